@@ -1,0 +1,103 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "hooray",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "HoorayKit", targets: ["HoorayKit"]),
+        .library(name: "HoorayTesting", targets: ["HoorayTesting"]),
+        .executable(name: "hoorayd", targets: ["hoorayd"]),
+        .executable(name: "hooray", targets: ["hooray"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // C libraries of the system.
+        .systemLibrary(
+            name: "CLibNotify",
+            pkgConfig: "libnotify",
+            providers: [.apt(["libnotify-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+
+        // The plugin author API. Depends on nothing of ours.
+        .target(
+            name: "HoorayKit",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+
+        // The engine, split by concern.
+        .target(name: "HoorayScheduling", dependencies: ["HoorayKit"]),
+        .target(
+            name: "HoorayStorage",
+            dependencies: ["HoorayKit", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "HoorayDelivery",
+            dependencies: ["HoorayKit", "CLibNotify", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "HoorayConfig",
+            dependencies: ["HoorayKit", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .target(
+            name: "HoorayEngine",
+            dependencies: [
+                "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+
+        // Built-in plugins: HoorayKit only.
+        .target(name: "RemindersPlugin", dependencies: ["HoorayKit"], path: "Plugins/Reminders"),
+
+        // Fakes for tests, ours and plugin authors'.
+        .target(name: "HoorayTesting", dependencies: ["HoorayKit"]),
+
+        // The two executables, kept thin.
+        .executableTarget(
+            name: "hoorayd",
+            dependencies: [
+                "HoorayEngine", "RemindersPlugin",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "hooray",
+            dependencies: [
+                "HoorayEngine", "RemindersPlugin",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Real session bus and notification server for tests that drive libnotify and the binaries.
+        .target(
+            name: "HooraySystemTesting",
+            dependencies: ["HoorayKit"],
+            path: "Tests/SystemTesting",
+            exclude: ["notification_server.py"]
+        ),
+
+        .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
+        .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling"]),
+        .testTarget(name: "HoorayConfigTests", dependencies: ["HoorayConfig", "RemindersPlugin"]),
+        .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
+        .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
+        .testTarget(name: "HoorayEngineTests", dependencies: ["HoorayEngine", "HoorayTesting"]),
+        .testTarget(name: "RemindersPluginTests", dependencies: ["RemindersPlugin", "HoorayTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting"]),
+    ]
+)

@@ -1,0 +1,114 @@
+/// Something to show the user as a desktop notification.
+///
+/// Titles and bodies are plain text. The engine escapes them for servers that read markup,
+/// so text from users or from an AI is never interpreted as markup.
+public struct Notice: Sendable, Hashable, Codable {
+    /// How insistently the notification server presents the notice.
+    public enum Urgency: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Background information; servers may show it without sound or not at all.
+        case low
+        /// The default.
+        case normal
+        /// Servers keep critical notices on screen until dismissed. Quiet hours do not hold them back.
+        case critical
+    }
+
+    /// How long the notification stays on screen.
+    public enum Timeout: Sendable, Hashable, Codable {
+        /// The notification server decides.
+        case serverDefault
+        /// It stays until the user dismisses it.
+        case never
+        /// It closes after a number of milliseconds.
+        case milliseconds(Int)
+    }
+
+    /// The title, one short line.
+    public var title: String
+    /// The body text, plain text, may span lines.
+    public var body: String
+    /// How insistent the notice is.
+    public var urgency: Urgency
+    /// Buttons, in order. Shown only where the server supports actions; always reachable with
+    /// `hooray inbox` and `hooray act`.
+    public var actions: [NoticeAction]
+    /// A dotted category such as `reminder` or `celebration.milestone`, for servers that sort by it.
+    public var category: String?
+    /// How long the notification stays on screen.
+    public var timeout: Timeout
+
+    /// Creates a notice.
+    ///
+    /// - Parameters:
+    ///   - title: The title, one short line.
+    ///   - body: The body text; plain text.
+    ///   - urgency: How insistent the notice is; `.normal` by default.
+    ///   - actions: Buttons, in order.
+    ///   - category: A dotted category such as `reminder`.
+    ///   - timeout: How long it stays on screen; the server decides by default.
+    public init(
+        title: String,
+        body: String = "",
+        urgency: Urgency = .normal,
+        actions: [NoticeAction] = [],
+        category: String? = nil,
+        timeout: Timeout = .serverDefault
+    ) {
+        self.title = title
+        self.body = body
+        self.urgency = urgency
+        self.actions = actions
+        self.category = category
+        self.timeout = timeout
+    }
+}
+
+/// A button on a notice.
+public struct NoticeAction: Sendable, Hashable, Codable {
+    /// A stable key the plugin receives when the button is pressed, such as `done` or `snooze`.
+    ///
+    /// The key `default` is the action servers invoke when the notification itself is clicked.
+    public var id: String
+    /// The label shown on the button, such as `Snooze 1 h`.
+    public var label: String
+
+    /// Creates a button.
+    ///
+    /// - Parameters:
+    ///   - id: The key the plugin receives when the button is pressed.
+    ///   - label: The label shown on the button.
+    public init(id: String, label: String) {
+        self.id = id
+        self.label = label
+    }
+}
+
+/// The engine's identifier of a posted notice, stable across restarts.
+public struct NoticeID: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    /// The raw value, as shown by `hooray inbox`.
+    public let rawValue: Int64
+
+    /// Wraps a raw value.
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+
+    public var description: String { String(rawValue) }
+
+    public static func < (lhs: NoticeID, rhs: NoticeID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A button the user pressed, on a notification or with `hooray act`.
+public struct InvokedAction: Sendable, Hashable, Codable {
+    /// The notice the button belongs to.
+    public var notice: NoticeID
+    /// The button's ``NoticeAction/id``.
+    public var actionID: String
+    /// The reminder that produced the notice, if a reminder did.
+    public var reminderID: String?
+
+    /// Creates an invoked action.
+    public init(notice: NoticeID, actionID: String, reminderID: String? = nil) {
+        self.notice = notice
+        self.actionID = actionID
+        self.reminderID = reminderID
+    }
+}

@@ -1,0 +1,61 @@
+/// A Hooray plugin: code that schedules reminders and posts notices.
+///
+/// A plugin is a small `Sendable` value. The daemon calls ``activate(context:configuration:)``
+/// when it starts and again after every successful configuration reload; the plugin then brings
+/// its reminders in line with its configuration. When one of its reminders comes due the daemon
+/// asks ``reminderDue(_:context:)`` for the notice to show, and when the user presses one of its
+/// buttons it calls ``actionInvoked(_:context:)``.
+///
+/// Everything a plugin may touch comes through the ``PluginContext`` it is handed: there are no
+/// global singletons. Errors a plugin throws are logged with the plugin's name and never stop the
+/// daemon.
+///
+/// See <doc:WritingAPlugin> for a walkthrough.
+public protocol HoorayPlugin: Sendable {
+    /// The plugin's configuration, decoded from its `[plugins.NAME]` section.
+    ///
+    /// Decoding errors and unknown keys are reported with the file, line and column.
+    associatedtype Configuration: Decodable & Sendable = NoConfiguration
+
+    /// The plugin's name: lowercase letters, digits and dashes, such as `reminders`.
+    ///
+    /// It names the configuration section, the storage scope and the log label.
+    var name: String { get }
+
+    /// One line describing the plugin, for `hooray plugins`.
+    var summary: String { get }
+
+    /// Brings the plugin in line with its configuration.
+    ///
+    /// Called when the daemon starts and after each successful reload. Schedule and cancel
+    /// reminders here.
+    ///
+    /// - Parameters:
+    ///   - context: The plugin's view of the engine.
+    ///   - configuration: The decoded `[plugins.NAME]` section.
+    func activate(context: PluginContext, configuration: Configuration) async throws
+
+    /// Returns the notice to show for a reminder that came due, or `nil` to show nothing this time.
+    ///
+    /// The default shows the reminder's own notice.
+    func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice?
+
+    /// Handles a button the user pressed on one of the plugin's notices.
+    ///
+    /// The default does nothing.
+    func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws
+}
+
+extension HoorayPlugin {
+    public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
+        due.reminder.notice
+    }
+
+    public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {}
+}
+
+/// The configuration of a plugin that takes none: an empty section.
+public struct NoConfiguration: Decodable, Sendable, Hashable {
+    /// Creates an empty configuration.
+    public init() {}
+}

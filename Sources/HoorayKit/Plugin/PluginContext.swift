@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+
+/// A plugin's view of the engine, handed to every plugin call.
+///
+/// Everything in a context is scoped to one plugin: its reminders, its notices, its storage,
+/// its logger. Contexts are cheap values; do not keep one beyond the call that received it
+/// unless you need to post notices later from your own task.
+public struct PluginContext: Sendable {
+    /// The plugin's name, such as `reminders`.
+    public let pluginName: String
+    /// Schedule and cancel this plugin's reminders.
+    public let reminders: any ReminderBook
+    /// Post notices now and update them in place.
+    public let notices: any NoticeBoard
+    /// Persistent key-value storage private to this plugin.
+    public let storage: any PluginStore
+    /// The clock: the current time, and sleeping until a wall-clock instant.
+    public let clock: any HoorayClock
+    /// The user's local time zone, for schedules that do not name one.
+    public let timeZone: TimeZone
+    /// A logger labelled with the plugin's name.
+    public let logger: Logger
+
+    /// Creates a context. The engine and ``HoorayTesting`` make these; plugins receive them.
+    public init(
+        pluginName: String,
+        reminders: any ReminderBook,
+        notices: any NoticeBoard,
+        storage: any PluginStore,
+        clock: any HoorayClock,
+        timeZone: TimeZone,
+        logger: Logger
+    ) {
+        self.pluginName = pluginName
+        self.reminders = reminders
+        self.notices = notices
+        self.storage = storage
+        self.clock = clock
+        self.timeZone = timeZone
+        self.logger = logger
+    }
+
+    /// The current time.
+    public var now: Date { clock.now }
+}
+
+/// A plugin's reminders, as kept by the engine.
+public protocol ReminderBook: Sendable {
+    /// Adds a reminder, or replaces the plugin's reminder with the same id.
+    ///
+    /// Replacing a reminder with an identical schedule keeps its next due instant, so
+    /// re-activating a plugin never re-fires or skips an occurrence.
+    ///
+    /// - Returns: The reminder with its next due instant.
+    @discardableResult
+    func schedule(_ reminder: Reminder) async throws -> ScheduledReminder
+
+    /// Removes the plugin's reminder with this id. Removing an unknown id does nothing.
+    func cancel(id: String) async throws
+
+    /// The plugin's reminders, soonest first; reminders that will not be due again come last.
+    func list() async throws -> [ScheduledReminder]
+}
+
+extension ReminderBook {
+    /// Makes the plugin's reminders exactly `reminders`: schedules each and cancels every other.
+    ///
+    /// - Parameter reminders: The complete set of reminders the plugin wants.
+    public func replaceAll(with reminders: [Reminder]) async throws {
+        let wanted = Set(reminders.map(\.id))
+        for existing in try await list() where !wanted.contains(existing.reminder.id) {
+            try await cancel(id: existing.reminder.id)
+        }
+        for reminder in reminders {
+            try await schedule(reminder)
+        }
+    }
+}
+
+/// Posting notices: shown at once where a notification server is available, kept in the inbox
+/// otherwise.
+public protocol NoticeBoard: Sendable {
+    /// Shows a notice now.
+    ///
+    /// The notice is stored before this returns; if no notification server is reachable it waits
+    /// in `hooray inbox` and is delivered when one appears.
+    ///
+    /// - Returns: The notice's id, for ``update(_:to:)``.
+    @discardableResult
+    func post(_ notice: Notice) async throws -> NoticeID
+
+    /// Replaces a posted notice in place: the same notification on screen changes its text.
+    func update(_ id: NoticeID, to notice: Notice) async throws
+}
+
+/// Persistent storage private to one plugin.
+///
+/// Values survive restarts. Keys are the plugin's own; two plugins never see each other's keys.
+public protocol PluginStore: Sendable {
+    /// The bytes stored under `key`, or `nil`.
+    func data(forKey key: String) async throws -> Data?
+    /// Stores bytes under `key`; `nil` removes the key.
+    func setData(_ data: Data?, forKey key: String) async throws
+    /// Every key the plugin has stored, sorted.
+    func keys() async throws -> [String]
+}
+
+extension PluginStore {
+    /// The value stored under `key`, decoded from JSON, or `nil` when there is none.
+    public func value<Value: Decodable>(forKey key: String, as type: Value.Type = Value.self) async throws -> Value? {
+        guard let data = try await data(forKey: key) else { return nil }
+        return try JSONDecoder().decode(Value.self, from: data)
+    }
+
+    /// Stores a value under `key` as JSON.
+    public func set<Value: Encodable>(_ value: Value, forKey key: String) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try await setData(try encoder.encode(value), forKey: key)
+    }
+
+    /// Removes the value under `key`.
+    public func removeValue(forKey key: String) async throws {
+        try await setData(nil, forKey: key)
+    }
+}
+
+/// The time as the engine sees it.
+///
+/// The daemon's clock follows the wall clock (it notices when the clock is set); tests use
+/// `ManualClock` from `HoorayTesting`.
+public protocol HoorayClock: Sendable {
+    /// The current instant.
+    var now: Date { get }
+    /// Suspends until the wall clock reaches `deadline`.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled.
+    func sleep(until deadline: Date) async throws
+}

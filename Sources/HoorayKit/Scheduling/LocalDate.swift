@@ -1,0 +1,99 @@
+/// A calendar date in the proleptic Gregorian calendar, without a time or a time zone.
+///
+/// `LocalDate` does its own day arithmetic so that "every 3 days" counts calendar days,
+/// whatever the length of each day in a given time zone.
+public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The year, for example 2026.
+    public let year: Int
+    /// The month, 1 through 12.
+    public let month: Int
+    /// The day of the month, 1 through 31.
+    public let day: Int
+
+    /// Creates a date.
+    ///
+    /// - Returns: `nil` when the month or the day does not exist, such as February 30.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= LocalDate.daysInMonth(year: year, month: month) else {
+            return nil
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Creates the date that is `daysSinceEpoch` days after 1970-01-01.
+    public init(daysSinceEpoch: Int) {
+        // Howard Hinnant's civil_from_days.
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        self.month = m
+        self.day = d
+    }
+
+    /// Days since 1970-01-01 (negative before it).
+    public var daysSinceEpoch: Int {
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The day of the week of this date.
+    public var weekday: Weekday {
+        // 1970-01-01 was a Thursday.
+        let index = ((daysSinceEpoch % 7) + 7 + 3) % 7  // 0 = Monday
+        return Weekday(rawValue: index + 1)!
+    }
+
+    /// The date `days` days later (or earlier, when negative).
+    public func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+    /// Whole calendar days from this date to `other`.
+    public func days(until other: LocalDate) -> Int { other.daysSinceEpoch - daysSinceEpoch }
+
+    /// The date as `YYYY-MM-DD`.
+    public var description: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let value = LocalDate(parsing: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\"\(text)\" is not a date; write it as YYYY-MM-DD, e.g. \"2026-03-08\"")
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A notice a plugin wants shown on a schedule.
+///
+/// A plugin schedules reminders through ``PluginContext/reminders``. The engine stores them, works
+/// out when each is next due, and shows its notice then, even after a restart or a crash, exactly
+/// once per occurrence.
+public struct Reminder: Sendable, Hashable, Codable {
+    /// The plugin's own key for the reminder, unique within the plugin, such as `standup`.
+    public var id: String
+    /// When the reminder is due.
+    public var schedule: Schedule
+    /// What to show when it is due.
+    public var notice: Notice
+    /// How late an occurrence may still be shown after the computer was off or asleep.
+    ///
+    /// At most one missed occurrence per reminder is caught up; older ones are skipped.
+    /// `nil` uses the configured default (`[scheduler] catch_up_within`).
+    public var catchUpWithin: Duration?
+
+    /// Creates a reminder.
+    ///
+    /// - Parameters:
+    ///   - id: The plugin's own key, unique within the plugin.
+    ///   - schedule: When the reminder is due.
+    ///   - notice: What to show.
+    ///   - catchUpWithin: How late a missed occurrence may still be shown; the configured default if `nil`.
+    public init(id: String, schedule: Schedule, notice: Notice, catchUpWithin: Duration? = nil) {
+        self.id = id
+        self.schedule = schedule
+        self.notice = notice
+        self.catchUpWithin = catchUpWithin
+    }
+}
+
+/// A reminder as the engine holds it, with its next due instant.
+public struct ScheduledReminder: Sendable, Hashable {
+    /// The reminder.
+    public var reminder: Reminder
+    /// The next instant it is due, or `nil` when it will not be due again (a past one-off).
+    public var nextDue: Date?
+
+    /// Creates a scheduled reminder.
+    public init(reminder: Reminder, nextDue: Date?) {
+        self.reminder = reminder
+        self.nextDue = nextDue
+    }
+}
+
+/// One occurrence of a reminder that has come due.
+public struct DueReminder: Sendable, Hashable {
+    /// The reminder.
+    public var reminder: Reminder
+    /// The instant this occurrence was due.
+    public var dueAt: Date
+    /// `true` when the occurrence is shown late because the computer was off or asleep.
+    public var isCatchUp: Bool
+
+    /// Creates a due occurrence.
+    public init(reminder: Reminder, dueAt: Date, isCatchUp: Bool = false) {
+        self.reminder = reminder
+        self.dueAt = dueAt
+        self.isCatchUp = isCatchUp
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// When a reminder is due.
+///
+/// Every repeating schedule keeps its IANA time zone, so its wall-clock time stays put when
+/// daylight-saving time starts or ends. The engine turns a schedule into the next due instant
+/// with these rules:
+///
+/// - A time that does not exist on a day (skipped by a spring-forward change) moves forward by
+///   the length of the gap: 02:30 becomes 03:30.
+/// - A time that occurs twice on a day (repeated by a fall-back change) is due once, at its first
+///   occurrence.
+/// - "Every N days" counts calendar days at the same wall-clock time, from the anchor date.
+public enum Schedule: Sendable, Hashable, Codable {
+    /// Every day at a time.
+    case daily(at: TimeOfDay, zone: TimeZone)
+    /// On the chosen days of the week at a time.
+    case weekly(on: Set<Weekday>, at: TimeOfDay, zone: TimeZone)
+    /// Every `interval` calendar days counted from `anchor` (which is itself due), at a time.
+    case everyNDays(interval: Int, anchor: LocalDate, at: TimeOfDay, zone: TimeZone)
+    /// Once, at an exact instant, such as 24 hours after an event.
+    case once(at: Date)
+
+    /// The time zone the schedule's wall-clock time is read in; `nil` for ``once(at:)``.
+    public var zone: TimeZone? {
+        switch self {
+        case .daily(_, let zone), .weekly(_, _, let zone), .everyNDays(_, _, _, let zone): zone
+        case .once: nil
+        }
+    }
+
+    /// The wall-clock time of a repeating schedule; `nil` for ``once(at:)``.
+    public var timeOfDay: TimeOfDay? {
+        switch self {
+        case .daily(let time, _), .weekly(_, let time, _), .everyNDays(_, _, let time, _): time
+        case .once: nil
+        }
+    }
+
+    /// Whether the schedule is due on a calendar date (in its own time zone).
+    ///
+    /// A ``once(at:)`` schedule answers `false`; ask for its instant instead.
+    public func isDue(on date: LocalDate) -> Bool {
+        switch self {
+        case .daily: true
+        case .weekly(let days, _, _): days.contains(date.weekday)
+        case .everyNDays(let interval, let anchor, _, _):
+            interval > 0 && date >= anchor && anchor.days(until: date) % interval == 0
+        case .once: false
+        }
+    }
+
+    /// A short human description, such as `every day at 08:30` or `mon, wed, fri at 15:00`.
+    public var summary: String {
+        switch self {
+        case .daily(let time, _): "every day at \(time)"
+        case .weekly(let days, let time, _): "\(Weekday.describe(days)) at \(time)"
+        case .everyNDays(let interval, let anchor, let time, _):
+            interval == 1 ? "every day at \(time)" : "every \(interval) days from \(anchor) at \(time)"
+        case .once(let date): "once at \(date.formatted(.iso8601))"
+        }
+    }
+}
+
+extension Weekday {
+    /// Describes a set of weekdays compactly: `mon-fri`, `sat, sun`, `every day`.
+    public static func describe(_ days: Set<Weekday>) -> String {
+        let sorted = days.sorted()
+        if sorted.count == 7 { return "every day" }
+        if sorted == [.monday, .tuesday, .wednesday, .thursday, .friday] { return "mon-fri" }
+        if sorted == [.saturday, .sunday] { return "sat, sun" }
+        return sorted.map(\.abbreviation).joined(separator: ", ")
+    }
+}
