@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // C libraries of the system.
@@ -30,6 +29,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+
+        // Linux interfaces Glibc's module leaves out (timerfd, eventfd).
+        .systemLibrary(name: "CLinux"),
 
         // The plugin author API. Depends on nothing of ours.
         .target(
@@ -54,10 +56,10 @@ let package = Package(
         .target(
             name: "HoorayEngine",
             dependencies: [
-                "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig",
+                "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 

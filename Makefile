@@ -1,0 +1,46 @@
+# Hooray — the two commands: `make run` and `make test`.
+# Both install the Debian packages they need (apt-get, as root or through sudo) and build first.
+
+SHELL        := /bin/bash
+SWIFT        ?= swift
+BUILD_FLAGS  ?=
+BIN          := .build/debug
+
+RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev
+TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin
+
+.PHONY: all build run test deps test-deps format lint clean help
+
+all: build
+
+help:
+	@echo "make run    build and start hoorayd in the foreground"
+	@echo "make test   build and run every test (unit and end-to-end)"
+	@echo "make lint   check formatting with swift format"
+	@echo "make clean  remove build products"
+
+deps:
+	@./scripts/install-deps $(RUNTIME_PKGS)
+
+test-deps: deps
+	@./scripts/install-deps $(TEST_PKGS)
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+
+run: build
+	@echo "Starting hoorayd in the foreground; press Ctrl-C to stop."
+	exec $(BIN)/hoorayd
+
+test: test-deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	HOORAY_BIN_DIR="$$(pwd)/$(BIN)" dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Plugins Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests
+
+clean:
+	rm -rf .build

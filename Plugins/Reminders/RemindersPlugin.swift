@@ -1,0 +1,205 @@
+import Foundation
+import HoorayKit
+
+/// Reminders the user declares in the configuration file.
+///
+/// ```toml
+/// [[plugins.reminders.reminder]]
+/// title = "Stretch"
+/// body = "Stand up and roll your shoulders."
+/// at = "15:00"
+/// days = "mon-fri"       # or: every = "3d" (optionally start = "2026-01-05"); neither: every day
+/// zone = "Europe/Berlin" # optional; the system's zone by default
+/// ```
+///
+/// Each reminder's identity is its `id`, or a slug of its title when it has none, so editing the
+/// body keeps the reminder's history while renaming it starts a new one.
+public struct RemindersPlugin: HoorayPlugin {
+    /// The `[plugins.reminders]` section.
+    public struct Configuration: Decodable, Sendable, Equatable {
+        /// The declared reminders, in file order.
+        public var reminder: [Entry]
+
+        public init(reminder: [Entry] = []) {
+            self.reminder = reminder
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case reminder
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            reminder = try container.decodeIfPresent([Entry].self, forKey: .reminder) ?? []
+        }
+    }
+
+    /// One `[[plugins.reminders.reminder]]` entry.
+    public struct Entry: Decodable, Sendable, Equatable {
+        /// A stable key; a slug of the title by default.
+        public var id: String?
+        /// The notification's title.
+        public var title: String
+        /// The notification's body.
+        public var body: String
+        /// The time of day.
+        public var at: TimeOfDay
+        /// The chosen weekdays, when given.
+        public var days: WeekdayList?
+        /// Every N days, when given.
+        public var every: EveryDays?
+        /// The first day of an `every` schedule.
+        public var start: LocalDate?
+        /// The IANA time zone, when given.
+        public var zone: ZoneName?
+        /// The notification's urgency.
+        public var urgency: Notice.Urgency
+
+        enum CodingKeys: String, CodingKey {
+            case id, title, body, at, days, every, start, zone, urgency
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decodeIfPresent(String.self, forKey: .id)
+            title = try container.decode(String.self, forKey: .title)
+            body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
+            at = try container.decode(TimeOfDay.self, forKey: .at)
+            days = try container.decodeIfPresent(WeekdayList.self, forKey: .days)
+            every = try container.decodeIfPresent(EveryDays.self, forKey: .every)
+            start = try container.decodeIfPresent(LocalDate.self, forKey: .start)
+            zone = try container.decodeIfPresent(ZoneName.self, forKey: .zone)
+            urgency = try container.decodeIfPresent(Notice.Urgency.self, forKey: .urgency) ?? .normal
+            if title.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .title, in: container, debugDescription: "a reminder needs a title that is not empty")
+            }
+            if days != nil && every != nil {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .every, in: container,
+                    debugDescription: "use either `days` or `every` in one reminder, not both")
+            }
+            if start != nil && every == nil {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .start, in: container,
+                    debugDescription: "`start` only applies to `every = \"Nd\"` reminders; add `every` or remove `start`")
+            }
+        }
+    }
+
+    /// A weekday list such as `mon-fri` in configuration.
+    public struct WeekdayList: Decodable, Sendable, Equatable {
+        /// The days.
+        public var days: Set<Weekday>
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            do {
+                days = try Weekday.parseSet(text)
+            } catch {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+            }
+        }
+    }
+
+    /// An interval such as `3d` in configuration.
+    public struct EveryDays: Decodable, Sendable, Equatable {
+        /// The number of days.
+        public var days: Int
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let interval = DayInterval(parsing: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "\"\(text)\" is not an interval of days; write it like \"3d\", \"1 day\" or \"2w\"")
+            }
+            days = interval.days
+        }
+    }
+
+    /// An IANA time zone name in configuration.
+    public struct ZoneName: Decodable, Sendable, Equatable {
+        /// The zone.
+        public var zone: TimeZone
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let zone = TimeZone(identifier: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "\"\(text)\" is not a known time zone; use an IANA name such as "
+                        + "\"Europe/Berlin\" (`timedatectl list-timezones` lists them)")
+            }
+            self.zone = zone
+        }
+    }
+
+    /// Creates the plugin.
+    public init() {}
+
+    public var name: String { "reminders" }
+
+    public var summary: String { "Reminders you declare in hooray.toml: a title, a time, and which days." }
+
+    public func activate(context: PluginContext, configuration: Configuration) async throws {
+        var reminders: [Reminder] = []
+        var used: [String: Int] = [:]
+        for entry in configuration.reminder {
+            let base = entry.id ?? Self.slug(entry.title)
+            used[base, default: 0] += 1
+            let id = used[base]! == 1 ? base : "\(base)-\(used[base]!)"
+            let schedule = try await schedule(for: entry, id: id, context: context)
+            let notice = Notice(title: entry.title, body: entry.body, urgency: entry.urgency, category: "reminder")
+            reminders.append(Reminder(id: id, schedule: schedule, notice: notice))
+        }
+        try await context.reminders.replaceAll(with: reminders)
+        context.logger.info("\(reminders.count) reminder(s) scheduled")
+    }
+
+    func schedule(for entry: Entry, id: String, context: PluginContext) async throws -> Schedule {
+        let zone = entry.zone?.zone ?? context.timeZone
+        if let days = entry.days {
+            return .weekly(on: days.days, at: entry.at, zone: zone)
+        }
+        if let every = entry.every {
+            // Without an explicit start, the first day the reminder was seen is its anchor; it is
+            // remembered so that a restart does not shift the rhythm.
+            let anchor: LocalDate
+            if let start = entry.start {
+                anchor = start
+            } else if let saved = try await context.storage.value(forKey: "anchor.\(id)", as: LocalDate.self) {
+                anchor = saved
+            } else {
+                anchor = Self.localDate(of: context.now, in: zone)
+                try await context.storage.set(anchor, forKey: "anchor.\(id)")
+            }
+            return .everyNDays(interval: every.days, anchor: anchor, at: entry.at, zone: zone)
+        }
+        return .daily(at: entry.at, zone: zone)
+    }
+
+    static func localDate(of instant: Date, in zone: TimeZone) -> LocalDate {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
+        return LocalDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
+    }
+
+    /// A reminder id made from a title: lowercase letters and digits joined by dashes.
+    static func slug(_ title: String) -> String {
+        var result = ""
+        var dash = false
+        for scalar in title.lowercased().unicodeScalars {
+            if CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII {
+                if dash && !result.isEmpty { result.append("-") }
+                result.unicodeScalars.append(scalar)
+                dash = false
+            } else {
+                dash = true
+            }
+        }
+        return result.isEmpty ? "reminder" : result
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HoorayKit
+import HoorayStorage
+import Logging
+
+/// What a `hooray` command needs: paths, the database, the daemon's control socket, the configuration.
+public struct CLISession: Sendable {
+    /// Where files live.
+    public let paths: HoorayPaths
+    /// The process environment.
+    public let environment: [String: String]
+    /// `--config FILE`, when given.
+    public let configFile: String?
+
+    /// Creates a session from the process environment.
+    public init(configFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.paths = HoorayPaths(environment: environment)
+        self.environment = environment
+        self.configFile = configFile
+    }
+
+    /// Opens the database.
+    public func database() throws -> HoorayDatabase {
+        try HoorayDatabase(path: paths.database)
+    }
+
+    /// Sends a request to the daemon; `nil` when it is not running.
+    public func send(_ request: ControlRequest) throws -> ControlResponse? {
+        try ControlClient.send(request, socketPath: paths.controlSocket)
+    }
+
+    /// Whether a daemon answers on the control socket.
+    public var daemonIsRunning: Bool {
+        ((try? send(.status)) ?? nil) != nil
+    }
+
+    /// Loads the configuration as the daemon would.
+    public func loadConfiguration(plugins: [any HoorayPlugin]) throws -> LoadedConfiguration {
+        try ConfigurationLoader(environment: environment, extraFile: configFile, plugins: plugins).load()
+    }
+
+    /// With no daemon running, brings the stored reminders in line with the configuration, as the
+    /// daemon does when it starts, so that `hooray next` shows what will happen.
+    public func syncRulesFromConfiguration(plugins: [any HoorayPlugin]) async throws {
+        let loaded = try loadConfiguration(plugins: plugins)
+        var logger = Logger(label: "hooray")
+        logger.logLevel = .critical
+        let engine = Engine(
+            database: try database(), sink: OfflineSink(), settings: loaded.settings,
+            makeLogger: { label in
+                var quiet = Logger(label: label)
+                quiet.logLevel = .error
+                return quiet
+            })
+        await engine.apply(settings: loaded.settings, plugins: loaded.setups)
+    }
+
+    /// Asks the session bus for the notification server directly.
+    public func probeServer() async -> ServerStatus {
+        let sink = LibNotifySink(icon: "hooray", serverTimeout: .seconds(3), logger: Logger(label: "hooray"))
+        defer { sink.shutdown() }
+        return await sink.serverStatus()
+    }
+}
+
+/// A sink for CLI-side engines that never delivers (the daemon does that).
+struct OfflineSink: NotificationSink {
+    func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
+    func serverStatus() async -> ServerStatus { .unavailable("not checked by the CLI") }
+    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome {
+        .unavailable("the CLI does not deliver notices")
+    }
+    func shutdown() {}
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// A request to the daemon over its control socket: one JSON object on one line.
+public enum ControlRequest: Codable, Sendable, Equatable {
+    /// Ask how the daemon is doing.
+    case status
+    /// Reload the configuration, as SIGHUP does.
+    case reload
+    /// Rules or notices were changed in the database by another process: re-read them now.
+    case refresh
+    /// Press a notice's button, as if clicked on the notification.
+    case act(notice: Int64, action: String)
+}
+
+/// The daemon's answer: one JSON object on one line.
+public struct ControlResponse: Codable, Sendable, Equatable {
+    /// Whether the request succeeded.
+    public var ok: Bool
+    /// A message for the user (an error, or what happened).
+    public var message: String?
+    /// The daemon's status, for ``ControlRequest/status``.
+    public var status: DaemonStatus?
+
+    /// Creates a response.
+    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil) {
+        self.ok = ok
+        self.message = message
+        self.status = status
+    }
+}
+
+/// What `hooray status` shows about a running daemon.
+public struct DaemonStatus: Codable, Sendable, Equatable {
+    /// The daemon's process id.
+    public var pid: Int32
+    /// The daemon's version.
+    public var version: String
+    /// When it started.
+    public var startedAt: Date
+    /// The notification server, when one is reachable.
+    public var server: ServerDescription?
+    /// Why notices are not being shown, when no server is reachable.
+    public var serverProblem: String?
+    /// How many notices wait for delivery.
+    public var waitingNotices: Int
+    /// The active plugins.
+    public var plugins: [String]
+    /// Configuration files in force.
+    public var configFiles: [String]
+    /// The next due instant of any reminder.
+    public var nextDue: Date?
+
+    /// Creates a status.
+    public init(
+        pid: Int32, version: String, startedAt: Date, server: ServerDescription?, serverProblem: String?,
+        waitingNotices: Int, plugins: [String], configFiles: [String], nextDue: Date?
+    ) {
+        self.pid = pid
+        self.version = version
+        self.startedAt = startedAt
+        self.server = server
+        self.serverProblem = serverProblem
+        self.waitingNotices = waitingNotices
+        self.plugins = plugins
+        self.configFiles = configFiles
+        self.nextDue = nextDue
+    }
+}
+
+/// A notification server as reported over the control socket.
+public struct ServerDescription: Codable, Sendable, Equatable {
+    /// Its name, e.g. `dunst` or `gnome-shell`.
+    public var name: String
+    /// Its vendor.
+    public var vendor: String
+    /// Its version.
+    public var version: String
+    /// The notification specification version it implements.
+    public var specVersion: String
+    /// Its capabilities, e.g. `actions`, `body`, `body-markup`.
+    public var capabilities: [String]
+
+    /// Creates a description.
+    public init(name: String, vendor: String, version: String, specVersion: String, capabilities: [String]) {
+        self.name = name
+        self.vendor = vendor
+        self.version = version
+        self.specVersion = specVersion
+        self.capabilities = capabilities
+    }
+}
+
+enum ControlCoding {
+    static func encode<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        var data = try encoder.encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(type, from: data)
+    }
+}

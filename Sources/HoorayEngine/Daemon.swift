@@ -1,0 +1,240 @@
+import Foundation
+import HoorayKit
+import HoorayStorage
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// How `hoorayd` was started.
+public struct DaemonOptions: Sendable {
+    /// An extra configuration file that overrides all others (`--config FILE`).
+    public var configFile: String?
+    /// The process environment.
+    public var environment: [String: String]
+
+    /// Creates options.
+    public init(configFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.configFile = configFile
+        self.environment = environment
+    }
+}
+
+/// Exit codes of `hoorayd`, following `sysexits.h` where one fits.
+public enum DaemonExit: Int32, Sendable {
+    /// Stopped cleanly.
+    case ok = 0
+    /// Another `hoorayd` of this user is running.
+    case alreadyRunning = 75  // EX_TEMPFAIL
+    /// The configuration has errors.
+    case badConfiguration = 78  // EX_CONFIG
+    /// The database or the runtime directory cannot be used.
+    case cannotStart = 73  // EX_CANTCREAT
+    /// Anything else.
+    case failure = 1
+}
+
+/// The whole `hoorayd` process: configuration, lock, database, delivery, plugins, signals.
+public enum Daemon {
+    /// Runs the daemon until SIGTERM or SIGINT.
+    ///
+    /// - Parameters:
+    ///   - options: How it was started.
+    ///   - plugins: The built-in plugins, registered explicitly.
+    ///   - version: The version to report.
+    /// - Returns: The process exit code.
+    public static func run(options: DaemonOptions, plugins: [any HoorayPlugin], version: String) async -> DaemonExit {
+        let loader = ConfigurationLoader(environment: options.environment, extraFile: options.configFile, plugins: plugins)
+        let loaded: LoadedConfiguration
+        do {
+            loaded = try loader.load()
+        } catch {
+            printError("hoorayd: the configuration has errors, so hoorayd did not start:\n\(error)")
+            printError("Fix them (check with `hooray config check`) and start hoorayd again.")
+            return .badConfiguration
+        }
+        LoggingSystem.bootstrap { label in
+            StderrLogHandler(label: label, level: loaded.logLevel, environment: options.environment)
+        }
+        let logger = Logger(label: "hoorayd")
+        for warning in loaded.warnings { logger.warning("\(warning)") }
+
+        let paths = HoorayPaths(environment: options.environment)
+        let lock: InstanceLock
+        do {
+            try paths.makeRuntimeDirectory()
+            lock = try InstanceLock(path: paths.lockFile)
+        } catch let error as AlreadyRunning {
+            printError("hoorayd: \(error)")
+            return .alreadyRunning
+        } catch {
+            printError("hoorayd: cannot create \(paths.runtimeDirectory): \(error)")
+            return .cannotStart
+        }
+        let database: HoorayDatabase
+        do {
+            database = try HoorayDatabase(path: paths.database)
+        } catch {
+            printError("hoorayd: \(error)")
+            return .cannotStart
+        }
+        let alarm: WallClockAlarm
+        let control: ControlServer
+        do {
+            alarm = try WallClockAlarm()
+            control = try ControlServer(path: paths.controlSocket)
+        } catch {
+            printError("hoorayd: \(error)")
+            return .cannotStart
+        }
+
+        let sink = LibNotifySink(
+            icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: Logger(label: "delivery"))
+        let engine = Engine(
+            database: database, sink: sink, settings: loaded.settings, makeLogger: { Logger(label: $0) })
+        let startedAt = Date()
+        let state = DaemonState(configuration: loaded)
+
+        logger.info("hoorayd \(version) starting; data in \(paths.dataDirectory)")
+        if loaded.files.isEmpty {
+            logger.info("no configuration files; running on built-in defaults")
+        } else {
+            logger.info("configuration: \(loaded.files.joined(separator: ", "))")
+        }
+        await engine.apply(settings: loaded.settings, plugins: loaded.setups)
+        await announceServer(sink: sink, logger: logger)
+
+        control.start { request in
+            switch request {
+            case .status:
+                let status = await DaemonStatus(
+                    pid: getpid(), version: version, startedAt: startedAt,
+                    server: engine.serverStatus.description, serverProblem: engine.serverStatus.problem,
+                    waitingNotices: (try? database.pendingNotices().count) ?? 0,
+                    plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue)
+                return ControlResponse(ok: true, status: status)
+            case .reload:
+                let result = await reload(loader: loader, engine: engine, state: state, logger: logger)
+                return ControlResponse(ok: result == nil, message: result)
+            case .refresh:
+                await engine.reloadRules()
+                return ControlResponse(ok: true)
+            case .act(let notice, let action):
+                let problem = await engine.invoke(action: action, on: NoticeID(rawValue: notice))
+                return ControlResponse(ok: problem == nil, message: problem)
+            }
+        }
+
+        let service = EngineService(engine: engine, alarm: alarm)
+        let reloader = ReloadService(loader: loader, engine: engine, state: state, logger: logger)
+        var configuration = ServiceGroupConfiguration(
+            services: [
+                .init(service: service),
+                .init(service: reloader),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        configuration.maximumGracefulShutdownDuration = .milliseconds(1500)
+        let group = ServiceGroup(configuration: configuration)
+        logger.info("hoorayd is running (pid \(getpid())); SIGHUP reloads the configuration, SIGTERM stops")
+        do {
+            try await group.run()
+        } catch {
+            logger.error("hoorayd stopped with an error: \(error)")
+        }
+        control.shutdown()
+        alarm.shutdown()
+        sink.shutdown()
+        logger.info("hoorayd stopped")
+        withExtendedLifetime(lock) {}
+        return .ok
+    }
+
+    static func announceServer(sink: LibNotifySink, logger: Logger) async {
+        switch await sink.serverStatus() {
+        case .available(let server):
+            logger.info(
+                "delivering to \(server.name) \(server.version) (capabilities: \(server.capabilities.joined(separator: ", ")))"
+            )
+        case .unavailable(let reason):
+            logger.warning(
+                "no notification server (\(reason)). Notifications go to the inbox — read them with `hooray inbox` — "
+                    + "and are shown as soon as a notification server appears.")
+        }
+    }
+
+    /// Reloads the configuration; on errors keeps the running one and returns a message.
+    static func reload(loader: ConfigurationLoader, engine: Engine, state: DaemonState, logger: Logger) async -> String? {
+        do {
+            let loaded = try loader.load()
+            for warning in loaded.warnings { logger.warning("\(warning)") }
+            await engine.apply(settings: loaded.settings, plugins: loaded.setups)
+            state.configuration = loaded
+            logger.info("configuration reloaded")
+            return nil
+        } catch {
+            let message = "the new configuration has errors; still running on the last good one:\n\(error)"
+            logger.error("\(message)")
+            return message
+        }
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// The configuration in force, shared by the reload paths.
+final class DaemonState: @unchecked Sendable {
+    // @unchecked: `configuration` is guarded by `lock`.
+    private let lock = NSLock()
+    private var current: LoadedConfiguration
+
+    init(configuration: LoadedConfiguration) {
+        current = configuration
+    }
+
+    var configuration: LoadedConfiguration {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+}
+
+struct EngineService: Service {
+    let engine: Engine
+    let alarm: WallClockAlarm
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await engine.run(alarm: alarm)
+        } onGracefulShutdown: {
+            Task { await engine.stop() }
+        }
+    }
+}
+
+struct ReloadService: Service {
+    let loader: ConfigurationLoader
+    let engine: Engine
+    let state: DaemonState
+    let logger: Logger
+
+    func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        for await _ in signals.cancelOnGracefulShutdown() {
+            logger.info("SIGHUP: reloading the configuration")
+            _ = await Daemon.reload(loader: loader, engine: engine, state: state, logger: logger)
+        }
+    }
+}
+
+extension ServerStatus {
+    var description: ServerDescription? {
+        if case .available(let server) = self { return server }
+        return nil
+    }
+
+    var problem: String? {
+        if case .unavailable(let reason) = self { return reason }
+        return nil
+    }
+}

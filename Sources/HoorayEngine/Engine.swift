@@ -1,0 +1,434 @@
+import Foundation
+import HoorayKit
+import HoorayScheduling
+import HoorayStorage
+import Logging
+
+/// Settings of the engine itself, from the `[scheduler]` and `[delivery]` sections.
+public struct EngineSettings: Sendable, Equatable {
+    /// How late a missed occurrence may still be shown.
+    public var catchUpWithin: Duration
+    /// How often undelivered notices are retried while no server is reachable.
+    public var retryEvery: Duration
+    /// How long a plugin call may take before the daemon moves on without it.
+    public var pluginTimeLimit: Double
+
+    /// Creates settings.
+    public init(catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10) {
+        self.catchUpWithin = catchUpWithin
+        self.retryEvery = retryEvery
+        self.pluginTimeLimit = pluginTimeLimit
+    }
+}
+
+/// A plugin with its decoded configuration, ready to activate.
+public struct PluginSetup: Sendable {
+    /// The plugin.
+    public var plugin: any HoorayPlugin
+    /// Whether it is enabled (`[plugins.NAME] enabled`).
+    public var enabled: Bool
+    /// Its decoded `Configuration`.
+    public var configuration: any Sendable
+
+    /// Creates a setup.
+    public init(plugin: any HoorayPlugin, enabled: Bool, configuration: any Sendable) {
+        self.plugin = plugin
+        self.enabled = enabled
+        self.configuration = configuration
+    }
+}
+
+/// The heart of `hoorayd`: runs plugins, fires reminders exactly once, and delivers notices.
+///
+/// The engine is an actor. Its scheduler loop asks ``SchedulerState`` what to do next — fire due
+/// rules, or sleep until an instant — and sleeps on a ``WallClockAlarm``, so an idle engine has
+/// no timer running at all. Delivery runs in its own loop so that a slow or hung notification
+/// server never holds up the schedule.
+public actor Engine {
+    let database: HoorayDatabase
+    let sink: any NotificationSink
+    let clock: any HoorayClock
+    let timeZone: TimeZone
+    let logger: Logger
+    let makeLogger: @Sendable (String) -> Logger
+    var settings: EngineSettings
+    var plugins: [String: any HoorayPlugin] = [:]
+    var state = SchedulerState()
+    var server: ServerStatus = .unavailable("not checked yet")
+    var retryTask: Task<Void, Never>?
+    let loopEvents: AsyncStream<LoopEvent>
+    let loopContinuation: AsyncStream<LoopEvent>.Continuation
+    let deliveryEvents: AsyncStream<Void>
+    let deliveryContinuation: AsyncStream<Void>.Continuation
+
+    enum LoopEvent: Sendable {
+        case alarm(WallClockAlarm.Event)
+        case changed
+    }
+
+    /// Creates an engine.
+    ///
+    /// - Parameters:
+    ///   - database: The store.
+    ///   - sink: Where notices go.
+    ///   - settings: Engine settings.
+    ///   - clock: The clock; the system clock in the daemon.
+    ///   - timeZone: The user's local time zone.
+    ///   - makeLogger: Makes a logger for a label (the engine's own, and each plugin's).
+    public init(
+        database: HoorayDatabase, sink: any NotificationSink, settings: EngineSettings,
+        clock: any HoorayClock = SystemClock(), timeZone: TimeZone = .current,
+        makeLogger: @escaping @Sendable (String) -> Logger = { Logger(label: $0) }
+    ) {
+        self.database = database
+        self.sink = sink
+        self.settings = settings
+        self.clock = clock
+        self.timeZone = timeZone
+        self.makeLogger = makeLogger
+        self.logger = makeLogger("hoorayd")
+        (loopEvents, loopContinuation) = AsyncStream.makeStream(of: LoopEvent.self, bufferingPolicy: .bufferingNewest(64))
+        (deliveryEvents, deliveryContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    // MARK: Plugins
+
+    /// Activates the enabled plugins with their configuration, and forgets disabled ones.
+    ///
+    /// A plugin that throws or takes too long is logged and left inactive; the others go on.
+    public func apply(settings: EngineSettings, plugins setups: [PluginSetup]) async {
+        self.settings = settings
+        plugins = [:]
+        for setup in setups where setup.enabled {
+            let name = setup.plugin.name
+            let context = makeContext(for: name)
+            do {
+                try await withTimeLimit(settings.pluginTimeLimit) { [setup] in
+                    try await Self.activate(setup.plugin, configuration: setup.configuration, context: context)
+                }
+                plugins[name] = setup.plugin
+            } catch {
+                logger.error("plugin \(name) failed to start and is left out: \(error)")
+            }
+        }
+        await reloadRules()
+    }
+
+    static func activate<P: HoorayPlugin>(_ plugin: P, configuration: any Sendable, context: PluginContext) async throws {
+        guard let typed = configuration as? P.Configuration else {
+            throw ConfigurationMismatch(plugin: plugin.name)
+        }
+        try await plugin.activate(context: context, configuration: typed)
+    }
+
+    /// The names of the active plugins, sorted.
+    public var activePlugins: [String] { plugins.keys.sorted() }
+
+    func makeContext(for plugin: String) -> PluginContext {
+        PluginContext(
+            pluginName: plugin,
+            reminders: EngineReminderBook(engine: self, plugin: plugin),
+            notices: EngineNoticeBoard(engine: self, plugin: plugin),
+            storage: DatabasePluginStore(database: database, plugin: plugin),
+            clock: clock,
+            timeZone: timeZone,
+            logger: makeLogger(plugin))
+    }
+
+    // MARK: Rules
+
+    func schedule(_ reminder: Reminder, plugin: String) async throws -> ScheduledReminder {
+        let now = clock.now
+        let stored = try await database.upsertRule(plugin: plugin, reminder: reminder, now: now) { schedule in
+            NextDue.next(after: now, for: schedule)
+        }
+        state.upsert(RuleKey(plugin: plugin, reminderID: reminder.id), nextDue: stored.nextDue)
+        loopContinuation.yield(.changed)
+        return ScheduledReminder(reminder: reminder, nextDue: stored.nextDue)
+    }
+
+    func cancel(reminderID: String, plugin: String) async throws {
+        try await database.removeRule(plugin: plugin, reminderID: reminderID)
+        state.remove(RuleKey(plugin: plugin, reminderID: reminderID))
+        loopContinuation.yield(.changed)
+    }
+
+    /// Re-reads every rule of the active plugins from the database, e.g. after the CLI changed some.
+    public func reloadRules() async {
+        do {
+            var fresh = SchedulerState()
+            for rule in try await database.rules() where plugins[rule.plugin] != nil {
+                fresh.upsert(RuleKey(plugin: rule.plugin, reminderID: rule.reminder.id), nextDue: rule.nextDue)
+            }
+            state = fresh
+        } catch {
+            logger.error("cannot read reminders: \(error)")
+        }
+        loopContinuation.yield(.changed)
+        deliveryContinuation.yield()
+    }
+
+    /// The earliest due instant of any active rule.
+    public var nextDue: Date? {
+        if case .sleep(let until) = state.nextAction(now: .distantPast) { return until }
+        if case .fire = state.nextAction(now: .distantPast) { return clock.now }
+        return nil
+    }
+
+    // MARK: Running
+
+    /// Runs the scheduler and delivery loops until the task is cancelled.
+    public func run(alarm: WallClockAlarm) async {
+        sink.start { [weak self] event in
+            guard let self else { return }
+            Task { await self.handle(event) }
+        }
+        let forward = Task { [loopContinuation] in
+            for await event in alarm.stream { loopContinuation.yield(.alarm(event)) }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.schedulerLoop(alarm: alarm) }
+            group.addTask { await self.deliveryLoop() }
+            await group.waitForAll()
+        }
+        forward.cancel()
+        retryTask?.cancel()
+    }
+
+    /// Asks the loops to finish; `run` returns soon after.
+    public func stop() {
+        loopContinuation.finish()
+        deliveryContinuation.finish()
+    }
+
+    func schedulerLoop(alarm: WallClockAlarm) async {
+        var events = loopEvents.makeAsyncIterator()
+        while !Task.isCancelled {
+            let now = clock.now
+            switch state.nextAction(now: now) {
+            case .fire(let keys):
+                for key in keys { await fire(key, now: now) }
+                continue
+            case .sleep(let until):
+                alarm.set(deadline: until)
+            case .idle:
+                alarm.set(deadline: nil)
+            }
+            guard let event = await events.next() else { return }
+            if case .alarm(.clockChanged) = event {
+                logger.notice("the wall clock was set; checking what is due")
+            }
+        }
+    }
+
+    func fire(_ key: RuleKey, now: Date) async {
+        do {
+            guard let plugin = plugins[key.plugin],
+                let rule = try await database.rule(plugin: key.plugin, reminderID: key.reminderID),
+                let due = rule.nextDue
+            else {
+                state.remove(key)
+                return
+            }
+            let reminder = rule.reminder
+            let plan = NextDue.plan(
+                nextDue: due, schedule: reminder.schedule, now: now,
+                catchUpWithin: reminder.catchUpWithin ?? settings.catchUpWithin)
+            if plan.skipped > 0 {
+                logger.notice(
+                    "\(key.plugin)/\(key.reminderID): skipped \(plan.skipped) missed occurrence(s), too late to show")
+            }
+            if let dueAt = plan.fire,
+                try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminderID, dueAt: dueAt)
+            {
+                let notice = await noticeForDue(
+                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), plugin: plugin)
+                let id = try await database.recordOccurrence(
+                    plugin: key.plugin, reminderID: key.reminderID, dueAt: dueAt, notice: notice,
+                    outcome: notice == nil ? .suppressed : .shown, nextDue: plan.nextDue, now: now)
+                if let id {
+                    logger.info("\(key.plugin)/\(key.reminderID) is due; queued notice \(id)")
+                    deliveryContinuation.yield()
+                }
+            } else {
+                try await database.setNextDue(plugin: key.plugin, reminderID: key.reminderID, nextDue: plan.nextDue)
+            }
+            state.upsert(key, nextDue: plan.nextDue)
+        } catch {
+            // Keep the loop alive; try again in a minute rather than spinning on a persistent error.
+            logger.error("cannot handle \(key.plugin)/\(key.reminderID): \(error); retrying in 1 minute")
+            state.upsert(key, nextDue: now.addingTimeInterval(60))
+        }
+    }
+
+    func noticeForDue(_ due: DueReminder, plugin: any HoorayPlugin) async -> Notice? {
+        let context = makeContext(for: plugin.name)
+        do {
+            return try await withTimeLimit(settings.pluginTimeLimit) {
+                try await plugin.reminderDue(due, context: context)
+            }
+        } catch {
+            logger.error("plugin \(plugin.name) failed on \(due.reminder.id): \(error); showing the reminder as it is")
+            return due.reminder.notice
+        }
+    }
+
+    // MARK: Notices
+
+    func post(_ notice: Notice, plugin: String) async throws -> NoticeID {
+        let id = try await database.insertNotice(notice, plugin: plugin, now: clock.now)
+        deliveryContinuation.yield()
+        return id
+    }
+
+    func update(_ id: NoticeID, to notice: Notice, plugin: String) async throws {
+        try await database.updateNotice(id, plugin: plugin, to: notice)
+        deliveryContinuation.yield()
+    }
+
+    func deliveryLoop() async {
+        do {
+            let interrupted = try await database.settleInterruptedDeliveries()
+            if interrupted > 0 {
+                logger.warning("\(interrupted) notice(s) were being shown when hoorayd stopped; see `hooray inbox`")
+            }
+        } catch {
+            logger.error("cannot read the notice queue: \(error)")
+        }
+        await refreshServerStatus()
+        for await _ in deliveryEvents {
+            await deliverPending()
+        }
+    }
+
+    func deliverPending() async {
+        let pending: [StoredNotice]
+        do {
+            pending = try await database.pendingNotices()
+        } catch {
+            logger.error("cannot read the notice queue: \(error)")
+            scheduleRetry()
+            return
+        }
+        for item in pending {
+            do {
+                try await database.markSending(item.id)
+                let outcome = await sink.show(item.notice, id: item.id, replacing: item.serverID)
+                switch outcome {
+                case .delivered(let serverID):
+                    try await database.markDelivered(item.id, serverID: serverID, now: clock.now)
+                    if case .unavailable = server { await refreshServerStatus() }
+                case .unavailable(let reason):
+                    try await database.markUndelivered(item.id, reason: reason)
+                    if server != .unavailable(reason) {
+                        logger.warning("no notification server (\(reason)); notices wait in `hooray inbox`")
+                        server = .unavailable(reason)
+                    }
+                    scheduleRetry()
+                    return
+                case .timedOut:
+                    let reason = "the notification server did not answer in time"
+                    try await database.markUndelivered(item.id, reason: reason)
+                    logger.warning("\(reason); notice \(item.id) waits in `hooray inbox`")
+                    server = .unavailable(reason)
+                    scheduleRetry()
+                    return
+                }
+            } catch {
+                logger.error("cannot deliver notice \(item.id): \(error)")
+                scheduleRetry()
+                return
+            }
+        }
+    }
+
+    /// Tries undelivered notices again after `retryEvery`; a timer runs only while something waits.
+    func scheduleRetry() {
+        retryTask?.cancel()
+        let delay = settings.retryEvery
+        retryTask = Task { [deliveryContinuation] in
+            try? await Task.sleep(for: delay)
+            if !Task.isCancelled { deliveryContinuation.yield() }
+        }
+    }
+
+    func refreshServerStatus() async {
+        server = await sink.serverStatus()
+    }
+
+    func handle(_ event: SinkEvent) async {
+        switch event {
+        case .serverAppeared:
+            logger.info("a notification server appeared; delivering waiting notices")
+            await refreshServerStatus()
+            deliveryContinuation.yield()
+        case .action(let id, let action):
+            _ = await invoke(action: action, on: id)
+        }
+    }
+
+    /// Presses a notice's button: hands the action to the plugin that posted the notice.
+    ///
+    /// - Returns: A message for the user when the action could not be handled.
+    public func invoke(action: String, on id: NoticeID) async -> String? {
+        do {
+            guard let stored = try await database.notice(id) else { return "there is no notice \(id)" }
+            guard action == "default" || stored.notice.actions.contains(where: { $0.id == action }) else {
+                let known = stored.notice.actions.map(\.id).joined(separator: ", ")
+                return "notice \(id) has no action \"\(action)\"" + (known.isEmpty ? "" : "; its actions: \(known)")
+            }
+            guard let plugin = plugins[stored.plugin] else {
+                return "the plugin \(stored.plugin) that posted notice \(id) is not active"
+            }
+            let context = makeContext(for: stored.plugin)
+            let invoked = InvokedAction(notice: id, actionID: action, reminderID: stored.reminderID)
+            try await withTimeLimit(settings.pluginTimeLimit) {
+                try await plugin.actionInvoked(invoked, context: context)
+            }
+            logger.info("\(stored.plugin): action \(action) on notice \(id)")
+            return nil
+        } catch {
+            logger.error("action \(action) on notice \(id) failed: \(error)")
+            return "the action failed: \(error)"
+        }
+    }
+
+    /// The notification server as last seen.
+    public var serverStatus: ServerStatus { server }
+}
+
+/// A plugin's decoded configuration was not of its own `Configuration` type (a host bug).
+struct ConfigurationMismatch: Error, CustomStringConvertible {
+    let plugin: String
+    var description: String { "internal error: the configuration handed to \(plugin) has the wrong type" }
+}
+
+struct EngineReminderBook: ReminderBook {
+    let engine: Engine
+    let plugin: String
+
+    func schedule(_ reminder: Reminder) async throws -> ScheduledReminder {
+        try await engine.schedule(reminder, plugin: plugin)
+    }
+
+    func cancel(id: String) async throws {
+        try await engine.cancel(reminderID: id, plugin: plugin)
+    }
+
+    func list() async throws -> [ScheduledReminder] {
+        try await engine.database.rules(plugin: plugin).map { ScheduledReminder(reminder: $0.reminder, nextDue: $0.nextDue) }
+    }
+}
+
+struct EngineNoticeBoard: NoticeBoard {
+    let engine: Engine
+    let plugin: String
+
+    func post(_ notice: Notice) async throws -> NoticeID {
+        try await engine.post(notice, plugin: plugin)
+    }
+
+    func update(_ id: NoticeID, to notice: Notice) async throws {
+        try await engine.update(id, to: notice, plugin: plugin)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The lock that keeps a single `hoorayd` per user.
+///
+/// An exclusive `flock` on `$XDG_RUNTIME_DIR/hooray/hoorayd.lock`, held for the life of the
+/// process. The kernel drops it when the process dies, even by `kill -9`, so a crash never
+/// leaves a stale lock behind. The file holds the owner's pid, for the error message.
+public final class InstanceLock: Sendable {
+    let descriptor: Int32
+
+    /// Takes the lock.
+    ///
+    /// - Throws: ``AlreadyRunning`` when another `hoorayd` holds it, or an error naming the file
+    ///   when it cannot be opened.
+    public init(path: String) throws {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw LockFileError(path: path, reason: String(cString: strerror(errno)))
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let count = pread(fd, &buffer, buffer.count, 0)
+            let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+            close(fd)
+            throw AlreadyRunning(pid: Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), lockFile: path)
+        }
+        ftruncate(fd, 0)
+        let pid = "\(getpid())\n"
+        _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
+        descriptor = fd
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
+
+/// Another `hoorayd` of this user is running.
+public struct AlreadyRunning: Error, Sendable, CustomStringConvertible {
+    /// The running daemon's pid, when known.
+    public let pid: Int32?
+    /// The lock file it holds.
+    public let lockFile: String
+
+    public var description: String {
+        let who = pid.map { "hoorayd is already running (pid \($0))" } ?? "hoorayd is already running"
+        let how = pid.map { "`systemctl --user stop hooray` or `kill \($0)`" } ?? "`systemctl --user stop hooray`"
+        return "\(who); only one may run per user. Stop it with \(how) first. (lock: \(lockFile))"
+    }
+}
+
+/// The lock file could not be opened.
+public struct LockFileError: Error, Sendable, CustomStringConvertible {
+    /// The lock file.
+    public let path: String
+    /// The system's reason.
+    public let reason: String
+
+    public var description: String {
+        "cannot open the lock file \(path): \(reason). Check that $XDG_RUNTIME_DIR is yours and writable."
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import HoorayKit
+
+/// Where a notice is on its way to the screen.
+public enum NoticeState: String, Sendable, Codable, CaseIterable {
+    /// Waiting to be shown: new, updated, or kept because no notification server was reachable.
+    case pending
+    /// Being handed to the notification server right now.
+    case sending
+    /// The notification server accepted it.
+    case delivered
+    /// A hand-over was under way when the daemon stopped unexpectedly; it may or may not have
+    /// appeared. It is not sent again, so that nothing is shown twice; `hooray inbox` keeps it.
+    case unconfirmed
+}
+
+/// A notice as stored, with its delivery state.
+public struct StoredNotice: Sendable, Hashable, Identifiable {
+    /// The notice's id.
+    public var id: NoticeID
+    /// The plugin that posted it.
+    public var plugin: String
+    /// The reminder it came from, if any.
+    public var reminderID: String?
+    /// The due instant of the reminder occurrence it came from, if any.
+    public var dueAt: Date?
+    /// The notice itself.
+    public var notice: Notice
+    /// Its delivery state.
+    public var state: NoticeState
+    /// The notification server's id for it, once delivered (used to update it in place).
+    public var serverID: UInt32?
+    /// How many times delivery was tried.
+    public var attempts: Int
+    /// Why the last delivery attempt failed, if it did.
+    public var lastError: String?
+    /// When it was posted.
+    public var createdAt: Date
+    /// When the server accepted it.
+    public var deliveredAt: Date?
+
+    init(row: Row) throws {
+        id = NoticeID(rawValue: row["id"])
+        plugin = row["plugin"]
+        reminderID = row["reminderID"]
+        dueAt = (row["dueAt"] as Double?).map(Date.init(unixSeconds:))
+        notice = try decodeJSON(Notice.self, row["payload"])
+        state = NoticeState(rawValue: row["state"]) ?? .pending
+        serverID = (row["serverID"] as Int64?).map { UInt32(truncatingIfNeeded: $0) }
+        attempts = row["attempts"]
+        lastError = row["lastError"]
+        createdAt = Date(unixSeconds: row["createdAt"])
+        deliveredAt = (row["deliveredAt"] as Double?).map(Date.init(unixSeconds:))
+    }
+}
+
+extension HoorayDatabase {
+    /// Stores a new notice, pending delivery.
+    ///
+    /// - Returns: Its id.
+    public func insertNotice(_ notice: Notice, plugin: String, now: Date) async throws -> NoticeID {
+        let payload = try encodeJSON(notice)
+        return try await write { db in
+            try db.execute(
+                sql: "INSERT INTO notice (plugin, payload, state, createdAt) VALUES (?, ?, ?, ?)",
+                arguments: [plugin, payload, NoticeState.pending.rawValue, now.unixSeconds])
+            return NoticeID(rawValue: db.lastInsertedRowID)
+        }
+    }
+
+    /// Replaces a notice's content and queues it for delivery again; once shown, the server's
+    /// notification is updated in place.
+    ///
+    /// - Throws: ``NoticeNotFound`` when there is no such notice for this plugin.
+    public func updateNotice(_ id: NoticeID, plugin: String, to notice: Notice) async throws {
+        let payload = try encodeJSON(notice)
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE notice SET payload = ?, state = ? WHERE id = ? AND plugin = ?",
+                arguments: [payload, NoticeState.pending.rawValue, id.rawValue, plugin])
+            if db.changesCount == 0 { throw NoticeNotFound(id: id) }
+        }
+    }
+
+    /// One notice, or `nil`.
+    public func notice(_ id: NoticeID) async throws -> StoredNotice? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM notice WHERE id = ?", arguments: [id.rawValue])
+                .map(StoredNotice.init(row:))
+        }
+    }
+
+    /// Notices waiting for delivery, oldest first.
+    public func pendingNotices() async throws -> [StoredNotice] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM notice WHERE state = ? ORDER BY id",
+                arguments: [NoticeState.pending.rawValue]
+            ).map(StoredNotice.init(row:))
+        }
+    }
+
+    /// The inbox: notices not yet shown (and those whose showing is unconfirmed), and with
+    /// `includeDelivered` the most recent delivered ones too. Newest first.
+    public func inbox(includeDelivered: Bool, limit: Int = 50) async throws -> [StoredNotice] {
+        try await read { db in
+            let filter = includeDelivered ? "" : "WHERE state <> '\(NoticeState.delivered.rawValue)'"
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM notice \(filter) ORDER BY id DESC LIMIT ?", arguments: [limit]
+            ).map(StoredNotice.init(row:))
+        }
+    }
+
+    /// Marks a notice as being handed to the server.
+    public func markSending(_ id: NoticeID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE notice SET state = ?, attempts = attempts + 1 WHERE id = ?",
+                arguments: [NoticeState.sending.rawValue, id.rawValue])
+        }
+    }
+
+    /// Marks a notice as shown, with the server's id for it.
+    public func markDelivered(_ id: NoticeID, serverID: UInt32, now: Date) async throws {
+        try await write { db in
+            // An update posted while this one was being sent stays pending: it is sent next.
+            try db.execute(
+                sql: """
+                    UPDATE notice SET state = CASE WHEN state = ? THEN ? ELSE state END,
+                        serverID = ?, deliveredAt = ?, lastError = NULL
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    NoticeState.sending.rawValue, NoticeState.delivered.rawValue, Int64(serverID),
+                    now.unixSeconds, id.rawValue,
+                ])
+        }
+    }
+
+    /// Puts a notice back in the queue after a failed attempt, with the reason.
+    public func markUndelivered(_ id: NoticeID, reason: String) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE notice SET state = ?, lastError = ? WHERE id = ? AND state = ?",
+                arguments: [NoticeState.pending.rawValue, reason, id.rawValue, NoticeState.sending.rawValue])
+        }
+    }
+
+    /// After a crash: notices caught mid-hand-over become unconfirmed.
+    ///
+    /// - Returns: How many there were.
+    @discardableResult
+    public func settleInterruptedDeliveries() async throws -> Int {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE notice SET state = ? WHERE state = ?",
+                arguments: [NoticeState.unconfirmed.rawValue, NoticeState.sending.rawValue])
+            return db.changesCount
+        }
+    }
+}
+
+/// There is no notice with this id.
+public struct NoticeNotFound: Error, Sendable, CustomStringConvertible {
+    /// The id that was asked for.
+    public let id: NoticeID
+
+    public var description: String { "there is no notice \(id); `hooray inbox --all` lists them" }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import HoorayKit
+
+extension HoorayDatabase {
+    /// The bytes a plugin stored under a key, or `nil`.
+    public func pluginValue(plugin: String, key: String) async throws -> Data? {
+        try await read { db in
+            try Data.fetchOne(
+                db, sql: "SELECT value FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
+        }
+    }
+
+    /// Stores bytes under a plugin's key; `nil` removes the key.
+    public func setPluginValue(_ value: Data?, plugin: String, key: String) async throws {
+        try await write { db in
+            if let value {
+                try db.execute(
+                    sql: """
+                        INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)
+                        ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value
+                        """,
+                    arguments: [plugin, key, value])
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
+            }
+        }
+    }
+
+    /// Every key a plugin stored, sorted.
+    public func pluginKeys(plugin: String) async throws -> [String] {
+        try await read { db in
+            try String.fetchAll(
+                db, sql: "SELECT key FROM pluginValue WHERE plugin = ? ORDER BY key", arguments: [plugin])
+        }
+    }
+}
+
+/// A plugin's storage backed by the database.
+public struct DatabasePluginStore: PluginStore {
+    let database: HoorayDatabase
+    let plugin: String
+
+    /// Creates the store of one plugin.
+    public init(database: HoorayDatabase, plugin: String) {
+        self.database = database
+        self.plugin = plugin
+    }
+
+    public func data(forKey key: String) async throws -> Data? {
+        try await database.pluginValue(plugin: plugin, key: key)
+    }
+
+    public func setData(_ data: Data?, forKey key: String) async throws {
+        try await database.setPluginValue(data, plugin: plugin, key: key)
+    }
+
+    public func keys() async throws -> [String] {
+        try await database.pluginKeys(plugin: plugin)
+    }
+}

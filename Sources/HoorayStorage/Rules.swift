@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import HoorayKit
+
+/// A reminder rule as stored: which plugin owns it, the reminder, and its next due instant.
+public struct StoredRule: Sendable, Hashable {
+    /// The owning plugin's name.
+    public var plugin: String
+    /// The reminder.
+    public var reminder: Reminder
+    /// The next due instant (UTC), or `nil` when it will not be due again.
+    public var nextDue: Date?
+
+    /// Creates a stored rule.
+    public init(plugin: String, reminder: Reminder, nextDue: Date?) {
+        self.plugin = plugin
+        self.reminder = reminder
+        self.nextDue = nextDue
+    }
+}
+
+/// What happened to one occurrence of a reminder.
+public enum OccurrenceOutcome: String, Sendable, Codable {
+    /// A notice was queued for delivery.
+    case shown
+    /// The plugin chose to show nothing this time.
+    case suppressed
+    /// It was missed while the computer was off or asleep, beyond the catch-up limit.
+    case skipped
+}
+
+extension HoorayDatabase {
+    /// Adds or replaces a plugin's reminder.
+    ///
+    /// When the stored reminder has the same schedule its next due instant is kept, so that
+    /// re-activating a plugin never re-fires or skips an occurrence; otherwise `nextDue` is
+    /// computed afresh by `computeNextDue`.
+    ///
+    /// - Returns: The rule as stored.
+    @discardableResult
+    public func upsertRule(
+        plugin: String, reminder: Reminder, now: Date,
+        computeNextDue: @Sendable @escaping (Schedule) -> Date?
+    ) async throws -> StoredRule {
+        let payload = try encodeJSON(reminder)
+        let scheduleKey = String(decoding: try encodeJSON(reminder.schedule), as: UTF8.self)
+        return try await write { db in
+            let existing = try Row.fetchOne(
+                db, sql: "SELECT scheduleKey, nextDue FROM rule WHERE plugin = ? AND reminderID = ?",
+                arguments: [plugin, reminder.id])
+            let nextDue: Date?
+            if let existing, existing["scheduleKey"] as String == scheduleKey {
+                nextDue = (existing["nextDue"] as Double?).map(Date.init(unixSeconds:))
+            } else {
+                nextDue = computeNextDue(reminder.schedule)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO rule (plugin, reminderID, reminder, scheduleKey, nextDue, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (plugin, reminderID) DO UPDATE SET
+                        reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue
+                    """,
+                arguments: [plugin, reminder.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds])
+            return StoredRule(plugin: plugin, reminder: reminder, nextDue: nextDue)
+        }
+    }
+
+    /// Removes a plugin's reminder. Its fired occurrences stay recorded.
+    public func removeRule(plugin: String, reminderID: String) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM rule WHERE plugin = ? AND reminderID = ?", arguments: [plugin, reminderID])
+        }
+    }
+
+    /// Every rule, or one plugin's, ordered by next due instant (rules never due again last).
+    public func rules(plugin: String? = nil) async throws -> [StoredRule] {
+        try await read { db in
+            let rows: [Row]
+            let order = "ORDER BY nextDue IS NULL, nextDue, plugin, reminderID"
+            if let plugin {
+                rows = try Row.fetchAll(db, sql: "SELECT * FROM rule WHERE plugin = ? \(order)", arguments: [plugin])
+            } else {
+                rows = try Row.fetchAll(db, sql: "SELECT * FROM rule \(order)")
+            }
+            return try rows.map(Self.rule(from:))
+        }
+    }
+
+    /// One rule, or `nil`.
+    public func rule(plugin: String, reminderID: String) async throws -> StoredRule? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM rule WHERE plugin = ? AND reminderID = ?", arguments: [plugin, reminderID]
+            ).map(Self.rule(from:))
+        }
+    }
+
+    static func rule(from row: Row) throws -> StoredRule {
+        StoredRule(
+            plugin: row["plugin"],
+            reminder: try decodeJSON(Reminder.self, row["reminder"]),
+            nextDue: (row["nextDue"] as Double?).map(Date.init(unixSeconds:)))
+    }
+
+    /// Records the handling of one occurrence and moves the rule on, in one transaction.
+    ///
+    /// The occurrence key is (plugin, reminder, due instant). When that key was already recorded —
+    /// after a restart, a crash or a clock rewind — nothing new is queued, so no occurrence is ever
+    /// shown twice. When a notice is given and the key is new, the notice is queued for delivery
+    /// in the same transaction, so no occurrence is ever lost either.
+    ///
+    /// - Parameters:
+    ///   - plugin: The owning plugin.
+    ///   - reminderID: The reminder's id.
+    ///   - dueAt: The occurrence's due instant.
+    ///   - notice: The notice to queue, or `nil` when the occurrence is suppressed or skipped.
+    ///   - outcome: What happened to it.
+    ///   - nextDue: The rule's next due instant after this occurrence.
+    ///   - now: The current time.
+    /// - Returns: The queued notice's id, or `nil` when nothing was queued (including a repeat).
+    @discardableResult
+    public func recordOccurrence(
+        plugin: String, reminderID: String, dueAt: Date, notice: Notice?, outcome: OccurrenceOutcome,
+        nextDue: Date?, now: Date
+    ) async throws -> NoticeID? {
+        let payload = try notice.map(encodeJSON)
+        return try await write { db in
+            try db.execute(
+                sql: "UPDATE rule SET nextDue = ? WHERE plugin = ? AND reminderID = ?",
+                arguments: [nextDue?.unixSeconds, plugin, reminderID])
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO occurrence (plugin, reminderID, dueAt, handledAt, outcome)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [plugin, reminderID, dueAt.unixSeconds, now.unixSeconds, outcome.rawValue])
+            guard db.changesCount == 1, let payload else { return nil }
+            try db.execute(
+                sql: """
+                    INSERT INTO notice (plugin, reminderID, dueAt, payload, state, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    plugin, reminderID, dueAt.unixSeconds, payload, NoticeState.pending.rawValue, now.unixSeconds,
+                ])
+            let id = db.lastInsertedRowID
+            try db.execute(
+                sql: "UPDATE occurrence SET noticeID = ? WHERE plugin = ? AND reminderID = ? AND dueAt = ?",
+                arguments: [id, plugin, reminderID, dueAt.unixSeconds])
+            return NoticeID(rawValue: id)
+        }
+    }
+
+    /// Whether an occurrence has been handled already.
+    public func hasOccurrence(plugin: String, reminderID: String, dueAt: Date) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE plugin = ? AND reminderID = ? AND dueAt = ?)",
+                arguments: [plugin, reminderID, dueAt.unixSeconds]) ?? false
+        }
+    }
+
+    /// How many occurrences have been recorded, for one reminder or all.
+    public func occurrenceCount(plugin: String? = nil, reminderID: String? = nil) async throws -> Int {
+        try await read { db in
+            if let plugin, let reminderID {
+                return try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM occurrence WHERE plugin = ? AND reminderID = ?",
+                    arguments: [plugin, reminderID]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM occurrence") ?? 0
+        }
+    }
+}
+
+extension HoorayDatabase {
+    /// Moves a rule's next due instant without recording an occurrence.
+    public func setNextDue(plugin: String, reminderID: String, nextDue: Date?) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE rule SET nextDue = ? WHERE plugin = ? AND reminderID = ?",
+                arguments: [nextDue?.unixSeconds, plugin, reminderID])
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import HoorayKit
+import Logging
+
+/// A clock that moves only when told to, for fast tests with no real sleeping.
+public final class ManualClock: HoorayClock, @unchecked Sendable {
+    // @unchecked: `current` and `sleepers` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var current: Date
+    private var sleepers: [(deadline: Date, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Creates a clock showing `now`.
+    public init(now: Date) {
+        current = now
+    }
+
+    public var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    /// Moves the clock to `instant` (forward or backward) and wakes sleepers whose deadline passed.
+    public func set(to instant: Date) {
+        lock.lock()
+        current = instant
+        let ready = sleepers.filter { $0.deadline <= instant }
+        sleepers.removeAll { $0.deadline <= instant }
+        lock.unlock()
+        for sleeper in ready { sleeper.continuation.resume() }
+    }
+
+    /// Moves the clock forward by `seconds`.
+    public func advance(by seconds: TimeInterval) {
+        set(to: now.addingTimeInterval(seconds))
+    }
+
+    public func sleep(until deadline: Date) async throws {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if deadline <= current {
+                lock.unlock()
+                continuation.resume()
+                return
+            }
+            sleepers.append((deadline, continuation))
+            lock.unlock()
+        }
+        try Task.checkCancellation()
+    }
+}
+
+/// Reminders kept in memory, with next due instants computed by a function you supply.
+public actor InMemoryReminderBook: ReminderBook {
+    /// The reminders, by id.
+    public private(set) var reminders: [String: Reminder] = [:]
+    let nextDue: @Sendable (Schedule) -> Date?
+
+    /// Creates an empty book.
+    ///
+    /// - Parameter nextDue: Computes a schedule's next due instant; by default `once` schedules
+    ///   report their instant and repeating ones `nil`.
+    public init(nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
+        if case .once(let date) = schedule { return date }
+        return nil
+    }) {
+        self.nextDue = nextDue
+    }
+
+    public func schedule(_ reminder: Reminder) async throws -> ScheduledReminder {
+        reminders[reminder.id] = reminder
+        return ScheduledReminder(reminder: reminder, nextDue: nextDue(reminder.schedule))
+    }
+
+    public func cancel(id: String) async throws {
+        reminders[id] = nil
+    }
+
+    public func list() async throws -> [ScheduledReminder] {
+        reminders.values.sorted { $0.id < $1.id }.map { ScheduledReminder(reminder: $0, nextDue: nextDue($0.schedule)) }
+    }
+}
+
+/// Records posted and updated notices instead of showing them.
+public actor RecordingNoticeBoard: NoticeBoard {
+    /// A notice as recorded, with every version it went through.
+    public struct Entry: Sendable, Hashable {
+        /// Its id.
+        public var id: NoticeID
+        /// Each version, the first as posted, then each update.
+        public var versions: [Notice]
+        /// The latest version.
+        public var current: Notice { versions[versions.count - 1] }
+    }
+
+    /// Every notice, in posting order.
+    public private(set) var entries: [Entry] = []
+
+    /// Creates an empty board.
+    public init() {}
+
+    public func post(_ notice: Notice) async throws -> NoticeID {
+        let id = NoticeID(rawValue: Int64(entries.count + 1))
+        entries.append(Entry(id: id, versions: [notice]))
+        return id
+    }
+
+    public func update(_ id: NoticeID, to notice: Notice) async throws {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else {
+            throw UnknownNotice(id: id)
+        }
+        entries[index].versions.append(notice)
+    }
+
+    /// The latest version of every notice, in posting order.
+    public var notices: [Notice] { entries.map(\.current) }
+}
+
+/// ``RecordingNoticeBoard/update(_:to:)`` was given an id it never handed out.
+public struct UnknownNotice: Error, Sendable, CustomStringConvertible {
+    /// The id.
+    public let id: NoticeID
+    public var description: String { "no notice \(id) was posted" }
+}
+
+/// Plugin storage in memory.
+public actor InMemoryPluginStore: PluginStore {
+    /// The stored bytes, by key.
+    public private(set) var values: [String: Data] = [:]
+
+    /// Creates an empty store.
+    public init() {}
+
+    public func data(forKey key: String) async throws -> Data? { values[key] }
+
+    public func setData(_ data: Data?, forKey key: String) async throws { values[key] = data }
+
+    public func keys() async throws -> [String] { values.keys.sorted() }
+}
+
+/// Everything a plugin test needs: a context wired to in-memory fakes you can inspect.
+public struct PluginTestHarness: Sendable {
+    /// The clock.
+    public let clock: ManualClock
+    /// The reminders the plugin scheduled.
+    public let reminders: InMemoryReminderBook
+    /// The notices the plugin posted.
+    public let notices: RecordingNoticeBoard
+    /// The plugin's storage.
+    public let storage: InMemoryPluginStore
+    /// The context to hand to the plugin.
+    public let context: PluginContext
+
+    /// Creates a harness.
+    ///
+    /// - Parameters:
+    ///   - pluginName: The plugin's name.
+    ///   - now: The clock's starting time.
+    ///   - timeZone: The user's time zone.
+    ///   - nextDue: How the fake reminder book computes next due instants.
+    public init(
+        pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
+            if case .once(let date) = schedule { return date }
+            return nil
+        }
+    ) {
+        clock = ManualClock(now: now)
+        reminders = InMemoryReminderBook(nextDue: nextDue)
+        notices = RecordingNoticeBoard()
+        storage = InMemoryPluginStore()
+        var logger = Logger(label: pluginName)
+        logger.logLevel = .critical
+        context = PluginContext(
+            pluginName: pluginName, reminders: reminders, notices: notices, storage: storage, clock: clock,
+            timeZone: timeZone, logger: logger)
+    }
+}

@@ -1,0 +1,274 @@
+import ArgumentParser
+import Foundation
+import HoorayEngine
+import HoorayKit
+import HoorayStorage
+
+struct Next: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the upcoming reminders, in local time.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .shortAndLong, help: "Show at most this many.")
+    var limit: Int = 20
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1, e.g. --limit 5") }
+    }
+
+    func run() async throws {
+        let session = try CLISession(configFile: global.config)
+        let running = session.daemonIsRunning
+        if !running {
+            // Bring the stored reminders in line with the configuration, as hoorayd would at start.
+            try await session.syncRulesFromConfiguration(plugins: builtInPlugins)
+        }
+        let rules = try await session.database().rules().filter { $0.nextDue != nil }.prefix(limit)
+        if json {
+            let items = rules.map {
+                NextItem(
+                    plugin: $0.plugin, id: $0.reminder.id, title: $0.reminder.notice.title,
+                    due: $0.nextDue!, schedule: $0.reminder.schedule.summary,
+                    zone: $0.reminder.schedule.zone?.identifier)
+            }
+            print(try Output.json(items))
+        } else if rules.isEmpty {
+            print("No reminders are scheduled.")
+            print("Add one to ~/.config/hooray/hooray.toml, for example:\n")
+            print(Output.reminderExample)
+        } else {
+            var table = Output.Table(headers: ["WHEN", "REMINDER", "SCHEDULE", "PLUGIN"])
+            for rule in rules {
+                var schedule = rule.reminder.schedule.summary
+                if let zone = rule.reminder.schedule.zone, zone.identifier != TimeZone.current.identifier {
+                    schedule += " (\(zone.identifier))"
+                }
+                table.add([Output.when(rule.nextDue!), rule.reminder.notice.title, schedule, rule.plugin])
+            }
+            print(table.render())
+        }
+        if !running && !json {
+            warn("\nhoorayd is not running, so these will not be shown until it starts (`make run` or `systemctl --user start hooray`).")
+        }
+    }
+}
+
+struct NextItem: Encodable {
+    let plugin: String
+    let id: String
+    let title: String
+    let due: Date
+    let schedule: String
+    let zone: String?
+}
+
+struct Inbox: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show notices that have not reached the screen yet.",
+        discussion: """
+            Notices wait here when no notification server is running, and are shown as soon as one \
+            appears. With --all, recently shown notices are listed too. Buttons of a notice can be \
+            pressed with `hooray act ID ACTION`.
+            """)
+
+    @Flag(help: "Include notices that were already shown.")
+    var all = false
+
+    @Option(name: .shortAndLong, help: "Show at most this many.")
+    var limit: Int = 50
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1, e.g. --limit 10") }
+    }
+
+    func run() async throws {
+        let session = try CLISession(configFile: nil)
+        let notices = try await session.database().inbox(includeDelivered: all, limit: limit)
+        if json {
+            print(try Output.json(notices.map(InboxItem.init)))
+            return
+        }
+        if notices.isEmpty {
+            print(all ? "No notices yet." : "Your inbox is empty: every notice has been shown.")
+            return
+        }
+        for stored in notices {
+            print(Output.inboxEntry(stored))
+        }
+        if !session.daemonIsRunning {
+            warn("\nhoorayd is not running; waiting notices are shown once it starts.")
+        }
+    }
+}
+
+struct InboxItem: Encodable {
+    let id: Int64
+    let plugin: String
+    let title: String
+    let body: String
+    let state: String
+    let createdAt: Date
+    let deliveredAt: Date?
+    let lastError: String?
+    let actions: [NoticeAction]
+
+    init(_ stored: StoredNotice) {
+        id = stored.id.rawValue
+        plugin = stored.plugin
+        title = stored.notice.title
+        body = stored.notice.body
+        state = stored.state.rawValue
+        createdAt = stored.createdAt
+        deliveredAt = stored.deliveredAt
+        lastError = stored.lastError
+        actions = stored.notice.actions
+    }
+}
+
+struct Act: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Press a button of a notice, as if clicked on the notification.",
+        discussion: "`hooray inbox --all` lists notices with their ids and buttons.")
+
+    @Argument(help: "The notice's id, from `hooray inbox`.")
+    var notice: Int64
+
+    @Argument(help: "The button's key, e.g. done or snooze.")
+    var action: String
+
+    func run() async throws {
+        let session = try CLISession(configFile: nil)
+        guard let response = try session.send(.act(notice: notice, action: action)) else {
+            throw CommandFailure(
+                message: "hoorayd is not running; start it first (`make run` or `systemctl --user start hooray`).")
+        }
+        guard response.ok else { throw CommandFailure(message: response.message ?? "the action failed") }
+        print("Done.")
+    }
+}
+
+struct Reload: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make hoorayd re-read its configuration (like `systemctl --user reload hooray`).")
+
+    func run() async throws {
+        let session = try CLISession(configFile: nil)
+        guard let response = try session.send(.reload) else {
+            throw CommandFailure(message: "hoorayd is not running; the configuration is read when it starts.")
+        }
+        guard response.ok else { throw CommandFailure(message: response.message ?? "reload failed") }
+        print("hoorayd reloaded its configuration.")
+    }
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Is hoorayd running, and which notification server does it deliver to?")
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        let session = try CLISession(configFile: nil)
+        if let response = try session.send(.status), let status = response.status {
+            if json {
+                print(try Output.json(status))
+                return
+            }
+            print("hoorayd is running (pid \(status.pid), version \(status.version), since \(Output.when(status.startedAt))).")
+            if let server = status.server {
+                print("Notification server: \(server.name) \(server.version) by \(server.vendor) (spec \(server.specVersion))")
+                print("Capabilities: \(server.capabilities.joined(separator: ", "))")
+            } else {
+                print("Notification server: none (\(status.serverProblem ?? "unknown")); notices wait in `hooray inbox`.")
+            }
+            print("Plugins: \(status.plugins.joined(separator: ", "))")
+            print("Waiting notices: \(status.waitingNotices)")
+            print("Next reminder: \(status.nextDue.map(Output.when) ?? "none")")
+            if !status.configFiles.isEmpty { print("Configuration: \(status.configFiles.joined(separator: ", "))") }
+            return
+        }
+        // No daemon: report what we can see ourselves.
+        let server = await session.probeServer()
+        if json {
+            print(try Output.json(OfflineStatus(running: false, server: server.description, serverProblem: server.problem)))
+            return
+        }
+        print("hoorayd is not running. Start it with `make run` or `systemctl --user start hooray`.")
+        switch server {
+        case .available(let description):
+            print("Notification server: \(description.name) \(description.version) by \(description.vendor) (spec \(description.specVersion))")
+            print("Capabilities: \(description.capabilities.joined(separator: ", "))")
+        case .unavailable(let reason):
+            print("Notification server: none (\(reason)); notices would wait in `hooray inbox`.")
+        }
+        throw ExitCode(3)
+    }
+}
+
+struct OfflineStatus: Encodable {
+    let running: Bool
+    let server: ServerDescription?
+    let serverProblem: String?
+}
+
+struct Plugins: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the plugins and whether they are enabled.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let session = try CLISession(configFile: global.config)
+        let enabled = (try? session.loadConfiguration(plugins: builtInPlugins))?.enabledPlugins
+        var table = Output.Table(headers: ["PLUGIN", "STATE", "WHAT IT DOES"])
+        for plugin in builtInPlugins {
+            let state: String
+            if let enabled { state = enabled.contains(plugin.name) ? "enabled" : "disabled" } else { state = "?" }
+            table.add([plugin.name, state, plugin.summary])
+        }
+        print(table.render())
+        if enabled == nil {
+            warn("\nThe configuration has errors; `hooray config check` shows them.")
+        }
+    }
+}
+
+struct ConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "Work with the configuration.", subcommands: [Check.self])
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check the configuration files for errors.",
+            discussion: """
+                Without FILE, checks every file hoorayd would read: /etc/hooray/hooray.toml, \
+                /etc/hooray/conf.d/*.toml, ~/.config/hooray/hooray.toml and ~/.config/hooray/conf.d/*.toml. \
+                Problems are printed as file:line:column: message. Exits 1 when there is an error.
+                """)
+
+        @Argument(help: "Check only this file.")
+        var file: String?
+
+        @Flag(help: "Treat warnings (such as unknown keys) as errors.")
+        var strict = false
+
+        func run() async throws {
+            let report = ConfigurationLoader.check(
+                file: file, environment: ProcessInfo.processInfo.environment, plugins: builtInPlugins)
+            for diagnostic in report.diagnostics { warn(diagnostic) }
+            if report.errorCount > 0 || (strict && report.warningCount > 0) {
+                warn("\(report.errorCount) error(s), \(report.warningCount) warning(s).")
+                throw ExitCode.failure
+            }
+            let files = report.files.isEmpty ? "no configuration files (built-in defaults)" : report.files.joined(separator: ", ")
+            print("Configuration OK: \(files)" + (report.warningCount > 0 ? " — \(report.warningCount) warning(s)" : ""))
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import HoorayEngine
+import HoorayKit
+import RemindersPlugin
+
+@main
+struct Hooray: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hooray",
+        abstract: "Gentle desktop reminders and celebrations.",
+        discussion: """
+            hooray talks to hoorayd, the scheduler that shows your reminders as desktop notifications.
+            Most commands also work while hoorayd is not running, and say so.
+
+            Configuration: ~/.config/hooray/hooray.toml (see `hooray config check`).
+            Data: ~/.local/share/hooray/.
+            """,
+        version: HoorayVersion.current,
+        subcommands: [
+            Next.self, Inbox.self, Act.self, Status.self, Plugins.self, ConfigCommand.self, Reload.self,
+        ]
+    )
+}
+
+/// The built-in plugins, registered explicitly.
+let builtInPlugins: [any HoorayPlugin] = [RemindersPlugin()]
+
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Read this configuration file after all others.", valueName: "file"))
+    var config: String?
+}
+
+/// Prints a line to standard error.
+func warn(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Fails the command with a message and exit code 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import HoorayEngine
+import HoorayKit
+import HoorayStorage
+
+/// Formatting of the CLI's text output.
+enum Output {
+    /// A plain-text table with left-aligned columns, sized to their content.
+    struct Table {
+        let headers: [String]
+        var rows: [[String]] = []
+
+        init(headers: [String]) { self.headers = headers }
+
+        mutating func add(_ row: [String]) { rows.append(row) }
+
+        func render() -> String {
+            let all = [headers] + rows
+            let widths = headers.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+            return all.map { row in
+                row.enumerated().map { index, cell in
+                    index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                }.joined(separator: "  ")
+            }.joined(separator: "\n")
+        }
+    }
+
+    /// A local time, relative where that reads better: `today 15:00`, `tomorrow 08:30`, `Wed 25 Nov 15:00`.
+    static func when(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
+        let time = format(date, "HH:mm")
+        if calendar.isDate(date, inSameDayAs: now) { return "today \(time)" }
+        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now), calendar.isDate(date, inSameDayAs: tomorrow) {
+            return "tomorrow \(time)"
+        }
+        if let yesterday = calendar.date(byAdding: .day, value: -1, to: now), calendar.isDate(date, inSameDayAs: yesterday) {
+            return "yesterday \(time)"
+        }
+        if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
+            return format(date, "EEE d MMM HH:mm")
+        }
+        return format(date, "EEE d MMM yyyy HH:mm")
+    }
+
+    static func format(_ date: Date, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = .current
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func inboxEntry(_ stored: StoredNotice) -> String {
+        let state: String
+        switch stored.state {
+        case .pending:
+            state = "waiting" + (stored.lastError.map { " — \($0)" } ?? "")
+        case .sending: state = "being shown"
+        case .delivered: state = "shown \(stored.deliveredAt.map { when($0) } ?? "")"
+        case .unconfirmed: state = "may not have been shown (hoorayd stopped while showing it)"
+        }
+        var lines = ["#\(stored.id)  \(when(stored.createdAt))  \(stored.notice.title)  [\(stored.plugin), \(state)]"]
+        if !stored.notice.body.isEmpty {
+            lines += stored.notice.body.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+        }
+        if !stored.notice.actions.isEmpty {
+            let buttons = stored.notice.actions.map { "\($0.label) (`hooray act \(stored.id) \($0.id)`)" }
+            lines.append("    buttons: " + buttons.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static let reminderExample = """
+        [[plugins.reminders.reminder]]
+        title = "Stretch"
+        body = "Stand up and roll your shoulders."
+        at = "15:00"
+        days = "mon-fri"
+        """
+}

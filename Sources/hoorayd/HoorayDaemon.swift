@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import HoorayEngine
+import HoorayKit
+import RemindersPlugin
+
+@main
+struct HoorayDaemon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hoorayd",
+        abstract: "The Hooray scheduler: shows your reminders as desktop notifications.",
+        discussion: """
+            hoorayd runs in the foreground, normally as the systemd user service hooray.service. It \
+            reads the configuration (/etc/hooray/hooray.toml, ~/.config/hooray/hooray.toml and their \
+            conf.d/*.toml drop-ins), keeps its data in ~/.local/share/hooray/, and delivers through \
+            the desktop's notification server. Without one, notices wait in `hooray inbox`.
+
+            Signals: SIGHUP reloads the configuration (a broken one is reported and the last good one \
+            kept); SIGTERM or SIGINT stop it cleanly. Only one hoorayd runs per user.
+
+            Exit codes: 0 stopped cleanly, 75 another hoorayd is running, 78 configuration errors, \
+            73 the data or runtime directory cannot be used.
+            """,
+        version: HoorayVersion.current
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Read this configuration file after all others.", valueName: "file"))
+    var config: String?
+
+    func run() async throws {
+        let plugins: [any HoorayPlugin] = [RemindersPlugin()]
+        let exit = await Daemon.run(
+            options: DaemonOptions(configFile: config), plugins: plugins, version: HoorayVersion.current)
+        if exit != .ok { throw ExitCode(exit.rawValue) }
+    }
+}

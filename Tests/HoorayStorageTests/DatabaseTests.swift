@@ -1,0 +1,138 @@
+import Foundation
+import HoorayKit
+import HoorayStorage
+import Testing
+
+/// A fresh database file in its own temporary directory.
+func temporaryDatabase() throws -> (HoorayDatabase, String) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-db-\(UUID().uuidString)").path
+    let path = directory + "/data/hooray.sqlite"
+    return (try HoorayDatabase(path: path), directory)
+}
+
+let utc = TimeZone(identifier: "UTC")!
+let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+func reminder(_ id: String, at hour: Int = 15) -> Reminder {
+    Reminder(
+        id: id, schedule: .daily(at: TimeOfDay(hour: hour)!, zone: utc), notice: Notice(title: "Stretch", body: "Now"))
+}
+
+@Suite struct DatabaseTests {
+    @Test func filesArePrivate() throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: (database.path as NSString).deletingLastPathComponent)
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func anOccurrenceIsQueuedOnceEvenWhenHandledTwice() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await database.upsertRule(plugin: "reminders", reminder: reminder("stretch"), now: t0) { _ in t0 }
+        let notice = Notice(title: "Stretch")
+        let first = try await database.recordOccurrence(
+            plugin: "reminders", reminderID: "stretch", dueAt: t0, notice: notice, outcome: .shown,
+            nextDue: t0.addingTimeInterval(86400), now: t0)
+        // A restart after a crash, or a clock rewind, handles the same occurrence again.
+        let second = try await database.recordOccurrence(
+            plugin: "reminders", reminderID: "stretch", dueAt: t0, notice: notice, outcome: .shown,
+            nextDue: t0.addingTimeInterval(86400), now: t0)
+        #expect(first != nil)
+        #expect(second == nil)
+        #expect(try await database.pendingNotices().count == 1)
+        #expect(try await database.rule(plugin: "reminders", reminderID: "stretch")?.nextDue == t0.addingTimeInterval(86400))
+    }
+
+    @Test func replacingARuleWithTheSameScheduleKeepsItsNextDue() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await database.upsertRule(plugin: "reminders", reminder: reminder("stretch"), now: t0) { _ in t0 }
+        var edited = reminder("stretch")
+        edited.notice.body = "A new body"
+        let kept = try await database.upsertRule(plugin: "reminders", reminder: edited, now: t0) { _ in .distantFuture }
+        #expect(kept.nextDue == t0)
+        let moved = try await database.upsertRule(plugin: "reminders", reminder: reminder("stretch", at: 9), now: t0) {
+            _ in t0.addingTimeInterval(5)
+        }
+        #expect(moved.nextDue == t0.addingTimeInterval(5))
+        #expect(try await database.rule(plugin: "reminders", reminderID: "stretch")?.reminder.notice.body == "Now")
+    }
+
+    @Test func noticesMoveThroughDeliveryStates() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let id = try await database.insertNotice(Notice(title: "Hello"), plugin: "wins", now: t0)
+        try await database.markSending(id)
+        try await database.markUndelivered(id, reason: "no notification server")
+        #expect(try await database.inbox(includeDelivered: false).map(\.lastError) == ["no notification server"])
+        try await database.markSending(id)
+        try await database.markDelivered(id, serverID: 7, now: t0)
+        #expect(try await database.inbox(includeDelivered: false).isEmpty)
+        #expect(try await database.notice(id)?.serverID == 7)
+        // An update in place queues it again, keeping the server id to replace.
+        try await database.updateNotice(id, plugin: "wins", to: Notice(title: "Hello", body: "AI praise"))
+        let pending = try await database.pendingNotices()
+        #expect(pending.map(\.serverID) == [7])
+        #expect(pending.first?.notice.body == "AI praise")
+        await #expect(throws: NoticeNotFound.self) {
+            try await database.updateNotice(id, plugin: "another-plugin", to: Notice(title: "x"))
+        }
+    }
+
+    @Test func aCrashMidDeliveryLeavesTheNoticeUnconfirmedNotResent() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let id = try await database.insertNotice(Notice(title: "Hello"), plugin: "wins", now: t0)
+        try await database.markSending(id)
+        #expect(try await database.settleInterruptedDeliveries() == 1)
+        #expect(try await database.pendingNotices().isEmpty)
+        #expect(try await database.inbox(includeDelivered: false).first?.state == .unconfirmed)
+    }
+
+    @Test func pluginValuesAreScopedToTheirPlugin() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wins = DatabasePluginStore(database: database, plugin: "wins")
+        let habits = DatabasePluginStore(database: database, plugin: "habits")
+        try await wins.set(["a", "b"], forKey: "list")
+        #expect(try await wins.value(forKey: "list", as: [String].self) == ["a", "b"])
+        #expect(try await habits.value(forKey: "list", as: [String].self) == nil)
+        try await wins.removeValue(forKey: "list")
+        #expect(try await wins.keys().isEmpty)
+    }
+
+    @Test func aDamagedFileGetsAnErrorThatSaysHowToRecover() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-bad-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/hooray.sqlite"
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try HoorayDatabase(path: path)
+            Issue.record("opening a damaged file succeeded")
+        } catch {
+            #expect(error.description.contains("damaged"))
+            #expect(error.description.contains("mv \(path)"))
+        }
+        // Nothing was overwritten.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x41, count: 8192))
+    }
+
+    @Test func twoConnectionsWriteAtTheSameTime() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A second process (the CLI) opens the same file while the daemon holds it.
+        let other = try HoorayDatabase(path: database.path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<50 {
+                group.addTask { _ = try await database.insertNotice(Notice(title: "d\(index)"), plugin: "a", now: t0) }
+                group.addTask { _ = try await other.insertNotice(Notice(title: "c\(index)"), plugin: "b", now: t0) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await database.pendingNotices().count == 100)
+    }
+}
