@@ -1,0 +1,149 @@
+import Foundation
+
+/// Identifies one scheduled rule: a plugin's reminder.
+public struct RuleKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The name of the plugin that owns the reminder, such as `reminders`.
+    public var plugin: String
+    /// The plugin's own id of the reminder, such as `standup`.
+    public var reminder: String
+
+    /// Creates a key.
+    ///
+    /// - Parameters:
+    ///   - plugin: The name of the plugin that owns the reminder.
+    ///   - reminder: The plugin's own id of the reminder.
+    public init(plugin: String, reminder: String) {
+        self.plugin = plugin
+        self.reminder = reminder
+    }
+
+    /// The key as `plugin/reminder`, for logs and messages.
+    public var description: String { "\(plugin)/\(reminder)" }
+
+    /// Orders keys by plugin, then by reminder id, so that rules due at the same instant fire in a
+    /// stable order.
+    public static func < (lhs: RuleKey, rhs: RuleKey) -> Bool {
+        (lhs.plugin, lhs.reminder) < (rhs.plugin, rhs.reminder)
+    }
+}
+
+/// What the scheduler loop should do next, as decided by ``SchedulerState/nextAction(now:)``.
+public enum SchedulerAction: Sendable, Hashable {
+    /// Show these rules now: every rule due at or before now, earliest due first (ties by key).
+    case fire([RuleKey])
+    /// Nothing is due yet; wake up at this instant (by the wall clock, which may jump).
+    case sleep(until: Date)
+    /// Nothing will ever be due; wait for a change of rules without any timer.
+    case idle
+}
+
+/// The scheduler's rules and their next due instants, as a state machine that returns actions
+/// instead of sleeping.
+///
+/// The daemon's loop asks ``nextAction(now:)`` what to do, performs it (fires, sleeps until an
+/// instant, or waits for a change), and reports the outcome back with ``upsert(_:nextDue:)`` and
+/// ``remove(_:)``. Keeping the clock and the sleeping outside makes every decision testable with a
+/// fixed `now`.
+///
+/// A fired rule stays due until the loop stores its new next due instant (or removes it), so a
+/// crash between showing a notice and recording it cannot lose the occurrence.
+///
+/// Built for many rules: changes cost O(log n) amortised, ``nextAction(now:)`` costs O(1) when
+/// nothing is due and O(k log k) when k rules are.
+public struct SchedulerState: Sendable {
+    private struct Entry: Comparable, Sendable {
+        var due: Date
+        var key: RuleKey
+        /// Tells this entry apart from older ones for the same rule left in the heap.
+        var generation: UInt64
+
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            (lhs.due, lhs.key) < (rhs.due, rhs.key)
+        }
+    }
+
+    private struct Rule: Sendable {
+        var due: Date
+        var generation: UInt64
+    }
+
+    private var rules: [RuleKey: Rule] = [:]
+    /// Holds the current entry of every rule, plus outdated entries that are dropped lazily.
+    /// Invariant: the minimum, if any, is current.
+    private var heap = MinHeap<Entry>()
+    private var nextGeneration: UInt64 = 0
+
+    /// Creates a state with no rules.
+    public init() {}
+
+    /// The number of rules that will be due again.
+    public var count: Int { rules.count }
+
+    /// Whether no rule will ever be due again.
+    public var isEmpty: Bool { rules.isEmpty }
+
+    /// The earliest next due instant of all rules, or `nil` when there are none.
+    public var earliestDue: Date? { heap.min?.due }
+
+    /// The stored next due instant of a rule, or `nil` when the rule is not held.
+    ///
+    /// - Parameter key: The rule.
+    public func nextDue(for key: RuleKey) -> Date? { rules[key]?.due }
+
+    /// Adds a rule or changes when it is next due.
+    ///
+    /// - Parameters:
+    ///   - key: The rule.
+    ///   - nextDue: Its next due instant; `nil` removes the rule, as for a one-off that has been shown.
+    public mutating func upsert(_ key: RuleKey, nextDue: Date?) {
+        guard let nextDue else {
+            remove(key)
+            return
+        }
+        if rules[key]?.due == nextDue { return }
+        let generation = nextGeneration
+        nextGeneration += 1
+        rules[key] = Rule(due: nextDue, generation: generation)
+        heap.insert(Entry(due: nextDue, key: key, generation: generation))
+        dropOutdatedEntries()
+    }
+
+    /// Removes a rule.
+    ///
+    /// - Parameter key: The rule.
+    /// - Returns: The next due instant it had, or `nil` when it was not held.
+    @discardableResult
+    public mutating func remove(_ key: RuleKey) -> Date? {
+        guard let removed = rules.removeValue(forKey: key) else { return nil }
+        dropOutdatedEntries()
+        return removed.due
+    }
+
+    /// Decides what the scheduler loop should do at `now`.
+    ///
+    /// - Parameter now: The current instant.
+    /// - Returns: ``SchedulerAction/fire(_:)`` with every rule due at or before `now`, earliest first;
+    ///   otherwise ``SchedulerAction/sleep(until:)`` with the earliest due instant; or
+    ///   ``SchedulerAction/idle`` when there are no rules.
+    public func nextAction(now: Date) -> SchedulerAction {
+        guard let earliest = heap.min else { return .idle }
+        guard earliest.due <= now else { return .sleep(until: earliest.due) }
+        let due = heap.smallestElements { $0.due <= now }.filter(isCurrent).sorted()
+        return .fire(due.map(\.key))
+    }
+
+    private func isCurrent(_ entry: Entry) -> Bool {
+        rules[entry.key]?.generation == entry.generation
+    }
+
+    /// Keeps the heap's minimum current and its size within a constant factor of the rule count.
+    private mutating func dropOutdatedEntries() {
+        if heap.count > 2 * rules.count + 64 {
+            heap = MinHeap(rules.map { Entry(due: $0.value.due, key: $0.key, generation: $0.value.generation) })
+            return
+        }
+        while let top = heap.min, !isCurrent(top) {
+            heap.removeMin()
+        }
+    }
+}

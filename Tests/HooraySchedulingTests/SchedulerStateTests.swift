@@ -1,0 +1,152 @@
+import Foundation
+import HoorayKit
+import HoorayScheduling
+import Testing
+
+@Suite("Scheduler state machine")
+struct SchedulerStateTests {
+    let standup = RuleKey(plugin: "reminders", reminder: "standup")
+    let water = RuleKey(plugin: "reminders", reminder: "water")
+    let stretch = RuleKey(plugin: "reminders", reminder: "stretch")
+    let now = utc("2026-06-01T12:00:00Z")
+
+    @Test("With no rules the loop waits without a timer")
+    func emptyIsIdle() {
+        #expect(SchedulerState().nextAction(now: now) == .idle)
+    }
+
+    @Test("Nothing due: sleep until the earliest due instant")
+    func sleepUntilEarliest() {
+        var state = SchedulerState()
+        state.upsert(water, nextDue: now.addingTimeInterval(3600))
+        state.upsert(standup, nextDue: now.addingTimeInterval(600))
+        state.upsert(stretch, nextDue: now.addingTimeInterval(7200))
+        #expect(state.nextAction(now: now) == .sleep(until: now.addingTimeInterval(600)))
+    }
+
+    @Test("Everything due at or before now fires, earliest first, and nothing later")
+    func fireInDueOrder() {
+        var state = SchedulerState()
+        state.upsert(stretch, nextDue: now)
+        state.upsert(water, nextDue: now.addingTimeInterval(-60))
+        state.upsert(standup, nextDue: now.addingTimeInterval(-3600))
+        state.upsert(RuleKey(plugin: "reminders", reminder: "later"), nextDue: now.addingTimeInterval(1))
+        #expect(state.nextAction(now: now) == .fire([standup, water, stretch]))
+    }
+
+    @Test("Rules due at the same instant fire in a stable order by plugin, then reminder id")
+    func tiesOrderedByKey() {
+        var state = SchedulerState()
+        let other = RuleKey(plugin: "birthdays", reminder: "zoe")
+        state.upsert(water, nextDue: now)
+        state.upsert(standup, nextDue: now)
+        state.upsert(other, nextDue: now)
+        #expect(state.nextAction(now: now) == .fire([other, standup, water]))
+    }
+
+    @Test("A fired rule stays due until its next due instant is stored")
+    func firedRuleStaysDue() {
+        var state = SchedulerState()
+        state.upsert(standup, nextDue: now)
+        #expect(state.nextAction(now: now.addingTimeInterval(5)) == .fire([standup]))
+        #expect(state.nextAction(now: now.addingTimeInterval(5)) == .fire([standup]))
+        state.upsert(standup, nextDue: now.addingTimeInterval(86_400))
+        #expect(state.nextAction(now: now.addingTimeInterval(5)) == .sleep(until: now.addingTimeInterval(86_400)))
+    }
+
+    @Test("Moving a rule later or earlier changes when the loop wakes up")
+    func upsertChangesDueTime() {
+        var state = SchedulerState()
+        state.upsert(standup, nextDue: now.addingTimeInterval(600))
+        state.upsert(water, nextDue: now.addingTimeInterval(1200))
+        state.upsert(standup, nextDue: now.addingTimeInterval(1800))
+        #expect(state.nextAction(now: now) == .sleep(until: now.addingTimeInterval(1200)))
+        #expect(state.nextDue(for: standup) == now.addingTimeInterval(1800))
+        state.upsert(standup, nextDue: now.addingTimeInterval(60))
+        #expect(state.nextAction(now: now) == .sleep(until: now.addingTimeInterval(60)))
+        // Back to an instant it had before: it must fire once, not once per time it was stored there.
+        state.upsert(standup, nextDue: now.addingTimeInterval(1800))
+        #expect(state.nextAction(now: now.addingTimeInterval(3600)) == .fire([water, standup]))
+        #expect(state.count == 2)
+    }
+
+    @Test("A removed rule never fires; removing the last one makes the loop idle")
+    func removal() {
+        var state = SchedulerState()
+        state.upsert(standup, nextDue: now.addingTimeInterval(-60))
+        state.upsert(water, nextDue: now.addingTimeInterval(600))
+        #expect(state.remove(standup) == now.addingTimeInterval(-60))
+        #expect(state.remove(standup) == nil)
+        #expect(state.nextAction(now: now) == .sleep(until: now.addingTimeInterval(600)))
+        state.remove(water)
+        #expect(state.nextAction(now: now) == .idle)
+        #expect(state.isEmpty)
+    }
+
+    @Test("One-off rules that have fired leave nothing to wait for")
+    func pastOnceRulesBecomeIdle() {
+        var state = SchedulerState()
+        let schedules = [
+            standup: Schedule.once(at: now.addingTimeInterval(-30)),
+            water: Schedule.once(at: now.addingTimeInterval(-10)),
+        ]
+        for (key, schedule) in schedules {
+            state.upsert(key, nextDue: NextDue.next(after: now.addingTimeInterval(-3600), for: schedule))
+        }
+        guard case .fire(let keys) = state.nextAction(now: now) else {
+            Issue.record("expected both one-offs to fire")
+            return
+        }
+        #expect(keys == [standup, water])
+        for key in keys {
+            state.upsert(key, nextDue: NextDue.next(after: now, for: schedules[key]!))
+        }
+        #expect(state.nextAction(now: now) == .idle)
+    }
+
+    @Test("100,000 rules with many changes agree with a plain dictionary")
+    func manyRulesMatchModel() {
+        var generator = SplitMix64(seed: 2026)
+        var state = SchedulerState()
+        var model: [RuleKey: Date] = [:]
+        let keys = (0..<100_000).map { RuleKey(plugin: "load", reminder: "r\($0)") }
+        func randomDue() -> Date { now.addingTimeInterval(TimeInterval(generator.next() % 2_000_000) - 1_000_000) }
+        for key in keys {
+            let due = randomDue()
+            state.upsert(key, nextDue: due)
+            model[key] = due
+        }
+        for _ in 0..<100_000 {
+            let key = keys[Int(generator.next() % UInt64(keys.count))]
+            if generator.next() % 4 == 0 {
+                state.remove(key)
+                model[key] = nil
+            } else {
+                let due = randomDue()
+                state.upsert(key, nextDue: due)
+                model[key] = due
+            }
+        }
+        let expected = model.filter { $0.value <= now }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+        #expect(state.count == model.count)
+        #expect(state.nextAction(now: now) == .fire(expected))
+        #expect(state.earliestDue == model.values.min())
+        for key in expected { state.remove(key) }
+        #expect(state.nextAction(now: now) == .sleep(until: model.values.filter { $0 > now }.min()!))
+    }
+}
+
+/// A small deterministic random number generator, so the load test is the same on every run.
+struct SplitMix64 {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
