@@ -65,6 +65,8 @@ let package = Package(
 
         // Built-in plugins: HoorayKit only.
         .target(name: "RemindersPlugin", dependencies: ["HoorayKit"], path: "Plugins/Reminders"),
+        // The list of built-in plugins the executables load.
+        .target(name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin"], path: "Plugins/BuiltIn"),
 
         // Fakes for tests, ours and plugin authors'.
         .target(name: "HoorayTesting", dependencies: ["HoorayKit"]),
@@ -73,14 +75,14 @@ let package = Package(
         .executableTarget(
             name: "hoorayd",
             dependencies: [
-                "HoorayEngine", "RemindersPlugin",
+                "HoorayEngine", "BuiltInPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "hooray",
             dependencies: [
-                "HoorayEngine", "RemindersPlugin",
+                "HoorayEngine", "BuiltInPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,7 +100,13 @@ let package = Package(
         .testTarget(name: "HoorayConfigTests", dependencies: ["HoorayConfig", "RemindersPlugin"]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
-        .testTarget(name: "HoorayEngineTests", dependencies: ["HoorayEngine", "HoorayTesting"]),
+        .testTarget(
+            name: "HoorayEngineTests",
+            dependencies: [
+                "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "RemindersPluginTests", dependencies: ["RemindersPlugin", "HoorayTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting"]),
     ]

@@ -57,9 +57,12 @@ public struct CLISession: Sendable {
 
     /// Asks the session bus for the notification server directly.
     public func probeServer() async -> ServerStatus {
-        let sink = LibNotifySink(icon: "hooray", serverTimeout: .seconds(3), logger: Logger(label: "hooray"))
-        defer { sink.shutdown() }
-        return await sink.serverStatus()
+        var logger = Logger(label: "hooray")
+        logger.logLevel = .critical
+        let sink = LibNotifySink(icon: "hooray", serverTimeout: .seconds(3), logger: logger)
+        let status = await sink.serverStatus()
+        await sink.shutdown()
+        return status
     }
 }
 
@@ -70,5 +73,5 @@ struct OfflineSink: NotificationSink {
     func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome {
         .unavailable("the CLI does not deliver notices")
     }
-    func shutdown() {}
+    func shutdown() async {}
 }

@@ -143,7 +143,7 @@ public enum Daemon {
         }
         control.shutdown()
         alarm.shutdown()
-        sink.shutdown()
+        await sink.shutdown()
         logger.info("hoorayd stopped")
         withExtendedLifetime(lock) {}
         return .ok

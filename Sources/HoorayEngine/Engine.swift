@@ -142,14 +142,14 @@ public actor Engine {
         let stored = try await database.upsertRule(plugin: plugin, reminder: reminder, now: now) { schedule in
             NextDue.next(after: now, for: schedule)
         }
-        state.upsert(RuleKey(plugin: plugin, reminderID: reminder.id), nextDue: stored.nextDue)
+        state.upsert(RuleKey(plugin: plugin, reminder: reminder.id), nextDue: stored.nextDue)
         loopContinuation.yield(.changed)
         return ScheduledReminder(reminder: reminder, nextDue: stored.nextDue)
     }
 
     func cancel(reminderID: String, plugin: String) async throws {
         try await database.removeRule(plugin: plugin, reminderID: reminderID)
-        state.remove(RuleKey(plugin: plugin, reminderID: reminderID))
+        state.remove(RuleKey(plugin: plugin, reminder: reminderID))
         loopContinuation.yield(.changed)
     }
 
@@ -158,7 +158,7 @@ public actor Engine {
         do {
             var fresh = SchedulerState()
             for rule in try await database.rules() where plugins[rule.plugin] != nil {
-                fresh.upsert(RuleKey(plugin: rule.plugin, reminderID: rule.reminder.id), nextDue: rule.nextDue)
+                fresh.upsert(RuleKey(plugin: rule.plugin, reminder: rule.reminder.id), nextDue: rule.nextDue)
             }
             state = fresh
         } catch {
@@ -169,11 +169,7 @@ public actor Engine {
     }
 
     /// The earliest due instant of any active rule.
-    public var nextDue: Date? {
-        if case .sleep(let until) = state.nextAction(now: .distantPast) { return until }
-        if case .fire = state.nextAction(now: .distantPast) { return clock.now }
-        return nil
-    }
+    public var nextDue: Date? { state.earliestDue }
 
     // MARK: Running
 
@@ -204,14 +200,10 @@ public actor Engine {
     func schedulerLoop(alarm: WallClockAlarm) async {
         var events = loopEvents.makeAsyncIterator()
         while !Task.isCancelled {
-            let now = clock.now
-            switch state.nextAction(now: now) {
-            case .fire(let keys):
-                for key in keys { await fire(key, now: now) }
-                continue
+            switch await processDue() {
             case .sleep(let until):
                 alarm.set(deadline: until)
-            case .idle:
+            case .idle, .fire:
                 alarm.set(deadline: nil)
             }
             guard let event = await events.next() else { return }
@@ -221,42 +213,55 @@ public actor Engine {
         }
     }
 
+    /// Handles every rule due at the clock's current time, and says what to wait for next.
+    ///
+    /// - Returns: `.sleep(until:)` the next due instant, or `.idle` when nothing will be due.
+    @discardableResult
+    public func processDue() async -> SchedulerAction {
+        while true {
+            let now = clock.now
+            let action = state.nextAction(now: now)
+            guard case .fire(let keys) = action else { return action }
+            for key in keys { await fire(key, now: now) }
+        }
+    }
+
     func fire(_ key: RuleKey, now: Date) async {
         do {
             guard let plugin = plugins[key.plugin],
-                let rule = try await database.rule(plugin: key.plugin, reminderID: key.reminderID),
+                let rule = try await database.rule(plugin: key.plugin, reminderID: key.reminder),
                 let due = rule.nextDue
             else {
                 state.remove(key)
                 return
             }
             let reminder = rule.reminder
-            let plan = NextDue.plan(
+            let plan = CatchUpPlan.plan(
                 nextDue: due, schedule: reminder.schedule, now: now,
                 catchUpWithin: reminder.catchUpWithin ?? settings.catchUpWithin)
             if plan.skipped > 0 {
                 logger.notice(
-                    "\(key.plugin)/\(key.reminderID): skipped \(plan.skipped) missed occurrence(s), too late to show")
+                    "\(key.plugin)/\(key.reminder): skipped \(plan.skipped) missed occurrence(s), too late to show")
             }
             if let dueAt = plan.fire,
-                try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminderID, dueAt: dueAt)
+                try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt)
             {
                 let notice = await noticeForDue(
                     DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), plugin: plugin)
                 let id = try await database.recordOccurrence(
-                    plugin: key.plugin, reminderID: key.reminderID, dueAt: dueAt, notice: notice,
+                    plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt, notice: notice,
                     outcome: notice == nil ? .suppressed : .shown, nextDue: plan.nextDue, now: now)
                 if let id {
-                    logger.info("\(key.plugin)/\(key.reminderID) is due; queued notice \(id)")
+                    logger.info("\(key.plugin)/\(key.reminder) is due; queued notice \(id)")
                     deliveryContinuation.yield()
                 }
             } else {
-                try await database.setNextDue(plugin: key.plugin, reminderID: key.reminderID, nextDue: plan.nextDue)
+                try await database.setNextDue(plugin: key.plugin, reminderID: key.reminder, nextDue: plan.nextDue)
             }
             state.upsert(key, nextDue: plan.nextDue)
         } catch {
             // Keep the loop alive; try again in a minute rather than spinning on a persistent error.
-            logger.error("cannot handle \(key.plugin)/\(key.reminderID): \(error); retrying in 1 minute")
+            logger.error("cannot handle \(key.plugin)/\(key.reminder): \(error); retrying in 1 minute")
             state.upsert(key, nextDue: now.addingTimeInterval(60))
         }
     }
@@ -301,7 +306,8 @@ public actor Engine {
         }
     }
 
-    func deliverPending() async {
+    /// Hands every pending notice to the sink, stopping at the first that cannot be delivered.
+    public func deliverPending() async {
         let pending: [StoredNotice]
         do {
             pending = try await database.pendingNotices()
@@ -430,5 +436,12 @@ struct EngineNoticeBoard: NoticeBoard {
 
     func update(_ id: NoticeID, to notice: Notice) async throws {
         try await engine.update(id, to: notice, plugin: plugin)
+    }
+}
+
+extension Engine {
+    /// The notice board a plugin's context gets, for tests and for plugins hosted outside `activate`.
+    public func noticeBoard(for plugin: String) -> any NoticeBoard {
+        EngineNoticeBoard(engine: self, plugin: plugin)
     }
 }

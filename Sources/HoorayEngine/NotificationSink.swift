@@ -9,7 +9,7 @@ public protocol NotificationSink: Sendable {
     /// Shows a notice, replacing the server's notification `replacing` when given.
     func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome
     /// Stops the sink.
-    func shutdown()
+    func shutdown() async
 }
 
 /// Something that happened on the notification side.

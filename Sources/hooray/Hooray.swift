@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HoorayEngine
 import HoorayKit
-import RemindersPlugin
+import BuiltInPlugins
 
 @main
 struct Hooray: AsyncParsableCommand {
@@ -24,7 +24,7 @@ struct Hooray: AsyncParsableCommand {
 }
 
 /// The built-in plugins, registered explicitly.
-let builtInPlugins: [any HoorayPlugin] = [RemindersPlugin()]
+let builtInPlugins = BuiltInPlugins.all
 
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Read this configuration file after all others.", valueName: "file"))

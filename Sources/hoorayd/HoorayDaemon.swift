@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HoorayEngine
 import HoorayKit
-import RemindersPlugin
+import BuiltInPlugins
 
 @main
 struct HoorayDaemon: AsyncParsableCommand {
@@ -28,9 +28,8 @@ struct HoorayDaemon: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
-        let plugins: [any HoorayPlugin] = [RemindersPlugin()]
         let exit = await Daemon.run(
-            options: DaemonOptions(configFile: config), plugins: plugins, version: HoorayVersion.current)
+            options: DaemonOptions(configFile: config), plugins: BuiltInPlugins.all, version: HoorayVersion.current)
         if exit != .ok { throw ExitCode(exit.rawValue) }
     }
 }

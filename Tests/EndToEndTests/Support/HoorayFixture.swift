@@ -1,0 +1,117 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// A user's world for one end-to-end test: a home with its own XDG folders, a private session
+/// bus, and (when asked) a headless notification server on it. The real `hoorayd` and `hooray`
+/// binaries run inside it.
+final class HoorayFixture: Sendable {
+    let home: TemporaryDirectory
+    let bus: PrivateSessionBus
+
+    /// The folder holding the built `hoorayd` and `hooray`.
+    static let binDirectory: String = {
+        if let configured = ProcessInfo.processInfo.environment["HOORAY_BIN_DIR"], !configured.isEmpty {
+            return configured
+        }
+        // The test runner sits next to the executables in the build folder.
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return (runner as NSString).deletingLastPathComponent
+    }()
+
+    init() async throws {
+        home = try TemporaryDirectory(prefix: "hooray-e2e")
+        bus = try await PrivateSessionBus()
+        for folder in ["config/hooray", "data", "runtime", "etc"] {
+            try FileManager.default.createDirectory(
+                atPath: home.appending(folder), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+    }
+
+    /// The environment of the binaries: this fixture's folders, bus and a fixed time zone.
+    func environment(overriding: [String: String] = [:], withoutBus: Bool = false) -> ProcessEnvironment {
+        var values = [
+            "HOME": home.path,
+            "XDG_CONFIG_HOME": home.appending("config"),
+            "XDG_DATA_HOME": home.appending("data"),
+            "XDG_RUNTIME_DIR": home.appending("runtime"),
+            "HOORAY_SYSCONFDIR": home.appending("etc"),
+            "TZ": "UTC",
+            "LANG": "C.UTF-8",
+            "DBUS_SESSION_BUS_ADDRESS": bus.address,
+        ]
+        if withoutBus { values["DBUS_SESSION_BUS_ADDRESS"] = nil }
+        values.merge(overriding) { _, new in new }
+        var removed = ["DISPLAY", "WAYLAND_DISPLAY", "JOURNAL_STREAM", "FAKETIME", "LD_PRELOAD"]
+        if withoutBus { removed.append("DBUS_SESSION_BUS_ADDRESS") }
+        return .inherited(overriding: values, removing: removed)
+    }
+
+    /// Writes the user's `~/.config/hooray/hooray.toml`.
+    @discardableResult
+    func writeConfig(_ text: String) throws -> String {
+        let path = home.appending("config/hooray/hooray.toml")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Starts a notification server on the fixture's bus.
+    func startServer(capabilities: [String] = TestNotificationServer.defaultCapabilities) async throws
+        -> TestNotificationServer
+    {
+        try await TestNotificationServer(busAddress: bus.address, capabilities: capabilities)
+    }
+
+    /// Starts `hoorayd` and waits until it says it is running.
+    ///
+    /// - Parameters:
+    ///   - fakeTime: When given, the daemon's wall clock starts at this UTC time (`faketime`) and runs on.
+    ///   - withoutBus: Start it with no session bus at all.
+    func startDaemon(fakeTime: String? = nil, withoutBus: Bool = false, arguments: [String] = []) async throws
+        -> ChildProcess
+    {
+        let daemon = Self.binDirectory + "/hoorayd"
+        let child: ChildProcess
+        if let fakeTime {
+            child = try ChildProcess(
+                "faketime", arguments: ["-m", "--exclude-monotonic", fakeTime, daemon] + arguments,
+                environment: environment(withoutBus: withoutBus))
+        } else {
+            child = try ChildProcess(daemon, arguments: arguments, environment: environment(withoutBus: withoutBus))
+        }
+        let ready = await child.waitForOutput(containing: "hoorayd is running", in: .standardError, timeout: .seconds(30))
+        if !ready {
+            Issue.record("hoorayd did not start: \(child.exitStatus.map { "\($0)" } ?? "still running")\n\(child.standardError)")
+        }
+        return child
+    }
+
+    /// Runs `hooray` with arguments and waits for it.
+    func hooray(_ arguments: String..., fakeTime: String? = nil) async throws -> ProcessOutput {
+        let cli = Self.binDirectory + "/hooray"
+        if let fakeTime {
+            return try await ProcessRunner.run(
+                "faketime", arguments: ["-m", "--exclude-monotonic", fakeTime, cli] + arguments,
+                environment: environment())
+        }
+        return try await ProcessRunner.run(cli, arguments: arguments, environment: environment())
+    }
+
+    /// Stops everything the fixture started.
+    func tearDown() async {
+        await bus.stop()
+        home.remove()
+    }
+}
+
+/// A reminder section for the configuration.
+func reminderTOML(title: String, body: String, at time: String, extra: String = "") -> String {
+    """
+    [[plugins.reminders.reminder]]
+    title = "\(title)"
+    body = '''\(body)'''
+    at = "\(time)"
+    \(extra)
+
+    """
+}

@@ -1,0 +1,243 @@
+import Foundation
+import HoorayEngine
+import HoorayKit
+import HoorayScheduling
+import HoorayStorage
+import HoorayTesting
+import Logging
+import Testing
+
+/// A sink that records what it is asked to show, and can pretend there is no server.
+final class RecordingSink: NotificationSink, @unchecked Sendable {
+    // @unchecked: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var _shown: [(NoticeID, Notice, UInt32?)] = []
+    private var _available = true
+    private var nextServerID: UInt32 = 1
+
+    var shown: [(id: NoticeID, notice: Notice, replacing: UInt32?)] { lock.withLock { _shown.map { ($0.0, $0.1, $0.2) } } }
+    var available: Bool {
+        get { lock.withLock { _available } }
+        set { lock.withLock { _available = newValue } }
+    }
+
+    func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
+    func serverStatus() async -> ServerStatus {
+        available
+            ? .available(ServerDescription(name: "fake", vendor: "tests", version: "1", specVersion: "1.2", capabilities: ["body"]))
+            : .unavailable("no notification server")
+    }
+    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome {
+        lock.withLock {
+            guard _available else { return .unavailable("no notification server") }
+            _shown.append((id, notice, replacing))
+            defer { nextServerID += 1 }
+            return .delivered(serverID: replacing ?? nextServerID)
+        }
+    }
+    func shutdown() async {}
+}
+
+/// A plugin whose behaviour each test sets.
+struct ProbePlugin: HoorayPlugin {
+    var reminders: [Reminder]
+    var onDue: @Sendable (DueReminder) async throws -> Notice? = { $0.reminder.notice }
+    var onAction: @Sendable (InvokedAction, PluginContext) async throws -> Void = { _, _ in }
+
+    var name: String { "probe" }
+    var summary: String { "test plugin" }
+
+    func activate(context: PluginContext, configuration: NoConfiguration) async throws {
+        try await context.reminders.replaceAll(with: reminders)
+    }
+
+    func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
+        try await onDue(due)
+    }
+
+    func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
+        try await onAction(action, context)
+    }
+}
+
+let utc = TimeZone(identifier: "UTC")!
+/// Monday 23 November 2026, 14:59:00 UTC.
+let start = Date(timeIntervalSince1970: 1_795_445_940)
+
+struct World {
+    let clock = ManualClock(now: start)
+    let sink = RecordingSink()
+    let database: HoorayDatabase
+    let engine: Engine
+    let directory: String
+
+    init(settings: EngineSettings = EngineSettings()) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-engine-\(UUID().uuidString)").path
+        database = try HoorayDatabase(path: directory + "/hooray.sqlite")
+        engine = Engine(database: database, sink: sink, settings: settings, clock: clock, timeZone: utc, makeLogger: { label in
+            var logger = Logger(label: label)
+            logger.logLevel = .critical
+            return logger
+        })
+    }
+
+    func activate(_ plugin: ProbePlugin) async {
+        await engine.apply(settings: EngineSettings(), plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
+}
+
+let stretch = Reminder(
+    id: "stretch", schedule: .daily(at: TimeOfDay(hour: 15)!, zone: utc), notice: Notice(title: "Stretch", body: "Now"))
+
+@Suite struct EngineTests {
+    @Test func aDueReminderIsQueuedOnceAndDelivered() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.activate(ProbePlugin(reminders: [stretch]))
+        // Before 15:00 it sleeps until exactly 15:00.
+        #expect(await world.engine.processDue() == .sleep(until: start.addingTimeInterval(60)))
+        world.clock.advance(by: 60)
+        #expect(await world.engine.processDue() == .sleep(until: start.addingTimeInterval(60 + 86400)))
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["Stretch"])
+        // A second pass, or a restart that re-activates the plugin, does not show it again.
+        await world.activate(ProbePlugin(reminders: [stretch]))
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.count == 1)
+    }
+
+    @Test func aRestartedEngineOnTheSameDatabaseDoesNotRepeatAnOccurrence() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.activate(ProbePlugin(reminders: [stretch]))
+        world.clock.advance(by: 61)
+        await world.engine.processDue()
+        // The clock is rewound and a new engine starts on the same file.
+        let rewound = ManualClock(now: start.addingTimeInterval(30))
+        let again = Engine(database: world.database, sink: world.sink, settings: EngineSettings(), clock: rewound, timeZone: utc)
+        await again.apply(settings: EngineSettings(), plugins: [PluginSetup(plugin: ProbePlugin(reminders: [stretch]), enabled: true, configuration: NoConfiguration())])
+        rewound.advance(by: 60)
+        await again.processDue()
+        #expect(try await world.database.occurrenceCount() == 1)
+        #expect(try await world.database.pendingNotices().count == 1)
+    }
+
+    @Test func afterAWeekendOffOnlyTheLatestMissedOccurrenceIsShown() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.activate(ProbePlugin(reminders: [stretch]))
+        // Off from Monday 14:59 to Wednesday 15:30: Monday's and Tuesday's are skipped, today's shown late.
+        world.clock.advance(by: 2 * 86400 + 31 * 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.count == 1)
+        #expect(try await world.database.occurrenceCount() == 1)
+    }
+
+    @Test func beyondTheCatchUpLimitNothingIsShown() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.activate(ProbePlugin(reminders: [stretch]))
+        world.clock.advance(by: 60 + 3 * 3600)  // 18:00, three hours late; the default limit is 2 h
+        #expect(await world.engine.processDue() == .sleep(until: start.addingTimeInterval(60 + 86400)))
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.isEmpty)
+    }
+
+    @Test func aPluginThatThrowsStillGetsItsReminderShown() async throws {
+        struct Broken: Error {}
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.activate(ProbePlugin(reminders: [stretch], onDue: { _ in throw Broken() }))
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["Stretch"])
+    }
+
+    @Test func aPluginMayChooseToShowNothing() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.activate(ProbePlugin(reminders: [stretch], onDue: { _ in nil }))
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.isEmpty)
+        #expect(try await world.database.occurrenceCount() == 1)
+    }
+
+    @Test func withNoServerNoticesWaitAndAreDeliveredLater() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        world.sink.available = false
+        await world.activate(ProbePlugin(reminders: [stretch]))
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        let waiting = try await world.database.inbox(includeDelivered: false)
+        #expect(waiting.map(\.notice.title) == ["Stretch"])
+        #expect(waiting.first?.lastError == "no notification server")
+        world.sink.available = true
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["Stretch"])
+        #expect(try await world.database.inbox(includeDelivered: false).isEmpty)
+    }
+
+    @Test func buttonsReachThePluginThatPostedTheNotice() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        let pressed = Pressed()
+        var reminder = stretch
+        reminder.notice.actions = [NoticeAction(id: "snooze", label: "Snooze 1 h")]
+        await world.activate(ProbePlugin(reminders: [reminder], onAction: { action, _ in await pressed.add(action) }))
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        let id = try #require(try await world.database.pendingNotices().first?.id)
+        #expect(await world.engine.invoke(action: "snooze", on: id) == nil)
+        #expect(await pressed.actions == [InvokedAction(notice: id, actionID: "snooze", reminderID: "stretch")])
+        let unknown = await world.engine.invoke(action: "explode", on: id)
+        #expect(unknown?.contains("its actions: snooze") == true)
+    }
+
+    @Test func aHungPluginDoesNotStallTheEngine() async throws {
+        let world = try World(settings: EngineSettings(pluginTimeLimit: 0.2))
+        defer { world.cleanUp() }
+        await world.engine.apply(
+            settings: EngineSettings(pluginTimeLimit: 0.2),
+            plugins: [
+                PluginSetup(
+                    plugin: ProbePlugin(reminders: [stretch], onDue: { _ in
+                        try await Task.sleep(for: .seconds(3600))
+                        return nil
+                    }), enabled: true, configuration: NoConfiguration())
+            ])
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        // It timed out, so the reminder's own notice was shown.
+        #expect(world.sink.shown.map(\.notice.title) == ["Stretch"])
+    }
+
+    @Test func updatesReplaceTheSameNotification() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.activate(ProbePlugin(reminders: []))
+        let board = await world.engine.noticeBoard(for: "probe")
+        let id = try await board.post(Notice(title: "Moment logged", body: "Nice move."))
+        await world.engine.deliverPending()
+        try await board.update(id, to: Notice(title: "Moment logged", body: "AI praise"))
+        await world.engine.deliverPending()
+        let shown = world.sink.shown
+        #expect(shown.count == 2)
+        #expect(shown[1].replacing == 1)
+        #expect(shown[1].notice.body == "AI praise")
+    }
+}
+
+actor Pressed {
+    var actions: [InvokedAction] = []
+    func add(_ action: InvokedAction) { actions.append(action) }
+}
