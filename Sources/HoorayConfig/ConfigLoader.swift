@@ -1,0 +1,233 @@
+import Foundation
+import HoorayKit
+
+/// Loads Hooray's configuration: reads every layer, merges them, and checks the core settings and
+/// each plugin's section.
+///
+/// The daemon calls ``load()`` at start and on `SIGHUP`; when it throws, a reload keeps the last
+/// good configuration. `hooray config check [FILE]` calls ``check(onlyFile:)``, which reports the
+/// same problems without throwing.
+public struct ConfigLoader: Sendable {
+    /// Where the layers are.
+    public var paths: ConfigPaths
+    /// A file given with `--config`: the last layer, over all others. It must exist.
+    public var explicitFile: String?
+    /// The installed plugins, whose sections are checked.
+    public var plugins: [any HoorayPlugin]
+
+    /// Creates a loader.
+    ///
+    /// - Parameters:
+    ///   - paths: Where the layers are, such as `ConfigPaths(environment: ProcessInfo.processInfo.environment)`.
+    ///   - explicitFile: A file given with `--config`, if any.
+    ///   - plugins: The installed plugins.
+    public init(paths: ConfigPaths, explicitFile: String? = nil, plugins: [any HoorayPlugin] = []) {
+        self.paths = paths
+        self.explicitFile = explicitFile
+        self.plugins = plugins
+    }
+
+    /// Reads, merges and checks every layer.
+    ///
+    /// - Returns: The settings, the plugin sections and the warnings.
+    /// - Throws: ``ConfigDiagnostics`` with every error and warning when there is at least one error.
+    public func load() throws(ConfigDiagnostics) -> LoadedConfiguration {
+        let evaluation = evaluate(layers())
+        guard !evaluation.diagnostics.containsErrors, let core = evaluation.core else {
+            throw evaluation.diagnostics
+        }
+        return LoadedConfiguration(
+            core: core, pluginSections: evaluation.sections, files: evaluation.files,
+            warnings: evaluation.diagnostics.diagnostics, root: evaluation.root,
+            configurations: evaluation.configurations)
+    }
+
+    /// Checks the configuration and reports every problem, for `hooray config check`.
+    ///
+    /// - Parameter file: A file to check on its own, in place of all the layers; it is checked
+    ///   exactly as a layer would be, against the installed plugins.
+    /// - Returns: The files read and everything found, in file and line order.
+    public func check(onlyFile file: String? = nil) -> ConfigCheckReport {
+        let evaluation = evaluate(file.map { [Layer.file($0, required: true)] } ?? layers())
+        return ConfigCheckReport(files: evaluation.files, diagnostics: evaluation.diagnostics)
+    }
+
+    /// The places a layer can come from, in order.
+    enum Layer {
+        case file(String, required: Bool)
+        case directory(String)
+    }
+
+    func layers() -> [Layer] {
+        var layers: [Layer] = [
+            .file(paths.systemFile, required: false),
+            .directory(paths.systemDropInDirectory),
+            .file(paths.userFile, required: false),
+            .directory(paths.userDropInDirectory),
+        ]
+        if let explicitFile { layers.append(.file(explicitFile, required: true)) }
+        return layers
+    }
+
+    struct Evaluation {
+        var files: [String] = []
+        var diagnostics = ConfigDiagnostics()
+        var root = ConfigNode.emptyTable()
+        var core: CoreSettings?
+        var sections: [String: PluginSection] = [:]
+        var configurations: [String: any Sendable] = [:]
+    }
+
+    func evaluate(_ layers: [Layer]) -> Evaluation {
+        var evaluation = Evaluation()
+        var files: [(path: String, required: Bool)] = []
+        for layer in layers {
+            switch layer {
+            case .file(let path, let required):
+                files.append((path, required))
+            case .directory(let directory):
+                do {
+                    files += try FileReader.tomlFiles(inDirectory: directory).map { ($0, false) }
+                } catch {
+                    evaluation.diagnostics.append(contentsOf: error)
+                }
+            }
+        }
+        for (path, required) in files {
+            do {
+                guard let text = try FileReader.readText(atPath: path) else {
+                    if required {
+                        evaluation.diagnostics.append(
+                            .error(at: .wholeFile(path), "cannot read \(path): no such file", hint: "check the path"))
+                    }
+                    continue
+                }
+                evaluation.files.append(path)
+                evaluation.root = evaluation.root.merging(try ConfigFileParser.parse(text, file: path))
+            } catch {
+                // A file that does not parse is left out of the merge; the other layers are still checked.
+                evaluation.diagnostics.append(contentsOf: error)
+            }
+        }
+
+        do {
+            let (core, warnings) = try CoreSettings.decode(from: evaluation.root)
+            evaluation.core = core
+            evaluation.diagnostics.append(contentsOf: warnings)
+        } catch {
+            evaluation.diagnostics.append(contentsOf: error)
+        }
+
+        let (sections, sectionDiagnostics) = pluginSections(
+            in: evaluation.root, knownPlugins: plugins.map(\.name))
+        evaluation.sections = sections
+        evaluation.diagnostics.append(contentsOf: sectionDiagnostics)
+        for plugin in plugins {
+            do {
+                let (configuration, warnings) = try decodeErased(plugin, from: sections[plugin.name]?.node)
+                evaluation.configurations[plugin.name] = configuration
+                evaluation.diagnostics.append(contentsOf: warnings)
+            } catch {
+                evaluation.diagnostics.append(contentsOf: error)
+            }
+        }
+        evaluation.diagnostics = evaluation.diagnostics.sortedByLocation(fileOrder: files.map(\.path))
+        return evaluation
+    }
+
+    private func decodeErased<P: HoorayPlugin>(
+        _ plugin: P, from section: ConfigNode?
+    ) throws(ConfigDiagnostics) -> (any Sendable, [ConfigDiagnostic]) {
+        let (configuration, warnings) = try decodeConfiguration(of: plugin, from: section)
+        return (configuration, warnings)
+    }
+}
+
+/// A configuration that loaded without errors, as the daemon uses it.
+public struct LoadedConfiguration: Sendable {
+    /// Hooray's own settings.
+    public var core: CoreSettings
+    /// Every installed plugin's section, by plugin name.
+    public var pluginSections: [String: PluginSection]
+    /// The files that were read, in layer order.
+    public var files: [String]
+    /// Warnings found, such as unknown keys, in file and line order; the daemon logs them.
+    public var warnings: [ConfigDiagnostic]
+    /// The merged configuration.
+    public var root: ConfigNode
+    private var configurations: [String: any Sendable]
+
+    init(
+        core: CoreSettings, pluginSections: [String: PluginSection], files: [String], warnings: [ConfigDiagnostic],
+        root: ConfigNode, configurations: [String: any Sendable]
+    ) {
+        self.core = core
+        self.pluginSections = pluginSections
+        self.files = files
+        self.warnings = warnings
+        self.root = root
+        self.configurations = configurations
+    }
+
+    /// Whether a plugin is enabled: `[plugins.NAME] enabled`, `true` when not set.
+    ///
+    /// - Parameter name: The plugin's name.
+    public func isEnabled(_ name: String) -> Bool {
+        pluginSections[name]?.isEnabled ?? true
+    }
+
+    /// A plugin's decoded configuration.
+    ///
+    /// Plugins the loader knew were decoded (and checked) while loading; others are decoded now.
+    /// - Parameter plugin: The plugin.
+    /// - Throws: ``ConfigDiagnostics`` when the plugin was not known to the loader and its section has errors.
+    public func configuration<P: HoorayPlugin>(of plugin: P) throws(ConfigDiagnostics) -> P.Configuration {
+        if let configuration = configurations[plugin.name] as? P.Configuration { return configuration }
+        return try decodeConfiguration(
+            of: plugin, from: pluginSections[plugin.name]?.node ?? root["plugins"]?[plugin.name]
+        ).0
+    }
+}
+
+/// What `hooray config check` found: the files read and every diagnostic.
+public struct ConfigCheckReport: Sendable, CustomStringConvertible {
+    /// The files that were read, in layer order, including any that are not valid TOML.
+    public var files: [String]
+    /// Every error and warning, in file and line order.
+    public var diagnostics: ConfigDiagnostics
+
+    /// Creates a report.
+    ///
+    /// - Parameters:
+    ///   - files: The files that were read.
+    ///   - diagnostics: Everything found.
+    public init(files: [String], diagnostics: ConfigDiagnostics) {
+        self.files = files
+        self.diagnostics = diagnostics
+    }
+
+    /// `true` when the configuration cannot be used: the CLI exits with a non-zero status.
+    public var hasErrors: Bool { diagnostics.containsErrors }
+
+    /// One line for the end of the output, such as `checked 2 files: 1 error, 1 warning`.
+    public var summary: String {
+        let checked: String
+        switch files.count {
+        case 0: checked = "no configuration files found; the built-in defaults apply"
+        case 1: checked = "checked 1 file"
+        default: checked = "checked \(files.count) files"
+        }
+        let errors = diagnostics.errors.count
+        let warnings = diagnostics.warnings.count
+        if errors == 0 && warnings == 0 { return checked + (files.isEmpty ? "" : ": no problems found") }
+        var counts: [String] = []
+        if errors > 0 { counts.append(errors == 1 ? "1 error" : "\(errors) errors") }
+        if warnings > 0 { counts.append(warnings == 1 ? "1 warning" : "\(warnings) warnings") }
+        return checked + ": " + counts.joined(separator: ", ")
+    }
+
+    /// Every diagnostic, then the summary line.
+    public var description: String {
+        diagnostics.isEmpty ? summary : "\(diagnostics)\n\(summary)"
+    }
+}

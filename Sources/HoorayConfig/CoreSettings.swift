@@ -1,0 +1,230 @@
+import HoorayKit
+
+/// Hooray's own settings: every section of the configuration except `[plugins]`.
+///
+/// The defaults written here are the built-in layer under every configuration file; a key that no
+/// file sets keeps its default. `Config/hooray.toml` documents each setting.
+public struct CoreSettings: Sendable, Hashable, Decodable {
+    /// `[scheduler]`: when reminders fire.
+    public var scheduler: Scheduler
+    /// `[delivery]`: how notices reach the desktop.
+    public var delivery: Delivery
+    /// `[log]`: what the daemon logs.
+    public var log: Log
+
+    /// The built-in defaults.
+    public static let defaults = CoreSettings()
+
+    /// The top-level sections Hooray reads, besides `plugins`.
+    public static let sectionNames = ["scheduler", "delivery", "log"]
+
+    /// Creates settings.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The `[scheduler]` section.
+    ///   - delivery: The `[delivery]` section.
+    ///   - log: The `[log]` section.
+    public init(scheduler: Scheduler = Scheduler(), delivery: Delivery = Delivery(), log: Log = Log()) {
+        self.scheduler = scheduler
+        self.delivery = delivery
+        self.log = log
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case scheduler, delivery, log
+    }
+
+    /// Decodes the sections, each independently so that errors in all of them are reported.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var errors = ConfigErrorCollector()
+        scheduler =
+            errors.attempt { try container.decodeIfPresent(Scheduler.self, forKey: .scheduler) ?? Scheduler() }
+            ?? Scheduler()
+        delivery =
+            errors.attempt { try container.decodeIfPresent(Delivery.self, forKey: .delivery) ?? Delivery() }
+            ?? Delivery()
+        log = errors.attempt { try container.decodeIfPresent(Log.self, forKey: .log) ?? Log() } ?? Log()
+        try errors.throwIfAny()
+    }
+
+    /// Decodes the settings from the merged configuration root.
+    ///
+    /// Unknown top-level sections are warned about, with a suggestion when one looks like a typo
+    /// of a known section; `plugins` is left to ``pluginSections(in:knownPlugins:)``.
+    /// - Parameter root: The merged root table.
+    /// - Returns: The settings and any warnings.
+    /// - Throws: ``ConfigDiagnostics`` when a setting has the wrong type or is out of range.
+    public static func decode(from root: ConfigNode) throws(ConfigDiagnostics) -> (CoreSettings, [ConfigDiagnostic]) {
+        let (settings, warnings) = try ConfigDecoder().decode(CoreSettings.self, from: root, permittedKeys: ["plugins"])
+        return (settings, warnings)
+    }
+
+    /// `[scheduler]`: when reminders fire.
+    public struct Scheduler: Sendable, Hashable, Decodable {
+        /// How late a missed occurrence may still be shown, after the computer was off or asleep.
+        ///
+        /// `catch_up_within`, 2 hours by default. One catch-up per reminder at most; older
+        /// occurrences are skipped. A reminder may set its own limit.
+        public var catchUpWithin: ConfigDuration
+
+        /// Creates the section.
+        ///
+        /// - Parameter catchUpWithin: How late a missed occurrence may still be shown.
+        public init(catchUpWithin: ConfigDuration = ConfigDuration(seconds: 2 * 3600)) {
+            self.catchUpWithin = catchUpWithin
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case catchUpWithin = "catch_up_within"
+        }
+
+        /// Decodes the section, checking that the limit lies between 1 second and 30 days.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let defaults = Scheduler()
+            var errors = ConfigErrorCollector()
+            catchUpWithin =
+                errors.attempt {
+                    try container.decodeDuration(
+                        .catchUpWithin, default: defaults.catchUpWithin, within: 1...(30 * 86400))
+                } ?? defaults.catchUpWithin
+            try errors.throwIfAny()
+        }
+    }
+
+    /// `[delivery]`: how notices reach the desktop.
+    public struct Delivery: Sendable, Hashable, Decodable {
+        /// The icon of Hooray's notifications: an icon-theme name or an absolute path to an image.
+        ///
+        /// `icon`, `hooray` by default.
+        public var icon: String
+        /// How long to wait for the notification server before keeping a notice for later.
+        ///
+        /// `server_timeout`, 5 seconds by default.
+        public var serverTimeout: ConfigDuration
+        /// How often to try again to deliver notices that could not be shown.
+        ///
+        /// `retry_every`, 30 seconds by default.
+        public var retryEvery: ConfigDuration
+
+        /// Creates the section.
+        ///
+        /// - Parameters:
+        ///   - icon: An icon-theme name or an absolute path.
+        ///   - serverTimeout: How long to wait for the notification server.
+        ///   - retryEvery: How often to retry undelivered notices.
+        public init(
+            icon: String = "hooray", serverTimeout: ConfigDuration = ConfigDuration(seconds: 5),
+            retryEvery: ConfigDuration = ConfigDuration(seconds: 30)
+        ) {
+            self.icon = icon
+            self.serverTimeout = serverTimeout
+            self.retryEvery = retryEvery
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case icon
+            case serverTimeout = "server_timeout"
+            case retryEvery = "retry_every"
+        }
+
+        /// Decodes the section, checking that the icon is not empty and the durations are in range:
+        /// a server timeout of 1 to 60 seconds, a retry interval of 1 second to 1 day.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let defaults = Delivery()
+            var errors = ConfigErrorCollector()
+            icon =
+                errors.attempt {
+                    let icon = try container.decodeIfPresent(String.self, forKey: .icon) ?? defaults.icon
+                    guard !icon.trimmingSpaces().isEmpty else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .icon, in: container,
+                            debugDescription: "the icon is empty; give an icon-theme name such as \"hooray\" "
+                                + "or an absolute path to an image")
+                    }
+                    return icon
+                } ?? defaults.icon
+            serverTimeout =
+                errors.attempt {
+                    try container.decodeDuration(.serverTimeout, default: defaults.serverTimeout, within: 1...60)
+                } ?? defaults.serverTimeout
+            retryEvery =
+                errors.attempt {
+                    try container.decodeDuration(.retryEvery, default: defaults.retryEvery, within: 1...86400)
+                } ?? defaults.retryEvery
+            try errors.throwIfAny()
+        }
+    }
+
+    /// `[log]`: what the daemon logs.
+    public struct Log: Sendable, Hashable, Decodable {
+        /// The least severe level that is logged.
+        ///
+        /// `level`, `info` by default.
+        public var level: LogLevel
+
+        /// Creates the section.
+        ///
+        /// - Parameter level: The least severe level that is logged.
+        public init(level: LogLevel = .info) {
+            self.level = level
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case level
+        }
+
+        /// Decodes the section.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            level = try container.decodeIfPresent(LogLevel.self, forKey: .level) ?? Log().level
+        }
+    }
+
+    /// How much the daemon logs, least to most severe; the names are swift-log's `Logger.Level`'s.
+    public enum LogLevel: String, Sendable, Hashable, CaseIterable, Decodable {
+        /// Everything, including each step of scheduling.
+        case trace
+        /// Details useful to find a problem.
+        case debug
+        /// What the daemon does: starts, reloads, notices shown.
+        case info
+        /// Noteworthy events, such as a catch-up after sleep.
+        case notice
+        /// Problems Hooray works around, such as a missing notification server.
+        case warning
+        /// Failures, such as a plugin that threw.
+        case error
+        /// Failures that stop the daemon.
+        case critical
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes an optional duration and checks its range, reporting a value out of range at the value.
+    fileprivate func decodeDuration(
+        _ key: Key, default defaultValue: ConfigDuration, within range: ClosedRange<Int>
+    ) throws -> ConfigDuration {
+        guard let value = try decodeIfPresent(ConfigDuration.self, forKey: key) else { return defaultValue }
+        guard range.contains(value.seconds) else {
+            let low = ConfigDuration(seconds: range.lowerBound)
+            let high = ConfigDuration(seconds: range.upperBound)
+            let shown = value.seconds < 0 ? "-\(ConfigDuration(seconds: -value.seconds))" : "\(value)"
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "\(shown) is out of range; use a duration from \(low) to \(high)")
+        }
+        return value
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        var view = Substring(self)
+        while let first = view.first, first.isWhitespace { view.removeFirst() }
+        while let last = view.last, last.isWhitespace { view.removeLast() }
+        return String(view)
+    }
+}

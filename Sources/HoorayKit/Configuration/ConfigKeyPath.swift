@@ -1,0 +1,98 @@
+/// The path from the root of the configuration to one value, such as
+/// `plugins.reminders.reminder[1].at`.
+///
+/// Diagnostics name values by their path so a message still makes sense when several files
+/// were merged. Keys that are not bare TOML keys are shown quoted: `plugins."my plugin".x`.
+public struct ConfigKeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
+    /// One step of a path: a key in a table or an index in an array.
+    public enum Component: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+        /// A key in a table.
+        case key(String)
+        /// A position in an array, counting from 0.
+        case index(Int)
+
+        /// Creates a key component from a string literal.
+        public init(stringLiteral value: String) { self = .key(value) }
+
+        /// Creates an index component from an integer literal.
+        public init(integerLiteral value: Int) { self = .index(value) }
+    }
+
+    /// The steps from the root, outermost first.
+    public var components: [Component]
+
+    /// Creates a path from its steps.
+    ///
+    /// - Parameter components: The steps from the root, outermost first; empty for the root itself.
+    public init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    /// Creates a path from a list of keys, such as `["plugins", "reminders"]`.
+    ///
+    /// - Parameter keys: The table keys from the root, outermost first.
+    public init(keys: [String]) {
+        self.components = keys.map(Component.key)
+    }
+
+    /// Creates a path from an array literal of steps, such as `["plugins", "reminders", "reminder", 1]`.
+    public init(arrayLiteral elements: Component...) {
+        self.components = elements
+    }
+
+    /// `true` for the root of the configuration.
+    public var isEmpty: Bool { components.isEmpty }
+
+    /// The path one key further down.
+    ///
+    /// - Parameter key: The key in the table this path names.
+    public func appending(key: String) -> ConfigKeyPath {
+        ConfigKeyPath(components + [.key(key)])
+    }
+
+    /// The path one array element further down.
+    ///
+    /// - Parameter index: The position in the array this path names, counting from 0.
+    public func appending(index: Int) -> ConfigKeyPath {
+        ConfigKeyPath(components + [.index(index)])
+    }
+
+    /// The path as written in messages, such as `plugins.reminders.reminder[1].at`; empty for the root.
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key):
+                if !text.isEmpty { text += "." }
+                text += ConfigKeyPath.displayKey(key)
+            case .index(let index):
+                text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    /// A key as it would be written in TOML: bare when it can be, quoted otherwise.
+    static func displayKey(_ key: String) -> String {
+        let isBare =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "A"..."Z", "a"..."z", "0"..."9", "_", "-": true
+                default: false
+                }
+            }
+        if isBare { return key }
+        var quoted = "\""
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+}

@@ -1,0 +1,310 @@
+import Foundation
+
+/// One value of a parsed configuration, with the place in a file it came from.
+///
+/// The engine parses TOML files into trees of nodes, merges the layers (system, drop-ins, user,
+/// `--config`) and hands each plugin its `[plugins.NAME]` node. ``ConfigDecoder`` turns a node into
+/// a plugin's `Configuration`, and uses the locations to report problems as `file:line:column`.
+public struct ConfigNode: Sendable, Hashable {
+    /// The kinds of value TOML has.
+    public enum Value: Sendable, Hashable {
+        /// A string.
+        case string(String)
+        /// A 64-bit integer.
+        case integer(Int)
+        /// A floating-point number.
+        case float(Double)
+        /// `true` or `false`.
+        case boolean(Bool)
+        /// A TOML date, time or date-time, kept in its text form.
+        case dateTime(ConfigDateTime)
+        /// An array, including an array of tables (`[[name]]`).
+        case array([ConfigNode])
+        /// A table, including an inline table.
+        case table(ConfigTable)
+    }
+
+    /// The value.
+    public var value: Value
+    /// Where the value is written, or `nil` for values that come from no file, such as an empty
+    /// table standing in for a missing section.
+    public var location: SourceLocation?
+
+    /// Creates a node.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - location: Where the value is written, if it comes from a file.
+    public init(_ value: Value, location: SourceLocation? = nil) {
+        self.value = value
+        self.location = location
+    }
+
+    /// An empty table, for a section that is not in any file.
+    ///
+    /// - Parameter location: Where the table would be, if known.
+    public static func emptyTable(location: SourceLocation? = nil) -> ConfigNode {
+        ConfigNode(.table(ConfigTable()), location: location)
+    }
+
+    /// The table, when the node is one.
+    public var table: ConfigTable? {
+        if case .table(let table) = value { return table }
+        return nil
+    }
+
+    /// The elements, when the node is an array.
+    public var array: [ConfigNode]? {
+        if case .array(let elements) = value { return elements }
+        return nil
+    }
+
+    /// `true` for a non-empty array whose elements are all tables, such as `[[plugins.reminders.reminder]]`.
+    ///
+    /// Arrays of tables are concatenated when configuration layers are merged; other arrays are replaced.
+    public var isArrayOfTables: Bool {
+        guard let elements = array, !elements.isEmpty else { return false }
+        return elements.allSatisfy { $0.table != nil }
+    }
+
+    /// The node under `key` when this node is a table; `nil` otherwise.
+    public subscript(key: String) -> ConfigNode? {
+        table?[key]
+    }
+
+    /// The node at `path` below this one, or `nil` when there is none.
+    ///
+    /// - Parameter path: Keys and indices relative to this node.
+    public func node(at path: ConfigKeyPath) -> ConfigNode? {
+        var current = self
+        for component in path.components {
+            switch component {
+            case .key(let key):
+                guard let next = current[key] else { return nil }
+                current = next
+            case .index(let index):
+                guard let elements = current.array, elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            }
+        }
+        return current
+    }
+
+    /// The kind of value and, for scalars, the value itself, as messages show it: `integer 1500`,
+    /// `string "15:00"`, `a table`.
+    public var kindDescription: String {
+        switch value {
+        case .string(let text):
+            let shown = text.count > 40 ? String(text.prefix(37)) + "..." : text
+            return "string \"\(shown)\""
+        case .integer(let number): return "integer \(number)"
+        case .float(let number): return "float \(number)"
+        case .boolean(let flag): return "boolean \(flag)"
+        case .dateTime(let dateTime): return "\(dateTime.kind.name) \(dateTime.text)"
+        case .array(let elements): return elements.isEmpty ? "an empty array" : "an array"
+        case .table: return "a table"
+        }
+    }
+}
+
+/// A TOML table: keys in the order they are written, each with its node and the place the key is written.
+public struct ConfigTable: Sendable, Hashable, Sequence {
+    private struct Entry: Sendable, Hashable {
+        var node: ConfigNode
+        var keyLocation: SourceLocation?
+    }
+
+    /// The keys, in the order they were written (for merged tables, earlier layers first).
+    public private(set) var keys: [String] = []
+    private var entries: [String: Entry] = [:]
+
+    /// Creates an empty table.
+    public init() {}
+
+    /// The number of keys.
+    public var count: Int { keys.count }
+
+    /// `true` when the table has no keys.
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The node under a key, or `nil`; setting `nil` removes the key.
+    ///
+    /// Setting a new key appends it after the others, with no key location.
+    public subscript(key: String) -> ConfigNode? {
+        get { entries[key]?.node }
+        set {
+            if let newValue {
+                set(newValue, forKey: key, keyLocation: entries[key]?.keyLocation)
+            } else if entries.removeValue(forKey: key) != nil {
+                keys.removeAll { $0 == key }
+            }
+        }
+    }
+
+    /// Stores a node under a key, remembering where the key is written.
+    ///
+    /// A key that is already present keeps its position in ``keys``.
+    /// - Parameters:
+    ///   - node: The value.
+    ///   - key: The key.
+    ///   - keyLocation: Where the key itself is written, which is where warnings about it point.
+    public mutating func set(_ node: ConfigNode, forKey key: String, keyLocation: SourceLocation?) {
+        if entries[key] == nil { keys.append(key) }
+        entries[key] = Entry(node: node, keyLocation: keyLocation)
+    }
+
+    /// Where a key is written, or `nil` when it is not in the table or comes from no file.
+    public func keyLocation(of key: String) -> SourceLocation? {
+        entries[key]?.keyLocation
+    }
+
+    /// Iterates over the keys and their nodes in ``keys`` order.
+    public func makeIterator() -> some IteratorProtocol<(key: String, node: ConfigNode)> {
+        keys.lazy.map { key in (key: key, node: entries[key]!.node) }.makeIterator()
+    }
+}
+
+/// A TOML date, time or date-time, in its text form.
+///
+/// TOML has four of these: offset date-times (`2026-01-05T08:00:00Z`), local date-times
+/// (`2026-01-05T08:00:00`), local dates (`2026-01-05`) and local times (`08:00:00`). Hooray keeps
+/// the RFC 3339 text; ``ConfigDecoder`` decodes it as a `String` (so `LocalDate` accepts an unquoted
+/// date) or as a `Date`.
+public struct ConfigDateTime: Sendable, Hashable, CustomStringConvertible {
+    /// Which of TOML's four date and time forms a value has.
+    public enum Kind: Sendable, Hashable {
+        /// A date and time with a UTC offset: an exact instant.
+        case offsetDateTime
+        /// A date and time without an offset: read in a time zone.
+        case localDateTime
+        /// A date alone.
+        case localDate
+        /// A time of day alone.
+        case localTime
+
+        /// The name used in messages, such as `local date`.
+        public var name: String {
+            switch self {
+            case .offsetDateTime: "date-time"
+            case .localDateTime: "local date-time"
+            case .localDate: "date"
+            case .localTime: "local time"
+            }
+        }
+    }
+
+    /// The form of the value.
+    public var kind: Kind
+    /// The value in RFC 3339 form, such as `2026-01-05T08:00:00+01:00`, `2026-01-05` or `08:00:00`.
+    public var text: String
+
+    /// Creates a date-time value.
+    ///
+    /// - Parameters:
+    ///   - kind: The form of the value.
+    ///   - text: The value in RFC 3339 form.
+    public init(kind: Kind, text: String) {
+        self.kind = kind
+        self.text = text
+    }
+
+    /// The text form.
+    public var description: String { text }
+
+    /// The instant this value names.
+    ///
+    /// Local date-times are read in `timeZone`; a local date is its midnight there.
+    /// - Parameter timeZone: The zone for values without an offset.
+    /// - Returns: `nil` for a local time, which names no day, or for text that is not RFC 3339.
+    public func date(in timeZone: TimeZone) -> Date? {
+        guard kind != .localTime, let parts = ConfigDateTime.parse(text) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = parts.offsetMinutes.flatMap { TimeZone(secondsFromGMT: $0 * 60) } ?? timeZone
+        let components = DateComponents(
+            year: parts.year, month: parts.month, day: parts.day,
+            hour: parts.hour, minute: parts.minute, second: parts.second, nanosecond: parts.nanosecond)
+        return calendar.date(from: components)
+    }
+
+    /// Reads RFC 3339 text as TOML writes it: a date, a date and time (`T` or a space between), or
+    /// a time, with optional fractional seconds and `Z` or `±HH:MM`.
+    ///
+    /// - Parameter text: Text such as `2026-01-05T08:00:00Z`.
+    /// - Returns: `nil` when the text is not in that form.
+    public init?(parsing text: String) {
+        guard let parts = ConfigDateTime.parse(text) else { return nil }
+        self.text = text
+        switch (parts.hasDate, parts.hasTime, parts.offsetMinutes != nil) {
+        case (true, true, true): self.kind = .offsetDateTime
+        case (true, true, false): self.kind = .localDateTime
+        case (true, false, false): self.kind = .localDate
+        case (false, true, false): self.kind = .localTime
+        default: return nil
+        }
+    }
+
+    private struct Parts {
+        var hasDate = false
+        var hasTime = false
+        var year = 1970
+        var month = 1
+        var day = 1
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var nanosecond = 0
+        var offsetMinutes: Int?
+    }
+
+    private static func parse(_ text: String) -> Parts? {
+        var rest = Substring(text)
+        var parts = Parts()
+
+        func number(_ digits: Int) -> Int? {
+            let prefix = rest.prefix(digits)
+            guard prefix.count == digits, prefix.allSatisfy(\.isASCIIDigit), let value = Int(prefix) else {
+                return nil
+            }
+            rest = rest.dropFirst(digits)
+            return value
+        }
+        func expect(_ character: Character) -> Bool {
+            guard rest.first == character else { return false }
+            rest = rest.dropFirst()
+            return true
+        }
+
+        if rest.count >= 10, rest.dropFirst(4).first == "-" {
+            guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+                (1...12).contains(month), (1...31).contains(day)
+            else { return nil }
+            parts.hasDate = true
+            (parts.year, parts.month, parts.day) = (year, month, day)
+            guard let separator = rest.first else { return parts }
+            guard separator == "T" || separator == "t" || separator == " " else { return nil }
+            rest = rest.dropFirst()
+        }
+        guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
+            hour < 24, minute < 60, second <= 60
+        else { return nil }
+        parts.hasTime = true
+        (parts.hour, parts.minute, parts.second) = (hour, minute, second)
+        if expect(".") {
+            let digits = rest.prefix(while: \.isASCIIDigit)
+            guard !digits.isEmpty else { return nil }
+            let nine = String(digits.prefix(9)).padding(toLength: 9, withPad: "0", startingAt: 0)
+            parts.nanosecond = Int(nine) ?? 0
+            rest = rest.dropFirst(digits.count)
+        }
+        if expect("Z") || expect("z") {
+            parts.offsetMinutes = 0
+        } else if let sign = rest.first, sign == "+" || sign == "-" {
+            rest = rest.dropFirst()
+            guard parts.hasDate, let hours = number(2), expect(":"), let minutes = number(2) else { return nil }
+            parts.offsetMinutes = (sign == "-" ? -1 : 1) * (hours * 60 + minutes)
+        }
+        guard rest.isEmpty else { return nil }
+        if parts.offsetMinutes != nil, !parts.hasDate { return nil }
+        return parts
+    }
+}

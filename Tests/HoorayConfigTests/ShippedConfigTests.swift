@@ -1,0 +1,61 @@
+import Foundation
+import HoorayConfig
+import HoorayKit
+import Testing
+
+/// The documented configuration file installed as /etc/hooray/hooray.toml.
+@Suite struct ShippedConfigTests {
+    private let shippedFile: String = {
+        // Tests/HoorayConfigTests/ShippedConfigTests.swift → the package root is three levels up.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent("Config/hooray.toml").path
+    }()
+
+    @Test func theShippedFileChecksClean() throws {
+        let directory = try TemporaryDirectory()
+
+        let report = ConfigLoader(paths: directory.paths).check(onlyFile: shippedFile)
+
+        #expect(report.files == [shippedFile])
+        #expect(report.diagnostics.isEmpty, "\(report)")
+    }
+
+    @Test func everyCommentedSettingIsPresentWithItsBuiltInDefault() throws {
+        let text = try String(contentsOfFile: shippedFile, encoding: .utf8)
+        var uncommented: [String] = []
+        var settings: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("# [[plugins") || line.hasPrefix("# Plugins") { break }
+            if line.hasPrefix("# "), let equals = line.firstIndex(of: "="),
+                line[line.index(line.startIndex, offsetBy: 2)..<equals].allSatisfy({
+                    $0.isLetter || $0 == "_" || $0 == " "
+                })
+            {
+                uncommented.append(String(line.dropFirst(2)))
+                settings.append(String(line.dropFirst(2).prefix(while: { $0 != " " })))
+            } else {
+                uncommented.append(String(line))
+            }
+        }
+
+        let root = try ConfigFileParser.parse(uncommented.joined(separator: "\n"), file: "uncommented.toml")
+        let (settingsFound, warnings) = try CoreSettings.decode(from: root)
+
+        #expect(settingsFound == CoreSettings.defaults)
+        #expect(warnings.isEmpty)
+        #expect(settings == ["catch_up_within", "icon", "server_timeout", "retry_every", "level"])
+    }
+
+    @Test func theRemindersExampleIsValidTOMLOnceUncommented() throws {
+        let text = try String(contentsOfFile: shippedFile, encoding: .utf8)
+        let example = text.split(separator: "\n").drop { !$0.hasPrefix("# [[plugins.reminders.reminder]]") }
+            .map { $0.dropFirst(2) }.joined(separator: "\n")
+
+        let root = try ConfigFileParser.parse(example, file: "example.toml")
+
+        let reminder = try #require(root.node(at: ["plugins", "reminders", "reminder", 0])?.table)
+        #expect(reminder.keys == ["title", "body", "at", "days", "zone", "urgency"])
+        #expect(reminder["at"]?.value == .string("15:00"))
+    }
+}
