@@ -61,29 +61,38 @@ public struct RemindersPlugin: HoorayPlugin {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try container.decodeIfPresent(String.self, forKey: .id)
-            title = try container.decode(String.self, forKey: .title)
-            body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
-            at = try container.decode(TimeOfDay.self, forKey: .at)
-            days = try container.decodeIfPresent(WeekdayList.self, forKey: .days)
-            every = try container.decodeIfPresent(EveryDays.self, forKey: .every)
-            start = try container.decodeIfPresent(LocalDate.self, forKey: .start)
-            zone = try container.decodeIfPresent(ZoneName.self, forKey: .zone)
-            urgency = try container.decodeIfPresent(Notice.Urgency.self, forKey: .urgency) ?? .normal
-            if title.trimmingCharacters(in: .whitespaces).isEmpty {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .title, in: container, debugDescription: "a reminder needs a title that is not empty")
+            // Collect every problem of the entry, so one `config check` run shows them all.
+            var errors = ConfigErrorCollector()
+            id = errors.attempt { try container.decodeIfPresent(String.self, forKey: .id) } ?? nil
+            title = errors.attempt { try container.decode(String.self, forKey: .title) } ?? ""
+            body = errors.attempt { try container.decodeIfPresent(String.self, forKey: .body) ?? "" } ?? ""
+            at = errors.attempt { try container.decode(TimeOfDay.self, forKey: .at) } ?? TimeOfDay(hour: 0)!
+            days = errors.attempt { try container.decodeIfPresent(WeekdayList.self, forKey: .days) } ?? nil
+            every = errors.attempt { try container.decodeIfPresent(EveryDays.self, forKey: .every) } ?? nil
+            start = errors.attempt { try container.decodeIfPresent(LocalDate.self, forKey: .start) } ?? nil
+            zone = errors.attempt { try container.decodeIfPresent(ZoneName.self, forKey: .zone) } ?? nil
+            urgency =
+                errors.attempt { try container.decodeIfPresent(Notice.Urgency.self, forKey: .urgency) ?? .normal }
+                ?? .normal
+            if container.contains(.title), title.trimmingCharacters(in: .whitespaces).isEmpty {
+                errors.record(
+                    DecodingError.dataCorruptedError(
+                        forKey: .title, in: container, debugDescription: "a reminder needs a title that is not empty"))
             }
             if days != nil && every != nil {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .every, in: container,
-                    debugDescription: "use either `days` or `every` in one reminder, not both")
+                errors.record(
+                    DecodingError.dataCorruptedError(
+                        forKey: .every, in: container,
+                        debugDescription: "use either `days` or `every` in one reminder, not both"))
             }
             if start != nil && every == nil {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .start, in: container,
-                    debugDescription: "`start` only applies to `every = \"Nd\"` reminders; add `every` or remove `start`")
+                errors.record(
+                    DecodingError.dataCorruptedError(
+                        forKey: .start, in: container,
+                        debugDescription: "`start` only applies to `every = \"Nd\"` reminders; add `every` or remove `start`"
+                    ))
             }
+            try errors.throwIfAny()
         }
     }
 

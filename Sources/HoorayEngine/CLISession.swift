@@ -35,7 +35,7 @@ public struct CLISession: Sendable {
     }
 
     /// Loads the configuration as the daemon would.
-    public func loadConfiguration(plugins: [any HoorayPlugin]) throws -> LoadedConfiguration {
+    public func loadConfiguration(plugins: [any HoorayPlugin]) throws -> DaemonConfiguration {
         try ConfigurationLoader(environment: environment, extraFile: configFile, plugins: plugins).load()
     }
 

@@ -44,7 +44,7 @@ public enum Daemon {
     /// - Returns: The process exit code.
     public static func run(options: DaemonOptions, plugins: [any HoorayPlugin], version: String) async -> DaemonExit {
         let loader = ConfigurationLoader(environment: options.environment, extraFile: options.configFile, plugins: plugins)
-        let loaded: LoadedConfiguration
+        let loaded: DaemonConfiguration
         do {
             loaded = try loader.load()
         } catch {
@@ -156,9 +156,10 @@ public enum Daemon {
                 "delivering to \(server.name) \(server.version) (capabilities: \(server.capabilities.joined(separator: ", ")))"
             )
         case .unavailable(let reason):
-            logger.warning(
+            let message =
                 "no notification server (\(reason)). Notifications go to the inbox — read them with `hooray inbox` — "
-                    + "and are shown as soon as a notification server appears.")
+                + "and are shown as soon as a notification server appears."
+            logger.warning("\(message)")
         }
     }
 
@@ -187,13 +188,13 @@ public enum Daemon {
 final class DaemonState: @unchecked Sendable {
     // @unchecked: `configuration` is guarded by `lock`.
     private let lock = NSLock()
-    private var current: LoadedConfiguration
+    private var current: DaemonConfiguration
 
-    init(configuration: LoadedConfiguration) {
+    init(configuration: DaemonConfiguration) {
         current = configuration
     }
 
-    var configuration: LoadedConfiguration {
+    var configuration: DaemonConfiguration {
         get { lock.withLock { current } }
         set { lock.withLock { current = newValue } }
     }

@@ -104,7 +104,7 @@ public actor Engine {
             let context = makeContext(for: name)
             do {
                 try await withTimeLimit(settings.pluginTimeLimit) { [setup] in
-                    try await Self.activate(setup.plugin, configuration: setup.configuration, context: context)
+                    try await setup.plugin.activate(context: context, erasedConfiguration: setup.configuration)
                 }
                 plugins[name] = setup.plugin
             } catch {
@@ -114,12 +114,6 @@ public actor Engine {
         await reloadRules()
     }
 
-    static func activate<P: HoorayPlugin>(_ plugin: P, configuration: any Sendable, context: PluginContext) async throws {
-        guard let typed = configuration as? P.Configuration else {
-            throw ConfigurationMismatch(plugin: plugin.name)
-        }
-        try await plugin.activate(context: context, configuration: typed)
-    }
 
     /// The names of the active plugins, sorted.
     public var activePlugins: [String] { plugins.keys.sorted() }
@@ -401,6 +395,16 @@ public actor Engine {
 
     /// The notification server as last seen.
     public var serverStatus: ServerStatus { server }
+}
+
+extension HoorayPlugin {
+    /// Activates the plugin with a configuration whose type was erased on its way through the host.
+    func activate(context: PluginContext, erasedConfiguration: any Sendable) async throws {
+        guard let typed = erasedConfiguration as? Configuration else {
+            throw ConfigurationMismatch(plugin: name)
+        }
+        try await activate(context: context, configuration: typed)
+    }
 }
 
 /// A plugin's decoded configuration was not of its own `Configuration` type (a host bug).

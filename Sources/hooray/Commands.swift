@@ -262,13 +262,13 @@ struct ConfigCommand: AsyncParsableCommand {
         func run() async throws {
             let report = ConfigurationLoader.check(
                 file: file, environment: ProcessInfo.processInfo.environment, plugins: builtInPlugins)
-            for diagnostic in report.diagnostics { warn(diagnostic) }
-            if report.errorCount > 0 || (strict && report.warningCount > 0) {
-                warn("\(report.errorCount) error(s), \(report.warningCount) warning(s).")
+            let failed = report.hasErrors || (strict && !report.diagnostics.warnings.isEmpty)
+            for diagnostic in report.diagnostics { warn(diagnostic.description) }
+            if failed {
+                warn(report.summary)
                 throw ExitCode.failure
             }
-            let files = report.files.isEmpty ? "no configuration files (built-in defaults)" : report.files.joined(separator: ", ")
-            print("Configuration OK: \(files)" + (report.warningCount > 0 ? " — \(report.warningCount) warning(s)" : ""))
+            print("Configuration OK: \(report.summary)")
         }
     }
 }

@@ -1,0 +1,81 @@
+import HoorayConfig
+import HoorayKit
+import Logging
+
+/// The configuration in the form the daemon runs on: engine settings and ready-to-activate plugins.
+public struct DaemonConfiguration: Sendable {
+    /// The loaded configuration.
+    public var loaded: LoadedConfiguration
+    /// Every built-in plugin with its decoded configuration.
+    public var setups: [PluginSetup]
+
+    /// The engine's settings.
+    public var settings: EngineSettings {
+        EngineSettings(
+            catchUpWithin: .seconds(loaded.core.scheduler.catchUpWithin.seconds),
+            retryEvery: .seconds(loaded.core.delivery.retryEvery.seconds))
+    }
+
+    /// The log level.
+    public var logLevel: Logger.Level { Logger.Level(rawValue: loaded.core.log.level.rawValue) ?? .info }
+    /// The notifications' icon.
+    public var icon: String { loaded.core.delivery.icon }
+    /// How long to wait for the notification server.
+    public var serverTimeout: Duration { .seconds(loaded.core.delivery.serverTimeout.seconds) }
+    /// The files read, in layer order.
+    public var files: [String] { loaded.files }
+    /// Warnings (unknown keys and the like), ready to log.
+    public var warnings: [String] { loaded.warnings.map(\.description) }
+    /// The names of the enabled plugins.
+    public var enabledPlugins: Set<String> { Set(setups.filter(\.enabled).map(\.plugin.name)) }
+}
+
+/// Loads the layered configuration for the daemon and the CLI.
+public struct ConfigurationLoader: Sendable {
+    let loader: ConfigLoader
+    let plugins: [any HoorayPlugin]
+
+    /// Creates a loader.
+    ///
+    /// - Parameters:
+    ///   - environment: The process environment (`HOORAY_SYSCONFDIR`, `XDG_CONFIG_HOME`, `HOME`).
+    ///   - extraFile: `--config FILE`, read after all others.
+    ///   - plugins: The plugins whose sections are checked and decoded.
+    public init(environment: [String: String], extraFile: String?, plugins: [any HoorayPlugin]) {
+        loader = ConfigLoader(paths: ConfigPaths(environment: environment), explicitFile: extraFile, plugins: plugins)
+        self.plugins = plugins
+    }
+
+    /// Loads every layer.
+    ///
+    /// - Throws: ``ConfigDiagnostics`` with every error (and warning), each naming its file, line and column.
+    public func load() throws(ConfigDiagnostics) -> DaemonConfiguration {
+        let loaded = try loader.load()
+        var setups: [PluginSetup] = []
+        for plugin in plugins {
+            setups.append(
+                PluginSetup(
+                    plugin: plugin, enabled: loaded.isEnabled(plugin.name),
+                    configuration: try Self.configuration(of: plugin, in: loaded)))
+        }
+        return DaemonConfiguration(loaded: loaded, setups: setups)
+    }
+
+    static func configuration<P: HoorayPlugin>(of plugin: P, in loaded: LoadedConfiguration) throws(ConfigDiagnostics)
+        -> any Sendable
+    {
+        try loaded.configuration(of: plugin)
+    }
+
+    /// Checks the configuration as `hooray config check` does.
+    ///
+    /// - Parameters:
+    ///   - file: Check only this file; every layer when `nil`.
+    ///   - environment: The process environment.
+    ///   - plugins: The plugins whose sections are checked.
+    public static func check(file: String?, environment: [String: String], plugins: [any HoorayPlugin])
+        -> ConfigCheckReport
+    {
+        ConfigLoader(paths: ConfigPaths(environment: environment), plugins: plugins).check(onlyFile: file)
+    }
+}
