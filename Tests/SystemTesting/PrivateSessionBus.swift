@@ -24,7 +24,6 @@ public final class PrivateSessionBus: @unchecked Sendable {
     private var daemon: ChildProcess?
     private var daemonPID: Int32 = 0
     private let directory: TemporaryDirectory
-    private let configurationFile: String
 
     /// The bus address, such as `unix:path=/tmp/hooray-bus-Ab12Cd/bus`, for `DBUS_SESSION_BUS_ADDRESS`.
     public let address: String
@@ -35,9 +34,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
     /// - Throws: ``SystemTestingError`` when `dbus-daemon` is missing or does not start.
     public init(timeout: Duration = .seconds(10)) async throws {
         directory = try TemporaryDirectory(prefix: "hooray-bus")
-        let socket = directory.appending("bus")
-        address = "unix:path=\(socket)"
-        configurationFile = try directory.write(Self.configuration(listeningOn: address), to: "session.conf")
+        address = "unix:path=\(directory.appending("bus"))"
         try await start(timeout: timeout)
     }
 
@@ -54,19 +51,24 @@ public final class PrivateSessionBus: @unchecked Sendable {
     /// - Throws: ``SystemTestingError`` when it does not start.
     public func start(timeout: Duration = .seconds(10)) async throws {
         if isRunning { return }
+        // The shell of the previous daemon removed the directory.
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         unlink(directory.appending("bus"))
+        try directory.write(Self.configuration(listeningOn: address), to: "session.conf")
         // `cat` returns when our end of its standard input closes, on stop() or when this process
-        // dies; then the shell ends the daemon.
+        // dies; then the shell ends the daemon and removes the directory, which a process that
+        // died could not do itself.
         let script = """
-            dbus-daemon --config-file="$1" --nofork --print-address=1 </dev/null &
+            dbus-daemon --config-file="$1/session.conf" --nofork --print-address=1 </dev/null &
             echo "daemon-pid=$!"
             cat >/dev/null
             kill -TERM "$!" 2>/dev/null
             wait
+            rm -rf "$1"
             """
         let shell = try ChildProcess(
             "/bin/sh",
-            arguments: ["-c", script, "hooray-bus", configurationFile],
+            arguments: ["-c", script, "hooray-bus", directory.path],
             keepsStandardInputOpen: true
         )
         guard await shell.waitForOutput(containing: address, timeout: timeout),
