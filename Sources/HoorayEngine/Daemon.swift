@@ -108,7 +108,7 @@ public enum Daemon {
             case .status:
                 let status = await DaemonStatus(
                     pid: getpid(), version: version, startedAt: startedAt,
-                    server: engine.serverStatus.description, serverProblem: engine.serverStatus.problem,
+                    server: engine.serverStatus.server, serverProblem: engine.serverStatus.problem,
                     waitingNotices: (try? database.pendingNotices().count) ?? 0,
                     plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue)
                 return ControlResponse(ok: true, status: status)
@@ -124,7 +124,7 @@ public enum Daemon {
             }
         }
 
-        let service = EngineService(engine: engine, alarm: alarm)
+        let service = EngineService(engine: engine, alarm: alarm, logger: logger)
         let reloader = ReloadService(loader: loader, engine: engine, state: state, logger: logger)
         var configuration = ServiceGroupConfiguration(
             services: [
@@ -135,7 +135,6 @@ public enum Daemon {
             logger: logger)
         configuration.maximumGracefulShutdownDuration = .milliseconds(1500)
         let group = ServiceGroup(configuration: configuration)
-        logger.info("hoorayd is running (pid \(getpid())); SIGHUP reloads the configuration, SIGTERM stops")
         do {
             try await group.run()
         } catch {
@@ -203,8 +202,12 @@ final class DaemonState: @unchecked Sendable {
 struct EngineService: Service {
     let engine: Engine
     let alarm: WallClockAlarm
+    let logger: Logger
 
     func run() async throws {
+        // The service group traps its signals before it starts services, so from here on SIGTERM
+        // and SIGHUP are handled; say so only now.
+        logger.info("hoorayd is running (pid \(getpid())); SIGHUP reloads the configuration, SIGTERM stops")
         await withGracefulShutdownHandler {
             await engine.run(alarm: alarm)
         } onGracefulShutdown: {
@@ -229,12 +232,14 @@ struct ReloadService: Service {
 }
 
 extension ServerStatus {
-    var description: ServerDescription? {
+    /// The server, when one is reachable.
+    public var server: ServerDescription? {
         if case .available(let server) = self { return server }
         return nil
     }
 
-    var problem: String? {
+    /// Why no server is reachable, when none is.
+    public var problem: String? {
         if case .unavailable(let reason) = self { return reason }
         return nil
     }

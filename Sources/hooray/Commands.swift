@@ -191,14 +191,14 @@ struct Status: AsyncParsableCommand {
             }
             print("Plugins: \(status.plugins.joined(separator: ", "))")
             print("Waiting notices: \(status.waitingNotices)")
-            print("Next reminder: \(status.nextDue.map(Output.when) ?? "none")")
+            print("Next reminder: \(status.nextDue.map { Output.when($0) } ?? "none")")
             if !status.configFiles.isEmpty { print("Configuration: \(status.configFiles.joined(separator: ", "))") }
             return
         }
         // No daemon: report what we can see ourselves.
         let server = await session.probeServer()
         if json {
-            print(try Output.json(OfflineStatus(running: false, server: server.description, serverProblem: server.problem)))
+            print(try Output.json(OfflineStatus(running: false, server: server.server, serverProblem: server.problem)))
             return
         }
         print("hoorayd is not running. Start it with `make run` or `systemctl --user start hooray`.")

@@ -6,6 +6,10 @@ import BuiltInPlugins
 
 @main
 struct Hooray: AsyncParsableCommand {
+    static func main() async {
+        await main(ProcessArguments.current())
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "hooray",
         abstract: "Gentle desktop reminders and celebrations.",

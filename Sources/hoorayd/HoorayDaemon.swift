@@ -6,6 +6,10 @@ import BuiltInPlugins
 
 @main
 struct HoorayDaemon: AsyncParsableCommand {
+    static func main() async {
+        await main(ProcessArguments.current())
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "hoorayd",
         abstract: "The Hooray scheduler: shows your reminders as desktop notifications.",

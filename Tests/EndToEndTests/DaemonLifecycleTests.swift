@@ -69,7 +69,7 @@ struct DaemonLifecycleTests {
     @Test func statusNamesTheServerAndItsCapabilities() async throws {
         let fixture = try await HoorayFixture()
         defer { Task { await fixture.tearDown() } }
-        _ = try await fixture.startServer(capabilities: ["body", "actions"])
+        let server = try await fixture.startServer(capabilities: ["body", "actions"])
         let offline = try await fixture.hooray("status")
         #expect(offline.status == .exited(3))
         #expect(offline.standardOutput.contains("hoorayd is not running"))
@@ -82,5 +82,6 @@ struct DaemonLifecycleTests {
         #expect(online.standardOutput.contains("hooray-test-server"))
         #expect(online.standardOutput.contains("Capabilities: body, actions"))
         await daemon.stop()
+        await server.stop()
     }
 }

@@ -42,7 +42,8 @@ final class HoorayFixture: Sendable {
         ]
         if withoutBus { values["DBUS_SESSION_BUS_ADDRESS"] = nil }
         values.merge(overriding) { _, new in new }
-        var removed = ["DISPLAY", "WAYLAND_DISPLAY", "JOURNAL_STREAM", "FAKETIME", "LD_PRELOAD"]
+        var removed = ["DISPLAY", "WAYLAND_DISPLAY", "JOURNAL_STREAM"]
+        if overriding["FAKETIME"] == nil { removed += ["FAKETIME", "LD_PRELOAD"] }
         if withoutBus { removed.append("DBUS_SESSION_BUS_ADDRESS") }
         return .inherited(overriding: values, removing: removed)
     }
@@ -70,15 +71,9 @@ final class HoorayFixture: Sendable {
     func startDaemon(fakeTime: String? = nil, withoutBus: Bool = false, arguments: [String] = []) async throws
         -> ChildProcess
     {
-        let daemon = Self.binDirectory + "/hoorayd"
-        let child: ChildProcess
-        if let fakeTime {
-            child = try ChildProcess(
-                "faketime", arguments: ["-m", "--exclude-monotonic", fakeTime, daemon] + arguments,
-                environment: environment(withoutBus: withoutBus))
-        } else {
-            child = try ChildProcess(daemon, arguments: arguments, environment: environment(withoutBus: withoutBus))
-        }
+        let child = try ChildProcess(
+            Self.binDirectory + "/hoorayd", arguments: arguments,
+            environment: environment(overriding: Self.fakeTimeVariables(fakeTime), withoutBus: withoutBus))
         let ready = await child.waitForOutput(containing: "hoorayd is running", in: .standardError, timeout: .seconds(30))
         if !ready {
             Issue.record("hoorayd did not start: \(child.exitStatus.map { "\($0)" } ?? "still running")\n\(child.standardError)")
@@ -88,14 +83,30 @@ final class HoorayFixture: Sendable {
 
     /// Runs `hooray` with arguments and waits for it.
     func hooray(_ arguments: String..., fakeTime: String? = nil) async throws -> ProcessOutput {
-        let cli = Self.binDirectory + "/hooray"
-        if let fakeTime {
-            return try await ProcessRunner.run(
-                "faketime", arguments: ["-m", "--exclude-monotonic", fakeTime, cli] + arguments,
-                environment: environment())
-        }
-        return try await ProcessRunner.run(cli, arguments: arguments, environment: environment())
+        try await ProcessRunner.run(
+            Self.binDirectory + "/hooray", arguments: arguments,
+            environment: environment(overriding: Self.fakeTimeVariables(fakeTime)))
     }
+
+    /// Preloads libfaketime so the program's wall clock starts at `time` (UTC) and runs on from there.
+    ///
+    /// The library is preloaded directly rather than through the `faketime` wrapper, which forks:
+    /// signals sent to the wrapper would not reach the daemon.
+    static func fakeTimeVariables(_ time: String?) -> [String: String] {
+        guard let time else { return [:] }
+        return [
+            "LD_PRELOAD": libfaketime,
+            "FAKETIME": "@\(time)",
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            "FAKETIME_NO_CACHE": "1",
+        ]
+    }
+
+    static let libfaketime: String = {
+        let candidates = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"]
+            .map { $0 + "/faketime/libfaketimeMT.so.1" }
+        return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
+    }()
 
     /// Stops everything the fixture started.
     func tearDown() async {
