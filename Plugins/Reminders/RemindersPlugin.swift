@@ -89,7 +89,8 @@ public struct RemindersPlugin: HoorayPlugin {
                 errors.record(
                     DecodingError.dataCorruptedError(
                         forKey: .start, in: container,
-                        debugDescription: "`start` only applies to `every = \"Nd\"` reminders; add `every` or remove `start`"
+                        debugDescription:
+                            "`start` only applies to `every = \"Nd\"` reminders; add `every` or remove `start`"
                     ))
             }
             try errors.throwIfAny()
@@ -123,7 +124,8 @@ public struct RemindersPlugin: HoorayPlugin {
             guard let interval = DayInterval(parsing: text) else {
                 throw DecodingError.dataCorruptedError(
                     in: container,
-                    debugDescription: "\"\(text)\" is not an interval of days; write it like \"3d\", \"1 day\" or \"2w\"")
+                    debugDescription:
+                        "\"\(text)\" is not an interval of days; write it like \"3d\", \"1 day\" or \"2w\"")
             }
             days = interval.days
         }

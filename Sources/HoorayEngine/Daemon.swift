@@ -43,7 +43,8 @@ public enum Daemon {
     ///   - version: The version to report.
     /// - Returns: The process exit code.
     public static func run(options: DaemonOptions, plugins: [any HoorayPlugin], version: String) async -> DaemonExit {
-        let loader = ConfigurationLoader(environment: options.environment, extraFile: options.configFile, plugins: plugins)
+        let loader = ConfigurationLoader(
+            environment: options.environment, extraFile: options.configFile, plugins: plugins)
         let loaded: DaemonConfiguration
         do {
             loaded = try loader.load()
@@ -163,7 +164,8 @@ public enum Daemon {
     }
 
     /// Reloads the configuration; on errors keeps the running one and returns a message.
-    static func reload(loader: ConfigurationLoader, engine: Engine, state: DaemonState, logger: Logger) async -> String? {
+    static func reload(loader: ConfigurationLoader, engine: Engine, state: DaemonState, logger: Logger) async -> String?
+    {
         do {
             let loaded = try loader.load()
             for warning in loaded.warnings { logger.warning("\(warning)") }

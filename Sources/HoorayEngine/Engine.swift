@@ -14,7 +14,9 @@ public struct EngineSettings: Sendable, Equatable {
     public var pluginTimeLimit: Double
 
     /// Creates settings.
-    public init(catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10) {
+    public init(
+        catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10
+    ) {
         self.catchUpWithin = catchUpWithin
         self.retryEvery = retryEvery
         self.pluginTimeLimit = pluginTimeLimit
@@ -87,8 +89,10 @@ public actor Engine {
         self.timeZone = timeZone
         self.makeLogger = makeLogger
         self.logger = makeLogger("hoorayd")
-        (loopEvents, loopContinuation) = AsyncStream.makeStream(of: LoopEvent.self, bufferingPolicy: .bufferingNewest(64))
-        (deliveryEvents, deliveryContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (loopEvents, loopContinuation) = AsyncStream.makeStream(
+            of: LoopEvent.self, bufferingPolicy: .bufferingNewest(64))
+        (deliveryEvents, deliveryContinuation) = AsyncStream.makeStream(
+            of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     // MARK: Plugins
@@ -113,7 +117,6 @@ public actor Engine {
         }
         await reloadRules()
     }
-
 
     /// The names of the active plugins, sorted.
     public var activePlugins: [String] { plugins.keys.sorted() }
@@ -426,7 +429,9 @@ struct EngineReminderBook: ReminderBook {
     }
 
     func list() async throws -> [ScheduledReminder] {
-        try await engine.database.rules(plugin: plugin).map { ScheduledReminder(reminder: $0.reminder, nextDue: $0.nextDue) }
+        try await engine.database.rules(plugin: plugin).map {
+            ScheduledReminder(reminder: $0.reminder, nextDue: $0.nextDue)
+        }
     }
 }
 

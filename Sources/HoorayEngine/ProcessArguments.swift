@@ -10,7 +10,9 @@ public enum ProcessArguments {
     public static func current() -> [String] {
         if !CommandLine.arguments.isEmpty { return Array(CommandLine.arguments.dropFirst()) }
         guard let data = FileManager.default.contents(atPath: "/proc/self/cmdline") else { return [] }
-        var parts = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var parts = data.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         if parts.last == "" { parts.removeLast() }
         return Array(parts.dropFirst())
     }

@@ -35,7 +35,8 @@ public struct StderrLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         let extra =
-            merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            merged.isEmpty
+            ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let text = "\(event.message)\(extra)".replacingOccurrences(of: "\n", with: " ")
         let line: String
         if journal {

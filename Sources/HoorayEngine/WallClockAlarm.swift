@@ -65,7 +65,9 @@ public final class WallClockAlarm: @unchecked Sendable {
     }
 
     private static func run(timer: Int32, stop: Int32, continuation: AsyncStream<Event>.Continuation) {
-        var fds = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: timer, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             fds[0].revents = 0
             fds[1].revents = 0

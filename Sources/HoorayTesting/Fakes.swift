@@ -60,10 +60,12 @@ public actor InMemoryReminderBook: ReminderBook {
     ///
     /// - Parameter nextDue: Computes a schedule's next due instant; by default `once` schedules
     ///   report their instant and repeating ones `nil`.
-    public init(nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
-        if case .once(let date) = schedule { return date }
-        return nil
-    }) {
+    public init(
+        nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
+            if case .once(let date) = schedule { return date }
+            return nil
+        }
+    ) {
         self.nextDue = nextDue
     }
 

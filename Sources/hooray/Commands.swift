@@ -52,7 +52,9 @@ struct Next: AsyncParsableCommand {
             print(table.render())
         }
         if !running && !json {
-            warn("\nhoorayd is not running, so these will not be shown until it starts (`make run` or `systemctl --user start hooray`).")
+            warn(
+                "\nhoorayd is not running, so these will not be shown until it starts (`make run` or `systemctl --user start hooray`)."
+            )
         }
     }
 }
@@ -182,12 +184,17 @@ struct Status: AsyncParsableCommand {
                 print(try Output.json(status))
                 return
             }
-            print("hoorayd is running (pid \(status.pid), version \(status.version), since \(Output.when(status.startedAt))).")
+            print(
+                "hoorayd is running (pid \(status.pid), version \(status.version), since \(Output.when(status.startedAt)))."
+            )
             if let server = status.server {
-                print("Notification server: \(server.name) \(server.version) by \(server.vendor) (spec \(server.specVersion))")
+                print(
+                    "Notification server: \(server.name) \(server.version) by \(server.vendor) (spec \(server.specVersion))"
+                )
                 print("Capabilities: \(server.capabilities.joined(separator: ", "))")
             } else {
-                print("Notification server: none (\(status.serverProblem ?? "unknown")); notices wait in `hooray inbox`.")
+                print(
+                    "Notification server: none (\(status.serverProblem ?? "unknown")); notices wait in `hooray inbox`.")
             }
             print("Plugins: \(status.plugins.joined(separator: ", "))")
             print("Waiting notices: \(status.waitingNotices)")
@@ -204,7 +211,9 @@ struct Status: AsyncParsableCommand {
         print("hoorayd is not running. Start it with `make run` or `systemctl --user start hooray`.")
         switch server {
         case .available(let description):
-            print("Notification server: \(description.name) \(description.version) by \(description.vendor) (spec \(description.specVersion))")
+            print(
+                "Notification server: \(description.name) \(description.version) by \(description.vendor) (spec \(description.specVersion))"
+            )
             print("Capabilities: \(description.capabilities.joined(separator: ", "))")
         case .unavailable(let reason):
             print("Notification server: none (\(reason)); notices would wait in `hooray inbox`.")

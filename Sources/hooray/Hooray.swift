@@ -1,8 +1,8 @@
 import ArgumentParser
+import BuiltInPlugins
 import Foundation
 import HoorayEngine
 import HoorayKit
-import BuiltInPlugins
 
 @main
 struct Hooray: AsyncParsableCommand {

@@ -29,10 +29,13 @@ enum Output {
     static func when(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
         let time = format(date, "HH:mm")
         if calendar.isDate(date, inSameDayAs: now) { return "today \(time)" }
-        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now), calendar.isDate(date, inSameDayAs: tomorrow) {
+        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now), calendar.isDate(date, inSameDayAs: tomorrow)
+        {
             return "tomorrow \(time)"
         }
-        if let yesterday = calendar.date(byAdding: .day, value: -1, to: now), calendar.isDate(date, inSameDayAs: yesterday) {
+        if let yesterday = calendar.date(byAdding: .day, value: -1, to: now),
+            calendar.isDate(date, inSameDayAs: yesterday)
+        {
             return "yesterday \(time)"
         }
         if calendar.component(.year, from: date) == calendar.component(.year, from: now) {

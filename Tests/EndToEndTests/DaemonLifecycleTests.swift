@@ -46,7 +46,8 @@ struct DaemonLifecycleTests {
         let daemon = try await fixture.startDaemon()
 
         // The user breaks the file, then reloads.
-        try fixture.writeConfig(reminderTOML(title: "Stretch", body: "", at: "15:00") + "[[plugins.reminders.reminder]]\nat = 1500\n")
+        try fixture.writeConfig(
+            reminderTOML(title: "Stretch", body: "", at: "15:00") + "[[plugins.reminders.reminder]]\nat = 1500\n")
         daemon.send(SIGHUP)
         let reported = await daemon.waitForOutput(
             containing: "still running on the last good one", in: .standardError, timeout: .seconds(15))
@@ -59,7 +60,8 @@ struct DaemonLifecycleTests {
         // A good edit then takes effect at the next reload.
         try fixture.writeConfig(reminderTOML(title: "Breathe", body: "", at: "16:00"))
         daemon.send(SIGHUP)
-        #expect(await daemon.waitForOutput(containing: "configuration reloaded", in: .standardError, timeout: .seconds(15)))
+        #expect(
+            await daemon.waitForOutput(containing: "configuration reloaded", in: .standardError, timeout: .seconds(15)))
         let after = try await fixture.hooray("next")
         #expect(after.standardOutput.contains("Breathe"))
         #expect(!after.standardOutput.contains("Stretch"))

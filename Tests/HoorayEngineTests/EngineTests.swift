@@ -15,7 +15,9 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
     private var _available = true
     private var nextServerID: UInt32 = 1
 
-    var shown: [(id: NoticeID, notice: Notice, replacing: UInt32?)] { lock.withLock { _shown.map { ($0.0, $0.1, $0.2) } } }
+    var shown: [(id: NoticeID, notice: Notice, replacing: UInt32?)] {
+        lock.withLock { _shown.map { ($0.0, $0.1, $0.2) } }
+    }
     var available: Bool {
         get { lock.withLock { _available } }
         set { lock.withLock { _available = newValue } }
@@ -24,7 +26,9 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
     func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
     func serverStatus() async -> ServerStatus {
         available
-            ? .available(ServerDescription(name: "fake", vendor: "tests", version: "1", specVersion: "1.2", capabilities: ["body"]))
+            ? .available(
+                ServerDescription(
+                    name: "fake", vendor: "tests", version: "1", specVersion: "1.2", capabilities: ["body"]))
             : .unavailable("no notification server")
     }
     func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome {
@@ -72,17 +76,22 @@ struct World {
     let directory: String
 
     init(settings: EngineSettings = EngineSettings()) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-engine-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("hooray-engine-\(UUID().uuidString)").path
         database = try HoorayDatabase(path: directory + "/hooray.sqlite")
-        engine = Engine(database: database, sink: sink, settings: settings, clock: clock, timeZone: utc, makeLogger: { label in
-            var logger = Logger(label: label)
-            logger.logLevel = .critical
-            return logger
-        })
+        engine = Engine(
+            database: database, sink: sink, settings: settings, clock: clock, timeZone: utc,
+            makeLogger: { label in
+                var logger = Logger(label: label)
+                logger.logLevel = .critical
+                return logger
+            })
     }
 
     func activate(_ plugin: ProbePlugin) async {
-        await engine.apply(settings: EngineSettings(), plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+        await engine.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
@@ -117,8 +126,13 @@ let stretch = Reminder(
         await world.engine.processDue()
         // The clock is rewound and a new engine starts on the same file.
         let rewound = ManualClock(now: start.addingTimeInterval(30))
-        let again = Engine(database: world.database, sink: world.sink, settings: EngineSettings(), clock: rewound, timeZone: utc)
-        await again.apply(settings: EngineSettings(), plugins: [PluginSetup(plugin: ProbePlugin(reminders: [stretch]), enabled: true, configuration: NoConfiguration())])
+        let again = Engine(
+            database: world.database, sink: world.sink, settings: EngineSettings(), clock: rewound, timeZone: utc)
+        await again.apply(
+            settings: EngineSettings(),
+            plugins: [
+                PluginSetup(plugin: ProbePlugin(reminders: [stretch]), enabled: true, configuration: NoConfiguration())
+            ])
         rewound.advance(by: 60)
         await again.processDue()
         #expect(try await world.database.occurrenceCount() == 1)
@@ -209,10 +223,12 @@ let stretch = Reminder(
             settings: EngineSettings(pluginTimeLimit: 0.2),
             plugins: [
                 PluginSetup(
-                    plugin: ProbePlugin(reminders: [stretch], onDue: { _ in
-                        try await Task.sleep(for: .seconds(3600))
-                        return nil
-                    }), enabled: true, configuration: NoConfiguration())
+                    plugin: ProbePlugin(
+                        reminders: [stretch],
+                        onDue: { _ in
+                            try await Task.sleep(for: .seconds(3600))
+                            return nil
+                        }), enabled: true, configuration: NoConfiguration())
             ])
         world.clock.advance(by: 60)
         await world.engine.processDue()

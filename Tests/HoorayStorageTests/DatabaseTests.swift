@@ -24,7 +24,8 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let folder = try FileManager.default.attributesOfItem(atPath: (database.path as NSString).deletingLastPathComponent)
+        let folder = try FileManager.default.attributesOfItem(
+            atPath: (database.path as NSString).deletingLastPathComponent)
         #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
 
@@ -43,7 +44,9 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect(first != nil)
         #expect(second == nil)
         #expect(try await database.pendingNotices().count == 1)
-        #expect(try await database.rule(plugin: "reminders", reminderID: "stretch")?.nextDue == t0.addingTimeInterval(86400))
+        #expect(
+            try await database.rule(plugin: "reminders", reminderID: "stretch")?.nextDue == t0.addingTimeInterval(86400)
+        )
     }
 
     @Test func replacingARuleWithTheSameScheduleKeepsItsNextDue() async throws {
@@ -105,7 +108,8 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
     }
 
     @Test func aDamagedFileGetsAnErrorThatSaysHowToRecover() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-bad-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-bad-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/hooray.sqlite"

@@ -16,14 +16,17 @@ func entry(_ fields: [String: String]) throws -> RemindersPlugin.Entry {
         let harness = PluginTestHarness(pluginName: "reminders", now: now, timeZone: berlin)
         let configuration = RemindersPlugin.Configuration(reminder: [
             try entry(["title": "Stretch", "body": "Roll your shoulders.", "at": "15:00", "days": "mon-fri"]),
-            try entry(["title": "Water the plants", "at": "09:30", "every": "3d", "start": "2026-11-01", "zone": "Asia/Tokyo"]),
+            try entry([
+                "title": "Water the plants", "at": "09:30", "every": "3d", "start": "2026-11-01", "zone": "Asia/Tokyo",
+            ]),
             try entry(["title": "Journal", "at": "21:00"]),
         ])
         try await RemindersPlugin().activate(context: harness.context, configuration: configuration)
         let scheduled = await harness.reminders.reminders
         #expect(
             scheduled["stretch"]?.schedule
-                == .weekly(on: [.monday, .tuesday, .wednesday, .thursday, .friday], at: TimeOfDay(hour: 15)!, zone: berlin))
+                == .weekly(
+                    on: [.monday, .tuesday, .wednesday, .thursday, .friday], at: TimeOfDay(hour: 15)!, zone: berlin))
         #expect(
             scheduled["water-the-plants"]?.schedule
                 == .everyNDays(
@@ -39,27 +42,38 @@ func entry(_ fields: [String: String]) throws -> RemindersPlugin.Entry {
         let plugin = RemindersPlugin()
         try await plugin.activate(
             context: harness.context,
-            configuration: .init(reminder: [try entry(["title": "A", "at": "10:00"]), try entry(["title": "B", "at": "11:00"])]))
-        try await plugin.activate(context: harness.context, configuration: .init(reminder: [try entry(["title": "B", "at": "11:00"])]))
+            configuration: .init(reminder: [
+                try entry(["title": "A", "at": "10:00"]), try entry(["title": "B", "at": "11:00"]),
+            ]))
+        try await plugin.activate(
+            context: harness.context, configuration: .init(reminder: [try entry(["title": "B", "at": "11:00"])]))
         #expect(await harness.reminders.reminders.keys.sorted() == ["b"])
     }
 
     @Test func everyNDaysWithoutAStartKeepsItsFirstDayAcrossRestarts() async throws {
         let harness = PluginTestHarness(pluginName: "reminders", now: now, timeZone: berlin)
         let plugin = RemindersPlugin()
-        let configuration = RemindersPlugin.Configuration(reminder: [try entry(["title": "Plants", "at": "09:00", "every": "3d"])])
+        let configuration = RemindersPlugin.Configuration(reminder: [
+            try entry(["title": "Plants", "at": "09:00", "every": "3d"])
+        ])
         try await plugin.activate(context: harness.context, configuration: configuration)
         harness.clock.advance(by: 86400 * 2)
         try await plugin.activate(context: harness.context, configuration: configuration)
         let schedule = await harness.reminders.reminders["plants"]?.schedule
-        #expect(schedule == .everyNDays(interval: 3, anchor: LocalDate(year: 2026, month: 11, day: 18)!, at: TimeOfDay(hour: 9)!, zone: berlin))
+        #expect(
+            schedule
+                == .everyNDays(
+                    interval: 3, anchor: LocalDate(year: 2026, month: 11, day: 18)!, at: TimeOfDay(hour: 9)!,
+                    zone: berlin))
     }
 
     @Test func sameTitlesGetDistinctIDs() async throws {
         let harness = PluginTestHarness(pluginName: "reminders", now: now)
         try await RemindersPlugin().activate(
             context: harness.context,
-            configuration: .init(reminder: [try entry(["title": "Stretch!", "at": "10:00"]), try entry(["title": "stretch", "at": "16:00"])]))
+            configuration: .init(reminder: [
+                try entry(["title": "Stretch!", "at": "10:00"]), try entry(["title": "stretch", "at": "16:00"]),
+            ]))
         #expect(await harness.reminders.reminders.keys.sorted() == ["stretch", "stretch-2"])
     }
 

@@ -72,7 +72,9 @@ public final class ControlServer: @unchecked Sendable {
         }
         unlink(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlError(message: "cannot create the control socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw ControlError(message: "cannot create the control socket: \(String(cString: strerror(errno)))")
+        }
         let previousMask = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -87,7 +87,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         let text = try container.decode(String.self)
         guard let value = LocalDate(parsing: text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\"\(text)\" is not a date; write it as YYYY-MM-DD, e.g. \"2026-03-08\"")
+                in: container,
+                debugDescription: "\"\(text)\" is not a date; write it as YYYY-MM-DD, e.g. \"2026-03-08\"")
         }
         self = value
     }

@@ -31,10 +31,12 @@ extension Weekday {
     public init?(parsing text: String) {
         let name = text.trimmingWhitespace().lowercased()
         guard name.count >= 3 else { return nil }
-        guard let match = Weekday.allCases.first(where: { day in
-            let full = day.fullName
-            return name == day.abbreviation || name == full
-        }) else { return nil }
+        guard
+            let match = Weekday.allCases.first(where: { day in
+                let full = day.fullName
+                return name == day.abbreviation || name == full
+            })
+        else { return nil }
         self = match
     }
 

@@ -24,7 +24,8 @@ final class HoorayFixture: Sendable {
         bus = try await PrivateSessionBus()
         for folder in ["config/hooray", "data", "runtime", "etc"] {
             try FileManager.default.createDirectory(
-                atPath: home.appending(folder), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                atPath: home.appending(folder), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
     }
 
@@ -74,9 +75,11 @@ final class HoorayFixture: Sendable {
         let child = try ChildProcess(
             Self.binDirectory + "/hoorayd", arguments: arguments,
             environment: environment(overriding: Self.fakeTimeVariables(fakeTime), withoutBus: withoutBus))
-        let ready = await child.waitForOutput(containing: "hoorayd is running", in: .standardError, timeout: .seconds(30))
+        let ready = await child.waitForOutput(
+            containing: "hoorayd is running", in: .standardError, timeout: .seconds(30))
         if !ready {
-            Issue.record("hoorayd did not start: \(child.exitStatus.map { "\($0)" } ?? "still running")\n\(child.standardError)")
+            Issue.record(
+                "hoorayd did not start: \(child.exitStatus.map { "\($0)" } ?? "still running")\n\(child.standardError)")
         }
         return child
     }
