@@ -102,6 +102,7 @@ public enum Daemon {
             logger.info("configuration: \(loaded.files.joined(separator: ", "))")
         }
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
+        await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
 
         control.start { request in
@@ -149,6 +150,21 @@ public enum Daemon {
         return .ok
     }
 
+    /// Logs the next few reminders in local time, so a user starting hoorayd sees what it will do.
+    static func announceUpcoming(database: HoorayDatabase, logger: Logger, limit: Int = 5) async {
+        guard let rules = try? await database.rules().filter({ $0.nextDue != nil }) else { return }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE d MMM HH:mm"
+        for rule in rules.prefix(limit) {
+            logger.info(
+                "next: \(rule.reminder.notice.title) at \(formatter.string(from: rule.nextDue!)) (\(rule.plugin))")
+        }
+        if rules.count > limit {
+            logger.info("… and \(rules.count - limit) more; `hooray next` lists them")
+        }
+    }
+
     static func announceServer(sink: LibNotifySink, logger: Logger) async {
         switch await sink.serverStatus() {
         case .available(let server):
@@ -172,6 +188,7 @@ public enum Daemon {
             await engine.apply(settings: loaded.settings, plugins: loaded.setups)
             state.configuration = loaded
             logger.info("configuration reloaded")
+            await announceUpcoming(database: engine.database, logger: logger)
             return nil
         } catch {
             let message = "the new configuration has errors; still running on the last good one:\n\(error)"

@@ -10,16 +10,20 @@ public struct EngineSettings: Sendable, Equatable {
     public var catchUpWithin: Duration
     /// How often undelivered notices are retried while no server is reachable.
     public var retryEvery: Duration
-    /// How long a plugin call may take before the daemon moves on without it.
+    /// How long a plugin's `reminderDue` or `actionInvoked` may take before the daemon moves on without it.
     public var pluginTimeLimit: Double
+    /// How long a plugin's `activate` may take; it may do more work, such as scheduling many reminders.
+    public var activationTimeLimit: Double
 
     /// Creates settings.
     public init(
-        catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10
+        catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10,
+        activationTimeLimit: Double = 60
     ) {
         self.catchUpWithin = catchUpWithin
         self.retryEvery = retryEvery
         self.pluginTimeLimit = pluginTimeLimit
+        self.activationTimeLimit = activationTimeLimit
     }
 }
 
@@ -107,7 +111,7 @@ public actor Engine {
             let name = setup.plugin.name
             let context = makeContext(for: name)
             do {
-                try await withTimeLimit(settings.pluginTimeLimit) { [setup] in
+                try await withTimeLimit(settings.activationTimeLimit) { [setup] in
                     try await setup.plugin.activate(context: context, erasedConfiguration: setup.configuration)
                 }
                 plugins[name] = setup.plugin

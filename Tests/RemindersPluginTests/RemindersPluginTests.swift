@@ -94,3 +94,33 @@ func entry(_ fields: [String: String]) throws -> RemindersPlugin.Entry {
         }
     }
 }
+
+@Suite struct SnoozeTests {
+    @Test func snoozeBringsTheReminderBackInAnHourAndSurvivesAReload() async throws {
+        let harness = PluginTestHarness(pluginName: "reminders", now: now, timeZone: berlin)
+        let plugin = RemindersPlugin()
+        let configuration = RemindersPlugin.Configuration(reminder: [try entry(["title": "Stretch", "at": "15:00"])])
+        try await plugin.activate(context: harness.context, configuration: configuration)
+        #expect(await harness.reminders.reminders["stretch"]?.notice.actions == [RemindersPlugin.snooze])
+
+        try await plugin.actionInvoked(
+            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "snooze", reminderID: "stretch"),
+            context: harness.context)
+        #expect(
+            await harness.reminders.reminders["snoozed.stretch"]?.schedule == .once(at: now.addingTimeInterval(3600)))
+
+        // Snoozing the snoozed one moves it again rather than stacking a second one.
+        harness.clock.advance(by: 3600)
+        try await plugin.actionInvoked(
+            InvokedAction(notice: NoticeID(rawValue: 2), actionID: "snooze", reminderID: "snoozed.stretch"),
+            context: harness.context)
+        #expect(
+            await harness.reminders.reminders["snoozed.stretch"]?.schedule == .once(at: now.addingTimeInterval(7200)))
+
+        try await plugin.activate(context: harness.context, configuration: configuration)
+        #expect(await harness.reminders.reminders.keys.sorted() == ["snoozed.stretch", "stretch"])
+        // Removing the reminder from the file drops its snooze too.
+        try await plugin.activate(context: harness.context, configuration: .init(reminder: []))
+        #expect(await harness.reminders.reminders.isEmpty)
+    }
+}

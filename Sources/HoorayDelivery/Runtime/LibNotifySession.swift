@@ -53,7 +53,7 @@ final class LibNotifySession {
     func start() {
         notify_init(NotificationDelivery.appName)
         if case .failure(let failure) = connectedBus() {
-            logger.info("Notification delivery starts without a session bus", metadata: ["reason": "\(failure)"])
+            logger.debug("Notification delivery starts without a session bus", metadata: ["reason": "\(failure)"])
         }
     }
 
