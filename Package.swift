@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "hooray",
             dependencies: [
-                "HoorayEngine", "BuiltInPlugins",
+                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "HoorayEngineTests",
             dependencies: [
-                "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayTesting",
+                "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,7 +1,7 @@
 import HoorayKit
 
 /// What the notification server said about itself.
-public struct ServerInfo: Sendable, Hashable, CustomStringConvertible {
+public struct ServerInfo: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The server's product name, such as `gnome-shell`, `dunst` or `notification-daemon`.
     public var name: String
     /// Who makes it.

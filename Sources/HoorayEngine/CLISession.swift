@@ -1,4 +1,5 @@
 import Foundation
+import HoorayDelivery
 import HoorayKit
 import HoorayStorage
 import Logging
@@ -69,9 +70,9 @@ public struct CLISession: Sendable {
 /// A sink for CLI-side engines that never delivers (the daemon does that).
 struct OfflineSink: NotificationSink {
     func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
-    func serverStatus() async -> ServerStatus { .unavailable("not checked by the CLI") }
-    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome {
-        .unavailable("the CLI does not deliver notices")
+    func serverStatus() async -> ServerStatus { .unavailable(reason: "not checked by the CLI") }
+    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
+        .unavailable(reason: "the CLI does not deliver notices")
     }
     func shutdown() async {}
 }

@@ -110,7 +110,7 @@ public enum Daemon {
             case .status:
                 let status = await DaemonStatus(
                     pid: getpid(), version: version, startedAt: startedAt,
-                    server: engine.serverStatus.server, serverProblem: engine.serverStatus.problem,
+                    server: engine.serverStatus.info, serverProblem: engine.serverStatus.problem,
                     waitingNotices: (try? database.pendingNotices().count) ?? 0,
                     plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue)
                 return ControlResponse(ok: true, status: status)
@@ -166,12 +166,14 @@ public enum Daemon {
     }
 
     static func announceServer(sink: LibNotifySink, logger: Logger) async {
-        switch await sink.serverStatus() {
+        let status = await sink.serverStatus()
+        switch status {
         case .available(let server):
             logger.info(
                 "delivering to \(server.name) \(server.version) (capabilities: \(server.capabilities.joined(separator: ", ")))"
             )
-        case .unavailable(let reason):
+        case .unavailable, .timedOut:
+            let reason = status.problem ?? "unknown"
             let message =
                 "no notification server (\(reason)). Notifications go to the inbox — read them with `hooray inbox` — "
                 + "and are shown as soon as a notification server appears."
@@ -247,19 +249,5 @@ struct ReloadService: Service {
             logger.info("SIGHUP: reloading the configuration")
             _ = await Daemon.reload(loader: loader, engine: engine, state: state, logger: logger)
         }
-    }
-}
-
-extension ServerStatus {
-    /// The server, when one is reachable.
-    public var server: ServerDescription? {
-        if case .available(let server) = self { return server }
-        return nil
-    }
-
-    /// Why no server is reachable, when none is.
-    public var problem: String? {
-        if case .unavailable(let reason) = self { return reason }
-        return nil
     }
 }

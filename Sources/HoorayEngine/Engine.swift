@@ -1,4 +1,5 @@
 import Foundation
+import HoorayDelivery
 import HoorayKit
 import HoorayScheduling
 import HoorayStorage
@@ -60,7 +61,7 @@ public actor Engine {
     var settings: EngineSettings
     var plugins: [String: any HoorayPlugin] = [:]
     var state = SchedulerState()
-    var server: ServerStatus = .unavailable("not checked yet")
+    var server: ServerStatus = .unavailable(reason: "not checked yet")
     var retryTask: Task<Void, Never>?
     let loopEvents: AsyncStream<LoopEvent>
     let loopContinuation: AsyncStream<LoopEvent>.Continuation
@@ -324,12 +325,12 @@ public actor Engine {
                 switch outcome {
                 case .delivered(let serverID):
                     try await database.markDelivered(item.id, serverID: serverID, now: clock.now)
-                    if case .unavailable = server { await refreshServerStatus() }
+                    if server.info == nil { await refreshServerStatus() }
                 case .unavailable(let reason):
                     try await database.markUndelivered(item.id, reason: reason)
-                    if server != .unavailable(reason) {
+                    if server != .unavailable(reason: reason) {
                         logger.warning("no notification server (\(reason)); notices wait in `hooray inbox`")
-                        server = .unavailable(reason)
+                        server = .unavailable(reason: reason)
                     }
                     scheduleRetry()
                     return
@@ -337,7 +338,7 @@ public actor Engine {
                     let reason = "the notification server did not answer in time"
                     try await database.markUndelivered(item.id, reason: reason)
                     logger.warning("\(reason); notice \(item.id) waits in `hooray inbox`")
-                    server = .unavailable(reason)
+                    server = .timedOut
                     scheduleRetry()
                     return
                 }

@@ -34,25 +34,11 @@ public final class LibNotifySink: NotificationSink {
     }
 
     public func serverStatus() async -> ServerStatus {
-        switch await delivery.serverStatus() {
-        case .available(let info):
-            return .available(
-                ServerDescription(
-                    name: info.name, vendor: info.vendor, version: info.version, specVersion: info.specVersion,
-                    capabilities: info.capabilities))
-        case .unavailable(let reason):
-            return .unavailable(reason)
-        case .timedOut:
-            return .unavailable("the notification server did not answer in time")
-        }
+        await delivery.serverStatus()
     }
 
-    public func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome {
-        switch await delivery.show(notice, id: id, replacing: replacing) {
-        case .delivered(let serverID): .delivered(serverID: serverID)
-        case .unavailable(let reason): .unavailable(reason)
-        case .timedOut: .timedOut
-        }
+    public func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
+        await delivery.show(notice, id: id, replacing: replacing)
     }
 
     public func shutdown() async {

@@ -1,3 +1,4 @@
+import HoorayDelivery
 import HoorayKit
 
 /// Where the engine sends notices: the desktop's notification server, or a fake in tests.
@@ -7,7 +8,7 @@ public protocol NotificationSink: Sendable {
     /// The notification server, or why there is none.
     func serverStatus() async -> ServerStatus
     /// Shows a notice, replacing the server's notification `replacing` when given.
-    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome
+    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome
     /// Stops the sink.
     func shutdown() async
 }
@@ -20,20 +21,13 @@ public enum SinkEvent: Sendable, Equatable {
     case serverAppeared
 }
 
-/// The notification server, or why there is none.
-public enum ServerStatus: Sendable, Equatable {
-    /// A server is reachable.
-    case available(ServerDescription)
-    /// None is reachable, and why.
-    case unavailable(String)
-}
-
-/// What happened to one attempt to show a notice.
-public enum ShowOutcome: Sendable, Equatable {
-    /// The server accepted it with this id.
-    case delivered(serverID: UInt32)
-    /// No server or no bus; the reason.
-    case unavailable(String)
-    /// The server did not answer in time.
-    case timedOut
+extension ServerStatus {
+    /// Why no server is reachable, when none is.
+    public var problem: String? {
+        switch self {
+        case .available: nil
+        case .unavailable(let reason): reason
+        case .timedOut: "the notification server did not answer in time"
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
@@ -205,7 +206,7 @@ struct Status: AsyncParsableCommand {
         // No daemon: report what we can see ourselves.
         let server = await session.probeServer()
         if json {
-            print(try Output.json(OfflineStatus(running: false, server: server.server, serverProblem: server.problem)))
+            print(try Output.json(OfflineStatus(running: false, server: server.info, serverProblem: server.problem)))
             return
         }
         print("hoorayd is not running. Start it with `make run` or `systemctl --user start hooray`.")
@@ -215,8 +216,8 @@ struct Status: AsyncParsableCommand {
                 "Notification server: \(description.name) \(description.version) by \(description.vendor) (spec \(description.specVersion))"
             )
             print("Capabilities: \(description.capabilities.joined(separator: ", "))")
-        case .unavailable(let reason):
-            print("Notification server: none (\(reason)); notices would wait in `hooray inbox`.")
+        case .unavailable, .timedOut:
+            print("Notification server: none (\(server.problem ?? "unknown")); notices would wait in `hooray inbox`.")
         }
         throw ExitCode(3)
     }
@@ -224,7 +225,7 @@ struct Status: AsyncParsableCommand {
 
 struct OfflineStatus: Encodable {
     let running: Bool
-    let server: ServerDescription?
+    let server: ServerInfo?
     let serverProblem: String?
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayScheduling
@@ -27,13 +28,13 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
     func serverStatus() async -> ServerStatus {
         available
             ? .available(
-                ServerDescription(
+                ServerInfo(
                     name: "fake", vendor: "tests", version: "1", specVersion: "1.2", capabilities: ["body"]))
-            : .unavailable("no notification server")
+            : .unavailable(reason: "no notification server")
     }
-    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> ShowOutcome {
+    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
         lock.withLock {
-            guard _available else { return .unavailable("no notification server") }
+            guard _available else { return .unavailable(reason: "no notification server") }
             _shown.append((id, notice, replacing))
             defer { nextServerID += 1 }
             return .delivered(serverID: replacing ?? nextServerID)

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayDelivery
 
 /// A request to the daemon over its control socket: one JSON object on one line.
 public enum ControlRequest: Codable, Sendable, Equatable {
@@ -38,7 +39,7 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     /// When it started.
     public var startedAt: Date
     /// The notification server, when one is reachable.
-    public var server: ServerDescription?
+    public var server: ServerInfo?
     /// Why notices are not being shown, when no server is reachable.
     public var serverProblem: String?
     /// How many notices wait for delivery.
@@ -52,7 +53,7 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
 
     /// Creates a status.
     public init(
-        pid: Int32, version: String, startedAt: Date, server: ServerDescription?, serverProblem: String?,
+        pid: Int32, version: String, startedAt: Date, server: ServerInfo?, serverProblem: String?,
         waitingNotices: Int, plugins: [String], configFiles: [String], nextDue: Date?
     ) {
         self.pid = pid
@@ -64,29 +65,6 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         self.plugins = plugins
         self.configFiles = configFiles
         self.nextDue = nextDue
-    }
-}
-
-/// A notification server as reported over the control socket.
-public struct ServerDescription: Codable, Sendable, Equatable {
-    /// Its name, e.g. `dunst` or `gnome-shell`.
-    public var name: String
-    /// Its vendor.
-    public var vendor: String
-    /// Its version.
-    public var version: String
-    /// The notification specification version it implements.
-    public var specVersion: String
-    /// Its capabilities, e.g. `actions`, `body`, `body-markup`.
-    public var capabilities: [String]
-
-    /// Creates a description.
-    public init(name: String, vendor: String, version: String, specVersion: String, capabilities: [String]) {
-        self.name = name
-        self.vendor = vendor
-        self.version = version
-        self.specVersion = specVersion
-        self.capabilities = capabilities
     }
 }
 
