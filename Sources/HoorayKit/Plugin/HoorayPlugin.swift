@@ -47,10 +47,12 @@ public protocol HoorayPlugin: Sendable {
 }
 
 extension HoorayPlugin {
+    /// Shows the reminder's own notice.
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
         due.reminder.notice
     }
 
+    /// Does nothing.
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {}
 }
 
