@@ -48,6 +48,7 @@ public struct CLISession: Sendable {
         logger.logLevel = .critical
         let engine = Engine(
             database: try database(), sink: OfflineSink(), settings: loaded.settings,
+            timeZone: SystemTimeZone(environment: environment).current(),
             makeLogger: { label in
                 var quiet = Logger(label: label)
                 quiet.logLevel = .error

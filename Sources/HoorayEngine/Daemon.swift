@@ -71,6 +71,7 @@ public enum Daemon {
             printError("hoorayd: cannot create \(paths.runtimeDirectory): \(error)")
             return .cannotStart
         }
+        let systemTimeZone = SystemTimeZone(environment: options.environment)
         let database: HoorayDatabase
         do {
             database = try HoorayDatabase(path: paths.database)
@@ -81,7 +82,9 @@ public enum Daemon {
         let alarm: WallClockAlarm
         let control: ControlServer
         do {
-            alarm = try WallClockAlarm()
+            alarm = try WallClockAlarm(
+                watchingTimeZoneIn: systemTimeZone.isPinnedByEnvironment ? nil : systemTimeZone.watchedDirectory,
+                names: systemTimeZone.watchedNames)
             control = try ControlServer(path: paths.controlSocket)
         } catch {
             printError("hoorayd: \(error)")
@@ -91,7 +94,8 @@ public enum Daemon {
         let sink = LibNotifySink(
             icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: Logger(label: "delivery"))
         let engine = Engine(
-            database: database, sink: sink, settings: loaded.settings, makeLogger: { Logger(label: $0) })
+            database: database, sink: sink, settings: loaded.settings, timeZone: systemTimeZone.current(),
+            systemTimeZone: systemTimeZone, makeLogger: { Logger(label: $0) })
         let startedAt = Date()
         let state = DaemonState(configuration: loaded)
 

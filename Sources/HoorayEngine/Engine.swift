@@ -55,7 +55,9 @@ public actor Engine {
     let database: HoorayDatabase
     let sink: any NotificationSink
     let clock: any HoorayClock
-    let timeZone: TimeZone
+    var timeZone: TimeZone
+    let systemTimeZone: SystemTimeZone?
+    var lastSetups: [PluginSetup] = []
     let logger: Logger
     let makeLogger: @Sendable (String) -> Logger
     var settings: EngineSettings
@@ -81,10 +83,11 @@ public actor Engine {
     ///   - settings: Engine settings.
     ///   - clock: The clock; the system clock in the daemon.
     ///   - timeZone: The user's local time zone.
+    ///   - systemTimeZone: Where to re-read the time zone when it may have changed; `nil` keeps `timeZone`.
     ///   - makeLogger: Makes a logger for a label (the engine's own, and each plugin's).
     public init(
         database: HoorayDatabase, sink: any NotificationSink, settings: EngineSettings,
-        clock: any HoorayClock = SystemClock(), timeZone: TimeZone = .current,
+        clock: any HoorayClock = SystemClock(), timeZone: TimeZone = .current, systemTimeZone: SystemTimeZone? = nil,
         makeLogger: @escaping @Sendable (String) -> Logger = { Logger(label: $0) }
     ) {
         self.database = database
@@ -92,6 +95,7 @@ public actor Engine {
         self.settings = settings
         self.clock = clock
         self.timeZone = timeZone
+        self.systemTimeZone = systemTimeZone
         self.makeLogger = makeLogger
         self.logger = makeLogger("hoorayd")
         (loopEvents, loopContinuation) = AsyncStream.makeStream(
@@ -107,6 +111,7 @@ public actor Engine {
     /// A plugin that throws or takes too long is logged and left inactive; the others go on.
     public func apply(settings: EngineSettings, plugins setups: [PluginSetup]) async {
         self.settings = settings
+        lastSetups = setups
         plugins = [:]
         for setup in setups where setup.enabled {
             let name = setup.plugin.name
@@ -209,8 +214,13 @@ public actor Engine {
                 alarm.set(deadline: nil)
             }
             guard let event = await events.next() else { return }
-            if case .alarm(.clockChanged) = event {
+            switch event {
+            case .alarm(.clockChanged):
                 logger.notice("the wall clock was set; checking what is due")
+            case .alarm(.timeZoneChanged):
+                await timeZoneMayHaveChanged()
+            case .alarm(.deadline), .changed:
+                break
             }
         }
     }
@@ -278,6 +288,19 @@ public actor Engine {
             logger.error("plugin \(plugin.name) failed on \(due.reminder.id): \(error); showing the reminder as it is")
             return due.reminder.notice
         }
+    }
+
+    /// Re-plans reminders that follow the system's time zone when it changed.
+    ///
+    /// Plugins are activated again with the new zone in their context, so a reminder "at 08:30"
+    /// without a zone of its own moves to 08:30 in the new zone.
+    public func timeZoneMayHaveChanged() async {
+        guard let systemTimeZone, !systemTimeZone.isPinnedByEnvironment else { return }
+        let zone = systemTimeZone.current()
+        guard zone.identifier != timeZone.identifier else { return }
+        logger.notice("the time zone changed from \(timeZone.identifier) to \(zone.identifier); re-planning reminders")
+        timeZone = zone
+        await apply(settings: settings, plugins: lastSetups)
     }
 
     // MARK: Notices

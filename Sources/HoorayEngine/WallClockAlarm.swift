@@ -7,8 +7,9 @@ import Foundation
 /// after the clock is corrected, 20:00 is still 20:00. This uses a Linux `timerfd` on
 /// `CLOCK_REALTIME` with an absolute deadline and `TFD_TIMER_CANCEL_ON_SET`, so the kernel both
 /// fires it at the right wall-clock instant (also right after resume) and reports any
-/// discontinuous clock change. With no deadline set the thread blocks in `poll` with no timeout:
-/// an idle daemon does not wake up at all.
+/// discontinuous clock change. It can also watch the files that hold the system's time zone
+/// (with inotify), so a change of zone is noticed at once. With no deadline set the thread blocks
+/// in `poll` with no timeout: an idle daemon does not wake up at all.
 public final class WallClockAlarm: @unchecked Sendable {
     // @unchecked: the two descriptors are set once in init; timerfd_settime and eventfd writes are
     // thread-safe system calls, and the poll thread is the only reader.
@@ -19,21 +20,39 @@ public final class WallClockAlarm: @unchecked Sendable {
         case deadline
         /// The wall clock was set (by NTP, by the user, or after a time-zone change of the RTC).
         case clockChanged
+        /// A watched time-zone file changed.
+        case timeZoneChanged
     }
 
     let timer: Int32
     let stop: Int32
+    let watch: Int32
     let events: AsyncStream<Event>
     let continuation: AsyncStream<Event>.Continuation
 
     /// Creates the alarm and starts its thread.
-    public init() throws {
+    ///
+    /// - Parameters:
+    ///   - directory: A folder to watch for time-zone changes, such as `/etc`; none when `nil`.
+    ///   - names: The file names in `directory` whose creation, replacement or removal counts.
+    public init(watchingTimeZoneIn directory: String? = nil, names: Set<String> = []) throws {
         timer = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
         guard timer >= 0 else { throw AlarmError(reason: String(cString: strerror(errno))) }
         stop = eventfd(0, Int32(EFD_CLOEXEC))
+        var watch: Int32 = -1
+        if let directory {
+            watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
+            // A folder that cannot be watched only means zone changes are picked up at the next reload.
+            if watch >= 0 && inotify_add_watch(watch, directory, mask) < 0 {
+                close(watch)
+                watch = -1
+            }
+        }
+        self.watch = watch
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(16))
-        let thread = Thread { [timer, stop, continuation] in
-            Self.run(timer: timer, stop: stop, continuation: continuation)
+        let thread = Thread { [timer, stop, watch, continuation] in
+            Self.run(timer: timer, stop: stop, watch: watch, names: names, continuation: continuation)
         }
         thread.name = "hooray-alarm"
         thread.start()
@@ -64,14 +83,17 @@ public final class WallClockAlarm: @unchecked Sendable {
         _ = write(stop, &one, 8)
     }
 
-    private static func run(timer: Int32, stop: Int32, continuation: AsyncStream<Event>.Continuation) {
+    private static func run(
+        timer: Int32, stop: Int32, watch: Int32, names: Set<String>, continuation: AsyncStream<Event>.Continuation
+    ) {
         var fds = [
-            pollfd(fd: timer, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: watch, events: Int16(POLLIN), revents: 0),
         ]
         while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let ready = poll(&fds, 2, -1)
+            for index in fds.indices { fds[index].revents = 0 }
+            let ready = poll(&fds, nfds_t(watch >= 0 ? 3 : 2), -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
@@ -86,10 +108,32 @@ public final class WallClockAlarm: @unchecked Sendable {
                     continuation.yield(.deadline)
                 }
             }
+            if watch >= 0 && fds[2].revents != 0 && changedNames(watch).contains(where: names.contains) {
+                continuation.yield(.timeZoneChanged)
+            }
         }
         continuation.finish()
         close(timer)
         close(stop)
+        if watch >= 0 { close(watch) }
+    }
+
+    /// Reads the pending inotify events and returns the file names they concern.
+    private static func changedNames(_ watch: Int32) -> [String] {
+        var names: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(watch, &buffer, buffer.count)
+            guard count > 0 else { return names }
+            var offset = 0
+            // Each event: int32 wd, uint32 mask, uint32 cookie, uint32 len, then len bytes of name.
+            while offset + 16 <= count {
+                let length = buffer[(offset + 12)..<(offset + 16)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + Int(length))]
+                names.append(String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self))
+                offset += 16 + Int(length)
+            }
+        }
     }
 }
 

@@ -30,7 +30,9 @@ final class HoorayFixture: Sendable {
     }
 
     /// The environment of the binaries: this fixture's folders, bus and a fixed time zone.
-    func environment(overriding: [String: String] = [:], withoutBus: Bool = false) -> ProcessEnvironment {
+    func environment(overriding: [String: String] = [:], withoutBus: Bool = false, removing: [String] = [])
+        -> ProcessEnvironment
+    {
         var values = [
             "HOME": home.path,
             "XDG_CONFIG_HOME": home.appending("config"),
@@ -46,6 +48,8 @@ final class HoorayFixture: Sendable {
         var removed = ["DISPLAY", "WAYLAND_DISPLAY", "JOURNAL_STREAM"]
         if overriding["FAKETIME"] == nil { removed += ["FAKETIME", "LD_PRELOAD"] }
         if withoutBus { removed.append("DBUS_SESSION_BUS_ADDRESS") }
+        for name in removing { values[name] = nil }
+        removed += removing
         return .inherited(overriding: values, removing: removed)
     }
 
@@ -69,12 +73,17 @@ final class HoorayFixture: Sendable {
     /// - Parameters:
     ///   - fakeTime: When given, the daemon's wall clock starts at this UTC time (`faketime`) and runs on.
     ///   - withoutBus: Start it with no session bus at all.
-    func startDaemon(fakeTime: String? = nil, withoutBus: Bool = false, arguments: [String] = []) async throws
+    func startDaemon(
+        fakeTime: String? = nil, withoutBus: Bool = false, arguments: [String] = [],
+        environment extra: [String: String] = [:], removing: [String] = []
+    ) async throws
         -> ChildProcess
     {
         let child = try ChildProcess(
             Self.binDirectory + "/hoorayd", arguments: arguments,
-            environment: environment(overriding: Self.fakeTimeVariables(fakeTime), withoutBus: withoutBus))
+            environment: environment(
+                overriding: Self.fakeTimeVariables(fakeTime).merging(extra) { _, new in new }, withoutBus: withoutBus,
+                removing: removing))
         let ready = await child.waitForOutput(
             containing: "hoorayd is running", in: .standardError, timeout: .seconds(30))
         if !ready {
