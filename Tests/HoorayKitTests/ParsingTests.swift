@@ -25,6 +25,11 @@ import Testing
         #expect(throws: WeekdayListError.self) { try Weekday.parseSet(text) }
     }
 
+    @Test func aBadRangeNamesTheBadDay() {
+        let error = #expect(throws: WeekdayListError.self) { try Weekday.parseSet("mon-fryday") }
+        #expect(error?.part == "fryday")
+    }
+
     @Test func dayIntervals() {
         #expect(DayInterval(parsing: "3d")?.days == 3)
         #expect(DayInterval(parsing: "1 day")?.days == 1)

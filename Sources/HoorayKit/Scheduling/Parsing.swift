@@ -77,8 +77,11 @@ extension Weekday {
                 guard let day = Weekday(parsing: part) else { throw WeekdayListError(text: text, part: part) }
                 days.insert(day)
             case 2:
-                guard let first = Weekday(parsing: String(ends[0])), let last = Weekday(parsing: String(ends[1])) else {
-                    throw WeekdayListError(text: text, part: part)
+                guard let first = Weekday(parsing: String(ends[0])) else {
+                    throw WeekdayListError(text: text, part: String(ends[0]).trimmingWhitespace())
+                }
+                guard let last = Weekday(parsing: String(ends[1])) else {
+                    throw WeekdayListError(text: text, part: String(ends[1]).trimmingWhitespace())
                 }
                 var index = first.rawValue
                 while true {
