@@ -1,6 +1,7 @@
 import Foundation
 import HoorayConfig
 import HoorayKit
+import RemindersPlugin
 import Testing
 
 /// The documented configuration file installed as /etc/hooray/hooray.toml.
@@ -47,7 +48,7 @@ import Testing
         #expect(settings == ["catch_up_within", "icon", "server_timeout", "retry_every", "level"])
     }
 
-    @Test func theRemindersExampleIsValidTOMLOnceUncommented() throws {
+    @Test func theRemindersExampleIsAValidReminderOnceUncommented() throws {
         let text = try String(contentsOfFile: shippedFile, encoding: .utf8)
         let example = text.split(separator: "\n").drop { !$0.hasPrefix("# [[plugins.reminders.reminder]]") }
             .map { $0.dropFirst(2) }.joined(separator: "\n")
@@ -57,5 +58,12 @@ import Testing
         let reminder = try #require(root.node(at: ["plugins", "reminders", "reminder", 0])?.table)
         #expect(reminder.keys == ["title", "body", "at", "days", "zone", "urgency"])
         #expect(reminder["at"]?.value == .string("15:00"))
+
+        // The real plugin accepts it without a warning.
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/example.toml"
+        try example.write(toFile: file, atomically: true, encoding: .utf8)
+        let report = ConfigLoader(paths: directory.paths, plugins: [RemindersPlugin()]).check(onlyFile: file)
+        #expect(report.diagnostics.isEmpty, "\(report)")
     }
 }
