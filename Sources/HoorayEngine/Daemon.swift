@@ -53,8 +53,9 @@ public enum Daemon {
             printError("Fix them (check with `hooray config check`) and start hoorayd again.")
             return .badConfiguration
         }
+        let logLevel = SharedLogLevel(loaded.logLevel)
         LoggingSystem.bootstrap { label in
-            StderrLogHandler(label: label, level: loaded.logLevel, environment: options.environment)
+            StderrLogHandler(label: label, level: logLevel, environment: options.environment)
         }
         let logger = Logger(label: "hoorayd")
         for warning in loaded.warnings { logger.warning("\(warning)") }
@@ -119,7 +120,8 @@ public enum Daemon {
                     plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue)
                 return ControlResponse(ok: true, status: status)
             case .reload:
-                let result = await reload(loader: loader, engine: engine, state: state, logger: logger)
+                let result = await reload(
+                    loader: loader, engine: engine, state: state, logLevel: logLevel, logger: logger)
                 return ControlResponse(ok: result == nil, message: result)
             case .refresh:
                 await engine.reloadRules()
@@ -131,7 +133,7 @@ public enum Daemon {
         }
 
         let service = EngineService(engine: engine, alarm: alarm, logger: logger)
-        let reloader = ReloadService(loader: loader, engine: engine, state: state, logger: logger)
+        let reloader = ReloadService(loader: loader, engine: engine, state: state, logLevel: logLevel, logger: logger)
         var configuration = ServiceGroupConfiguration(
             services: [
                 .init(service: service),
@@ -186,10 +188,12 @@ public enum Daemon {
     }
 
     /// Reloads the configuration; on errors keeps the running one and returns a message.
-    static func reload(loader: ConfigurationLoader, engine: Engine, state: DaemonState, logger: Logger) async -> String?
-    {
+    static func reload(
+        loader: ConfigurationLoader, engine: Engine, state: DaemonState, logLevel: SharedLogLevel, logger: Logger
+    ) async -> String? {
         do {
             let loaded = try loader.load()
+            logLevel.level = loaded.logLevel
             for warning in loaded.warnings { logger.warning("\(warning)") }
             await engine.apply(settings: loaded.settings, plugins: loaded.setups)
             state.configuration = loaded
@@ -245,13 +249,14 @@ struct ReloadService: Service {
     let loader: ConfigurationLoader
     let engine: Engine
     let state: DaemonState
+    let logLevel: SharedLogLevel
     let logger: Logger
 
     func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         for await _ in signals.cancelOnGracefulShutdown() {
             logger.info("SIGHUP: reloading the configuration")
-            _ = await Daemon.reload(loader: loader, engine: engine, state: state, logger: logger)
+            _ = await Daemon.reload(loader: loader, engine: engine, state: state, logLevel: logLevel, logger: logger)
         }
     }
 }

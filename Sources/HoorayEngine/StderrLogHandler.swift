@@ -7,8 +7,13 @@ import Logging
 /// `<6>`, which journald turns into the entry's priority; the journal adds the time itself. In a
 /// terminal each line starts with the local time and the level instead.
 public struct StderrLogHandler: LogHandler {
-    /// The level below which messages are dropped.
-    public var logLevel: Logger.Level
+    /// The level below which messages are dropped: this logger's own when set, else the shared one.
+    public var logLevel: Logger.Level {
+        get { ownLevel ?? shared.level }
+        set { ownLevel = newValue }
+    }
+    var ownLevel: Logger.Level?
+    let shared: SharedLogLevel
     /// Metadata attached to every message of this logger.
     public var metadata: Logger.Metadata = [:]
     let label: String
@@ -18,12 +23,13 @@ public struct StderrLogHandler: LogHandler {
     ///
     /// - Parameters:
     ///   - label: The logger's label, printed before each message (`reminders`, `hoorayd`).
-    ///   - level: The lowest level to print.
+    ///   - level: The lowest level to print, shared by every logger so that a reload can change it.
     ///   - environment: The process environment; `JOURNAL_STREAM` selects the journald form.
-    public init(label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment)
-    {
+    public init(
+        label: String, level: SharedLogLevel, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.label = label
-        self.logLevel = level
+        self.shared = level
         self.journal = environment["JOURNAL_STREAM"] != nil
     }
 
@@ -63,5 +69,23 @@ public struct StderrLogHandler: LogHandler {
         var parts = tm()
         localtime_r(&now, &parts)
         return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}
+
+/// The log level of every logger of the process, changeable while it runs (`[log] level` on reload).
+public final class SharedLogLevel: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value: Logger.Level
+
+    /// Creates the shared level.
+    public init(_ level: Logger.Level) {
+        value = level
+    }
+
+    /// The current level.
+    public var level: Logger.Level {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }
