@@ -9,13 +9,15 @@ BIN          := .build/debug
 RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin
 
-.PHONY: all build run test deps test-deps format lint clean help
+.PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help
 
 all: build
 
 help:
 	@echo "make run    build and start hoorayd in the foreground"
 	@echo "make test   build and run every test (unit and end-to-end)"
+	@echo "make deb    build dist/hooray_<version>_<arch>.deb"
+	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
 	@echo "make lint   check formatting with swift format"
 	@echo "make clean  remove build products"
 
@@ -36,6 +38,17 @@ test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	HOORAY_BIN_DIR="$$(pwd)/$(BIN)" dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS)
 
+PACKAGE_PKGS := debhelper dpkg-dev fakeroot lintian man-db bash-completion
+
+package-deps: deps
+	@./scripts/install-deps $(PACKAGE_PKGS)
+
+deb: package-deps
+	./scripts/build-deb
+
+package-test: package-deps test-deps
+	./scripts/package-test
+
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Plugins Tests
 
@@ -43,4 +56,4 @@ format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-release .build-release-manual .build-deb dist
