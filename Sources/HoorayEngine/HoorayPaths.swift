@@ -5,6 +5,7 @@ import Foundation
 /// | what | where |
 /// |---|---|
 /// | database | `$XDG_DATA_HOME/hooray/hooray.sqlite` (default `~/.local/share/hooray/`) |
+/// | anonymous identity | `$XDG_DATA_HOME/hooray/identity` |
 /// | lock, control socket | `$XDG_RUNTIME_DIR/hooray/` |
 /// | user configuration | `$XDG_CONFIG_HOME/hooray/` (default `~/.config/hooray/`) |
 public struct HoorayPaths: Sendable, Hashable {
@@ -15,6 +16,8 @@ public struct HoorayPaths: Sendable, Hashable {
 
     /// The database file.
     public var database: String { dataDirectory + "/hooray.sqlite" }
+    /// The anonymous identity's file, read and written by `IdentityStore`.
+    public var identityFile: String { dataDirectory + "/identity" }
     /// The lock file that keeps one `hoorayd` per user.
     public var lockFile: String { runtimeDirectory + "/hoorayd.lock" }
     /// The daemon's control socket.

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import HoorayEngine
+import HoorayStorage
+
+struct IdentityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "identity",
+        abstract: "Show your anonymous id and what it is used for.",
+        discussion: """
+            The anonymous id is made at random on this computer the first time it is needed and kept in \
+            ~/.local/share/hooray/identity (mode 600). It is sent only as the x-user-id header to the AI \
+            endpoint you configure, and only when AI is configured. `hooray delete-my-data` removes it; a new \
+            one is made the next time. Exits 1 when the identity file is damaged, and says how to recover.
+            """)
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        let session = try CLISession(configFile: nil)
+        let identity: AnonymousIdentity
+        do {
+            identity = try IdentityStore(path: session.paths.identityFile).identity()
+        } catch {
+            warn(error.description)
+            throw ExitCode.failure
+        }
+        if json {
+            print(try Output.json(IdentityItem(userId: identity.headerValue, createdAt: identity.createdAt)))
+            return
+        }
+        print("Your anonymous id: \(identity.headerValue)")
+        print("Made: \(Output.when(identity.createdAt))")
+        print(
+            """
+
+            It was made at random on this computer and says nothing about who you are.
+            Hooray sends it only as the x-user-id header to the AI endpoint you configure, and only
+            when AI is configured, so that service can keep your moments together. AI is off until then.
+            `hooray delete-my-data` removes it with the rest of your data; a new one is made next time.
+            """)
+    }
+}
+
+struct IdentityItem: Encodable {
+    let userId: String
+    let createdAt: Date
+}
