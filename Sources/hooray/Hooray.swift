@@ -23,6 +23,7 @@ struct Hooray: AsyncParsableCommand {
         version: HoorayVersion.current,
         subcommands: [
             Next.self, Inbox.self, Act.self, Status.self, Plugins.self, ConfigCommand.self, Reload.self,
+            DeleteMyData.self,
             IdentityCommand.self,
         ]
     )

@@ -140,3 +140,26 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect(try await database.pendingNotices().count == 100)
     }
 }
+
+@Suite struct DataDeletionTests {
+    @Test func deletingUserDataEmptiesEverythingButKeepsTheSchema() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await database.upsertRule(plugin: "reminders", reminder: reminder("stretch"), now: t0) { _ in t0 }
+        try await database.recordOccurrence(
+            plugin: "reminders", reminderID: "stretch", dueAt: t0, notice: Notice(title: "Stretch"), outcome: .shown,
+            nextDue: t0.addingTimeInterval(86400), now: t0)
+        _ = try await database.insertNotice(Notice(title: "Moment logged"), plugin: "wins", now: t0)
+        try await DatabasePluginStore(database: database, plugin: "wins").set(["a"], forKey: "moments")
+
+        let deleted = try await database.deleteUserData()
+
+        #expect(deleted == DeletedData(notices: 2, plugins: ["wins"], occurrences: 1))
+        #expect(try await database.inbox(includeDelivered: true).isEmpty)
+        #expect(try await database.rules().isEmpty)
+        #expect(try await database.pluginKeys(plugin: "wins").isEmpty)
+        // The database still works afterwards.
+        _ = try await database.insertNotice(Notice(title: "Again"), plugin: "wins", now: t0)
+        #expect(try await database.pendingNotices().count == 1)
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import HoorayEngine
+import HoorayStorage
+
+struct DeleteMyData: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-my-data",
+        abstract: "Remove everything Hooray keeps about you, and your anonymous id.",
+        discussion: """
+            Removes your notices, every plugin's data (such as moments, habits and streaks) and your \
+            anonymous id. Your configuration files stay, so configured reminders carry on. On a terminal \
+            it asks first; elsewhere it needs --yes. A new anonymous id is made the next time one is needed.
+            """)
+
+    @Flag(name: .shortAndLong, help: "Do not ask; delete at once.")
+    var yes = false
+
+    func run() async throws {
+        let session = try CLISession(configFile: nil)
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw CommandFailure(
+                    message: "delete-my-data asks before deleting, but there is no terminal to ask on; "
+                        + "run `hooray delete-my-data --yes` to delete without asking.")
+            }
+            print(
+                """
+                This removes everything Hooray keeps about you: your notices, every plugin's data
+                (moments, habits, streaks) and your anonymous id. Your configuration files stay.
+                """)
+            print("Type \"delete\" to continue: ", terminator: "")
+            guard let answer = readLine(), answer.trimmingCharacters(in: .whitespaces).lowercased() == "delete" else {
+                print("Nothing was deleted.")
+                return
+            }
+        }
+        let deleted = try await session.database().deleteUserData()
+        let identity = IdentityStore(path: session.paths.identityFile)
+        let hadIdentity =
+            (try? identity.existingIdentity()) != nil
+            || FileManager.default.fileExists(atPath: session.paths.identityFile)
+        do {
+            try identity.delete()
+        } catch {
+            throw CommandFailure(message: "your data was deleted, but the anonymous id was not: \(error)")
+        }
+        // A running daemon schedules the configured reminders again and forgets what it held.
+        let reloaded = (try? session.send(.reload))??.ok == true
+
+        print("Deleted \(deleted.notices) notice(s), \(deleted.occurrences) recorded reminder(s)", terminator: "")
+        print(deleted.plugins.isEmpty ? "" : ", the data of \(deleted.plugins.joined(separator: ", "))", terminator: "")
+        print(hadIdentity ? " and your anonymous id." : "; there was no anonymous id yet.")
+        print("A new anonymous id is made the next time one is needed.")
+        if reloaded { print("hoorayd carries on with your configured reminders.") }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// `hooray delete-my-data`, with the daemon running.
+@Suite(.timeLimit(.minutes(2)))
+struct DeleteMyDataTests {
+    struct IdentityJSON: Decodable {
+        let userId: String
+    }
+
+    func userID(_ fixture: HoorayFixture) async throws -> String {
+        let output = try await fixture.hooray("identity", "--json")
+        return try JSONDecoder().decode(IdentityJSON.self, from: Data(output.standardOutput.utf8)).userId
+    }
+
+    @Test func withoutATerminalItNeedsYesAndDeletesNothing() async throws {
+        let fixture = try await HoorayFixture()
+        defer { Task { await fixture.tearDown() } }
+        let before = try await userID(fixture)
+        let refused = try await fixture.hooray("delete-my-data")
+        #expect(refused.status == .exited(1))
+        #expect(refused.standardError.contains("hooray delete-my-data --yes"))
+        #expect(try await userID(fixture) == before)
+    }
+
+    @Test func itRemovesNoticesAndTheIdentityAndTheDaemonCarriesOn() async throws {
+        let fixture = try await HoorayFixture()
+        defer { Task { await fixture.tearDown() } }
+        let server = try await fixture.startServer()
+        try fixture.writeConfig(reminderTOML(title: "Stretch", body: "Roll your shoulders.", at: "15:00"))
+        let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 14:59:58")
+        _ = try await server.waitForNotifications(count: 1, timeout: .seconds(20))
+        let before = try await userID(fixture)
+        #expect(try await fixture.hooray("inbox", "--all").standardOutput.contains("Stretch"))
+
+        let deleted = try await fixture.hooray("delete-my-data", "--yes")
+        #expect(deleted.status == .exited(0))
+        #expect(deleted.standardOutput.contains("Deleted 1 notice(s)"))
+        #expect(deleted.standardOutput.contains("and your anonymous id"))
+
+        #expect(try await fixture.hooray("inbox", "--all").standardOutput.contains("No notices yet."))
+        let after = try await userID(fixture)
+        #expect(after != before)
+        // The configured reminder is still scheduled, and the daemon still runs.
+        let next = try await fixture.hooray("next")
+        #expect(next.standardOutput.contains("Stretch"))
+        #expect(daemon.isRunning)
+        // The occurrence already shown is not shown again.
+        try await Task.sleep(for: .seconds(1))
+        #expect(try server.notifications().count == 1)
+        await daemon.stop()
+    }
+}
