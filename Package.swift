@@ -68,6 +68,12 @@ let package = Package(
         // The list of built-in plugins the executables load.
         .target(name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin"], path: "Plugins/BuiltIn"),
 
+        // AI praise over libcurl: providers, configuration, retry timing.
+        .target(
+            name: "HoorayAI",
+            dependencies: ["HoorayKit", "CCurl", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // Fakes for tests, ours and plugin authors'.
         .target(name: "HoorayTesting", dependencies: ["HoorayKit"]),
 
@@ -92,7 +98,7 @@ let package = Package(
             name: "HooraySystemTesting",
             dependencies: ["HoorayKit"],
             path: "Tests/SystemTesting",
-            exclude: ["notification_server.py"]
+            exclude: ["notification_server.py", "ai_server.py"]
         ),
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
@@ -109,5 +115,6 @@ let package = Package(
         ),
         .testTarget(name: "RemindersPluginTests", dependencies: ["RemindersPlugin", "HoorayTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting"]),
+        .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HooraySystemTesting"]),
     ]
 )

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A small win the user logged, as it is sent to an AI service for praise.
+///
+/// It carries only what the service needs to answer warmly: the words, when it happened and when
+/// it was logged, the user's time zone and a human "how long ago". Mood, notes and photos stay on
+/// the computer.
+public struct MomentForPraise: Sendable, Hashable {
+    /// The moment's own id, made on this computer; the service echoes it back.
+    public var clientID: UUID
+    /// What the user did, in their words.
+    public var text: String
+    /// When the win happened, which may be earlier than when it was logged.
+    public var happenedAt: Date
+    /// When the user logged it.
+    public var submittedAt: Date
+    /// The user's IANA time zone, such as `Europe/Berlin`, so the service can speak of "this morning".
+    public var timeZone: String
+    /// How long before logging the win happened, written for a person, such as `5 min ago` or `just now`.
+    public var timeAgo: String
+
+    /// Creates a moment to praise.
+    ///
+    /// - Parameters:
+    ///   - clientID: The moment's id, made on this computer.
+    ///   - text: What the user did.
+    ///   - happenedAt: When it happened.
+    ///   - submittedAt: When it was logged.
+    ///   - timeZone: The user's IANA time zone identifier.
+    ///   - timeAgo: How long before logging it happened, such as `5 min ago`.
+    public init(
+        clientID: UUID, text: String, happenedAt: Date, submittedAt: Date, timeZone: String, timeAgo: String
+    ) {
+        self.clientID = clientID
+        self.text = text
+        self.happenedAt = happenedAt
+        self.submittedAt = submittedAt
+        self.timeZone = timeZone
+        self.timeAgo = timeAgo
+    }
+}
+
+/// Praise an AI service wrote for a moment.
+///
+/// ``text`` is plain text: control characters are removed, it is trimmed and its length is capped
+/// before a plugin sees it. Markup such as `<b>` is kept as literal characters; the delivery layer
+/// escapes it, so it is shown, never interpreted.
+public struct AIPraise: Sendable, Hashable {
+    /// The praise, in plain text.
+    public var text: String
+    /// The service's id for the moment, when the service stores moments (the `hooray` provider does).
+    public var serverID: String?
+    /// The kind of action the service recognised in the moment, such as `exercise`, when it says.
+    public var action: String?
+    /// Tags the service found in the moment; empty when it gave none.
+    public var tags: [String]
+
+    /// Creates praise.
+    ///
+    /// - Parameters:
+    ///   - text: The praise, in plain text.
+    ///   - serverID: The service's id for the moment, if any.
+    ///   - action: The recognised kind of action, if any.
+    ///   - tags: Tags found in the moment.
+    public init(text: String, serverID: String? = nil, action: String? = nil, tags: [String] = []) {
+        self.text = text
+        self.serverID = serverID
+        self.action = action
+        self.tags = tags
+    }
+}
+
+/// Something that can write praise for a moment, such as an AI service.
+///
+/// The engine provides one built from the `[ai]` configuration; tests can substitute their own.
+/// Implementations must honour task cancellation promptly and must never let a secret (an API key,
+/// the user's anonymous id) reach an error description or a log.
+public protocol PraiseProvider: Sendable {
+    /// Asks for praise for a moment.
+    ///
+    /// - Parameter moment: The moment to praise.
+    /// - Returns: The praise.
+    /// - Throws: ``AIRequestError`` when no praise could be had (AI is off, the service is down or
+    ///   answered something unusable), or `CancellationError` when the calling task was cancelled.
+    func praise(for moment: MomentForPraise) async throws -> AIPraise
+}

@@ -1,0 +1,221 @@
+#!/usr/bin/python3
+"""A loopback AI service for tests: answers like the Hooray backend or an OpenAI-compatible server,
+or misbehaves on purpose.
+
+The first path segment chooses the behaviour, the rest says which protocol is spoken:
+
+    POST /good/moments                   a correct Hooray backend answer
+    POST /good/v1/chat/completions       a correct chat-completions answer
+    POST /MODE/...                       MODE is one of the names in MODES below
+
+Every request is appended to the record file as one JSON line (method, path, headers with
+lower-case names, body) before it is answered, so tests can check what the client sent.
+
+It binds 127.0.0.1 on a port the system chooses and prints `PORT <number>` when ready. It exits by
+itself after --idle seconds without a request, so a test that forgets to stop it leaves nothing behind.
+"""
+
+import argparse
+import json
+import os
+import select
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MARKUP_PRAISE = "<b>Tom & Jerry</b>"
+GOOD_PRAISE = "You made space for yourself."
+BIG_SIZE = 5 * 1024 * 1024
+
+MODES = {
+    "good", "markup", "notjson", "wrongtypes", "missing", "emptypraise", "wrongclient", "nullcontent",
+    "nochoices", "array", "oversized", "oversized-chunked", "drip", "hang", "redirect", "redirected",
+    "status-500", "status-404", "status-429", "status-401", "status-503",
+}
+
+record_lock = threading.Lock()
+last_activity = time.monotonic()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "HoorayTestAI/1"
+
+    def log_message(self, format, *args):
+        sys.stderr.write("ai_server: " + (format % args) + "\n")
+
+    def do_GET(self):
+        self.handle_request()
+
+    def do_POST(self):
+        self.handle_request()
+
+    def handle_request(self):
+        global last_activity
+        last_activity = time.monotonic()
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length > 0 else b""
+        record = {
+            "method": self.command,
+            "path": self.path,
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "body": body.decode("utf-8", errors="replace"),
+        }
+        with record_lock:
+            with open(self.server.record_file, "a", encoding="utf-8") as file:
+                file.write(json.dumps(record) + "\n")
+
+        parts = self.path.lstrip("/").split("/", 1)
+        mode = parts[0]
+        rest = "/" + (parts[1] if len(parts) > 1 else "")
+        openai = rest.endswith("/chat/completions")
+        try:
+            request = json.loads(body) if body else {}
+        except ValueError:
+            request = {}
+        client_id = request.get("clientId", "") if isinstance(request, dict) else ""
+
+        if mode not in MODES:
+            return self.send_body(404, b"unknown mode", "text/plain")
+        if mode.startswith("status-"):
+            return self.send_body(int(mode[len("status-"):]), b'{"error": "on purpose"}')
+        if mode == "redirect":
+            target = "http://127.0.0.1:%d/redirected%s" % (self.server.server_address[1], rest)
+            self.send_response(302)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if mode == "hang":
+            return self.hang()
+        if mode == "drip":
+            return self.drip()
+        if mode == "oversized":
+            return self.send_body(200, b"x" * BIG_SIZE)
+        if mode == "oversized-chunked":
+            return self.send_chunked(b"x" * BIG_SIZE)
+        if mode == "notjson":
+            return self.send_body(200, b"<html>this is not json</html>", "text/html")
+        if mode == "array":
+            return self.send_json([1, 2, 3])
+
+        praise = MARKUP_PRAISE if mode == "markup" else GOOD_PRAISE
+        if openai:
+            message = {"role": "assistant", "content": praise}
+            if mode == "wrongtypes":
+                message["content"] = 12
+            elif mode == "missing":
+                del message["content"]
+            elif mode == "emptypraise":
+                message["content"] = " \n\t "
+            elif mode == "nullcontent":
+                message["content"] = None
+            answer = {"id": "chatcmpl-1", "object": "chat.completion", "model": request.get("model", ""),
+                      "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+            if mode == "nochoices":
+                answer["choices"] = []
+            return self.send_json(answer)
+
+        answer = {"id": "srv-%d" % int(time.time() * 1000), "clientId": client_id, "aiPraise": praise,
+                  "action": "tidy", "tags": ["home", "care"]}
+        if mode == "wrongtypes":
+            answer["id"] = 42
+            answer["aiPraise"] = ["not", "text"]
+        elif mode == "missing":
+            del answer["aiPraise"]
+        elif mode == "emptypraise":
+            answer["aiPraise"] = " \u0007\n "
+        elif mode == "wrongclient":
+            answer["clientId"] = "00000000-0000-4000-8000-000000000000"
+        return self.send_json(answer)
+
+    def send_json(self, value):
+        self.send_body(200, json.dumps(value).encode("utf-8"))
+
+    def send_body(self, status, data, content_type="application/json"):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        try:
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def send_chunked(self, data):
+        """Sends without a Content-Length, so only counting received bytes can cap it."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for start in range(0, len(data), 65536):
+                chunk = data[start:start + 65536]
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def drip(self):
+        """Starts a valid answer, then sends one byte every 200 ms for up to a minute."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        deadline = time.monotonic() + 60
+        try:
+            while time.monotonic() < deadline:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                if self.client_closed(0.2):
+                    return
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+
+    def hang(self):
+        """Never answers; returns when the client goes away, or after two minutes."""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.client_closed(0.2):
+                break
+        self.close_connection = True
+
+    def client_closed(self, wait):
+        readable, _, _ = select.select([self.connection], [], [], wait)
+        if not readable:
+            return False
+        try:
+            return self.connection.recv(1, 0x2) == b""  # MSG_PEEK
+        except OSError:
+            return True
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--record", required=True, help="file to append one JSON line per request to")
+    parser.add_argument("--idle", type=float, default=180.0, help="exit after this many seconds without a request")
+    arguments = parser.parse_args()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.record_file = arguments.record
+
+    def watchdog():
+        while True:
+            time.sleep(1)
+            if time.monotonic() - last_activity > arguments.idle:
+                sys.stderr.write("ai_server: idle for %.0f s, exiting\n" % arguments.idle)
+                os._exit(0)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    print("PORT %d" % server.server_address[1], flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
