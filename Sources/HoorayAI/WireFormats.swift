@@ -11,7 +11,8 @@ enum HoorayWire {
         var happenedAt: Date
         var submittedAt: Date
         var tz: String
-        var timeAgo: String
+        /// Seconds between `happenedAt` and `submittedAt`, as the backend's moment model has it.
+        var timeAgo: Int
     }
 
     struct Response: Decodable {
@@ -26,7 +27,8 @@ enum HoorayWire {
         try WireJSON.encode(
             Request(
                 clientId: moment.clientID.uuidString.lowercased(), text: moment.text, happenedAt: moment.happenedAt,
-                submittedAt: moment.submittedAt, tz: moment.timeZone, timeAgo: moment.timeAgo))
+                submittedAt: moment.submittedAt, tz: moment.timeZone,
+                timeAgo: max(0, Int(moment.submittedAt.timeIntervalSince(moment.happenedAt).rounded()))))
     }
 
     static func praise(from data: Data, for moment: MomentForPraise) throws(AIRequestError) -> AIPraise {

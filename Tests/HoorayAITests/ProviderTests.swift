@@ -11,7 +11,7 @@ private struct HoorayBody: Decodable, Equatable {
     var happenedAt: String
     var submittedAt: String
     var tz: String
-    var timeAgo: String
+    var timeAgo: Int
 }
 
 /// The body a chat-completions server receives.
@@ -51,7 +51,7 @@ struct ProviderTests {
                         clientId: "a1b2c3d4-e5f6-4711-8899-aabbccddeeff",
                         text: "Cleaned something quietly bothering me",
                         happenedAt: "2025-06-15T15:06:40Z", submittedAt: "2025-06-15T15:11:40Z", tz: "Europe/Berlin",
-                        timeAgo: "5 min ago"))
+                        timeAgo: 300))
         }
     }
 

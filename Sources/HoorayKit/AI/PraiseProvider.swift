@@ -27,7 +27,8 @@ public struct MomentForPraise: Sendable, Hashable {
     ///   - happenedAt: When it happened.
     ///   - submittedAt: When it was logged.
     ///   - timeZone: The user's IANA time zone identifier.
-    ///   - timeAgo: How long before logging it happened, such as `5 min ago`.
+    ///   - timeAgo: How long before logging it happened, in words, such as `5 min ago`, for prompts.
+    ///     (The Hooray backend receives the seconds between `happenedAt` and `submittedAt` instead.)
     public init(
         clientID: UUID, text: String, happenedAt: Date, submittedAt: Date, timeZone: String, timeAgo: String
     ) {
