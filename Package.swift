@@ -56,7 +56,8 @@ let package = Package(
         .target(
             name: "HoorayEngine",
             dependencies: [
-                "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "CLinux",
+                "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "HoorayAI",
+                "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -103,7 +104,7 @@ let package = Package(
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling"]),
-        .testTarget(name: "HoorayConfigTests", dependencies: ["HoorayConfig", "RemindersPlugin"]),
+        .testTarget(name: "HoorayConfigTests", dependencies: ["HoorayConfig", "HoorayAI", "RemindersPlugin"]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
         .testTarget(

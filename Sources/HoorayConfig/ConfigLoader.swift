@@ -14,6 +14,8 @@ public struct ConfigLoader: Sendable {
     public var explicitFile: String?
     /// The installed plugins, whose sections are checked.
     public var plugins: [any HoorayPlugin]
+    /// Top-level sections read elsewhere, such as `[ai]`, checked like the core settings.
+    public var extraSections: [ExtraSection]
 
     /// Creates a loader.
     ///
@@ -21,7 +23,12 @@ public struct ConfigLoader: Sendable {
     ///   - paths: Where the layers are, such as `ConfigPaths(environment: ProcessInfo.processInfo.environment)`.
     ///   - explicitFile: A file given with `--config`, if any.
     ///   - plugins: The installed plugins.
-    public init(paths: ConfigPaths, explicitFile: String? = nil, plugins: [any HoorayPlugin] = []) {
+    ///   - extraSections: Top-level sections read elsewhere, such as `[ai]`.
+    public init(
+        paths: ConfigPaths, explicitFile: String? = nil, plugins: [any HoorayPlugin] = [],
+        extraSections: [ExtraSection] = []
+    ) {
+        self.extraSections = extraSections
         self.paths = paths
         self.explicitFile = explicitFile
         self.plugins = plugins
@@ -39,7 +46,7 @@ public struct ConfigLoader: Sendable {
         return LoadedConfiguration(
             core: core, pluginSections: evaluation.sections, files: evaluation.files,
             warnings: evaluation.diagnostics.diagnostics, root: evaluation.root,
-            configurations: evaluation.configurations)
+            configurations: evaluation.configurations, extras: evaluation.extras)
     }
 
     /// Checks the configuration and reports every problem, for `hooray config check`.
@@ -76,6 +83,7 @@ public struct ConfigLoader: Sendable {
         var core: CoreSettings?
         var sections: [String: PluginSection] = [:]
         var configurations: [String: any Sendable] = [:]
+        var extras: [String: any Sendable] = [:]
     }
 
     func evaluate(_ layers: [Layer]) -> Evaluation {
@@ -111,11 +119,22 @@ public struct ConfigLoader: Sendable {
         }
 
         do {
-            let (core, warnings) = try CoreSettings.decode(from: evaluation.root)
+            let (core, warnings) = try CoreSettings.decode(
+                from: evaluation.root, alsoPermitted: Set(extraSections.map(\.name)))
             evaluation.core = core
             evaluation.diagnostics.append(contentsOf: warnings)
         } catch {
             evaluation.diagnostics.append(contentsOf: error)
+        }
+
+        for section in extraSections {
+            do {
+                let (value, warnings) = try section.decode(evaluation.root[section.name])
+                evaluation.extras[section.name] = value
+                evaluation.diagnostics.append(contentsOf: warnings)
+            } catch {
+                evaluation.diagnostics.append(contentsOf: error)
+            }
         }
 
         let (sections, sectionDiagnostics) = pluginSections(
@@ -156,17 +175,29 @@ public struct LoadedConfiguration: Sendable {
     /// The merged configuration.
     public var root: ConfigNode
     private var configurations: [String: any Sendable]
+    private var extras: [String: any Sendable]
 
     init(
         core: CoreSettings, pluginSections: [String: PluginSection], files: [String], warnings: [ConfigDiagnostic],
-        root: ConfigNode, configurations: [String: any Sendable]
+        root: ConfigNode, configurations: [String: any Sendable], extras: [String: any Sendable] = [:]
     ) {
+        self.extras = extras
         self.core = core
         self.pluginSections = pluginSections
         self.files = files
         self.warnings = warnings
         self.root = root
         self.configurations = configurations
+    }
+
+    /// The decoded value of an extra section named when the loader was made.
+    ///
+    /// - Parameters:
+    ///   - name: The section's name.
+    ///   - type: The type it was decoded into.
+    /// - Returns: The value, or `nil` when no such section was named or the type differs.
+    public func extraSection<Value: Sendable>(_ name: String, as type: Value.Type) -> Value? {
+        extras[name] as? Value
     }
 
     /// Whether a plugin is enabled: `[plugins.NAME] enabled`, `true` when not set.

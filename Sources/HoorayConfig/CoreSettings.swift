@@ -52,11 +52,16 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     ///
     /// Unknown top-level sections are warned about, with a suggestion when one looks like a typo
     /// of a known section; `plugins` is left to ``pluginSections(in:knownPlugins:)``.
-    /// - Parameter root: The merged root table.
+    /// - Parameters:
+    ///   - root: The merged root table.
+    ///   - alsoPermitted: Other top-level sections that are read elsewhere, such as `ai`.
     /// - Returns: The settings and any warnings.
     /// - Throws: ``ConfigDiagnostics`` when a setting has the wrong type or is out of range.
-    public static func decode(from root: ConfigNode) throws(ConfigDiagnostics) -> (CoreSettings, [ConfigDiagnostic]) {
-        let (settings, warnings) = try ConfigDecoder().decode(CoreSettings.self, from: root, permittedKeys: ["plugins"])
+    public static func decode(from root: ConfigNode, alsoPermitted: Set<String> = []) throws(ConfigDiagnostics)
+        -> (CoreSettings, [ConfigDiagnostic])
+    {
+        let (settings, warnings) = try ConfigDecoder().decode(
+            CoreSettings.self, from: root, permittedKeys: alsoPermitted.union(["plugins"]))
         return (settings, warnings)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayAI
 import HoorayKit
 import HoorayStorage
 import Logging
@@ -106,6 +107,7 @@ public enum Daemon {
         } else {
             logger.info("configuration: \(loaded.files.joined(separator: ", "))")
         }
+        await engine.setPraiseProvider(makePraiseProvider(loaded.ai, paths: paths, logger: logger))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
@@ -156,6 +158,29 @@ public enum Daemon {
         return .ok
     }
 
+    /// Makes the AI praise provider plugins get: libcurl to the configured endpoint, sending the
+    /// anonymous identity as `x-user-id`; or one that always says "not configured".
+    ///
+    /// The identity is made here on the first run. A damaged identity file is reported with its
+    /// recovery and leaves AI off; offline praise keeps working.
+    static func makePraiseProvider(_ configuration: AIConfiguration, paths: HoorayPaths, logger: Logger)
+        -> any PraiseProvider
+    {
+        let identity: AnonymousIdentity
+        do {
+            identity = try IdentityStore(path: paths.identityFile).identity()
+        } catch {
+            logger.error("\(error.description)")
+            return NoPraiseProvider(
+                error: configuration.provider == .off ? .notConfigured : .identityUnavailable(reason: error.description)
+            )
+        }
+        guard configuration.provider != .off else { return NoPraiseProvider() }
+        logger.info(
+            "AI praise from \(configuration.provider.rawValue) at \(configuration.endpoint?.absoluteString ?? "?")")
+        return CurlPraiseProvider(configuration: configuration, userID: identity.userID, logger: Logger(label: "ai"))
+    }
+
     /// Logs the next few reminders in local time, so a user starting hoorayd sees what it will do.
     static func announceUpcoming(database: HoorayDatabase, logger: Logger, limit: Int = 5) async {
         guard let rules = try? await database.rules().filter({ $0.nextDue != nil }) else { return }
@@ -195,6 +220,8 @@ public enum Daemon {
             let loaded = try loader.load()
             logLevel.level = loaded.logLevel
             for warning in loaded.warnings { logger.warning("\(warning)") }
+            await engine.setPraiseProvider(
+                makePraiseProvider(loaded.ai, paths: HoorayPaths(environment: loader.environment), logger: logger))
             await engine.apply(settings: loaded.settings, plugins: loaded.setups)
             state.configuration = loaded
             logger.info("configuration reloaded")

@@ -1,3 +1,4 @@
+import HoorayAI
 import HoorayConfig
 import HoorayKit
 import Logging
@@ -26,6 +27,11 @@ public struct DaemonConfiguration: Sendable {
     public var files: [String] { loaded.files }
     /// Warnings (unknown keys and the like), ready to log.
     public var warnings: [String] { loaded.warnings.map(\.description) }
+    /// The `[ai]` section: off unless configured.
+    public var ai: AIConfiguration {
+        loaded.extraSection(AIConfiguration.sectionName, as: AIConfiguration.self) ?? .defaults
+    }
+
     /// The names of the enabled plugins.
     public var enabledPlugins: Set<String> { Set(setups.filter(\.enabled).map(\.plugin.name)) }
 }
@@ -33,6 +39,8 @@ public struct DaemonConfiguration: Sendable {
 /// Loads the layered configuration for the daemon and the CLI.
 public struct ConfigurationLoader: Sendable {
     let loader: ConfigLoader
+    /// The environment the loader reads paths from.
+    public let environment: [String: String]
     let plugins: [any HoorayPlugin]
 
     /// Creates a loader.
@@ -42,8 +50,11 @@ public struct ConfigurationLoader: Sendable {
     ///   - extraFile: `--config FILE`, read after all others.
     ///   - plugins: The plugins whose sections are checked and decoded.
     public init(environment: [String: String], extraFile: String?, plugins: [any HoorayPlugin]) {
-        loader = ConfigLoader(paths: ConfigPaths(environment: environment), explicitFile: extraFile, plugins: plugins)
+        loader = ConfigLoader(
+            paths: ConfigPaths(environment: environment), explicitFile: extraFile, plugins: plugins,
+            extraSections: Self.extraSections)
         self.plugins = plugins
+        self.environment = environment
     }
 
     /// Loads every layer.
@@ -76,6 +87,12 @@ public struct ConfigurationLoader: Sendable {
     public static func check(file: String?, environment: [String: String], plugins: [any HoorayPlugin])
         -> ConfigCheckReport
     {
-        ConfigLoader(paths: ConfigPaths(environment: environment), plugins: plugins).check(onlyFile: file)
+        ConfigLoader(paths: ConfigPaths(environment: environment), plugins: plugins, extraSections: extraSections)
+            .check(onlyFile: file)
     }
+
+    /// Top-level sections read by the engine beyond the core settings.
+    static let extraSections = [
+        ExtraSection(name: AIConfiguration.sectionName, as: AIConfiguration.self, default: .defaults)
+    ]
 }

@@ -58,6 +58,7 @@ public actor Engine {
     var timeZone: TimeZone
     let systemTimeZone: SystemTimeZone?
     var lastSetups: [PluginSetup] = []
+    var praise: any PraiseProvider = NoPraiseProvider()
     let logger: Logger
     let makeLogger: @Sendable (String) -> Logger
     var settings: EngineSettings
@@ -128,6 +129,11 @@ public actor Engine {
         await reloadRules()
     }
 
+    /// Sets the AI praise provider plugins get as ``PluginContext/ai`` from now on.
+    public func setPraiseProvider(_ provider: any PraiseProvider) {
+        praise = provider
+    }
+
     /// The names of the active plugins, sorted.
     public var activePlugins: [String] { plugins.keys.sorted() }
 
@@ -139,7 +145,8 @@ public actor Engine {
             storage: DatabasePluginStore(database: database, plugin: plugin),
             clock: clock,
             timeZone: timeZone,
-            logger: makeLogger(plugin))
+            logger: makeLogger(plugin),
+            ai: praise)
     }
 
     // MARK: Rules

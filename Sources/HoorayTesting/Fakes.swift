@@ -150,6 +150,8 @@ public struct PluginTestHarness: Sendable {
     public let notices: RecordingNoticeBoard
     /// The plugin's storage.
     public let storage: InMemoryPluginStore
+    /// The AI praise the plugin gets.
+    public let ai: any PraiseProvider
     /// The context to hand to the plugin.
     public let context: PluginContext
 
@@ -160,13 +162,16 @@ public struct PluginTestHarness: Sendable {
     ///   - now: The clock's starting time.
     ///   - timeZone: The user's time zone.
     ///   - nextDue: How the fake reminder book computes next due instants.
+    ///   - ai: The AI praise provider; not configured by default, like a fresh install.
     public init(
         pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
             if case .once(let date) = schedule { return date }
             return nil
-        }
+        },
+        ai: any PraiseProvider = NoPraiseProvider()
     ) {
+        self.ai = ai
         clock = ManualClock(now: now)
         reminders = InMemoryReminderBook(nextDue: nextDue)
         notices = RecordingNoticeBoard()
@@ -175,6 +180,27 @@ public struct PluginTestHarness: Sendable {
         logger.logLevel = .critical
         context = PluginContext(
             pluginName: pluginName, reminders: reminders, notices: notices, storage: storage, clock: clock,
-            timeZone: timeZone, logger: logger)
+            timeZone: timeZone, logger: logger, ai: ai)
+    }
+}
+
+/// AI praise for tests: answers from a script, and records what it was asked.
+public actor ScriptedPraiseProvider: PraiseProvider {
+    /// The moments asked about, in order.
+    public private(set) var requests: [MomentForPraise] = []
+    private var script: [Result<AIPraise, AIRequestError>]
+
+    /// Creates a provider that gives these answers in turn; when they run out it fails with
+    /// ``AIRequestError/timedOut``.
+    ///
+    /// - Parameter answers: The answers, first to last.
+    public init(_ answers: [Result<AIPraise, AIRequestError>]) {
+        script = answers
+    }
+
+    public func praise(for moment: MomentForPraise) async throws -> AIPraise {
+        requests.append(moment)
+        guard !script.isEmpty else { throw AIRequestError.timedOut }
+        return try script.removeFirst().get()
     }
 }

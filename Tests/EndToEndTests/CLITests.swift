@@ -84,3 +84,63 @@ struct CLITests {
         #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 }
+
+@Suite(.timeLimit(.minutes(2)))
+struct AIConfigurationTests {
+    @Test func configCheckValidatesTheAISectionWithPlaces() async throws {
+        let fixture = try await HoorayFixture()
+        defer { Task { await fixture.tearDown() } }
+        let path = try fixture.home.write(
+            """
+            [ai]
+            provider = "gpt"
+            endpont = "http://127.0.0.1:8080"
+
+            """, to: "ai.toml")
+        let result = try await fixture.hooray("config", "check", path)
+        #expect(result.status == .exited(1))
+        #expect(result.standardError.contains("\(path):2:12:"))
+        #expect(result.standardError.contains("hooray"))
+        #expect(result.standardError.contains("openai"))
+        #expect(result.standardError.contains("did you mean `endpoint`"))
+    }
+
+    @Test func aGoodAISectionChecksCleanAndTheDaemonMakesTheIdentityOnFirstRun() async throws {
+        let fixture = try await HoorayFixture()
+        defer { Task { await fixture.tearDown() } }
+        try fixture.writeConfig(
+            """
+            [ai]
+            provider = "openai"
+            endpoint = "http://127.0.0.1:9"
+            model = "llama3.2"
+
+            """)
+        let check = try await fixture.hooray("config", "check")
+        #expect(check.status == .exited(0), "\(check.standardError)")
+        let identityFile = fixture.home.appending("data/hooray/identity")
+        #expect(!FileManager.default.fileExists(atPath: identityFile))
+        let daemon = try await fixture.startDaemon()
+        #expect(daemon.standardError.contains("AI praise from openai at http://127.0.0.1:9"))
+        #expect(FileManager.default.fileExists(atPath: identityFile))
+        await daemon.stop()
+    }
+
+    @Test func aDamagedIdentityIsReportedAndTheDaemonRunsWithoutAI() async throws {
+        let fixture = try await HoorayFixture()
+        defer { Task { await fixture.tearDown() } }
+        try fixture.writeConfig("[ai]\nprovider = \"hooray\"\nendpoint = \"http://127.0.0.1:9\"\n")
+        let identityFile = fixture.home.appending("data/hooray/identity")
+        try FileManager.default.createDirectory(
+            atPath: fixture.home.appending("data/hooray"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        _ = FileManager.default.createFile(
+            atPath: identityFile, contents: Data("not an identity\n".utf8), attributes: [.posixPermissions: 0o600])
+        let daemon = try await fixture.startDaemon()
+        #expect(daemon.isRunning)
+        #expect(daemon.standardError.contains("mv "))
+        // The damaged file is left as it was.
+        #expect(try String(contentsOfFile: identityFile, encoding: .utf8) == "not an identity\n")
+        await daemon.stop()
+    }
+}

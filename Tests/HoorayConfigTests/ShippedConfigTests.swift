@@ -1,4 +1,5 @@
 import Foundation
+import HoorayAI
 import HoorayConfig
 import HoorayKit
 import RemindersPlugin
@@ -16,7 +17,8 @@ import Testing
     @Test func theShippedFileChecksClean() throws {
         let directory = try TemporaryDirectory()
 
-        let report = ConfigLoader(paths: directory.paths).check(onlyFile: shippedFile)
+        let ai = ExtraSection(name: AIConfiguration.sectionName, as: AIConfiguration.self, default: .defaults)
+        let report = ConfigLoader(paths: directory.paths, extraSections: [ai]).check(onlyFile: shippedFile)
 
         #expect(report.files == [shippedFile])
         #expect(report.diagnostics.isEmpty, "\(report)")
@@ -41,11 +43,20 @@ import Testing
         }
 
         let root = try ConfigFileParser.parse(uncommented.joined(separator: "\n"), file: "uncommented.toml")
-        let (settingsFound, warnings) = try CoreSettings.decode(from: root)
+        let (settingsFound, warnings) = try CoreSettings.decode(
+            from: root, alsoPermitted: [AIConfiguration.sectionName])
+        let aiNode = try #require(root[AIConfiguration.sectionName])
+        let (aiFound, aiWarnings) = try ConfigDecoder().decode(AIConfiguration.self, from: aiNode)
 
         #expect(settingsFound == CoreSettings.defaults)
         #expect(warnings.isEmpty)
-        #expect(settings == ["catch_up_within", "icon", "server_timeout", "retry_every", "level"])
+        #expect(aiFound == AIConfiguration.defaults)
+        #expect(aiWarnings.isEmpty)
+        #expect(
+            settings == [
+                "catch_up_within", "icon", "server_timeout", "retry_every", "level", "provider", "connect_timeout",
+                "timeout", "max_response_bytes",
+            ])
     }
 
     @Test func theRemindersExampleIsAValidReminderOnceUncommented() throws {

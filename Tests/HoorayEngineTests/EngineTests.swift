@@ -258,3 +258,44 @@ actor Pressed {
     var actions: [InvokedAction] = []
     func add(_ action: InvokedAction) { actions.append(action) }
 }
+
+@Suite struct PraiseWiringTests {
+    struct AskingPlugin: HoorayPlugin {
+        let answers: Answers
+        var name: String { "asking" }
+        var summary: String { "asks for praise when activated" }
+
+        func activate(context: PluginContext, configuration: NoConfiguration) async throws {
+            let moment = MomentForPraise(
+                clientID: UUID(), text: "Watered the plants", happenedAt: context.now, submittedAt: context.now,
+                timeZone: "UTC", timeAgo: "just now")
+            do {
+                await answers.add(try await context.ai.praise(for: moment).text)
+            } catch {
+                await answers.add("error: \(error)")
+            }
+        }
+    }
+
+    actor Answers {
+        var all: [String] = []
+        func add(_ answer: String) { all.append(answer) }
+    }
+
+    @Test func pluginsGetTheConfiguredProviderAndNoneUntilThen() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        let answers = Answers()
+        let setup = PluginSetup(plugin: AskingPlugin(answers: answers), enabled: true, configuration: NoConfiguration())
+        await world.engine.apply(settings: EngineSettings(), plugins: [setup])
+        await world.engine.setPraiseProvider(
+            ScriptedPraiseProvider([
+                .success(AIPraise(text: "You made space for yourself.", serverID: nil, action: nil, tags: []))
+            ]))
+        await world.engine.apply(settings: EngineSettings(), plugins: [setup])
+        let all = await answers.all
+        #expect(all.count == 2)
+        #expect(all.first?.hasPrefix("error: ") == true)
+        #expect(all.last == "You made space for yourself.")
+    }
+}

@@ -27,6 +27,9 @@ public enum AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case apiKeyFileTooOpen(path: String, mode: Int)
     /// The API key could not be read; `reason` names the variable or file and says why.
     case apiKeyUnavailable(reason: String)
+    /// The anonymous identity sent as `x-user-id` could not be read; `reason` names the file and
+    /// the recovery. No request is made without a valid identity.
+    case identityUnavailable(reason: String)
 
     /// Whether the same request may succeed later without the user changing anything.
     ///
@@ -38,7 +41,7 @@ public enum AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timedOut, .unreachable: true
         case .httpStatus(let code): code >= 500 || code == 429 || code == 408
         case .notConfigured, .redirected, .responseTooLarge, .malformedResponse, .insecureEndpoint,
-            .apiKeyFileTooOpen, .apiKeyUnavailable:
+            .apiKeyFileTooOpen, .apiKeyUnavailable, .identityUnavailable:
             false
         }
     }
@@ -77,6 +80,8 @@ public enum AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "so Hooray will not use it. Run `chmod 600 \(path)` so only you can read it."
         case .apiKeyUnavailable(let reason):
             return "The AI service's API key is not available: \(reason)."
+        case .identityUnavailable(let reason):
+            return "No AI request was made because the anonymous identity is unavailable: \(reason)"
         }
     }
 

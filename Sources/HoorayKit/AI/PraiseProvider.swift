@@ -85,3 +85,24 @@ public protocol PraiseProvider: Sendable {
     ///   answered something unusable), or `CancellationError` when the calling task was cancelled.
     func praise(for moment: MomentForPraise) async throws -> AIPraise
 }
+
+/// The praise provider of a Hooray without AI: every request fails with the same error.
+///
+/// Plugins get it through ``PluginContext/ai`` until AI is configured in the `[ai]` section, so
+/// they always keep their offline praise.
+public struct NoPraiseProvider: PraiseProvider {
+    /// The error every request fails with; ``AIRequestError/notConfigured`` by default.
+    public let error: AIRequestError
+
+    /// Creates the provider.
+    ///
+    /// - Parameter error: The error every request fails with.
+    public init(error: AIRequestError = .notConfigured) {
+        self.error = error
+    }
+
+    /// Fails with ``error``.
+    public func praise(for moment: MomentForPraise) async throws -> AIPraise {
+        throw error
+    }
+}

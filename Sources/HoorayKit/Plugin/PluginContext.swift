@@ -17,6 +17,9 @@ public struct PluginContext: Sendable {
     public let storage: any PluginStore
     /// The clock: the current time, and sleeping until a wall-clock instant.
     public let clock: any HoorayClock
+    /// Warmer praise from the configured AI service; fails with ``AIRequestError/notConfigured``
+    /// until the user sets up the `[ai]` section, so keep an offline answer ready.
+    public let ai: any PraiseProvider
     /// The user's local time zone, for schedules that do not name one.
     public let timeZone: TimeZone
     /// A logger labelled with the plugin's name.
@@ -30,8 +33,10 @@ public struct PluginContext: Sendable {
         storage: any PluginStore,
         clock: any HoorayClock,
         timeZone: TimeZone,
-        logger: Logger
+        logger: Logger,
+        ai: any PraiseProvider = NoPraiseProvider()
     ) {
+        self.ai = ai
         self.pluginName = pluginName
         self.reminders = reminders
         self.notices = notices
