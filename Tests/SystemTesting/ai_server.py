@@ -202,11 +202,20 @@ def main():
     server.daemon_threads = True
     server.record_file = arguments.record
 
+    parent = os.getppid()
+
     def watchdog():
         while True:
             time.sleep(1)
-            if time.monotonic() - last_activity > arguments.idle:
-                sys.stderr.write("ai_server: idle for %.0f s, exiting\n" % arguments.idle)
+            # The test that started this server is gone (it crashed or was killed): stop too.
+            orphaned = os.getppid() != parent
+            if orphaned or time.monotonic() - last_activity > arguments.idle:
+                try:
+                    reason = "the test process is gone" if orphaned else "idle for %.0f s" % arguments.idle
+                    sys.stderr.write("ai_server: %s, exiting\n" % reason)
+                    sys.stderr.flush()
+                except OSError:
+                    pass  # Nobody reads stderr any more; exit all the same.
                 os._exit(0)
 
     threading.Thread(target=watchdog, daemon=True).start()
