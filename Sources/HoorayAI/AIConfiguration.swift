@@ -204,15 +204,7 @@ extension KeyedDecodingContainer where Key == AIConfiguration.CodingKeys {
     fileprivate func decodeSeconds(_ key: Key, default defaultValue: Duration, within range: ClosedRange<Int>) throws
         -> Duration
     {
-        guard let value = try decodeIfPresent(ConfigDuration.self, forKey: key) else { return defaultValue }
-        guard range.contains(value.seconds) else {
-            let low = ConfigDuration(seconds: range.lowerBound)
-            let high = ConfigDuration(seconds: range.upperBound)
-            let shown = value.seconds < 0 ? "-\(ConfigDuration(seconds: -value.seconds))" : "\(value)"
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: self,
-                debugDescription: "\(shown) is out of range; use a duration from \(low) to \(high)")
-        }
-        return .seconds(value.seconds)
+        let fallback = ConfigDuration(seconds: Int(defaultValue.components.seconds))
+        return .seconds(try decodeDuration(key, default: fallback, within: range).seconds)
     }
 }

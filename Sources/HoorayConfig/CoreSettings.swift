@@ -207,24 +207,6 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     }
 }
 
-extension KeyedDecodingContainer {
-    /// Decodes an optional duration and checks its range, reporting a value out of range at the value.
-    fileprivate func decodeDuration(
-        _ key: Key, default defaultValue: ConfigDuration, within range: ClosedRange<Int>
-    ) throws -> ConfigDuration {
-        guard let value = try decodeIfPresent(ConfigDuration.self, forKey: key) else { return defaultValue }
-        guard range.contains(value.seconds) else {
-            let low = ConfigDuration(seconds: range.lowerBound)
-            let high = ConfigDuration(seconds: range.upperBound)
-            let shown = value.seconds < 0 ? "-\(ConfigDuration(seconds: -value.seconds))" : "\(value)"
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: self,
-                debugDescription: "\(shown) is out of range; use a duration from \(low) to \(high)")
-        }
-        return value
-    }
-}
-
 extension String {
     fileprivate func trimmingSpaces() -> String {
         var view = Substring(self)

@@ -1,0 +1,27 @@
+extension KeyedDecodingContainer {
+    /// Decodes an optional duration such as `"30s"` or `"2h"` and checks that it lies in a range.
+    ///
+    /// A value out of range is reported at the value's own position, with the range in the message,
+    /// for example `90m is out of range; use a duration from 1s to 1h`.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - defaultValue: The value when the key is absent.
+    ///   - range: The allowed range, in seconds.
+    /// - Returns: The duration, or `defaultValue`.
+    /// - Throws: `DecodingError` when the value is not a duration or is out of range.
+    public func decodeDuration(_ key: Key, default defaultValue: ConfigDuration, within range: ClosedRange<Int>)
+        throws -> ConfigDuration
+    {
+        guard let value = try decodeIfPresent(ConfigDuration.self, forKey: key) else { return defaultValue }
+        guard range.contains(value.seconds) else {
+            let low = ConfigDuration(seconds: range.lowerBound)
+            let high = ConfigDuration(seconds: range.upperBound)
+            let shown = value.seconds < 0 ? "-\(ConfigDuration(seconds: -value.seconds))" : "\(value)"
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "\(shown) is out of range; use a duration from \(low) to \(high)")
+        }
+        return value
+    }
+}
