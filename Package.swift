@@ -64,10 +64,25 @@ let package = Package(
             ]
         ),
 
-        // Built-in plugins: HoorayKit only.
+        // Message pools (praise, phrases) from Config/pools, compiled in.
+        .target(
+            name: "HoorayMessages",
+            path: "Config",
+            exclude: ["hooray.toml"],
+            sources: ["MessagePools.swift"],
+            resources: [
+                .embedInCode("pools/wins-praise.txt"),
+                .embedInCode("pools/home-phrases.txt"),
+                .embedInCode("pools/journey-summaries.txt"),
+            ]
+        ),
+
+        // Built-in plugins: HoorayKit (and the message pools) only.
         .target(name: "RemindersPlugin", dependencies: ["HoorayKit"], path: "Plugins/Reminders"),
+        .target(name: "WinsPlugin", dependencies: ["HoorayKit", "HoorayMessages"], path: "Plugins/Wins"),
         // The list of built-in plugins the executables load.
-        .target(name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin"], path: "Plugins/BuiltIn"),
+        .target(
+            name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin", "WinsPlugin"], path: "Plugins/BuiltIn"),
 
         // AI praise over libcurl: providers, configuration, retry timing.
         .target(
@@ -89,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "hooray",
             dependencies: [
-                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins",
+                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "WinsPlugin", "HoorayMessages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -115,6 +130,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RemindersPluginTests", dependencies: ["RemindersPlugin", "HoorayTesting"]),
+        .testTarget(name: "WinsPluginTests", dependencies: ["WinsPlugin", "HoorayMessages", "HoorayTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting"]),
         .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HooraySystemTesting"]),
     ]

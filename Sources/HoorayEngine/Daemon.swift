@@ -131,6 +131,12 @@ public enum Daemon {
             case .act(let notice, let action):
                 let problem = await engine.invoke(action: action, on: NoticeID(rawValue: notice))
                 return ControlResponse(ok: problem == nil, message: problem)
+            case .plugin(let name, let command):
+                do {
+                    return ControlResponse(ok: true, payload: try await engine.perform(command, plugin: name))
+                } catch {
+                    return ControlResponse(ok: false, message: "\(error)")
+                }
             }
         }
 

@@ -70,6 +70,7 @@ public actor Engine {
     let loopContinuation: AsyncStream<LoopEvent>.Continuation
     let deliveryEvents: AsyncStream<Void>
     let deliveryContinuation: AsyncStream<Void>.Continuation
+    let background = BackgroundTracker()
 
     enum LoopEvent: Sendable {
         case alarm(WallClockAlarm.Event)
@@ -146,7 +147,35 @@ public actor Engine {
             clock: clock,
             timeZone: timeZone,
             logger: makeLogger(plugin),
-            ai: praise)
+            ai: praise,
+            background: EngineBackgroundWork(tracker: background, plugin: plugin, logger: logger))
+    }
+
+    // MARK: Commands
+
+    /// Runs a command the user gave a plugin from the command line.
+    ///
+    /// - Parameters:
+    ///   - command: The command.
+    ///   - plugin: The plugin's name.
+    /// - Returns: The plugin's reply, as JSON.
+    /// - Throws: ``PluginCommandError`` when the plugin is not active or refuses the command; the
+    ///   plugin's own errors otherwise.
+    public func perform(_ command: PluginCommand, plugin name: String) async throws -> Data {
+        guard let plugin = plugins[name] else {
+            throw PluginCommandError(
+                "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in ~/.config/hooray/hooray.toml"
+            )
+        }
+        let context = makeContext(for: name)
+        return try await withTimeLimit(settings.pluginTimeLimit) {
+            try await plugin.handle(command, context: context)
+        }
+    }
+
+    /// Waits until the plugins' background work, such as AI requests, has finished.
+    public func waitForBackgroundWork() async {
+        await background.waitUntilIdle()
     }
 
     // MARK: Rules
@@ -203,6 +232,7 @@ public actor Engine {
         }
         forward.cancel()
         retryTask?.cancel()
+        background.cancelAll()
     }
 
     /// Asks the loops to finish; `run` returns soon after.
@@ -339,10 +369,12 @@ public actor Engine {
     }
 
     /// Hands every pending notice to the sink, stopping at the first that cannot be delivered.
-    public func deliverPending() async {
+    ///
+    /// - Parameter plugin: Deliver only this plugin's notices; all by default.
+    public func deliverPending(plugin: String? = nil) async {
         let pending: [StoredNotice]
         do {
-            pending = try await database.pendingNotices()
+            pending = try await database.pendingNotices().filter { plugin == nil || $0.plugin == plugin }
         } catch {
             logger.error("cannot read the notice queue: \(error)")
             scheduleRetry()

@@ -28,6 +28,43 @@ extension HoorayDatabase {
         }
     }
 
+    /// Every key of a plugin starting with `prefix`, with its bytes, sorted by key.
+    public func pluginValues(plugin: String, prefix: String) async throws -> [StoredValue] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT key, value FROM pluginValue
+                    WHERE plugin = ? AND substr(key, 1, length(?)) = ? ORDER BY key
+                    """,
+                arguments: [plugin, prefix, prefix]
+            ).map { StoredValue(key: $0["key"], data: $0["value"]) }
+        }
+    }
+
+    /// Reads, transforms and writes one key of a plugin in one transaction.
+    public func modifyPluginValue(
+        plugin: String, key: String, _ transform: @escaping @Sendable (Data?) throws -> Data?
+    ) async throws -> Data? {
+        try await write { db in
+            let old = try Data.fetchOne(
+                db, sql: "SELECT value FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
+            let new = try transform(old)
+            if let new {
+                try db.execute(
+                    sql: """
+                        INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)
+                        ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value
+                        """,
+                    arguments: [plugin, key, new])
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
+            }
+            return new
+        }
+    }
+
     /// Every key a plugin stored, sorted.
     public func pluginKeys(plugin: String) async throws -> [String] {
         try await read { db in
@@ -58,5 +95,16 @@ public struct DatabasePluginStore: PluginStore {
 
     public func keys() async throws -> [String] {
         try await database.pluginKeys(plugin: plugin)
+    }
+
+    public func values(withPrefix prefix: String) async throws -> [StoredValue] {
+        try await database.pluginValues(plugin: plugin, prefix: prefix)
+    }
+
+    @discardableResult
+    public func modify(forKey key: String, _ transform: @escaping @Sendable (Data?) throws -> Data?) async throws
+        -> Data?
+    {
+        try await database.modifyPluginValue(plugin: plugin, key: key, transform)
     }
 }

@@ -138,6 +138,56 @@ public actor InMemoryPluginStore: PluginStore {
     public func setData(_ data: Data?, forKey key: String) async throws { values[key] = data }
 
     public func keys() async throws -> [String] { values.keys.sorted() }
+
+    @discardableResult
+    public func modify(forKey key: String, _ transform: @escaping @Sendable (Data?) throws -> Data?) async throws
+        -> Data?
+    {
+        // An actor method with no suspension point: atomic.
+        let new = try transform(values[key])
+        values[key] = new
+        return new
+    }
+}
+
+/// Background work for tests: runs it as tasks and lets the test wait until all of it is done.
+public final class RecordingBackgroundWork: BackgroundWork, @unchecked Sendable {
+    // @unchecked: `running`, `labels` and `errors` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var running: [Task<Void, Never>] = []
+    private var startedLabels: [String] = []
+    private var thrown: [String] = []
+
+    /// Creates it.
+    public init() {}
+
+    public func start(_ label: String, _ work: @escaping @Sendable () async throws -> Void) {
+        let task = Task {
+            do { try await work() } catch { self.lock.withLock { self.thrown.append("\(label): \(error)") } }
+        }
+        lock.withLock {
+            startedLabels.append(label)
+            running.append(task)
+        }
+    }
+
+    /// The labels of all work started, in order.
+    public var labels: [String] { lock.withLock { startedLabels } }
+
+    /// What the work threw, as `label: error`, in the order it finished.
+    public var errors: [String] { lock.withLock { thrown } }
+
+    /// Waits until every piece of work started so far (and any it started in turn) has finished.
+    public func waitUntilIdle() async {
+        while true {
+            let batch: [Task<Void, Never>] = lock.withLock {
+                defer { running.removeAll() }
+                return running
+            }
+            guard !batch.isEmpty else { return }
+            for task in batch { await task.value }
+        }
+    }
 }
 
 /// Everything a plugin test needs: a context wired to in-memory fakes you can inspect.
@@ -152,6 +202,8 @@ public struct PluginTestHarness: Sendable {
     public let storage: InMemoryPluginStore
     /// The AI praise the plugin gets.
     public let ai: any PraiseProvider
+    /// The plugin's background work; `await harness.background.waitUntilIdle()` before checking its effects.
+    public let background: RecordingBackgroundWork
     /// The context to hand to the plugin.
     public let context: PluginContext
 
@@ -176,11 +228,12 @@ public struct PluginTestHarness: Sendable {
         reminders = InMemoryReminderBook(nextDue: nextDue)
         notices = RecordingNoticeBoard()
         storage = InMemoryPluginStore()
+        background = RecordingBackgroundWork()
         var logger = Logger(label: pluginName)
         logger.logLevel = .critical
         context = PluginContext(
             pluginName: pluginName, reminders: reminders, notices: notices, storage: storage, clock: clock,
-            timeZone: timeZone, logger: logger, ai: ai)
+            timeZone: timeZone, logger: logger, ai: ai, background: background)
     }
 }
 

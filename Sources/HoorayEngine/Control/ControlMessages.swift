@@ -1,5 +1,6 @@
 import Foundation
 import HoorayDelivery
+import HoorayKit
 
 /// A request to the daemon over its control socket: one JSON object on one line.
 public enum ControlRequest: Codable, Sendable, Equatable {
@@ -11,6 +12,8 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     case refresh
     /// Press a notice's button, as if clicked on the notification.
     case act(notice: Int64, action: String)
+    /// Run a command of a plugin, such as `hooray win`.
+    case plugin(name: String, command: PluginCommand)
 }
 
 /// The daemon's answer: one JSON object on one line.
@@ -21,12 +24,15 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var message: String?
     /// The daemon's status, for ``ControlRequest/status``.
     public var status: DaemonStatus?
+    /// A plugin's reply, for ``ControlRequest/plugin(name:command:)``.
+    public var payload: Data?
 
     /// Creates a response.
-    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil) {
+    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil, payload: Data? = nil) {
         self.ok = ok
         self.message = message
         self.status = status
+        self.payload = payload
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Hooray plugin: code that schedules reminders and posts notices.
 ///
 /// A plugin is a small `Sendable` value. The daemon calls ``activate(context:configuration:)``
@@ -44,6 +46,21 @@ public protocol HoorayPlugin: Sendable {
     ///
     /// The default does nothing.
     func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws
+
+    /// Runs a command the user gave the plugin from the command line.
+    ///
+    /// Answer quickly — the user is waiting at the terminal — and move slow work, such as AI
+    /// requests, to ``PluginContext/background``. Throw ``PluginCommandError`` for bad input: its
+    /// message is shown to the user and the command exits non-zero. Validate everything before
+    /// storing anything, so a refused command leaves nothing half-saved.
+    ///
+    /// The default refuses every command.
+    ///
+    /// - Parameters:
+    ///   - command: The command, with its arguments as JSON.
+    ///   - context: The plugin's view of the engine.
+    /// - Returns: The reply as JSON, for the CLI to show.
+    func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data
 }
 
 extension HoorayPlugin {
@@ -54,6 +71,11 @@ extension HoorayPlugin {
 
     /// Does nothing.
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {}
+
+    /// Refuses the command: the plugin has none.
+    public func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data {
+        throw PluginCommandError("the plugin \(name) has no command \"\(command.name)\"")
+    }
 }
 
 /// The configuration of a plugin that takes none: an empty section.

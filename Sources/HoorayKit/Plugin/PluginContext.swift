@@ -24,6 +24,8 @@ public struct PluginContext: Sendable {
     public let timeZone: TimeZone
     /// A logger labelled with the plugin's name.
     public let logger: Logger
+    /// Starts work that outlives the current call, such as an AI request after a command answered.
+    public let background: any BackgroundWork
 
     /// Creates a context. The engine and ``HoorayTesting`` make these; plugins receive them.
     public init(
@@ -34,9 +36,11 @@ public struct PluginContext: Sendable {
         clock: any HoorayClock,
         timeZone: TimeZone,
         logger: Logger,
-        ai: any PraiseProvider = NoPraiseProvider()
+        ai: any PraiseProvider = NoPraiseProvider(),
+        background: any BackgroundWork = DetachedBackgroundWork()
     ) {
         self.ai = ai
+        self.background = background
         self.pluginName = pluginName
         self.reminders = reminders
         self.notices = notices
@@ -109,9 +113,54 @@ public protocol PluginStore: Sendable {
     func setData(_ data: Data?, forKey key: String) async throws
     /// Every key the plugin has stored, sorted.
     func keys() async throws -> [String]
+    /// Every key starting with `prefix`, with its bytes, sorted by key.
+    func values(withPrefix prefix: String) async throws -> [StoredValue]
+    /// Reads, changes and writes one key as a single step that no other writer can interleave
+    /// with, even one in another process.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - transform: Gets the current bytes (`nil` when there are none) and returns the new ones
+    ///     (`nil` removes the key). What it throws is rethrown and nothing is written.
+    /// - Returns: The bytes now stored.
+    @discardableResult
+    func modify(forKey key: String, _ transform: @escaping @Sendable (Data?) throws -> Data?) async throws -> Data?
+}
+
+/// A key and the bytes stored under it.
+public struct StoredValue: Sendable, Hashable {
+    /// The key.
+    public var key: String
+    /// The bytes.
+    public var data: Data
+
+    /// Creates a stored value.
+    public init(key: String, data: Data) {
+        self.key = key
+        self.data = data
+    }
 }
 
 extension PluginStore {
+    /// Reads every key and keeps those starting with `prefix`. Stores that can do better should.
+    public func values(withPrefix prefix: String) async throws -> [StoredValue] {
+        var found: [StoredValue] = []
+        for key in try await keys() where key.hasPrefix(prefix) {
+            if let data = try await data(forKey: key) { found.append(StoredValue(key: key, data: data)) }
+        }
+        return found
+    }
+
+    /// Reads, then writes. Not atomic: stores shared between tasks or processes must do better.
+    @discardableResult
+    public func modify(forKey key: String, _ transform: @escaping @Sendable (Data?) throws -> Data?) async throws
+        -> Data?
+    {
+        let new = try transform(try await data(forKey: key))
+        try await setData(new, forKey: key)
+        return new
+    }
+
     /// The value stored under `key`, decoded from JSON, or `nil` when there is none.
     public func value<Value: Decodable>(forKey key: String, as type: Value.Type = Value.self) async throws -> Value? {
         guard let data = try await data(forKey: key) else { return nil }

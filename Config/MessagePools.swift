@@ -1,0 +1,39 @@
+import Foundation
+
+/// The message pools shipped with Hooray, compiled in so that `hooray` and `hoorayd` need no data
+/// files. Each pool is a text file in `Config/pools/`: one message per line; blank lines and lines
+/// starting with `#` are ignored.
+public enum MessagePools {
+    /// Praise shown the moment a win is logged (`wins-praise.txt`).
+    public static var winsPraise: [String] { lines(PackageResources.wins_praise_txt) }
+
+    /// The home phrases of `hooray` with no arguments (`home-phrases.txt`).
+    public static var homePhrases: [String] { lines(PackageResources.home_phrases_txt) }
+
+    /// Local daily summaries for Journey, by section: `single`, `few` and `many` (`journey-summaries.txt`).
+    public static var journeySummaries: [String: [String]] { sections(PackageResources.journey_summaries_txt) }
+
+    /// The messages of a pool file's text.
+    public static func lines(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
+    /// The messages of a pool file's text, grouped under `[section]` lines.
+    public static func sections(_ text: String) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        var current = ""
+        for line in lines(text) {
+            if line.hasPrefix("["), line.hasSuffix("]") {
+                current = String(line.dropFirst().dropLast())
+            } else {
+                result[current, default: []].append(line)
+            }
+        }
+        return result
+    }
+
+    static func lines(_ bytes: [UInt8]) -> [String] { lines(String(decoding: bytes, as: UTF8.self)) }
+    static func sections(_ bytes: [UInt8]) -> [String: [String]] { sections(String(decoding: bytes, as: UTF8.self)) }
+}

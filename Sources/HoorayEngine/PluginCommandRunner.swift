@@ -1,0 +1,115 @@
+import Foundation
+import HoorayKit
+import HoorayStorage
+import Logging
+
+/// Runs a plugin's command for the `hooray` CLI: in the running `hoorayd` when there is one,
+/// otherwise in this process, with the same plugin code and the same kind of context.
+///
+/// Hosting a plugin here is for one command: the notices it posts are shown from this process,
+/// and ``finish()`` waits for its background work (such as an AI request) so that its result is
+/// stored and shown before the process exits. Work the plugin schedules for later waits for the
+/// daemon.
+public final class PluginCommandRunner: Sendable {
+    let session: CLISession
+    let plugins: [any HoorayPlugin]
+    let host = LocalHostBox()
+
+    /// Where the last command ran.
+    public enum Venue: Sendable, Equatable {
+        /// In the running `hoorayd`.
+        case daemon
+        /// In this process, because no `hoorayd` is running.
+        case here
+    }
+
+    /// Creates a runner.
+    ///
+    /// - Parameters:
+    ///   - session: The CLI session.
+    ///   - plugins: The plugins the configuration knows, to host one here when needed.
+    public init(session: CLISession, plugins: [any HoorayPlugin]) {
+        self.session = session
+        self.plugins = plugins
+    }
+
+    /// Runs a command and returns the plugin's reply.
+    ///
+    /// - Throws: ``PluginCommandFailed`` with the plugin's or the daemon's message.
+    public func perform(_ command: PluginCommand, plugin: String) async throws -> (reply: Data, venue: Venue) {
+        do {
+            if let response = try ControlClient.send(
+                .plugin(name: plugin, command: command), socketPath: session.paths.controlSocket, timeout: 15)
+            {
+                guard response.ok, let payload = response.payload else {
+                    throw PluginCommandFailed(message: response.message ?? "hoorayd could not run the command")
+                }
+                return (payload, .daemon)
+            }
+        } catch let error as ControlError {
+            throw PluginCommandFailed(message: "hoorayd did not answer: \(error)")
+        }
+        let engine = try await host.engine(session: session, plugins: plugins, plugin: plugin)
+        do {
+            let reply = try await engine.perform(command, plugin: plugin)
+            await engine.deliverPending(plugin: plugin)
+            return (reply, .here)
+        } catch {
+            throw PluginCommandFailed(message: "\(error)")
+        }
+    }
+
+    /// When the command ran here: waits for the plugin's background work, shows what it changed,
+    /// and lets go of the notification server. Does nothing when the daemon ran it.
+    public func finish() async {
+        guard let (engine, sink) = host.current else { return }
+        await engine.waitForBackgroundWork()
+        if let plugin = host.plugin { await engine.deliverPending(plugin: plugin) }
+        await sink.shutdown()
+    }
+}
+
+/// A plugin command failed; the message is for the user.
+public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for a person.
+    public let message: String
+    public var description: String { message }
+}
+
+/// The engine hosting a plugin in the CLI process, made on first use.
+final class LocalHostBox: @unchecked Sendable {
+    // @unchecked: the fields are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var made: (Engine, LibNotifySink)?
+    private(set) var plugin: String?
+
+    var current: (Engine, LibNotifySink)? { lock.withLock { made } }
+
+    func engine(session: CLISession, plugins: [any HoorayPlugin], plugin: String) async throws -> Engine {
+        if let made = current { return made.0 }
+        let loaded: DaemonConfiguration
+        do {
+            loaded = try session.loadConfiguration(plugins: plugins)
+        } catch {
+            throw PluginCommandFailed(
+                message: "the configuration has errors, so nothing was done:\n\(error)\nFix them (see `hooray config check`) and try again.")
+        }
+        let quiet: @Sendable (String) -> Logger = { label in
+            var logger = Logger(label: label)
+            logger.logLevel = .critical
+            return logger
+        }
+        let sink = LibNotifySink(icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: quiet("delivery"))
+        let engine = Engine(
+            database: try session.database(), sink: sink, settings: loaded.settings,
+            timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: quiet)
+        await engine.setPraiseProvider(
+            Daemon.makePraiseProvider(loaded.ai, paths: session.paths, logger: quiet("ai")))
+        await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { $0.plugin.name == plugin })
+        lock.withLock {
+            made = (engine, sink)
+            self.plugin = plugin
+        }
+        return engine
+    }
+}
