@@ -2,11 +2,306 @@ import Foundation
 import HoorayKit
 
 /// Log a small win, get praise at once, and warmer AI praise a moment later (seeds 000 and 001).
+///
+/// `hooray win "Took a short walk"` saves a ``Moment`` and shows a "Moment logged" notification
+/// with offline praise from the pool. In the background the plugin asks ``PluginContext/ai``;
+/// when the service answers, the same notification is updated in place with its praise. When it
+/// cannot, the offline praise stays, the notification adds "Couldn't fetch extra encouragement
+/// this time.", and the moment is retried later with jittered exponential backoff.
+///
+/// On the first start, a welcome notification invites the user to log installing Hooray — its
+/// "Log it" button does exactly that — and never appears again.
 public struct WinsPlugin: HoorayPlugin {
+    public typealias Configuration = WinsConfiguration
+
     public var name: String { "wins" }
-    public var summary: String { "Log small wins (`hooray win`) and get instant praise" }
+    public var summary: String { "Log small wins (`hooray win`), get instant praise" }
+
+    let state = WinsState()
+
+    /// The id of the reminder that retries AI praise.
+    static let syncReminder = "sync"
+    /// The id of the one-time welcome reminder.
+    static let welcomeReminder = "welcome"
+    /// The welcome notification's button that logs the first moment.
+    static let logInstallAction = "log-install"
+    /// The line added when no AI praise came.
+    public static let aiFailedLine = "Couldn't fetch extra encouragement this time."
 
     public init() {}
 
-    public func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+    public func activate(context: PluginContext, configuration: WinsConfiguration) async throws {
+        let pool = try configuration.praiseFile.map(PraisePool.init(contentsOf:)) ?? .builtIn
+        state.set(configuration: configuration, pool: pool)
+        let book = MomentBook(store: context.storage)
+        if configuration.welcome, try await !book.welcomeShown(), try await !book.hasCompletedFirstLog() {
+            try await context.reminders.schedule(
+                Reminder(
+                    id: Self.welcomeReminder, schedule: .once(at: context.now),
+                    notice: Notice(title: "Hey. Glad you're here."), catchUpWithin: .seconds(366 * 86400)))
+        }
+        try await scheduleSync(context: context, book: book)
+    }
+
+    public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
+        let book = MomentBook(store: context.storage)
+        switch due.reminder.id {
+        case Self.welcomeReminder:
+            guard try await !book.hasCompletedFirstLog(), try await !book.setFlag(MomentBook.welcomeKey) else {
+                return nil
+            }
+            return Self.welcomeNotice
+        case Self.syncReminder:
+            context.background.start("retrying AI praise") {
+                try await self.retryPending(context: context)
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
+        guard action.actionID == Self.logInstallAction || action.actionID == "default" else { return }
+        let book = MomentBook(store: context.storage)
+        guard try await !book.hasCompletedFirstLog() else {
+            context.logger.info("the first moment is already logged; the welcome button does nothing now")
+            return
+        }
+        _ = try await log(LogRequest(text: MomentRules.firstMomentText), context: context)
+    }
+
+    public func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data {
+        switch command.name {
+        case WinsCommand.log:
+            return try PluginCommand.encode(try await log(command.decodePayload(as: LogRequest.self), context: context))
+        case WinsCommand.favorite:
+            let request = try command.decodePayload(as: FavoriteRequest.self)
+            let book = MomentBook(store: context.storage)
+            let found = try await book.find(prefix: request.id)
+            guard let updated = try await book.update(found.id, { $0.isFavorite.toggle() }) else {
+                throw PluginCommandError("that moment was just deleted")
+            }
+            return try PluginCommand.encode(updated)
+        default:
+            throw PluginCommandError(
+                "the wins plugin has no command \"\(command.name)\"; it knows \(WinsCommand.log) and \(WinsCommand.favorite)"
+            )
+        }
+    }
+
+    // MARK: Logging a moment
+
+    /// The welcome notification of the first start (seed 001 §4.1–4.2).
+    static let welcomeNotice = Notice(
+        title: "Hey. Glad you're here.",
+        body: """
+            You're doing better than you think.
+            Hey… installing the app counts too. Wanna log that tiny win? (Or run: hooray win)
+            """,
+        actions: [NoticeAction(id: logInstallAction, label: "Log it")],
+        category: "hooray.welcome")
+
+    func log(_ request: LogRequest, context: PluginContext) async throws -> LogReply {
+        // Check everything before saving anything.
+        let words = request.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard words.count <= MomentRules.maxTextLength else {
+            throw PluginCommandError(
+                "the text is \(words.count) characters long; a moment takes at most \(MomentRules.maxTextLength). Shorten it, or put the rest in --note"
+            )
+        }
+        let ago = try request.ago.map(MomentRules.parseAgo) ?? 0
+        let mood = try request.mood.map(MomentRules.parseMood)
+        let note = request.note?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let note, note.count > MomentRules.maxNoteLength {
+            throw PluginCommandError(
+                "the note is \(note.count) characters long; a note takes at most \(MomentRules.maxNoteLength)")
+        }
+        try MomentRules.checkPhotos(request.photos)
+
+        let book = MomentBook(store: context.storage)
+        let wasFirst = try await !book.hasCompletedFirstLog()
+        let text: String
+        let isPlaceholder: Bool
+        if !words.isEmpty {
+            (text, isPlaceholder) = (words, false)
+        } else if wasFirst {
+            (text, isPlaceholder) = (MomentRules.firstMomentText, false)
+        } else {
+            (text, isPlaceholder) = (Moment.placeholderText, true)
+        }
+        let now = context.now
+        let (_, pool) = state.current
+        let moment = Moment(
+            text: text, isPlaceholder: isPlaceholder, submittedAt: now,
+            happenedAt: now.addingTimeInterval(-Double(ago)), timeZone: context.timeZone.identifier,
+            offlinePraise: try await book.pickPraise(from: pool), mood: mood,
+            note: note?.isEmpty == false ? note : nil, photos: request.photos, sync: .pending,
+            // Should this process stop before the request below ends, the retries pick it up later.
+            nextSyncAt: now.addingTimeInterval(300))
+        try await book.insert(moment)
+        _ = try await book.setFlag(MomentBook.firstLogKey)
+        let notice = try await context.notices.post(Self.notice(for: moment))
+        context.background.start("asking for AI praise") {
+            try await self.askForPraise(momentID: moment.id, notice: notice, context: context)
+        }
+        return LogReply(moment: moment, notice: notice.rawValue, wasFirst: wasFirst)
+    }
+
+    /// The "Moment logged" notification: the moment, when it happened, and its praise.
+    static func notice(for moment: Moment, failedLine: Bool = false) -> Notice {
+        var first = moment.text
+        if moment.timeAgo >= 60 { first += " · " + agoPhrase(seconds: moment.timeAgo) }
+        var lines = [first, moment.praise]
+        if failedLine { lines.append(aiFailedLine) }
+        return Notice(title: "Moment logged", body: lines.joined(separator: "\n"), category: "hooray.moment")
+    }
+
+    /// "just now", "5 min ago", "2 h ago", "3 days ago".
+    public static func agoPhrase(seconds: Int) -> String {
+        switch seconds {
+        case ..<60: "just now"
+        case ..<3600: "\(seconds / 60) min ago"
+        case ..<86400: "\(seconds / 3600) h ago"
+        case ..<(2 * 86400): "1 day ago"
+        default: "\(seconds / 86400) days ago"
+        }
+    }
+
+    // MARK: AI praise
+
+    /// Asks for praise for a freshly logged moment and updates its notification in place.
+    func askForPraise(momentID: UUID, notice: NoticeID, context: PluginContext) async throws {
+        let book = MomentBook(store: context.storage)
+        guard let moment = try await book.moment(momentID) else { return }
+        let outcome = await request(moment, context: context)
+        guard let updated = try await record(outcome, for: momentID, book: book, context: context) else { return }
+        switch outcome {
+        case .success:
+            try await context.notices.update(notice, to: Self.notice(for: updated))
+        case .failure(.notConfigured):
+            break  // AI is off: the offline praise is the whole answer, and nothing is missing.
+        case .failure:
+            try await context.notices.update(notice, to: Self.notice(for: updated, failedLine: true))
+        }
+        try await scheduleSync(context: context, book: book)
+    }
+
+    /// Retries every moment whose next try is due, one at a time, then plans the next retry.
+    func retryPending(context: PluginContext) async throws {
+        guard state.beginRetry() else { return }
+        defer { state.endRetry() }
+        let book = MomentBook(store: context.storage)
+        let due = try await book.all()
+            .filter { $0.sync == .pending && ($0.nextSyncAt ?? .distantFuture) <= context.now }
+            .sorted { $0.submittedAt < $1.submittedAt }
+        for moment in due {
+            try Task.checkCancellation()
+            let outcome = await request(moment, context: context)
+            _ = try await record(outcome, for: moment.id, book: book, context: context)
+            if case .failure(let error) = outcome, !error.isRetryable {
+                // The same answer awaits every other moment; they wait for their own turn.
+                if case .notConfigured = error { break }
+            }
+        }
+        context.logger.debug("retried AI praise for \(due.count) moment(s)")
+        try await scheduleSync(context: context, book: book)
+    }
+
+    func request(_ moment: Moment, context: PluginContext) async -> Result<AIPraise, AIRequestError> {
+        let asked = MomentForPraise(
+            clientID: moment.id, text: moment.text, happenedAt: moment.happenedAt, submittedAt: moment.submittedAt,
+            timeZone: moment.timeZone, timeAgo: Self.agoPhrase(seconds: moment.timeAgo))
+        do {
+            return .success(try await context.ai.praise(for: asked))
+        } catch let error as AIRequestError {
+            return .failure(error)
+        } catch {
+            return .failure(.unreachable(reason: "\(error)"))
+        }
+    }
+
+    /// Stores the outcome of a request on the moment.
+    ///
+    /// - Returns: The moment as saved; `nil` when it was deleted meanwhile.
+    func record(
+        _ outcome: Result<AIPraise, AIRequestError>, for id: UUID, book: MomentBook, context: PluginContext
+    ) async throws -> Moment? {
+        let now = context.now
+        let (configuration, _) = state.current
+        let updated = try await book.update(id) { moment in
+            var random = SystemRandomNumberGenerator()
+            switch outcome {
+            case .success(let praise):
+                moment.aiPraise = praise.text
+                moment.serverID = praise.serverID ?? moment.serverID
+                moment.action = praise.action ?? moment.action
+                if !praise.tags.isEmpty { moment.tags = praise.tags }
+                moment.sync = .synced
+                moment.syncError = nil
+                moment.nextSyncAt = nil
+            case .failure(.notConfigured):
+                moment.sync = .local
+                moment.syncError = nil
+                moment.nextSyncAt = nil
+            case .failure(let error):
+                moment.sync = .pending
+                moment.syncError = error.description
+                moment.syncAttempts += 1
+                let delay = retryDelay(
+                    attempt: moment.syncAttempts, base: .seconds(configuration.retryFirst.seconds),
+                    cap: .seconds(configuration.retryMax.seconds), random: &random)
+                moment.nextSyncAt = now.addingTimeInterval(Double(delay.components.seconds) + 0.001)
+            }
+        }
+        switch outcome {
+        case .success: context.logger.info("AI praise arrived for a moment")
+        case .failure(.notConfigured): break
+        case .failure(let error):
+            context.logger.notice(
+                "no AI praise this time (\(error)); trying again at \(updated?.nextSyncAt.map { "\($0)" } ?? "-")")
+        }
+        return updated
+    }
+
+    /// Keeps one reminder due when the earliest pending moment's retry is, or none.
+    func scheduleSync(context: PluginContext, book: MomentBook) async throws {
+        let next = try await book.all().filter { $0.sync == .pending }.compactMap(\.nextSyncAt).min()
+        guard let next else {
+            try await context.reminders.cancel(id: Self.syncReminder)
+            return
+        }
+        try await context.reminders.schedule(
+            Reminder(
+                id: Self.syncReminder, schedule: .once(at: max(next, context.now)),
+                notice: Notice(title: "Retry AI praise for logged moments"), catchUpWithin: .seconds(366 * 86400)))
+    }
+}
+
+/// What a plugin instance keeps between calls: its configuration, and whether a retry is running.
+final class WinsState: @unchecked Sendable {
+    // @unchecked: every field is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var configuration = WinsConfiguration()
+    private var pool = PraisePool.builtIn
+    private var retrying = false
+
+    var current: (WinsConfiguration, PraisePool) { lock.withLock { (configuration, pool) } }
+
+    func set(configuration: WinsConfiguration, pool: PraisePool) {
+        lock.withLock {
+            self.configuration = configuration
+            self.pool = pool
+        }
+    }
+
+    func beginRetry() -> Bool {
+        lock.withLock {
+            if retrying { return false }
+            retrying = true
+            return true
+        }
+    }
+
+    func endRetry() { lock.withLock { retrying = false } }
 }

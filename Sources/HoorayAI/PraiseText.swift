@@ -1,7 +1,8 @@
 /// Turns text from an AI service into plain text that is safe to store and show.
 ///
-/// Nothing is interpreted: markup such as `<b>` stays literal characters, which the delivery layer
-/// escapes. What is removed is what could disturb a terminal, a log line or the layout of a
+/// Nothing is interpreted. Praise containing markup (a tag such as `<b>` or an entity such as
+/// `&amp;`) is refused as a broken answer, so the offline praise stays; a lone `<` or `&`, as in
+/// "Tom & Jerry", is plain text, which the delivery layer escapes. What is removed is what could disturb a terminal, a log line or the layout of a
 /// notification: control characters, bidirectional overrides, runs of whitespace.
 public enum PraiseText {
     /// The longest praise kept, in characters.
@@ -37,6 +38,26 @@ public enum PraiseText {
         var cut = String(cleaned.prefix(max(0, limit - 1)))
         while cut.last?.isWhitespace == true { cut.removeLast() }
         return cut + "…"
+    }
+
+    /// Whether text contains markup: an HTML or Pango tag such as `<b>`, `</i>` or `<a href=…>`,
+    /// a comment, or a character entity such as `&amp;` or `&#60;`.
+    public static func containsMarkup(_ text: String) -> Bool {
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            let next = index + 1 < characters.count ? characters[index + 1] : " "
+            if character == "<", next.isLetter || next == "/" || next == "!" {
+                if characters[(index + 1)...].contains(">") { return true }
+            }
+            if character == "&" {
+                let entity = characters[(index + 1)...].prefix(12)
+                if let end = entity.firstIndex(of: ";"), end > index + 1 {
+                    let name = characters[(index + 1)..<end]
+                    if name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "#" }) { return true }
+                }
+            }
+        }
+        return false
     }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {

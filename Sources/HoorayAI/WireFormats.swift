@@ -137,6 +137,9 @@ enum WireJSON {
     static func praiseText(_ raw: String, field: String) throws(AIRequestError) -> String {
         let text = PraiseText.sanitized(raw)
         guard !text.isEmpty else { throw .malformedResponse(what: "the answer's \(field) is empty") }
+        guard !PraiseText.containsMarkup(text) else {
+            throw .malformedResponse(what: "the answer's \(field) contains markup; Hooray shows plain text only")
+        }
         return text
     }
 

@@ -22,10 +22,12 @@ struct Hooray: AsyncParsableCommand {
             """,
         version: HoorayVersion.current,
         subcommands: [
+            Win.self, Moments.self, Journey.self, Home.self,
             Next.self, Inbox.self, Act.self, Status.self, Plugins.self, ConfigCommand.self, Reload.self,
             DeleteMyData.self,
-            IdentityCommand.self,
-        ]
+            IdentityCommand.self, About.self,
+        ],
+        defaultSubcommand: Home.self
     )
 }
 

@@ -103,11 +103,12 @@ struct ProviderTests {
     }
 
     @Test(arguments: [AIConfiguration.Provider.hooray, .openai])
-    func markupInThePraiseArrivesAsLiteralText(provider: AIConfiguration.Provider) async throws {
+    func markupInThePraiseIsRefusedSoTheOfflinePraiseStays(provider: AIConfiguration.Provider) async throws {
         try await withAIServer { (server: TestAIServer) async throws in
-            let praise = try await makeProvider(provider, endpoint: server.endpoint("markup")).praise(for: makeMoment())
-
-            #expect(praise.text == "<b>Tom & Jerry</b>")
+            let error = await #expect(throws: AIRequestError.self) {
+                try await makeProvider(provider, endpoint: server.endpoint("markup")).praise(for: makeMoment())
+            }
+            #expect(error?.description.contains("markup") == true)
         }
     }
 

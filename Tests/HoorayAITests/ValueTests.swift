@@ -149,6 +149,22 @@ struct PraiseTextTests {
         #expect(PraiseText.sanitized(raw) == expected)
     }
 
+    @Test(arguments: [
+        ("<b>Tom & Jerry</b>", true),
+        ("You did it</i>", true),
+        ("Click <a href='x'>here</a>", true),
+        ("Fish &amp; chips", true),
+        ("Rest &#60;3", true),
+        ("<!-- hidden -->", true),
+        ("Tom & Jerry", false),
+        ("3 < 5 and 5 > 3", false),
+        ("Love you <3", false),
+        ("Salt & pepper; both", false),
+    ])
+    func markupIsRecognisedButPlainSymbolsAreNot(text: String, isMarkup: Bool) {
+        #expect(PraiseText.containsMarkup(text) == isMarkup)
+    }
+
     @Test func longTextIsCutWithAnEllipsis() {
         let text = PraiseText.sanitized(String(repeating: "great ", count: 200))
 

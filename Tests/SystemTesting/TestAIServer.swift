@@ -38,6 +38,8 @@ public final class TestAIServer: Sendable {
     public let baseURL: URL
     /// The record file: one JSON object per request.
     public let recordFile: String
+    /// The file naming the behaviour of `/scripted/...` requests.
+    let scriptFile: String
 
     private let process: ChildProcess
     private let directory: TemporaryDirectory
@@ -45,16 +47,22 @@ public final class TestAIServer: Sendable {
     /// Starts a server and waits until it listens.
     ///
     /// - Parameters:
+    ///   - port: The port to listen on; one the system picks by default. Give the port of a stopped
+    ///     server to bring "the same" service back.
     ///   - idleExit: The server exits by itself after this long without a request.
     ///   - timeout: How long the server may take to start.
     /// - Throws: ``SystemTestingError/notReady(what:output:)`` when it does not start.
-    public init(idleExit: Duration = .seconds(180), timeout: Duration = .seconds(10)) async throws {
+    public init(port: Int = 0, idleExit: Duration = .seconds(180), timeout: Duration = .seconds(10)) async throws {
         directory = try TemporaryDirectory(prefix: "hooray-ai")
         recordFile = directory.appending("requests.jsonl")
+        scriptFile = directory.appending("mode")
         _ = FileManager.default.createFile(atPath: recordFile, contents: nil)
         process = try ChildProcess(
             "/usr/bin/python3",
-            arguments: [Self.scriptPath, "--record", recordFile, "--idle", String(idleExit.components.seconds)],
+            arguments: [
+                Self.scriptPath, "--record", recordFile, "--idle", String(idleExit.components.seconds), "--port",
+                String(port), "--script", scriptFile,
+            ],
             environment: .inherited(overriding: ["PYTHONUNBUFFERED": "1"])
         )
         let ready = await process.waitForOutput(containing: "\n", timeout: timeout)
@@ -73,6 +81,12 @@ public final class TestAIServer: Sendable {
     /// - Parameter mode: One of the modes in the table above.
     public func endpoint(_ mode: String) -> URL {
         baseURL.appendingPathComponent(mode)
+    }
+
+    /// Sets how `/scripted/...` requests are answered from now on: one of the modes of
+    /// `ai_server.py`, such as `good`, `notjson` or `status-500`.
+    public func script(_ mode: String) throws {
+        try mode.write(toFile: scriptFile, atomically: true, encoding: .utf8)
     }
 
     /// Whether the server process is still running.

@@ -7,6 +7,8 @@ The first path segment chooses the behaviour, the rest says which protocol is sp
     POST /good/moments                   a correct Hooray backend answer
     POST /good/v1/chat/completions       a correct chat-completions answer
     POST /MODE/...                       MODE is one of the names in MODES below
+    POST /scripted/...                   the mode named in the file given by --script (default "good"),
+                                         read on every request, so a test can change it between requests
 
 Every request is appended to the record file as one JSON line (method, path, headers with
 lower-case names, body) before it is answered, so tests can check what the client sent.
@@ -68,6 +70,12 @@ class Handler(BaseHTTPRequestHandler):
 
         parts = self.path.lstrip("/").split("/", 1)
         mode = parts[0]
+        if mode == "scripted":
+            try:
+                with open(self.server.script_file, encoding="utf-8") as file:
+                    mode = file.read().strip() or "good"
+            except (OSError, TypeError):
+                mode = "good"
         rest = "/" + (parts[1] if len(parts) > 1 else "")
         openai = rest.endswith("/chat/completions")
         try:
@@ -196,11 +204,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--record", required=True, help="file to append one JSON line per request to")
     parser.add_argument("--idle", type=float, default=180.0, help="exit after this many seconds without a request")
+    parser.add_argument("--port", type=int, default=0, help="listen on this port (0: one the system picks)")
+    parser.add_argument("--script", help="file naming the mode of /scripted/... requests")
     arguments = parser.parse_args()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", arguments.port), Handler)
     server.daemon_threads = True
     server.record_file = arguments.record
+    server.script_file = arguments.script
 
     parent = os.getppid()
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A calendar date in the proleptic Gregorian calendar, without a time or a time zone.
 ///
 /// `LocalDate` does its own day arithmetic so that "every 3 days" counts calendar days,
@@ -55,6 +57,18 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         // 1970-01-01 was a Thursday.
         let index = ((daysSinceEpoch % 7) + 7 + 3) % 7  // 0 = Monday
         return Weekday(rawValue: index + 1)!
+    }
+
+    /// The calendar day an instant falls on in a time zone.
+    ///
+    /// - Parameters:
+    ///   - instant: The instant.
+    ///   - timeZone: The time zone whose calendar counts.
+    public init(instant: Date, in timeZone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        self = LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!
     }
 
     /// The date `days` days later (or earlier, when negative).

@@ -22,11 +22,15 @@ final class HoorayFixture: Sendable {
     init() async throws {
         home = try TemporaryDirectory(prefix: "hooray-e2e")
         bus = try await PrivateSessionBus()
-        for folder in ["config/hooray", "data", "runtime", "etc"] {
+        for folder in ["config/hooray", "data", "runtime", "etc/conf.d"] {
             try FileManager.default.createDirectory(
                 atPath: home.appending(folder), withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         }
+        // The one-time welcome would be every test's first notification; tests of it turn it back on
+        // in the user's file, which overrides this system drop-in.
+        try "[plugins.wins]\nwelcome = false\n".write(
+            toFile: home.appending("etc/conf.d/10-tests.toml"), atomically: true, encoding: .utf8)
     }
 
     /// The environment of the binaries: this fixture's folders, bus and a fixed time zone.
@@ -94,10 +98,19 @@ final class HoorayFixture: Sendable {
     }
 
     /// Runs `hooray` with arguments and waits for it.
-    func hooray(_ arguments: String..., fakeTime: String? = nil) async throws -> ProcessOutput {
+    func hooray(_ arguments: String..., fakeTime: String? = nil, environment extra: [String: String] = [:])
+        async throws -> ProcessOutput
+    {
+        try await hooray(arguments: arguments, fakeTime: fakeTime, environment: extra)
+    }
+
+    /// Runs `hooray` with an array of arguments and waits for it.
+    func hooray(arguments: [String], fakeTime: String? = nil, environment extra: [String: String] = [:])
+        async throws -> ProcessOutput
+    {
         try await ProcessRunner.run(
             Self.binDirectory + "/hooray", arguments: arguments,
-            environment: environment(overriding: Self.fakeTimeVariables(fakeTime)))
+            environment: environment(overriding: Self.fakeTimeVariables(fakeTime).merging(extra) { _, new in new }))
     }
 
     /// Preloads libfaketime so the program's wall clock starts at `time` (UTC) and runs on from there.

@@ -1,0 +1,127 @@
+import Foundation
+import HoorayKit
+
+/// The commands of the wins plugin, as the `hooray` CLI sends them.
+public enum WinsCommand {
+    /// `hooray win`: log a moment. Payload ``LogRequest``, reply ``LogReply``.
+    public static let log = "log"
+    /// `hooray moments fav ID`: toggle a favourite. Payload ``FavoriteRequest``, reply ``Moment``.
+    public static let favorite = "favorite"
+}
+
+/// What `hooray win` asks for.
+public struct LogRequest: Sendable, Hashable, Codable {
+    /// What the user did; `nil` or blank for a moment without words.
+    public var text: String?
+    /// How long ago it happened, as written: `5m`, `2h`, `3d`, `1h30m`; `nil` for just now.
+    public var ago: String?
+    /// How the user felt, by name (``Mood``).
+    public var mood: String?
+    /// A note.
+    public var note: String?
+    /// Photo paths, absolute.
+    public var photos: [String]
+
+    /// Creates a request.
+    public init(text: String? = nil, ago: String? = nil, mood: String? = nil, note: String? = nil, photos: [String] = [])
+    {
+        self.text = text
+        self.ago = ago
+        self.mood = mood
+        self.note = note
+        self.photos = photos
+    }
+}
+
+/// What `hooray win` gets back.
+public struct LogReply: Sendable, Hashable, Codable {
+    /// The moment as saved, with its offline praise.
+    public var moment: Moment
+    /// The notice showing it.
+    public var notice: Int64
+    /// Whether this was the user's first moment.
+    public var wasFirst: Bool
+}
+
+/// What `hooray moments fav ID` asks for.
+public struct FavoriteRequest: Sendable, Hashable, Codable {
+    /// The start of the moment's id, at least 4 characters, as `hooray moments` shows it.
+    public var id: String
+
+    /// Creates a request.
+    public init(id: String) {
+        self.id = id
+    }
+}
+
+/// The rules a logged moment must follow, shared by the CLI and the plugin.
+public enum MomentRules {
+    /// The longest text, in characters.
+    public static let maxTextLength = 2000
+    /// The longest note, in characters.
+    public static let maxNoteLength = 2000
+    /// The most photos on one moment.
+    public static let maxPhotos = 20
+    /// The furthest back `--ago` may go: a year.
+    public static let maxAgo = 366 * 86400
+    /// The words of the first moment when the user gives none (seed 001 §4.1).
+    public static let firstMomentText = "I installed this app. A tiny step, but it counts."
+
+    /// Parses `--ago`: `5m`, `2h`, `3d`, `1h30m`, `90 min`, `now`.
+    ///
+    /// - Returns: Seconds.
+    /// - Throws: ``PluginCommandError`` listing the accepted forms.
+    public static func parseAgo(_ text: String) throws -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed == "now" || trimmed == "just now" || trimmed == "0" { return 0 }
+        if trimmed.hasPrefix("-") || trimmed.hasPrefix("in ") {
+            throw PluginCommandError(
+                "--ago \(text) is in the future; a win is logged after it happens. Use a time in the past, such as --ago 2h"
+            )
+        }
+        let withoutAgo = trimmed.hasSuffix(" ago") ? String(trimmed.dropLast(4)) : trimmed
+        guard let duration = ConfigDuration(parsing: withoutAgo) else {
+            throw PluginCommandError(
+                "--ago \"\(text)\" is not a time; write how long ago it happened, such as 5m, 2h, 3d or 1h30m (units: s, m, h, d)"
+            )
+        }
+        guard duration.seconds <= maxAgo else {
+            throw PluginCommandError("--ago \(text) is more than a year ago; log wins from the last 366 days")
+        }
+        return duration.seconds
+    }
+
+    /// Parses `--mood`.
+    ///
+    /// - Throws: ``PluginCommandError`` listing the moods.
+    public static func parseMood(_ text: String) throws -> Mood {
+        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let mood = Mood(rawValue: key) { return mood }
+        let names = Mood.allCases.map(\.rawValue)
+        var message = "--mood \"\(text)\" is not a mood I know"
+        if let near = NameSuggestion.closest(to: key, among: names) { message += "; did you mean \(near)?" }
+        message += " Moods: \(names.joined(separator: ", "))"
+        throw PluginCommandError(message)
+    }
+
+    /// Checks photo paths: each must be an absolute path to a readable file.
+    ///
+    /// - Throws: ``PluginCommandError`` naming the first path that is not.
+    public static func checkPhotos(_ photos: [String]) throws {
+        guard photos.count <= maxPhotos else {
+            throw PluginCommandError("a moment takes at most \(maxPhotos) photos; \(photos.count) were given")
+        }
+        for path in photos {
+            var isDirectory: ObjCBool = false
+            guard path.hasPrefix("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw PluginCommandError("--photo \(path): there is no such file; check the path")
+            }
+            guard !isDirectory.boolValue else {
+                throw PluginCommandError("--photo \(path) is a folder; give the photo file itself")
+            }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw PluginCommandError("--photo \(path) cannot be read; check its permissions (chmod u+r)")
+            }
+        }
+    }
+}
