@@ -57,3 +57,14 @@ format:
 
 clean:
 	rm -rf .build .build-release .build-release-manual .build-deb dist
+
+# Benchmark (not a test): time from `hooray win` to its notification on a headless server,
+# beside notify-send; p50/p95 as a Markdown table. BENCH_FLAGS="--runs 100 --json out.json".
+BENCH_PKGS   := dbus-daemon python3 python3-dbus-next libnotify-bin
+BENCH_FLAGS  ?=
+
+.PHONY: bench-feedback
+bench-feedback: deps
+	@./scripts/install-deps $(BENCH_PKGS)
+	$(SWIFT) build -c release $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	/usr/bin/python3 scripts/bench/feedback.py --bin-dir .build/release $(BENCH_FLAGS)
