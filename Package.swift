@@ -82,7 +82,8 @@ let package = Package(
         .target(name: "WinsPlugin", dependencies: ["HoorayKit", "HoorayMessages"], path: "Plugins/Wins"),
         // The list of built-in plugins the executables load.
         .target(
-            name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin", "WinsPlugin"], path: "Plugins/BuiltIn"),
+            name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin", "WinsPlugin"],
+            path: "Plugins/BuiltIn"),
 
         // AI praise over libcurl: providers, configuration, retry timing.
         .target(

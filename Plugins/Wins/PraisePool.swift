@@ -25,7 +25,8 @@ public struct PraisePool: Sendable, Hashable {
     public init(contentsOf path: String) throws {
         let expanded = PraisePool.expandingTilde(path)
         guard let data = FileManager.default.contents(atPath: expanded) else {
-            throw PraisePoolError(message: "cannot read the praise file \(expanded); check the path and its permissions")
+            throw PraisePoolError(
+                message: "cannot read the praise file \(expanded); check the path and its permissions")
         }
         let lines = MessagePools.lines(String(decoding: data, as: UTF8.self))
         guard !lines.isEmpty else {

@@ -23,8 +23,9 @@ public struct LogRequest: Sendable, Hashable, Codable {
     public var photos: [String]
 
     /// Creates a request.
-    public init(text: String? = nil, ago: String? = nil, mood: String? = nil, note: String? = nil, photos: [String] = [])
-    {
+    public init(
+        text: String? = nil, ago: String? = nil, mood: String? = nil, note: String? = nil, photos: [String] = []
+    ) {
         self.text = text
         self.ago = ago
         self.mood = mood

@@ -60,7 +60,9 @@ public struct WinsConfiguration: Decodable, Sendable, Equatable {
         let defaults = WinsConfiguration()
         welcome = (errors.attempt { try container.decodeIfPresent(Bool.self, forKey: .welcome) } ?? nil) ?? true
         retryFirst =
-            errors.attempt { try container.decodeDuration(.retryFirst, default: defaults.retryFirst, within: 1...86400) }
+            errors.attempt {
+                try container.decodeDuration(.retryFirst, default: defaults.retryFirst, within: 1...86400)
+            }
             ?? defaults.retryFirst
         retryMax =
             errors.attempt {

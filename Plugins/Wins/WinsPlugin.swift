@@ -25,6 +25,10 @@ public struct WinsPlugin: HoorayPlugin {
     static let welcomeReminder = "welcome"
     /// The welcome notification's button that logs the first moment.
     static let logInstallAction = "log-install"
+    /// How far ahead "now" is scheduled: a one-time reminder is due strictly after the moment it is
+    /// scheduled, so one meant for now is set a second ahead.
+    static let soon: TimeInterval = 1
+
     /// The line added when no AI praise came.
     public static let aiFailedLine = "Couldn't fetch extra encouragement this time."
 
@@ -37,7 +41,7 @@ public struct WinsPlugin: HoorayPlugin {
         if configuration.welcome, try await !book.welcomeShown(), try await !book.hasCompletedFirstLog() {
             try await context.reminders.schedule(
                 Reminder(
-                    id: Self.welcomeReminder, schedule: .once(at: context.now),
+                    id: Self.welcomeReminder, schedule: .once(at: context.now.addingTimeInterval(Self.soon)),
                     notice: Notice(title: "Hey. Glad you're here."), catchUpWithin: .seconds(366 * 86400)))
         }
         try await scheduleSync(context: context, book: book)
@@ -251,7 +255,8 @@ public struct WinsPlugin: HoorayPlugin {
                 let delay = retryDelay(
                     attempt: moment.syncAttempts, base: .seconds(configuration.retryFirst.seconds),
                     cap: .seconds(configuration.retryMax.seconds), random: &random)
-                moment.nextSyncAt = now.addingTimeInterval(Double(delay.components.seconds) + 0.001)
+                let (seconds, attoseconds) = delay.components
+                moment.nextSyncAt = now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
             }
         }
         switch outcome {
@@ -273,7 +278,7 @@ public struct WinsPlugin: HoorayPlugin {
         }
         try await context.reminders.schedule(
             Reminder(
-                id: Self.syncReminder, schedule: .once(at: max(next, context.now)),
+                id: Self.syncReminder, schedule: .once(at: max(next, context.now.addingTimeInterval(Self.soon))),
                 notice: Notice(title: "Retry AI praise for logged moments"), catchUpWithin: .seconds(366 * 86400)))
     }
 }

@@ -261,7 +261,11 @@ final class DaemonState: @unchecked Sendable {
     }
 }
 
-struct EngineService: Service {
+struct EngineService: Service, CustomStringConvertible {
+    // Service lifecycle logs services by their description; the default one would print every
+    // field, the environment (and any API key in it) included.
+    var description: String { "EngineService" }
+
     let engine: Engine
     let alarm: WallClockAlarm
     let logger: Logger
@@ -278,7 +282,9 @@ struct EngineService: Service {
     }
 }
 
-struct ReloadService: Service {
+struct ReloadService: Service, CustomStringConvertible {
+    var description: String { "ReloadService" }
+
     let loader: ConfigurationLoader
     let engine: Engine
     let state: DaemonState

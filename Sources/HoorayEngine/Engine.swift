@@ -382,8 +382,8 @@ public actor Engine {
         }
         for item in pending {
             do {
-                try await database.markSending(item.id)
-                let outcome = await sink.show(item.notice, id: item.id, replacing: item.serverID)
+                guard let current = try await database.markSending(item.id) else { continue }
+                let outcome = await sink.show(current.notice, id: current.id, replacing: current.serverID)
                 switch outcome {
                 case .delivered(let serverID):
                     try await database.markDelivered(item.id, serverID: serverID, now: clock.now)

@@ -92,7 +92,9 @@ final class LocalHostBox: @unchecked Sendable {
             loaded = try session.loadConfiguration(plugins: plugins)
         } catch {
             throw PluginCommandFailed(
-                message: "the configuration has errors, so nothing was done:\n\(error)\nFix them (see `hooray config check`) and try again.")
+                message:
+                    "the configuration has errors, so nothing was done:\n\(error)\nFix them (see `hooray config check`) and try again."
+            )
         }
         let quiet: @Sendable (String) -> Logger = { label in
             var logger = Logger(label: label)

@@ -112,12 +112,22 @@ extension HoorayDatabase {
         }
     }
 
-    /// Marks a notice as being handed to the server.
-    public func markSending(_ id: NoticeID) async throws {
+    /// Marks a pending notice as being handed to the server, and returns it as it is now.
+    ///
+    /// Reading the notice in the same transaction means an update that landed after the queue was
+    /// read is the version sent; one that lands later leaves the notice pending (see
+    /// ``markDelivered(_:serverID:now:)``), so it is sent next.
+    ///
+    /// - Returns: The notice to send, or `nil` when it is no longer pending.
+    @discardableResult
+    public func markSending(_ id: NoticeID) async throws -> StoredNotice? {
         try await write { db in
             try db.execute(
-                sql: "UPDATE notice SET state = ?, attempts = attempts + 1 WHERE id = ?",
-                arguments: [NoticeState.sending.rawValue, id.rawValue])
+                sql: "UPDATE notice SET state = ?, attempts = attempts + 1 WHERE id = ? AND state = ?",
+                arguments: [NoticeState.sending.rawValue, id.rawValue, NoticeState.pending.rawValue])
+            guard db.changesCount > 0 else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT * FROM notice WHERE id = ?", arguments: [id.rawValue])
+                .map(StoredNotice.init(row:))
         }
     }
 

@@ -141,7 +141,8 @@ struct Moments: AsyncParsableCommand {
         case "yesterday": return today.adding(days: -1)
         default:
             guard let date = LocalDate(parsing: text) else {
-                throw ValidationError("--day \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-21), today or yesterday")
+                throw ValidationError(
+                    "--day \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-21), today or yesterday")
             }
             return date
         }

@@ -164,7 +164,7 @@ struct WinsTests {
 
         let back = try await TestAIServer(port: port)
         defer { Task { await back.stop() } }
-        let synced = try #require(await waitUntilAllSynced(fixture))
+        let synced = try #require(await waitUntilAllSynced(fixture), "\(daemon.standardError)")
         #expect(synced.first?.aiPraise == Self.goodPraise)
         #expect(try back.requests().first?.headers["x-user-id"] == (try await identity(fixture)))
         await daemon.stop()
@@ -257,7 +257,7 @@ struct WinsTests {
         let cases: [([String], String)] = [
             (["win", String(repeating: "x", count: 2001)], "at most 2000"),
             (["win", "Walked", "--ago", "a while"], "such as 5m, 2h, 3d or 1h30m"),
-            (["win", "Walked", "--ago", "-10m"], "in the future"),
+            (["win", "Walked", "--ago", "in 10m"], "in the future"),
             (["win", "Walked", "--mood", "clam"], "did you mean calm"),
             (["win", "Walked", "--photo", "/nonexistent/walk.jpg"], "no such file"),
             (["win", "Walked", "--photo", folder], "is a folder"),
@@ -280,11 +280,13 @@ struct WinsTests {
         let fixture = try await HoorayFixture()
         defer { Task { await fixture.tearDown() } }
         let newYork = ["TZ": "America/New_York"]
-        // 23:50 and 00:10 New York time: two local days; 04:50 and 05:10 UTC: one.
-        _ = try await fixture.hooray("win", "Late tidy-up", fakeTime: "2026-11-22 04:50:00", environment: newYork)
-        _ = try await fixture.hooray("win", "Early stretch", fakeTime: "2026-11-22 05:10:00", environment: newYork)
+        // libfaketime reads these times in the process's own zone. 23:50 and 00:10 New York time
+        // are two local days there, and 04:50 and 05:10 UTC: one day in UTC.
+        _ = try await fixture.hooray("win", "Late tidy-up", fakeTime: "2026-11-21 23:50:00", environment: newYork)
+        _ = try await fixture.hooray("win", "Early stretch", fakeTime: "2026-11-22 00:10:00", environment: newYork)
+        let viewedInNewYork = "2026-11-22 09:00:00"
 
-        let local = try await fixture.hooray("moments", fakeTime: "2026-11-22 14:00:00", environment: newYork)
+        let local = try await fixture.hooray("moments", fakeTime: viewedInNewYork, environment: newYork)
         let text = local.standardOutput
         let today = try #require(text.range(of: "Today\n"))
         let yesterday = try #require(text.range(of: "Yesterday\n"))
@@ -303,7 +305,7 @@ struct WinsTests {
             let count: Int
         }
         let journeyNY = try await fixture.hooray(
-            "journey", "--json", fakeTime: "2026-11-22 14:00:00", environment: newYork)
+            "journey", "--json", fakeTime: viewedInNewYork, environment: newYork)
         let daysNY = try JSONDecoder().decode([Day].self, from: Data(journeyNY.standardOutput.utf8))
         #expect(daysNY.map(\.date) == ["2026-11-22", "2026-11-21"])
         #expect(daysNY.map(\.count) == [1, 1])
@@ -312,7 +314,7 @@ struct WinsTests {
         #expect(daysUTC.map(\.date) == ["2026-11-22"])
         #expect(daysUTC.map(\.count) == [2])
 
-        let journeyText = try await fixture.hooray("journey", fakeTime: "2026-11-22 14:00:00", environment: newYork)
+        let journeyText = try await fixture.hooray("journey", fakeTime: viewedInNewYork, environment: newYork)
         #expect(journeyText.standardOutput.contains("Your journey"))
         #expect(journeyText.standardOutput.contains("1 moment logged"))
     }

@@ -85,6 +85,31 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         }
     }
 
+    @Test func anUpdateBetweenReadingTheQueueAndSendingIsTheVersionSent() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let id = try await database.insertNotice(
+            Notice(title: "Moment logged", body: "offline"), plugin: "wins", now: t0)
+        let queued = try #require(try await database.pendingNotices().first)
+        try await database.updateNotice(id, plugin: "wins", to: Notice(title: "Moment logged", body: "AI praise"))
+        let sent = try #require(try await database.markSending(queued.id))
+        #expect(sent.notice.body == "AI praise")
+        #expect(try await database.markSending(queued.id) == nil, "already being sent")
+    }
+
+    @Test func anUpdateWhileSendingIsSentNext() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let id = try await database.insertNotice(
+            Notice(title: "Moment logged", body: "offline"), plugin: "wins", now: t0)
+        try await database.markSending(id)
+        try await database.updateNotice(id, plugin: "wins", to: Notice(title: "Moment logged", body: "AI praise"))
+        try await database.markDelivered(id, serverID: 3, now: t0)
+        let next = try #require(try await database.pendingNotices().first)
+        #expect(next.notice.body == "AI praise")
+        #expect(next.serverID == 3)
+    }
+
     @Test func aCrashMidDeliveryLeavesTheNoticeUnconfirmedNotResent() async throws {
         let (database, directory) = try temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: directory) }

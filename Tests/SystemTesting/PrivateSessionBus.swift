@@ -71,8 +71,9 @@ public final class PrivateSessionBus: @unchecked Sendable {
             arguments: ["-c", script, "hooray-bus", directory.path],
             keepsStandardInputOpen: true
         )
+        // The daemon's address and the shell's pid line may come in either order.
         guard await shell.waitForOutput(containing: address, timeout: timeout),
-            let pid = Self.daemonPID(in: shell.standardOutput)
+            let pid = await pollUntil(timeout: timeout, { Self.daemonPID(in: shell.standardOutput) })
         else {
             shell.closeStandardInput()
             await shell.stop(gracePeriod: .seconds(2))
@@ -111,8 +112,9 @@ public final class PrivateSessionBus: @unchecked Sendable {
         .inherited(overriding: overriding.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { _, bus in bus })
     }
 
+    /// The pid from a complete `daemon-pid=` line.
     private static func daemonPID(in output: String) -> Int32? {
-        output.split(separator: "\n").lazy.compactMap { line in
+        output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().lazy.compactMap { line in
             line.hasPrefix("daemon-pid=") ? Int32(line.dropFirst("daemon-pid=".count)) : nil
         }.first
     }

@@ -34,7 +34,9 @@ import Testing
     }
 
     @Test func aWinShowsOfflinePraiseAtOnceThenAIPraiseInTheSameNotice() async throws {
-        let harness = harness([.success(AIPraise(text: "Look at you, moving gently.", serverID: "srv-1", tags: ["walk"]))])
+        let harness = harness([
+            .success(AIPraise(text: "Look at you, moving gently.", serverID: "srv-1", tags: ["walk"]))
+        ])
         let plugin = try await activate(harness)
 
         let reply = try await log(plugin, harness, LogRequest(text: "Took a short walk", ago: "2h"))
@@ -83,7 +85,8 @@ import Testing
     ])
     func aFailureKeepsTheOfflinePraiseAndSaysSo(error: AIRequestError) async throws {
         let harness = harness([.failure(error)])
-        let plugin = try await activate(harness, WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 60)))
+        let plugin = try await activate(
+            harness, WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 60)))
         let reply = try await log(plugin, harness, LogRequest(text: "Sent the email"))
         await harness.background.waitUntilIdle()
 
@@ -119,14 +122,17 @@ import Testing
             .failure(.unreachable(reason: "down")), .failure(.httpStatus(503)),
             .success(AIPraise(text: "Worth the wait.")),
         ])
-        let plugin = try await activate(harness, WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 60)))
+        let plugin = try await activate(
+            harness, WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 60)))
         _ = try await log(plugin, harness, LogRequest(text: "Folded the laundry"))
         await harness.background.waitUntilIdle()
 
         // The retry reminder comes due: nothing is shown, the retry runs in the background.
         var retry = try #require(try await harness.reminders.list().first)
         harness.clock.set(to: try #require(retry.nextDue))
-        #expect(try await plugin.reminderDue(DueReminder(reminder: retry.reminder, dueAt: retry.nextDue!), context: harness.context) == nil)
+        #expect(
+            try await plugin.reminderDue(
+                DueReminder(reminder: retry.reminder, dueAt: retry.nextDue!), context: harness.context) == nil)
         await harness.background.waitUntilIdle()
         var stored = try #require(try await moments(harness).first)
         #expect(stored.syncAttempts == 2)
@@ -135,7 +141,8 @@ import Testing
 
         retry = try #require(try await harness.reminders.list().first)
         harness.clock.set(to: try #require(retry.nextDue))
-        _ = try await plugin.reminderDue(DueReminder(reminder: retry.reminder, dueAt: retry.nextDue!), context: harness.context)
+        _ = try await plugin.reminderDue(
+            DueReminder(reminder: retry.reminder, dueAt: retry.nextDue!), context: harness.context)
         await harness.background.waitUntilIdle()
         stored = try #require(try await moments(harness).first)
         #expect(stored.sync == .synced)
@@ -226,8 +233,10 @@ import Testing
         #expect(notice.actions == [NoticeAction(id: "log-install", label: "Log it")])
         #expect(try await plugin.reminderDue(due, context: harness.context) == nil, "never twice")
 
-        try await plugin.actionInvoked(InvokedAction(notice: NoticeID(rawValue: 1), actionID: "log-install"), context: harness.context)
-        try await plugin.actionInvoked(InvokedAction(notice: NoticeID(rawValue: 1), actionID: "log-install"), context: harness.context)
+        try await plugin.actionInvoked(
+            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "log-install"), context: harness.context)
+        try await plugin.actionInvoked(
+            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "log-install"), context: harness.context)
         let saved = try await moments(harness)
         #expect(saved.map(\.text) == ["I installed this app. A tiny step, but it counts."])
 
@@ -241,7 +250,9 @@ import Testing
         let plugin = try await activate(harness, WinsConfiguration())
         _ = try await log(plugin, harness, LogRequest(text: "Opened the laptop"))
         let welcome = try #require(try await harness.reminders.list().first { $0.reminder.id == "welcome" })
-        #expect(try await plugin.reminderDue(DueReminder(reminder: welcome.reminder, dueAt: Self.start), context: harness.context) == nil)
+        #expect(
+            try await plugin.reminderDue(
+                DueReminder(reminder: welcome.reminder, dueAt: Self.start), context: harness.context) == nil)
     }
 
     @Test func favouritesToggleByIdPrefix() async throws {
@@ -260,7 +271,9 @@ import Testing
         await #expect(throws: PluginCommandError.self) { try await fav("zzzz") }
         await #expect(throws: PluginCommandError.self) { try await fav("ab") }
         let missing = await #expect(throws: PluginCommandError.self) { try await fav("0000") }
-        #expect(missing?.message.contains("`hooray moments` lists them") == true || reply.moment.id.uuidString.hasPrefix("0000"))
+        #expect(
+            missing?.message.contains("`hooray moments` lists them") == true
+                || reply.moment.id.uuidString.hasPrefix("0000"))
     }
 
     @Test func anUnreadablePraiseFileIsAConfigurationError() throws {
