@@ -120,7 +120,8 @@ let package = Package(
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling"]),
-        .testTarget(name: "HoorayConfigTests", dependencies: ["HoorayConfig", "HoorayAI", "RemindersPlugin"]),
+        .testTarget(
+            name: "HoorayConfigTests", dependencies: ["HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin"]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
         .testTarget(

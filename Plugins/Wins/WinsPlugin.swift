@@ -141,8 +141,8 @@ public struct WinsPlugin: HoorayPlugin {
             happenedAt: now.addingTimeInterval(-Double(ago)), timeZone: context.timeZone.identifier,
             offlinePraise: try await book.pickPraise(from: pool), mood: mood,
             note: note?.isEmpty == false ? note : nil, photos: request.photos, sync: .pending,
-            // Should this process stop before the request below ends, the retries pick it up later.
-            nextSyncAt: now.addingTimeInterval(300))
+            // Should this process stop before the request below ends, the retries pick it up then.
+            nextSyncAt: now.addingTimeInterval(Double(state.current.0.retryFirst.seconds)))
         try await book.insert(moment)
         _ = try await book.setFlag(MomentBook.firstLogKey)
         let notice = try await context.notices.post(Self.notice(for: moment))
@@ -177,8 +177,10 @@ public struct WinsPlugin: HoorayPlugin {
     /// Asks for praise for a freshly logged moment and updates its notification in place.
     func askForPraise(momentID: UUID, notice: NoticeID, context: PluginContext) async throws {
         let book = MomentBook(store: context.storage)
-        guard let moment = try await book.moment(momentID) else { return }
-        let outcome = await request(moment, context: context)
+        guard let moment = try await book.moment(momentID), state.beginRequest(momentID) else { return }
+        defer { state.endRequest(momentID) }
+        // Cancelled (hoorayd is stopping): the moment stays pending and the retries take it up.
+        let outcome = try await request(moment, context: context)
         guard let updated = try await record(outcome, for: momentID, book: book, context: context) else { return }
         switch outcome {
         case .success:
@@ -201,7 +203,10 @@ public struct WinsPlugin: HoorayPlugin {
             .sorted { $0.submittedAt < $1.submittedAt }
         for moment in due {
             try Task.checkCancellation()
-            let outcome = await request(moment, context: context)
+            // The first request for a moment just logged may still be on its way.
+            guard state.beginRequest(moment.id) else { continue }
+            defer { state.endRequest(moment.id) }
+            let outcome = try await request(moment, context: context)
             _ = try await record(outcome, for: moment.id, book: book, context: context)
             if case .failure(let error) = outcome, !error.isRetryable {
                 // The same answer awaits every other moment; they wait for their own turn.
@@ -212,7 +217,10 @@ public struct WinsPlugin: HoorayPlugin {
         try await scheduleSync(context: context, book: book)
     }
 
-    func request(_ moment: Moment, context: PluginContext) async -> Result<AIPraise, AIRequestError> {
+    /// Asks the AI service for praise.
+    ///
+    /// - Throws: `CancellationError` only; every other failure is the result's.
+    func request(_ moment: Moment, context: PluginContext) async throws -> Result<AIPraise, AIRequestError> {
         let asked = MomentForPraise(
             clientID: moment.id, text: moment.text, happenedAt: moment.happenedAt, submittedAt: moment.submittedAt,
             timeZone: moment.timeZone, timeAgo: Self.agoPhrase(seconds: moment.timeAgo))
@@ -220,6 +228,8 @@ public struct WinsPlugin: HoorayPlugin {
             return .success(try await context.ai.praise(for: asked))
         } catch let error as AIRequestError {
             return .failure(error)
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             return .failure(.unreachable(reason: "\(error)"))
         }
@@ -290,6 +300,7 @@ final class WinsState: @unchecked Sendable {
     private var configuration = WinsConfiguration()
     private var pool = PraisePool.builtIn
     private var retrying = false
+    private var requesting: Set<UUID> = []
 
     var current: (WinsConfiguration, PraisePool) { lock.withLock { (configuration, pool) } }
 
@@ -309,4 +320,11 @@ final class WinsState: @unchecked Sendable {
     }
 
     func endRetry() { lock.withLock { retrying = false } }
+
+    /// Marks a moment's AI request as on its way; `false` when one already is.
+    func beginRequest(_ id: UUID) -> Bool {
+        lock.withLock { requesting.insert(id).inserted }
+    }
+
+    func endRequest(_ id: UUID) { lock.withLock { _ = requesting.remove(id) } }
 }

@@ -30,9 +30,14 @@ func withTimeLimit<T: Sendable>(
         let work = Task {
             do { box.resume(.success(try await operation())) } catch { box.resume(.failure(error)) }
         }
-        Task {
+        let timer = Task {
             try? await Task.sleep(for: .seconds(seconds))
             if box.resume(.failure(TimeLimitExceeded(seconds: seconds))) { work.cancel() }
+        }
+        // A call that finished in time stops its timer, so an idle daemon has none left running.
+        Task {
+            _ = await work.value
+            timer.cancel()
         }
     }
 }

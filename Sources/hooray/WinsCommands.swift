@@ -93,7 +93,11 @@ struct Win: AsyncParsableCommand {
         // Hosted here: wait for the AI's answer (bounded by [ai] timeout) so it is shown and saved.
         guard venue == .here else { return }
         await runner.finish()
-        let book = MomentBook(store: DatabasePluginStore(database: try session.database(), plugin: "wins"))
+        let database = try session.database()
+        if let notice = try await database.notice(NoticeID(rawValue: reply.notice)), notice.state != .delivered {
+            warn("No notification server answered; the notification waits in `hooray inbox`. The moment is saved.")
+        }
+        let book = MomentBook(store: DatabasePluginStore(database: database, plugin: "wins"))
         guard !json, let moment = try await book.moment(reply.moment.id) else { return }
         if let praise = moment.aiPraise {
             print("  ✨ “\(praise)”")

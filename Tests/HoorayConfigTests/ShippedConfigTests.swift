@@ -4,6 +4,7 @@ import HoorayConfig
 import HoorayKit
 import RemindersPlugin
 import Testing
+import WinsPlugin
 
 /// The documented configuration file installed as /etc/hooray/hooray.toml.
 @Suite struct ShippedConfigTests {
@@ -61,8 +62,7 @@ import Testing
 
     @Test func theRemindersExampleIsAValidReminderOnceUncommented() throws {
         let text = try String(contentsOfFile: shippedFile, encoding: .utf8)
-        let example = text.split(separator: "\n").drop { !$0.hasPrefix("# [[plugins.reminders.reminder]]") }
-            .map { $0.dropFirst(2) }.joined(separator: "\n")
+        let example = commentedExample(in: text, startingWith: "# [[plugins.reminders.reminder]]")
 
         let root = try ConfigFileParser.parse(example, file: "example.toml")
 
@@ -76,5 +76,31 @@ import Testing
         try example.write(toFile: file, atomically: true, encoding: .utf8)
         let report = ConfigLoader(paths: directory.paths, plugins: [RemindersPlugin()]).check(onlyFile: file)
         #expect(report.diagnostics.isEmpty, "\(report)")
+    }
+
+    @Test func theWinsExampleIsValidOnceUncommented() throws {
+        let text = try String(contentsOfFile: shippedFile, encoding: .utf8)
+        let example = commentedExample(in: text, startingWith: "# [plugins.wins]")
+        let root = try ConfigFileParser.parse(example, file: "example.toml")
+        let wins = try #require(root.node(at: ["plugins", "wins"])?.table)
+        #expect(
+            wins.keys == [
+                "welcome", "retry_first", "retry_max", "praise_file", "privacy_url", "terms_url", "support_url",
+            ])
+        // Everything but the praise file, which is the user's own and does not exist here.
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/example.toml"
+        try example.split(separator: "\n").filter { !$0.hasPrefix("praise_file") }.joined(separator: "\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let report = ConfigLoader(paths: directory.paths, plugins: [WinsPlugin()]).check(onlyFile: file)
+        #expect(report.diagnostics.isEmpty, "\(report)")
+    }
+
+    /// The commented-out example that starts with `header`, up to the first line that is not a comment.
+    private func commentedExample(in text: String, startingWith header: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { !$0.hasPrefix(header) }
+            .prefix { $0.hasPrefix("#") }
+            .map { $0.dropFirst(2) }.joined(separator: "\n")
     }
 }
