@@ -80,6 +80,7 @@ let package = Package(
         // Built-in plugins: HoorayKit (and the message pools) only.
         .target(name: "RemindersPlugin", dependencies: ["HoorayKit"], path: "Plugins/Reminders"),
         .target(name: "WinsPlugin", dependencies: ["HoorayKit", "HoorayMessages"], path: "Plugins/Wins"),
+        .target(name: "HabitsPlugin", dependencies: ["HoorayKit"], path: "Plugins/Habits"),
         // The list of built-in plugins the executables load.
         .target(
             name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin", "WinsPlugin"],
@@ -133,6 +134,7 @@ let package = Package(
         ),
         .testTarget(name: "RemindersPluginTests", dependencies: ["RemindersPlugin", "HoorayTesting"]),
         .testTarget(name: "WinsPluginTests", dependencies: ["WinsPlugin", "HoorayMessages", "HoorayTesting"]),
+        .testTarget(name: "HabitsPluginTests", dependencies: ["HabitsPlugin", "HoorayTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting"]),
         .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HooraySystemTesting"]),
     ]
