@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "HabitsPlugin", dependencies: ["HoorayKit"], path: "Plugins/Habits"),
         // The list of built-in plugins the executables load.
         .target(
-            name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin", "WinsPlugin"],
+            name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin", "WinsPlugin", "HabitsPlugin"],
             path: "Plugins/BuiltIn"),
 
         // AI praise over libcurl: providers, configuration, retry timing.
@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "hooray",
             dependencies: [
-                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "WinsPlugin", "HoorayMessages",
+                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "WinsPlugin", "HabitsPlugin", "HoorayMessages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

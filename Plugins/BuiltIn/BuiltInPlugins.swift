@@ -1,3 +1,4 @@
+import HabitsPlugin
 import HoorayKit
 import RemindersPlugin
 import WinsPlugin
@@ -5,5 +6,5 @@ import WinsPlugin
 /// The plugins that ship with Hooray, registered explicitly (no discovery, no globals).
 public enum BuiltInPlugins {
     /// A fresh instance of every built-in plugin, in the order `hooray plugins` lists them.
-    public static var all: [any HoorayPlugin] { [RemindersPlugin(), WinsPlugin()] }
+    public static var all: [any HoorayPlugin] { [RemindersPlugin(), WinsPlugin(), HabitsPlugin()] }
 }

@@ -22,7 +22,7 @@ struct Hooray: AsyncParsableCommand {
             """,
         version: HoorayVersion.current,
         subcommands: [
-            Win.self, Moments.self, Journey.self, Home.self,
+            Win.self, Moments.self, Journey.self, HabitGroup.self, Home.self,
             Next.self, Inbox.self, Act.self, Status.self, Plugins.self, ConfigCommand.self, Reload.self,
             DeleteMyData.self,
             IdentityCommand.self, About.self,

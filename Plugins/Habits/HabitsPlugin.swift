@@ -1,0 +1,426 @@
+import Foundation
+import HoorayKit
+
+/// Calm habit tracking (seed 003): schedules, pause without guilt, reset with reflection,
+/// milestones, and "Done" right from the reminder.
+///
+/// Each habit with a reminder time has one reminder, due on its due days at that time in the
+/// user's time zone. When it comes due the plugin checks the day again: nothing is shown on a
+/// paused day or when the habit is already done, so a reminder is withdrawn by completing the habit
+/// anywhere first. After a missed day the reminder gently adds the "remember why" note and the
+/// reset reflection — never guilt.
+public struct HabitsPlugin: HoorayPlugin {
+    public typealias Configuration = HabitsConfiguration
+
+    public var name: String { "habits" }
+    public var summary: String { "Calm habit tracking (`hooray habit`): streaks, pauses, milestones" }
+
+    let state = HabitsState()
+
+    static let reminderPrefix = "habit."
+    static let snoozePrefix = "snooze."
+    static let doneAction = "done"
+    static let snoozeAction = "snooze"
+
+    public init() {}
+
+    public func activate(context: PluginContext, configuration: HabitsConfiguration) async throws {
+        state.set(configuration)
+        let habits = try await HabitBook(store: context.storage).all()
+        var wanted = habits.compactMap { reminder(for: $0, context: context) }
+        // Snoozes still to come stay.
+        wanted += try await context.reminders.list().filter {
+            $0.reminder.id.hasPrefix(Self.snoozePrefix) && $0.nextDue != nil
+        }.map(\.reminder)
+        try await context.reminders.replaceAll(with: wanted)
+    }
+
+    // MARK: Reminders
+
+    func reminder(for habit: Habit, context: PluginContext) -> Reminder? {
+        guard let time = habit.remindAt else { return nil }
+        let zone = context.timeZone
+        let schedule: Schedule =
+            switch habit.schedule {
+            case .daily: .daily(at: time, zone: zone)
+            case .weekdays(let days): .weekly(on: days, at: time, zone: zone)
+            case .everyNDays(let interval): .everyNDays(interval: interval, anchor: habit.start, at: time, zone: zone)
+            }
+        return Reminder(
+            id: Self.reminderPrefix + habit.id.uuidString.lowercased(), schedule: schedule,
+            notice: Notice(title: habit.name, body: Self.reminderLine(habit.name)))
+    }
+
+    static func reminderLine(_ name: String) -> String { "Don't forget to make time for \(name) today." }
+
+    func syncReminder(for habit: Habit, context: PluginContext) async throws {
+        if let reminder = reminder(for: habit, context: context) {
+            try await context.reminders.schedule(reminder)
+        } else {
+            try await context.reminders.cancel(id: Self.reminderPrefix + habit.id.uuidString.lowercased())
+        }
+    }
+
+    static func habitID(fromReminder id: String?) -> UUID? {
+        guard let id else { return nil }
+        for prefix in [reminderPrefix, snoozePrefix] where id.hasPrefix(prefix) {
+            return UUID(uuidString: String(id.dropFirst(prefix.count)))
+        }
+        return nil
+    }
+
+    public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
+        guard let id = Self.habitID(fromReminder: due.reminder.id),
+            let habit = try await HabitBook(store: context.storage).habit(id)
+        else { return nil }
+        let day = LocalDate(instant: due.dueAt, in: context.timeZone)
+        guard habit.isDue(on: day), !habit.completions.contains(day) else { return nil }
+        var lines = [Self.reminderLine(habit.name)]
+        if let missed = habit.streak(today: day).lastMissed, missed == Self.previousDueDay(of: habit, before: day) {
+            if let why = habit.why { lines.append("Remember why: \(why)") }
+            lines.append(
+                "Missed last time? That's okay. `hooray habit reset \(habit.name)` starts fresh, with a note on what happened."
+            )
+        }
+        return Notice(
+            title: habit.name, body: lines.joined(separator: "\n"), urgency: .low,
+            actions: [
+                NoticeAction(id: Self.doneAction, label: "Done"),
+                NoticeAction(id: Self.snoozeAction, label: "Snooze 1 h"),
+            ],
+            category: "hooray.habit")
+    }
+
+    /// The habit's latest due day before `day`, looking back at most a year.
+    static func previousDueDay(of habit: Habit, before day: LocalDate) -> LocalDate? {
+        var candidate = day.adding(days: -1)
+        for _ in 0..<400 {
+            if candidate < habit.start { return nil }
+            if habit.isDue(on: candidate) { return candidate }
+            candidate = candidate.adding(days: -1)
+        }
+        return nil
+    }
+
+    public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
+        guard let id = Self.habitID(fromReminder: action.reminderID) else { return }
+        switch action.actionID {
+        case Self.doneAction:
+            let today = LocalDate(instant: context.now, in: context.timeZone)
+            _ = try await complete(id: id, day: today, context: context, celebrateSmall: true)
+        case Self.snoozeAction:
+            guard let habit = try await HabitBook(store: context.storage).habit(id) else { return }
+            try await context.reminders.schedule(
+                Reminder(
+                    id: Self.snoozePrefix + id.uuidString.lowercased(),
+                    schedule: .once(at: context.now.addingTimeInterval(3600)),
+                    notice: Notice(title: habit.name, body: Self.reminderLine(habit.name))))
+        default:
+            break
+        }
+    }
+
+    // MARK: Commands
+
+    public func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data {
+        let request = try command.decodePayload(as: HabitRequest.self)
+        let reply: HabitReply
+        switch command.name {
+        case HabitCommand.add: reply = try await add(request, context: context)
+        case HabitCommand.edit: reply = try await edit(request, context: context)
+        case HabitCommand.rename: reply = try await rename(request, context: context)
+        case HabitCommand.delete: reply = try await delete(request, context: context)
+        case HabitCommand.done: reply = try await done(request, context: context)
+        case HabitCommand.undo: reply = try await undo(request, context: context)
+        case HabitCommand.pause: reply = try await pause(request, context: context)
+        case HabitCommand.resume: reply = try await resume(request, context: context)
+        case HabitCommand.reset: reply = try await reset(request, context: context)
+        default:
+            throw PluginCommandError("the habits plugin has no command \"\(command.name)\"")
+        }
+        return try PluginCommand.encode(reply)
+    }
+
+    func today(_ context: PluginContext) -> LocalDate { LocalDate(instant: context.now, in: context.timeZone) }
+
+    func checkWhy(_ why: String?) throws -> String? {
+        guard let why = why?.trimmingCharacters(in: .whitespacesAndNewlines), !why.isEmpty else { return nil }
+        guard why.count <= HabitRules.maxNoteLength else {
+            throw PluginCommandError("the note is \(why.count) characters long; use at most \(HabitRules.maxNoteLength)")
+        }
+        return why
+    }
+
+    func checkUnique(_ name: String, except id: UUID? = nil, book: HabitBook) async throws {
+        if let existing = try await book.all().first(where: {
+            $0.id != id && $0.name.caseInsensitiveCompare(name) == .orderedSame
+        }) {
+            throw PluginCommandError(
+                "you already have a habit called \"\(existing.name)\"; pick another name, or change it with `hooray habit edit`"
+            )
+        }
+    }
+
+    func reply(_ habit: Habit, _ message: String, notes: [String] = [], celebration: String? = nil, today: LocalDate)
+        -> HabitReply
+    {
+        HabitReply(
+            habit: habit, streak: habit.streak(today: today).days, message: message, notes: notes,
+            celebration: celebration)
+    }
+
+    func add(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let today = today(context)
+        let name = try HabitRules.checkName(request.name)
+        let schedule = try HabitRules.schedule(every: request.every, on: request.on) ?? .daily
+        let remindAt = try request.remind.flatMap(HabitRules.remindTime)
+        let start = try request.start.map { try HabitRules.date($0, option: "--start", today: today) } ?? today
+        let why = try checkWhy(request.why)
+        let book = HabitBook(store: context.storage)
+        try await checkUnique(name, book: book)
+        let habit = Habit(
+            name: name, why: why, schedule: schedule, start: start, remindAt: remindAt, createdAt: context.now)
+        try await book.save(habit)
+        try await syncReminder(for: habit, context: context)
+        var message = "Added “\(name)”: \(schedule.summary)"
+        message += remindAt.map { ", with a reminder at \($0)." } ?? "."
+        return reply(habit, message, today: today)
+    }
+
+    func edit(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let today = today(context)
+        let book = HabitBook(store: context.storage)
+        let found = try await book.find(named: request.name)
+        let schedule = try HabitRules.schedule(every: request.every, on: request.on)
+        let remindAt = try request.remind.map { try HabitRules.remindTime($0) }
+        let start = try request.start.map { try HabitRules.date($0, option: "--start", today: today) }
+        let why = try request.why.map { try checkWhy($0) }
+        guard schedule != nil || remindAt != nil || start != nil || why != nil else {
+            throw PluginCommandError(
+                "nothing to change; give --why, --every, --on, --remind or --start (and `hooray habit rename` for the name)")
+        }
+        let habit = try await book.update(found.id) { habit in
+            if let schedule { habit.schedule = schedule }
+            if let remindAt { habit.remindAt = remindAt }
+            if let start { habit.start = start }
+            if let why { habit.why = why }
+        }
+        try await syncReminder(for: habit, context: context)
+        return reply(habit, "Updated “\(habit.name)”: \(habit.schedule.summary)", today: today)
+    }
+
+    func rename(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let book = HabitBook(store: context.storage)
+        let found = try await book.find(named: request.name)
+        let newName = try HabitRules.checkName(request.newName ?? "")
+        try await checkUnique(newName, except: found.id, book: book)
+        let habit = try await book.update(found.id) { $0.name = newName }
+        try await syncReminder(for: habit, context: context)
+        return reply(habit, "Renamed “\(found.name)” to “\(newName)”. Its history stays.", today: today(context))
+    }
+
+    func delete(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let book = HabitBook(store: context.storage)
+        let found = try await book.find(named: request.name)
+        try await book.delete(found.id)
+        try await context.reminders.cancel(id: Self.reminderPrefix + found.id.uuidString.lowercased())
+        try await context.reminders.cancel(id: Self.snoozePrefix + found.id.uuidString.lowercased())
+        return HabitReply(habit: found, streak: 0, message: "Deleted “\(found.name)” and its history.", notes: [])
+    }
+
+    func done(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let today = today(context)
+        let book = HabitBook(store: context.storage)
+        let found = try await book.find(named: request.name)
+        let day = try request.date.map { try HabitRules.date($0, option: "--date", today: today) } ?? today
+        guard day <= today else {
+            throw PluginCommandError("\(day) is in the future; mark today (the default) or an earlier day")
+        }
+        guard day >= found.start else {
+            throw PluginCommandError(
+                "“\(found.name)” starts on \(found.start), so \(day) cannot be marked; change the start with `hooray habit edit --start`"
+            )
+        }
+        var notes: [String] = []
+        if found.pauses.contains(where: { $0.contains(day) }) {
+            notes.append("“\(found.name)” is paused on \(day), so this counts as an extra, outside the streak.")
+        } else if !found.schedule.isDue(on: day, start: found.start) {
+            notes.append("“\(found.name)” isn't due on \(day); it's counted as an extra, outside the streak.")
+        }
+        if found.completions.contains(day) {
+            return reply(
+                found, "“\(found.name)” is already done for \(day == today ? "today" : "\(day)").", notes: notes,
+                today: today)
+        }
+        let (habit, celebration) = try await complete(id: found.id, day: day, context: context, celebrateSmall: false)
+        let streak = habit.streak(today: today).days
+        let message = "Done: “\(habit.name)” · \(Self.days(streak))"
+        return reply(habit, message, notes: notes, celebration: celebration, today: today)
+    }
+
+    /// Marks a day done and celebrates a milestone the streak reached, once per run.
+    ///
+    /// - Returns: The habit, and the celebration's line when there was one.
+    func complete(id: UUID, day: LocalDate, context: PluginContext, celebrateSmall: Bool) async throws -> (
+        Habit, String?
+    ) {
+        let today = today(context)
+        let milestones = state.configuration.milestones
+        let book = HabitBook(store: context.storage)
+        let reached = MilestoneBox()
+        let habit = try await book.update(id) { habit in
+            guard !habit.completions.contains(day) else { return }
+            habit.completions.insert(day)
+            let streak = habit.streak(today: today)
+            guard let runStart = streak.runStart, day >= runStart,
+                let milestone = milestones.filter({ $0 <= streak.days }).max(),
+                !habit.celebrated.contains(CelebratedMilestone(days: milestone, runStart: runStart))
+            else { return }
+            habit.celebrated.append(CelebratedMilestone(days: milestone, runStart: runStart))
+            reached.value = milestone
+        }
+        if let milestone = reached.value {
+            let outcome = try await context.celebrations.celebrate(
+                Celebration(
+                    size: .big, title: "\(habit.name) · \(milestone) days",
+                    detail: milestone >= 365 ? "A whole year of showing up." : "\(milestone) days in a row. Look at that."))
+            return (habit, outcome.line)
+        }
+        if celebrateSmall {
+            let streak = habit.streak(today: today).days
+            let outcome = try await context.celebrations.celebrate(
+                Celebration(size: .small, title: "\(habit.name) · \(Self.days(streak))"))
+            return (habit, outcome.line)
+        }
+        return (habit, nil)
+    }
+
+    static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
+
+    func undo(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let today = today(context)
+        let book = HabitBook(store: context.storage)
+        let found = try await book.find(named: request.name)
+        let day = try request.date.map { try HabitRules.date($0, option: "--date", today: today) } ?? today
+        guard found.completions.contains(day) else {
+            throw PluginCommandError(
+                "“\(found.name)” isn't marked done on \(day == today ? "today" : "\(day)"), so there is nothing to undo")
+        }
+        let habit = try await book.update(found.id) { $0.completions.remove(day) }
+        return reply(habit, "Undone: “\(habit.name)” on \(day) · \(Self.days(habit.streak(today: today).days))", today: today)
+    }
+
+    func pause(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let today = today(context)
+        let book = HabitBook(store: context.storage)
+        let found = try await book.find(named: request.name)
+        let through: LocalDate?
+        switch (request.duration, request.until) {
+        case (.some, .some):
+            throw PluginCommandError("give either --for or --until, not both")
+        case (let duration?, nil):
+            guard let interval = DayInterval(parsing: duration) else {
+                throw PluginCommandError("--for \(duration) is not a length; write a number of days or weeks, such as --for 5d")
+            }
+            through = today.adding(days: interval.days - 1)
+        case (nil, let until?):
+            let date = try HabitRules.date(until, option: "--until", today: today)
+            guard date >= today else {
+                throw PluginCommandError("--until \(date) is in the past; give today or a later day")
+            }
+            through = date
+        case (nil, nil):
+            through = nil
+        }
+        if let current = found.pauses.first(where: { $0.contains(today) }) {
+            throw PluginCommandError(
+                "“\(found.name)” is already paused since \(current.from)\(current.through.map { " until \($0)" } ?? ""); `hooray habit resume \(found.name)` ends the pause"
+            )
+        }
+        let habit = try await book.update(found.id) { $0.pauses.append(HabitPause(from: today, through: through)) }
+        let until = through.map { "through \($0)" } ?? "until you resume it"
+        return reply(
+            habit, "Paused “\(habit.name)” \(until). The streak waits for you; no reminders meanwhile.", today: today)
+    }
+
+    func resume(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let today = today(context)
+        let book = HabitBook(store: context.storage)
+        let found = try await book.find(named: request.name)
+        guard found.pauses.contains(where: { $0.contains(today) }) else {
+            throw PluginCommandError("“\(found.name)” isn't paused")
+        }
+        let habit = try await book.update(found.id) { habit in
+            habit.pauses = habit.pauses.compactMap { pause in
+                guard pause.contains(today) else { return pause }
+                // The pause ends yesterday; one that began today disappears.
+                return pause.from == today ? nil : HabitPause(from: pause.from, through: today.adding(days: -1))
+            }
+        }
+        return reply(habit, "Welcome back to “\(habit.name)”. Its streak is \(Self.days(habit.streak(today: today).days)).", today: today)
+    }
+
+    func reset(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        let today = today(context)
+        let book = HabitBook(store: context.storage)
+        let found = try await book.find(named: request.name)
+        let note = try checkWhy(request.note)
+        let habit = try await book.update(found.id) { habit in
+            habit.resets.removeAll { $0.day == today }
+            habit.resets.append(HabitReset(day: today, note: note))
+        }
+        var message = "Reset “\(habit.name)”. A fresh start today."
+        if let why = habit.why { message += " Remember why: \(why)" }
+        return reply(habit, message, today: today)
+    }
+}
+
+/// The `[plugins.habits]` section.
+///
+/// ```toml
+/// [plugins.habits]
+/// milestones = [7, 30, 100, 365]   # streak lengths that are celebrated, once per run
+/// ```
+public struct HabitsConfiguration: Decodable, Sendable, Equatable {
+    /// The streak lengths that are celebrated.
+    public var milestones: [Int]
+
+    /// Creates a configuration.
+    public init(milestones: [Int] = [7, 30, 100, 365]) {
+        self.milestones = milestones
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case milestones
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let milestones = try container.decodeIfPresent([Int].self, forKey: .milestones) ?? [7, 30, 100, 365]
+        guard !milestones.isEmpty, milestones.allSatisfy({ (1...3660).contains($0) }),
+            Set(milestones).count == milestones.count
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .milestones, in: container,
+                debugDescription: "milestones must be different whole numbers of days from 1 to 3660, such as [7, 30, 100, 365]"
+            )
+        }
+        self.milestones = milestones.sorted()
+    }
+}
+
+/// The configuration a plugin instance runs with.
+final class HabitsState: @unchecked Sendable {
+    // @unchecked: `current` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var current = HabitsConfiguration()
+
+    var configuration: HabitsConfiguration { lock.withLock { current } }
+    func set(_ configuration: HabitsConfiguration) { lock.withLock { current = configuration } }
+}
+
+/// A milestone found inside a `modify` transform, which runs synchronously in the store's transaction.
+final class MilestoneBox: @unchecked Sendable {
+    // @unchecked: written only inside one synchronous transform, read after it returns.
+    var value: Int?
+}
