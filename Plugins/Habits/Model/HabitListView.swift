@@ -1,0 +1,160 @@
+import Foundation
+import HoorayKit
+
+/// The habit list of `hooray habit list`: each habit with its streak and what today is for it.
+///
+/// Both renderings are pure: today is a parameter, so the same habits always render the same text.
+public enum HabitListView {
+    /// The text shown when there are no habits.
+    public static let emptyText =
+        "No habits yet. Add your first one: hooray habit add \"Read 10 pages\" --why \"To become wiser and calmer.\""
+
+    /// The list as a table for a terminal.
+    ///
+    /// One row per habit, sorted by name without regard to case, under a header:
+    ///
+    /// ```
+    /// NAME           STREAK   TODAY    SCHEDULE             BADGE
+    /// Meditate       0 days   not due  every 3 days
+    /// Read 10 pages  30 days  done     every day at 20:00   30 Day
+    /// ```
+    ///
+    /// - `STREAK` is ``Habit/streak(today:)``: `0 days`, `1 day`, `15 days`;
+    /// - `TODAY` is `paused` when a pause contains today, else `done` when the habit was done today,
+    ///   else `due` when it is due today, else `not due`;
+    /// - `SCHEDULE` is the schedule's summary, with ` at HH:MM` when the habit has a reminder;
+    /// - `BADGE` is ``Habit/badge(today:milestones:)``, such as `30 Day`, or empty.
+    ///
+    /// Columns are separated by two spaces; lines carry no trailing spaces. Without habits the text
+    /// invites the user to add one (``emptyText``).
+    ///
+    /// - Parameters:
+    ///   - habits: The habits, in any order.
+    ///   - today: The current day in the user's time zone.
+    ///   - milestones: The streak lengths that earn a badge, such as ``Habit/defaultMilestones``.
+    /// - Returns: The text, without a trailing newline.
+    public static func text(_ habits: [Habit], today: LocalDate, milestones: [Int]) -> String {
+        guard !habits.isEmpty else { return emptyText }
+        let header = ["NAME", "STREAK", "TODAY", "SCHEDULE", "BADGE"]
+        let rows = sorted(habits).map { habit -> [String] in
+            let row = Row(habit, today: today, milestones: milestones)
+            let days = row.streak.days
+            return [
+                singleLine(habit.name), days == 1 ? "1 day" : "\(days) days", row.today.text,
+                habit.schedule.summary + (habit.remindAt.map { " at \($0)" } ?? ""),
+                row.badge.map { "\($0) Day" } ?? "",
+            ]
+        }
+        let table = [header] + rows
+        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        return table.map { cells in
+            zip(cells, widths)
+                .map { cell, width in cell + String(repeating: " ", count: width - cell.count) }
+                .joined(separator: "  ")
+                .trimmingTrailingSpaces()
+        }
+        .joined(separator: "\n")
+    }
+
+    /// The list as JSON, for `hooray habit list --json`.
+    ///
+    /// A pretty-printed array with sorted keys, in the order of
+    /// ``text(_:today:milestones:)``. Each object has:
+    ///
+    /// - `id`: the UUID, lowercase;
+    /// - `name`, and `why`: the "remember why" note, `null` when absent;
+    /// - `streak`: the streak in days, an integer;
+    /// - `today`: `done`, `due`, `notDue` or `paused`, as the `TODAY` column;
+    /// - `schedule`: the schedule's summary, such as `every day` or `mon, wed, fri`;
+    /// - `remindAt`: `HH:MM`, or `null` without a reminder;
+    /// - `badge`: the highest milestone reached, such as `30`, or `null`;
+    /// - `paused`: whether a pause contains today.
+    ///
+    /// - Parameters:
+    ///   - habits: The habits, in any order.
+    ///   - today: The current day in the user's time zone.
+    ///   - milestones: The streak lengths that earn a badge, such as ``Habit/defaultMilestones``.
+    /// - Returns: The JSON text, `[]` without habits.
+    public static func json(_ habits: [Habit], today: LocalDate, milestones: [Int]) -> String {
+        guard !habits.isEmpty else { return "[]" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let rows = sorted(habits).map { Row($0, today: today, milestones: milestones) }
+        // Rows hold only strings, integers, booleans and nulls, which cannot fail to encode.
+        return String(decoding: try! encoder.encode(rows), as: UTF8.self)
+    }
+
+    /// Sorted by name without regard to case; ties by name, then id, so the order is stable.
+    private static func sorted(_ habits: [Habit]) -> [Habit] {
+        habits.sorted { lhs, rhs in
+            let left = lhs.name.lowercased()
+            let right = rhs.name.lowercased()
+            if left != right { return left < right }
+            if lhs.name != rhs.name { return lhs.name < rhs.name }
+            return lhs.id.uuidString < rhs.id.uuidString
+        }
+    }
+
+    /// Line breaks a user typed become spaces, so a row stays a row.
+    private static func singleLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// What today is for a habit, in the list.
+private enum TodayStatus: String {
+    case done, due, notDue, paused
+
+    init(_ habit: Habit, today: LocalDate) {
+        if habit.isPaused(on: today) {
+            self = .paused
+        } else if habit.isDone(on: today) {
+            self = .done
+        } else if habit.isDue(on: today) {
+            self = .due
+        } else {
+            self = .notDue
+        }
+    }
+
+    var text: String { self == .notDue ? "not due" : rawValue }
+}
+
+/// One habit as the list shows it; encoded as `hooray habit list --json` prints it.
+private struct Row: Encodable {
+    let habit: Habit
+    let streak: Streak
+    let today: TodayStatus
+    let badge: Int?
+
+    init(_ habit: Habit, today: LocalDate, milestones: [Int]) {
+        self.habit = habit
+        streak = habit.streak(today: today)
+        self.today = TodayStatus(habit, today: today)
+        badge = Habit.badge(forStreak: streak.days, milestones: milestones)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, streak, today, schedule, remindAt, badge, why, paused
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(habit.id.uuidString.lowercased(), forKey: .id)
+        try container.encode(habit.name, forKey: .name)
+        try container.encode(streak.days, forKey: .streak)
+        try container.encode(today.rawValue, forKey: .today)
+        try container.encode(habit.schedule.summary, forKey: .schedule)
+        try container.encode(habit.remindAt?.description, forKey: .remindAt)
+        try container.encode(badge, forKey: .badge)
+        try container.encode(habit.why, forKey: .why)
+        try container.encode(today == .paused, forKey: .paused)
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        guard let last = lastIndex(where: { $0 != " " }) else { return "" }
+        return String(self[...last])
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import HoorayKit
+import Testing
+
+@testable import HabitsPlugin
+
+@Suite struct CalendarTests {
+    /// Weekdays from Tuesday 3 November 2026, seen on Monday the 23rd: every state appears.
+    ///
+    /// Done the 3rd to the 10th (and on Saturday the 21st, extra); missed the 11th; reset and done the
+    /// 12th; paused the 16th to the 18th (done on the 17th anyway); a pause planned from the 30th.
+    static let habit = makeHabit(
+        schedule: .weekdays([.monday, .tuesday, .wednesday, .thursday, .friday]), start: "2026-11-03",
+        done: ["01", "03", "04", "05", "06", "09", "10", "12", "13", "17", "19", "20", "21"].map(nov),
+        resets: ["2026-11-12"], pauses: [pause("2026-11-16", "2026-11-18"), pause("2026-11-30", "2026-12-04")])
+
+    @Test func aMonthShowsEveryStateAndMarksToday() {
+        let text = HabitCalendar.render(Self.habit, month: (2026, 11), today: nov("23"), color: false)
+        #expect(
+            text == """
+                    November 2026
+                 Mo Tu We Th Fr Sa Su
+                                    1
+                                    ·
+                  2  3  4  5  6  7  8
+                  ·  ●  ●  ●  ●  ·  ·
+                  9 10 11 12 13 14 15
+                  ●  ●  ○  ✗  ●  ·  ·
+                 16 17 18 19 20 21 22
+                  ‖  ‖  ‖  ●  ●  ●  ·
+                [23]24 25 26 27 28 29
+                  ○  ◌  ◌  ◌  ◌
+                 30
+                  ‖
+                ● done  ✗ reset  ‖ paused  ○ due, not done  · not due  ◌ coming up
+                """)
+    }
+
+    @Test func todayOnASundayWithOneDigit() {
+        let habit = makeHabit(
+            schedule: .everyNDays(2), start: "2026-02-01", done: [day("2026-02-01"), day("2026-02-03")])
+        let text = HabitCalendar.render(habit, month: (2026, 2), today: day("2026-02-08"), color: false)
+        #expect(
+            text == """
+                    February 2026
+                 Mo Tu We Th Fr Sa Su
+                                    1
+                                    ●
+                  2  3  4  5  6  7 [8]
+                  ·  ●  ·  ○  ·  ○  ·
+                  9 10 11 12 13 14 15
+                  ◌     ◌     ◌     ◌
+                 16 17 18 19 20 21 22
+                     ◌     ◌     ◌
+                 23 24 25 26 27 28
+                  ◌     ◌     ◌
+                ● done  ✗ reset  ‖ paused  ○ due, not done  · not due  ◌ coming up
+                """)
+    }
+
+    @Test func aMonthBeforeTheStartIsNotDueAndOneAfterTodayIsComingUp() {
+        let habit = makeHabit(schedule: .weekdays([.monday]), start: "2026-11-02")
+        let before = HabitCalendar.render(habit, month: (2026, 10), today: nov("23"), color: false)
+        #expect(
+            before.split(separator: "\n").dropFirst(2).dropLast().allSatisfy {
+                $0.allSatisfy { " ·0123456789".contains($0) }
+            })
+        let after = HabitCalendar.render(habit, month: (2027, 1), today: nov("23"), color: false)
+        #expect(after.split(separator: "\n").dropLast().filter { $0.contains("◌") }.count == 4)
+    }
+
+    @Test func colorAddsANSICodesAndNoColorHasNone() {
+        let plain = HabitCalendar.render(Self.habit, month: (2026, 11), today: nov("23"), color: false)
+        let colored = HabitCalendar.render(Self.habit, month: (2026, 11), today: nov("23"), color: true)
+        #expect(!plain.contains("\u{1B}"))
+        #expect(colored.contains("\u{1B}[32m●\u{1B}[0m"))  // done, green
+        #expect(colored.contains("\u{1B}[31m✗\u{1B}[0m"))  // reset, red
+        #expect(colored.contains("\u{1B}[33m○\u{1B}[0m"))  // open, yellow
+        #expect(colored.contains("\u{1B}[2m‖\u{1B}[0m"))  // paused, dim
+        #expect(colored.contains("\u{1B}[2m◌\u{1B}[0m"))  // coming up, dim
+        #expect(colored.contains("\u{1B}[1m[23]\u{1B}[0m"))  // today, bold
+        // Without the escape codes, the coloured calendar is the plain one.
+        #expect(colored.replacing(/\x{1B}\[[0-9;]*m/, with: "") == plain)
+    }
+
+    @Test(arguments: [
+        ("2026-11", 2026, 11), ("1999-01", 1999, 1), (" 2027-12\n", 2027, 12),
+    ])
+    func aMonthIsWrittenYearDashMonth(text: String, year: Int, month: Int) {
+        let parsed = HabitCalendar.parseMonth(text)
+        #expect(parsed?.year == year)
+        #expect(parsed?.month == month)
+    }
+
+    @Test(arguments: ["2026-13", "2026-00", "2026-1", "26-11", "2026/11", "2026-11-01", "", "november", "2026-1a"])
+    func otherTextIsNotAMonth(text: String) {
+        #expect(HabitCalendar.parseMonth(text) == nil)
+    }
+}
