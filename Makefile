@@ -68,3 +68,9 @@ bench-feedback: deps
 	@./scripts/install-deps $(BENCH_PKGS)
 	$(SWIFT) build -c release $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	/usr/bin/python3 scripts/bench/feedback.py --bin-dir .build/release $(BENCH_FLAGS)
+
+# Benchmark (not a test): `hooray habit list` with 1,000 habits of a year's history each.
+.PHONY: bench-habits
+bench-habits: deps
+	$(SWIFT) build -c release $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	/usr/bin/python3 scripts/bench/habit_list.py --bin-dir .build/release $(BENCH_FLAGS)

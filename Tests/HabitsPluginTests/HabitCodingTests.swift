@@ -11,7 +11,8 @@ import Testing
             name: "Read 10 pages", why: "To become wiser and calmer.", schedule: .weekdays([.monday, .friday]),
             start: start, remindAt: TimeOfDay(hour: 20), createdAt: Date(timeIntervalSince1970: 1_790_000_000),
             completions: [start, start.adding(days: 4)], resets: [HabitReset(day: start.adding(days: 7), note: "Late")],
-            pauses: [HabitPause(from: start.adding(days: 10))], celebrated: [CelebratedMilestone(days: 7, runStart: start)])
+            pauses: [HabitPause(from: start.adding(days: 10))],
+            celebrated: [CelebratedMilestone(days: 7, runStart: start)])
         let data = try JSONEncoder().encode(habit)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"completions\":[\(start.daysSinceEpoch),\(start.daysSinceEpoch + 4)]"))

@@ -1,0 +1,183 @@
+import Foundation
+import HoorayKit
+import HoorayTesting
+import Testing
+
+@testable import HabitsPlugin
+
+/// The habits plugin against in-memory fakes: commands, reminders, buttons and milestones.
+@Suite struct HabitsPluginTests {
+    // Sunday 2026-11-22, 09:00 UTC.
+    static let sunday = Date(timeIntervalSince1970: 1_795_338_000)
+    static let today = LocalDate(year: 2026, month: 11, day: 22)!
+
+    func setUp() async throws -> (HabitsPlugin, PluginTestHarness) {
+        let harness = PluginTestHarness(pluginName: "habits", now: Self.sunday)
+        let plugin = HabitsPlugin()
+        try await plugin.activate(context: harness.context, configuration: HabitsConfiguration())
+        return (plugin, harness)
+    }
+
+    @discardableResult
+    func run(_ plugin: HabitsPlugin, _ harness: PluginTestHarness, _ command: String, _ request: HabitRequest)
+        async throws -> HabitReply
+    {
+        let data = try await plugin.handle(PluginCommand(name: command, encoding: request), context: harness.context)
+        return try PluginCommand.decode(HabitReply.self, from: data)
+    }
+
+    func habits(_ harness: PluginTestHarness) async throws -> [Habit] {
+        try await HabitBook(store: harness.storage).all()
+    }
+
+    func due(_ harness: PluginTestHarness, _ id: String, at date: Date) async throws -> DueReminder {
+        let reminder = try #require(try await harness.reminders.list().first { $0.reminder.id == id }).reminder
+        return DueReminder(reminder: reminder, dueAt: date)
+    }
+
+    @Test func anAddedHabitGetsAReminderOnItsDueDays() async throws {
+        let (plugin, harness) = try await setUp()
+        let reply = try await run(
+            plugin, harness, HabitCommand.add, HabitRequest(name: "Run", on: "mon,wed,fri", remind: "07:30"))
+        #expect(reply.message == "Added “Run”: mon, wed, fri, with a reminder at 07:30.")
+        let id = "habit." + reply.habit.id.uuidString.lowercased()
+        let reminder = try #require(try await harness.reminders.list().first { $0.reminder.id == id })
+        #expect(
+            reminder.reminder.schedule
+                == .weekly(
+                    on: [.monday, .wednesday, .friday], at: TimeOfDay(hour: 7, minute: 30)!,
+                    zone: TimeZone(identifier: "UTC")!))
+    }
+
+    @Test func theReminderIsShownOnlyWhenDueNotDoneAndNotPaused() async throws {
+        let (plugin, harness) = try await setUp()
+        let added = try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "20:00"))
+        let id = "habit." + added.habit.id.uuidString.lowercased()
+        let tonight = Self.sunday.addingTimeInterval(11 * 3600)
+
+        let notice = try #require(try await plugin.reminderDue(try await due(harness, id, at: tonight), context: harness.context))
+        #expect(notice.title == "Read")
+        #expect(notice.body == "Don't forget to make time for Read today.")
+        #expect(notice.actions.map(\.id) == ["done", "snooze"])
+
+        try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "read"))
+        #expect(try await plugin.reminderDue(try await due(harness, id, at: tonight), context: harness.context) == nil)
+
+        try await run(plugin, harness, HabitCommand.pause, HabitRequest(name: "Read", duration: "3d"))
+        let tomorrow = tonight.addingTimeInterval(86400)
+        #expect(try await plugin.reminderDue(try await due(harness, id, at: tomorrow), context: harness.context) == nil)
+    }
+
+    @Test func afterAMissTheReminderOffersWhyAndAResetWithoutGuilt() async throws {
+        let (plugin, harness) = try await setUp()
+        let added = try await run(
+            plugin, harness, HabitCommand.add,
+            HabitRequest(name: "Read", why: "To become wiser and calmer.", remind: "20:00", start: "2026-11-20"))
+        try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Read", date: "2026-11-20"))
+        // 2026-11-21 was missed; tonight's reminder says why, gently.
+        let id = "habit." + added.habit.id.uuidString.lowercased()
+        let notice = try #require(
+            try await plugin.reminderDue(
+                try await due(harness, id, at: Self.sunday.addingTimeInterval(11 * 3600)), context: harness.context))
+        #expect(notice.body.contains("Remember why: To become wiser and calmer."))
+        #expect(notice.body.contains("hooray habit reset Read"))
+        for word in ["failed", "broke your", "shame", "should"] { #expect(!notice.body.contains(word)) }
+    }
+
+    @Test func theDoneButtonCompletesTodayAndSnoozeComesBackInAnHour() async throws {
+        let (plugin, harness) = try await setUp()
+        let added = try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "09:00"))
+        let id = "habit." + added.habit.id.uuidString.lowercased()
+        try await plugin.actionInvoked(
+            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "snooze", reminderID: id), context: harness.context)
+        let snooze = try #require(try await harness.reminders.list().first { $0.reminder.id.hasPrefix("snooze.") })
+        #expect(snooze.reminder.schedule == .once(at: Self.sunday.addingTimeInterval(3600)))
+
+        try await plugin.actionInvoked(
+            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "done", reminderID: id), context: harness.context)
+        let habit = try #require(try await habits(harness).first)
+        #expect(habit.completions == [Self.today])
+        #expect(habit.streak(today: Self.today).days == 1)
+    }
+
+    @Test func aMilestoneIsCelebratedOncePerRun() async throws {
+        let (plugin, harness) = try await setUp()
+        try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Stretch", start: "2026-11-10"))
+        for day in 16...21 {
+            let reply = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Stretch", date: "2026-11-\(day)"))
+            #expect(reply.celebration == nil)
+        }
+        let seventh = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Stretch"))
+        #expect(seventh.streak == 7)
+        #expect(seventh.celebration != nil)
+        #expect(await harness.notices.notices.count == 1)
+        #expect(await harness.notices.notices.first?.title.contains("Stretch · 7 days") == true)
+
+        try await run(plugin, harness, HabitCommand.undo, HabitRequest(name: "Stretch"))
+        let again = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Stretch"))
+        #expect(again.celebration == nil, "the same run never celebrates 7 twice")
+        #expect(await harness.notices.notices.count == 1)
+
+        // A reset starts a new run; reaching 7 there is celebrated again.
+        harness.clock.set(to: Self.sunday.addingTimeInterval(86400))
+        try await run(plugin, harness, HabitCommand.reset, HabitRequest(name: "Stretch", note: "Travelled"))
+        for offset in 0..<6 {
+            harness.clock.set(to: Self.sunday.addingTimeInterval(Double(offset + 1) * 86400))
+            try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Stretch"))
+        }
+        harness.clock.set(to: Self.sunday.addingTimeInterval(7 * 86400))
+        let newRun = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Stretch"))
+        #expect(newRun.streak == 7)
+        #expect(newRun.celebration != nil)
+    }
+
+    @Test(arguments: [
+        (HabitRequest(name: "  "), "needs a name"),
+        (HabitRequest(name: "Walk", every: "0d"), "at least one day"),
+        (HabitRequest(name: "Walk", every: "fortnightly"), "--every 3d"),
+        (HabitRequest(name: "Walk", on: "mon,xyz"), "\"xyz\" is not a day"),
+        (HabitRequest(name: "Walk", remind: "7pm"), "HH:MM"),
+        (HabitRequest(name: "Walk", every: "2d", on: "mon"), "not both"),
+        (HabitRequest(name: "Walk", start: "tomorrowish"), "YYYY-MM-DD"),
+    ])
+    func badHabitsAreRefusedAndNothingIsSaved(request: HabitRequest, message: String) async throws {
+        let (plugin, harness) = try await setUp()
+        let error = await #expect(throws: PluginCommandError.self) {
+            try await run(plugin, harness, HabitCommand.add, request)
+        }
+        #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+        #expect(try await habits(harness).isEmpty)
+        #expect(try await harness.reminders.list().isEmpty)
+    }
+
+    @Test func pausesAndResumesKeepTheStreak() async throws {
+        let (plugin, harness) = try await setUp()
+        try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", start: "2026-11-20"))
+        for day in 20...22 { try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Read", date: "2026-11-\(day)")) }
+        harness.clock.set(to: Self.sunday.addingTimeInterval(86400))
+        try await run(plugin, harness, HabitCommand.pause, HabitRequest(name: "Read"))
+        await #expect(throws: PluginCommandError.self) {
+            try await run(plugin, harness, HabitCommand.pause, HabitRequest(name: "Read"))
+        }
+        harness.clock.set(to: Self.sunday.addingTimeInterval(4 * 86400))
+        let resumed = try await run(plugin, harness, HabitCommand.resume, HabitRequest(name: "Read"))
+        #expect(resumed.streak == 3, "paused days neither count nor break the streak")
+        let done = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Read"))
+        #expect(done.streak == 4)
+        await #expect(throws: PluginCommandError.self) {
+            try await run(plugin, harness, HabitCommand.resume, HabitRequest(name: "Read"))
+        }
+    }
+
+    @Test func renameKeepsHistoryAndDeleteRemovesTheReminders() async throws {
+        let (plugin, harness) = try await setUp()
+        try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "20:00"))
+        try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Read"))
+        let renamed = try await run(plugin, harness, HabitCommand.rename, HabitRequest(name: "read", newName: "Read 10 pages"))
+        #expect(renamed.streak == 1)
+        #expect(try await harness.reminders.list().first?.reminder.notice.title == "Read 10 pages")
+        try await run(plugin, harness, HabitCommand.delete, HabitRequest(name: "Read 10 pages"))
+        #expect(try await habits(harness).isEmpty)
+        #expect(try await harness.reminders.list().isEmpty)
+    }
+}
