@@ -57,7 +57,7 @@ let package = Package(
             name: "HoorayEngine",
             dependencies: [
                 "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "HoorayAI",
-                "CLinux",
+                "HoorayMessages", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -74,6 +74,7 @@ let package = Package(
                 .embedInCode("pools/wins-praise.txt"),
                 .embedInCode("pools/home-phrases.txt"),
                 .embedInCode("pools/journey-summaries.txt"),
+                .embedInCode("pools/celebrations.txt"),
             ]
         ),
 
@@ -129,6 +130,7 @@ let package = Package(
             name: "HoorayEngineTests",
             dependencies: [
                 "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
+                "HoorayMessages", "HoorayConfig",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -13,6 +13,10 @@ public enum MessagePools {
     /// Local daily summaries for Journey, by section: `single`, `few` and `many` (`journey-summaries.txt`).
     public static var journeySummaries: [String: [String]] { sections(PackageResources.journey_summaries_txt) }
 
+    /// The encouraging phrases of celebrations, by section: `calm.small`, `calm.big`, `playful.small`
+    /// and `playful.big` (`celebrations.txt`).
+    public static var celebrations: [String: [String]] { sections(PackageResources.celebrations_txt) }
+
     /// The messages of a pool file's text.
     public static func lines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)

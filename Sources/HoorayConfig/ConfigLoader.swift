@@ -207,6 +207,13 @@ public struct LoadedConfiguration: Sendable {
         pluginSections[name]?.isEnabled ?? true
     }
 
+    /// A plugin's celebration style: its own `[plugins.NAME] celebrations`, or else `[celebrations] style`.
+    ///
+    /// - Parameter name: The plugin's name.
+    public func celebrationStyle(of name: String) -> CelebrationStyle {
+        pluginSections[name]?.celebrationStyle ?? core.celebrations.style
+    }
+
     /// A plugin's decoded configuration.
     ///
     /// Plugins the loader knew were decoded (and checked) while loading; others are decoded now.

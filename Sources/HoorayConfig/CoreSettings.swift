@@ -11,12 +11,14 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     public var delivery: Delivery
     /// `[log]`: what the daemon logs.
     public var log: Log
+    /// `[celebrations]`: how plugins celebrate.
+    public var celebrations: Celebrations
 
     /// The built-in defaults.
     public static let defaults = CoreSettings()
 
     /// The top-level sections Hooray reads, besides `plugins`.
-    public static let sectionNames = ["scheduler", "delivery", "log"]
+    public static let sectionNames = ["scheduler", "delivery", "log", "celebrations"]
 
     /// Creates settings.
     ///
@@ -24,14 +26,19 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     ///   - scheduler: The `[scheduler]` section.
     ///   - delivery: The `[delivery]` section.
     ///   - log: The `[log]` section.
-    public init(scheduler: Scheduler = Scheduler(), delivery: Delivery = Delivery(), log: Log = Log()) {
+    ///   - celebrations: The `[celebrations]` section.
+    public init(
+        scheduler: Scheduler = Scheduler(), delivery: Delivery = Delivery(), log: Log = Log(),
+        celebrations: Celebrations = Celebrations()
+    ) {
         self.scheduler = scheduler
         self.delivery = delivery
         self.log = log
+        self.celebrations = celebrations
     }
 
     private enum CodingKeys: String, CodingKey {
-        case scheduler, delivery, log
+        case scheduler, delivery, log, celebrations
     }
 
     /// Decodes the sections, each independently so that errors in all of them are reported.
@@ -45,6 +52,10 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
             errors.attempt { try container.decodeIfPresent(Delivery.self, forKey: .delivery) ?? Delivery() }
             ?? Delivery()
         log = errors.attempt { try container.decodeIfPresent(Log.self, forKey: .log) ?? Log() } ?? Log()
+        celebrations =
+            errors.attempt {
+                try container.decodeIfPresent(Celebrations.self, forKey: .celebrations) ?? Celebrations()
+            } ?? Celebrations()
         try errors.throwIfAny()
     }
 
@@ -185,6 +196,32 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             level = try container.decodeIfPresent(LogLevel.self, forKey: .level) ?? Log().level
+        }
+    }
+
+    /// `[celebrations]`: how plugins celebrate.
+    public struct Celebrations: Sendable, Hashable, Decodable {
+        /// The style of every plugin's celebrations: `calm`, `playful` or `off`.
+        ///
+        /// `style`, `calm` by default. A plugin's `[plugins.NAME] celebrations` overrides it for
+        /// that plugin (see ``PluginSection/celebrationStyle``).
+        public var style: CelebrationStyle
+
+        /// Creates the section.
+        ///
+        /// - Parameter style: The style of every plugin's celebrations.
+        public init(style: CelebrationStyle = .calm) {
+            self.style = style
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case style
+        }
+
+        /// Decodes the section; a style that is none of the three is an error listing them.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            style = try container.decodeIfPresent(CelebrationStyle.self, forKey: .style) ?? Celebrations().style
         }
     }
 

@@ -1,6 +1,7 @@
 import HoorayKit
 
-/// One plugin's part of the configuration: its `[plugins.NAME]` table and whether it is enabled.
+/// One plugin's part of the configuration: its `[plugins.NAME]` table, whether it is enabled and
+/// its own celebration style.
 public struct PluginSection: Sendable, Hashable {
     /// The plugin's name, such as `reminders`.
     public var name: String
@@ -8,6 +9,9 @@ public struct PluginSection: Sendable, Hashable {
     public var node: ConfigNode?
     /// The section's `enabled` key, which the host reads for every plugin; `true` when absent.
     public var isEnabled: Bool
+    /// The section's `celebrations` key, which the host reads for every plugin: this plugin's
+    /// celebration style, over `[celebrations] style`; `nil` when absent.
+    public var celebrationStyle: CelebrationStyle?
 
     /// Creates a section.
     ///
@@ -15,11 +19,16 @@ public struct PluginSection: Sendable, Hashable {
     ///   - name: The plugin's name.
     ///   - node: The `[plugins.NAME]` table, if there is one.
     ///   - isEnabled: Whether the plugin runs.
-    public init(name: String, node: ConfigNode?, isEnabled: Bool = true) {
+    ///   - celebrationStyle: The plugin's own celebration style, if it has one.
+    public init(name: String, node: ConfigNode?, isEnabled: Bool = true, celebrationStyle: CelebrationStyle? = nil) {
         self.name = name
         self.node = node
         self.isEnabled = isEnabled
+        self.celebrationStyle = celebrationStyle
     }
+
+    /// The keys of every plugin section that the host reads, whatever the plugin's configuration.
+    public static let hostKeys: Set<String> = ["enabled", "celebrations"]
 
     /// The section's path, `plugins.NAME`.
     public var path: ConfigKeyPath { ConfigKeyPath(keys: ["plugins", name]) }
@@ -27,9 +36,10 @@ public struct PluginSection: Sendable, Hashable {
 
 /// Finds each known plugin's section in the merged configuration and checks the part the host owns.
 ///
-/// The host reads `enabled` (a boolean, `true` by default) of every section and leaves the other
-/// keys to the plugin. A section whose name is no known plugin is a warning, with a suggestion
-/// when it looks like a typo (`[plugins.remindrs]`).
+/// The host reads `enabled` (a boolean, `true` by default) and `celebrations` (a
+/// ``CelebrationStyle``, none by default) of every section and leaves the other keys to the
+/// plugin. A section whose name is no known plugin is a warning, with a suggestion when it looks
+/// like a typo (`[plugins.remindrs]`).
 /// - Parameters:
 ///   - root: The merged root table.
 ///   - knownPlugins: The names of the plugins that are installed.
@@ -90,7 +100,18 @@ public func pluginSections(
                         "\(path.appending(key: "enabled")): expected true or false, found \(enabled.kindDescription)"))
             }
         }
-        sections[name] = PluginSection(name: name, node: node, isEnabled: isEnabled)
+        var celebrationStyle: CelebrationStyle?
+        if let style = section["celebrations"] {
+            do {
+                celebrationStyle = try ConfigDecoder().decode(
+                    CelebrationStyle.self, from: style, at: path.appending(key: "celebrations")
+                ).value
+            } catch {
+                diagnostics.append(contentsOf: error.diagnostics)
+            }
+        }
+        sections[name] = PluginSection(
+            name: name, node: node, isEnabled: isEnabled, celebrationStyle: celebrationStyle)
     }
     return (sections, diagnostics)
 }
@@ -98,9 +119,9 @@ public func pluginSections(
 /// Decodes and checks a plugin's configuration from its section.
 ///
 /// Errors and warnings name `plugins.NAME....` paths and the file, line and column of each value.
-/// The `enabled` key belongs to the host and is never reported as unknown. A plugin without a
-/// section gets its configuration decoded from an empty table, so a configuration whose keys all
-/// have defaults needs no section at all.
+/// The `enabled` and `celebrations` keys belong to the host and are never reported as unknown. A
+/// plugin without a section gets its configuration decoded from an empty table, so a
+/// configuration whose keys all have defaults needs no section at all.
 /// - Parameters:
 ///   - plugin: The plugin.
 ///   - section: The plugin's `[plugins.NAME]` table, or `nil` when there is none.
@@ -112,15 +133,15 @@ public func decodeConfiguration<P: HoorayPlugin>(
     let node = section ?? .emptyTable()
     let path = ConfigKeyPath(keys: ["plugins", plugin.name])
     var (configuration, warnings) = try ConfigDecoder().decode(
-        P.Configuration.self, from: node, at: path, permittedKeys: ["enabled"])
+        P.Configuration.self, from: node, at: path, permittedKeys: PluginSection.hostKeys)
     // A configuration without keys never opens the table, so the decoder cannot see stray keys.
     if P.Configuration.self == NoConfiguration.self, let table = node.table {
-        for (key, value) in table where key != "enabled" {
+        for (key, value) in table where !PluginSection.hostKeys.contains(key) {
             warnings.append(
                 .warning(
                     at: table.keyLocation(of: key) ?? value.location, path: path.appending(key: key),
                     "\(path): unknown key `\(key)`",
-                    hint: "the \(plugin.name) plugin takes no settings besides `enabled`"))
+                    hint: "the \(plugin.name) plugin takes no settings besides `enabled` and `celebrations`"))
         }
     }
     return (configuration, warnings)

@@ -4,9 +4,11 @@ import Logging
 /// Shows notices as desktop notifications through libnotify, and reports what the user does with them.
 ///
 /// Every notification carries the application name "Hooray", the configured icon, the
-/// `desktop-entry` hint, the notice's urgency, category and timeout. Before each notification the
-/// server's capabilities are read: bodies are escaped for servers that read markup (see
-/// ``BodyMarkup``) and buttons are added only for servers that show them. Titles are never markup.
+/// `desktop-entry` hint, the notice's urgency, category and timeout, and its sound: the
+/// `suppress-sound` hint for a silent notice, `sound-name` for a named one, neither when the server
+/// decides. Before each notification the server's capabilities are read: bodies are escaped for
+/// servers that read markup (see ``BodyMarkup``) and buttons are added only for servers that show
+/// them. Titles are never markup.
 ///
 /// All libnotify work happens on one dedicated thread that also runs the GLib main loop delivering
 /// button presses. The async methods never wait longer than ``Configuration/timeout``: a server

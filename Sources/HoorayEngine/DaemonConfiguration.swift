@@ -14,7 +14,8 @@ public struct DaemonConfiguration: Sendable {
     public var settings: EngineSettings {
         EngineSettings(
             catchUpWithin: .seconds(loaded.core.scheduler.catchUpWithin.seconds),
-            retryEvery: .seconds(loaded.core.delivery.retryEvery.seconds))
+            retryEvery: .seconds(loaded.core.delivery.retryEvery.seconds),
+            celebrationStyle: loaded.core.celebrations.style)
     }
 
     /// The log level.
@@ -67,7 +68,8 @@ public struct ConfigurationLoader: Sendable {
             setups.append(
                 PluginSetup(
                     plugin: plugin, enabled: loaded.isEnabled(plugin.name),
-                    configuration: try Self.configuration(of: plugin, in: loaded)))
+                    configuration: try Self.configuration(of: plugin, in: loaded),
+                    celebrationStyle: loaded.pluginSections[plugin.name]?.celebrationStyle))
         }
         return DaemonConfiguration(loaded: loaded, setups: setups)
     }

@@ -1,11 +1,12 @@
 import Foundation
 import HoorayDelivery
 import HoorayKit
+import HoorayMessages
 import HoorayScheduling
 import HoorayStorage
 import Logging
 
-/// Settings of the engine itself, from the `[scheduler]` and `[delivery]` sections.
+/// Settings of the engine itself, from the `[scheduler]`, `[delivery]` and `[celebrations]` sections.
 public struct EngineSettings: Sendable, Equatable {
     /// How late a missed occurrence may still be shown.
     public var catchUpWithin: Duration
@@ -15,16 +16,19 @@ public struct EngineSettings: Sendable, Equatable {
     public var pluginTimeLimit: Double
     /// How long a plugin's `activate` may take; it may do more work, such as scheduling many reminders.
     public var activationTimeLimit: Double
+    /// The celebration style of plugins without one of their own (`[celebrations] style`).
+    public var celebrationStyle: CelebrationStyle
 
     /// Creates settings.
     public init(
         catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10,
-        activationTimeLimit: Double = 60
+        activationTimeLimit: Double = 60, celebrationStyle: CelebrationStyle = .calm
     ) {
         self.catchUpWithin = catchUpWithin
         self.retryEvery = retryEvery
         self.pluginTimeLimit = pluginTimeLimit
         self.activationTimeLimit = activationTimeLimit
+        self.celebrationStyle = celebrationStyle
     }
 }
 
@@ -36,12 +40,25 @@ public struct PluginSetup: Sendable {
     public var enabled: Bool
     /// Its decoded `Configuration`.
     public var configuration: any Sendable
+    /// Its own celebration style (`[plugins.NAME] celebrations`); `nil` follows the engine's
+    /// ``EngineSettings/celebrationStyle``.
+    public var celebrationStyle: CelebrationStyle?
 
     /// Creates a setup.
-    public init(plugin: any HoorayPlugin, enabled: Bool, configuration: any Sendable) {
+    ///
+    /// - Parameters:
+    ///   - plugin: The plugin.
+    ///   - enabled: Whether it is enabled.
+    ///   - configuration: Its decoded `Configuration`.
+    ///   - celebrationStyle: Its own celebration style, if it has one.
+    public init(
+        plugin: any HoorayPlugin, enabled: Bool, configuration: any Sendable,
+        celebrationStyle: CelebrationStyle? = nil
+    ) {
         self.plugin = plugin
         self.enabled = enabled
         self.configuration = configuration
+        self.celebrationStyle = celebrationStyle
     }
 }
 
@@ -58,6 +75,8 @@ public actor Engine {
     var timeZone: TimeZone
     let systemTimeZone: SystemTimeZone?
     var lastSetups: [PluginSetup] = []
+    var celebrationStyles: [String: CelebrationStyle] = [:]
+    let celebrationPhrases: CelebrationPhrases
     var praise: any PraiseProvider = NoPraiseProvider()
     let logger: Logger
     let makeLogger: @Sendable (String) -> Logger
@@ -87,11 +106,15 @@ public actor Engine {
     ///   - timeZone: The user's local time zone.
     ///   - systemTimeZone: Where to re-read the time zone when it may have changed; `nil` keeps `timeZone`.
     ///   - makeLogger: Makes a logger for a label (the engine's own, and each plugin's).
+    ///   - celebrationPhrases: The phrases of plugins' celebrations, by pool (`calm.small`, ...);
+    ///     the compiled-in `Config/pools/celebrations.txt` by default.
     public init(
         database: HoorayDatabase, sink: any NotificationSink, settings: EngineSettings,
         clock: any HoorayClock = SystemClock(), timeZone: TimeZone = .current, systemTimeZone: SystemTimeZone? = nil,
-        makeLogger: @escaping @Sendable (String) -> Logger = { Logger(label: $0) }
+        makeLogger: @escaping @Sendable (String) -> Logger = { Logger(label: $0) },
+        celebrationPhrases: [String: [String]] = MessagePools.celebrations
     ) {
+        self.celebrationPhrases = CelebrationPhrases(pools: celebrationPhrases)
         self.database = database
         self.sink = sink
         self.settings = settings
@@ -114,6 +137,9 @@ public actor Engine {
     public func apply(settings: EngineSettings, plugins setups: [PluginSetup]) async {
         self.settings = settings
         lastSetups = setups
+        celebrationStyles = Dictionary(
+            setups.compactMap { setup in setup.celebrationStyle.map { (setup.plugin.name, $0) } },
+            uniquingKeysWith: { _, last in last })
         plugins = [:]
         for setup in setups where setup.enabled {
             let name = setup.plugin.name
@@ -138,17 +164,32 @@ public actor Engine {
     /// The names of the active plugins, sorted.
     public var activePlugins: [String] { plugins.keys.sorted() }
 
+    /// The storage namespace where recent celebration phrases are remembered, shared by every plugin
+    /// so that two plugins do not repeat each other either. A dot can never be in a plugin's name, so
+    /// it never collides with one, and plugins' own storage stays free of keys they did not write.
+    public static let celebrationMemoryNamespace = "hooray.celebrations"
+
+    /// The celebration style of a plugin: its own, or else the engine's.
+    func celebrationStyle(of plugin: String) -> CelebrationStyle {
+        celebrationStyles[plugin] ?? settings.celebrationStyle
+    }
+
     func makeContext(for plugin: String) -> PluginContext {
-        PluginContext(
+        let notices = EngineNoticeBoard(engine: self, plugin: plugin)
+        return PluginContext(
             pluginName: plugin,
             reminders: EngineReminderBook(engine: self, plugin: plugin),
-            notices: EngineNoticeBoard(engine: self, plugin: plugin),
+            notices: notices,
             storage: DatabasePluginStore(database: database, plugin: plugin),
             clock: clock,
             timeZone: timeZone,
             logger: makeLogger(plugin),
             ai: praise,
-            background: EngineBackgroundWork(tracker: background, plugin: plugin, logger: logger))
+            background: EngineBackgroundWork(tracker: background, plugin: plugin, logger: logger),
+            celebrations: StandardCelebrationCenter(
+                style: celebrationStyle(of: plugin), notices: notices,
+                memory: DatabasePluginStore(database: database, plugin: Self.celebrationMemoryNamespace),
+                phrases: celebrationPhrases))
     }
 
     // MARK: Commands

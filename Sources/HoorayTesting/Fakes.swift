@@ -204,6 +204,8 @@ public struct PluginTestHarness: Sendable {
     public let ai: any PraiseProvider
     /// The plugin's background work; `await harness.background.waitUntilIdle()` before checking its effects.
     public let background: RecordingBackgroundWork
+    /// The plugin's celebrations: what it celebrated and what came of it. Their notices are in ``notices``.
+    public let celebrations: RecordingCelebrationCenter
     /// The context to hand to the plugin.
     public let context: PluginContext
 
@@ -215,13 +217,18 @@ public struct PluginTestHarness: Sendable {
     ///   - timeZone: The user's time zone.
     ///   - nextDue: How the fake reminder book computes next due instants.
     ///   - ai: The AI praise provider; not configured by default, like a fresh install.
+    ///   - celebrationStyle: The style the user chose for the plugin's celebrations; calm by default,
+    ///     like a fresh install.
+    ///   - celebrationPhrases: The phrases celebrations pick from; HoorayKit's few built-in ones by default.
     public init(
         pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
             if case .once(let date) = schedule { return date }
             return nil
         },
-        ai: any PraiseProvider = NoPraiseProvider()
+        ai: any PraiseProvider = NoPraiseProvider(),
+        celebrationStyle: CelebrationStyle = .calm,
+        celebrationPhrases: CelebrationPhrases = .builtIn
     ) {
         self.ai = ai
         clock = ManualClock(now: now)
@@ -229,12 +236,64 @@ public struct PluginTestHarness: Sendable {
         notices = RecordingNoticeBoard()
         storage = InMemoryPluginStore()
         background = RecordingBackgroundWork()
+        celebrations = RecordingCelebrationCenter(
+            style: celebrationStyle, notices: notices, phrases: celebrationPhrases)
         var logger = Logger(label: pluginName)
         logger.logLevel = .critical
         context = PluginContext(
             pluginName: pluginName, reminders: reminders, notices: notices, storage: storage, clock: clock,
-            timeZone: timeZone, logger: logger, ai: ai, background: background)
+            timeZone: timeZone, logger: logger, ai: ai, background: background, celebrations: celebrations)
     }
+}
+
+/// Celebrates exactly as the engine does, in one style, and records every celebration.
+///
+/// It is a `StandardCelebrationCenter` that posts to the notice board you give it (the
+/// harness's ``RecordingNoticeBoard``) and remembers recent phrases in an ``InMemoryPluginStore``.
+public actor RecordingCelebrationCenter: CelebrationCenter {
+    /// A celebration and what came of it.
+    public struct Entry: Sendable, Hashable {
+        /// What the plugin celebrated.
+        public var celebration: Celebration
+        /// The notice posted (and the line for the terminal), or only the line.
+        public var outcome: CelebrationOutcome
+    }
+
+    /// Every celebration that succeeded, in order.
+    public private(set) var entries: [Entry] = []
+    /// The style of every celebration.
+    public nonisolated let style: CelebrationStyle
+    /// Where recent phrases are remembered, under `StandardCelebrationCenter.memoryKey(style:size:)`.
+    public nonisolated let memory: InMemoryPluginStore
+    private let center: StandardCelebrationCenter
+
+    /// Creates a center.
+    ///
+    /// - Parameters:
+    ///   - style: The style of every celebration.
+    ///   - notices: Where celebration notices are posted.
+    ///   - phrases: The phrases celebrations pick from.
+    public init(style: CelebrationStyle, notices: any NoticeBoard, phrases: CelebrationPhrases = .builtIn) {
+        self.style = style
+        let memory = InMemoryPluginStore()
+        self.memory = memory
+        center = StandardCelebrationCenter(style: style, notices: notices, memory: memory, phrases: phrases)
+    }
+
+    public func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {
+        let outcome = try await center.celebrate(celebration)
+        entries.append(Entry(celebration: celebration, outcome: outcome))
+        return outcome
+    }
+
+    /// What was celebrated, in order.
+    public var celebrations: [Celebration] { entries.map(\.celebration) }
+
+    /// What came of each celebration, in order.
+    public var outcomes: [CelebrationOutcome] { entries.map(\.outcome) }
+
+    /// The lines a command would have printed, in order.
+    public var lines: [String] { entries.map(\.outcome.line) }
 }
 
 /// AI praise for tests: answers from a script, and records what it was asked.

@@ -12,6 +12,7 @@ import Testing
         #expect(defaults.delivery.serverTimeout.description == "5s")
         #expect(defaults.delivery.retryEvery.description == "30s")
         #expect(defaults.log.level == .info)
+        #expect(defaults.celebrations.style == .calm)
     }
 
     @Test func settingsInAFileOverrideTheDefaults() throws {
@@ -129,7 +130,7 @@ import Testing
                 "\(file):1:2: warning: unknown key `delivry`\n    hint: did you mean `delivery`?",
                 "\(file):4:1: warning: delivery: unknown key `retry_evry`\n    hint: did you mean `retry_every`?",
                 "\(file):5:2: warning: unknown key `weather`\n    hint: remove it or check its spelling; "
-                    + "this table takes `scheduler`, `delivery`, `log`",
+                    + "this table takes `scheduler`, `delivery`, `log`, `celebrations`",
             ])
     }
 }
@@ -197,7 +198,7 @@ import Testing
 
         #expect(
             warnings.map(\.description) == [
-                "\(file):3:1: warning: plugins.quiet: unknown key `volume`\n    hint: the quiet plugin takes no settings besides `enabled`"
+                "\(file):3:1: warning: plugins.quiet: unknown key `volume`\n    hint: the quiet plugin takes no settings besides `enabled` and `celebrations`"
             ])
     }
 }

@@ -55,8 +55,8 @@ import WinsPlugin
         #expect(aiWarnings.isEmpty)
         #expect(
             settings == [
-                "catch_up_within", "icon", "server_timeout", "retry_every", "level", "provider", "connect_timeout",
-                "timeout", "max_response_bytes",
+                "catch_up_within", "icon", "server_timeout", "retry_every", "level", "style", "provider",
+                "connect_timeout", "timeout", "max_response_bytes",
             ])
     }
 

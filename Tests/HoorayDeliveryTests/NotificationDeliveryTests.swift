@@ -74,6 +74,58 @@ import Testing
         }
     }
 
+    @Test func aSilentNoticeAsksForNoSound() async throws {
+        try await withDelivery { harness in
+            let server = try await harness.startServer()
+
+            _ = await harness.delivery.show(Notice(title: "Nice choice.", sound: .silent), id: NoticeID(rawValue: 1))
+
+            let shown = try await server.waitForNotifications(count: 1)[0]
+            #expect(shown.suppressSound == true)
+            #expect(shown.hints["suppress-sound"] == .bool(true))
+            #expect(shown.soundName == nil)
+        }
+    }
+
+    @Test func aNamedSoundReachesTheServer() async throws {
+        try await withDelivery { harness in
+            let server = try await harness.startServer()
+
+            _ = await harness.delivery.show(
+                Notice(title: "🎉 Read 10 pages · 7 days", sound: .named("complete")), id: NoticeID(rawValue: 1))
+
+            let shown = try await server.waitForNotifications(count: 1)[0]
+            #expect(shown.soundName == "complete")
+            #expect(shown.suppressSound == nil)
+        }
+    }
+
+    @Test func theServerDecidesTheSoundByDefault() async throws {
+        try await withDelivery { harness in
+            let server = try await harness.startServer()
+
+            _ = await harness.delivery.show(Notice(title: "Stretch"), id: NoticeID(rawValue: 1))
+
+            let shown = try await server.waitForNotifications(count: 1)[0]
+            #expect(shown.hints["suppress-sound"] == nil)
+            #expect(shown.hints["sound-name"] == nil)
+        }
+    }
+
+    @Test func anUpdateToASilentNoticeDropsItsSound() async throws {
+        try await withDelivery { harness in
+            let server = try await harness.startServer()
+            let id = NoticeID(rawValue: 1)
+
+            _ = await harness.delivery.show(Notice(title: "Hooray", sound: .named("complete")), id: id)
+            _ = await harness.delivery.show(Notice(title: "Hooray", sound: .silent), id: id)
+
+            let both = try await server.waitForNotifications(count: 2)
+            #expect(both.map(\.soundName) == ["complete", nil])
+            #expect(both.map(\.suppressSound) == [nil, true])
+        }
+    }
+
     @Test(arguments: [
         (["body", "body-markup", "actions"], "&lt;b&gt;Tom &amp; Jerry&lt;/b&gt;"),
         (["body", "actions"], "<b>Tom & Jerry</b>"),

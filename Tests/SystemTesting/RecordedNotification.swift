@@ -53,6 +53,12 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         return nil
     }
 
+    /// The boolean, when this is one.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
     /// The whole number, when this is one.
     public var integerValue: Int? {
         if case .integer(let value) = self { return value }
@@ -147,4 +153,10 @@ public struct RecordedNotification: Sendable, Hashable, Codable {
 
     /// The `category` hint.
     public var category: String? { hints["category"]?.stringValue }
+
+    /// The `suppress-sound` hint: `true` asks the server to play no sound.
+    public var suppressSound: Bool? { hints["suppress-sound"]?.boolValue }
+
+    /// The `sound-name` hint: a sound of the freedesktop.org sound theme, such as `complete`.
+    public var soundName: String? { hints["sound-name"]?.stringValue }
 }

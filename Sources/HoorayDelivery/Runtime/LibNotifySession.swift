@@ -353,6 +353,14 @@ final class LibNotifySession {
             notify_notification_set_category(pointer, category)
         }
         notify_notification_set_timeout(pointer, notice.timeout.libnotify)
+        switch notice.sound {
+        case .serverDefault:
+            break
+        case .silent:
+            notify_notification_set_hint(pointer, "suppress-sound", g_variant_new_boolean(1))
+        case .named(let name):
+            if !name.isEmpty { notify_notification_set_hint_string(pointer, "sound-name", name) }
+        }
         notify_notification_clear_actions(pointer)
         guard withButtons else { return }
         for action in notice.actions where !action.id.isEmpty {

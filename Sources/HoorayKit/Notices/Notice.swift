@@ -23,6 +23,20 @@ public struct Notice: Sendable, Hashable, Codable {
         case milliseconds(Int)
     }
 
+    /// Whether the notification plays a sound.
+    ///
+    /// Servers that play sounds at all honour the `suppress-sound` and `sound-name` hints of the
+    /// Desktop Notifications Specification; others ignore them.
+    public enum Sound: Sendable, Hashable, Codable {
+        /// The notification server decides, as for any other notification.
+        case serverDefault
+        /// No sound, even where the server would play one (the `suppress-sound` hint).
+        case silent
+        /// A sound from the freedesktop.org sound theme, such as `complete` or `bell`
+        /// (the `sound-name` hint).
+        case named(String)
+    }
+
     /// The title, one short line.
     public var title: String
     /// The body text, plain text, may span lines.
@@ -36,6 +50,8 @@ public struct Notice: Sendable, Hashable, Codable {
     public var category: String?
     /// How long the notification stays on screen.
     public var timeout: Timeout
+    /// Whether it plays a sound; the server decides by default.
+    public var sound: Sound
 
     /// Creates a notice.
     ///
@@ -46,13 +62,15 @@ public struct Notice: Sendable, Hashable, Codable {
     ///   - actions: Buttons, in order.
     ///   - category: A dotted category such as `reminder`.
     ///   - timeout: How long it stays on screen; the server decides by default.
+    ///   - sound: Whether it plays a sound; the server decides by default.
     public init(
         title: String,
         body: String = "",
         urgency: Urgency = .normal,
         actions: [NoticeAction] = [],
         category: String? = nil,
-        timeout: Timeout = .serverDefault
+        timeout: Timeout = .serverDefault,
+        sound: Sound = .serverDefault
     ) {
         self.title = title
         self.body = body
@@ -60,6 +78,23 @@ public struct Notice: Sendable, Hashable, Codable {
         self.actions = actions
         self.category = category
         self.timeout = timeout
+        self.sound = sound
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case title, body, urgency, actions, category, timeout, sound
+    }
+
+    /// Decodes a notice; one stored before notices had a ``sound`` gets ``Sound/serverDefault``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        body = try container.decode(String.self, forKey: .body)
+        urgency = try container.decode(Urgency.self, forKey: .urgency)
+        actions = try container.decode([NoticeAction].self, forKey: .actions)
+        category = try container.decodeIfPresent(String.self, forKey: .category)
+        timeout = try container.decode(Timeout.self, forKey: .timeout)
+        sound = try container.decodeIfPresent(Sound.self, forKey: .sound) ?? .serverDefault
     }
 }
 

@@ -26,8 +26,27 @@ public struct PluginContext: Sendable {
     public let logger: Logger
     /// Starts work that outlives the current call, such as an AI request after a command answered.
     public let background: any BackgroundWork
+    /// Celebrates in the style the user chose for this plugin (`[celebrations] style`, or the
+    /// plugin's own `[plugins.NAME] celebrations`): calm, playful or off.
+    ///
+    /// Celebrate with this, never with a notice of your own, so every celebration respects the
+    /// user's choice and never repeats the phrase of the last few.
+    public let celebrations: any CelebrationCenter
 
-    /// Creates a context. The engine and ``HoorayTesting`` make these; plugins receive them.
+    /// Creates a context. The engine and `HoorayTesting` make these; plugins receive them.
+    ///
+    /// - Parameters:
+    ///   - pluginName: The plugin's name.
+    ///   - reminders: The plugin's reminders.
+    ///   - notices: The plugin's notice board.
+    ///   - storage: The plugin's storage.
+    ///   - clock: The clock.
+    ///   - timeZone: The user's local time zone.
+    ///   - logger: A logger labelled with the plugin's name.
+    ///   - ai: The AI praise provider; not configured by default.
+    ///   - background: Where work that outlives a call runs; detached tasks by default.
+    ///   - celebrations: The plugin's celebration center; by default a ``StandardCelebrationCenter``
+    ///     in the calm style that posts through `notices` and remembers recent phrases in memory.
     public init(
         pluginName: String,
         reminders: any ReminderBook,
@@ -37,8 +56,10 @@ public struct PluginContext: Sendable {
         timeZone: TimeZone,
         logger: Logger,
         ai: any PraiseProvider = NoPraiseProvider(),
-        background: any BackgroundWork = DetachedBackgroundWork()
+        background: any BackgroundWork = DetachedBackgroundWork(),
+        celebrations: (any CelebrationCenter)? = nil
     ) {
+        self.celebrations = celebrations ?? StandardCelebrationCenter(style: .calm, notices: notices)
         self.ai = ai
         self.background = background
         self.pluginName = pluginName

@@ -1,0 +1,76 @@
+/// How celebrations look and sound: the user's choice, from `[celebrations] style`, or a plugin's
+/// own `[plugins.NAME] celebrations`.
+public enum CelebrationStyle: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The default: a gentle line, low urgency and no sound.
+    case calm
+    /// Brighter: sparkles and confetti in the text, a sound and a longer time on screen.
+    case playful
+    /// No notification at all; a quiet confirmation line for the terminal.
+    case off
+}
+
+/// Something worth celebrating, such as a habit done or a streak reached.
+///
+/// A plugin says *what* happened; the ``CelebrationCenter`` decides how it looks, in the user's
+/// ``CelebrationStyle``, and adds an encouraging phrase.
+public struct Celebration: Sendable, Hashable {
+    /// How big a celebration is.
+    public enum Size: String, Sendable, Hashable, Codable {
+        /// An everyday one, such as a habit done today.
+        case small
+        /// A milestone, such as a seven-day streak.
+        case big
+    }
+
+    /// How big it is.
+    public var size: Size
+    /// What happened, one short line, such as `Read 10 pages · 7 days`; plain text.
+    public var title: String
+    /// An optional extra line, such as `Your longest run yet.`; plain text.
+    public var detail: String?
+
+    /// Creates a celebration.
+    ///
+    /// - Parameters:
+    ///   - size: A small, everyday celebration or a big one for a milestone.
+    ///   - title: What happened, one short line; plain text.
+    ///   - detail: An optional extra line; plain text.
+    public init(size: Size, title: String, detail: String? = nil) {
+        self.size = size
+        self.title = title
+        self.detail = detail
+    }
+}
+
+/// What a celebration turned into.
+public enum CelebrationOutcome: Sendable, Hashable {
+    /// A notification was posted; `line` says the same in one line, for a command to print.
+    case shown(NoticeID, line: String)
+    /// The style is ``CelebrationStyle/off``: nothing was posted; print `line` in the terminal.
+    case quiet(line: String)
+
+    /// The one line a command may print, such as `✓ Read 10 pages · 7 days — Nice choice.`
+    public var line: String {
+        switch self {
+        case .shown(_, let line), .quiet(let line): line
+        }
+    }
+}
+
+/// Celebrates in the user's style: the one celebration engine every plugin shares.
+///
+/// Plugins get one as ``PluginContext/celebrations``, already set to the style the user chose for
+/// them. They describe what happened with a ``Celebration`` and never design their own confetti,
+/// so every celebration on the desktop looks alike and respects the user's choice.
+public protocol CelebrationCenter: Sendable {
+    /// Celebrates in the user's style for this plugin; posts through the plugin's notice board.
+    ///
+    /// In the ``CelebrationStyle/calm`` and ``CelebrationStyle/playful`` styles a notice is posted
+    /// with a phrase that none of the last few celebrations of its style and size used; in the
+    /// ``CelebrationStyle/off`` style nothing is posted.
+    ///
+    /// - Parameter celebration: What to celebrate.
+    /// - Returns: The posted notice's id and a line for the terminal, or only the line.
+    /// - Throws: What the notice board threw when the notice could not be posted.
+    func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome
+}

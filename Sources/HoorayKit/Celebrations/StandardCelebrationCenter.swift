@@ -1,0 +1,95 @@
+import Foundation
+
+/// The celebration center of every host: picks a fresh phrase, designs the notice in one style and
+/// posts it on a notice board.
+///
+/// The daemon and the CLI give each plugin one in the style the user chose for it, remembering
+/// recent phrases in the database; `HoorayTesting`'s harness gives plugins one that posts to its
+/// recording notice board. Build your own only when hosting plugins yourself.
+///
+/// Phrases come from ``CelebrationPhrases``; a pick avoids the last few phrases of the same style and
+/// size, remembered in `memory` under keys such as `recent.calm.small`. A memory that cannot be
+/// read or written never stops a celebration: the phrase is then picked without it.
+public struct StandardCelebrationCenter: CelebrationCenter {
+    /// The style every celebration of this center has.
+    public let style: CelebrationStyle
+    /// The phrases picked from.
+    public let phrases: CelebrationPhrases
+    let notices: any NoticeBoard
+    let memory: any PluginStore
+
+    /// Creates a center.
+    ///
+    /// - Parameters:
+    ///   - style: The style of every celebration.
+    ///   - notices: Where celebration notices are posted: the plugin's own notice board.
+    ///   - memory: Where recent phrases are remembered; a store shared by every plugin, so that two
+    ///     plugins do not repeat each other either. `nil` remembers them only as long as this center
+    ///     and its copies live.
+    ///   - phrases: The phrase pools; the few phrases of ``CelebrationPhrases/builtIn`` by default.
+    public init(
+        style: CelebrationStyle, notices: any NoticeBoard, memory: (any PluginStore)? = nil,
+        phrases: CelebrationPhrases = .builtIn
+    ) {
+        self.style = style
+        self.notices = notices
+        self.memory = memory ?? EphemeralStore()
+        self.phrases = phrases
+    }
+
+    /// The key under which the recent phrases of a style and size are remembered, such as `recent.calm.small`.
+    public static func memoryKey(style: CelebrationStyle, size: Celebration.Size) -> String {
+        "recent." + CelebrationPhrases.poolName(style: style, size: size)
+    }
+
+    public func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {
+        guard style != .off else { return .quiet(line: style.line(for: celebration, phrase: "")) }
+        let phrase = await nextPhrase(for: celebration.size)
+        guard let notice = style.notice(for: celebration, phrase: phrase) else {
+            return .quiet(line: style.line(for: celebration, phrase: phrase))
+        }
+        let id = try await notices.post(notice)
+        return .shown(id, line: style.line(for: celebration, phrase: phrase))
+    }
+
+    /// Picks the next phrase for a celebration of `size` in this center's style, and remembers it.
+    ///
+    /// - Parameter size: The celebration's size.
+    /// - Returns: A phrase that none of the last few picks of this style and size used.
+    public func nextPhrase(for size: Celebration.Size) async -> String {
+        let (style, phrases) = (self.style, self.phrases)
+        do {
+            let stored = try await memory.modify(forKey: Self.memoryKey(style: style, size: size)) { data in
+                var random = SystemRandomNumberGenerator()
+                let picked = phrases.pick(style: style, size: size, avoiding: Self.recent(in: data), using: &random)
+                return try JSONEncoder().encode(picked.recent)
+            }
+            if let phrase = Self.recent(in: stored).last { return phrase }
+        } catch {
+            // Fall through: a fresh pick without memory still celebrates.
+        }
+        var random = SystemRandomNumberGenerator()
+        return phrases.pick(style: style, size: size, avoiding: [], using: &random).phrase
+    }
+
+    private static func recent(in data: Data?) -> [String] {
+        data.flatMap { try? JSONDecoder().decode([String].self, from: $0) } ?? []
+    }
+}
+
+/// Plugin storage that lives in memory, for a center made without a store.
+actor EphemeralStore: PluginStore {
+    private var values: [String: Data] = [:]
+
+    func data(forKey key: String) async throws -> Data? { values[key] }
+
+    func setData(_ data: Data?, forKey key: String) async throws { values[key] = data }
+
+    func keys() async throws -> [String] { values.keys.sorted() }
+
+    func modify(forKey key: String, _ transform: @escaping @Sendable (Data?) throws -> Data?) async throws -> Data? {
+        let new = try transform(values[key])
+        values[key] = new
+        return new
+    }
+}
