@@ -146,7 +146,8 @@ public struct HabitsPlugin: HoorayPlugin {
     func checkWhy(_ why: String?) throws -> String? {
         guard let why = why?.trimmingCharacters(in: .whitespacesAndNewlines), !why.isEmpty else { return nil }
         guard why.count <= HabitRules.maxNoteLength else {
-            throw PluginCommandError("the note is \(why.count) characters long; use at most \(HabitRules.maxNoteLength)")
+            throw PluginCommandError(
+                "the note is \(why.count) characters long; use at most \(HabitRules.maxNoteLength)")
         }
         return why
     }
@@ -197,7 +198,8 @@ public struct HabitsPlugin: HoorayPlugin {
         let why = try request.why.map { try checkWhy($0) }
         guard schedule != nil || remindAt != nil || start != nil || why != nil else {
             throw PluginCommandError(
-                "nothing to change; give --why, --every, --on, --remind or --start (and `hooray habit rename` for the name)")
+                "nothing to change; give --why, --every, --on, --remind or --start (and `hooray habit rename` for the name)"
+            )
         }
         let habit = try await book.update(found.id) { habit in
             if let schedule { habit.schedule = schedule }
@@ -283,7 +285,8 @@ public struct HabitsPlugin: HoorayPlugin {
             let outcome = try await context.celebrations.celebrate(
                 Celebration(
                     size: .big, title: "\(habit.name) · \(milestone) days",
-                    detail: milestone >= 365 ? "A whole year of showing up." : "\(milestone) days in a row. Look at that."))
+                    detail: milestone >= 365
+                        ? "A whole year of showing up." : "\(milestone) days in a row. Look at that."))
             return (habit, outcome.line)
         }
         if celebrateSmall {
@@ -304,10 +307,12 @@ public struct HabitsPlugin: HoorayPlugin {
         let day = try request.date.map { try HabitRules.date($0, option: "--date", today: today) } ?? today
         guard found.completions.contains(day) else {
             throw PluginCommandError(
-                "“\(found.name)” isn't marked done on \(day == today ? "today" : "\(day)"), so there is nothing to undo")
+                "“\(found.name)” isn't marked done on \(day == today ? "today" : "\(day)"), so there is nothing to undo"
+            )
         }
         let habit = try await book.update(found.id) { $0.completions.remove(day) }
-        return reply(habit, "Undone: “\(habit.name)” on \(day) · \(Self.days(habit.streak(today: today).days))", today: today)
+        return reply(
+            habit, "Undone: “\(habit.name)” on \(day) · \(Self.days(habit.streak(today: today).days))", today: today)
     }
 
     func pause(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
@@ -320,7 +325,8 @@ public struct HabitsPlugin: HoorayPlugin {
             throw PluginCommandError("give either --for or --until, not both")
         case (let duration?, nil):
             guard let interval = DayInterval(parsing: duration) else {
-                throw PluginCommandError("--for \(duration) is not a length; write a number of days or weeks, such as --for 5d")
+                throw PluginCommandError(
+                    "--for \(duration) is not a length; write a number of days or weeks, such as --for 5d")
             }
             through = today.adding(days: interval.days - 1)
         case (nil, let until?):
@@ -357,7 +363,9 @@ public struct HabitsPlugin: HoorayPlugin {
                 return pause.from == today ? nil : HabitPause(from: pause.from, through: today.adding(days: -1))
             }
         }
-        return reply(habit, "Welcome back to “\(habit.name)”. Its streak is \(Self.days(habit.streak(today: today).days)).", today: today)
+        return reply(
+            habit, "Welcome back to “\(habit.name)”. Its streak is \(Self.days(habit.streak(today: today).days)).",
+            today: today)
     }
 
     func reset(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
@@ -402,7 +410,8 @@ public struct HabitsConfiguration: Decodable, Sendable, Equatable {
         else {
             throw DecodingError.dataCorruptedError(
                 forKey: .milestones, in: container,
-                debugDescription: "milestones must be different whole numbers of days from 1 to 3660, such as [7, 30, 100, 365]"
+                debugDescription:
+                    "milestones must be different whole numbers of days from 1 to 3660, such as [7, 30, 100, 365]"
             )
         }
         self.milestones = milestones.sorted()

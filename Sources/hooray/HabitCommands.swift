@@ -193,7 +193,8 @@ struct HabitGroup: AsyncParsableCommand {
     }
 
     struct Undo: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take back a habit's done mark for today (or --date).")
+        static let configuration = CommandConfiguration(
+            abstract: "Take back a habit's done mark for today (or --date).")
 
         @Argument(help: "The habit's name.")
         var name: String

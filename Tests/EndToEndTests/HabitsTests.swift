@@ -73,7 +73,9 @@ struct HabitsTests {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let entries = try decoder.decode([Next].self, from: Data(next.standardOutput.utf8))
-        #expect(entries.first { $0.id.hasPrefix("habit.") }?.due == ISO8601DateFormatter().date(from: "2026-11-25T07:30:00Z"))
+        #expect(
+            entries.first { $0.id.hasPrefix("habit.") }?.due
+                == ISO8601DateFormatter().date(from: "2026-11-25T07:30:00Z"))
         await daemon.stop()
     }
 

@@ -55,7 +55,8 @@ import Testing
         let id = "habit." + added.habit.id.uuidString.lowercased()
         let tonight = Self.sunday.addingTimeInterval(11 * 3600)
 
-        let notice = try #require(try await plugin.reminderDue(try await due(harness, id, at: tonight), context: harness.context))
+        let notice = try #require(
+            try await plugin.reminderDue(try await due(harness, id, at: tonight), context: harness.context))
         #expect(notice.title == "Read")
         #expect(notice.body == "Don't forget to make time for Read today.")
         #expect(notice.actions.map(\.id) == ["done", "snooze"])
@@ -104,7 +105,8 @@ import Testing
         let (plugin, harness) = try await setUp()
         try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Stretch", start: "2026-11-10"))
         for day in 16...21 {
-            let reply = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Stretch", date: "2026-11-\(day)"))
+            let reply = try await run(
+                plugin, harness, HabitCommand.done, HabitRequest(name: "Stretch", date: "2026-11-\(day)"))
             #expect(reply.celebration == nil)
         }
         let seventh = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Stretch"))
@@ -153,7 +155,9 @@ import Testing
     @Test func pausesAndResumesKeepTheStreak() async throws {
         let (plugin, harness) = try await setUp()
         try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", start: "2026-11-20"))
-        for day in 20...22 { try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Read", date: "2026-11-\(day)")) }
+        for day in 20...22 {
+            try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Read", date: "2026-11-\(day)"))
+        }
         harness.clock.set(to: Self.sunday.addingTimeInterval(86400))
         try await run(plugin, harness, HabitCommand.pause, HabitRequest(name: "Read"))
         await #expect(throws: PluginCommandError.self) {
@@ -173,7 +177,8 @@ import Testing
         let (plugin, harness) = try await setUp()
         try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "20:00"))
         try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Read"))
-        let renamed = try await run(plugin, harness, HabitCommand.rename, HabitRequest(name: "read", newName: "Read 10 pages"))
+        let renamed = try await run(
+            plugin, harness, HabitCommand.rename, HabitRequest(name: "read", newName: "Read 10 pages"))
         #expect(renamed.streak == 1)
         #expect(try await harness.reminders.list().first?.reminder.notice.title == "Read 10 pages")
         try await run(plugin, harness, HabitCommand.delete, HabitRequest(name: "Read 10 pages"))
