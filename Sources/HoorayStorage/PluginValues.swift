@@ -13,18 +13,20 @@ extension HoorayDatabase {
 
     /// Stores bytes under a plugin's key; `nil` removes the key.
     public func setPluginValue(_ value: Data?, plugin: String, key: String) async throws {
-        try await write { db in
-            if let value {
-                try db.execute(
-                    sql: """
-                        INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)
-                        ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value
-                        """,
-                    arguments: [plugin, key, value])
-            } else {
-                try db.execute(
-                    sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
-            }
+        try await write { db in try Self.store(value, plugin: plugin, key: key, in: db) }
+    }
+
+    /// Writes or removes one value inside a write transaction.
+    static func store(_ value: Data?, plugin: String, key: String, in db: Database) throws {
+        if let value {
+            try db.execute(
+                sql: """
+                    INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)
+                    ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value
+                    """,
+                arguments: [plugin, key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
         }
     }
 
@@ -50,17 +52,7 @@ extension HoorayDatabase {
             let old = try Data.fetchOne(
                 db, sql: "SELECT value FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
             let new = try transform(old)
-            if let new {
-                try db.execute(
-                    sql: """
-                        INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)
-                        ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value
-                        """,
-                    arguments: [plugin, key, new])
-            } else {
-                try db.execute(
-                    sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
-            }
+            try Self.store(new, plugin: plugin, key: key, in: db)
             return new
         }
     }

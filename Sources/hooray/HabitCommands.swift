@@ -86,54 +86,25 @@ struct HabitGroup: AsyncParsableCommand {
         @Argument(help: "The habit's name.")
         var name: String
 
-        @Option(help: "Why you started: shown when motivation is low.")
-        var why: String?
-
-        @Option(help: ArgumentHelp("day, or an interval such as 3d or 2w (default: every day).", valueName: "rhythm"))
-        var every: String?
-
-        @Option(help: ArgumentHelp("Only on these weekdays, such as mon,wed,fri or mon-fri.", valueName: "days"))
-        var on: String?
-
-        @Option(help: ArgumentHelp("Remind at this time on due days (HH:MM).", valueName: "time"))
-        var remind: String?
-
-        @Option(help: ArgumentHelp("The first day it counts (YYYY-MM-DD; default today).", valueName: "date"))
-        var start: String?
+        @OptionGroup var details: HabitDetails
 
         func run() async throws {
-            _ = try await HabitGroup.perform(
-                HabitCommand.add,
-                HabitRequest(name: name, why: why, every: every, on: on, remind: remind, start: start))
+            _ = try await HabitGroup.perform(HabitCommand.add, details.request(name: name))
         }
     }
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change a habit's note, schedule, reminder or start. Its history stays.")
+            abstract: "Change a habit's note, schedule, reminder or start. Its history stays.",
+            discussion: "Only what is given changes: `--why \"\"` removes the note, `--remind off` the reminder.")
 
         @Argument(help: "The habit's name.")
         var name: String
 
-        @Option(help: "A new \"remember why\" note (\"\" removes it).")
-        var why: String?
-
-        @Option(help: ArgumentHelp("day, or an interval such as 3d.", valueName: "rhythm"))
-        var every: String?
-
-        @Option(help: ArgumentHelp("Only on these weekdays, such as mon,wed,fri.", valueName: "days"))
-        var on: String?
-
-        @Option(help: ArgumentHelp("Remind at this time (HH:MM), or off.", valueName: "time"))
-        var remind: String?
-
-        @Option(help: ArgumentHelp("The first day it counts (YYYY-MM-DD).", valueName: "date"))
-        var start: String?
+        @OptionGroup var details: HabitDetails
 
         func run() async throws {
-            _ = try await HabitGroup.perform(
-                HabitCommand.edit,
-                HabitRequest(name: name, why: why, every: every, on: on, remind: remind, start: start))
+            _ = try await HabitGroup.perform(HabitCommand.edit, details.request(name: name))
         }
     }
 
@@ -309,5 +280,27 @@ struct HabitGroup: AsyncParsableCommand {
                 isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
             print(HabitCalendar.render(habit, month: shown, today: today, color: color))
         }
+    }
+}
+
+/// The options that describe a habit, shared by `add` and `edit`.
+struct HabitDetails: ParsableArguments {
+    @Option(help: "Why you started: shown when motivation is low.")
+    var why: String?
+
+    @Option(help: ArgumentHelp("day, or an interval such as 3d or 2w (default: every day).", valueName: "rhythm"))
+    var every: String?
+
+    @Option(help: ArgumentHelp("Only on these weekdays, such as mon,wed,fri or mon-fri.", valueName: "days"))
+    var on: String?
+
+    @Option(help: ArgumentHelp("Remind at this time on due days (HH:MM), or off.", valueName: "time"))
+    var remind: String?
+
+    @Option(help: ArgumentHelp("The first day it counts (YYYY-MM-DD; default today).", valueName: "date"))
+    var start: String?
+
+    func request(name: String) -> HabitRequest {
+        HabitRequest(name: name, why: why, every: every, on: on, remind: remind, start: start)
     }
 }

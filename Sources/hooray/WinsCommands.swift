@@ -216,7 +216,8 @@ struct Home: AsyncParsableCommand {
         } else {
             print("Did a thing? Log it: hooray win \"what you did\"")
         }
-        print("Your moments: hooray moments · Your journey: hooray journey · More: hooray --help")
+        print("Your moments: hooray moments · Your journey: hooray journey · Your habits: hooray habit")
+        print("More: hooray --help")
     }
 }
 

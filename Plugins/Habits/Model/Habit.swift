@@ -52,7 +52,7 @@ public struct Habit: Sendable, Hashable, Codable, Identifiable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, why, schedule, start, remindAt, createdAt, completions, resets, pauses, celebrated
+        case id, name, why, schedule, start, remindAt, createdAt, completions, done, resets, pauses, celebrated
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,9 +64,12 @@ public struct Habit: Sendable, Hashable, Codable, Identifiable {
         start = try container.decode(LocalDate.self, forKey: .start)
         remindAt = try container.decodeIfPresent(TimeOfDay.self, forKey: .remindAt)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
-        // Completions are stored compactly, as days since 1970-01-01: a year of history is 365 numbers.
-        let days = try container.decodeIfPresent([Int].self, forKey: .completions) ?? []
-        completions = Set(days.map(LocalDate.init(daysSinceEpoch:)))
+        if let bits = try container.decodeIfPresent(DayBits.self, forKey: .done) {
+            completions = bits.days
+        } else {
+            let days = try container.decodeIfPresent([Int].self, forKey: .completions) ?? []
+            completions = Set(days.map(LocalDate.init(daysSinceEpoch:)))
+        }
         resets = try container.decodeIfPresent([HabitReset].self, forKey: .resets) ?? []
         pauses = try container.decodeIfPresent([HabitPause].self, forKey: .pauses) ?? []
         celebrated = try container.decodeIfPresent([CelebratedMilestone].self, forKey: .celebrated) ?? []
@@ -81,7 +84,8 @@ public struct Habit: Sendable, Hashable, Codable, Identifiable {
         try container.encode(start, forKey: .start)
         try container.encodeIfPresent(remindAt, forKey: .remindAt)
         try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(completions.map(\.daysSinceEpoch).sorted(), forKey: .completions)
+        // A bitmap, one bit a day: a year of history is 46 bytes, quick to read for 1,000 habits.
+        try container.encode(DayBits(completions), forKey: .done)
         try container.encode(resets, forKey: .resets)
         try container.encode(pauses, forKey: .pauses)
         try container.encode(celebrated, forKey: .celebrated)
@@ -165,5 +169,36 @@ public struct CelebratedMilestone: Sendable, Hashable, Codable {
     public init(days: Int, runStart: LocalDate) {
         self.days = days
         self.runStart = runStart
+    }
+}
+
+/// A set of days stored as a bitmap: the first day, and one bit a day from it, in base64.
+struct DayBits: Codable, Hashable {
+    /// The first day, as days since 1970-01-01.
+    var from: Int
+    /// Bit `i` (least significant first in each byte) says whether day `from + i` is in the set.
+    var bits: String
+
+    init(_ days: Set<LocalDate>) {
+        let numbers = days.map(\.daysSinceEpoch)
+        let first = numbers.min() ?? 0
+        var bytes = [UInt8](repeating: 0, count: ((numbers.max() ?? first) - first) / 8 + 1)
+        for number in numbers {
+            let offset = number - first
+            bytes[offset / 8] |= 1 << UInt8(offset % 8)
+        }
+        from = first
+        bits = days.isEmpty ? "" : Data(bytes).base64EncodedString()
+    }
+
+    var days: Set<LocalDate> {
+        guard let data = Data(base64Encoded: bits) else { return [] }
+        var days = Set<LocalDate>(minimumCapacity: data.count * 8)
+        for (index, byte) in data.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 {
+                days.insert(LocalDate(daysSinceEpoch: from + index * 8 + bit))
+            }
+        }
+        return days
     }
 }
