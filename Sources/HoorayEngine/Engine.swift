@@ -231,6 +231,21 @@ public actor Engine {
         return ScheduledReminder(reminder: reminder, nextDue: stored.nextDue)
     }
 
+    func replaceAll(_ reminders: [Reminder], plugin: String) async throws {
+        let now = clock.now
+        let stored = try await database.replaceRules(plugin: plugin, with: reminders, now: now) { schedule in
+            NextDue.next(after: now, for: schedule)
+        }
+        let kept = Set(reminders.map(\.id))
+        for key in state.keys(plugin: plugin) where !kept.contains(key.reminder) {
+            state.remove(key)
+        }
+        for rule in stored {
+            state.upsert(RuleKey(plugin: plugin, reminder: rule.reminder.id), nextDue: rule.nextDue)
+        }
+        loopContinuation.yield(.changed)
+    }
+
     func cancel(reminderID: String, plugin: String) async throws {
         try await database.removeRule(plugin: plugin, reminderID: reminderID)
         state.remove(RuleKey(plugin: plugin, reminder: reminderID))
@@ -534,6 +549,10 @@ struct EngineReminderBook: ReminderBook {
 
     func cancel(id: String) async throws {
         try await engine.cancel(reminderID: id, plugin: plugin)
+    }
+
+    func replaceAll(with reminders: [Reminder]) async throws {
+        try await engine.replaceAll(reminders, plugin: plugin)
     }
 
     func list() async throws -> [ScheduledReminder] {

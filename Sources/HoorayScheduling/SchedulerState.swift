@@ -108,6 +108,14 @@ public struct SchedulerState: Sendable {
         dropOutdatedEntries()
     }
 
+    /// The rules held for one plugin.
+    ///
+    /// - Parameter plugin: The plugin's name.
+    /// - Returns: Their keys, in no particular order.
+    public func keys(plugin: String) -> [RuleKey] {
+        rules.keys.filter { $0.plugin == plugin }
+    }
+
     /// Removes a rule.
     ///
     /// - Parameter key: The rule.

@@ -66,6 +66,56 @@ extension HoorayDatabase {
         }
     }
 
+    /// Makes a plugin's reminders exactly `reminders`, in one transaction: each is added or
+    /// replaced as ``upsertRule(plugin:reminder:now:computeNextDue:)`` would, and every other rule of
+    /// the plugin is removed.
+    ///
+    /// A plugin declaring thousands of reminders at start costs one transaction, not one each.
+    ///
+    /// - Returns: The plugin's rules as stored, in the order given.
+    @discardableResult
+    public func replaceRules(
+        plugin: String, with reminders: [Reminder], now: Date,
+        computeNextDue: @Sendable @escaping (Schedule) -> Date?
+    ) async throws -> [StoredRule] {
+        let encoded = try reminders.map { reminder in
+            (reminder, try encodeJSON(reminder), String(decoding: try encodeJSON(reminder.schedule), as: UTF8.self))
+        }
+        return try await write { db in
+            var existing: [String: (scheduleKey: String, nextDue: Date?)] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT reminderID, scheduleKey, nextDue FROM rule WHERE plugin = ?", arguments: [plugin])
+            {
+                existing[row["reminderID"]] = (
+                    row["scheduleKey"], (row["nextDue"] as Double?).map(Date.init(unixSeconds:))
+                )
+            }
+            let wanted = Set(reminders.map(\.id))
+            let remove = try db.makeStatement(sql: "DELETE FROM rule WHERE plugin = ? AND reminderID = ?")
+            for id in existing.keys where !wanted.contains(id) {
+                try remove.execute(arguments: [plugin, id])
+            }
+            let upsert = try db.makeStatement(
+                sql: """
+                    INSERT INTO rule (plugin, reminderID, reminder, scheduleKey, nextDue, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (plugin, reminderID) DO UPDATE SET
+                        reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue
+                    """)
+            return try encoded.map { reminder, payload, scheduleKey in
+                let nextDue: Date?
+                if let old = existing[reminder.id], old.scheduleKey == scheduleKey {
+                    nextDue = old.nextDue
+                } else {
+                    nextDue = computeNextDue(reminder.schedule)
+                }
+                try upsert.execute(
+                    arguments: [plugin, reminder.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds])
+                return StoredRule(plugin: plugin, reminder: reminder, nextDue: nextDue)
+            }
+        }
+    }
+
     /// Removes a plugin's reminder. Its fired occurrences stay recorded.
     public func removeRule(plugin: String, reminderID: String) async throws {
         try await write { db in

@@ -64,6 +64,27 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect(try await database.rule(plugin: "reminders", reminderID: "stretch")?.reminder.notice.body == "Now")
     }
 
+    @Test func replacingAllRulesKeepsUnchangedOnesAndRemovesTheRestInOneStep() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await database.upsertRule(plugin: "reminders", reminder: reminder("stretch"), now: t0) { _ in t0 }
+        try await database.upsertRule(plugin: "reminders", reminder: reminder("gone"), now: t0) { _ in t0 }
+        try await database.upsertRule(plugin: "habits", reminder: reminder("other"), now: t0) { _ in t0 }
+
+        let later = t0.addingTimeInterval(60)
+        let stored = try await database.replaceRules(
+            plugin: "reminders", with: [reminder("stretch"), reminder("walk", at: 9)], now: t0
+        ) { _ in later }
+
+        #expect(stored.map(\.nextDue) == [t0, later], "an unchanged schedule keeps its next due instant")
+        #expect(try await database.rules(plugin: "reminders").map(\.reminder.id).sorted() == ["stretch", "walk"])
+        #expect(try await database.rules(plugin: "habits").count == 1, "other plugins' rules are untouched")
+
+        let many = (0..<5000).map { reminder("r\($0)") }
+        try await database.replaceRules(plugin: "reminders", with: many, now: t0) { _ in later }
+        #expect(try await database.rules(plugin: "reminders").count == 5000)
+    }
+
     @Test func noticesMoveThroughDeliveryStates() async throws {
         let (database, directory) = try temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: directory) }

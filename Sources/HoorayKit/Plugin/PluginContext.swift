@@ -91,10 +91,19 @@ public protocol ReminderBook: Sendable {
 
     /// The plugin's reminders, soonest first; reminders that will not be due again come last.
     func list() async throws -> [ScheduledReminder]
+
+    /// Makes the plugin's reminders exactly `reminders`: schedules each and cancels every other.
+    ///
+    /// Each reminder keeps its next due instant when its schedule is unchanged, as with
+    /// ``schedule(_:)``. The engine does it all in one step, however many reminders there are.
+    ///
+    /// - Parameter reminders: The complete set of reminders the plugin wants.
+    func replaceAll(with reminders: [Reminder]) async throws
 }
 
 extension ReminderBook {
-    /// Makes the plugin's reminders exactly `reminders`: schedules each and cancels every other.
+    /// Schedules each reminder and cancels every other, one call at a time; books that can do it
+    /// in one step should.
     ///
     /// - Parameter reminders: The complete set of reminders the plugin wants.
     public func replaceAll(with reminders: [Reminder]) async throws {
