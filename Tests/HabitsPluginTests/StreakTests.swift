@@ -21,7 +21,7 @@ func makeHabit(
 ) -> Habit {
     Habit(
         id: id, name: name, why: why, schedule: schedule, start: day(start), remindAt: remindAt,
-        createdAt: Date(timeIntervalSince1970: 1_790_000_000), completions: Set(done),
+        createdAt: Date(timeIntervalSince1970: 1_790_000_000), completions: DaySet(done),
         resets: resets.map { HabitReset(day: day($0)) }, pauses: pauses, celebrated: celebrated)
 }
 

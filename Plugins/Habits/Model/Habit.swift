@@ -23,7 +23,7 @@ public struct Habit: Sendable, Hashable, Codable, Identifiable {
     /// When it was created.
     public var createdAt: Date
     /// The days it was done.
-    public var completions: Set<LocalDate>
+    public var completions: DaySet
     /// Resets, oldest first.
     public var resets: [HabitReset]
     /// Pauses, oldest first.
@@ -35,7 +35,7 @@ public struct Habit: Sendable, Hashable, Codable, Identifiable {
     /// Creates a habit.
     public init(
         id: UUID = UUID(), name: String, why: String? = nil, schedule: HabitSchedule = .daily, start: LocalDate,
-        remindAt: TimeOfDay? = nil, createdAt: Date, completions: Set<LocalDate> = [], resets: [HabitReset] = [],
+        remindAt: TimeOfDay? = nil, createdAt: Date, completions: DaySet = [], resets: [HabitReset] = [],
         pauses: [HabitPause] = [], celebrated: [CelebratedMilestone] = []
     ) {
         self.id = id
@@ -68,7 +68,7 @@ public struct Habit: Sendable, Hashable, Codable, Identifiable {
             completions = bits.days
         } else {
             let days = try container.decodeIfPresent([Int].self, forKey: .completions) ?? []
-            completions = Set(days.map(LocalDate.init(daysSinceEpoch:)))
+            completions = DaySet(days.map(LocalDate.init(daysSinceEpoch:)))
         }
         resets = try container.decodeIfPresent([HabitReset].self, forKey: .resets) ?? []
         pauses = try container.decodeIfPresent([HabitPause].self, forKey: .pauses) ?? []
@@ -172,33 +172,21 @@ public struct CelebratedMilestone: Sendable, Hashable, Codable {
     }
 }
 
-/// A set of days stored as a bitmap: the first day, and one bit a day from it, in base64.
+/// A set of days as stored: the first day, and one bit a day from it, in base64.
 struct DayBits: Codable, Hashable {
     /// The first day, as days since 1970-01-01.
     var from: Int
     /// Bit `i` (least significant first in each byte) says whether day `from + i` is in the set.
     var bits: String
 
-    init(_ days: Set<LocalDate>) {
-        let numbers = days.map(\.daysSinceEpoch)
-        let first = numbers.min() ?? 0
-        var bytes = [UInt8](repeating: 0, count: ((numbers.max() ?? first) - first) / 8 + 1)
-        for number in numbers {
-            let offset = number - first
-            bytes[offset / 8] |= 1 << UInt8(offset % 8)
-        }
-        from = first
-        bits = days.isEmpty ? "" : Data(bytes).base64EncodedString()
+    init(_ days: DaySet) {
+        let stored = days.storedForm
+        from = stored.first
+        bits = stored.bytes.base64EncodedString()
     }
 
-    var days: Set<LocalDate> {
+    var days: DaySet {
         guard let data = Data(base64Encoded: bits) else { return [] }
-        var days = Set<LocalDate>(minimumCapacity: data.count * 8)
-        for (index, byte) in data.enumerated() where byte != 0 {
-            for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 {
-                days.insert(LocalDate(daysSinceEpoch: from + index * 8 + bit))
-            }
-        }
-        return days
+        return DaySet(first: from, bytes: data)
     }
 }
