@@ -444,6 +444,7 @@ def details(results, options):
             "| run | config read, DB open | reminders activated | upcoming announced | running | status shows next due |"
         )
         out.append("|---|---:|---:|---:|---:|---:|")
+        left_out = []
         for count, entry in sorted(report["runs"].items(), key=lambda item: -int(item[0])):
             label = f"{int(count):,} rules"
             for attempt in ("first", "again"):
@@ -456,7 +457,9 @@ def details(results, options):
                     + " |"
                 )
                 if run.get("left_out"):
-                    out.append(f"\n> {run['left_out']}\n")
+                    left_out.append(f"{label}, {attempt} start: `{run['left_out']}`")
+        if left_out:
+            out.append("\nhoorayd said: " + "; ".join(left_out) + ".")
         out.append(
             "\n`hooray config check` of the drop-in alone (parse + validate, no daemon): "
             + ", ".join(
@@ -492,7 +495,9 @@ def details(results, options):
             f"`scale.py dbsize`: templates made by the real binaries (5 reminders fired under libfaketime, a win "
             f"with AI praise from the loopback AI server, a habit done), then cloned in the real schema: "
             f"{year['habits']} habits with a year of completions, {year['moments']:,} moments, "
-            f"{year['notices']:,} notices, {year['occurrences']:,} occurrences (rows: {report['counts']}). "
+            f"{year['notices']:,} notices, {year['occurrences']:,} occurrences (rows: "
+            + ", ".join(f"{table} {count:,}" for table, count in report["counts"].items())
+            + "). "
             f"Read back by the binaries: "
             + ", ".join(f"`hooray {command}` {value:.0f} ms" for command, value in report["reads_ms"].items())
             + ". Nothing prunes old notices or occurrences, so this grows by about the same each year.\n"
@@ -820,6 +825,7 @@ def parse_options(arguments):
     parser.add_argument("--habits", type=int, default=10_000)
     parser.add_argument("--rules", type=int, default=100_000)
     parser.add_argument("--reminders", type=int, default=100)
+    parser.add_argument("--render", metavar="FILE", help="write the document from the --json FILE of an earlier run")
     options = parser.parse_args(arguments)
     options.only = [part.strip() for part in options.only.split(",") if part.strip()]
     unknown = set(options.only) - set(PARTS)
@@ -828,21 +834,38 @@ def parse_options(arguments):
     return options
 
 
+SIZES = ("feedback_runs", "idle_window", "habits", "rules", "reminders", "build_description")
+
+
 def main():
     options = parse_options(sys.argv[1:])
-    started = options.started_at or time.time()
-    machine = machine_description()
-    progress(f"Benchmarks on {machine['cpu']} ({machine['nproc']} cores); binaries in {options.bin_dir}")
-    results = run_all(options)
+    if options.render:
+        # Write the document again from the raw figures of an earlier run; nothing is measured.
+        raw = json.loads(Path(options.render).read_text(encoding="utf-8"))
+        for name in SIZES:
+            setattr(options, name, raw["options"][name])
+        machine, results, elapsed = raw["machine"], raw["results"], raw["elapsed_s"]
+        finished = datetime.fromisoformat(raw["finished"])
+    else:
+        started = options.started_at or time.time()
+        machine = machine_description()
+        progress(f"Benchmarks on {machine['cpu']} ({machine['nproc']} cores); binaries in {options.bin_dir}")
+        results = run_all(options)
+        finished = datetime.now(timezone.utc)
+        elapsed = time.time() - started
     rows = build_rows(results, options)
-    finished = datetime.now(timezone.utc)
-    elapsed = time.time() - started
     text = document(rows, results, options, machine, elapsed, finished)
     Path(options.output).write_text(text, encoding="utf-8")
     print(table(rows))
     print(f"\nWrote {options.output}; `make bench` took {elapsed / 60:.1f} min.")
-    if options.json:
-        raw = {"machine": machine, "elapsed_s": elapsed, "results": results}
+    if options.json and not options.render:
+        raw = {
+            "machine": machine,
+            "elapsed_s": elapsed,
+            "finished": finished.isoformat(),
+            "options": {name: getattr(options, name) for name in SIZES},
+            "results": results,
+        }
         Path(options.json).write_text(json.dumps(raw, indent=2, default=str) + "\n", encoding="utf-8")
     return 0
 

@@ -31,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
         timeUnits: .milliseconds,
         warmupIterations: 1,
-        maxDuration: .seconds(8),
+        maxDuration: .seconds(15),
         maxIterations: 7
     )
     let schedules = sampleSchedules()
