@@ -18,6 +18,7 @@ help:
 	@echo "make test   build and run every test (unit and end-to-end)"
 	@echo "make deb    build dist/hooray_<version>_<arch>.deb"
 	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
+	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 10–12 minutes) and rewrite it"
 	@echo "make lint   check formatting with swift format"
 	@echo "make clean  remove build products"
 
@@ -56,21 +57,43 @@ format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests
 
 clean:
-	rm -rf .build .build-release .build-release-manual .build-deb dist
+	rm -rf .build .build-release .build-release-manual .build-deb .build-bench Benchmarks/.build dist
 
-# Benchmark (not a test): time from `hooray win` to its notification on a headless server,
-# beside notify-send; p50/p95 as a Markdown table. BENCH_FLAGS="--runs 100 --json out.json".
-BENCH_PKGS   := dbus-daemon python3 python3-dbus-next libnotify-bin
-BENCH_FLAGS  ?=
+# Benchmarks (not tests: they measure and never fail because something is slow; `make test` runs none).
+# One release build for all of them, made the way the Debian package makes its binaries
+# (packaging/debian/rules), in a scratch folder of its own so it clobbers no other build.
+BENCH_PKGS    := dbus-daemon python3 python3-dbus-next libnotify-bin faketime
+BENCH_SCRATCH := .build-bench
+BENCH_BUILD   := $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_SCRATCH) \
+                 -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+BENCH_BIN     := $(BENCH_SCRATCH)/release
+BENCH_FLAGS   ?=
 
-.PHONY: bench-feedback
-bench-feedback: deps
+.PHONY: bench bench-deps bench-build bench-feedback bench-habits
+
+bench-deps: deps
 	@./scripts/install-deps $(BENCH_PKGS)
-	$(SWIFT) build -c release $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
-	/usr/bin/python3 scripts/bench/feedback.py --bin-dir .build/release $(BENCH_FLAGS)
 
-# Benchmark (not a test): `hooray habit list` with 1,000 habits of a year's history each.
-.PHONY: bench-habits
-bench-habits: deps
-	$(SWIFT) build -c release $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
-	/usr/bin/python3 scripts/bench/habit_list.py --bin-dir .build/release $(BENCH_FLAGS)
+bench-build: bench-deps
+	set -o pipefail; $(BENCH_BUILD) 2>&1 | { grep -v 'prohibited flag' || true; }
+
+# Every figure of BENCHMARKS.md, each beside its reference, in one run (10–12 minutes here,
+# build included); rewrites BENCHMARKS.md. BENCH_FLAGS="--only idle,memory --json out.json".
+bench: bench-deps
+	@mkdir -p $(BENCH_SCRATCH) && date +%s > $(BENCH_SCRATCH)/started
+	set -o pipefail; $(BENCH_BUILD) 2>&1 | { grep -v 'prohibited flag' || true; }
+	@echo "Building the reference program of the idle and memory figures (Benchmarks/)"
+	set -o pipefail; $(SWIFT) build --package-path Benchmarks -c release --static-swift-stdlib \
+		--product IdleReference 2>&1 | { grep -v 'prohibited flag' || true; }
+	/usr/bin/python3 scripts/bench/run.py --bin-dir $(BENCH_BIN) --started-at $$(cat $(BENCH_SCRATCH)/started) \
+		--build-description "$(subst $(SWIFT),swift,$(BENCH_BUILD))" \
+		--reference Benchmarks/.build/release/IdleReference $(BENCH_FLAGS)
+
+# Time from `hooray win` to its notification on a headless server, beside notify-send; p50/p95 as
+# a Markdown table. BENCH_FLAGS="--runs 100 --json out.json".
+bench-feedback: bench-build
+	/usr/bin/python3 scripts/bench/feedback.py --bin-dir $(BENCH_BIN) $(BENCH_FLAGS)
+
+# `hooray habit list` with 1,000 habits of a year's history each.
+bench-habits: bench-build
+	/usr/bin/python3 scripts/bench/habit_list.py --bin-dir $(BENCH_BIN) $(BENCH_FLAGS)

@@ -15,6 +15,11 @@ lower-case names, body) before it is answered, so tests can check what the clien
 
 It binds 127.0.0.1 on a port the system chooses and prints `PORT <number>` when ready. It exits by
 itself after --idle seconds without a request, so a test that forgets to stop it leaves nothing behind.
+
+For benchmarks (both off unless given): --delay SECONDS waits that long before answering any request,
+like a slow service; --timing FILE appends, after each answer was written and flushed, one JSON line
+{"path", "received", "sent"} with time.monotonic() stamps, so the service's own latency can be
+subtracted from what a client measures.
 """
 
 import argparse
@@ -56,6 +61,20 @@ class Handler(BaseHTTPRequestHandler):
     def handle_request(self):
         global last_activity
         last_activity = time.monotonic()
+        received = last_activity
+        self.answer_request()
+        timing_file = getattr(self.server, "timing_file", None)
+        if timing_file:
+            try:
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            entry = {"path": self.path, "received": received, "sent": time.monotonic()}
+            with record_lock:
+                with open(timing_file, "a", encoding="utf-8") as file:
+                    file.write(json.dumps(entry) + "\n")
+
+    def answer_request(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length > 0 else b""
         record = {
@@ -67,6 +86,10 @@ class Handler(BaseHTTPRequestHandler):
         with record_lock:
             with open(self.server.record_file, "a", encoding="utf-8") as file:
                 file.write(json.dumps(record) + "\n")
+
+        delay = getattr(self.server, "delay", 0)
+        if delay > 0:
+            time.sleep(delay)
 
         parts = self.path.lstrip("/").split("/", 1)
         mode = parts[0]
@@ -206,12 +229,16 @@ def main():
     parser.add_argument("--idle", type=float, default=180.0, help="exit after this many seconds without a request")
     parser.add_argument("--port", type=int, default=0, help="listen on this port (0: one the system picks)")
     parser.add_argument("--script", help="file naming the mode of /scripted/... requests")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before answering (benchmarks)")
+    parser.add_argument("--timing", help="file to append one JSON line of monotonic stamps per answer (benchmarks)")
     arguments = parser.parse_args()
 
     server = ThreadingHTTPServer(("127.0.0.1", arguments.port), Handler)
     server.daemon_threads = True
     server.record_file = arguments.record
     server.script_file = arguments.script
+    server.delay = arguments.delay
+    server.timing_file = arguments.timing
 
     parent = os.getppid()
 

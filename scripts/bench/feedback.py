@@ -19,12 +19,9 @@ Standard library only; run it with /usr/bin/python3 (the server needs Debian's p
 """
 
 import argparse
-import ctypes
 import json
 import os
-import platform
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -33,220 +30,30 @@ import threading
 import time
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SERVER_SCRIPT = REPO_ROOT / "Tests" / "SystemTesting" / "notification_server.py"
-SERVER_PYTHON = "/usr/bin/python3"
+from benchlib import (  # noqa: F401  (re-exported: older scripts imported these from here)
+    BUS_CONFIG,
+    REPO_ROOT,
+    SERVER_PYTHON,
+    SERVER_SCRIPT,
+    USER_CONFIG,
+    Failure,
+    Prerequisite,
+    RecordReader,
+    World,
+    _die_with_parent,
+    _readline_with_timeout,
+    check_bus_prerequisites,
+    debian_version,
+    machine_description,
+    percentile,
+    program_version,
+    stop_process,
+    wait_for_file_text,
+)
 
 SUMMARY = "Moment logged"
 DEFAULT_TEXT = "Took a short walk"
 POLL_INTERVAL = 0.001  # seconds between reads of the record file
-
-BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>{address}</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-"""
-
-# The user's configuration in the benchmark's HOME. The one-time welcome notification would
-# otherwise be posted by the first hoorayd start and by the first CLI run, in the middle of
-# the measurements. HOORAY_SYSCONFDIR stays an empty folder.
-USER_CONFIG = "[plugins.wins]\nwelcome = false\n"
-
-
-class Prerequisite(Exception):
-    """Something the benchmark needs is missing: exit 2 with this message."""
-
-
-class Failure(Exception):
-    """A run went wrong: exit 1 with this message."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Helper processes (bus, server, daemon): they die with this script, even if it is killed.
-
-_libc = ctypes.CDLL(None, use_errno=True)
-PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent():
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-
-
-def stop_process(process, grace=5.0):
-    """SIGTERM, then SIGKILL after `grace` seconds; returns the exit status."""
-    if process is None or process.poll() is not None:
-        return None if process is None else process.returncode
-    process.terminate()
-    try:
-        return process.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        return process.wait()
-
-
-def wait_for_file_text(path, text, process, timeout):
-    """Waits until the file contains `text`; False on timeout or when `process` exits first."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if text in Path(path).read_text(encoding="utf-8", errors="replace"):
-                return True
-        except FileNotFoundError:
-            pass
-        if process.poll() is not None:
-            # One last look: it may have written the line and exited.
-            return text in Path(path).read_text(encoding="utf-8", errors="replace")
-        time.sleep(0.01)
-    return False
-
-
-class World:
-    """A temporary HOME, a private session bus and the headless notification server on it."""
-
-    def __init__(self, root):
-        self.root = Path(root)
-        self.home = self.root / "home"
-        self.logs = self.root / "logs"
-        self.record_file = self.root / "record.jsonl"
-        self.bus = None
-        self.server = None
-        self.address = None
-
-    def create(self):
-        folders = {
-            "config": self.home / "config",
-            "data": self.home / "data",
-            "cache": self.home / "cache",
-            "state": self.home / "state",
-            "runtime": self.home / "runtime",
-            "etc": self.home / "etc",
-        }
-        for folder in folders.values():
-            folder.mkdir(parents=True, exist_ok=True)
-            os.chmod(folder, 0o700)
-        (folders["config"] / "hooray").mkdir(mode=0o700)
-        (folders["config"] / "hooray" / "hooray.toml").write_text(USER_CONFIG, encoding="utf-8")
-        self.logs.mkdir()
-        self.record_file.touch()
-        self.folders = folders
-
-    def start_bus(self, timeout=10.0):
-        bus_dir = self.root / "bus"
-        bus_dir.mkdir(mode=0o700)
-        address = f"unix:path={bus_dir / 'bus'}"
-        config = bus_dir / "session.conf"
-        config.write_text(BUS_CONFIG.format(address=address), encoding="utf-8")
-        self.bus = subprocess.Popen(
-            ["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=open(self.logs / "dbus-daemon.log", "wb"),
-            preexec_fn=_die_with_parent,
-        )
-        # dbus-daemon prints its address once it listens; read it with a deadline.
-        line = _readline_with_timeout(self.bus.stdout, timeout)
-        if not line or not line.strip().startswith("unix:"):
-            stop_process(self.bus)
-            raise Failure(f"dbus-daemon did not start: {line!r}; see {self.logs / 'dbus-daemon.log'}")
-        self.address = line.strip()
-
-    def start_server(self, timeout=10.0):
-        environment = dict(os.environ)
-        environment.update({"DBUS_SESSION_BUS_ADDRESS": self.address, "PYTHONUNBUFFERED": "1"})
-        self.server = subprocess.Popen(
-            [SERVER_PYTHON, str(SERVER_SCRIPT), "--record", str(self.record_file), "--name", "hooray-bench-server"],
-            env=environment,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=open(self.logs / "notification-server.log", "wb"),
-            preexec_fn=_die_with_parent,
-        )
-        line = _readline_with_timeout(self.server.stdout, timeout)
-        if not line or "READY" not in line:
-            stop_process(self.server)
-            log = (self.logs / "notification-server.log").read_text(errors="replace")
-            raise Failure(f"notification_server.py did not start:\n{log}")
-
-    def environment(self):
-        """The environment of the measured programs: this world's folders and bus, nothing of the user's."""
-        environment = dict(os.environ)
-        for name in (
-            "DISPLAY",
-            "WAYLAND_DISPLAY",
-            "JOURNAL_STREAM",
-            "FAKETIME",
-            "LD_PRELOAD",
-            "XDG_SESSION_TYPE",
-            "DBUS_STARTER_ADDRESS",
-            "DBUS_STARTER_BUS_TYPE",
-        ):
-            environment.pop(name, None)
-        environment.update(
-            {
-                "HOME": str(self.home),
-                "XDG_CONFIG_HOME": str(self.folders["config"]),
-                "XDG_DATA_HOME": str(self.folders["data"]),
-                "XDG_CACHE_HOME": str(self.folders["cache"]),
-                "XDG_STATE_HOME": str(self.folders["state"]),
-                "XDG_RUNTIME_DIR": str(self.folders["runtime"]),
-                "HOORAY_SYSCONFDIR": str(self.folders["etc"]),
-                "TZ": "UTC",
-                "LANG": "C.UTF-8",
-                "DBUS_SESSION_BUS_ADDRESS": self.address,
-            }
-        )
-        return environment
-
-    def stop(self):
-        stop_process(self.server)
-        stop_process(self.bus)
-
-
-def _readline_with_timeout(stream, timeout):
-    """One line from a child's pipe, or None when none came in time."""
-    result = []
-    reader = threading.Thread(target=lambda: result.append(stream.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    if not result:
-        return None
-    return result[0].decode("utf-8", errors="replace")
-
-
-# ---------------------------------------------------------------------------------------------
-# The record file: read incrementally, one JSON object per complete line.
-
-
-class RecordReader:
-    def __init__(self, path):
-        self.file = open(path, "r", encoding="utf-8")
-        self.pending = ""
-        self.notifications = []
-
-    def refresh(self):
-        chunk = self.file.read()
-        if not chunk:
-            return
-        self.pending += chunk
-        *lines, self.pending = self.pending.split("\n")
-        for line in lines:
-            if not line:
-                continue
-            entry = json.loads(line)
-            if entry.get("method") == "Notify":
-                self.notifications.append(entry)
-
-    def count(self):
-        self.refresh()
-        return len(self.notifications)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -340,6 +147,18 @@ def measure_variant(name, command, environment, reader, runs, warmups, timeout, 
     return results
 
 
+def time_exits(command, environment, runs, warmups):
+    """Spawn-to-exit times (ms) of a command, after `warmups` runs that are not counted."""
+    figures = []
+    for index in range(warmups + runs):
+        start = time.monotonic()
+        subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        if index >= warmups:
+            figures.append((time.monotonic() - start) * 1000.0)
+    return figures
+
+
 def _slug(text):
     return "-".join("".join(c if c.isalnum() else " " for c in text).split())
 
@@ -371,15 +190,6 @@ def start_daemon(hoorayd, environment, logs, timeout=30.0):
 # Statistics and output.
 
 
-def percentile(values, fraction):
-    """Linear interpolation between closest ranks (like numpy's default and Excel's PERCENTILE.INC)."""
-    ordered = sorted(values)
-    if len(ordered) == 1:
-        return ordered[0]
-    position = (len(ordered) - 1) * fraction
-    lower = int(position)
-    upper = min(lower + 1, len(ordered) - 1)
-    return ordered[lower] + (ordered[upper] - ordered[lower]) * (position - lower)
 
 
 def summarize(results, daemon_pid=None):
@@ -420,46 +230,10 @@ def _posters(runs, daemon_pid):
     return counts
 
 
-def machine_description():
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    uname = os.uname()
-    return {
-        "nproc": cpus,
-        "cpu": model,
-        "kernel": f"{uname.sysname} {uname.release} {uname.machine}",
-        "python": platform.python_version(),
-        # The server stamps calls with time.monotonic() under /usr/bin/python3; this script too.
-        "clock": time.get_clock_info("monotonic").implementation,
-    }
 
 
-def program_version(command, environment):
-    try:
-        output = subprocess.run(
-            command, env=environment, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL
-        )
-        text = (output.stdout or output.stderr).strip().splitlines()
-        return text[0] if text else "?"
-    except (OSError, subprocess.TimeoutExpired):
-        return "?"
 
 
-def debian_version(package):
-    try:
-        output = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, timeout=10
-        )
-        return output.stdout.strip() or "?"
-    except (OSError, subprocess.TimeoutExpired):
-        return "?"
 
 
 def print_table(report):
@@ -483,6 +257,12 @@ def print_table(report):
         f"Latency: spawn to the server's receipt of the first Notify; exit: spawn to process exit; "
         f"{report['warmups']} warm-up runs per variant not counted."
     )
+    starts = "; ".join(
+        f"{name}: p50 {figures['p50_ms']:.1f} ms, p95 {figures['p95_ms']:.1f} ms"
+        for name, figures in report.get("process_start", {}).items()
+    )
+    if starts:
+        print(f"Process start alone (spawn to exit): {starts}.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -512,17 +292,7 @@ def resolve_bin_dir(given):
 
 
 def check_prerequisites():
-    if shutil.which("notify-send") is None:
-        raise Prerequisite("notify-send is missing; install it with: apt-get install libnotify-bin")
-    if shutil.which("dbus-daemon") is None:
-        raise Prerequisite("dbus-daemon is missing; install it with: apt-get install dbus-daemon")
-    if not os.access(SERVER_PYTHON, os.X_OK):
-        raise Prerequisite(f"{SERVER_PYTHON} is missing; install it with: apt-get install python3")
-    check = subprocess.run([SERVER_PYTHON, "-c", "import dbus_next"], capture_output=True)
-    if check.returncode != 0:
-        raise Prerequisite("dbus-next is missing; install it with: apt-get install python3-dbus-next")
-    if not SERVER_SCRIPT.is_file():
-        raise Prerequisite(f"{SERVER_SCRIPT} is missing")
+    check_bus_prerequisites(need_notify_send=True)
 
 
 def parse_options(arguments):
@@ -549,7 +319,8 @@ def parse_options(arguments):
     return options
 
 
-def run(options):
+def measure(options):
+    """Runs the three variants and returns the report (a dict); prints nothing but progress."""
     check_prerequisites()
     bin_dir, bin_source, build = resolve_bin_dir(options.bin_dir)
     hooray, hoorayd = bin_dir / "hooray", bin_dir / "hoorayd"
@@ -608,6 +379,13 @@ def run(options):
 
         for variant in variants:
             variant["summary"] = summarize(variant, variant.get("daemon_pid"))
+
+        # What process start alone costs: spawn to exit of `--version`, no bus, no notification.
+        process_start = {}
+        for name, command in (("hooray --version", [str(hooray), "--version"]),
+                              ("notify-send --version", [notify_send, "--version"])):
+            figures = time_exits(command, environment, runs=options.runs, warmups=options.warmup)
+            process_start[name] = {"p50_ms": percentile(figures, 0.5), "p95_ms": percentile(figures, 0.95)}
         report = {
             "benchmark": "feedback",
             "machine": machine_description(),
@@ -616,24 +394,9 @@ def run(options):
             "warmups": options.warmup,
             "text": options.text,
             "variants": variants,
+            "process_start": process_start,
         }
-        print_table(report)
-        for variant in variants:
-            s = variant["summary"]
-            notes = []
-            if s["strays"]:
-                notes.append(f"{s['strays']} late notification(s) of earlier runs ignored")
-            if s["extra"]:
-                notes.append(f"{s['extra']} notification(s) beyond the first of a run")
-            if s["summaries"] != [SUMMARY]:
-                notes.append(f"summaries seen: {s['summaries']}")
-            posters = ", ".join(f"{kind} {count}" for kind, count in s["posted_by"].items())
-            notes.append(f"posted by (sender-pid hint): {posters}")
-            if notes:
-                print(f"Note, {variant['name']}: " + "; ".join(notes) + ".")
-        if options.json:
-            Path(options.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        return 0
+        return report
     finally:
         stop_process(daemon, grace=10)
         world.stop()
@@ -641,6 +404,31 @@ def run(options):
             print(f"Kept {root}", file=sys.stderr)
         else:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def print_notes(report):
+    for variant in report["variants"]:
+        s = variant["summary"]
+        notes = []
+        if s["strays"]:
+            notes.append(f"{s['strays']} late notification(s) of earlier runs ignored")
+        if s["extra"]:
+            notes.append(f"{s['extra']} notification(s) beyond the first of a run")
+        if s["summaries"] != [SUMMARY]:
+            notes.append(f"summaries seen: {s['summaries']}")
+        posters = ", ".join(f"{kind} {count}" for kind, count in s["posted_by"].items())
+        notes.append(f"posted by (sender-pid hint): {posters}")
+        if notes:
+            print(f"Note, {variant['name']}: " + "; ".join(notes) + ".")
+
+
+def run(options):
+    report = measure(options)
+    print_table(report)
+    print_notes(report)
+    if options.json:
+        Path(options.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return 0
 
 
 def main():

@@ -51,7 +51,7 @@ def bitmap(offsets):
 def populate(database, habits, today):
     connection = sqlite3.connect(database)
     (template_key, template_value), = connection.execute(
-        "SELECT key, value FROM pluginValue WHERE plugin = 'habits'").fetchall()
+        "SELECT key, value FROM pluginValue WHERE plugin = 'habits' AND key LIKE 'habit.%'").fetchall()
     template = json.loads(template_value)
     epoch = date(1970, 1, 1)
     first = today - timedelta(days=364)
@@ -68,7 +68,7 @@ def populate(database, habits, today):
                             "through": (first + timedelta(days=104)).isoformat()}]
         habit["resets"] = [{"day": (first + timedelta(days=200)).isoformat(), "note": "A busy week."}]
         rows.append(("habits", "habit." + habit["id"].lower(), json.dumps(habit).encode()))
-    connection.execute("DELETE FROM pluginValue WHERE plugin = 'habits'")
+    connection.execute("DELETE FROM pluginValue WHERE plugin = 'habits' AND key LIKE 'habit.%'")
     connection.executemany("INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)", rows)
     connection.commit()
     connection.close()

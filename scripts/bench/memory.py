@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""Benchmark: hoorayd's memory with every built-in plugin and 10,000 habits of a year's history.
+
+A habit made by the real CLI (`hooray habit add ... --remind 20:00`) is cloned in the database
+into N habits (default 10,000), each with a year of completions, a pause and a reset
+(habit_list.populate). hoorayd then starts with all built-in plugins (the habits plugin plans
+one reminder per habit). Read from /proc/PID/status:
+
+  idle   VmRSS once hoorayd has answered `hooray status` and rested 3 s
+  peak   VmHWM after that, after `hooray habit done` went through the daemon (which reads every
+         habit) and `hooray habit list` ran beside it, and after 3 s more of rest
+
+A third start with MALLOC_ARENA_MAX=1 tells retained-but-free memory of glibc's per-thread
+arenas from live data (--no-diagnosis leaves it out).
+
+References, same run: a static Swift program that used a little Foundation and sleeps
+(IdleReference foundation), and hoorayd with no data. The CLI's own peak (`hooray habit list`,
+ru_maxrss from wait4) is reported too.
+
+Standard library only; run with /usr/bin/python3. Measures, asserts nothing.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+import habit_list
+from benchlib import (
+    REPO_ROOT,
+    Failure,
+    Prerequisite,
+    World,
+    check_bus_prerequisites,
+    die_with_parent,
+    proc_kb,
+    proc_status,
+    progress,
+    readline_with_timeout,
+    resolve_binaries,
+    stop_process,
+)
+
+DEFAULT_REFERENCE = REPO_ROOT / "Benchmarks" / ".build" / "release" / "IdleReference"
+FIELDS = ("VmRSS", "VmHWM", "RssAnon", "RssFile", "RssShmem", "VmSize")
+
+
+def reading(pid):
+    status = proc_status(pid)
+    values = {name: proc_kb(status, name) for name in FIELDS}
+    values["Threads"] = int(status.get("Threads", "0"))
+    return values
+
+
+def wait_for_status(world, hooray, timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if world.run([hooray, "status", "--json"], check=False).returncode == 0:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def run_with_peak(world, command):
+    """Runs a program to its end; returns (exit status, its peak RSS in kB from wait4)."""
+    process = subprocess.Popen(
+        [str(part) for part in command],
+        env=world.environment(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise Failure(f"{' '.join(map(str, command))} failed: {process.stderr.read().decode()[-2000:]}")
+    return usage.ru_maxrss
+
+
+def daemon_readings(world, hooray, hoorayd, work, extra=None):
+    daemon = world.start_daemon(hoorayd, extra=extra, timeout=180)
+    try:
+        if not wait_for_status(world, hooray):
+            raise Failure("hoorayd did not answer `hooray status`")
+        time.sleep(3)
+        idle = reading(daemon.pid)
+        extra = work(daemon) if work else {}
+        time.sleep(3)
+        after = reading(daemon.pid)
+        return {"idle": idle, "after": after, **extra}
+    finally:
+        daemon.stop()
+
+
+def measure(bin_dir, habits=10_000, reference=None, keep=False, diagnose=True):
+    check_bus_prerequisites()
+    hooray, hoorayd = resolve_binaries(bin_dir)
+    reference = Path(reference) if reference else DEFAULT_REFERENCE
+    report = {"benchmark": "memory", "habits": habits}
+    root = tempfile.mkdtemp(prefix="hooray-bench-memory-")
+    world = World(root)
+    try:
+        world.start()
+        # hoorayd with no data at all, as a reference.
+        progress("  memory: hoorayd with no data")
+        report["empty"] = daemon_readings(world, hooray, hoorayd, None)
+
+        world.run([hooray, "habit", "add", "Template", "--remind", "20:00"])
+        habit_list.populate(world.database, habits, date.today())
+        report["database_bytes"] = world.database.stat().st_size
+
+        def work(daemon):
+            started = time.monotonic()
+            world.run([hooray, "habit", "done", "Habit 0001"])
+            done_ms = (time.monotonic() - started) * 1000
+            started = time.monotonic()
+            cli_peak = run_with_peak(world, [hooray, "habit", "list"])
+            list_ms = (time.monotonic() - started) * 1000
+            return {"habit_done_ms": done_ms, "habit_list_ms": list_ms, "cli_habit_list_peak_kb": cli_peak}
+
+        progress(f"  memory: hoorayd with {habits:,} habits of a year's history")
+        report["habits_run"] = daemon_readings(world, hooray, hoorayd, work)
+        if diagnose:
+            # The same with glibc limited to one malloc arena: what stays after the work is then
+            # freed memory glibc keeps per thread, rather than live data.
+            progress("  memory: the same with MALLOC_ARENA_MAX=1 (diagnosis)")
+            report["one_arena"] = daemon_readings(world, hooray, hoorayd, work, extra={"MALLOC_ARENA_MAX": "1"})
+    finally:
+        world.stop()
+        if keep:
+            progress(f"Kept {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+
+    if reference.is_file():
+        process = subprocess.Popen(
+            [str(reference), "foundation"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=die_with_parent,
+        )
+        try:
+            if (readline_with_timeout(process.stdout, 10) or "").startswith("READY"):
+                time.sleep(1)
+                report["reference"] = reading(process.pid)
+        finally:
+            stop_process(process)
+    return report
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin-dir", default=str(REPO_ROOT / ".build" / "release"))
+    parser.add_argument("--habits", type=int, default=10_000)
+    parser.add_argument("--reference", help=f"the IdleReference program (default {DEFAULT_REFERENCE})")
+    parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--no-diagnosis", action="store_true", help="skip the MALLOC_ARENA_MAX=1 start")
+    options = parser.parse_args()
+    try:
+        report = measure(options.bin_dir, options.habits, options.reference, options.keep, not options.no_diagnosis)
+    except Prerequisite as error:
+        sys.exit(f"memory.py: {error}")
+    except Failure as error:
+        print(f"memory.py: {error}", file=sys.stderr)
+        sys.exit(1)
+    print(json.dumps(report, indent=2))
+    if options.json:
+        Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

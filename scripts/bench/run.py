@@ -1,0 +1,874 @@
+#!/usr/bin/python3
+"""`make bench`: every benchmark of Hooray in one run, one table, written to BENCHMARKS.md.
+
+Each figure is measured beside a reference in the same run, so ratios hold on a noisy machine.
+The parts (each also runnable on its own; see scripts/bench/README.md):
+
+  feedback   feedback.py     `hooray win` → notification, beside notify-send
+  idle       idle.py         an idle hoorayd's CPU time and wakeups over 60 s
+  memory     memory.py       hoorayd's RSS with 10,000 habits of a year's history
+  start      scale.py start  starting and planning 100,000 reminder rules
+  dbsize     scale.py dbsize the database after a year of heavy use
+  precision  precision.py    lateness of delivery against the due instant
+  ai         ai_overhead.py  AI answer → in-place update, the service's latency subtracted
+  micro      microbench.py   the next 1,000,000 occurrences (package-benchmark)
+
+A part that cannot run (a missing tool, a failure) becomes a row that says why; the others go
+on. Benchmarks measure and never fail because something is slow: the exit status is 0 unless
+the driver itself breaks. Standard library only; run with /usr/bin/python3.
+"""
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from datetime import datetime, timezone
+from pathlib import Path
+
+import ai_overhead
+import feedback
+import idle
+import memory
+import microbench
+import precision
+import scale
+from benchlib import REPO_ROOT, Failure, Prerequisite, machine_description, mb, ms, program_version, progress
+
+PARTS = ["feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Running the parts.
+
+
+def run_part(name, function, results):
+    progress(f"[{name}] ...")
+    started = time.monotonic()
+    try:
+        results[name] = {"ok": True, "report": function()}
+    except (Prerequisite, Failure) as error:
+        results[name] = {"ok": False, "error": str(error).strip()}
+        progress(f"[{name}] skipped: {error}")
+    except Exception as error:  # noqa: BLE001 — one broken part must not hide the others' figures.
+        results[name] = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+        progress(f"[{name}] failed:\n{traceback.format_exc()}")
+    results[name]["seconds"] = time.monotonic() - started
+    progress(f"[{name}] {results[name]['seconds']:.0f} s")
+
+
+def measure_feedback(options):
+    report = feedback.measure(
+        argparse.Namespace(
+            runs=options.feedback_runs,
+            warmup=3,
+            bin_dir=options.bin_dir,
+            text=feedback.DEFAULT_TEXT,
+            timeout=10.0,
+            keep=False,
+            json=None,
+        )
+    )
+    reference = Path(options.reference) if options.reference else idle.DEFAULT_REFERENCE
+    if reference.is_file():
+        figures = feedback.time_exits([str(reference), "exit"], None, runs=options.feedback_runs, warmups=3)
+        report["process_start"]["static Swift + Foundation program (IdleReference exit)"] = {
+            "p50_ms": feedback.percentile(figures, 0.5),
+            "p95_ms": feedback.percentile(figures, 0.95),
+        }
+    return report
+
+
+def run_all(options):
+    bin_dir = options.bin_dir
+    results = {}
+    parts = {
+        "feedback": lambda: measure_feedback(options),
+        "idle": lambda: idle.measure(bin_dir, window=options.idle_window, settle=5.0, reference=options.reference),
+        "memory": lambda: memory.measure(bin_dir, habits=options.habits, reference=options.reference),
+        "start": lambda: scale.measure_start(bin_dir, rules=options.rules),
+        "dbsize": lambda: scale.measure_database(bin_dir),
+        "precision": lambda: precision.measure(bin_dir, count=options.reminders, spacing=0.2),
+        "ai": lambda: ai_overhead.measure(bin_dir, runs=20, warmup=2, delay=0.25),
+        "micro": lambda: microbench.measure(options.swift),
+    }
+    for name in PARTS:
+        if name in options.only:
+            run_part(name, parts[name], results)
+    return results
+
+
+# ---------------------------------------------------------------------------------------------
+# The table.
+
+
+def ratio(value, reference):
+    return value / reference if value is not None and reference else None
+
+
+def met(condition):
+    if condition is None:
+        return "—"
+    return "yes" if condition else "**no**"
+
+
+def skipped_row(figure, target, result):
+    reason = result.get("error", "not run") if result else "not run (left out with --only)"
+    reason = reason.splitlines()[0][:200]
+    return {"figure": figure, "measured": f"skipped: {reason}", "reference": "—", "target": target, "met": "—"}
+
+
+def feedback_rows(result):
+    rows = []
+    figures = {
+        "daemon": "1. Feedback latency: `hooray win` → notification, hoorayd running (p50 · p95)",
+        "no-daemon": "1. Feedback latency: `hooray win` → notification, no hoorayd (p50 · p95)",
+    }
+    if not result or not result["ok"]:
+        return [skipped_row(figure, "≤ 2× notify-send", result) for figure in figures.values()]
+    variants = {variant["key"]: variant["summary"] for variant in result["report"]["variants"]}
+    base = variants["notify-send"]
+    for key, figure in figures.items():
+        s = variants[key]
+        r50, r95 = ratio(s["p50_ms"], base["p50_ms"]), ratio(s["p95_ms"], base["p95_ms"])
+        rows.append(
+            {
+                "figure": figure,
+                "measured": f"{ms(s['p50_ms'])} · {ms(s['p95_ms'])} ({s['runs']} runs)",
+                "reference": f"notify-send: {ms(base['p50_ms'])} · {ms(base['p95_ms'])}",
+                "target": "≤ 2× notify-send",
+                "met": f"{met(r50 <= 2 and r95 <= 2)} ({r50:.2f}× · {r95:.2f}×)",
+            }
+        )
+    return rows
+
+
+def idle_rows(result, window):
+    figure = f"2. Idle cost: hoorayd, all plugins, nothing due, {window:.0f} s (wakeups · CPU)"
+    if not result or not result["ok"]:
+        return [skipped_row(figure, "no wakeups", result)]
+    report = result["report"]
+    daemon = report["results"]["hoorayd"]
+    references = []
+    for name, label in (
+        ("IdleReference dispatch", "static Swift + one `DispatchQueue.global()` block"),
+        ("IdleReference plain", "static Swift, no Dispatch"),
+        ("sleep", "`sleep`"),
+    ):
+        if name in report["results"]:
+            ref = report["results"][name]
+            references.append(f"{label}: {ref['switches']} · {ref['cpu_ms_schedstat']:.1f} ms")
+    return [
+        {
+            "figure": figure,
+            "measured": f"{daemon['switches']} wakeups · {daemon['cpu_ms_schedstat']:.1f} ms CPU "
+            f"({daemon['window_s']:.0f} s; woke: {idle.describe_threads(daemon)})",
+            "reference": "; ".join(references),
+            "target": "no wakeups",
+            "met": met(daemon["switches"] == 0),
+        }
+    ]
+
+
+def memory_rows(result, habits):
+    figures = [
+        f"3. Memory: hoorayd idle RSS, {habits:,} habits × 1 year",
+        f"3. Memory: hoorayd peak RSS (VmHWM), {habits:,} habits × 1 year, after `habit done` + `habit list`",
+    ]
+    if not result or not result["ok"]:
+        return [skipped_row(figure, "< 30 MB", result) for figure in figures]
+    report = result["report"]
+    run = report["habits_run"]
+    reference = []
+    if "reference" in report:
+        reference.append(f"static Swift + Foundation program: {mb(report['reference']['VmRSS'])}")
+    reference.append(f"hoorayd with no data: {mb(report['empty']['idle']['VmRSS'])}")
+    idle_kb, peak_kb = run["idle"]["VmRSS"], run["after"]["VmHWM"]
+    return [
+        {
+            "figure": figures[0],
+            "measured": f"{mb(idle_kb)} (anonymous {mb(run['idle']['RssAnon'])}, file {mb(run['idle']['RssFile'])})",
+            "reference": "; ".join(reference),
+            "target": "< 30 MB",
+            "met": met(idle_kb < 30 * 1024),
+        },
+        {
+            "figure": figures[1],
+            "measured": f"{mb(peak_kb)} (RSS after: {mb(run['after']['VmRSS'])})",
+            "reference": f"hoorayd with no data: {mb(report['empty']['after']['VmHWM'])}",
+            "target": "< 30 MB",
+            "met": met(peak_kb < 30 * 1024),
+        },
+    ]
+
+
+def seconds(value_ms):
+    return "—" if value_ms is None else f"{value_ms / 1000:.2f} s"
+
+
+def start_rows(result, rules):
+    figures = {
+        "first": f"4. Scale: start and plan {rules:,} reminder rules, first start (running · `hooray status` shows next due)",
+        "again": f"4. Scale: start again with the {rules:,} rules stored (running · status shows next due)",
+    }
+    if not result or not result["ok"]:
+        return [skipped_row(figure, "< 1 s", result) for figure in figures.values()]
+    report = result["report"]
+    rows = []
+    for key, figure in figures.items():
+        run, base = report["rules"][key], report["reference"][key]
+        done = run["status_ms"]
+        measured = f"{seconds(run['running_ms'])} · {seconds(done)}"
+        if run.get("left_out"):
+            measured += f" (**{run['left_out'].split(': ', 1)[-1][:120]}**)"
+        rows.append(
+            {
+                "figure": figure,
+                "measured": measured,
+                "reference": f"0 rules: {seconds(base['running_ms'])} · {seconds(base['status_ms'])}",
+                "target": "< 1 s",
+                "met": met(done is not None and done < 1000),
+            }
+        )
+    return rows
+
+
+def micro_rows(result):
+    figure = "4. Scale: next 1,000,000 occurrences (`NextDue.next`, 1,000 rules × 1,000; p50 of 7)"
+    if not result or not result["ok"]:
+        return [skipped_row(figure, "—", result)]
+    results = result["report"]["results"]
+    wall, unit, _ = microbench.metric(results, "NextDue", "Time (wall clock)")
+    cpu, _, _ = microbench.metric(results, "NextDue", "Time (total CPU)")
+    mallocs, malloc_unit, malloc_name = microbench.metric(results, "NextDue", "Malloc (total)")
+    ref_wall, ref_unit, _ = microbench.metric(results, "Reference", "Time (wall clock)")
+    malloc_text = ""
+    if mallocs is not None:
+        scale_text = " K" if "(K)" in (malloc_name or "") else " M" if "(M)" in (malloc_name or "") else ""
+        malloc_text = f", {mallocs:g}{scale_text} mallocs"
+    return [
+        {
+            "figure": figure,
+            "measured": f"{wall:g} {unit} wall ({cpu:g} {unit} CPU{malloc_text})",
+            "reference": f"1,000,000 × `Date.addingTimeInterval(86_400)`: {ref_wall:g} {ref_unit}",
+            "target": "—",
+            "met": "—",
+        }
+    ]
+
+
+def dbsize_rows(result):
+    figure = "4. Scale: database after a year of heavy use (20 habits, 10 wins/day with AI praise, 5 reminders/day)"
+    if not result or not result["ok"]:
+        return [skipped_row(figure, "—", result)]
+    report = result["report"]
+    return [
+        {
+            "figure": figure,
+            "measured": f"{report['heavy_bytes'] / 1e6:.1f} MB after VACUUM",
+            "reference": f"empty database: {report['empty_bytes'] / 1e3:.0f} kB",
+            "target": "—",
+            "met": "—",
+        }
+    ]
+
+
+def precision_rows(result, count):
+    figures = {
+        "distinct": f"5. Precision: lateness, {count} reminders at distinct instants 200 ms apart (p50 · p99)",
+        "batch": f"5. Precision: lateness, {count} reminders due at the same minute (p50 · p99)",
+    }
+    if not result or not result["ok"]:
+        return [skipped_row(figure, "p99 < 50 ms", result) for figure in figures.values()]
+    report = result["report"]
+    rows = []
+    for key, figure in figures.items():
+        s = report.get(key)
+        ref = report.get("reference_" + key)
+        rows.append(
+            {
+                "figure": figure,
+                "measured": f"{ms(s['p50_ms'])} · {ms(s['p99_ms'])} (max {ms(s['max_ms'])})" if s else "no figures",
+                "reference": f"resident Python client: {ms(ref['p50_ms'])} · {ms(ref['p99_ms'])}" if ref else "—",
+                "target": "p99 < 50 ms" if key == "distinct" else "— (see notes)",
+                "met": met(s["p99_ms"] < 50) if s and key == "distinct" else "—",
+            }
+        )
+    return rows
+
+
+def ai_rows(result):
+    figure = "6. AI overhead: the service's answer → the notification updated in place (p50 · p95)"
+    if not result or not result["ok"]:
+        return [skipped_row(figure, "—", result)]
+    report = result["report"]
+    s, ref = report["overhead"], report["reference_overhead"]
+    return [
+        {
+            "figure": figure,
+            "measured": f"{ms(s['p50_ms'])} · {ms(s['p95_ms'])} ({s['count']} wins)",
+            "reference": f"resident Python client: {ms(ref['p50_ms'])} · {ms(ref['p95_ms'])}" if ref else "—",
+            "target": "—",
+            "met": "—",
+        }
+    ]
+
+
+def build_rows(results, options):
+    rows = []
+    rows += feedback_rows(results.get("feedback"))
+    rows += idle_rows(results.get("idle"), options.idle_window)
+    rows += memory_rows(results.get("memory"), options.habits)
+    rows += start_rows(results.get("start"), options.rules)
+    rows += micro_rows(results.get("micro"))
+    rows += dbsize_rows(results.get("dbsize"))
+    rows += precision_rows(results.get("precision"), options.reminders)
+    rows += ai_rows(results.get("ai"))
+    return rows
+
+
+def table(rows):
+    lines = ["| figure | measured | reference (same run) | target | met? |", "|---|---|---|---|---|"]
+    for row in rows:
+        cells = [row[key].replace("|", "\\|") for key in ("figure", "measured", "reference", "target", "met")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Details and notes, from the figures of this run.
+
+
+def details(results, options):
+    out = []
+    part = results.get("feedback")
+    if part and part["ok"]:
+        out.append("### 1. Feedback latency\n")
+        out.append(
+            "Spawn → the server's receipt of the first `Notify` (both CLOCK_MONOTONIC), "
+            f"{part['report']['runs']} runs per variant after {part['report']['warmups']} warm-ups, "
+            "through a private dbus-daemon to `notification_server.py` (`feedback.py`). "
+            "*exit* is spawn → process exit.\n"
+        )
+        out.append("| variant | p50 | p95 | min | max | exit p50 | posted by |")
+        out.append("|---|---:|---:|---:|---:|---:|---|")
+        for variant in part["report"]["variants"]:
+            s = variant["summary"]
+            posters = ", ".join(f"{k} {v}" for k, v in s["posted_by"].items())
+            out.append(
+                f"| {variant['name']} | {ms(s['p50_ms'])} | {ms(s['p95_ms'])} | {ms(s['min_ms'])} "
+                f"| {ms(s['max_ms'])} | {ms(s['exit_p50_ms'])} | {posters} |"
+            )
+        starts = part["report"].get("process_start", {})
+        if starts:
+            out.append(
+                "\nProcess start alone, spawn → exit, no bus: "
+                + "; ".join(f"`{name}` {ms(f['p50_ms'])} (p95 {ms(f['p95_ms'])})" for name, f in starts.items())
+                + "."
+            )
+        out.append("")
+
+    part = results.get("idle")
+    if part and part["ok"]:
+        report = part["report"]
+        out.append("### 2. Idle cost\n")
+        out.append(
+            f"Context switches (voluntary + involuntary, summed over `/proc/PID/task/*/status`) and CPU time "
+            f"(`/proc/PID/task/*/schedstat`) over {report['window_s']:.0f} s, after {report['settle_s']:.0f} s of "
+            f"settling; hoorayd with plugins {', '.join(report['hoorayd_plugins'] or [])}, one reminder and one "
+            f"habit due in about 5 hours (next due {report['next_due']}). The references ran in the same window "
+            "(`idle.py`). Per thread (the kernel keeps the last 15 characters of libdispatch's thread names, "
+            "e.g. `com.apple.root.default-qos.overcommit` → `-qos.overcommit`; hoorayd's own Foundation threads — "
+            "the wall-clock alarm in `poll`, the control socket in `accept` — carry the name of the worker that "
+            "started them: the `Thread.name` they are given before `start()` does not show in /proc here):\n"
+        )
+        out.append("| process | thread (tid) | waits in (wchan) | wakeups | CPU ms |")
+        out.append("|---|---|---|---:|---:|")
+        for name, result in report["results"].items():
+            for row in result["threads"]:
+                if row["switches"] or name == "hoorayd":
+                    state = f" ({row['state']})" if row.get("state") else ""
+                    cpu = "—" if row["cpu_ms"] is None else f"{row['cpu_ms']:.2f}"
+                    switches = "—" if row["switches"] is None else row["switches"]
+                    out.append(
+                        f"| {name} | {row['comm']} ({row['tid']}){state} | {row.get('wchan') or '—'} "
+                        f"| {switches} | {cpu} |"
+                    )
+        out.append("")
+
+    part = results.get("memory")
+    if part and part["ok"]:
+        report = part["report"]
+        out.append("### 3. Memory\n")
+        out.append(
+            "From `/proc/PID/status` (`memory.py`); *idle*: 3 s after `hooray status` answered; *after*: 3 s after "
+            '`hooray habit done "Habit 0001"` (through hoorayd, which reads every habit) and `hooray habit list` '
+            f"(the CLI, which reads the database itself). Database: {report['database_bytes'] / 1e6:.1f} MB.\n"
+        )
+        out.append("| process | VmRSS | VmHWM | RssAnon | RssFile | threads |")
+        out.append("|---|---:|---:|---:|---:|---:|")
+        rows = [
+            ("hoorayd, no data, idle", report["empty"]["idle"]),
+            ("hoorayd, no data, after", report["empty"]["after"]),
+            (f"hoorayd, {report['habits']:,} habits, idle", report["habits_run"]["idle"]),
+            (f"hoorayd, {report['habits']:,} habits, after", report["habits_run"]["after"]),
+        ]
+        if "one_arena" in report:
+            rows += [
+                ("… with MALLOC_ARENA_MAX=1, idle", report["one_arena"]["idle"]),
+                ("… with MALLOC_ARENA_MAX=1, after", report["one_arena"]["after"]),
+            ]
+        if "reference" in report:
+            rows.append(("static Swift + Foundation program (IdleReference foundation)", report["reference"]))
+        for label, values in rows:
+            out.append(
+                f"| {label} | {mb(values['VmRSS'])} | {mb(values['VmHWM'])} | {mb(values['RssAnon'])} "
+                f"| {mb(values['RssFile'])} | {values['Threads']} |"
+            )
+        run = report["habits_run"]
+        out.append(
+            f"\n`hooray habit done` took {run['habit_done_ms']:.0f} ms and `hooray habit list` {run['habit_list_ms']:.0f} ms; "
+            f"the CLI's own peak RSS for `habit list` (ru_maxrss): {mb(run['cli_habit_list_peak_kb'])}.\n"
+        )
+
+    part = results.get("start")
+    if part and part["ok"]:
+        report = part["report"]
+        out.append("### 4. Start and plan\n")
+        out.append(
+            f"`scale.py start`: {report['count']:,} `[[plugins.reminders.reminder]]` entries in a conf.d drop-in "
+            f"({report['rules']['toml_bytes'] / 1e6:.1f} MB of TOML), due 6–18 h ahead so none fires. Milliseconds "
+            "from spawn until hoorayd's stderr line for each phase arrived:\n"
+        )
+        out.append(
+            "| run | config read, DB open | reminders activated | upcoming announced | running | status shows next due |"
+        )
+        out.append("|---|---:|---:|---:|---:|---:|")
+        left_out = []
+        for count, entry in sorted(report["runs"].items(), key=lambda item: -int(item[0])):
+            label = f"{int(count):,} rules"
+            for attempt in ("first", "again"):
+                run = entry[attempt]
+                cells = [run["phases_ms"].get(name) for name, _ in scale.PHASES[:3]]
+                cells += [run["running_ms"], run["status_ms"]]
+                out.append(
+                    f"| {label}, {attempt} start | "
+                    + " | ".join("—" if cell is None else f"{cell:,.0f}" for cell in cells)
+                    + " |"
+                )
+                if run.get("left_out"):
+                    left_out.append(f"{label}, {attempt} start: `{run['left_out']}`")
+        if left_out:
+            out.append("\nhoorayd said: " + "; ".join(left_out) + ".")
+        out.append(
+            "\n`hooray config check` of the drop-in alone (parse + validate, no daemon): "
+            + ", ".join(
+                f"{int(count):,} rules {entry['config_check_ms']:,.0f} ms"
+                for count, entry in sorted(report["runs"].items(), key=lambda item: -int(item[0]))
+            )
+            + ". Database with the rules (with its WAL): "
+            + ", ".join(
+                f"{int(count):,} rules {entry['database_bytes'] / 1e6:.1f} MB"
+                for count, entry in sorted(report["runs"].items(), key=lambda item: -int(item[0]))
+            )
+            + ".\n"
+        )
+
+    part = results.get("micro")
+    if part and part["ok"]:
+        out.append("### 4. Next 1,000,000 occurrences (package-benchmark)\n")
+        out.append(
+            "`swift package --package-path Benchmarks benchmark --target NextDueBenchmarks` "
+            "(ordo-one/benchmark 1.38.1, malloc interposer; 1 warm-up, 7 samples; "
+            f"{part['report']['seconds']:.0f} s with its release build). Its output:\n"
+        )
+        raw = part["report"]["raw"]
+        start = raw.find("### ")
+        body = raw[start:].strip() if start >= 0 else raw.strip()
+        out.append(body.replace("### ", "#### ") + "\n")
+    part = results.get("dbsize")
+    if part and part["ok"]:
+        report = part["report"]
+        year = report["year"]
+        out.append("### 4. Database after a year\n")
+        out.append(
+            f"`scale.py dbsize`: templates made by the real binaries (5 reminders fired under libfaketime, a win "
+            f"with AI praise from the loopback AI server, a habit done), then cloned in the real schema: "
+            f"{year['habits']} habits with a year of completions, {year['moments']:,} moments, "
+            f"{year['notices']:,} notices, {year['occurrences']:,} occurrences (rows: "
+            + ", ".join(f"{table} {count:,}" for table, count in report["counts"].items())
+            + "). "
+            f"Read back by the binaries: "
+            + ", ".join(f"`hooray {command}` {value:.0f} ms" for command, value in report["reads_ms"].items())
+            + ". Nothing prunes old notices or occurrences, so this grows by about the same each year.\n"
+        )
+
+    part = results.get("precision")
+    if part and part["ok"]:
+        report = part["report"]
+        out.append("### 5. Precision\n")
+        out.append("| measure | n | p50 | p99 | min | max |")
+        out.append("|---|---:|---:|---:|---:|---:|")
+        for key, label in (
+            ("distinct", "hoorayd, distinct instants (snoozed one-off rules)"),
+            ("reference_distinct", "reference: Python, sleep until each instant, Notify"),
+            ("batch", "hoorayd, all due at one minute"),
+            ("reference_batch", "reference: Python, 100 Notify calls at one instant"),
+        ):
+            s = report.get(key)
+            if s:
+                out.append(
+                    f"| {label} | {s['count']} | {ms(s['p50_ms'])} | {ms(s['p99_ms'])} | {ms(s['min_ms'])} | {ms(s['max_ms'])} |"
+                )
+        out.append(
+            f"\nhoorayd rested {report.get('distinct_lead_s', 0):.1f} s after its start before the first distinct "
+            "instant. A batch is delivered one reminder at a time (a transaction and a Notify round trip each), so "
+            "its last reminder waits for all the others; the target is for reminders due at their own instants.\n"
+        )
+
+    part = results.get("ai")
+    if part and part["ok"]:
+        report = part["report"]
+        out.append("### 6. AI overhead\n")
+        lag, ref_lag = report["request_lag"], report["reference_request_lag"]
+        out.append(
+            f"Service latency (`ai_server.py --delay`) {report['service_delay_ms']:.0f} ms, subtracted by "
+            f"construction: the figure starts when the AI server's answer was written (`--timing`). "
+            f"The request left hoorayd {ms(-lag['p50_ms'])} *before* the first notice reached the server (p50; "
+            f"negative lag means the AI request goes out in parallel with the first Notify); "
+            f"the reference sends it {ms(ref_lag['p50_ms'])} after its first Notify.\n"
+        )
+
+    return "\n".join(out)
+
+
+def findings(results, options):
+    """What dominates each missed target, from this run's figures (and where the code does it)."""
+    out = []
+
+    part = results.get("feedback")
+    if part and part["ok"]:
+        report = part["report"]
+        variants = {variant["key"]: variant["summary"] for variant in report["variants"]}
+        base = variants["notify-send"]["p50_ms"]
+        daemon = variants["daemon"]["p50_ms"]
+        starts = report.get("process_start", {})
+        own = starts.get("hooray --version")
+        if daemon > 2 * base and own:
+            static = starts.get("static Swift + Foundation program (IdleReference exit)")
+            text = (
+                f"- **Feedback latency** ({daemon:.1f} ms against {base:.1f} ms for notify-send, p50): starting the "
+                f"`hooray` process is most of it — `hooray --version` alone takes {own['p50_ms']:.1f} ms from spawn "
+                f"to exit, `notify-send --version` {starts.get('notify-send --version', {}).get('p50_ms', float('nan')):.1f} ms"
+            )
+            if static:
+                text += f", a static Swift + Foundation program that exits at once {static['p50_ms']:.1f} ms"
+            text += (
+                f". What is left ({daemon - own['p50_ms']:.1f} ms) is the control socket, hoorayd storing the moment "
+                "and its Notify. A `perf record` of `hooray --version` on this machine (when these benchmarks were "
+                "written) put the start in the dynamic loader — `hooray` links libcurl (with GnuTLS, Kerberos, LDAP, "
+                "SSH) and libnotify (GLib, GIO, gdk-pixbuf), about 49 shared libraries, which `hooray win` with "
+                "hoorayd running needs neither of — and in the Swift runtime's first protocol-conformance lookups "
+                "(ArgumentParser's `String(describing:)` of each command type), each a linear scan of every "
+                "conformance record of the 100 MB static binary; page faults of mapping it come on top."
+            )
+            out.append(text)
+
+    part = results.get("idle")
+    if part and part["ok"]:
+        report = part["report"]["results"]
+        daemon = report["hoorayd"]
+        if daemon["switches"]:
+            woke = [row for row in daemon["threads"] if row["switches"]]
+            names = sorted({row["comm"] for row in woke})
+            reference = report.get("IdleReference dispatch")
+            plain = report.get("IdleReference plain")
+            text = (
+                f"- **Idle wakeups** ({daemon['switches']} in {daemon['window_s']:.0f} s, "
+                f"{daemon['cpu_ms_schedstat']:.1f} ms of CPU): they are on {', '.join(f'`{n}`' for n in names)}, "
+                "libdispatch's worker threads"
+            )
+            if reference:
+                text += (
+                    f"; the static Swift program that ran one block on `DispatchQueue.global()` wakes "
+                    f"{reference['switches']} times in the same window on the same kind of thread"
+                )
+            if plain:
+                text += f", one that never touches Dispatch {plain['switches']}"
+            text += (
+                ". That is libdispatch's workqueue monitor, a 1 Hz timer on its manager queue (the thread waiting "
+                "in `do_epoll_wait`) that it starts on first use of a global queue on Linux and never stops; hoorayd "
+                "cannot avoid it while it uses Dispatch or Swift concurrency at all (GRDB and the engine do)."
+            )
+            quiet = [row for row in daemon["threads"] if row["switches"] == 0]
+            if quiet:
+                waits = sorted({row.get("wchan") or "?" for row in quiet})
+                text += (
+                    f" hoorayd's {len(quiet)} other threads did not wake (they wait in "
+                    + ", ".join(f"`{w}`" for w in waits)
+                    + ")."
+                )
+            if reference and daemon["switches"] > reference["switches"]:
+                text += (
+                    f" The {daemon['switches'] - reference['switches']} wakeups above the reference are on the same "
+                    "thread: with more worker threads registered the monitor has more to poll."
+                )
+            out.append(text)
+
+    part = results.get("memory")
+    if part and part["ok"]:
+        report = part["report"]
+        run, empty = report["habits_run"], report["empty"]
+        if run["idle"]["VmRSS"] >= 30 * 1024 or run["after"]["VmHWM"] >= 30 * 1024:
+            added = run["idle"]["RssAnon"] - empty["idle"]["RssAnon"]
+            per_habit = added * 1024 / report["habits"]
+            text = (
+                f"- **Memory** (idle {mb(run['idle']['VmRSS'])}, peak {mb(run['after']['VmHWM'])}): hoorayd with no "
+                f"data already holds {mb(empty['idle']['VmRSS'])}, {mb(empty['idle']['RssFile'])} of it file-backed "
+                "(pages of the static binary — Swift runtime, Foundation, ICU data — and its shared libraries)"
+            )
+            if "reference" in report:
+                text += f"; a static Swift + Foundation program that does almost nothing holds {mb(report['reference']['VmRSS'])}"
+            text += (
+                f". The {report['habits']:,} habits add {mb(added)} of heap, about {per_habit / 1024:.0f} kB per habit, "
+                "against a database row of about 0.3 kB: every read of all habits (activation, which plans one reminder "
+                "per habit; `habit done`, which finds the habit by name) decodes each habit's completion bitmap into a "
+                "`Set<LocalDate>` (`Plugins/Habits/Model/Habit.swift`, `DayBits.days`) with capacity for every day of "
+                "the bitmap."
+            )
+            if "one_arena" in report:
+                one = report["one_arena"]
+                text += (
+                    f" After `habit done` RSS rises to {mb(run['after']['VmRSS'])}; with `MALLOC_ARENA_MAX=1` it stays at "
+                    f"{mb(one['after']['VmRSS'])} (peak {mb(one['after']['VmHWM'])}): the rise is the same transient peak "
+                    "on another thread, whose freed memory glibc keeps in a second arena."
+                )
+            out.append(text)
+
+    part = results.get("start")
+    if part and part["ok"]:
+        report = part["report"]
+        runs = report["runs"]
+        big = runs[max(runs, key=int)]
+        first = big["first"]
+        slow = [run["status_ms"] for run in (first, big["again"])]
+        if any(value is None or value >= 1000 for value in slow):
+            phases = first["phases_ms"]
+            config = phases.get("configuration read, database open")
+            activated = phases.get("reminders plugin activated")
+            announced = phases.get("upcoming reminders announced")
+            count = report["count"]
+            text = f"- **Start with {count:,} rules** ({seconds(first['running_ms'])} to running): "
+            if config is not None:
+                text += (
+                    f"reading the configuration takes {seconds(config)} (`hooray config check` of the drop-in alone: "
+                    f"{seconds(big['config_check_ms'])} — TOML parsing, then decoding and validating every entry); "
+                )
+            if config is not None and activated is not None:
+                text += (
+                    f"activating the reminders plugin {seconds(activated - config)}, about "
+                    f"{(activated - config) * 1000 / count:.0f} µs per rule — `ReminderBook.replaceAll` schedules them "
+                    "one by one, each `upsertRule` its own write transaction; "
+                )
+            if activated is not None and announced is not None:
+                text += (
+                    f"announcing the upcoming reminders {seconds(announced - activated)} (it reads and decodes every "
+                    "rule to log five). "
+                )
+            again = big["again"]
+            if again.get("left_out"):
+                text += (
+                    "**Started again with the rules stored, the reminders plugin did not finish activating within "
+                    "hoorayd's 60 s limit and was left out** (no reminder of it would fire until the next start). "
+                )
+            steps = sorted((int(c), e) for c, e in runs.items() if 0 < int(c) < count)
+            for step, entry in steps:
+                f_phases, a_phases = entry["first"]["phases_ms"], entry["again"]["phases_ms"]
+                keys = ("configuration read, database open", "reminders plugin activated")
+                if all(k in f_phases for k in keys) and all(k in a_phases for k in keys):
+                    f_act = f_phases[keys[1]] - f_phases[keys[0]]
+                    a_act = a_phases[keys[1]] - a_phases[keys[0]]
+                    text += (
+                        f"At {step:,} rules activation takes {seconds(f_act)} on the first start and {seconds(a_act)} "
+                        "on the next: the extra grows with the square of the count, because "
+                        "`RemindersPlugin.activate` keeps stored snoozed rules with "
+                        "`configured.contains { Self.snoozedID(of: $0) == scheduled.reminder.id }` — a closure over "
+                        "the whole set of configured ids for each stored rule, where a lookup of the id without its "
+                        "`snoozed.` prefix would do."
+                    )
+            out.append(text)
+
+    part = results.get("precision")
+    if part and part["ok"]:
+        report = part["report"]
+        batch, ref = report.get("batch"), report.get("reference_batch")
+        if batch and ref and report["count"]:
+            out.append(
+                f"- **Batch delivery** (not a target): {report['count']} reminders due at one minute are delivered in "
+                f"about {batch['max_ms']:.0f} ms, {batch['max_ms'] / report['count']:.1f} ms each — a database "
+                "transaction to record the occurrence and queue the notice, then a Notify round trip, one after "
+                f"another — against {ref['max_ms'] / report['count']:.1f} ms per Notify for the reference client."
+            )
+    if not out:
+        return ""
+    return "## What dominates where a target is missed\n\n" + "\n".join(out) + "\n"
+
+
+NOTES = """\
+## How each figure is measured
+
+Everything runs in a throw-away world: a temporary HOME with its own `XDG_*` folders (the runtime
+folder 0700), an empty `HOORAY_SYSCONFDIR`, `TZ=UTC`, a private `dbus-daemon` session bus and
+Hooray's headless notification server (`Tests/SystemTesting/notification_server.py`), which stamps
+each `Notify` with `time.monotonic()` and `time.time()`. The user's `hooray.toml` there turns the
+one-time welcome off (`[plugins.wins] welcome = false`). No figure is asserted anywhere, and none of
+this is part of `make test`.
+
+1. **Feedback latency** (`feedback.py`): spawn of the command → the server's receipt of its first
+   `Notify`, p50/p95 over 50 runs after 3 warm-ups, beside `notify-send` to the same server.
+   Target: at most 2× notify-send, at p50 and at p95.
+2. **Idle cost** (`idle.py`): context switches are the wakeups; CPU from schedstat (ns) and
+   utime+stime. References in the same window: `IdleReference` (Benchmarks/Sources/IdleReference,
+   built like hoorayd with `--static-swift-stdlib`) after one `DispatchQueue.global()` block, after one
+   Swift concurrency `Task`, and doing nothing; and coreutils `sleep`. libdispatch on Linux has no
+   kernel workqueue, so its first use of a global queue starts its own workqueue monitor: a 1 Hz timer
+   on the manager queue (`_dispatch_workq_monitor_pools`, `src/event/workqueue.c`,
+   `DISPATCH_USE_INTERNAL_WORKQUEUE`) that never stops. Any Swift program that touched Dispatch or
+   Swift concurrency wakes once a second because of it.
+3. **Memory** (`memory.py`): 10,000 habits, each with a year of completions (a base64 day bitmap), a
+   pause and a reset, cloned in the database from one made by `hooray habit add`; hoorayd starts with
+   every plugin. RssFile is mostly the 100 MB static binary's pages (the Swift runtime, Foundation and
+   ICU data); RssAnon is the heap. The MALLOC_ARENA_MAX=1 start tells glibc's retained per-thread
+   arenas from live data.
+4. **Scale** (`scale.py`, `microbench.py`): reminder rules as a user writes them,
+   `[[plugins.reminders.reminder]]` entries in a conf.d drop-in — the reminders plugin declares them
+   again on every start, so rows written behind its back would not count. *Running* is hoorayd's
+   "hoorayd is running" line; *status* is the first `hooray status --json` that reports the next due
+   instant. The reference is the same start with no reminders. The next 1,000,000 occurrences are a
+   package-benchmark micro-benchmark (`Benchmarks/`) that compiles `Sources/HoorayScheduling`
+   unchanged as its own module (it is not a library product), beside 1,000,000 plain `Date` steps.
+5. **Precision** (`precision.py`): lateness = the server's `time.time()` stamp − the due instant,
+   real clocks only. Configured reminders fall on whole minutes, so distinct instants are made the
+   way a user makes them: one **Snooze 1 h** pressed for real (`hooray act 1 snooze`), its stored
+   one-off rule cloned to 100 instants 200 ms apart (plus 0–50 ms jitter); the reminders plugin keeps
+   snoozed rules of its configured reminders across restarts by design. The reference is a resident
+   Python client on one bus connection that sleeps until each instant (`reference_client.py`).
+   libfaketime is not used here: 0.9.10 rewrites every absolute `timerfd_settime` deadline as if it
+   were CLOCK_REALTIME, so with the fake clock ahead of the real one libdispatch's CLOCK_MONOTONIC
+   timers fire at once, again and again, and the process spins a core (seen with strace:
+   `timerfd_settime`/`epoll_wait` in a loop on the `-qos.overcommit` thread).
+6. **AI overhead** (`ai_overhead.py`): the AI server's stamp when its answer was written → the server's
+   stamp of the replacing `Notify`; the service's own latency is outside the figure by construction.
+   The reference does the least possible on that path: urllib POST, then `Notify` with `replaces_id`.
+"""
+
+
+def swift_version(swift):
+    return program_version([swift, "--version"]) if swift else "?"
+
+
+def document(rows, results, options, machine, elapsed, finished):
+    hours, rest = divmod(int(elapsed), 3600)
+    minutes, secs = divmod(rest, 60)
+    took = f"{minutes} min {secs} s" if not hours else f"{hours} h {minutes} min"
+    memory_gib = machine["memory_bytes"] / 2**30 if machine.get("memory_bytes") else None
+    hoorayd = Path(options.bin_dir) / "hoorayd"
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Written by `make bench` on {finished:%Y-%m-%d %H:%M} UTC; the whole run, build included, took {took}. "
+        "Each figure is measured beside its reference in the same run, so the ratios hold on a noisy "
+        "machine; the absolute numbers are this machine's.",
+        "",
+        f"- **Machine**: {machine['cpu']}, {machine['nproc']} cores, "
+        f"{'%.0f GiB' % memory_gib if memory_gib else '? GiB'} RAM; {machine['os']}; kernel {machine['kernel']}",
+        f"- **Swift**: {swift_version(options.swift)}",
+        f"- **Binaries**: `hoorayd {program_version([str(hoorayd), '--version'])}`, built with "
+        f"`{options.build_description}`",
+        "- **Parts**: " + ", ".join(f"{name} {results[name]['seconds']:.0f} s" for name in PARTS if name in results),
+        "",
+        table(rows),
+        "",
+        findings(results, options),
+        NOTES,
+        "## Details of this run",
+        "",
+        details(results, options),
+        "## Running it",
+        "",
+        "`make bench` builds the release binaries once (as the Debian package does), builds the reference "
+        "program, runs `scripts/bench/run.py` and rewrites this file; see `scripts/bench/README.md` for each "
+        "part on its own.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def parse_options(arguments):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin-dir", default=str(REPO_ROOT / ".build-bench" / "release"))
+    parser.add_argument("--build-description", default="swift build -c release --static-swift-stdlib")
+    parser.add_argument("--swift", default="swift")
+    parser.add_argument(
+        "--reference", help="the IdleReference program (default Benchmarks/.build/release/IdleReference)"
+    )
+    parser.add_argument("--output", default=str(REPO_ROOT / "BENCHMARKS.md"), help="the Markdown file to write")
+    parser.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
+    parser.add_argument(
+        "--started-at", type=float, help="epoch seconds when `make bench` began (to report its duration)"
+    )
+    parser.add_argument(
+        "--only", default=",".join(PARTS), help=f"comma-separated parts (default: all of {','.join(PARTS)})"
+    )
+    parser.add_argument("--feedback-runs", type=int, default=50)
+    parser.add_argument("--idle-window", type=float, default=60.0)
+    parser.add_argument("--habits", type=int, default=10_000)
+    parser.add_argument("--rules", type=int, default=100_000)
+    parser.add_argument("--reminders", type=int, default=100)
+    parser.add_argument("--render", metavar="FILE", help="write the document from the --json FILE of an earlier run")
+    options = parser.parse_args(arguments)
+    options.only = [part.strip() for part in options.only.split(",") if part.strip()]
+    unknown = set(options.only) - set(PARTS)
+    if unknown:
+        parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    return options
+
+
+SIZES = ("feedback_runs", "idle_window", "habits", "rules", "reminders", "build_description")
+
+
+def main():
+    options = parse_options(sys.argv[1:])
+    if options.render:
+        # Write the document again from the raw figures of an earlier run; nothing is measured.
+        raw = json.loads(Path(options.render).read_text(encoding="utf-8"))
+        for name in SIZES:
+            setattr(options, name, raw["options"][name])
+        machine, results, elapsed = raw["machine"], raw["results"], raw["elapsed_s"]
+        finished = datetime.fromisoformat(raw["finished"])
+    else:
+        started = options.started_at or time.time()
+        machine = machine_description()
+        progress(f"Benchmarks on {machine['cpu']} ({machine['nproc']} cores); binaries in {options.bin_dir}")
+        results = run_all(options)
+        finished = datetime.now(timezone.utc)
+        elapsed = time.time() - started
+    rows = build_rows(results, options)
+    text = document(rows, results, options, machine, elapsed, finished)
+    Path(options.output).write_text(text, encoding="utf-8")
+    print(table(rows))
+    print(f"\nWrote {options.output}; `make bench` took {elapsed / 60:.1f} min.")
+    if options.json and not options.render:
+        raw = {
+            "machine": machine,
+            "elapsed_s": elapsed,
+            "finished": finished.isoformat(),
+            "options": {name: getattr(options, name) for name in SIZES},
+            "results": results,
+        }
+        Path(options.json).write_text(json.dumps(raw, indent=2, default=str) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
