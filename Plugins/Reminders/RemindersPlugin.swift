@@ -180,9 +180,11 @@ public struct RemindersPlugin: HoorayPlugin {
         }
         // Snoozed reminders still to come survive a reload, as long as their reminder is still configured.
         let configured = Set(reminders.map(\.id))
+        let prefix = Self.snoozedID(of: "")
         let snoozed = try await context.reminders.list().filter { scheduled in
-            scheduled.nextDue != nil
-                && configured.contains { Self.snoozedID(of: $0) == scheduled.reminder.id }
+            let id = scheduled.reminder.id
+            return scheduled.nextDue != nil && id.hasPrefix(prefix)
+                && configured.contains(String(id.dropFirst(prefix.count)))
         }
         try await context.reminders.replaceAll(with: reminders + snoozed.map(\.reminder))
         if reminders.isEmpty {

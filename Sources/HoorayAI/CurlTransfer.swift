@@ -51,6 +51,7 @@ enum CurlHTTP {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 let thread = Thread {
+                    nameThisThread("hooray-ai-http")
                     continuation.resume(with: transfer.perform(globalInit: globalInit))
                 }
                 thread.name = "hooray-ai-http"

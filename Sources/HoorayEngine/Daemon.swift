@@ -189,16 +189,16 @@ public enum Daemon {
 
     /// Logs the next few reminders in local time, so a user starting hoorayd sees what it will do.
     static func announceUpcoming(database: HoorayDatabase, logger: Logger, limit: Int = 5) async {
-        guard let rules = try? await database.rules().filter({ $0.nextDue != nil }) else { return }
+        guard let (rules, total) = try? await database.upcomingRules(limit: limit) else { return }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "EEE d MMM HH:mm"
-        for rule in rules.prefix(limit) {
+        for rule in rules {
             logger.info(
                 "next: \(rule.reminder.notice.title) at \(formatter.string(from: rule.nextDue!)) (\(rule.plugin))")
         }
-        if rules.count > limit {
-            logger.info("… and \(rules.count - limit) more; `hooray next` lists them")
+        if total > limit {
+            logger.info("… and \(total - limit) more; `hooray next` lists them")
         }
     }
 

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import HoorayKit
 
 /// Wakes the scheduler at a wall-clock instant, and whenever the wall clock is set.
 ///
@@ -52,6 +53,7 @@ public final class WallClockAlarm: @unchecked Sendable {
         self.watch = watch
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(16))
         let thread = Thread { [timer, stop, watch, continuation] in
+            nameThisThread("hooray-alarm")
             Self.run(timer: timer, stop: stop, watch: watch, names: names, continuation: continuation)
         }
         thread.name = "hooray-alarm"

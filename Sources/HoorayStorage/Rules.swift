@@ -138,6 +138,20 @@ extension HoorayDatabase {
         }
     }
 
+    /// The rules due soonest, and how many rules will be due at all.
+    ///
+    /// - Parameter limit: How many to return at most.
+    /// - Returns: Up to `limit` rules, soonest first, and the count of rules with a next due instant.
+    public func upcomingRules(limit: Int) async throws -> (rules: [StoredRule], total: Int) {
+        try await read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM rule WHERE nextDue IS NOT NULL ORDER BY nextDue, plugin, reminderID LIMIT ?",
+                arguments: [limit])
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rule WHERE nextDue IS NOT NULL") ?? 0
+            return (try rows.map(Self.rule(from:)), total)
+        }
+    }
+
     /// One rule, or `nil`.
     public func rule(plugin: String, reminderID: String) async throws -> StoredRule? {
         try await read { db in

@@ -1,5 +1,6 @@
 import CLibNotify
 import Foundation
+import HoorayKit
 
 /// libnotify keeps its state (application name, D-Bus proxy, list of notifications) in globals, and
 /// the proxy delivers its signals to the main context of the thread that created it. So only one
@@ -36,7 +37,10 @@ final class DeliveryThread: @unchecked Sendable {
         loop = g_main_loop_new(context, 0)
         self.session = session
         session.thread = self
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            nameThisThread("hooray-delivery")
+            run()
+        }
         thread.name = "hooray-delivery"
         thread.start()
     }

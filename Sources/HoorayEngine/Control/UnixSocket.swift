@@ -1,4 +1,5 @@
 import Foundation
+import HoorayKit
 
 /// Small helpers over POSIX Unix-domain stream sockets, for the control channel.
 enum UnixSocket {
@@ -97,6 +98,7 @@ public final class ControlServer: @unchecked Sendable {
     /// - Parameter handler: Answers one request. Called from a task, one connection at a time per task.
     public func start(handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
         let thread = Thread { [fd] in
+            nameThisThread("hooray-control")
             while true {
                 let client = accept(fd, nil, nil)
                 if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
