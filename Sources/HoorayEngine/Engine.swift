@@ -256,8 +256,8 @@ public actor Engine {
     public func reloadRules() async {
         do {
             var fresh = SchedulerState()
-            for rule in try await database.rules() where plugins[rule.plugin] != nil {
-                fresh.upsert(RuleKey(plugin: rule.plugin, reminder: rule.reminder.id), nextDue: rule.nextDue)
+            for rule in try await database.ruleTimes() where plugins[rule.plugin] != nil {
+                fresh.upsert(RuleKey(plugin: rule.plugin, reminder: rule.reminderID), nextDue: rule.nextDue)
             }
             state = fresh
         } catch {

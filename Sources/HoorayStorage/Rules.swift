@@ -138,6 +138,16 @@ extension HoorayDatabase {
         }
     }
 
+    /// Every rule's key and next due instant, without decoding the reminders: what the scheduler
+    /// needs to plan, however many rules there are.
+    public func ruleTimes() async throws -> [(plugin: String, reminderID: String, nextDue: Date?)] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT plugin, reminderID, nextDue FROM rule").map { row in
+                (row["plugin"], row["reminderID"], (row["nextDue"] as Double?).map(Date.init(unixSeconds:)))
+            }
+        }
+    }
+
     /// The rules due soonest, and how many rules will be due at all.
     ///
     /// - Parameter limit: How many to return at most.
