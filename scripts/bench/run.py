@@ -640,8 +640,7 @@ def findings(results, options):
                     f"habit against a database of {report['database_bytes'] / report['habits'] / 1024:.1f} kB per habit: "
                     "what a habit takes once decoded (its history above all) is held for every habit whenever the "
                     "plugin reads them all — at activation, which plans one reminder per habit, and for `habit done`, "
-                    "which finds the habit by name. (When these benchmarks were written, each habit's day bitmap was "
-                    "decoded into a `Set<LocalDate>` with room for every day of the bitmap: about 14 kB a habit.)"
+                    "which finds the habit by name."
                 )
             else:
                 text += (
