@@ -24,16 +24,15 @@ import argparse
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from benchlib import (
+    run_standalone,
     REPO_ROOT,
     SERVER_PYTHON,
     Failure,
-    Prerequisite,
     RecordReader,
     World,
     check_bus_prerequisites,
@@ -161,16 +160,7 @@ def main():
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--keep", action="store_true")
     options = parser.parse_args()
-    try:
-        report = measure(options.bin_dir, options.runs, options.warmup, options.delay, options.keep)
-    except Prerequisite as error:
-        sys.exit(f"ai_overhead.py: {error}")
-    except Failure as error:
-        print(f"ai_overhead.py: {error}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps(report, indent=2))
-    if options.json:
-        Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
+    run_standalone("ai_overhead.py", lambda: measure(options.bin_dir, options.runs, options.warmup, options.delay, options.keep), options.json)
 
 
 if __name__ == "__main__":

@@ -607,3 +607,18 @@ def ms(value, digits=1):
 
 def mb(kilobytes):
     return "—" if kilobytes is None else f"{kilobytes / 1024:.1f} MB"
+
+
+def run_standalone(name, measure, json_path=None):
+    """Runs one part on its own: prints its report as JSON (and writes it to `json_path`), or
+    exits 2 for a missing prerequisite and 1 for a failure, naming the script."""
+    try:
+        report = measure()
+    except Prerequisite as error:
+        sys.exit(f"{name}: {error}")
+    except Failure as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        sys.exit(1)
+    print(json.dumps(report, indent=2))
+    if json_path:
+        Path(json_path).write_text(json.dumps(report, indent=2) + "\n")

@@ -21,11 +21,9 @@ Standard library only; run with /usr/bin/python3. Measures, asserts nothing.
 """
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from datetime import date
@@ -33,9 +31,9 @@ from pathlib import Path
 
 import habit_list
 from benchlib import (
+    run_standalone,
     REPO_ROOT,
     Failure,
-    Prerequisite,
     World,
     check_bus_prerequisites,
     die_with_parent,
@@ -164,16 +162,7 @@ def main():
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--no-diagnosis", action="store_true", help="skip the MALLOC_ARENA_MAX=1 start")
     options = parser.parse_args()
-    try:
-        report = measure(options.bin_dir, options.habits, options.reference, options.keep, not options.no_diagnosis)
-    except Prerequisite as error:
-        sys.exit(f"memory.py: {error}")
-    except Failure as error:
-        print(f"memory.py: {error}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps(report, indent=2))
-    if options.json:
-        Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
+    run_standalone("memory.py", lambda: measure(options.bin_dir, options.habits, options.reference, options.keep, not options.no_diagnosis), options.json)
 
 
 if __name__ == "__main__":

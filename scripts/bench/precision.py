@@ -29,17 +29,16 @@ import random
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from benchlib import (
+    run_standalone,
     REPO_ROOT,
     SERVER_PYTHON,
     Failure,
-    Prerequisite,
     RecordReader,
     World,
     check_bus_prerequisites,
@@ -220,16 +219,7 @@ def main():
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--keep", action="store_true")
     options = parser.parse_args()
-    try:
-        report = measure(options.bin_dir, options.count, options.spacing, options.keep)
-    except Prerequisite as error:
-        sys.exit(f"precision.py: {error}")
-    except Failure as error:
-        print(f"precision.py: {error}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps(report, indent=2))
-    if options.json:
-        Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
+    run_standalone("precision.py", lambda: measure(options.bin_dir, options.count, options.spacing, options.keep), options.json)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ import json
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -34,12 +33,12 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from benchlib import (
+    run_standalone,
     AI_SERVER_SCRIPT,
     REPO_ROOT,
     SERVER_PYTHON,
     Daemon,
     Failure,
-    Prerequisite,
     RecordReader,
     World,
     check_bus_prerequisites,
@@ -364,20 +363,12 @@ def main():
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--keep", action="store_true")
     options = parser.parse_args()
-    try:
+    def measure():
         if options.what == "start":
-            report = measure_start(options.bin_dir, options.rules, keep=options.keep)
-        else:
-            report = measure_database(options.bin_dir, keep=options.keep)
-    except Prerequisite as error:
-        sys.exit(f"scale.py: {error}")
-    except Failure as error:
-        print(f"scale.py: {error}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps(report, indent=2))
-    if options.json:
-        Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
+            return measure_start(options.bin_dir, options.rules, keep=options.keep)
+        return measure_database(options.bin_dir, keep=options.keep)
 
+    run_standalone("scale.py", measure, options.json)
 
 if __name__ == "__main__":
     main()
