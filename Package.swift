@@ -123,7 +123,8 @@ let package = Package(
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling"]),
         .testTarget(
-            name: "HoorayConfigTests", dependencies: ["HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin"]),
+            name: "HoorayConfigTests",
+            dependencies: ["HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "HoorayTesting"]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
         .testTarget(

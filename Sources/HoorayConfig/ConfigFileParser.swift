@@ -14,6 +14,15 @@ public enum ConfigFileParser {
     public static func parse(_ text: String, file: String) throws(ConfigDiagnostics) -> ConfigNode {
         var text = text
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        // toml++ skips a byte-order mark of its own, so a second one would pass unnoticed.
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            throw [
+                .error(
+                    at: SourceLocation(file: file, line: 1, column: 1),
+                    "the file starts with two byte-order marks (U+FEFF); only one may stand at the very start",
+                    hint: "save the file again as UTF-8, with or without a byte-order mark")
+            ]
+        }
         // TOMLKit hands the text to C++ as a C string, which would end silently at a NUL.
         if let nul = position(of: "\u{0}", in: text) {
             throw [
@@ -23,9 +32,30 @@ public enum ConfigFileParser {
                     hint: "save it as UTF-8 text")
             ]
         }
-        let table: TOMLTable
+        if let hazard = TOMLLocator.firstHazard(in: text) {
+            // toml++ would abort the process here (see `firstHazard`). What it finds wrong before
+            // this place comes first, as it would in a file without it.
+            var before = ""
+            before.unicodeScalars.append(contentsOf: text.unicodeScalars.prefix(hazard.offset))
+            let here = SourceLocation(file: file, line: hazard.location.line, column: hazard.location.column)
+            do {
+                _ = try parseWithTOMLKit(before, file: file)
+            } catch let earlier where earlier.errors.contains(where: { $0.location.map { $0 < here } == true }) {
+                throw earlier
+            } catch {}
+            throw [hazardError(hazard, at: here)]
+        }
+        let table = try parseWithTOMLKit(text, file: file)
+        let locations = TOMLLocator.locate(in: text, file: file)
+        let converter = Converter(locations: locations)
+        let root = converter.table(table, path: ConfigKeyPath())
+        return ConfigNode(.table(root), location: SourceLocation(file: file, line: 1, column: 1))
+    }
+
+    /// Parses text that holds no header toml++ cannot cope with.
+    private static func parseWithTOMLKit(_ text: String, file: String) throws(ConfigDiagnostics) -> TOMLTable {
         do {
-            table = try TOMLTable(string: text)
+            return try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             let location = SourceLocation(file: file, line: error.source.begin.line, column: error.source.begin.column)
             let (message, hint) = TOMLErrorTranslation.translate(error.description)
@@ -33,10 +63,28 @@ public enum ConfigFileParser {
         } catch {
             throw [.error(at: .wholeFile(file), "the file could not be read as TOML: \(error)")]
         }
-        let locations = TOMLLocator.locate(in: text, file: file)
-        let converter = Converter(locations: locations)
-        let root = converter.table(table, path: ConfigKeyPath())
-        return ConfigNode(.table(root), location: SourceLocation(file: file, line: 1, column: 1))
+    }
+
+    private static func hazardError(_ hazard: TOMLLocator.Hazard, at location: SourceLocation) -> ConfigDiagnostic {
+        let found = hazard.found.map { "`\($0.escaped(asASCII: false))`" }
+        switch (hazard.kind, hazard.found) {
+        case (.headerName, "\n"), (.headerName, "\r"), (.headerName, nil):
+            return .error(
+                at: location, "the table header has no name: the line ends after `[`",
+                hint: "name the section, as in [plugins.reminders], or remove the `[` until you have finished it")
+        case (.headerName, _):
+            return .error(
+                at: location, "the table header has no name: \(found ?? "this") cannot start one",
+                hint: "name the section, as in [plugins.reminders], or remove the `[` until you have finished it")
+        case (.dateTime, _):
+            return .error(
+                at: location, "the time of this date-time is not complete",
+                hint: "write a date-time as 2026-11-24 08:30:00 (or 2026-11-24T08:30:00), or only the date")
+        case (.listItem, _):
+            return .error(
+                at: location, "\(found ?? "this") cannot stand in a list here",
+                hint: "separate the values of a list with commas and end it with ], as in days = [\"mon\", \"fri\"]")
+        }
     }
 
     /// Reads and parses a file.

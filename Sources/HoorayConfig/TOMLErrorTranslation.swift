@@ -83,7 +83,8 @@ enum TOMLErrorTranslation {
         if detail.contains("is not representable in 64 bits") {
             return ("the number is too large", "whole numbers must lie between -2^63 and 2^63-1")
         }
-        let what = context.isEmpty ? "" : " in a \(context)"
+        let article = context.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        let what = context.isEmpty ? "" : " in \(article) \(context)"
         return ("invalid TOML\(what): \(detail)", nil)
     }
 

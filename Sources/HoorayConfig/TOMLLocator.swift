@@ -24,9 +24,57 @@ struct TOMLLocator {
     /// How many elements each array of tables has so far, by its resolved path.
     private var arrayOfTablesCounts: [ConfigKeyPath: Int] = [:]
 
+    /// With `stoppingAtHazards`, the first place toml++ cannot cope with; see ``firstHazard(in:)``.
+    private var hazard: Hazard?
+    private var stoppingAtHazards = false
+
     private init(text: String, file: String) {
         self.scalars = Array(text.unicodeScalars)
         self.file = file
+    }
+
+    /// A place in a document that toml++ 3.4.0 cannot report as an error: it would abort instead.
+    struct Hazard: Equatable {
+        /// What was expected there.
+        enum Kind: Equatable {
+            /// The start of a table header's name, after `[` or `[[`.
+            case headerName
+            /// A value in a list, after `[` or `,`.
+            case listItem
+            /// The time of a date-time, after its date and `T` or a space.
+            case dateTime
+        }
+
+        var kind: Kind
+        /// Where it is; for ``Kind/headerName``, where the name should start.
+        var location: SourceLocation
+        /// The character found there, or `nil` at the end of the file.
+        var found: Unicode.Scalar?
+        /// How many scalars of the document come before it.
+        var offset: Int
+    }
+
+    /// Finds the first place where toml++ would abort the process instead of reporting an error.
+    ///
+    /// toml++ 3.4.0 (bundled with TOMLKit 0.6.0) checks some of its expectations with assertions,
+    /// which stop the process in release builds too, where it should report an error:
+    /// - a table header's name starts with a key character or a quote — a lone `[`, which an
+    ///   editor saves while someone is typing a new section, does not;
+    /// - a list item does not start with `}` or a Unicode line separator;
+    /// - the time of a date-time starts with a digit after `T` (`2026-11-24T=`), and after a space
+    ///   is longer than one digit (`2026-11-24 1`).
+    ///
+    /// ``ConfigFileParser`` looks for them first and never hands such text to toml++. The fuzz
+    /// tests (`TOMLFuzzTests`) found the last two; run them with more iterations after updating
+    /// TOMLKit.
+    ///
+    /// - Parameter text: The TOML text, valid or not.
+    /// - Returns: The first such place, or `nil` when toml++ can read the text safely.
+    static func firstHazard(in text: String) -> Hazard? {
+        var locator = TOMLLocator(text: text, file: "")
+        locator.stoppingAtHazards = true
+        locator.scanDocument()
+        return locator.hazard
     }
 
     /// Scans a document.
@@ -137,9 +185,13 @@ struct TOMLLocator {
         var table = ConfigKeyPath()
         while true {
             skipSpacesCommentsAndNewlines()
-            guard let scalar = peek() else { return }
+            guard let scalar = peek(), hazard == nil else { return }
             let start = index
             if scalar == "[" {
+                if stoppingAtHazards, let found = checkHeaderName() {
+                    hazard = found
+                    return
+                }
                 table = scanHeader()
             } else {
                 scanKeyValue(in: table)
@@ -148,6 +200,89 @@ struct TOMLLocator {
             skipComment()
             if peek() != nil && peek() != "\n" && peek() != "\r" { skipRestOfLine() }
             if index == start { advance() }
+        }
+    }
+
+    /// Looks at the header starting here the way toml++ reads it, without moving: after `[` (or
+    /// `[[`, whose brackets touch) and spaces, a key must start, the header must close, or the
+    /// file must end — toml++ reports those; anything else is returned as a problem.
+    private func checkHeaderName() -> Hazard? {
+        var offset = 1
+        var column = self.column + 1
+        func skipBlanks() -> Bool {
+            var skipped = false
+            while let scalar = peek(offset), scalar == " " || scalar == "\t" {
+                offset += 1
+                column += 1
+                skipped = true
+            }
+            return skipped
+        }
+        let spaced = skipBlanks()
+        if peek(offset) == "[" {
+            // `[ [`: toml++ reports that the brackets of `[[` must touch.
+            if spaced { return nil }
+            offset += 1
+            column += 1
+            _ = skipBlanks()
+        }
+        guard let found = peek(offset) else { return nil }
+        switch found {
+        case "]", "\"", "'": return nil
+        case _ where TOMLLocator.isBareKeyScalar(found): return nil
+        default:
+            return Hazard(
+                kind: .headerName, location: SourceLocation(file: file, line: line, column: column), found: found,
+                offset: index + offset)
+        }
+    }
+
+    /// Looks at a bare value starting here the way toml++ reads it, without moving: a date, a
+    /// space and a single digit (`2026-11-24 1`, a date-time half typed) make it assert.
+    private func checkDateWithOneDigitTime() -> Hazard? {
+        // toml++ first reads up to the next value terminator, leaving out underscores.
+        var offset = 0
+        var characters: [Unicode.Scalar] = []
+        while let scalar = peek(offset), !TOMLLocator.isValueTerminator(scalar), characters.count <= 10 {
+            if scalar != "_" { characters.append(scalar) }
+            offset += 1
+        }
+        guard characters.count == 10, characters.allSatisfy({ ("0"..."9").contains($0) || $0 == "-" }),
+            ("0"..."9").contains(characters[0]),
+            characters[4] == "-", characters[7] == "-", peek(offset) == " ",
+            let digit = peek(offset + 1), ("0"..."9").contains(digit),
+            let after = peek(offset + 2), TOMLLocator.isValueTerminator(after)
+        else { return nil }
+        var location = here
+        location.column += offset + 2
+        return Hazard(kind: .dateTime, location: location, found: after, offset: index + offset + 2)
+    }
+
+    /// Looks at a bare value starting here: a date, `T` and no digit after it (`2026-11-24T=`)
+    /// make toml++ assert.
+    private func checkDateWithoutTime() -> Hazard? {
+        let digits: Set<Int> = [0, 1, 2, 3, 5, 6, 8, 9]
+        for offset in 0..<10 {
+            guard let scalar = peek(offset) else { return nil }
+            let expected = digits.contains(offset) ? ("0"..."9").contains(scalar) : scalar == "-"
+            guard expected else { return nil }
+        }
+        guard peek(10) == "T" || peek(10) == "t", let after = peek(11), !("0"..."9").contains(after) else {
+            return nil
+        }
+        var location = here
+        location.column += 11
+        return Hazard(kind: .dateTime, location: location, found: after, offset: index + 11)
+    }
+
+    /// What toml++ takes as the end of a bare value: whitespace of any kind, `]`, `}`, `,` and `#`.
+    private static func isValueTerminator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case " ", "\t", "\n"..."\r", "]", "}", ",", "#", "\u{85}", "\u{A0}", "\u{1680}", "\u{180E}",
+            "\u{2000}"..."\u{200B}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{2060}", "\u{3000}",
+            "\u{FEFF}":
+            true
+        default: false
         }
     }
 
@@ -238,6 +373,10 @@ struct TOMLLocator {
         case "{":
             scanInlineTable(at: path)
         default:
+            if stoppingAtHazards, let found = checkDateWithOneDigitTime() ?? checkDateWithoutTime() {
+                hazard = found
+                return
+            }
             let start = index
             while let next = peek(), !",]}#\r\n".unicodeScalars.contains(next) { advance() }
             if index == start { advance() }
@@ -249,9 +388,13 @@ struct TOMLLocator {
         var count = 0
         while true {
             skipSpacesCommentsAndNewlines()
-            guard let scalar = peek() else { return }
+            guard let scalar = peek(), hazard == nil else { return }
             if scalar == "]" {
                 advance()
+                return
+            }
+            if stoppingAtHazards && ["}", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) {
+                hazard = Hazard(kind: .listItem, location: here, found: scalar, offset: index)
                 return
             }
             let start = index
@@ -269,7 +412,7 @@ struct TOMLLocator {
         advance()
         while true {
             skipSpaces()
-            guard let scalar = peek(), scalar != "\n" else { return }
+            guard let scalar = peek(), scalar != "\n", hazard == nil else { return }
             if scalar == "}" {
                 advance()
                 return
