@@ -204,11 +204,11 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case .cannotCreateDirectory(let directory, let reason):
             return "cannot create the data directory \(ShellCommand.quoted(directory)): \(reason). "
                 + "Check that its parent exists and is writable."
-        case .damaged(let detail, _):
+        case .damaged(let detail, let companions):
+            let what = companions.isEmpty ? "it" : "it together with its \(companions.joined(separator: " and ")) files"
             return "the database \(file) is damaged (\(detail)). To start afresh, stop hoorayd if it is running and "
-                + "move the database aside together with its -wal and -shm files: \(fix). Hooray then creates a "
-                + "new one: reminders from your configuration come back; your inbox and moments stay in the "
-                + "damaged copy."
+                + "move \(what) aside: \(fix). Hooray then creates a new one: reminders from your configuration "
+                + "come back; your inbox, moments and habit history stay in the damaged copy."
         case .locked(let holders) where !holders.isEmpty:
             let who = holders.map(\.description).joined(separator: ", ")
             return "the database \(file) stayed locked for \(Int(Self.busyTimeout)) s by \(who). "

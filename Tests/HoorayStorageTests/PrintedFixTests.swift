@@ -38,6 +38,7 @@ func paste(_ command: String) throws -> (status: Int32, output: String) {
         #expect(error.fix == expected)
         #expect(error.description.contains("`\(expected)`"))
         #expect(error.description.contains("is damaged (file is not a database)"))
+        #expect(error.description.contains("move it together with its -wal and -shm files aside"))
     }
 
     @Test func permissionDeniedFixesTheFolderAndEveryFileInIt() {
