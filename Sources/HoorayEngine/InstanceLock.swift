@@ -1,4 +1,5 @@
 import Foundation
+import HoorayStorage
 
 /// The lock that keeps a single `hoorayd` per user.
 ///
@@ -22,7 +23,10 @@ public final class InstanceLock: Sendable {
             let count = pread(fd, &buffer, buffer.count, 0)
             let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
             close(fd)
-            throw AlreadyRunning(pid: Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), lockFile: path)
+            // The kernel knows who holds the lock; the pid in the file is the fallback when it cannot be seen.
+            let holder = FileLocks.holders(of: [path]).first?.pid
+            throw AlreadyRunning(
+                pid: holder ?? Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), lockFile: path)
         }
         ftruncate(fd, 0)
         let pid = "\(getpid())\n"
@@ -42,10 +46,25 @@ public struct AlreadyRunning: Error, Sendable, CustomStringConvertible {
     /// The lock file it holds.
     public let lockFile: String
 
+    /// Creates the error.
+    public init(pid: Int32?, lockFile: String) {
+        self.pid = pid
+        self.lockFile = lockFile
+    }
+
+    /// The command that stops the running daemon.
+    public var fix: String {
+        pid.map { "kill \($0)" } ?? "systemctl --user stop hooray"
+    }
+
     public var description: String {
-        let who = pid.map { "hoorayd is already running (pid \($0))" } ?? "hoorayd is already running"
-        let how = pid.map { "`systemctl --user stop hooray` or `kill \($0)`" } ?? "`systemctl --user stop hooray`"
-        return "\(who); only one may run per user. Stop it with \(how) first. (lock: \(lockFile))"
+        guard let pid else {
+            return "hoorayd is already running; only one may run per user. Stop it with `\(fix)` and start it "
+                + "again. (lock: \(ShellCommand.quoted(lockFile)))"
+        }
+        return "hoorayd is already running (pid \(pid)); only one may run per user. Stop it with `\(fix)` "
+            + "(or `systemctl --user stop hooray` when it runs as a service), then start it again. "
+            + "(lock: \(ShellCommand.quoted(lockFile)))"
     }
 }
 

@@ -26,7 +26,7 @@ public final class HoorayDatabase: Sendable {
             throw StorageError(path: path, problem: .cannotCreateDirectory(directory, reason: "\(error)"))
         }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(StorageError.busyTimeout)
         configuration.label = "hooray"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -97,61 +97,147 @@ public final class HoorayDatabase: Sendable {
     }
 }
 
-/// A problem with the database file, described for a person.
+/// A problem with the database file, described for a person: what is wrong and one command that fixes it.
+///
+/// Every fix a description suggests is complete and can be pasted into a shell as it is: a damaged
+/// database is moved aside together with its `-wal` and `-shm` files, permissions are repaired for the
+/// whole data folder (SQLite creates those files next to the database), and a lock names the process
+/// holding it.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Problem: Sendable {
+    public enum Problem: Sendable, Hashable {
         /// The data directory could not be created.
         case cannotCreateDirectory(String, reason: String)
-        /// The file is not a SQLite database, or is corrupt.
-        case damaged(String)
-        /// Another process holds a lock for longer than the busy timeout.
-        case locked
-        /// The file or directory is not readable or writable.
-        case permissionDenied
+        /// The file is not a SQLite database, or is corrupt; holds SQLite's words and the suffixes of the
+        /// companion files found next to it (`-wal`, `-shm`, `-journal`), which belong with it.
+        case damaged(String, companions: [String])
+        /// Another process holds a lock for longer than the busy timeout; holds the processes found
+        /// holding it, which may be none when they cannot be seen.
+        case locked(by: [LockHolder])
+        /// The file or directory is not readable or writable; holds the owner of a file that belongs
+        /// to another user, if there is one.
+        case permissionDenied(otherOwner: UInt32?)
+        /// The file system holding the database is mounted read-only.
+        case readOnlyFileSystem
         /// Anything else SQLite reported.
         case other(String)
     }
+
+    /// The suffixes of the files SQLite keeps next to the database, which must stay with it.
+    public static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// How long a write waits for another process's lock before it fails.
+    public static let busyTimeout: TimeInterval = 10
 
     /// The database file.
     public let path: String
     /// What went wrong.
     public let problem: Problem
+    /// When it went wrong; names the folder a damaged database is moved to.
+    public let time: Date
 
     /// Creates an error.
-    public init(path: String, problem: Problem) {
+    public init(path: String, problem: Problem, time: Date = Date()) {
         self.path = path
         self.problem = problem
+        self.time = time
     }
 
-    /// Classifies a GRDB error.
-    public init(path: String, databaseError error: DatabaseError) {
+    /// Classifies a GRDB error, looking at the files to find out what a person needs to know.
+    ///
+    /// A damaged database notes which companion files exist, a lock looks up its holders in
+    /// `/proc/locks`, and a permission problem checks for a read-only file system and for files
+    /// that belong to another user.
+    public init(path: String, databaseError error: DatabaseError, time: Date = Date()) {
         self.path = path
+        self.time = time
+        let files = [path] + Self.companionSuffixes.map { path + $0 }
         switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT: self.problem = .damaged(error.message ?? "\(error.resultCode)")
-        case .SQLITE_BUSY, .SQLITE_LOCKED: self.problem = .locked
-        case .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_AUTH: self.problem = .permissionDenied
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            let companions = Self.companionSuffixes.filter { FileManager.default.fileExists(atPath: path + $0) }
+            self.problem = .damaged(error.message ?? "\(error.resultCode)", companions: companions)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self.problem = .locked(by: FileLocks.holders(of: files))
+        case .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_AUTH:
+            let directory = (path as NSString).deletingLastPathComponent
+            var volume = statvfs()
+            if statvfs(directory, &volume) == 0 && volume.f_flag & UInt(ST_RDONLY) != 0 {
+                self.problem = .readOnlyFileSystem
+            } else {
+                let owners = ([directory] + files).compactMap { file -> UInt32? in
+                    var status = stat()
+                    return stat(file, &status) == 0 ? status.st_uid : nil
+                }
+                self.problem = .permissionDenied(otherOwner: owners.first { $0 != geteuid() })
+            }
         default: self.problem = .other(error.message ?? "\(error)")
         }
     }
 
+    /// The folder holding the database and its companion files.
+    public var directory: String { (path as NSString).deletingLastPathComponent }
+
+    /// The one command that fixes the problem, when there is one.
+    public var fix: String? {
+        switch problem {
+        case .damaged(_, let companions):
+            let aside = ShellCommand.quoted(directory + "/damaged-" + Self.stamp(time))
+            let files = ([path] + companions.map { path + $0 }).map(ShellCommand.quoted)
+            return "mkdir \(aside) && mv \(files.joined(separator: " ")) \(aside)/"
+        case .locked(let holders) where !holders.isEmpty:
+            return "kill " + holders.map { "\($0.pid)" }.joined(separator: " ")
+        case .locked:
+            return "systemctl --user stop hooray"
+        case .permissionDenied(let otherOwner):
+            let makePrivate = ShellCommand.makePrivate(folder: directory)
+            guard otherOwner != nil else { return makePrivate }
+            return ShellCommand.takeBack(directory, recursive: true) + " && " + makePrivate
+        case .cannotCreateDirectory, .readOnlyFileSystem, .other:
+            return nil
+        }
+    }
+
     public var description: String {
+        let file = ShellCommand.quoted(path)
+        let fix = self.fix.map { "`\($0)`" } ?? ""
         switch problem {
         case .cannotCreateDirectory(let directory, let reason):
-            "cannot create the data directory \(directory): \(reason). Check that its parent exists and is writable."
-        case .damaged(let detail):
-            "the database \(path) is damaged (\(detail)). Move it aside to start afresh, "
-                + "e.g. `mv \(path) \(path).damaged`; Hooray then creates a new one (reminders from your "
-                + "configuration come back; inbox history does not)."
+            return "cannot create the data directory \(ShellCommand.quoted(directory)): \(reason). "
+                + "Check that its parent exists and is writable."
+        case .damaged(let detail, let companions):
+            let what = companions.isEmpty ? "it" : "it together with its \(companions.joined(separator: " and ")) files"
+            return "the database \(file) is damaged (\(detail)). To start afresh, stop hoorayd if it is running and "
+                + "move \(what) aside: \(fix). Hooray then creates a new one: reminders from your configuration "
+                + "come back; your inbox, moments and habit history stay in the damaged copy."
+        case .locked(let holders) where !holders.isEmpty:
+            let who = holders.map(\.description).joined(separator: ", ")
+            return "the database \(file) stayed locked for \(Int(Self.busyTimeout)) s by \(who). "
+                + "If it is stuck, stop it with \(fix) and try again."
         case .locked:
-            "the database \(path) stayed locked by another process for 10 s. If a `hooray` or `hoorayd` is stuck, "
-                + "stop it and try again."
-        case .permissionDenied:
-            "cannot read or write the database \(path): permission denied. It should belong to you with mode 0600 "
-                + "(`chmod 600 \(path)`)."
+            return "the database \(file) stayed locked for \(Int(Self.busyTimeout)) s by another process, which "
+                + "could not be identified (it may belong to another user). If hoorayd is stuck, stop it with \(fix) "
+                + "and try again."
+        case .permissionDenied(let otherOwner?):
+            return "cannot read or write the database \(file): some of Hooray's data files belong to another "
+                + "user (uid \(otherOwner)), perhaps from running Hooray with sudo. Take the folder back with \(fix)."
+        case .permissionDenied(nil):
+            return "cannot read or write the database \(file): permission denied. SQLite needs to write the folder "
+                + "and every file in it; make them yours and private with \(fix)."
+        case .readOnlyFileSystem:
+            return "cannot write the database \(file): the file system holding \(ShellCommand.quoted(directory)) "
+                + "is mounted read-only. Remount it read-write, or set XDG_DATA_HOME to a writable folder."
         case .other(let detail):
-            "database error in \(path): \(detail)"
+            return "database error in \(file): \(detail)"
         }
+    }
+
+    /// `20261124-095300`, in UTC: sortable, and free of characters a shell would need quoted.
+    static func stamp(_ time: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: time)
     }
 }
 

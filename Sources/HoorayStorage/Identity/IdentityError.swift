@@ -106,18 +106,21 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     private var recovery: String {
-        let path = Self.shellQuoted(self.path)
+        let path = ShellCommand.quoted(self.path)
+        let folder = (self.path as NSString).deletingLastPathComponent
         switch problem {
         case .insecurePermissions:
             return "Make it private with `chmod 600 \(path)`."
         case .wrongOwner:
-            return "Give it back to yourself with `chown \(geteuid()) \(path)`, or " + moveAside
+            let takeBack = ShellCommand.takeBack(self.path, recursive: false)
+            return "Take it back with `\(takeBack) && chmod 600 \(path)`, or " + moveAside
         case .unsupportedVersion:
             return "Update Hooray to the version that wrote it, or " + moveAside
         case .unreadable:
-            return "It should be yours with mode 600: check with `ls -l \(path)`, fix with `chmod 600 \(path)`."
+            // The folder may be what is closed: fix both at once.
+            return "Make it and its folder readable by you alone with `\(ShellCommand.makePrivate(folder: folder))`."
         case .folderUnusable, .cannotWrite, .cannotDelete:
-            let folder = Self.shellQuoted((self.path as NSString).deletingLastPathComponent)
+            let folder = ShellCommand.quoted(folder)
             return "Check that the folder \(folder) exists, belongs to you and is writable (`ls -ld \(folder)`)."
         default:
             return "To recover, " + moveAside
@@ -125,20 +128,9 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     private var moveAside: String {
-        let path = Self.shellQuoted(self.path)
-        let aside = Self.shellQuoted(self.path + ".damaged")
+        let path = ShellCommand.quoted(self.path)
+        let aside = ShellCommand.quoted(self.path + ".damaged")
         return "move it aside: `mv \(path) \(aside)`. A new anonymous id is made the next time Hooray starts "
             + "(your data stays; only its link to the AI service's history is reset)."
-    }
-}
-
-extension IdentityError {
-    /// The path as a shell word, so that a suggested command can be pasted as it is.
-    static func shellQuoted(_ path: String) -> String {
-        let plain = path.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) || "/._-+,:@%".unicodeScalars.contains($0)
-        }
-        if plain && !path.isEmpty { return path }
-        return "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
