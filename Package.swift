@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "RemindersPluginTests", dependencies: ["RemindersPlugin", "HoorayTesting"]),
         .testTarget(name: "WinsPluginTests", dependencies: ["WinsPlugin", "HoorayMessages", "HoorayTesting"]),
         .testTarget(name: "HabitsPluginTests", dependencies: ["HabitsPlugin", "HoorayTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayTesting"]),
         .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HooraySystemTesting"]),
     ]
 )

@@ -319,25 +319,7 @@ public struct HabitsPlugin: HoorayPlugin {
         let today = today(context)
         let book = HabitBook(store: context.storage)
         let found = try await book.find(named: request.name)
-        let through: LocalDate?
-        switch (request.duration, request.until) {
-        case (.some, .some):
-            throw PluginCommandError("give either --for or --until, not both")
-        case (let duration?, nil):
-            guard let interval = DayInterval(parsing: duration) else {
-                throw PluginCommandError(
-                    "--for \(duration) is not a length; write a number of days or weeks, such as --for 5d")
-            }
-            through = today.adding(days: interval.days - 1)
-        case (nil, let until?):
-            let date = try HabitRules.date(until, option: "--until", today: today)
-            guard date >= today else {
-                throw PluginCommandError("--until \(date) is in the past; give today or a later day")
-            }
-            through = date
-        case (nil, nil):
-            through = nil
-        }
+        let through = try HabitRules.pauseEnd(for: request.duration, until: request.until, today: today)
         if let current = found.pauses.first(where: { $0.contains(today) }) {
             throw PluginCommandError(
                 "“\(found.name)” is already paused since \(current.from)\(current.through.map { " until \($0)" } ?? ""); `hooray habit resume \(found.name)` ends the pause"

@@ -180,7 +180,12 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: nil)
-        if let response = try session.send(.status), let status = response.status {
+        let response = try session.send(.status)
+        if let response, response.status == nil {
+            // A daemon is there but would not say how it is, such as when it is busy.
+            throw CommandFailure(message: "hoorayd answered: \(response.message ?? "no status")")
+        }
+        if let status = response?.status {
             if json {
                 print(try Output.json(status))
                 return

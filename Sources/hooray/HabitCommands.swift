@@ -181,7 +181,10 @@ struct HabitGroup: AsyncParsableCommand {
     struct Pause: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Pause a habit without guilt: paused days neither count nor break the streak.",
-            discussion: "Without --for or --until the pause lasts until `hooray habit resume`. No reminders meanwhile.")
+            discussion: """
+                Without --for or --until the pause lasts until `hooray habit resume`; --for takes up to ten \
+                years (3660d). No reminders meanwhile.
+                """)
 
         @Argument(help: "The habit's name.")
         var name: String

@@ -139,17 +139,11 @@ struct Moments: AsyncParsableCommand {
     }
 
     static func parseDay(_ text: String, now: Date, timeZone: TimeZone) throws -> LocalDate {
-        let today = LocalDate(instant: now, in: timeZone)
-        switch text.lowercased() {
-        case "today": return today
-        case "yesterday": return today.adding(days: -1)
-        default:
-            guard let date = LocalDate(parsing: text) else {
-                throw ValidationError(
-                    "--day \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-21), today or yesterday")
-            }
-            return date
+        guard let date = LocalDate(parsing: text, today: LocalDate(instant: now, in: timeZone)) else {
+            throw ValidationError(
+                "--day \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-21), today or yesterday")
         }
+        return date
     }
 
     struct Favorite: AsyncParsableCommand {

@@ -89,4 +89,20 @@ enum ControlCoding {
         decoder.dateDecodingStrategy = .secondsSince1970
         return try decoder.decode(type, from: data)
     }
+
+    /// Why a request could not be decoded, in a sentence and without echoing the request back.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not JSON" }
+        let context: DecodingError.Context
+        switch error {
+        case .dataCorrupted(let found): context = found
+        case .keyNotFound(_, let found): context = found
+        case .typeMismatch(_, let found): context = found
+        case .valueNotFound(_, let found): context = found
+        @unknown default: return "not a request"
+        }
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        let what = context.codingPath.isEmpty ? "not a request" : "\(path) is wrong"
+        return "\(what) (\(context.debugDescription.prefix(200)))"
+    }
 }

@@ -40,11 +40,56 @@ enum UnixSocket {
         return nil
     }
 
+    /// What came in on a connection before the first newline.
+    enum Received: Equatable {
+        /// A line, without its newline; also the text before an end of stream (a half-closed request).
+        case line(Data)
+        /// The peer closed without sending anything.
+        case nothing
+        /// More than the limit arrived without a newline.
+        case tooLong
+        /// The deadline passed before a whole line arrived.
+        case timedOut
+    }
+
+    /// Reads one newline-terminated line of at most `limit` bytes, all of it before `deadline`.
+    ///
+    /// Unlike a receive timeout, which restarts with every byte, the deadline bounds the whole
+    /// read, so a client trickling a byte at a time cannot hold the connection open for long.
+    static func readLine(_ fd: Int32, limit: Int, deadline: ContinuousClock.Instant) -> Received {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return .timedOut }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var wanted = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&wanted, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return ready == 0 ? .timedOut : (data.isEmpty ? .nothing : .line(data)) }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { return data.isEmpty ? .nothing : .line(data) }
+            if let newline = buffer[0..<count].firstIndex(of: UInt8(ascii: "\n")) {
+                guard data.count + newline <= limit else { return .tooLong }
+                data.append(contentsOf: buffer[0..<newline])
+                return .line(data)
+            }
+            data.append(contentsOf: buffer[0..<count])
+            guard data.count <= limit else { return .tooLong }
+        }
+    }
+
+    /// Writes all of `data`, or returns `false` when the peer is gone or stops reading.
+    ///
+    /// `MSG_NOSIGNAL`: a peer that hung up must cost this write an `EPIPE`, not the process a
+    /// `SIGPIPE`, whose default action ends it.
     static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let count = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return false }
                 offset += count
@@ -58,11 +103,25 @@ enum UnixSocket {
 ///
 /// Each connection carries one request line and one response line. Only the user can connect
 /// (the socket's mode and the runtime directory's 0700), so the channel needs no authentication.
+///
+/// Every connection is read on a thread of its own, never on the cooperative thread pool: a
+/// client that connects and sends nothing must not stall the engine or keep `hooray status`
+/// waiting. A request must arrive whole within ``requestTimeout`` and be at most
+/// ``maxRequestBytes``; past ``maxConnections`` open connections a new one is told the daemon is
+/// busy and closed.
 public final class ControlServer: @unchecked Sendable {
     // @unchecked: `fd` and `path` are immutable after init; the accept thread is the only user of `fd`
     // until `shutdown()`, which only calls `shutdown(2)` (thread-safe) to wake it.
     let fd: Int32
     let path: String
+
+    /// The longest request line, in bytes. The largest real request (a win with its text, note and
+    /// twenty photo paths) is far below it.
+    public static let maxRequestBytes = 1 << 20
+    /// How long a client has to send its whole request line.
+    public static let requestTimeout: Duration = .seconds(5)
+    /// How many connections are served at once.
+    public static let maxConnections = 64
 
     /// Binds the socket, replacing a stale one left by a crashed daemon.
     ///
@@ -83,7 +142,7 @@ public final class ControlServer: @unchecked Sendable {
             }
         }
         umask(previousMask)
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, listen(fd, 64) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw ControlError(message: "cannot listen on \(path): \(reason)")
@@ -93,10 +152,12 @@ public final class ControlServer: @unchecked Sendable {
         self.path = path
     }
 
-    /// Serves requests on a dedicated thread until ``shutdown()``.
+    /// Serves requests until ``shutdown()``: accepts on a dedicated thread, and reads and answers
+    /// each connection on a thread of its own.
     ///
-    /// - Parameter handler: Answers one request. Called from a task, one connection at a time per task.
+    /// - Parameter handler: Answers one well-formed request.
     public func start(handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
+        let open = ConnectionCount()
         let thread = Thread { [fd] in
             nameThisThread("hooray-control")
             while true {
@@ -104,33 +165,117 @@ public final class ControlServer: @unchecked Sendable {
                 if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
                 if client < 0 {
                     if errno == EINTR || errno == ECONNABORTED { continue }
+                    // Out of descriptors: the clients holding them go within their timeout.
+                    if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                        usleep(50_000)
+                        continue
+                    }
                     return
                 }
-                Task {
-                    UnixSocket.setTimeouts(client, seconds: 5)
-                    defer { close(client) }
-                    let response: ControlResponse
-                    if let line = UnixSocket.readLine(client),
-                        let request = try? ControlCoding.decode(ControlRequest.self, from: line)
-                    {
-                        response = await handler(request)
-                    } else {
-                        response = ControlResponse(ok: false, message: "unreadable request")
-                    }
-                    if let data = try? ControlCoding.encode(response) {
-                        _ = UnixSocket.writeAll(client, data)
-                    }
+                UnixSocket.setTimeouts(client, seconds: 5)
+                guard open.enter(limit: Self.maxConnections) else {
+                    Self.answer(
+                        client,
+                        ControlResponse(
+                            ok: false,
+                            message:
+                                "hoorayd is busy with \(Self.maxConnections) other connections; try again in a moment"
+                        ))
+                    close(client)
+                    continue
                 }
+                let worker = Thread {
+                    nameThisThread("hooray-client")
+                    Self.serve(client, handler: handler)
+                    // The slot is free before the client sees the end of the stream.
+                    open.leave()
+                    close(client)
+                }
+                worker.start()
             }
         }
         thread.name = "hooray-control"
         thread.start()
     }
 
+    /// Reads one request from `client`, answers it, and leaves closing to the caller.
+    static func serve(_ client: Int32, handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
+        let deadline = ContinuousClock.now.advanced(by: requestTimeout)
+        let response: ControlResponse
+        switch UnixSocket.readLine(client, limit: maxRequestBytes, deadline: deadline) {
+        case .nothing:
+            return
+        case .timedOut:
+            response = ControlResponse(
+                ok: false, message: "no whole request line within \(requestTimeout); send one line of JSON")
+        case .tooLong:
+            response = ControlResponse(
+                ok: false, message: "the request is longer than \(maxRequestBytes) bytes; send one line of JSON")
+        case .line(let line):
+            do {
+                let request = try ControlCoding.decode(ControlRequest.self, from: line)
+                let answer = ResponseBox()
+                Task { answer.set(await handler(request)) }
+                response = answer.wait()
+            } catch {
+                response = ControlResponse(ok: false, message: "unreadable request: \(ControlCoding.reason(error))")
+            }
+        }
+        answer(client, response)
+    }
+
+    private static func answer(_ client: Int32, _ response: ControlResponse) {
+        if let data = try? ControlCoding.encode(response) {
+            _ = UnixSocket.writeAll(client, data)
+        }
+    }
+
     /// Stops accepting and removes the socket file.
     public func shutdown() {
         unlink(path)
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    }
+}
+
+/// The number of connections being served, so that a crowd of idle clients is refused, not queued.
+private final class ConnectionCount: @unchecked Sendable {
+    // @unchecked: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Counts one more connection, or returns `false` when `limit` are open already.
+    func enter(limit: Int) -> Bool {
+        lock.withLock {
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() {
+        lock.withLock { count -= 1 }
+    }
+}
+
+/// Hands a response from the task that computed it to the connection's thread waiting for it.
+private final class ResponseBox: @unchecked Sendable {
+    // @unchecked: `value` is written once under `condition` and read under it.
+    private let condition = NSCondition()
+    private var value: ControlResponse?
+
+    func set(_ response: ControlResponse) {
+        condition.withLock {
+            value = response
+            condition.signal()
+        }
+    }
+
+    /// Blocks this (non-pool) thread until the response is there.
+    func wait() -> ControlResponse {
+        condition.withLock {
+            while value == nil { condition.wait() }
+            return value!
+        }
     }
 }
 
@@ -154,11 +299,13 @@ public enum ControlClient {
             }
         }
         guard connected == 0 else { return nil }
-        guard UnixSocket.writeAll(fd, try ControlCoding.encode(request)) else {
-            throw ControlError(message: "the daemon closed the control connection")
-        }
+        // A daemon that turns the connection away (it is busy) answers before reading, and
+        // closes: its answer is still there to read after the write failed.
+        let sent = UnixSocket.writeAll(fd, try ControlCoding.encode(request))
         guard let line = UnixSocket.readLine(fd) else {
-            throw ControlError(message: "the daemon did not answer within \(timeout) s")
+            throw ControlError(
+                message: sent
+                    ? "the daemon did not answer within \(timeout) s" : "the daemon closed the control connection")
         }
         do {
             return try ControlCoding.decode(ControlResponse.self, from: line)

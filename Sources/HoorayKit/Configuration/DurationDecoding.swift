@@ -17,10 +17,10 @@ extension KeyedDecodingContainer {
         guard range.contains(value.seconds) else {
             let low = ConfigDuration(seconds: range.lowerBound)
             let high = ConfigDuration(seconds: range.upperBound)
-            let shown = value.seconds < 0 ? "-\(ConfigDuration(seconds: -value.seconds))" : "\(value)"
+            // The description shows a negative duration itself: negating `Int.min` here would trap.
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
-                debugDescription: "\(shown) is out of range; use a duration from \(low) to \(high)")
+                debugDescription: "\(value) is out of range; use a duration from \(low) to \(high)")
         }
         return value
     }

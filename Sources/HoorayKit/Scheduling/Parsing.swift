@@ -26,6 +26,23 @@ extension LocalDate {
     }
 }
 
+extension LocalDate {
+    /// Parses a day as a person types it on the command line: `YYYY-MM-DD`, `today` or `yesterday`
+    /// (any case, surrounding spaces ignored).
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed.
+    ///   - today: The current day in the user's time zone.
+    /// - Returns: `nil` when the text is none of these; the caller says so in the option's words.
+    public init?(parsing text: String, today: LocalDate) {
+        switch text.trimmingWhitespace().lowercased() {
+        case "today": self = today
+        case "yesterday": self = today.adding(days: -1)
+        default: self.init(parsing: text)
+        }
+    }
+}
+
 extension Weekday {
     /// Parses one weekday name: `mon`, `monday`, `Mon` (any case).
     public init?(parsing text: String) {
@@ -126,7 +143,11 @@ public struct DayInterval: Sendable, Hashable {
         let unit = trimmed.dropFirst(digits.count).trimmingWhitespace()
         switch unit {
         case "d", "day", "days": self.days = count
-        case "w", "week", "weeks": self.days = count * 7
+        case "w", "week", "weeks":
+            // `9223372036854775807w` is no interval, not a crash.
+            let (days, overflow) = count.multipliedReportingOverflow(by: 7)
+            guard !overflow else { return nil }
+            self.days = days
         default: return nil
         }
     }
@@ -142,7 +163,8 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, Codable, CustomStr
 
     /// Parses `30s`, `5m`, `2h`, `1d`, `1h30m`, `90 min` or a bare number of seconds.
     ///
-    /// - Returns: `nil` when the text is not such a duration.
+    /// - Returns: `nil` when the text is not such a duration, or when it is too long to count in
+    ///   seconds (`9223372036854775807m`).
     public init?(parsing text: String) {
         var rest = Substring(text.trimmingWhitespace().lowercased())
         guard !rest.isEmpty else { return nil }
@@ -166,17 +188,22 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, Codable, CustomStr
             case "d", "day", "days": multiplier = 86400
             default: return nil
             }
-            total += value * multiplier
+            let (seconds, overflow) = value.multipliedReportingOverflow(by: multiplier)
+            guard !overflow else { return nil }
+            let (sum, sumOverflow) = total.addingReportingOverflow(seconds)
+            guard !sumOverflow else { return nil }
+            total = sum
         }
         self.seconds = total
     }
 
-    /// The duration in the shortest configuration form, such as `1h30m` or `45s`.
+    /// The duration in the shortest configuration form, such as `1h30m`, `45s` or `-2h`.
     public var description: String {
         if seconds == 0 { return "0s" }
-        var parts: [String] = []
-        var rest = seconds
-        for (unit, size) in [("d", 86400), ("h", 3600), ("m", 60), ("s", 1)] where rest >= size {
+        var parts: [String] = seconds < 0 ? ["-"] : []
+        // The magnitude, so that even `Int.min` seconds (a configured number) can be shown.
+        var rest = seconds.magnitude
+        for (unit, size) in [("d", 86400), ("h", 3600), ("m", 60), ("s", 1)] as [(String, UInt)] where rest >= size {
             parts.append("\(rest / size)\(unit)")
             rest %= size
         }
