@@ -398,8 +398,8 @@ public actor Engine {
 
     // MARK: Notices
 
-    func post(_ notice: Notice, plugin: String) async throws -> NoticeID {
-        let id = try await database.insertNotice(notice, plugin: plugin, now: clock.now)
+    func post(_ notice: Notice, plugin: String, storing values: [String: Data] = [:]) async throws -> NoticeID {
+        let id = try await database.insertNotice(notice, plugin: plugin, now: clock.now, storing: values)
         deliveryContinuation.yield()
         return id
     }
@@ -568,6 +568,10 @@ struct EngineNoticeBoard: NoticeBoard {
 
     func post(_ notice: Notice) async throws -> NoticeID {
         try await engine.post(notice, plugin: plugin)
+    }
+
+    func post(_ notice: Notice, storing values: [String: Data]) async throws -> NoticeID {
+        try await engine.post(notice, plugin: plugin, storing: values)
     }
 
     func update(_ id: NoticeID, to notice: Notice) async throws {

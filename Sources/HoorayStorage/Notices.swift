@@ -56,12 +56,25 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
 }
 
 extension HoorayDatabase {
-    /// Stores a new notice, pending delivery.
+    /// Stores a new notice, pending delivery, together with values of the posting plugin's storage.
     ///
+    /// The values and the notice are written in one transaction: should the process die, either
+    /// both are saved or neither is. A record is then never saved without the notice announcing it.
+    ///
+    /// - Parameters:
+    ///   - notice: The notice.
+    ///   - plugin: The plugin posting it.
+    ///   - now: When it was posted.
+    ///   - values: Keys of the plugin's storage and the bytes to store under them; none by default.
     /// - Returns: Its id.
-    public func insertNotice(_ notice: Notice, plugin: String, now: Date) async throws -> NoticeID {
+    public func insertNotice(_ notice: Notice, plugin: String, now: Date, storing values: [String: Data] = [:])
+        async throws -> NoticeID
+    {
         let payload = try encodeJSON(notice)
         return try await write { db in
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                try Self.store(value, plugin: plugin, key: key, in: db)
+            }
             try db.execute(
                 sql: "INSERT INTO notice (plugin, payload, state, createdAt) VALUES (?, ?, ?, ?)",
                 arguments: [plugin, payload, NoticeState.pending.rawValue, now.unixSeconds])
