@@ -39,6 +39,8 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// When the server accepted it.
     public var deliveredAt: Date?
+    /// How many times its content was updated; pass it back to ``HoorayDatabase/markDelivered(_:serverID:now:revision:)``.
+    public var revision: Int
 
     init(row: Row) throws {
         id = NoticeID(rawValue: row["id"])
@@ -52,6 +54,7 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
         lastError = row["lastError"]
         createdAt = Date(unixSeconds: row["createdAt"])
         deliveredAt = (row["deliveredAt"] as Double?).map(Date.init(unixSeconds:))
+        revision = row["revision"]
     }
 }
 
@@ -85,13 +88,29 @@ extension HoorayDatabase {
     /// Replaces a notice's content and queues it for delivery again; once shown, the server's
     /// notification is updated in place.
     ///
+    /// A notice being handed over right now stays with the process handing it over, which sends
+    /// the new content next (see ``markDelivered(_:serverID:now:revision:)``): were it queued at
+    /// once, another process could send it before the server's id is known, as a second
+    /// notification. An unconfirmed notice whose server id is unknown stays unconfirmed, with the
+    /// new content, in `hooray inbox`, for the same reason.
+    ///
     /// - Throws: ``NoticeNotFound`` when there is no such notice for this plugin.
     public func updateNotice(_ id: NoticeID, plugin: String, to notice: Notice) async throws {
         let payload = try encodeJSON(notice)
         try await write { db in
             try db.execute(
-                sql: "UPDATE notice SET payload = ?, state = ? WHERE id = ? AND plugin = ?",
-                arguments: [payload, NoticeState.pending.rawValue, id.rawValue, plugin])
+                sql: """
+                    UPDATE notice SET payload = ?, revision = revision + 1,
+                        state = CASE
+                            WHEN state = ? THEN state
+                            WHEN state = ? AND serverID IS NULL THEN state
+                            ELSE ? END
+                    WHERE id = ? AND plugin = ?
+                    """,
+                arguments: [
+                    payload, NoticeState.sending.rawValue, NoticeState.unconfirmed.rawValue,
+                    NoticeState.pending.rawValue, id.rawValue, plugin,
+                ])
             if db.changesCount == 0 { throw NoticeNotFound(id: id) }
         }
     }
@@ -128,8 +147,8 @@ extension HoorayDatabase {
     /// Marks a pending notice as being handed to the server, and returns it as it is now.
     ///
     /// Reading the notice in the same transaction means an update that landed after the queue was
-    /// read is the version sent; one that lands later leaves the notice pending (see
-    /// ``markDelivered(_:serverID:now:)``), so it is sent next.
+    /// read is the version sent; one that lands later puts the notice back in the queue when it is
+    /// marked delivered (see ``markDelivered(_:serverID:now:revision:)``), so it is sent next.
     ///
     /// - Returns: The notice to send, or `nil` when it is no longer pending.
     @discardableResult
@@ -145,19 +164,34 @@ extension HoorayDatabase {
     }
 
     /// Marks a notice as shown, with the server's id for it.
-    public func markDelivered(_ id: NoticeID, serverID: UInt32, now: Date) async throws {
+    ///
+    /// - Parameters:
+    ///   - id: The notice.
+    ///   - serverID: The server's id for the notification.
+    ///   - now: When it was shown.
+    ///   - revision: The ``StoredNotice/revision`` that was sent, as ``markSending(_:)`` returned it.
+    /// - Returns: Whether it is delivered now; `false` when it was updated while being sent, and
+    ///   is pending again so that the update replaces it on screen.
+    @discardableResult
+    public func markDelivered(_ id: NoticeID, serverID: UInt32, now: Date, revision: Int) async throws -> Bool {
         try await write { db in
-            // An update posted while this one was being sent stays pending: it is sent next.
             try db.execute(
                 sql: """
-                    UPDATE notice SET state = CASE WHEN state = ? THEN ? ELSE state END,
+                    UPDATE notice SET
+                        state = CASE
+                            WHEN state = ? AND revision = ? THEN ?
+                            WHEN state = ? THEN ?
+                            ELSE state END,
                         serverID = ?, deliveredAt = ?, lastError = NULL
                     WHERE id = ?
                     """,
                 arguments: [
-                    NoticeState.sending.rawValue, NoticeState.delivered.rawValue, Int64(serverID),
-                    now.unixSeconds, id.rawValue,
+                    NoticeState.sending.rawValue, revision, NoticeState.delivered.rawValue,
+                    NoticeState.sending.rawValue, NoticeState.pending.rawValue,
+                    Int64(serverID), now.unixSeconds, id.rawValue,
                 ])
+            let state = try String.fetchOne(db, sql: "SELECT state FROM notice WHERE id = ?", arguments: [id.rawValue])
+            return state != NoticeState.pending.rawValue
         }
     }
 
