@@ -157,8 +157,12 @@ public enum ControlClient {
         guard UnixSocket.writeAll(fd, try ControlCoding.encode(request)) else {
             throw ControlError(message: "the daemon closed the control connection")
         }
+        errno = 0
         guard let line = UnixSocket.readLine(fd) else {
-            throw ControlError(message: "the daemon did not answer within \(timeout) s")
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                throw ControlError(message: "the daemon did not answer within \(timeout) s")
+            }
+            throw ControlError(message: "the daemon closed the connection without answering; it may have stopped")
         }
         do {
             return try ControlCoding.decode(ControlResponse.self, from: line)
