@@ -120,7 +120,7 @@ struct CrashTests {
                     containing: "hoorayd is running", in: .standardError, timeout: .seconds(30))
                 try #require(ready, "hoorayd did not start: \(daemon.standardError)")
             }
-            let started = try (0..<(3 + cycle % 3)).map { _ in try startWin() }
+            let started = try (0..<(4 + cycle % 3)).map { _ in try startWin() }
             switch moment {
             case .afterFirstAcknowledged:
                 _ = await pollUntil(timeout: .seconds(30), interval: .milliseconds(2)) {
