@@ -165,6 +165,10 @@ extension HoorayDatabase {
 
     /// Marks a notice as shown, with the server's id for it.
     ///
+    /// Only the process that marked it sending calls this. Should the notice be unconfirmed by now,
+    /// a `hoorayd` starting meanwhile took that hand-over for one interrupted by a crash (see
+    /// ``settleInterruptedDeliveries()``); the process making it knows better, and its answer counts.
+    ///
     /// - Parameters:
     ///   - id: The notice.
     ///   - serverID: The server's id for the notification.
@@ -179,16 +183,16 @@ extension HoorayDatabase {
                 sql: """
                     UPDATE notice SET
                         state = CASE
-                            WHEN state = ? AND revision = ? THEN ?
-                            WHEN state = ? THEN ?
+                            WHEN state IN (?, ?) AND revision = ? THEN ?
+                            WHEN state IN (?, ?) THEN ?
                             ELSE state END,
                         serverID = ?, deliveredAt = ?, lastError = NULL
                     WHERE id = ?
                     """,
                 arguments: [
-                    NoticeState.sending.rawValue, revision, NoticeState.delivered.rawValue,
-                    NoticeState.sending.rawValue, NoticeState.pending.rawValue,
-                    Int64(serverID), now.unixSeconds, id.rawValue,
+                    NoticeState.sending.rawValue, NoticeState.unconfirmed.rawValue, revision,
+                    NoticeState.delivered.rawValue, NoticeState.sending.rawValue, NoticeState.unconfirmed.rawValue,
+                    NoticeState.pending.rawValue, Int64(serverID), now.unixSeconds, id.rawValue,
                 ])
             let state = try String.fetchOne(db, sql: "SELECT state FROM notice WHERE id = ?", arguments: [id.rawValue])
             return state != NoticeState.pending.rawValue
@@ -196,15 +200,23 @@ extension HoorayDatabase {
     }
 
     /// Puts a notice back in the queue after a failed attempt, with the reason.
+    ///
+    /// Like ``markDelivered(_:serverID:now:revision:)``, it also settles a hand-over that a starting
+    /// `hoorayd` marked unconfirmed while this process was still making it.
     public func markUndelivered(_ id: NoticeID, reason: String) async throws {
         try await write { db in
             try db.execute(
-                sql: "UPDATE notice SET state = ?, lastError = ? WHERE id = ? AND state = ?",
-                arguments: [NoticeState.pending.rawValue, reason, id.rawValue, NoticeState.sending.rawValue])
+                sql: "UPDATE notice SET state = ?, lastError = ? WHERE id = ? AND state IN (?, ?)",
+                arguments: [
+                    NoticeState.pending.rawValue, reason, id.rawValue, NoticeState.sending.rawValue,
+                    NoticeState.unconfirmed.rawValue,
+                ])
         }
     }
 
     /// After a crash: notices caught mid-hand-over become unconfirmed.
+    ///
+    /// A `hooray` hosting a plugin may be handing one over right now; its own answer settles it later.
     ///
     /// - Returns: How many there were.
     @discardableResult

@@ -133,6 +133,22 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect(next.serverID == 3)
     }
 
+    @Test func aHandOverAStartingDaemonTookForInterruptedIsSettledByItsSender() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shown = try await database.insertNotice(Notice(title: "Shown"), plugin: "wins", now: t0)
+        let failed = try await database.insertNotice(Notice(title: "Failed"), plugin: "wins", now: t0)
+        // A `hooray` hosting the plugin is handing both over when hoorayd starts.
+        let sent = try #require(try await database.markSending(shown))
+        try await database.markSending(failed)
+        #expect(try await database.settleInterruptedDeliveries() == 2)
+        // Then the server answers it.
+        #expect(try await database.markDelivered(shown, serverID: 4, now: t0, revision: sent.revision))
+        try await database.markUndelivered(failed, reason: "no notification server")
+        #expect(try await database.notice(shown)?.state == .delivered)
+        #expect(try await database.pendingNotices().map(\.id) == [failed])
+    }
+
     @Test func anUpdateOfAnUnconfirmedNoticeWithoutServerIDStaysInTheInbox() async throws {
         let (database, directory) = try temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: directory) }
