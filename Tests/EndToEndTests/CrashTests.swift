@@ -64,12 +64,14 @@ struct CrashTests {
         var unshown = 0
         var shownTwice = 0
         var waitingInInbox = 0
+        /// Of those in the inbox, how many the server did show: hand-overs a kill left unconfirmed.
+        var inInboxButShown = 0
         var savedUnannounced = 0
 
         var description: String {
             "kills=\(kills) wins=\(wins) acknowledged=\(acknowledged) started-without-daemon=\(withoutDaemon) "
                 + "lost=\(lost) duplicates=\(duplicates) unshown=\(unshown) shown-twice=\(shownTwice) "
-                + "in-inbox=\(waitingInInbox) saved-without-notice=\(savedUnannounced)"
+                + "in-inbox=\(waitingInInbox) (shown all the same: \(inInboxButShown)) saved-without-notice=\(savedUnannounced)"
         }
     }
 
@@ -175,6 +177,7 @@ struct CrashTests {
         figures.shownTwice = freshPerText.values.filter { $0.count > 1 }.count
         let waitingTexts = Set(waiting.map { firstLine($0.body) })
         figures.waitingInInbox = waitingTexts.count
+        figures.inInboxButShown = waitingTexts.filter { freshPerText[$0] != nil }.count
         let unshown = acknowledged.filter { freshPerText[$0.text] == nil && !waitingTexts.contains($0.text) }
         figures.unshown = unshown.count
         // Any saved moment, acknowledged or not, comes with its notice: one saved by a daemon killed
