@@ -144,6 +144,14 @@ extension HoorayDatabase {
         }
     }
 
+    /// How many notices ``inbox(includeDelivered:limit:)`` would list without a limit.
+    public func inboxCount(includeDelivered: Bool) async throws -> Int {
+        try await read { db in
+            let filter = includeDelivered ? "" : "WHERE state <> '\(NoticeState.delivered.rawValue)'"
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notice \(filter)") ?? 0
+        }
+    }
+
     /// Marks a pending notice as being handed to the server, and returns it as it is now.
     ///
     /// Reading the notice in the same transaction means an update that landed after the queue was

@@ -158,6 +158,11 @@ struct CrashTests {
         }
         try #require(inbox != nil, "notices were still waiting for delivery a minute after hoorayd started")
         let waiting = try await notices(fixture, all: false).filter { $0.title == Self.title }
+        // Past its default limit of 50, the inbox says that older notices are there, and how to see them.
+        let listed = try await fixture.hooray("inbox", "--all")
+        #expect(
+            listed.standardOutput.contains("older; `hooray inbox --all --limit"), "\(listed.standardOutput.suffix(300))"
+        )
         let moments = try await savedMoments(fixture)
         let shown = try server.notifications().filter { $0.summary == Self.title }
         await daemon.stop()
