@@ -35,6 +35,12 @@ public struct MomentBook: Sendable {
         try await store.setData(try Self.encode(moment), forKey: Self.key(for: moment.id))
     }
 
+    /// The records of a newly logged moment — the moment and the "first log done" flag — to save
+    /// with its notice in one step (``NoticeBoard/post(_:storing:)``).
+    static func records(logging moment: Moment) throws -> [String: Data] {
+        [key(for: moment.id): try encode(moment), firstLogKey: Data("true".utf8)]
+    }
+
     /// Changes a moment in one step.
     ///
     /// - Returns: The moment as saved, or `nil` when it no longer exists (the user deleted their data).

@@ -143,9 +143,10 @@ public struct WinsPlugin: HoorayPlugin {
             note: note?.isEmpty == false ? note : nil, photos: request.photos, sync: .pending,
             // Should this process stop before the request below ends, the retries pick it up then.
             nextSyncAt: now.addingTimeInterval(Double(state.current.0.retryFirst.seconds)))
-        try await book.insert(moment)
-        _ = try await book.setFlag(MomentBook.firstLogKey)
-        let notice = try await context.notices.post(Self.notice(for: moment))
+        // The moment and its notice are saved together: a hoorayd killed in between would otherwise
+        // leave a moment nobody is told about, while the command reports a failure.
+        let notice = try await context.notices.post(
+            Self.notice(for: moment), storing: try MomentBook.records(logging: moment))
         context.background.start("asking for AI praise") {
             try await self.askForPraise(momentID: moment.id, notice: notice, context: context)
         }

@@ -398,8 +398,8 @@ public actor Engine {
 
     // MARK: Notices
 
-    func post(_ notice: Notice, plugin: String) async throws -> NoticeID {
-        let id = try await database.insertNotice(notice, plugin: plugin, now: clock.now)
+    func post(_ notice: Notice, plugin: String, storing values: [String: Data] = [:]) async throws -> NoticeID {
+        let id = try await database.insertNotice(notice, plugin: plugin, now: clock.now, storing: values)
         deliveryContinuation.yield()
         return id
     }
@@ -426,23 +426,39 @@ public actor Engine {
 
     /// Hands every pending notice to the sink, stopping at the first that cannot be delivered.
     ///
+    /// A notice updated while it was being handed over is handed over again, so the update
+    /// replaces it on screen before this returns.
+    ///
     /// - Parameter plugin: Deliver only this plugin's notices; all by default.
     public func deliverPending(plugin: String? = nil) async {
+        var again = true
+        while again {
+            again = await deliverPendingOnce(plugin: plugin)
+        }
+    }
+
+    /// One pass over the queue.
+    ///
+    /// - Returns: Whether a notice went back to the queue because it was updated while being sent.
+    func deliverPendingOnce(plugin: String?) async -> Bool {
         let pending: [StoredNotice]
         do {
             pending = try await database.pendingNotices().filter { plugin == nil || $0.plugin == plugin }
         } catch {
             logger.error("cannot read the notice queue: \(error)")
             scheduleRetry()
-            return
+            return false
         }
+        var updatedWhileSending = false
         for item in pending {
             do {
                 guard let current = try await database.markSending(item.id) else { continue }
                 let outcome = await sink.show(current.notice, id: current.id, replacing: current.serverID)
                 switch outcome {
                 case .delivered(let serverID):
-                    try await database.markDelivered(item.id, serverID: serverID, now: clock.now)
+                    let done = try await database.markDelivered(
+                        item.id, serverID: serverID, now: clock.now, revision: current.revision)
+                    if !done { updatedWhileSending = true }
                     if server.info == nil { await refreshServerStatus() }
                 case .unavailable(let reason):
                     try await database.markUndelivered(item.id, reason: reason)
@@ -451,21 +467,22 @@ public actor Engine {
                         server = .unavailable(reason: reason)
                     }
                     scheduleRetry()
-                    return
+                    return false
                 case .timedOut:
                     let reason = "the notification server did not answer in time"
                     try await database.markUndelivered(item.id, reason: reason)
                     logger.warning("\(reason); notice \(item.id) waits in `hooray inbox`")
                     server = .timedOut
                     scheduleRetry()
-                    return
+                    return false
                 }
             } catch {
                 logger.error("cannot deliver notice \(item.id): \(error)")
                 scheduleRetry()
-                return
+                return false
             }
         }
+        return updatedWhileSending
     }
 
     /// Tries undelivered notices again after `retryEvery`; a timer runs only while something waits.
@@ -568,6 +585,10 @@ struct EngineNoticeBoard: NoticeBoard {
 
     func post(_ notice: Notice) async throws -> NoticeID {
         try await engine.post(notice, plugin: plugin)
+    }
+
+    func post(_ notice: Notice, storing values: [String: Data]) async throws -> NoticeID {
+        try await engine.post(notice, plugin: plugin, storing: values)
     }
 
     func update(_ id: NoticeID, to notice: Notice) async throws {

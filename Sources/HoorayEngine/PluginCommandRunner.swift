@@ -47,7 +47,9 @@ public final class PluginCommandRunner: Sendable {
                 return (payload, .daemon)
             }
         } catch let error as ControlError {
-            throw PluginCommandFailed(message: "hoorayd did not answer: \(error)")
+            // The request may have reached the daemon and run there: running it again here could
+            // do it twice.
+            throw PluginCommandFailed(message: "hoorayd did not answer: \(error)", mayHaveRun: true)
         }
         let engine = try await host.engine(session: session, plugins: plugins, plugin: plugin)
         do {
@@ -73,7 +75,19 @@ public final class PluginCommandRunner: Sendable {
 public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for a person.
     public let message: String
+    /// Whether the command may have run all the same: the daemon got it but stopped before answering.
+    public let mayHaveRun: Bool
     public var description: String { message }
+
+    /// Creates a failure.
+    ///
+    /// - Parameters:
+    ///   - message: What went wrong, for a person.
+    ///   - mayHaveRun: Whether the command may have run all the same.
+    public init(message: String, mayHaveRun: Bool = false) {
+        self.message = message
+        self.mayHaveRun = mayHaveRun
+    }
 }
 
 /// The engine hosting a plugin in the CLI process, made on first use.

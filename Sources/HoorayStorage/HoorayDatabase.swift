@@ -93,6 +93,10 @@ public final class HoorayDatabase: Sendable {
                     );
                     """)
         }
+        // Counts content changes, so that a hand-over knows whether what it sent is still the latest.
+        migrator.registerMigration("v2: notice revision") { db in
+            try db.execute(sql: "ALTER TABLE notice ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

@@ -39,6 +39,8 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// When the server accepted it.
     public var deliveredAt: Date?
+    /// How many times its content was updated; pass it back to ``HoorayDatabase/markDelivered(_:serverID:now:revision:)``.
+    public var revision: Int
 
     init(row: Row) throws {
         id = NoticeID(rawValue: row["id"])
@@ -52,16 +54,30 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
         lastError = row["lastError"]
         createdAt = Date(unixSeconds: row["createdAt"])
         deliveredAt = (row["deliveredAt"] as Double?).map(Date.init(unixSeconds:))
+        revision = row["revision"]
     }
 }
 
 extension HoorayDatabase {
-    /// Stores a new notice, pending delivery.
+    /// Stores a new notice, pending delivery, together with values of the posting plugin's storage.
     ///
+    /// The values and the notice are written in one transaction: should the process die, either
+    /// both are saved or neither is. A record is then never saved without the notice announcing it.
+    ///
+    /// - Parameters:
+    ///   - notice: The notice.
+    ///   - plugin: The plugin posting it.
+    ///   - now: When it was posted.
+    ///   - values: Keys of the plugin's storage and the bytes to store under them; none by default.
     /// - Returns: Its id.
-    public func insertNotice(_ notice: Notice, plugin: String, now: Date) async throws -> NoticeID {
+    public func insertNotice(_ notice: Notice, plugin: String, now: Date, storing values: [String: Data] = [:])
+        async throws -> NoticeID
+    {
         let payload = try encodeJSON(notice)
         return try await write { db in
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                try Self.store(value, plugin: plugin, key: key, in: db)
+            }
             try db.execute(
                 sql: "INSERT INTO notice (plugin, payload, state, createdAt) VALUES (?, ?, ?, ?)",
                 arguments: [plugin, payload, NoticeState.pending.rawValue, now.unixSeconds])
@@ -72,13 +88,29 @@ extension HoorayDatabase {
     /// Replaces a notice's content and queues it for delivery again; once shown, the server's
     /// notification is updated in place.
     ///
+    /// A notice being handed over right now stays with the process handing it over, which sends
+    /// the new content next (see ``markDelivered(_:serverID:now:revision:)``): were it queued at
+    /// once, another process could send it before the server's id is known, as a second
+    /// notification. An unconfirmed notice whose server id is unknown stays unconfirmed, with the
+    /// new content, in `hooray inbox`, for the same reason.
+    ///
     /// - Throws: ``NoticeNotFound`` when there is no such notice for this plugin.
     public func updateNotice(_ id: NoticeID, plugin: String, to notice: Notice) async throws {
         let payload = try encodeJSON(notice)
         try await write { db in
             try db.execute(
-                sql: "UPDATE notice SET payload = ?, state = ? WHERE id = ? AND plugin = ?",
-                arguments: [payload, NoticeState.pending.rawValue, id.rawValue, plugin])
+                sql: """
+                    UPDATE notice SET payload = ?, revision = revision + 1,
+                        state = CASE
+                            WHEN state = ? THEN state
+                            WHEN state = ? AND serverID IS NULL THEN state
+                            ELSE ? END
+                    WHERE id = ? AND plugin = ?
+                    """,
+                arguments: [
+                    payload, NoticeState.sending.rawValue, NoticeState.unconfirmed.rawValue,
+                    NoticeState.pending.rawValue, id.rawValue, plugin,
+                ])
             if db.changesCount == 0 { throw NoticeNotFound(id: id) }
         }
     }
@@ -112,11 +144,19 @@ extension HoorayDatabase {
         }
     }
 
+    /// How many notices ``inbox(includeDelivered:limit:)`` would list without a limit.
+    public func inboxCount(includeDelivered: Bool) async throws -> Int {
+        try await read { db in
+            let filter = includeDelivered ? "" : "WHERE state <> '\(NoticeState.delivered.rawValue)'"
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notice \(filter)") ?? 0
+        }
+    }
+
     /// Marks a pending notice as being handed to the server, and returns it as it is now.
     ///
     /// Reading the notice in the same transaction means an update that landed after the queue was
-    /// read is the version sent; one that lands later leaves the notice pending (see
-    /// ``markDelivered(_:serverID:now:)``), so it is sent next.
+    /// read is the version sent; one that lands later puts the notice back in the queue when it is
+    /// marked delivered (see ``markDelivered(_:serverID:now:revision:)``), so it is sent next.
     ///
     /// - Returns: The notice to send, or `nil` when it is no longer pending.
     @discardableResult
@@ -132,32 +172,59 @@ extension HoorayDatabase {
     }
 
     /// Marks a notice as shown, with the server's id for it.
-    public func markDelivered(_ id: NoticeID, serverID: UInt32, now: Date) async throws {
+    ///
+    /// Only the process that marked it sending calls this. Should the notice be unconfirmed by now,
+    /// a `hoorayd` starting meanwhile took that hand-over for one interrupted by a crash (see
+    /// ``settleInterruptedDeliveries()``); the process making it knows better, and its answer counts.
+    ///
+    /// - Parameters:
+    ///   - id: The notice.
+    ///   - serverID: The server's id for the notification.
+    ///   - now: When it was shown.
+    ///   - revision: The ``StoredNotice/revision`` that was sent, as ``markSending(_:)`` returned it.
+    /// - Returns: Whether it is delivered now; `false` when it was updated while being sent, and
+    ///   is pending again so that the update replaces it on screen.
+    @discardableResult
+    public func markDelivered(_ id: NoticeID, serverID: UInt32, now: Date, revision: Int) async throws -> Bool {
         try await write { db in
-            // An update posted while this one was being sent stays pending: it is sent next.
             try db.execute(
                 sql: """
-                    UPDATE notice SET state = CASE WHEN state = ? THEN ? ELSE state END,
+                    UPDATE notice SET
+                        state = CASE
+                            WHEN state IN (?, ?) AND revision = ? THEN ?
+                            WHEN state IN (?, ?) THEN ?
+                            ELSE state END,
                         serverID = ?, deliveredAt = ?, lastError = NULL
                     WHERE id = ?
                     """,
                 arguments: [
-                    NoticeState.sending.rawValue, NoticeState.delivered.rawValue, Int64(serverID),
-                    now.unixSeconds, id.rawValue,
+                    NoticeState.sending.rawValue, NoticeState.unconfirmed.rawValue, revision,
+                    NoticeState.delivered.rawValue, NoticeState.sending.rawValue, NoticeState.unconfirmed.rawValue,
+                    NoticeState.pending.rawValue, Int64(serverID), now.unixSeconds, id.rawValue,
                 ])
+            let state = try String.fetchOne(db, sql: "SELECT state FROM notice WHERE id = ?", arguments: [id.rawValue])
+            return state != NoticeState.pending.rawValue
         }
     }
 
     /// Puts a notice back in the queue after a failed attempt, with the reason.
+    ///
+    /// Like ``markDelivered(_:serverID:now:revision:)``, it also settles a hand-over that a starting
+    /// `hoorayd` marked unconfirmed while this process was still making it.
     public func markUndelivered(_ id: NoticeID, reason: String) async throws {
         try await write { db in
             try db.execute(
-                sql: "UPDATE notice SET state = ?, lastError = ? WHERE id = ? AND state = ?",
-                arguments: [NoticeState.pending.rawValue, reason, id.rawValue, NoticeState.sending.rawValue])
+                sql: "UPDATE notice SET state = ?, lastError = ? WHERE id = ? AND state IN (?, ?)",
+                arguments: [
+                    NoticeState.pending.rawValue, reason, id.rawValue, NoticeState.sending.rawValue,
+                    NoticeState.unconfirmed.rawValue,
+                ])
         }
     }
 
     /// After a crash: notices caught mid-hand-over become unconfirmed.
+    ///
+    /// A `hooray` hosting a plugin may be handing one over right now; its own answer settles it later.
     ///
     /// - Returns: How many there were.
     @discardableResult

@@ -98,13 +98,27 @@ public actor RecordingNoticeBoard: NoticeBoard {
     /// Every notice, in posting order.
     public private(set) var entries: [Entry] = []
 
+    /// Where ``post(_:storing:)`` saves its values.
+    let storage: (any PluginStore)?
+
     /// Creates an empty board.
-    public init() {}
+    ///
+    /// - Parameter storage: The plugin's storage, where ``post(_:storing:)`` saves its values;
+    ///   without one, that method throws.
+    public init(storage: (any PluginStore)? = nil) {
+        self.storage = storage
+    }
 
     public func post(_ notice: Notice) async throws -> NoticeID {
         let id = NoticeID(rawValue: Int64(entries.count + 1))
         entries.append(Entry(id: id, versions: [notice]))
         return id
+    }
+
+    public func post(_ notice: Notice, storing values: [String: Data]) async throws -> NoticeID {
+        guard let storage else { throw NoStorageForValues() }
+        for (key, value) in values { try await storage.setData(value, forKey: key) }
+        return try await post(notice)
     }
 
     public func update(_ id: NoticeID, to notice: Notice) async throws {
@@ -116,6 +130,13 @@ public actor RecordingNoticeBoard: NoticeBoard {
 
     /// The latest version of every notice, in posting order.
     public var notices: [Notice] { entries.map(\.current) }
+}
+
+/// ``RecordingNoticeBoard/post(_:storing:)`` was called on a board made without storage.
+public struct NoStorageForValues: Error, Sendable, CustomStringConvertible {
+    public var description: String {
+        "this RecordingNoticeBoard has no storage for post(_:storing:); make it with RecordingNoticeBoard(storage:)"
+    }
 }
 
 /// ``RecordingNoticeBoard/update(_:to:)`` was given an id it never handed out.
@@ -233,8 +254,8 @@ public struct PluginTestHarness: Sendable {
         self.ai = ai
         clock = ManualClock(now: now)
         reminders = InMemoryReminderBook(nextDue: nextDue)
-        notices = RecordingNoticeBoard()
         storage = InMemoryPluginStore()
+        notices = RecordingNoticeBoard(storage: storage)
         background = RecordingBackgroundWork()
         celebrations = RecordingCelebrationCenter(
             style: celebrationStyle, notices: notices, phrases: celebrationPhrases)

@@ -93,7 +93,8 @@ struct Inbox: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: nil)
-        let notices = try await session.database().inbox(includeDelivered: all, limit: limit)
+        let database = try session.database()
+        let notices = try await database.inbox(includeDelivered: all, limit: limit)
         if json {
             print(try Output.json(notices.map(InboxItem.init)))
             return
@@ -104,6 +105,13 @@ struct Inbox: AsyncParsableCommand {
         }
         for stored in notices {
             print(Output.inboxEntry(stored))
+        }
+        // Older notices past the limit are not gone; say so, and how to see them.
+        let total = try await database.inboxCount(includeDelivered: all)
+        if total > notices.count {
+            print(
+                "… and \(total - notices.count) older; `hooray inbox\(all ? " --all" : "") --limit \(total)` lists them all."
+            )
         }
         if !session.daemonIsRunning {
             warn("\nhoorayd is not running; waiting notices are shown once it starts.")

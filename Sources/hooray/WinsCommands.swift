@@ -77,7 +77,14 @@ struct Win: AsyncParsableCommand {
             venue = ranIn
         } catch let failure as PluginCommandFailed {
             warn("hooray win: \(failure.message)")
-            warn("Nothing was saved.")
+            if failure.mayHaveRun {
+                // A win is saved together with its notification, so if it was saved, it is announced.
+                warn(
+                    "It may have been saved all the same: if so, `hooray moments` lists it and its notification is shown (or waits in `hooray inbox`)."
+                )
+            } else {
+                warn("Nothing was saved.")
+            }
             throw ExitCode.failure
         }
         if json {

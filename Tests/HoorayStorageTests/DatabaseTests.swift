@@ -92,8 +92,8 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         try await database.markSending(id)
         try await database.markUndelivered(id, reason: "no notification server")
         #expect(try await database.inbox(includeDelivered: false).map(\.lastError) == ["no notification server"])
-        try await database.markSending(id)
-        try await database.markDelivered(id, serverID: 7, now: t0)
+        let sent = try #require(try await database.markSending(id))
+        #expect(try await database.markDelivered(id, serverID: 7, now: t0, revision: sent.revision))
         #expect(try await database.inbox(includeDelivered: false).isEmpty)
         #expect(try await database.notice(id)?.serverID == 7)
         // An update in place queues it again, keeping the server id to replace.
@@ -123,12 +123,54 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let id = try await database.insertNotice(
             Notice(title: "Moment logged", body: "offline"), plugin: "wins", now: t0)
-        try await database.markSending(id)
+        let sent = try #require(try await database.markSending(id))
         try await database.updateNotice(id, plugin: "wins", to: Notice(title: "Moment logged", body: "AI praise"))
-        try await database.markDelivered(id, serverID: 3, now: t0)
+        // Until the server's id is known, nobody else may send it: that would be a second notification.
+        #expect(try await database.pendingNotices().isEmpty)
+        #expect(try await !database.markDelivered(id, serverID: 3, now: t0, revision: sent.revision))
         let next = try #require(try await database.pendingNotices().first)
         #expect(next.notice.body == "AI praise")
         #expect(next.serverID == 3)
+    }
+
+    @Test func aHandOverAStartingDaemonTookForInterruptedIsSettledByItsSender() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shown = try await database.insertNotice(Notice(title: "Shown"), plugin: "wins", now: t0)
+        let failed = try await database.insertNotice(Notice(title: "Failed"), plugin: "wins", now: t0)
+        // A `hooray` hosting the plugin is handing both over when hoorayd starts.
+        let sent = try #require(try await database.markSending(shown))
+        try await database.markSending(failed)
+        #expect(try await database.settleInterruptedDeliveries() == 2)
+        // Then the server answers it.
+        #expect(try await database.markDelivered(shown, serverID: 4, now: t0, revision: sent.revision))
+        try await database.markUndelivered(failed, reason: "no notification server")
+        #expect(try await database.notice(shown)?.state == .delivered)
+        #expect(try await database.pendingNotices().map(\.id) == [failed])
+    }
+
+    @Test func anUpdateOfAnUnconfirmedNoticeWithoutServerIDStaysInTheInbox() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let id = try await database.insertNotice(
+            Notice(title: "Moment logged", body: "offline"), plugin: "wins", now: t0)
+        try await database.markSending(id)
+        try await database.settleInterruptedDeliveries()
+        try await database.updateNotice(id, plugin: "wins", to: Notice(title: "Moment logged", body: "AI praise"))
+        #expect(
+            try await database.pendingNotices().isEmpty, "it may be on screen already; sending it could show it twice")
+        let kept = try #require(try await database.inbox(includeDelivered: false).first)
+        #expect(kept.state == .unconfirmed)
+        #expect(kept.notice.body == "AI praise")
+    }
+
+    @Test func aNoticeAndTheValuesPostedWithItAreStoredTogether() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let id = try await database.insertNotice(
+            Notice(title: "Moment logged"), plugin: "wins", now: t0, storing: ["moment.1": Data("m".utf8)])
+        #expect(try await database.notice(id)?.plugin == "wins")
+        #expect(try await database.pluginValue(plugin: "wins", key: "moment.1") == Data("m".utf8))
     }
 
     @Test func aCrashMidDeliveryLeavesTheNoticeUnconfirmedNotResent() async throws {

@@ -302,10 +302,13 @@ public enum ControlClient {
         // A daemon that turns the connection away (it is busy) answers before reading, and
         // closes: its answer is still there to read after the write failed.
         let sent = UnixSocket.writeAll(fd, try ControlCoding.encode(request))
+        errno = 0
         guard let line = UnixSocket.readLine(fd) else {
-            throw ControlError(
-                message: sent
-                    ? "the daemon did not answer within \(timeout) s" : "the daemon closed the control connection")
+            guard sent else { throw ControlError(message: "the daemon closed the control connection") }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                throw ControlError(message: "the daemon did not answer within \(timeout) s")
+            }
+            throw ControlError(message: "the daemon closed the connection without answering; it may have stopped")
         }
         do {
             return try ControlCoding.decode(ControlResponse.self, from: line)

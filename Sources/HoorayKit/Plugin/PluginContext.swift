@@ -129,6 +129,21 @@ public protocol NoticeBoard: Sendable {
     @discardableResult
     func post(_ notice: Notice) async throws -> NoticeID
 
+    /// Shows a notice now and saves values in the plugin's own storage with it, in one step.
+    ///
+    /// Either the values and the notice are both stored, or — when this throws, or the process is
+    /// killed — neither is. Use it when saving a record and announcing it must not come apart:
+    /// a record saved on its own, by a process that was then killed, would never be announced,
+    /// and the user, told that the command failed, would log it again.
+    ///
+    /// - Parameters:
+    ///   - notice: The notice.
+    ///   - values: Keys of the plugin's storage (``PluginContext/storage``) and the bytes to store
+    ///     under them, replacing what is there.
+    /// - Returns: The notice's id, for ``update(_:to:)``.
+    @discardableResult
+    func post(_ notice: Notice, storing values: [String: Data]) async throws -> NoticeID
+
     /// Replaces a posted notice in place: the same notification on screen changes its text.
     func update(_ id: NoticeID, to notice: Notice) async throws
 }
