@@ -30,6 +30,12 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+
         // Linux interfaces Glibc's module leaves out (timerfd, eventfd).
         .systemLibrary(name: "CLinux"),
 
@@ -93,6 +99,9 @@ let package = Package(
             dependencies: ["HoorayKit", "CCurl", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Secrets in the desktop's keyring (Secret Service, libsecret), off the caller's thread.
+        .target(name: "HoorayKeyring", dependencies: ["HoorayKit", "CLibSecret"]),
+
         // Fakes for tests, ours and plugin authors'.
         .target(name: "HoorayTesting", dependencies: ["HoorayKit"]),
 
@@ -140,5 +149,6 @@ let package = Package(
         .testTarget(name: "HabitsPluginTests", dependencies: ["HabitsPlugin", "HoorayTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayTesting"]),
         .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HooraySystemTesting"]),
+        .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "HooraySystemTesting"]),
     ]
 )
