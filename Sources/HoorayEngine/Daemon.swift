@@ -109,7 +109,7 @@ public enum Daemon {
             logger.info("configuration: \(loaded.files.joined(separator: ", "))")
         }
         await engine.setPraiseProvider(
-            makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
+            await makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
@@ -176,11 +176,14 @@ public enum Daemon {
     static func makePraiseProvider(
         _ configuration: AIConfiguration, identity store: CoreSettings.Identity.Store, paths: HoorayPaths,
         logger: Logger
-    ) -> any PraiseProvider {
+    ) async -> any PraiseProvider {
         let vault = IdentityVault(store: store, paths: paths)
         let identity: AnonymousIdentity?
         do {
-            let (found, place) = try vault.identity()
+            // On a thread of its own: a keyring that does not answer costs that thread its timeout.
+            let (found, place) = try await IdentityResolvingPraiseProvider.offThread {
+                Result { () throws(IdentityVaultError) in try vault.identity() }
+            }.get()
             identity = found
             logger.debug("the anonymous identity is kept in \(place)")
         } catch {
@@ -238,7 +241,7 @@ public enum Daemon {
             logLevel.level = loaded.logLevel
             for warning in loaded.warnings { logger.warning("\(warning)") }
             await engine.setPraiseProvider(
-                makePraiseProvider(
+                await makePraiseProvider(
                     loaded.ai, identity: loaded.identityStore, paths: HoorayPaths(environment: loader.environment),
                     logger: logger))
             await engine.apply(settings: loaded.settings, plugins: loaded.setups)

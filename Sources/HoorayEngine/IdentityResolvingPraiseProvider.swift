@@ -62,7 +62,7 @@ final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable
     }
 
     /// Runs blocking keyring work on a thread of its own, so that no task thread waits on D-Bus.
-    private static func offThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    static func offThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: work()) }
             thread.name = "hooray-keyring"

@@ -198,12 +198,15 @@ public struct IdentityVault: Sendable {
     private func move(_ identity: AnonymousIdentity, service: String) throws(IdentityVaultError) -> (
         AnonymousIdentity, Place
     ) {
+        let saved: AnonymousIdentity
         do {
-            _ = try save(identity, service: service)
+            saved = try save(identity, service: service)
         } catch {
             // The file stays the one place it is kept; the move is tried again next time.
             return (identity, .file(file.path))
         }
+        // Only an equal read-back lets the file go.
+        guard saved == identity else { return (saved, .keyring(service: service)) }
         do {
             try file.delete()
         } catch {
@@ -212,18 +215,20 @@ public struct IdentityVault: Sendable {
         return (identity, .keyring(service: service))
     }
 
-    /// Stores an identity in the keyring and reads it back; only an equal read-back counts.
+    /// Stores an identity in the keyring and returns what reads back.
     private func save(_ identity: AnonymousIdentity, service: String) throws(IdentityVaultError) -> AnonymousIdentity {
         do {
             try keyring.store(.identity, value: identity.storedText)
         } catch {
             throw IdentityVaultError(.keyringRefused(error.description))
         }
-        guard case .found(let text) = keyring.lookup(.identity), AnonymousIdentity(storedText: text) == identity else {
-            throw IdentityVaultError(.keyringRefused("the identity stored in \(service) did not read back the same"))
+        // Another process making the first identity at the same moment may have stored after us:
+        // the keyring keeps one item, and that one is the identity from now on.
+        guard case .found(let text) = keyring.lookup(.identity), let kept = AnonymousIdentity(storedText: text) else {
+            throw IdentityVaultError(.keyringRefused("the identity stored in \(service) could not be read back"))
         }
         writeMarker()
-        return identity
+        return kept
     }
 
     private func fromFile(making: Bool) throws(IdentityVaultError) -> (AnonymousIdentity, Place)? {
