@@ -38,11 +38,14 @@ public enum ConfigFileParser {
             var before = ""
             before.unicodeScalars.append(contentsOf: text.unicodeScalars.prefix(hazard.offset))
             let here = SourceLocation(file: file, line: hazard.location.line, column: hazard.location.column)
-            do {
-                _ = try parseWithTOMLKit(before, file: file)
-            } catch let earlier where earlier.errors.contains(where: { $0.location.map { $0 < here } == true }) {
-                throw earlier
-            } catch {}
+            // Cutting the text short can make a hazard of its own; then only this one is reported.
+            if TOMLLocator.firstHazard(in: before) == nil {
+                do {
+                    _ = try parseWithTOMLKit(before, file: file)
+                } catch let earlier where earlier.errors.contains(where: { $0.location.map { $0 < here } == true }) {
+                    throw earlier
+                } catch {}
+            }
             throw [hazardError(hazard, at: here)]
         }
         let table = try parseWithTOMLKit(text, file: file)
@@ -79,6 +82,10 @@ public enum ConfigFileParser {
         case (.dateTime, _):
             message = "the time of this date-time is not complete"
             hint = "write a date-time as 2026-11-24 08:30:00 (or 2026-11-24T08:30:00), or only the date"
+        case (.underscoreInDate, _):
+            message = "a date cannot hold `_`"
+            hint =
+                "write dates as 2026-11-24, date-times as 2026-11-24 08:30:00; underscores only group digits of numbers"
         case (.listItem, _):
             message = "\(found) cannot stand in a list here"
             hint = "separate the values of a list with commas and end it with ], as in days = [\"mon\", \"fri\"]"

@@ -43,6 +43,8 @@ struct TOMLLocator {
             case listItem
             /// The time of a date-time, after its date and `T` or a space.
             case dateTime
+            /// An underscore in a date, which no date may hold.
+            case underscoreInDate
         }
 
         var kind: Kind
@@ -62,7 +64,9 @@ struct TOMLLocator {
     ///   editor saves while someone is typing a new section, does not;
     /// - a list item does not start with `}` or a Unicode line separator;
     /// - the time of a date-time starts with a digit after `T` (`2026-11-24T=`), and after a space
-    ///   is longer than one digit (`2026-11-24 1`).
+    ///   is longer than one digit (`2026-11-24 1`);
+    /// - toml++ never steps back further than the 127 characters it keeps, which a date padded with
+    ///   underscores and followed by a space makes it do.
     ///
     /// ``ConfigFileParser`` looks for them first and never hands such text to toml++. The fuzz
     /// tests (`TOMLFuzzTests`) found the last two; run them with more iterations after updating
@@ -258,6 +262,30 @@ struct TOMLLocator {
         return Hazard(kind: .dateTime, location: location, found: after, offset: index + offset + 2)
     }
 
+    /// Looks at a bare value starting here: a date with underscores in it (`2026-11-24___`) makes
+    /// toml++ step back further than it keeps, when enough of them are followed by a space. No
+    /// date may hold an underscore, so any is refused.
+    private func checkDateWithUnderscores() -> Hazard? {
+        var offset = 0
+        var characters: [Unicode.Scalar] = []
+        var firstUnderscore: Int?
+        while let scalar = peek(offset), !TOMLLocator.isValueTerminator(scalar) {
+            if scalar == "_" {
+                if firstUnderscore == nil { firstUnderscore = offset }
+            } else if characters.count < 10 {
+                characters.append(scalar)
+            }
+            offset += 1
+        }
+        guard let firstUnderscore, characters.count == 10, ("0"..."9").contains(characters[0]),
+            characters.allSatisfy({ ("0"..."9").contains($0) || $0 == "-" }), characters[4] == "-",
+            characters[7] == "-"
+        else { return nil }
+        var location = here
+        location.column += firstUnderscore
+        return Hazard(kind: .underscoreInDate, location: location, found: "_", offset: index + firstUnderscore)
+    }
+
     /// Looks at a bare value starting here: a date, `T` and no digit after it (`2026-11-24T=`)
     /// make toml++ assert.
     private func checkDateWithoutTime() -> Hazard? {
@@ -373,7 +401,9 @@ struct TOMLLocator {
         case "{":
             scanInlineTable(at: path)
         default:
-            if stoppingAtHazards, let found = checkDateWithOneDigitTime() ?? checkDateWithoutTime() {
+            if stoppingAtHazards,
+                let found = checkDateWithUnderscores() ?? checkDateWithOneDigitTime() ?? checkDateWithoutTime()
+            {
                 hazard = found
                 return
             }

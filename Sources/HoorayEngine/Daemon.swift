@@ -109,7 +109,7 @@ public enum Daemon {
             logger.info("configuration: \(loaded.files.joined(separator: ", "))")
         }
         await engine.setPraiseProvider(
-            await makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
+            makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
@@ -169,36 +169,33 @@ public enum Daemon {
     /// Makes the AI praise provider plugins get: libcurl to the configured endpoint, sending the
     /// anonymous identity as `x-user-id`; or one that always says "not configured".
     ///
-    /// The identity is made here on the first run (in the keyring when there is one). When it
-    /// cannot be read now — the keyring is locked or not answering, or the identity file is
-    /// damaged — this is logged with what to do, offline praise keeps working, and each AI request
-    /// tries again, so requests go out once the identity can be read.
+    /// The identity is made (or moved into the keyring) here on the first run, on a thread of its
+    /// own: a keyring that does not answer costs that thread its timeouts, never the scheduler's
+    /// start. When it cannot be read — the keyring is locked or not answering, or the identity
+    /// file is damaged — this is logged with what to do, offline praise keeps working, and each AI
+    /// request tries again, so requests go out once the identity can be read.
     static func makePraiseProvider(
         _ configuration: AIConfiguration, identity store: CoreSettings.Identity.Store, paths: HoorayPaths,
         logger: Logger
-    ) async -> any PraiseProvider {
+    ) -> any PraiseProvider {
         let vault = IdentityVault(store: store, paths: paths)
-        let identity: AnonymousIdentity?
-        do {
-            // On a thread of its own: a keyring that does not answer costs that thread its timeout.
-            let (found, place) = try await IdentityResolvingPraiseProvider.offThread {
-                Result { () throws(IdentityVaultError) in try vault.identity() }
-            }.get()
-            identity = found
-            logger.debug("the anonymous identity is kept in \(place)")
-        } catch {
-            identity = nil
-            if configuration.provider == .off {
-                logger.warning("\(error.description)")
-            } else {
-                logger.error("\(error.description)")
+        let provider =
+            configuration.provider == .off
+            ? nil
+            : IdentityResolvingPraiseProvider(configuration: configuration, vault: vault, logger: Logger(label: "ai"))
+        Thread.detachNewThread {
+            do {
+                let (identity, place) = try vault.identity()
+                provider?.remember(identity)
+                logger.debug("the anonymous identity is kept in \(place)")
+            } catch {
+                logger.log(level: provider == nil ? .warning : .error, "\(error)")
             }
         }
-        guard configuration.provider != .off else { return NoPraiseProvider() }
+        guard let provider else { return NoPraiseProvider() }
         logger.info(
             "AI praise from \(configuration.provider.rawValue) at \(configuration.endpoint?.absoluteString ?? "?")")
-        return IdentityResolvingPraiseProvider(
-            configuration: configuration, vault: vault, identity: identity, logger: Logger(label: "ai"))
+        return provider
     }
 
     /// Logs the next few reminders in local time, so a user starting hoorayd sees what it will do.
@@ -241,7 +238,7 @@ public enum Daemon {
             logLevel.level = loaded.logLevel
             for warning in loaded.warnings { logger.warning("\(warning)") }
             await engine.setPraiseProvider(
-                await makePraiseProvider(
+                makePraiseProvider(
                     loaded.ai, identity: loaded.identityStore, paths: HoorayPaths(environment: loader.environment),
                     logger: logger))
             await engine.apply(settings: loaded.settings, plugins: loaded.setups)

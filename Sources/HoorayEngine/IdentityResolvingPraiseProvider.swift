@@ -21,18 +21,21 @@ final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable
     private let vault: IdentityVault
     private let logger: Logger
 
-    /// Creates the provider.
+    /// Creates the provider; the identity is read at the first request, or given by ``remember(_:)``.
     ///
     /// - Parameters:
     ///   - configuration: The `[ai]` section, with a provider set.
     ///   - vault: Where the identity is read.
-    ///   - identity: The identity, when it could be read already.
     ///   - logger: Where failures are logged; it never receives the identity or a key.
-    init(configuration: AIConfiguration, vault: IdentityVault, identity: AnonymousIdentity?, logger: Logger) {
+    init(configuration: AIConfiguration, vault: IdentityVault, logger: Logger) {
         self.configuration = configuration
         self.vault = vault
-        self.identity = identity
         self.logger = logger
+    }
+
+    /// Keeps an identity read elsewhere, so that requests need not read it again.
+    func remember(_ found: AnonymousIdentity) {
+        lock.withLock { identity = found }
     }
 
     func praise(for moment: MomentForPraise) async throws -> AIPraise {
@@ -45,8 +48,7 @@ final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable
         if let known = lock.withLock({ identity }) { return known }
         let vault = self.vault
         var result = await Self.offThread { Result { () throws(IdentityVaultError) in try vault.identity().0 } }
-        if case .failure(let error) = result, case .keyringLocked = error.problem, lock.withLock({ !askedToUnlock }) {
-            lock.withLock { askedToUnlock = true }
+        if case .failure(let error) = result, case .keyringLocked = error.problem, isFirstToAskForUnlock() {
             logger.notice("the keyring is locked; asking the desktop to unlock it, once")
             if await Self.offThread({ vault.keyring.unlock() }) {
                 result = await Self.offThread { Result { () throws(IdentityVaultError) in try vault.identity().0 } }
@@ -58,6 +60,14 @@ final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable
             return found
         case .failure(let error):
             throw .identityUnavailable(reason: error.description)
+        }
+    }
+
+    /// Whether this is the first request to ask for the unlock prompt; the next ones are not.
+    private func isFirstToAskForUnlock() -> Bool {
+        lock.withLock {
+            defer { askedToUnlock = true }
+            return !askedToUnlock
         }
     }
 

@@ -46,6 +46,8 @@ public struct IdentityVault: Sendable {
     /// A file holding no secret, written once the identity lives in the keyring: while it exists,
     /// an unreachable keyring means "wait", not "make a new identity in the file".
     let markerPath: String
+    /// The lock held while the identity is read or made, in the runtime folder.
+    let lockPath: String
 
     /// Creates a vault; nothing is read or written yet.
     ///
@@ -58,6 +60,7 @@ public struct IdentityVault: Sendable {
         self.file = IdentityStore(path: paths.identityFile)
         self.keyring = keyring
         self.markerPath = paths.identityKeyringMarker
+        self.lockPath = paths.runtimeDirectory + "/identity.lock"
     }
 
     /// Returns the identity and where it is kept, making one when there is none.
@@ -119,16 +122,16 @@ public struct IdentityVault: Sendable {
     @discardableResult
     public func delete() throws(IdentityVaultError) -> Bool {
         var removed = false
-        if store != .file {
+        if store != .file || markerExists {
             switch keyring.state() {
             case .available, .locked:
                 do {
                     removed = try keyring.delete(.identity)
                 } catch {
-                    throw IdentityVaultError(.keyringRefused(error.description))
+                    throw IdentityVaultError(.keyringRefused(error.description, code: error.code))
                 }
             case .unavailable(let reason):
-                if FileManager.default.fileExists(atPath: markerPath) {
+                if markerExists {
                     throw IdentityVaultError(.keyringUnavailable(reason, itemMayExist: true))
                 }
             }
@@ -143,18 +146,32 @@ public struct IdentityVault: Sendable {
         return removed || hadFile
     }
 
+    /// Whether the identity was moved to (or made in) the keyring.
+    private var markerExists: Bool { FileManager.default.fileExists(atPath: markerPath) }
+
     private func resolve(making: Bool) throws(IdentityVaultError) -> (AnonymousIdentity, Place)? {
-        if store == .file { return try fromFile(making: making) }
+        // One process, one thread at a time: two first runs at once must agree on one identity.
+        let lock = IdentityLock(path: lockPath)
+        defer { lock.release() }
+        return try resolveLocked(making: making)
+    }
+
+    private func resolveLocked(making: Bool) throws(IdentityVaultError) -> (AnonymousIdentity, Place)? {
+        if store == .file {
+            // The identity lives in the keyring: a file of its own would be a second one.
+            if markerExists, try existingFileIdentity() == nil { throw IdentityVaultError(.keptInKeyring) }
+            return try fromFile(making: making)
+        }
         let service: String
         switch keyring.state() {
         case .available(let name):
             service = name
         case .locked(let name):
-            // Never a second identity: an identity file not moved yet is the same one.
-            if let existing = try existingFileIdentity() { return (existing, .file(file.path)) }
+            // Never a second identity: an identity file that was never moved is the same one.
+            if !markerExists, let existing = try existingFileIdentity() { return (existing, .file(file.path)) }
             throw IdentityVaultError(.keyringLocked(service: name))
         case .unavailable(let reason):
-            let itemMayExist = FileManager.default.fileExists(atPath: markerPath)
+            let itemMayExist = markerExists
             if store == .keyring || itemMayExist {
                 throw IdentityVaultError(.keyringUnavailable(reason, itemMayExist: itemMayExist))
             }
@@ -165,7 +182,7 @@ public struct IdentityVault: Sendable {
             guard let identity = AnonymousIdentity(storedText: text) else {
                 throw IdentityVaultError(.keyringValueInvalid(service: service))
             }
-            writeMarker()
+            try writeMarker()
             // A file left by a move that stopped half-way holds the same identity; it can go now.
             if let leftover = try? file.existingIdentity(), leftover == identity { try? file.delete() }
             return (identity, .keyring(service: service))
@@ -179,13 +196,14 @@ public struct IdentityVault: Sendable {
             }
             do {
                 return (try save(made, service: service), .keyring(service: service))
-            } catch  where store == .auto {
-                // A keyring that cannot take items (no default collection, a refused prompt): the
-                // file, as without a keyring. There was none in it, so this is still the one identity.
+            } catch let error where store == .auto && error.code == .noDefaultCollection {
+                // A keyring with nowhere to keep items: the file, as without a keyring. Nothing was
+                // stored, so this is still the one identity.
+                unlink(markerPath)
                 return try fromFile(making: true)
             }
         case .locked:
-            if let existing = try existingFileIdentity() { return (existing, .file(file.path)) }
+            if !markerExists, let existing = try existingFileIdentity() { return (existing, .file(file.path)) }
             throw IdentityVaultError(.keyringLocked(service: service))
         case .ambiguous(let count):
             throw IdentityVaultError(.keyringAmbiguous(count: count, service: service))
@@ -217,17 +235,19 @@ public struct IdentityVault: Sendable {
 
     /// Stores an identity in the keyring and returns what reads back.
     private func save(_ identity: AnonymousIdentity, service: String) throws(IdentityVaultError) -> AnonymousIdentity {
+        // First the marker: a store that fails late (a timeout, say) may still leave an item, and
+        // from then on an unreachable keyring must mean "wait".
+        try writeMarker()
         do {
             try keyring.store(.identity, value: identity.storedText)
         } catch {
-            throw IdentityVaultError(.keyringRefused(error.description))
+            throw IdentityVaultError(.keyringRefused(error.description, code: error.code))
         }
         // Another process making the first identity at the same moment may have stored after us:
         // the keyring keeps one item, and that one is the identity from now on.
         guard case .found(let text) = keyring.lookup(.identity), let kept = AnonymousIdentity(storedText: text) else {
             throw IdentityVaultError(.keyringRefused("the identity stored in \(service) could not be read back"))
         }
-        writeMarker()
         return kept
     }
 
@@ -248,11 +268,19 @@ public struct IdentityVault: Sendable {
         }
     }
 
-    private func writeMarker() {
-        guard !FileManager.default.fileExists(atPath: markerPath) else { return }
+    private func writeMarker() throws(IdentityVaultError) {
+        guard !markerExists else { return }
         let text = "# Hooray's anonymous id is kept in your keyring (`hooray identity` shows it); no secret is here.\n"
-        _ = FileManager.default.createFile(
-            atPath: markerPath, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        try? FileManager.default.createDirectory(
+            atPath: (markerPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        guard
+            FileManager.default.createFile(
+                atPath: markerPath, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        else {
+            throw IdentityVaultError(
+                .keyringRefused("cannot write \(markerPath), which remembers that the id is in the keyring"))
+        }
     }
 }
 
@@ -270,8 +298,10 @@ public struct IdentityVaultError: Error, Sendable, CustomStringConvertible {
         case keyringValueInvalid(service: String)
         /// Several identity items were found.
         case keyringAmbiguous(count: Int, service: String)
-        /// The keyring refused to store or remove the item.
-        case keyringRefused(String)
+        /// The keyring refused to store or remove the item; with the keyring's own reason, when it gave one.
+        case keyringRefused(String, code: KeyringError.Code? = nil)
+        /// `[identity] store = "file"`, but the identity was moved to the keyring.
+        case keptInKeyring
     }
 
     /// What went wrong.
@@ -279,6 +309,12 @@ public struct IdentityVaultError: Error, Sendable, CustomStringConvertible {
 
     init(_ problem: Problem) {
         self.problem = problem
+    }
+
+    /// The keyring's reason, when it refused.
+    var code: KeyringError.Code? {
+        if case .keyringRefused(_, let code) = problem { return code }
+        return nil
     }
 
     /// Whether waiting may help: the keyring is locked or not answering.
@@ -315,8 +351,35 @@ public struct IdentityVaultError: Error, Sendable, CustomStringConvertible {
             return "your keyring (\(service)) holds \(count) items “\(SecretKind.identity.label)”, so Hooray cannot "
                 + "tell which is yours and AI requests wait. Keep one in Passwords and Keys, or remove them all with "
                 + "`\(Self.clearCommand)`; a new anonymous id is then made."
-        case .keyringRefused(let reason):
+        case .keyringRefused(let reason, _):
             return "the keyring could not keep your anonymous id: \(reason)"
+        case .keptInKeyring:
+            return "your anonymous id is kept in your keyring, and [identity] store = \"file\" would make a second "
+                + "one. Set store = \"auto\" (or \"keyring\") to keep using it, or run `hooray delete-my-data` first "
+                + "to start afresh with a file."
         }
+    }
+}
+
+/// An exclusive `flock` on a file beside the identity, held while it is read or made, so that two
+/// first runs — two threads, or hoorayd and `hooray` — agree on one identity.
+private struct IdentityLock {
+    private let descriptor: Int32
+
+    /// Takes the lock, waiting for another holder; without a usable file, goes on unlocked.
+    init(path: String) {
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor >= 0 {
+            while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        }
+    }
+
+    func release() {
+        guard descriptor >= 0 else { return }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 }

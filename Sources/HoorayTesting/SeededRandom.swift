@@ -32,7 +32,7 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
 ///
 /// Each ``mutate(_:using:)`` applies one edit: cut the text short, delete, duplicate or swap a
 /// span, or insert characters that parsers trip over (brackets, quotes, dots, escapes, control
-/// characters, a byte-order mark, non-ASCII letters).
+/// characters, a byte-order mark, non-ASCII letters), once or as a long run.
 public enum TextMutations {
     /// Characters parsers treat specially, and a few they should not see at all.
     public static let awkward: [String] = [
@@ -51,7 +51,7 @@ public enum TextMutations {
         var scalars = Array(text.unicodeScalars)
         let position = scalars.isEmpty ? 0 : Int.random(in: 0...scalars.count, using: &random)
         let span = Int.random(in: 1...8, using: &random)
-        switch Int.random(in: 0..<6, using: &random) {
+        switch Int.random(in: 0..<7, using: &random) {
         case 0:
             // Cut short, as an editor's autosave in the middle of typing.
             scalars.removeSubrange(position..<scalars.count)
@@ -60,6 +60,11 @@ public enum TextMutations {
         case 2:
             let copy = scalars[position..<min(scalars.count, position + span)]
             scalars.insert(contentsOf: copy, at: position)
+        case 6:
+            // A long run of one character: parsers that look back a fixed distance trip over it.
+            let run = String(
+                repeating: awkward.randomElement(using: &random)!, count: Int.random(in: 100...200, using: &random))
+            scalars.insert(contentsOf: run.unicodeScalars, at: position)
         case 3 where scalars.count > 1:
             let other = Int.random(in: 0..<scalars.count, using: &random)
             scalars.swapAt(min(position, scalars.count - 1), other)

@@ -175,6 +175,27 @@ struct KeyringIdentityTests {
         await fixture.tearDown()
     }
 
+    @Test func switchingToTheFileNeverMakesASecondIdentityAndDeleteStillReachesTheKeyring() async throws {
+        let fixture = try await HoorayFixture()
+        let keyring = try await keyring(for: fixture)
+        let made = try await identity(fixture)
+        #expect(made.store.kind == "keyring")
+
+        try fixture.writeConfig("[identity]\nstore = \"file\"\n")
+        let refused = try await fixture.hooray("identity")
+        #expect(refused.status == .exited(1))
+        #expect(refused.standardError.contains("would make a second one"))
+        #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
+
+        let deleted = try await fixture.hooray("delete-my-data", "--yes")
+        #expect(deleted.status == .exited(0), "\(deleted.standardError)")
+        #expect(try await keyring.search(attributes: Self.identityAttributes).isEmpty)
+        #expect(try await identity(fixture).store.kind == "file")
+
+        await keyring.stop()
+        await fixture.tearDown()
+    }
+
     @Test func badKeyringStatesAreExplainedAndNothingIsReplaced() async throws {
         let fixture = try await HoorayFixture()
 

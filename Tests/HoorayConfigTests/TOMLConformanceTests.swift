@@ -79,6 +79,12 @@ import Testing
         ("a = [\u{2028}]\n", 1, 6, "cannot stand in a list"),
         ("d = 1979-05-27T=7:32:00\n", 1, 5, "this is not a TOML value"),
         ("d = [1979-05-27 1]\n", 1, 17, "expected comma"),
+        // Found in review: toml++ stepped back further than it keeps.
+        ("a = 2026-11-24" + String(repeating: "_", count: 117) + " \n", 1, 15, "a date cannot hold `_`"),
+        ("a = 2026-11-24" + String(repeating: "_", count: 116) + " 1", 1, 15, "a date cannot hold `_`"),
+        ("a = 2026-11-24" + String(repeating: "_", count: 115) + " 00:00:00\n", 1, 15, "a date cannot hold `_`"),
+        ("a = 2026-11-24" + String(repeating: "_", count: 116) + " 1 \n", 1, 15, "a date cannot hold `_`"),
+        ("a = [2026-11-24" + String(repeating: "_", count: 116) + " 00]\n", 1, 16, "a date cannot hold `_`"),
     ])
     func aHeaderWithoutANameIsAnErrorNotACrash(text: String, line: Int, column: Int, message: String) {
         let found = diagnostics(of: { try ConfigFileParser.parse(text, file: "hooray.toml") })

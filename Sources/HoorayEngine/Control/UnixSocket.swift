@@ -67,9 +67,12 @@ enum UnixSocket {
             var wanted = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&wanted, 1, milliseconds)
             if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return ready == 0 ? .timedOut : (data.isEmpty ? .nothing : .line(data)) }
+            guard ready > 0 else { return ready == 0 ? .timedOut : .nothing }
             let count = recv(fd, &buffer, buffer.count, 0)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            // A failed read (a reset connection) leaves only part of a request: nothing to answer.
+            guard count >= 0 else { return .nothing }
+            // A clean end of stream after some text is a request without its newline.
             guard count > 0 else { return data.isEmpty ? .nothing : .line(data) }
             if let newline = buffer[0..<count].firstIndex(of: UInt8(ascii: "\n")) {
                 guard data.count + newline <= limit else { return .tooLong }
