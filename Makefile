@@ -6,8 +6,9 @@ SWIFT        ?= swift
 BUILD_FLAGS  ?=
 BIN          := .build/debug
 
-RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev
-TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin
+RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev
+TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools \
+                libglib2.0-bin
 
 .PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help
 
