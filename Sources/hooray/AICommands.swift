@@ -265,7 +265,7 @@ enum EchoOff {
         // Ctrl-Z would stop the process with echo off, and the shell would not turn it back on.
         _ = Glibc.signal(SIGTSTP, SIG_IGN)
         settings.c_lflag &= ~tcflag_t(ECHO | ECHONL)
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
         return true
     }
 
