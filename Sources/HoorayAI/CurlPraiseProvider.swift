@@ -76,7 +76,8 @@ public final class CurlPraiseProvider: PraiseProvider {
                 // Without this, libcurl waits for a "100 Continue" that simple servers never send.
                 "Expect:",
             ]
-            if provider == .openai, let key = try await APIKeySource(configuration: configuration, keyring: keyring).resolve()
+            if provider == .openai,
+                let key = try await APIKeySource(configuration: configuration, keyring: keyring).resolve()
             {
                 headers.append("Authorization: Bearer \(key)")
             }

@@ -68,6 +68,7 @@ extension AIGroup {
                 (`hooray ai set-key < FILE`). The key must be one line of visible ASCII, 8 to 4096 characters \
                 long. A key already stored for the provider is replaced. The key is never printed, logged or \
                 written to a file, and a running hoorayd uses it from its next request on.
+
                 Exits 65 when the key is refused (nothing is stored), 69 when no keyring answers, \
                 75 when it is locked or does not answer in time.
                 """)

@@ -134,7 +134,8 @@ struct AIKeyTests {
         // When the key is forgotten, the next win's request waits with the reason, and nothing is sent.
         let forgot = try await fixture.hooray("ai", "forget-key", "--provider", "openai")
         #expect(forgot.status == .exited(0), "\(forgot.standardError)")
-        #expect(forgot.standardOutput.hasPrefix("Removed the openai key (“Hooray AI key (openai)”) from GNOME Keyring."))
+        #expect(
+            forgot.standardOutput.hasPrefix("Removed the openai key (“Hooray AI key (openai)”) from GNOME Keyring."))
         #expect(try await keyring.lookup(attributes: Self.openAIAttributes) == nil)
         let again = try await fixture.hooray("ai", "forget-key", "--provider", "openai")
         #expect(again.status == .exited(0))

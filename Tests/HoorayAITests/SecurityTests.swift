@@ -155,7 +155,8 @@ struct KeyringKeyTests {
     @Test func aMissingOrLockedKeyIsAClearErrorAndNothingIsSent() async throws {
         try await withKeyring { daemon, keyring in
             try await withAIServer { (server: TestAIServer) async throws in
-                let required = makeProvider(.openai, endpoint: server.endpoint("good"), apiKey: .keyring, keyring: keyring)
+                let required = makeProvider(
+                    .openai, endpoint: server.endpoint("good"), apiKey: .keyring, keyring: keyring)
                 let missing = await requestError(required)
                 #expect(
                     missing as? AIRequestError
