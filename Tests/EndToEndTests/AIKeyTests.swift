@@ -52,6 +52,30 @@ struct AIKeyTests {
             runtimeDirectory: fixture.home.appending("runtime"))
     }
 
+    /// Runs `body` with a fresh fixture, GNOME Keyring on its bus and a loopback AI service, and
+    /// stops them all afterwards, also when it throws.
+    static func withKeyring(
+        _ body: (HoorayFixture, KeyringDaemon, TestAIServer) async throws -> Void
+    ) async throws {
+        let fixture = try await HoorayFixture()
+        var keyring: KeyringDaemon?
+        var ai: TestAIServer?
+        func stopAll() async {
+            await ai?.stop()
+            await keyring?.stop()
+            await fixture.tearDown()
+        }
+        do {
+            keyring = try await startKeyring(fixture)
+            ai = try await TestAIServer()
+            try await body(fixture, keyring!, ai!)
+        } catch {
+            await stopAll()
+            throw error
+        }
+        await stopAll()
+    }
+
     static func moments(_ fixture: HoorayFixture) async throws -> [PrintedMoment] {
         let output = try await fixture.hooray("moments", "--json")
         #expect(output.status == .exited(0), "\(output.standardError)")
@@ -93,140 +117,131 @@ struct AIKeyTests {
     }
 
     @Test func aStoredKeyIsSentWithRequestsAndWrittenNowhere() async throws {
-        let fixture = try await HoorayFixture()
-        let keyring = try await Self.startKeyring(fixture)
-        let ai = try await TestAIServer()
-        let server = try await fixture.startServer()
-        let key = Self.makeKey()
-        try fixture.writeConfig(Self.config(endpoint: ai.endpoint("good")))
+        try await Self.withKeyring { fixture, keyring, ai in
+            let server = try await fixture.startServer()
+            let key = Self.makeKey()
+            try fixture.writeConfig(Self.config(endpoint: ai.endpoint("good")))
 
-        // Given a key stored with `hooray ai set-key` from standard input,
-        let stored = try await fixture.hooray(arguments: ["ai", "set-key", "--provider", "openai"], input: key + "\n")
-        #expect(stored.status == .exited(0), "\(stored.standardError)")
-        #expect(
-            stored.standardOutput.contains(
-                "Stored the openai key in GNOME Keyring as “Hooray AI key (openai)”.\n"
-                    + "AI requests to openai use it from now on"))
-        #expect(try await keyring.lookup(attributes: Self.openAIAttributes) == key)
+            // Given a key stored with `hooray ai set-key` from standard input,
+            let stored = try await fixture.hooray(
+                arguments: ["ai", "set-key", "--provider", "openai"], input: key + "\n")
+            #expect(stored.status == .exited(0), "\(stored.standardError)")
+            #expect(
+                stored.standardOutput.contains(
+                    "Stored the openai key in GNOME Keyring as “Hooray AI key (openai)”.\n"
+                        + "AI requests to openai use it from now on"))
+            #expect(try await keyring.lookup(attributes: Self.openAIAttributes) == key)
 
-        // when a win asks for AI praise,
-        let daemon = try await fixture.startDaemon()
-        let win = try await fixture.hooray("win", "Watered the plants")
-        #expect(win.status == .exited(0), "\(win.standardError)")
-        let synced = await Self.waitForMoment(fixture, text: "Watered the plants") { $0.sync == "synced" }
-        #expect(synced != nil, "\(daemon.standardError)")
+            // when a win asks for AI praise,
+            let daemon = try await fixture.startDaemon()
+            let win = try await fixture.hooray("win", "Watered the plants")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            let synced = await Self.waitForMoment(fixture, text: "Watered the plants") { $0.sync == "synced" }
+            #expect(synced != nil, "\(daemon.standardError)")
 
-        // then the request carries the key,
-        let request = try #require(try ai.requests().first)
-        #expect(request.headers["authorization"] == "Bearer \(key)")
-        // and no file in the home or runtime folder holds it (the keyring's own file is encrypted),
-        // nor the daemon's log, nor anything the CLI printed.
-        let searched = Self.regularFiles(under: fixture.home.path)
-        #expect(searched.contains { $0.hasSuffix("/data/keyrings/login.keyring") }, "\(searched)")
-        #expect(searched.contains { $0.hasSuffix("/data/hooray/hooray.sqlite") }, "\(searched)")
-        #expect(searched.contains { $0.hasPrefix(fixture.home.appending("runtime")) }, "\(searched)")
-        #expect(Self.files(searched, containing: key) == [])
-        #expect(!daemon.standardError.contains(key))
-        #expect(!daemon.standardError.contains(String(key.suffix(16))))
-        #expect(!(stored.standardOutput + stored.standardError + win.standardOutput).contains(key))
-        _ = server
+            // then the request carries the key,
+            let request = try #require(try ai.requests().first)
+            #expect(request.headers["authorization"] == "Bearer \(key)")
+            // and no file in the home or runtime folder holds it (the keyring's own file is encrypted),
+            // nor the daemon's log, nor anything the CLI printed.
+            let searched = Self.regularFiles(under: fixture.home.path)
+            #expect(searched.contains { $0.hasSuffix("/data/keyrings/login.keyring") }, "\(searched)")
+            #expect(searched.contains { $0.hasSuffix("/data/hooray/hooray.sqlite") }, "\(searched)")
+            #expect(searched.contains { $0.hasPrefix(fixture.home.appending("runtime")) }, "\(searched)")
+            #expect(Self.files(searched, containing: key) == [])
+            #expect(!daemon.standardError.contains(key))
+            #expect(!daemon.standardError.contains(String(key.suffix(16))))
+            #expect(!(stored.standardOutput + stored.standardError + win.standardOutput).contains(key))
 
-        // When the key is forgotten, the next win's request waits with the reason, and nothing is sent.
-        let forgot = try await fixture.hooray("ai", "forget-key", "--provider", "openai")
-        #expect(forgot.status == .exited(0), "\(forgot.standardError)")
-        #expect(
-            forgot.standardOutput.hasPrefix("Removed the openai key (“Hooray AI key (openai)”) from GNOME Keyring."))
-        #expect(try await keyring.lookup(attributes: Self.openAIAttributes) == nil)
-        let again = try await fixture.hooray("ai", "forget-key", "--provider", "openai")
-        #expect(again.status == .exited(0))
-        #expect(again.standardOutput.hasPrefix("No openai key was stored in GNOME Keyring"))
+            // When the key is forgotten, the next win's request waits with the reason, and nothing is sent.
+            let forgot = try await fixture.hooray("ai", "forget-key", "--provider", "openai")
+            #expect(forgot.status == .exited(0), "\(forgot.standardError)")
+            #expect(
+                forgot.standardOutput.hasPrefix("Removed the openai key (“Hooray AI key (openai)”) from GNOME Keyring.")
+            )
+            #expect(try await keyring.lookup(attributes: Self.openAIAttributes) == nil)
+            let again = try await fixture.hooray("ai", "forget-key", "--provider", "openai")
+            #expect(again.status == .exited(0))
+            #expect(again.standardOutput.hasPrefix("No openai key was stored in GNOME Keyring"))
 
-        _ = try await fixture.hooray("win", "Called a friend")
-        let waiting = await Self.waitForMoment(fixture, text: "Called a friend") { $0.syncError != nil }
-        #expect(waiting?.sync == "pending")
-        #expect(
-            waiting?.syncError?.contains(
-                "no AI key is stored in your keyring for openai; run `hooray ai set-key`") == true,
-            "\(String(describing: waiting?.syncError))")
-        #expect(try ai.requests().count == 1)
+            _ = try await fixture.hooray("win", "Called a friend")
+            let waiting = await Self.waitForMoment(fixture, text: "Called a friend") { $0.syncError != nil }
+            #expect(waiting?.sync == "pending")
+            #expect(
+                waiting?.syncError?.contains(
+                    "no AI key is stored in your keyring for openai; run `hooray ai set-key`") == true,
+                "\(String(describing: waiting?.syncError))")
+            #expect(try ai.requests().count == 1)
 
-        await daemon.stop()
-        await server.stop()
-        await ai.stop()
-        await keyring.stop()
-        await fixture.tearDown()
+            await daemon.stop()
+            await server.stop()
+        }
     }
 
     @Test func aLockedKeyringKeepsMomentsWaitingUntilItIsUnlocked() async throws {
-        let fixture = try await HoorayFixture()
-        let keyring = try await Self.startKeyring(fixture)
-        let ai = try await TestAIServer()
-        let key = Self.makeKey()
-        // No api_key setting: a stored key is used all the same.
-        try fixture.writeConfig(Self.config(endpoint: ai.endpoint("good"), apiKey: ""))
-        let stored = try await fixture.hooray(arguments: ["ai", "set-key"], input: key)
-        #expect(stored.status == .exited(0), "\(stored.standardError)")
-        try await keyring.lock()
+        try await Self.withKeyring { fixture, keyring, ai in
+            let key = Self.makeKey()
+            // No api_key setting: a stored key is used all the same.
+            try fixture.writeConfig(Self.config(endpoint: ai.endpoint("good"), apiKey: ""))
+            let stored = try await fixture.hooray(arguments: ["ai", "set-key"], input: key)
+            #expect(stored.status == .exited(0), "\(stored.standardError)")
+            try await keyring.lock()
 
-        // Storing into a locked keyring without a terminal is refused with exit 75 and the fix.
-        let refused = try await fixture.hooray(arguments: ["ai", "set-key"], input: Self.makeKey())
-        #expect(refused.status == .exited(75))
-        #expect(refused.standardError.contains("is locked, so nothing was stored. Unlock it"))
+            // Storing into a locked keyring without a terminal is refused with exit 75 and the fix.
+            let refused = try await fixture.hooray(arguments: ["ai", "set-key"], input: Self.makeKey())
+            #expect(refused.status == .exited(75))
+            #expect(refused.standardError.contains("is locked, so nothing was stored. Unlock it"))
 
-        let daemon = try await fixture.startDaemon()
-        _ = try await fixture.hooray("win", "Finished the report")
-        let waiting = await Self.waitForMoment(fixture, text: "Finished the report") { $0.syncError != nil }
-        #expect(waiting?.sync == "pending")
-        #expect(waiting?.syncError?.contains("your keyring is locked") == true, "\(String(describing: waiting))")
-        #expect(try ai.requests().isEmpty, "no request goes out without the stored key")
+            let daemon = try await fixture.startDaemon()
+            _ = try await fixture.hooray("win", "Finished the report")
+            let waiting = await Self.waitForMoment(fixture, text: "Finished the report") { $0.syncError != nil }
+            #expect(waiting?.sync == "pending")
+            #expect(waiting?.syncError?.contains("your keyring is locked") == true, "\(String(describing: waiting))")
+            #expect(try ai.requests().isEmpty, "no request goes out without the stored key")
 
-        // Once it is unlocked, the retries send the key.
-        try await keyring.restartUnlocked()
-        let synced = await Self.waitForMoment(fixture, text: "Finished the report") { $0.sync == "synced" }
-        #expect(synced != nil, "\(daemon.standardError)")
-        #expect(try ai.requests().first?.headers["authorization"] == "Bearer \(key)")
+            // Once it is unlocked, the retries send the key.
+            try await keyring.restartUnlocked()
+            let synced = await Self.waitForMoment(fixture, text: "Finished the report") { $0.sync == "synced" }
+            #expect(synced != nil, "\(daemon.standardError)")
+            #expect(try ai.requests().first?.headers["authorization"] == "Bearer \(key)")
 
-        await daemon.stop()
-        await ai.stop()
-        await keyring.stop()
-        await fixture.tearDown()
+            await daemon.stop()
+        }
     }
 
     @Test func badKeysAreRefusedAndTheStoredKeyIsKept() async throws {
-        let fixture = try await HoorayFixture()
-        let keyring = try await Self.startKeyring(fixture)
-        let good = Self.makeKey()
-        let first = try await fixture.hooray(arguments: ["ai", "set-key", "--provider", "openai"], input: good)
-        #expect(first.status == .exited(0), "\(first.standardError)")
+        try await Self.withKeyring { fixture, keyring, _ in
+            let good = Self.makeKey()
+            let first = try await fixture.hooray(arguments: ["ai", "set-key", "--provider", "openai"], input: good)
+            #expect(first.status == .exited(0), "\(first.standardError)")
 
-        let bad: [(input: String, problem: String)] = [
-            ("", "No key was given."),
-            ("\n", "No key was given."),
-            ("sk-1234", "too short to be an API key"),
-            ("sk-first-line-1234\nX-Injected: yes\n", "line break inside"),
-            ("sk-with space-1234", "spaces or tabs"),
-            ("sk-naïve-key-1234", "other than visible ASCII"),
-            ("“sk-quoted-key-1234”", "other than visible ASCII"),
-            (String(repeating: "k", count: 5000), "longer than any API key"),
-        ]
-        for (input, problem) in bad {
-            let output = try await fixture.hooray(arguments: ["ai", "set-key", "--provider", "openai"], input: input)
-            #expect(output.status == .exited(65), "\(problem)")
-            #expect(output.standardError.hasPrefix("The key was not stored: "), "\(output.standardError)")
-            #expect(output.standardError.contains(problem), "\(output.standardError)")
-            #expect(output.standardOutput.isEmpty)
-            if input.count > 8 { #expect(!output.standardError.contains(input.prefix(12))) }
+            let bad: [(input: String, problem: String)] = [
+                ("", "No key was given."),
+                ("\n", "No key was given."),
+                ("sk-1234", "too short to be an API key"),
+                ("sk-first-line-1234\nX-Injected: yes\n", "line break inside"),
+                ("sk-with space-1234", "spaces or tabs"),
+                ("sk-naïve-key-1234", "other than visible ASCII"),
+                ("“sk-quoted-key-1234”", "other than visible ASCII"),
+                (String(repeating: "k", count: 5000), "longer than any API key"),
+            ]
+            for (input, problem) in bad {
+                let output = try await fixture.hooray(
+                    arguments: ["ai", "set-key", "--provider", "openai"], input: input)
+                #expect(output.status == .exited(65), "\(problem)")
+                #expect(output.standardError.hasPrefix("The key was not stored: "), "\(output.standardError)")
+                #expect(output.standardError.contains(problem), "\(output.standardError)")
+                #expect(output.standardOutput.isEmpty)
+                if input.count > 8 { #expect(!output.standardError.contains(input.prefix(12))) }
+            }
+            // Nothing was half-stored: the one item is still the good key.
+            let items = try await keyring.search(attributes: Self.openAIAttributes)
+            #expect(items.map(\.secret) == [good])
+
+            let badProvider = try await fixture.hooray(arguments: ["ai", "set-key", "--provider", "off"], input: good)
+            #expect(badProvider.status == .exited(64))
+            #expect(badProvider.standardError.contains("--provider must be one of hooray, openai"))
         }
-        // Nothing was half-stored: the one item is still the good key.
-        let items = try await keyring.search(attributes: Self.openAIAttributes)
-        #expect(items.map(\.secret) == [good])
-
-        let badProvider = try await fixture.hooray(arguments: ["ai", "set-key", "--provider", "off"], input: good)
-        #expect(badProvider.status == .exited(64))
-        #expect(badProvider.standardError.contains("--provider must be one of hooray, openai"))
-
-        await keyring.stop()
-        await fixture.tearDown()
     }
 
     @Test func withoutASecretServiceSetKeyExplainsAndExits69() async throws {
