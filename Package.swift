@@ -63,7 +63,7 @@ let package = Package(
             name: "HoorayEngine",
             dependencies: [
                 "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "HoorayAI",
-                "HoorayMessages", "CLinux",
+                "HoorayMessages", "HoorayKeyring", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -66,25 +66,24 @@ public enum ConfigFileParser {
     }
 
     private static func hazardError(_ hazard: TOMLLocator.Hazard, at location: SourceLocation) -> ConfigDiagnostic {
-        let found = hazard.found.map { "`\($0.escaped(asASCII: false))`" }
+        let found = hazard.found.map { "`\($0.escaped(asASCII: false))`" } ?? "the end of the file"
+        let message: String
+        let hint: String
         switch (hazard.kind, hazard.found) {
         case (.headerName, "\n"), (.headerName, "\r"), (.headerName, nil):
-            return .error(
-                at: location, "the table header has no name: the line ends after `[`",
-                hint: "name the section, as in [plugins.reminders], or remove the `[` until you have finished it")
+            message = "the table header has no name: the line ends after `[`"
+            hint = "name the section, as in [plugins.reminders], or remove the `[` until you have finished it"
         case (.headerName, _):
-            return .error(
-                at: location, "the table header has no name: \(found ?? "this") cannot start one",
-                hint: "name the section, as in [plugins.reminders], or remove the `[` until you have finished it")
+            message = "the table header has no name: \(found) cannot start one"
+            hint = "name the section, as in [plugins.reminders], or remove the `[` until you have finished it"
         case (.dateTime, _):
-            return .error(
-                at: location, "the time of this date-time is not complete",
-                hint: "write a date-time as 2026-11-24 08:30:00 (or 2026-11-24T08:30:00), or only the date")
+            message = "the time of this date-time is not complete"
+            hint = "write a date-time as 2026-11-24 08:30:00 (or 2026-11-24T08:30:00), or only the date"
         case (.listItem, _):
-            return .error(
-                at: location, "\(found ?? "this") cannot stand in a list here",
-                hint: "separate the values of a list with commas and end it with ], as in days = [\"mon\", \"fri\"]")
+            message = "\(found) cannot stand in a list here"
+            hint = "separate the values of a list with commas and end it with ], as in days = [\"mon\", \"fri\"]"
         }
+        return .error(at: location, message, hint: hint)
     }
 
     /// Reads and parses a file.

@@ -13,12 +13,14 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     public var log: Log
     /// `[celebrations]`: how plugins celebrate.
     public var celebrations: Celebrations
+    /// `[identity]`: where the anonymous identity is kept.
+    public var identity: Identity
 
     /// The built-in defaults.
     public static let defaults = CoreSettings()
 
     /// The top-level sections Hooray reads, besides `plugins`.
-    public static let sectionNames = ["scheduler", "delivery", "log", "celebrations"]
+    public static let sectionNames = ["scheduler", "delivery", "log", "celebrations", "identity"]
 
     /// Creates settings.
     ///
@@ -27,18 +29,20 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     ///   - delivery: The `[delivery]` section.
     ///   - log: The `[log]` section.
     ///   - celebrations: The `[celebrations]` section.
+    ///   - identity: The `[identity]` section.
     public init(
         scheduler: Scheduler = Scheduler(), delivery: Delivery = Delivery(), log: Log = Log(),
-        celebrations: Celebrations = Celebrations()
+        celebrations: Celebrations = Celebrations(), identity: Identity = Identity()
     ) {
         self.scheduler = scheduler
         self.delivery = delivery
         self.log = log
         self.celebrations = celebrations
+        self.identity = identity
     }
 
     private enum CodingKeys: String, CodingKey {
-        case scheduler, delivery, log, celebrations
+        case scheduler, delivery, log, celebrations, identity
     }
 
     /// Decodes the sections, each independently so that errors in all of them are reported.
@@ -56,6 +60,9 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
             errors.attempt {
                 try container.decodeIfPresent(Celebrations.self, forKey: .celebrations) ?? Celebrations()
             } ?? Celebrations()
+        identity =
+            errors.attempt { try container.decodeIfPresent(Identity.self, forKey: .identity) ?? Identity() }
+            ?? Identity()
         try errors.throwIfAny()
     }
 
@@ -222,6 +229,40 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             style = try container.decodeIfPresent(CelebrationStyle.self, forKey: .style) ?? Celebrations().style
+        }
+    }
+
+    /// `[identity]`: where the anonymous identity (and an AI key set with `hooray ai set-key`) is kept.
+    public struct Identity: Sendable, Hashable, Decodable {
+        /// Where secrets are kept.
+        public enum Store: String, Sendable, Hashable, CaseIterable, Decodable {
+            /// The desktop's keyring when a Secret Service answers on the session bus, otherwise the
+            /// private file.
+            case auto
+            /// The desktop's keyring only; without one, AI requests wait and commands say why.
+            case keyring
+            /// The private file `~/.local/share/hooray/identity` (mode 0600), never the keyring.
+            case file
+        }
+
+        /// Where the identity is kept; `store`, `auto` by default.
+        public var store: Store
+
+        /// Creates the section.
+        ///
+        /// - Parameter store: Where the identity is kept.
+        public init(store: Store = .auto) {
+            self.store = store
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case store
+        }
+
+        /// Decodes the section; a store that is none of the three is an error listing them.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            store = try container.decodeIfPresent(Store.self, forKey: .store) ?? Identity().store
         }
     }
 

@@ -35,6 +35,13 @@ public struct CLISession: Sendable {
         ((try? send(.status)) ?? nil) != nil
     }
 
+    /// Where the anonymous identity is kept, as `[identity] store` says; a configuration with
+    /// errors counts as the default, `auto`.
+    public func identityVault(plugins: [any HoorayPlugin]) -> IdentityVault {
+        let store = (try? loadConfiguration(plugins: plugins))?.identityStore ?? .auto
+        return IdentityVault(store: store, paths: paths)
+    }
+
     /// Loads the configuration as the daemon would.
     public func loadConfiguration(plugins: [any HoorayPlugin]) throws -> DaemonConfiguration {
         try ConfigurationLoader(environment: environment, extraFile: configFile, plugins: plugins).load()

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayAI
+import HoorayConfig
 import HoorayKit
 import HoorayStorage
 import Logging
@@ -107,7 +108,8 @@ public enum Daemon {
         } else {
             logger.info("configuration: \(loaded.files.joined(separator: ", "))")
         }
-        await engine.setPraiseProvider(makePraiseProvider(loaded.ai, paths: paths, logger: logger))
+        await engine.setPraiseProvider(
+            await makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
@@ -167,24 +169,36 @@ public enum Daemon {
     /// Makes the AI praise provider plugins get: libcurl to the configured endpoint, sending the
     /// anonymous identity as `x-user-id`; or one that always says "not configured".
     ///
-    /// The identity is made here on the first run. A damaged identity file is reported with its
-    /// recovery and leaves AI off; offline praise keeps working.
-    static func makePraiseProvider(_ configuration: AIConfiguration, paths: HoorayPaths, logger: Logger)
-        -> any PraiseProvider
-    {
-        let identity: AnonymousIdentity
+    /// The identity is made here on the first run (in the keyring when there is one). When it
+    /// cannot be read now — the keyring is locked or not answering, or the identity file is
+    /// damaged — this is logged with what to do, offline praise keeps working, and each AI request
+    /// tries again, so requests go out once the identity can be read.
+    static func makePraiseProvider(
+        _ configuration: AIConfiguration, identity store: CoreSettings.Identity.Store, paths: HoorayPaths,
+        logger: Logger
+    ) async -> any PraiseProvider {
+        let vault = IdentityVault(store: store, paths: paths)
+        let identity: AnonymousIdentity?
         do {
-            identity = try IdentityStore(path: paths.identityFile).identity()
+            // On a thread of its own: a keyring that does not answer costs that thread its timeout.
+            let (found, place) = try await IdentityResolvingPraiseProvider.offThread {
+                Result { () throws(IdentityVaultError) in try vault.identity() }
+            }.get()
+            identity = found
+            logger.debug("the anonymous identity is kept in \(place)")
         } catch {
-            logger.error("\(error.description)")
-            return NoPraiseProvider(
-                error: configuration.provider == .off ? .notConfigured : .identityUnavailable(reason: error.description)
-            )
+            identity = nil
+            if configuration.provider == .off {
+                logger.warning("\(error.description)")
+            } else {
+                logger.error("\(error.description)")
+            }
         }
         guard configuration.provider != .off else { return NoPraiseProvider() }
         logger.info(
             "AI praise from \(configuration.provider.rawValue) at \(configuration.endpoint?.absoluteString ?? "?")")
-        return CurlPraiseProvider(configuration: configuration, userID: identity.userID, logger: Logger(label: "ai"))
+        return IdentityResolvingPraiseProvider(
+            configuration: configuration, vault: vault, identity: identity, logger: Logger(label: "ai"))
     }
 
     /// Logs the next few reminders in local time, so a user starting hoorayd sees what it will do.
@@ -227,7 +241,9 @@ public enum Daemon {
             logLevel.level = loaded.logLevel
             for warning in loaded.warnings { logger.warning("\(warning)") }
             await engine.setPraiseProvider(
-                makePraiseProvider(loaded.ai, paths: HoorayPaths(environment: loader.environment), logger: logger))
+                await makePraiseProvider(
+                    loaded.ai, identity: loaded.identityStore, paths: HoorayPaths(environment: loader.environment),
+                    logger: logger))
             await engine.apply(settings: loaded.settings, plugins: loaded.setups)
             state.configuration = loaded
             logger.info("configuration reloaded")

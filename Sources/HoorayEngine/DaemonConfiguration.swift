@@ -33,6 +33,9 @@ public struct DaemonConfiguration: Sendable {
         loaded.extraSection(AIConfiguration.sectionName, as: AIConfiguration.self) ?? .defaults
     }
 
+    /// Where the anonymous identity is kept: `[identity] store`.
+    public var identityStore: CoreSettings.Identity.Store { loaded.core.identity.store }
+
     /// The names of the enabled plugins.
     public var enabledPlugins: Set<String> { Set(setups.filter(\.enabled).map(\.plugin.name)) }
 }

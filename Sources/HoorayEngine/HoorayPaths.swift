@@ -18,6 +18,8 @@ public struct HoorayPaths: Sendable, Hashable {
     public var database: String { dataDirectory + "/hooray.sqlite" }
     /// The anonymous identity's file, read and written by `IdentityStore`.
     public var identityFile: String { dataDirectory + "/identity" }
+    /// A file with no secret in it that says the identity was moved to the keyring (see `IdentityVault`).
+    public var identityKeyringMarker: String { dataDirectory + "/identity-in-keyring" }
     /// The lock file that keeps one `hoorayd` per user.
     public var lockFile: String { runtimeDirectory + "/hoorayd.lock" }
     /// The daemon's control socket.

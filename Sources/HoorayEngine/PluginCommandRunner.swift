@@ -120,7 +120,8 @@ final class LocalHostBox: @unchecked Sendable {
             database: try session.database(), sink: sink, settings: loaded.settings,
             timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: quiet)
         await engine.setPraiseProvider(
-            Daemon.makePraiseProvider(loaded.ai, paths: session.paths, logger: quiet("ai")))
+            await Daemon.makePraiseProvider(
+                loaded.ai, identity: loaded.identityStore, paths: session.paths, logger: quiet("ai")))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { $0.plugin.name == plugin })
         lock.withLock {
             made = (engine, sink)

@@ -193,9 +193,10 @@ struct Status: AsyncParsableCommand {
             // A daemon is there but would not say how it is, such as when it is busy.
             throw CommandFailure(message: "hoorayd answered: \(response.message ?? "no status")")
         }
+        let identity = session.identityVault(plugins: builtInPlugins).whereabouts()
         if let status = response?.status {
             if json {
-                print(try Output.json(status))
+                print(try Output.json(status, adding: ["identity": identity]))
                 return
             }
             print(
@@ -214,12 +215,16 @@ struct Status: AsyncParsableCommand {
             print("Waiting notices: \(status.waitingNotices)")
             print("Next reminder: \(status.nextDue.map { Output.when($0) } ?? "none")")
             if !status.configFiles.isEmpty { print("Configuration: \(status.configFiles.joined(separator: ", "))") }
+            print("Anonymous id: \(identity)")
             return
         }
         // No daemon: report what we can see ourselves.
         let server = await session.probeServer()
         if json {
-            print(try Output.json(OfflineStatus(running: false, server: server.info, serverProblem: server.problem)))
+            print(
+                try Output.json(
+                    OfflineStatus(
+                        running: false, server: server.info, serverProblem: server.problem, identity: identity)))
             return
         }
         print("hoorayd is not running. Start it with `make run` or `systemctl --user start hooray`.")
@@ -232,6 +237,7 @@ struct Status: AsyncParsableCommand {
         case .unavailable, .timedOut:
             print("Notification server: none (\(server.problem ?? "unknown")); notices would wait in `hooray inbox`.")
         }
+        print("Anonymous id: \(identity)")
         throw ExitCode(3)
     }
 }
@@ -240,6 +246,8 @@ struct OfflineStatus: Encodable {
     let running: Bool
     let server: ServerInfo?
     let serverProblem: String?
+    /// Where the anonymous identity is kept, in words.
+    let identity: String
 }
 
 struct Plugins: AsyncParsableCommand {

@@ -9,7 +9,7 @@ struct DeleteMyData: AsyncParsableCommand {
         abstract: "Remove everything Hooray keeps about you, and your anonymous id.",
         discussion: """
             Removes your notices, every plugin's data (such as moments, habits and streaks) and your \
-            anonymous id. Your configuration files stay, so configured reminders carry on. On a terminal \
+            anonymous id, from your keyring too. Your configuration files stay, so configured reminders carry on. On a terminal \
             it asks first; elsewhere it needs --yes. A new anonymous id is made the next time one is needed.
             """)
 
@@ -36,12 +36,9 @@ struct DeleteMyData: AsyncParsableCommand {
             }
         }
         let deleted = try await session.database().deleteUserData()
-        let identity = IdentityStore(path: session.paths.identityFile)
-        let hadIdentity =
-            (try? identity.existingIdentity()) != nil
-            || FileManager.default.fileExists(atPath: session.paths.identityFile)
+        let hadIdentity: Bool
         do {
-            try identity.delete()
+            hadIdentity = try session.identityVault(plugins: builtInPlugins).delete()
         } catch {
             throw CommandFailure(message: "your data was deleted, but the anonymous id was not: \(error)")
         }

@@ -9,7 +9,8 @@ struct IdentityCommand: AsyncParsableCommand {
         abstract: "Show your anonymous id and what it is used for.",
         discussion: """
             The anonymous id is made at random on this computer the first time it is needed and kept in \
-            ~/.local/share/hooray/identity (mode 600). It is sent only as the x-user-id header to the AI \
+            your desktop's keyring (GNOME Keyring, KWallet, KeePassXC) when one answers, otherwise in \
+            ~/.local/share/hooray/identity (mode 600); [identity] store in hooray.toml chooses. It is sent only as the x-user-id header to the AI \
             endpoint you configure, and only when AI is configured. `hooray delete-my-data` removes it; a new \
             one is made the next time. Exits 1 when the identity file is damaged, and says how to recover.
             """)
@@ -20,18 +21,24 @@ struct IdentityCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try CLISession(configFile: nil)
         let identity: AnonymousIdentity
+        let place: IdentityVault.Place
         do {
-            identity = try IdentityStore(path: session.paths.identityFile).identity()
+            (identity, place) = try session.identityVault(plugins: builtInPlugins).identity()
         } catch {
             warn(error.description)
             throw ExitCode.failure
         }
         if json {
-            print(try Output.json(IdentityItem(userId: identity.headerValue, createdAt: identity.createdAt)))
+            print(
+                try Output.json(
+                    IdentityItem(
+                        userId: identity.headerValue, createdAt: identity.createdAt,
+                        store: IdentityItem.Store(place))))
             return
         }
         print("Your anonymous id: \(identity.headerValue)")
         print("Made: \(Output.when(identity.createdAt))")
+        print("Kept in: \(place)")
         print(
             """
 
@@ -44,6 +51,23 @@ struct IdentityCommand: AsyncParsableCommand {
 }
 
 struct IdentityItem: Encodable {
+    /// Where the identity is kept: `{"kind": "keyring", "service": "GNOME Keyring"}` or
+    /// `{"kind": "file", "path": "…"}`.
+    struct Store: Encodable {
+        let kind: String
+        let service: String?
+        let path: String?
+
+        init(_ place: IdentityVault.Place) {
+            kind = place.kind
+            switch place {
+            case .keyring(let name): (service, path) = (name, nil)
+            case .file(let file): (service, path) = (nil, file)
+            }
+        }
+    }
+
     let userId: String
     let createdAt: Date
+    let store: Store
 }

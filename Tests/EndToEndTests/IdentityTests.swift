@@ -13,8 +13,12 @@ struct IdentityTests {
 
     func printed(_ output: ProcessOutput) throws -> Printed {
         let data = Data(output.standardOutput.utf8)
-        let keys = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]).keys
-        #expect(Set(keys) == ["userId", "createdAt"])
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == ["userId", "createdAt", "store"])
+        // No Secret Service on the test's bus: the private file, as before keyrings.
+        let store = object["store"] as? [String: Any]
+        #expect(store?["kind"] as? String == "file")
+        #expect((store?["path"] as? String)?.hasSuffix("/data/hooray/identity") == true)
         return try JSONDecoder().decode(Printed.self, from: data)
     }
 

@@ -55,7 +55,7 @@ import WinsPlugin
         #expect(aiWarnings.isEmpty)
         #expect(
             settings == [
-                "catch_up_within", "icon", "server_timeout", "retry_every", "level", "style", "provider",
+                "catch_up_within", "icon", "server_timeout", "retry_every", "level", "style", "store", "provider",
                 "connect_timeout", "timeout", "max_response_bytes",
             ])
     }

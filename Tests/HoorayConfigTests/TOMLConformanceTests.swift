@@ -30,7 +30,7 @@ import Testing
         var accepted: [String] = []
         var unplaced: [String] = []
         for file in files {
-            let found = diagnostics(quietlyOf: { try ConfigFileParser.parseFile(atPath: file.path) })
+            let found = diagnostics(of: { try ConfigFileParser.parseFile(atPath: file.path) })
             guard let error = found.errors.first else {
                 accepted.append(file.name)
                 continue
@@ -49,7 +49,7 @@ import Testing
         var refused: [String] = []
         var newerRefused: Set<String> = []
         for file in files {
-            let found = diagnostics(quietlyOf: { try ConfigFileParser.parseFile(atPath: file.path) })
+            let found = diagnostics(of: { try ConfigFileParser.parseFile(atPath: file.path) })
             guard let error = found.errors.first else { continue }
             if Self.newerThanTOML10.contains(file.name) {
                 newerRefused.insert(file.name)
@@ -81,7 +81,7 @@ import Testing
         ("d = [1979-05-27 1]\n", 1, 17, "expected comma"),
     ])
     func aHeaderWithoutANameIsAnErrorNotACrash(text: String, line: Int, column: Int, message: String) {
-        let found = diagnostics(quietlyOf: { try ConfigFileParser.parse(text, file: "hooray.toml") })
+        let found = diagnostics(of: { try ConfigFileParser.parse(text, file: "hooray.toml") })
         #expect(found.errors.count == 1)
         let error = found.errors.first
         #expect(error?.location?.line == line)
@@ -128,16 +128,4 @@ struct CorpusFile {
 extension ConfigDiagnostic {
     /// Whether it names a line and a column.
     var isPlaced: Bool { location.map { $0.line > 0 && $0.column > 0 } == true }
-}
-
-/// Runs a parse and returns its diagnostics: none when it succeeded.
-func diagnostics(quietlyOf body: () throws -> ConfigNode?) -> ConfigDiagnostics {
-    do {
-        _ = try body()
-        return []
-    } catch let diagnostics as ConfigDiagnostics {
-        return diagnostics
-    } catch {
-        return [.error(at: .wholeFile("?"), "unexpected error \(error)")]
-    }
 }

@@ -36,3 +36,25 @@ public struct AnonymousIdentity: Sendable, Hashable {
         return bytes.6 >> 4 == 4 && bytes.8 & 0xC0 == 0x80
     }
 }
+
+extension AnonymousIdentity {
+    /// Makes a new identity from a fresh random UUID.
+    ///
+    /// - Parameter now: When it is made.
+    /// - Returns: The identity, or `nil` in the unlikely case the system's UUID is not a version 4 one.
+    public static func make(now: Date) -> AnonymousIdentity? {
+        AnonymousIdentity(userID: UUID(), createdAt: now)
+    }
+
+    /// The identity as the text of an identity file, which is also what a keyring item holds.
+    public var storedText: String { IdentityFileFormat.render(self) }
+
+    /// Reads the text ``storedText`` writes.
+    ///
+    /// - Parameter storedText: The text of an identity file or keyring item.
+    /// - Returns: `nil` when the text is not a well-formed identity with a random (version 4) UUID.
+    public init?(storedText: String) {
+        guard case .identity(let identity) = IdentityFileFormat.parse(Array(storedText.utf8)) else { return nil }
+        self = identity
+    }
+}

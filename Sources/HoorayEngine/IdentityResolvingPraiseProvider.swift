@@ -1,0 +1,72 @@
+import Foundation
+import HoorayAI
+import HoorayKit
+import HoorayStorage
+import Logging
+
+/// The AI praise provider of a running Hooray: libcurl to the configured endpoint, with the
+/// anonymous identity read when a request needs it.
+///
+/// When the identity cannot be read — the keyring is locked or not answering — a request fails
+/// with ``AIRequestError/identityUnavailable(reason:)``; plugins keep the moment and retry later,
+/// as when the network is down, so requests go out once the keyring is unlocked. A new identity is
+/// never made in its place. The desktop's unlock prompt is asked for at most once per start, by
+/// the first request that finds the keyring locked.
+final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable {
+    // @unchecked: `identity` and `askedToUnlock` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var identity: AnonymousIdentity?
+    private var askedToUnlock = false
+    private let configuration: AIConfiguration
+    private let vault: IdentityVault
+    private let logger: Logger
+
+    /// Creates the provider.
+    ///
+    /// - Parameters:
+    ///   - configuration: The `[ai]` section, with a provider set.
+    ///   - vault: Where the identity is read.
+    ///   - identity: The identity, when it could be read already.
+    ///   - logger: Where failures are logged; it never receives the identity or a key.
+    init(configuration: AIConfiguration, vault: IdentityVault, identity: AnonymousIdentity?, logger: Logger) {
+        self.configuration = configuration
+        self.vault = vault
+        self.identity = identity
+        self.logger = logger
+    }
+
+    func praise(for moment: MomentForPraise) async throws -> AIPraise {
+        let userID = try await currentIdentity().userID
+        return try await CurlPraiseProvider(configuration: configuration, userID: userID, logger: logger)
+            .praise(for: moment)
+    }
+
+    private func currentIdentity() async throws(AIRequestError) -> AnonymousIdentity {
+        if let known = lock.withLock({ identity }) { return known }
+        let vault = self.vault
+        var result = await Self.offThread { Result { () throws(IdentityVaultError) in try vault.identity().0 } }
+        if case .failure(let error) = result, case .keyringLocked = error.problem, lock.withLock({ !askedToUnlock }) {
+            lock.withLock { askedToUnlock = true }
+            logger.notice("the keyring is locked; asking the desktop to unlock it, once")
+            if await Self.offThread({ vault.keyring.unlock() }) {
+                result = await Self.offThread { Result { () throws(IdentityVaultError) in try vault.identity().0 } }
+            }
+        }
+        switch result {
+        case .success(let found):
+            lock.withLock { identity = found }
+            return found
+        case .failure(let error):
+            throw .identityUnavailable(reason: error.description)
+        }
+    }
+
+    /// Runs blocking keyring work on a thread of its own, so that no task thread waits on D-Bus.
+    static func offThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: work()) }
+            thread.name = "hooray-keyring"
+            thread.start()
+        }
+    }
+}
