@@ -185,6 +185,9 @@ struct AIKeyTests {
             try fixture.writeConfig(Self.config(endpoint: ai.endpoint("good"), apiKey: ""))
             let stored = try await fixture.hooray(arguments: ["ai", "set-key"], input: key)
             #expect(stored.status == .exited(0), "\(stored.standardError)")
+            // hoorayd reads the anonymous id (also kept in the keyring) as it starts, while unlocked;
+            // the key is read at each request.
+            let daemon = try await fixture.startDaemon()
             try await keyring.lock()
 
             // Storing into a locked keyring without a terminal is refused with exit 75 and the fix.
@@ -192,7 +195,6 @@ struct AIKeyTests {
             #expect(refused.status == .exited(75))
             #expect(refused.standardError.contains("is locked, so nothing was stored. Unlock it"))
 
-            let daemon = try await fixture.startDaemon()
             _ = try await fixture.hooray("win", "Finished the report")
             let waiting = await Self.waitForMoment(fixture, text: "Finished the report") { $0.syncError != nil }
             #expect(waiting?.sync == "pending")
