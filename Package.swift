@@ -96,7 +96,7 @@ let package = Package(
         // AI praise over libcurl: providers, configuration, retry timing.
         .target(
             name: "HoorayAI",
-            dependencies: ["HoorayKit", "CCurl", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HoorayKit", "HoorayKeyring", "CCurl", .product(name: "Logging", package: "swift-log")]
         ),
 
         // Secrets in the desktop's keyring (Secret Service, libsecret), off the caller's thread.
@@ -117,6 +117,7 @@ let package = Package(
             name: "hooray",
             dependencies: [
                 "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "WinsPlugin", "HabitsPlugin", "HoorayMessages",
+                "HoorayAI", "HoorayKeyring", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -148,7 +149,7 @@ let package = Package(
         .testTarget(name: "WinsPluginTests", dependencies: ["WinsPlugin", "HoorayMessages", "HoorayTesting"]),
         .testTarget(name: "HabitsPluginTests", dependencies: ["HabitsPlugin", "HoorayTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayTesting"]),
-        .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HooraySystemTesting"]),
+        .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HoorayKeyring", "HooraySystemTesting"]),
         .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "HooraySystemTesting"]),
     ]
 )

@@ -15,7 +15,9 @@ import HoorayKit
 /// ```
 ///
 /// The API key is never written in the configuration itself: `api_key_env` names an environment
-/// variable and `api_key_file` a file readable only by the user; either is read at request time.
+/// variable, `api_key_file` a file readable only by the user, and `api_key = "keyring"` the key that
+/// `hooray ai set-key` stored in the desktop's keyring; whichever is set is read at request time.
+/// With none of them set, a key stored in the keyring for the provider is used when there is one.
 public struct AIConfiguration: Sendable, Hashable, Decodable {
     /// The kinds of AI service Hooray can ask for praise.
     public enum Provider: String, Sendable, Hashable, CaseIterable, Decodable {
@@ -26,6 +28,12 @@ public struct AIConfiguration: Sendable, Hashable, Decodable {
         /// OpenAI-compatible chat completions: `POST {endpoint}/v1/chat/completions`; also Ollama,
         /// llama.cpp and other local servers.
         case openai
+    }
+
+    /// Where the API key is kept, besides an environment variable or a file.
+    public enum KeyStore: String, Sendable, Hashable, CaseIterable {
+        /// The desktop's keyring (Secret Service), where `hooray ai set-key` stores it.
+        case keyring
     }
 
     /// The section's name in the configuration.
@@ -46,6 +54,8 @@ public struct AIConfiguration: Sendable, Hashable, Decodable {
     /// The path of a file holding the API key, mode 0600 or stricter and owned by the user; `api_key_file`.
     /// A leading `~/` means the home directory.
     public var apiKeyFile: String?
+    /// Where else the API key is kept: `api_key = "keyring"` for the key stored by `hooray ai set-key`.
+    public var apiKey: KeyStore?
     /// How long connecting may take; `connect_timeout`, 5 seconds by default.
     public var connectTimeout: Duration
     /// How long a whole request may take, answer included; `timeout`, 15 seconds by default.
@@ -69,19 +79,21 @@ public struct AIConfiguration: Sendable, Hashable, Decodable {
     ///   - model: The model, for `openai`.
     ///   - apiKeyEnv: The environment variable holding the API key.
     ///   - apiKeyFile: The file holding the API key.
+    ///   - apiKey: The key is the one stored in the keyring (`api_key = "keyring"`).
     ///   - connectTimeout: How long connecting may take.
     ///   - timeout: How long a whole request may take.
     ///   - maxResponseBytes: The largest answer accepted.
     public init(
         provider: Provider = .off, endpoint: URL? = nil, model: String? = nil, apiKeyEnv: String? = nil,
-        apiKeyFile: String? = nil, connectTimeout: Duration = .seconds(5), timeout: Duration = .seconds(15),
-        maxResponseBytes: Int = 65_536
+        apiKeyFile: String? = nil, apiKey: KeyStore? = nil, connectTimeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(15), maxResponseBytes: Int = 65_536
     ) {
         self.provider = provider
         self.endpoint = endpoint
         self.model = model
         self.apiKeyEnv = apiKeyEnv
         self.apiKeyFile = apiKeyFile
+        self.apiKey = apiKey
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
@@ -91,6 +103,7 @@ public struct AIConfiguration: Sendable, Hashable, Decodable {
         case provider, endpoint, model
         case apiKeyEnv = "api_key_env"
         case apiKeyFile = "api_key_file"
+        case apiKey = "api_key"
         case connectTimeout = "connect_timeout"
         case timeout
         case maxResponseBytes = "max_response_bytes"
@@ -100,8 +113,8 @@ public struct AIConfiguration: Sendable, Hashable, Decodable {
     ///
     /// Besides types and ranges it checks what would otherwise fail at the first request: a
     /// provider without an endpoint (or, for `openai`, a model), an endpoint Hooray would refuse,
-    /// both key sources at once, and an `api_key_env` that is not a variable name (a key pasted
-    /// there by mistake is not repeated in the message).
+    /// more than one key source at once, and an `api_key_env` or `api_key` that is not what it
+    /// should be (a key pasted there by mistake is not repeated in the message).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = AIConfiguration()
@@ -112,6 +125,7 @@ public struct AIConfiguration: Sendable, Hashable, Decodable {
         apiKeyEnv = errors.attempt { try container.decodeVariableName() } ?? nil
         apiKeyFile =
             errors.attempt { try container.decodeNonEmpty(.apiKeyFile, example: "\"~/.config/hooray/ai-key\"") } ?? nil
+        apiKey = errors.attempt { try container.decodeKeyStore() } ?? nil
         connectTimeout =
             errors.attempt {
                 try container.decodeSeconds(
@@ -140,6 +154,14 @@ public struct AIConfiguration: Sendable, Hashable, Decodable {
                 DecodingError.dataCorruptedError(
                     forKey: .apiKeyFile, in: container,
                     debugDescription: "set either api_key_env or api_key_file, not both"))
+        }
+        if apiKey != nil, apiKeyEnv != nil || apiKeyFile != nil {
+            let other = apiKeyEnv != nil ? "api_key_env" : "api_key_file"
+            errors.record(
+                DecodingError.dataCorruptedError(
+                    forKey: .apiKey, in: container,
+                    debugDescription: "api_key = \"keyring\" and \(other) both say where the key is; keep only one "
+                        + "of api_key, api_key_env and api_key_file"))
         }
         if provider != .off, endpoint == nil, errors.errors.isEmpty {
             errors.record(
@@ -199,6 +221,20 @@ extension KeyedDecodingContainer where Key == AIConfiguration.CodingKeys {
                     + "not the key itself; use letters, digits and underscores")
         }
         return name
+    }
+
+    /// Decodes `api_key`, whose one accepted value is `"keyring"`; the message never repeats the
+    /// value, which may be a key pasted into the setting.
+    fileprivate func decodeKeyStore() throws -> AIConfiguration.KeyStore? {
+        guard let value = try decodeIfPresent(String.self, forKey: .apiKey) else { return nil }
+        guard let store = AIConfiguration.KeyStore(rawValue: value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .apiKey, in: self,
+                debugDescription: "api_key takes only \"keyring\", never the key itself: store the key with "
+                    + "`hooray ai set-key` and write api_key = \"keyring\", or name a variable with api_key_env "
+                    + "or a file of mode 600 with api_key_file")
+        }
+        return store
     }
 
     fileprivate func decodeSeconds(_ key: Key, default defaultValue: Duration, within range: ClosedRange<Int>) throws

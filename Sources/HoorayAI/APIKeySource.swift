@@ -1,11 +1,12 @@
 import Foundation
+import HoorayKeyring
 import HoorayKit
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Reads the API key at request time, from an environment variable or a private file.
+/// Reads the API key at request time, from an environment variable, a private file or the keyring.
 ///
 /// Reading it per request means a rotated key is picked up without a restart, and the key is
 /// held in memory only while a request is being made. The key is checked to be a single token
@@ -15,12 +16,33 @@ struct APIKeySource: Sendable {
     var environmentVariable: String?
     /// The file's path, if the key comes from one.
     var file: String?
+    /// Whether the configuration says the key is in the keyring (`api_key = "keyring"`).
+    var inKeyring: Bool
+    /// The provider whose key is looked up in the keyring, such as `openai`.
+    var provider: String
+    /// The keyring to look in.
+    var keyring: Keyring
 
-    /// The key, or `nil` when none is configured (local servers need none).
+    /// A source for a configuration's key settings.
+    init(configuration: AIConfiguration, keyring: Keyring) {
+        environmentVariable = configuration.apiKeyEnv
+        file = configuration.apiKeyFile
+        inKeyring = configuration.apiKey == .keyring
+        provider = configuration.provider.rawValue
+        self.keyring = keyring
+    }
+
+    /// The key, or `nil` when none is configured or stored (local servers need none).
     ///
-    /// - Throws: ``AIRequestError/apiKeyUnavailable(reason:)`` when the configured variable or file
-    ///   gives no usable key, ``AIRequestError/apiKeyFileTooOpen(path:mode:)`` when others may read the file.
-    func resolve() throws(AIRequestError) -> String? {
+    /// With neither a variable nor a file configured, the keyring is asked for the provider's key:
+    /// when `api_key = "keyring"` says it must be there, a missing key is an error; otherwise a
+    /// stored key is used when there is one, and a locked keyring is an error (the request waits
+    /// until it is unlocked, rather than go out without the key the user stored).
+    ///
+    /// - Throws: ``AIRequestError/apiKeyUnavailable(reason:)`` when the configured variable, file or
+    ///   keyring gives no usable key, ``AIRequestError/apiKeyFileTooOpen(path:mode:)`` when others may
+    ///   read the file.
+    func resolve() async throws(AIRequestError) -> String? {
         if let name = environmentVariable {
             guard let value = ProcessInfo.processInfo.environment[name] else {
                 throw .apiKeyUnavailable(
@@ -33,7 +55,42 @@ struct APIKeySource: Sendable {
             return try Self.checked(
                 Self.contents(ofKeyFile: Self.expandingHome(file)), from: "the file \(Self.expandingHome(file))")
         }
-        return nil
+        return try await fromKeyring()
+    }
+
+    /// The provider's key from the keyring; `nil` when it is not required and there is none.
+    private func fromKeyring() async throws(AIRequestError) -> String? {
+        let kind = SecretKind.aiKey(provider: provider)
+        let keyring = keyring
+        // The lookup blocks its thread for up to the keyring's timeout; keep it off the task pool.
+        let lookup = await withCheckedContinuation { (continuation: CheckedContinuation<KeyringLookup, Never>) in
+            let thread = Thread { continuation.resume(returning: keyring.lookup(kind)) }
+            thread.name = "hooray-ai-key"
+            thread.start()
+        }
+        switch lookup {
+        case .found(let value):
+            return try Self.checked(value, from: "the keyring item “\(kind.label)”")
+        case .notFound:
+            guard inKeyring else { return nil }
+            throw .apiKeyUnavailable(
+                reason: "no AI key is stored in your keyring for \(provider); run `hooray ai set-key` "
+                    + "(api_key = \"keyring\" in the [ai] section)")
+        case .locked:
+            throw .apiKeyUnavailable(
+                reason: "your keyring is locked, so the AI key for \(provider) cannot be read; moments wait "
+                    + "and are asked for again once it is unlocked (log in to your desktop, or unlock the "
+                    + "Login keyring in Passwords and Keys)")
+        case .ambiguous(let count):
+            throw .apiKeyUnavailable(
+                reason: "your keyring holds \(count) AI keys for \(provider), so Hooray cannot tell which to "
+                    + "use; run `hooray ai set-key` to store it again, which replaces them all")
+        case .unavailable(let reason):
+            guard inKeyring else { return nil }
+            throw .apiKeyUnavailable(
+                reason: "the keyring cannot be asked (\(reason)); start your desktop's keyring, or keep the key "
+                    + "in a file of mode 600 and set api_key_file instead of api_key = \"keyring\"")
+        }
     }
 
     /// Reads a key file, checking who owns it and who may read it on the open file itself, so

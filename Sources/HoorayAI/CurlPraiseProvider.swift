@@ -1,11 +1,12 @@
 import Foundation
+import HoorayKeyring
 import HoorayKit
 import Logging
 
 /// Asks the configured AI service for praise, over libcurl.
 ///
 /// One provider serves every request of a configuration; it holds no connection between requests.
-/// Every request re-reads the API key, checks the endpoint before connecting (plain `http` only to
+/// Every request re-reads the API key (from the environment, a file or the keyring), checks the endpoint before connecting (plain `http` only to
 /// loopback), sends the user's anonymous id as `x-user-id` to that endpoint only, and enforces the
 /// configured timeouts and response size. Nothing secret is logged: log lines name the provider,
 /// the endpoint's host and the outcome.
@@ -24,6 +25,8 @@ public final class CurlPraiseProvider: PraiseProvider {
     /// The anonymous identity, kept private so that it cannot be printed by accident.
     private let userID: UUID
     private let logger: Logger
+    /// Where a key stored with `hooray ai set-key` is looked up.
+    private let keyring: Keyring
 
     /// Creates a provider.
     ///
@@ -31,10 +34,12 @@ public final class CurlPraiseProvider: PraiseProvider {
     ///   - configuration: The `[ai]` section.
     ///   - userID: The user's anonymous identity, sent as `x-user-id` in lowercase canonical form.
     ///   - logger: Where to log requests and failures; it never receives the key or the identity.
-    public init(configuration: AIConfiguration, userID: UUID, logger: Logger) {
+    ///   - keyring: The keyring holding keys stored with `hooray ai set-key`; the session bus's by default.
+    public init(configuration: AIConfiguration, userID: UUID, logger: Logger, keyring: Keyring = Keyring()) {
         self.configuration = configuration
         self.userID = userID
         self.logger = logger
+        self.keyring = keyring
     }
 
     /// Asks for praise for a moment.
@@ -72,8 +77,7 @@ public final class CurlPraiseProvider: PraiseProvider {
                 "Expect:",
             ]
             if provider == .openai,
-                let key = try APIKeySource(environmentVariable: configuration.apiKeyEnv, file: configuration.apiKeyFile)
-                    .resolve()
+                let key = try await APIKeySource(configuration: configuration, keyring: keyring).resolve()
             {
                 headers.append("Authorization: Bearer \(key)")
             }

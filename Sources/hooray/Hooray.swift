@@ -25,7 +25,7 @@ struct Hooray: AsyncParsableCommand {
             Win.self, Moments.self, Journey.self, HabitGroup.self, Home.self,
             Next.self, Inbox.self, Act.self, Status.self, Plugins.self, ConfigCommand.self, Reload.self,
             DeleteMyData.self,
-            IdentityCommand.self, About.self,
+            IdentityCommand.self, AIGroup.self, About.self,
         ],
         defaultSubcommand: Home.self
     )

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayAI
+import HoorayKeyring
 import HoorayKit
 import HooraySystemTesting
 import Testing
@@ -112,5 +113,80 @@ struct SecurityTests {
         #expect(!everything.contains(testAPIKey.lowercased()))
         #expect(!everything.contains("secretkey"))
         #expect(!everything.contains(testUserID.uuidString.lowercased()))
+    }
+}
+
+@Suite("Keys in the keyring", .timeLimit(.minutes(2)))
+struct KeyringKeyTests {
+    /// Runs `body` with a real GNOME Keyring on a private bus, stopped afterwards.
+    func withKeyring(_ body: (KeyringDaemon, Keyring) async throws -> Void) async throws {
+        let bus = try await PrivateSessionBus()
+        let home = try TemporaryDirectory(prefix: "hooray-ai-home")
+        let daemon = try await KeyringDaemon(busAddress: bus.address, home: home.path)
+        do {
+            try await body(daemon, Keyring(busAddress: bus.address))
+        } catch {
+            await daemon.stop()
+            await bus.stop()
+            throw error
+        }
+        await daemon.stop()
+        await bus.stop()
+    }
+
+    @Test func aStoredKeyIsSentWhenTheConfigurationSaysKeyringOrNamesNoOtherSource() async throws {
+        try await withKeyring { daemon, keyring in
+            try keyring.store(.aiKey(provider: "openai"), value: testAPIKey)
+            try await withAIServer { (server: TestAIServer) async throws in
+                for apiKey in [AIConfiguration.KeyStore.keyring, nil] {
+                    let log = RecordedLog()
+                    let provider = makeProvider(
+                        .openai, endpoint: server.endpoint("good"), apiKey: apiKey, keyring: keyring, log: log)
+                    #expect(await requestError(provider) == nil)
+                    #expect(!log.all.joined().contains("SECRETKEY"))
+                }
+                let requests = try server.requests()
+                #expect(requests.count == 2)
+                #expect(requests.allSatisfy { $0.headers["authorization"] == "Bearer \(testAPIKey)" })
+            }
+        }
+    }
+
+    @Test func aMissingOrLockedKeyIsAClearErrorAndNothingIsSent() async throws {
+        try await withKeyring { daemon, keyring in
+            try await withAIServer { (server: TestAIServer) async throws in
+                let required = makeProvider(
+                    .openai, endpoint: server.endpoint("good"), apiKey: .keyring, keyring: keyring)
+                let missing = await requestError(required)
+                #expect(
+                    missing as? AIRequestError
+                        == .apiKeyUnavailable(
+                            reason: "no AI key is stored in your keyring for openai; run `hooray ai set-key` "
+                                + "(api_key = \"keyring\" in the [ai] section)"))
+                // Without api_key = "keyring", no stored key means no key, as for a local server.
+                let optional = makeProvider(.openai, endpoint: server.endpoint("good"), keyring: keyring)
+                #expect(await requestError(optional) == nil)
+                #expect(try server.requests().first?.headers["authorization"] == nil)
+
+                try keyring.store(.aiKey(provider: "openai"), value: testAPIKey)
+                try await daemon.lock()
+                for provider in [required, optional] {
+                    let locked = String(describing: await requestError(provider))
+                    #expect(locked.contains("your keyring is locked, so the AI key for openai cannot be read"))
+                    #expect(!locked.contains("SECRETKEY"))
+                }
+                #expect(try server.requests().count == 1)
+            }
+        }
+    }
+
+    @Test func noKeyringAtAllIsAnErrorOnlyWhenTheKeyMustComeFromIt() async throws {
+        try await withAIServer { (server: TestAIServer) async throws in
+            let required = makeProvider(.openai, endpoint: server.endpoint("good"), apiKey: .keyring)
+            let error = String(describing: await requestError(required))
+            #expect(error.contains("the keyring cannot be asked (no session bus"))
+            #expect(error.contains("set api_key_file instead of api_key = \"keyring\""))
+            #expect(await requestError(makeProvider(.openai, endpoint: server.endpoint("good"))) == nil)
+        }
     }
 }

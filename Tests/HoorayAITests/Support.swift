@@ -1,5 +1,6 @@
 import Foundation
 import HoorayAI
+import HoorayKeyring
 import HoorayKit
 import HooraySystemTesting
 import Logging
@@ -53,18 +54,23 @@ private struct RecordingHandler: LogHandler {
     }
 }
 
+/// A keyring on no bus at all, so that tests never look into (or D-Bus-activate) the keyring of the
+/// session they run in.
+let noKeyring = Keyring(busAddress: "")
+
 /// Builds a provider for a test server's endpoint.
 func makeProvider(
     _ provider: AIConfiguration.Provider, endpoint: URL, model: String? = "test-model", apiKeyEnv: String? = nil,
-    apiKeyFile: String? = nil, timeout: Duration = .seconds(10), maxResponseBytes: Int = 65_536,
-    log: RecordedLog = RecordedLog()
+    apiKeyFile: String? = nil, apiKey: AIConfiguration.KeyStore? = nil, keyring: Keyring = noKeyring,
+    timeout: Duration = .seconds(10), maxResponseBytes: Int = 65_536, log: RecordedLog = RecordedLog()
 ) -> CurlPraiseProvider {
     CurlPraiseProvider(
         configuration: AIConfiguration(
             provider: provider, endpoint: endpoint, model: model, apiKeyEnv: apiKeyEnv, apiKeyFile: apiKeyFile,
-            connectTimeout: .seconds(2), timeout: timeout, maxResponseBytes: maxResponseBytes),
+            apiKey: apiKey, connectTimeout: .seconds(2), timeout: timeout, maxResponseBytes: maxResponseBytes),
         userID: testUserID,
-        logger: log.logger())
+        logger: log.logger(),
+        keyring: keyring)
 }
 
 /// Runs a test with a fresh AI test server that is stopped afterwards.

@@ -66,6 +66,9 @@ struct ConfigurationTests {
         (["max_response_bytes": .integer(10)], "out of range"),
         (["api_key_env": .string("sk-abc def")], "not the key itself"),
         (["api_key_env": .string("K"), "api_key_file": .string("/k")], "not both"),
+        (["api_key": .string("file")], "api_key takes only \"keyring\""),
+        (["api_key": .string("keyring"), "api_key_env": .string("K")], "keep only one of api_key, api_key_env"),
+        (["api_key": .string("keyring"), "api_key_file": .string("/k")], "keep only one of api_key, api_key_env"),
     ])
     func aBadSettingIsExplained(values: [String: ConfigNode.Value], expected: String) {
         let found = messages(values)
@@ -74,11 +77,67 @@ struct ConfigurationTests {
         #expect(found.first?.contains(expected) == true, "\(found)")
     }
 
-    @Test func aKeyPastedIntoApiKeyEnvIsNotRepeated() {
-        let found = messages(["api_key_env": .string(testAPIKey)])
+    @Test(arguments: ["api_key_env", "api_key"])
+    func aKeyPastedIntoAKeySettingIsNotRepeated(setting: String) {
+        let found = messages([setting: .string(testAPIKey)])
 
         #expect(!found.isEmpty)
         #expect(!found.joined().contains(testAPIKey))
+        #expect(!found.joined().contains("SECRETKEY"))
+    }
+
+    @Test func theKeyringIsNamedWithApiKey() throws {
+        let configuration = try decode([
+            "provider": .string("openai"), "endpoint": .string("https://api.openai.com"),
+            "model": .string("gpt-4o-mini"), "api_key": .string("keyring"),
+        ])
+
+        #expect(configuration.apiKey == .keyring)
+        #expect(configuration.apiKeyEnv == nil)
+        #expect(configuration.apiKeyFile == nil)
+    }
+}
+
+@Suite("API key shape")
+struct APIKeyShapeTests {
+    @Test(arguments: [
+        ("sk-abcdefgh", "sk-abcdefgh"),
+        ("sk-abcdefgh\n", "sk-abcdefgh"),
+        ("sk-abcdefgh\r\n", "sk-abcdefgh"),
+        ("!#$%&'()*+,-./:;<=>?@[]^_`{|}~", "!#$%&'()*+,-./:;<=>?@[]^_`{|}~"),
+        (String(repeating: "k", count: 4096), String(repeating: "k", count: 4096)),
+        (String(repeating: "k", count: 4096) + "\n", String(repeating: "k", count: 4096)),
+    ])
+    func aPlausibleKeyIsAcceptedWithoutOneTrailingLineBreak(input: String, key: String) throws {
+        #expect(try APIKeyShape.check(input) == key)
+    }
+
+    @Test(arguments: [
+        ("", "No key was given."),
+        ("\n", "No key was given."),
+        ("\r\n", "No key was given."),
+        ("sk-abcdefgh\n\n", "line break inside"),
+        ("sk-abcd\nefgh", "line break inside"),
+        ("sk-abcdefgh\r", "line break inside"),
+        (" sk-abcdefgh", "spaces or tabs"),
+        ("sk-abcdefgh ", "spaces or tabs"),
+        ("sk-abcd\tefgh", "spaces or tabs"),
+        ("sk-abcdéfgh", "other than visible ASCII"),
+        ("sk-abcd\u{7F}efgh", "other than visible ASCII"),
+        ("sk-abcd\u{0}efgh", "other than visible ASCII"),
+        ("“sk-abcdefgh”", "other than visible ASCII"),
+        ("sk-abcd", "7 characters long, too short"),
+        (String(repeating: "k", count: 4097), "longer than any API key"),
+        (String(repeating: "k", count: 100_000), "longer than any API key"),
+    ])
+    func anImplausibleKeyIsRefusedWithTheFixAndWithoutRepeatingIt(input: String, problem: String) {
+        #expect {
+            try APIKeyShape.check(input)
+        } throws: { error in
+            guard let error = error as? APIKeyShapeError else { return false }
+            let said = error.description
+            return said.contains(problem) && !error.fix.isEmpty && (input.count < 8 || !said.contains(input))
+        }
     }
 }
 

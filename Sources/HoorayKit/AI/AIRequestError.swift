@@ -87,7 +87,9 @@ public enum AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private static func statusHint(_ code: Int) -> String {
         switch code {
-        case 401, 403: ". Check the API key set with api_key_env or api_key_file in the [ai] section."
+        case 401, 403:
+            ". Check the API key: the one stored with `hooray ai set-key`, or the one api_key_env or "
+                + "api_key_file in the [ai] section names."
         case 404: " (not found). Check the endpoint in the [ai] section, and the model for openai."
         case 408, 429: ". The service is busy; Hooray will try again later."
         case 500...599: ". The service has a problem of its own; Hooray will try again later."

@@ -105,12 +105,15 @@ final class HoorayFixture: Sendable {
     }
 
     /// Runs `hooray` with an array of arguments and waits for it.
-    func hooray(arguments: [String], fakeTime: String? = nil, environment extra: [String: String] = [:])
-        async throws -> ProcessOutput
-    {
+    ///
+    /// - Parameter input: Text for its standard input, which is then closed; `/dev/null` when `nil`.
+    func hooray(
+        arguments: [String], fakeTime: String? = nil, environment extra: [String: String] = [:], input: String? = nil
+    ) async throws -> ProcessOutput {
         try await ProcessRunner.run(
             Self.binDirectory + "/hooray", arguments: arguments,
-            environment: environment(overriding: Self.fakeTimeVariables(fakeTime).merging(extra) { _, new in new }))
+            environment: environment(overriding: Self.fakeTimeVariables(fakeTime).merging(extra) { _, new in new }),
+            input: input)
     }
 
     /// Preloads libfaketime so the program's wall clock starts at `time` (UTC) and runs on from there.
