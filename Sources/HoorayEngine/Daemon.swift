@@ -187,7 +187,7 @@ public enum Daemon {
             do {
                 let (identity, place) = try vault.identity()
                 provider?.remember(identity)
-                logger.debug("the anonymous identity is kept in \(place)")
+                logger.info("the anonymous id is kept in \(place)")
             } catch {
                 logger.log(level: provider == nil ? .warning : .error, "\(error)")
             }

@@ -188,6 +188,9 @@ struct AIKeyTests {
             // hoorayd reads the anonymous id (also kept in the keyring) as it starts, while unlocked;
             // the key is read at each request.
             let daemon = try await fixture.startDaemon()
+            #expect(
+                await daemon.waitForOutput(
+                    containing: "the anonymous id is kept in your keyring", in: .standardError, timeout: .seconds(15)))
             try await keyring.lock()
 
             // Storing into a locked keyring without a terminal is refused with exit 75 and the fix.
