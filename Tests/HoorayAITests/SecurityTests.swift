@@ -120,18 +120,9 @@ struct SecurityTests {
 struct KeyringKeyTests {
     /// Runs `body` with a real GNOME Keyring on a private bus, stopped afterwards.
     func withKeyring(_ body: (KeyringDaemon, Keyring) async throws -> Void) async throws {
-        let bus = try await PrivateSessionBus()
-        let home = try TemporaryDirectory(prefix: "hooray-ai-home")
-        let daemon = try await KeyringDaemon(busAddress: bus.address, home: home.path)
-        do {
+        try await KeyringDaemon.withPrivateKeyring(homePrefix: "hooray-ai-home") { bus, daemon in
             try await body(daemon, Keyring(busAddress: bus.address))
-        } catch {
-            await daemon.stop()
-            await bus.stop()
-            throw error
         }
-        await daemon.stop()
-        await bus.stop()
     }
 
     @Test func aStoredKeyIsSentWhenTheConfigurationSaysKeyringOrNamesNoOtherSource() async throws {

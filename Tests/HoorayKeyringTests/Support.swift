@@ -4,7 +4,6 @@ import HooraySystemTesting
 /// A private bus with a real GNOME Keyring on it, and a ``Keyring`` pointed at that bus.
 struct KeyringFixture {
     let bus: PrivateSessionBus
-    let home: TemporaryDirectory
     let daemon: KeyringDaemon
     let keyring: Keyring
 
@@ -17,26 +16,11 @@ func withKeyringDaemon(
     timeout: Duration = .seconds(5),
     _ body: (KeyringFixture) async throws -> Void
 ) async throws {
-    let bus = try await PrivateSessionBus()
-    let home = try TemporaryDirectory(prefix: "hooray-home")
-    let daemon: KeyringDaemon
-    do {
-        daemon = try await KeyringDaemon(busAddress: bus.address, home: home.path)
-    } catch {
-        await bus.stop()
-        throw error
+    try await KeyringDaemon.withPrivateKeyring { bus, daemon in
+        try await body(
+            KeyringFixture(
+                bus: bus, daemon: daemon, keyring: Keyring(timeout: timeout, busAddress: bus.address)))
     }
-    let fixture = KeyringFixture(
-        bus: bus, home: home, daemon: daemon, keyring: Keyring(timeout: timeout, busAddress: bus.address))
-    do {
-        try await body(fixture)
-    } catch {
-        await daemon.stop()
-        await bus.stop()
-        throw error
-    }
-    await daemon.stop()
-    await bus.stop()
 }
 
 /// How long `body` took on the continuous clock, with its result.

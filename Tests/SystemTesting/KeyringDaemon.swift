@@ -299,3 +299,36 @@ public final class KeyringDaemon: @unchecked Sendable {
         attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
     }
 }
+
+extension KeyringDaemon {
+    /// Runs `body` with a real GNOME Keyring on a private session bus of its own, and stops both
+    /// afterwards, also when `body` throws.
+    ///
+    /// - Parameters:
+    ///   - homePrefix: The start of the name of the daemon's temporary home folder.
+    ///   - body: The test, given the bus and the daemon.
+    /// - Returns: What `body` returned.
+    public static func withPrivateKeyring<Value>(
+        homePrefix: String = "hooray-home", _ body: (PrivateSessionBus, KeyringDaemon) async throws -> Value
+    ) async throws -> Value {
+        let bus = try await PrivateSessionBus()
+        let home = try TemporaryDirectory(prefix: homePrefix)
+        let daemon: KeyringDaemon
+        do {
+            daemon = try await KeyringDaemon(busAddress: bus.address, home: home.path)
+        } catch {
+            await bus.stop()
+            throw error
+        }
+        do {
+            let value = try await body(bus, daemon)
+            await daemon.stop()
+            await bus.stop()
+            return value
+        } catch {
+            await daemon.stop()
+            await bus.stop()
+            throw error
+        }
+    }
+}
