@@ -39,7 +39,8 @@ import Testing
         }
 
         #expect(throws: KeyringFailure.timedOut(.milliseconds(100))) { try result.get() }
-        #expect(clock.now - start < .milliseconds(500))
+        // The work takes 2 s: returning well before shows the deadline, with room for a loaded machine.
+        #expect(clock.now - start < .milliseconds(1500))
     }
 
     @Test(arguments: [(Duration.seconds(5), "5 s"), (.milliseconds(1500), "1.5 s"), (.milliseconds(250), "0.25 s")])
