@@ -299,12 +299,18 @@ public actor Engine {
 
     func schedulerLoop(alarm: WallClockAlarm) async {
         var events = loopEvents.makeAsyncIterator()
+        var firstPass = true
         while !Task.isCancelled {
             switch await processDue() {
             case .sleep(let until):
                 alarm.set(deadline: until)
             case .idle, .fire:
                 alarm.set(deadline: nil)
+            }
+            if firstPass {
+                // Says that what came due while hoorayd was stopped has been shown, skipped or queued.
+                logger.info("caught up with reminders that came due while hoorayd was stopped")
+                firstPass = false
             }
             guard let event = await events.next() else { return }
             switch event {
@@ -343,7 +349,7 @@ public actor Engine {
             let reminder = rule.reminder
             let plan = CatchUpPlan.plan(
                 nextDue: due, schedule: reminder.schedule, now: now,
-                catchUpWithin: reminder.catchUpWithin ?? settings.catchUpWithin)
+                catchUpWithin: CatchUpPlan.catchUpLimit(for: reminder, default: settings.catchUpWithin))
             if plan.skipped > 0 {
                 logger.notice(
                     "\(key.plugin)/\(key.reminder): skipped \(plan.skipped) missed occurrence(s), too late to show")
@@ -360,6 +366,15 @@ public actor Engine {
                     logger.info("\(key.plugin)/\(key.reminder) is due; queued notice \(id)")
                     deliveryContinuation.yield()
                 }
+            } else if plan.fire == nil, case .once = reminder.schedule,
+                try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminder, dueAt: due)
+            {
+                // A one-off later than its own limit would vanish without a word; its plugin is told,
+                // then the skip is recorded so that a restart does not tell it again.
+                await tellSkipped(SkippedReminder(reminder: reminder, dueAt: due), plugin: plugin)
+                _ = try await database.recordOccurrence(
+                    plugin: key.plugin, reminderID: key.reminder, dueAt: due, notice: nil, outcome: .skipped,
+                    nextDue: plan.nextDue, now: now)
             } else {
                 try await database.setNextDue(plugin: key.plugin, reminderID: key.reminder, nextDue: plan.nextDue)
             }
@@ -368,6 +383,17 @@ public actor Engine {
             // Keep the loop alive; try again in a minute rather than spinning on a persistent error.
             logger.error("cannot handle \(key.plugin)/\(key.reminder): \(error); retrying in 1 minute")
             state.upsert(key, nextDue: now.addingTimeInterval(60))
+        }
+    }
+
+    func tellSkipped(_ skipped: SkippedReminder, plugin: any HoorayPlugin) async {
+        let context = makeContext(for: plugin.name)
+        do {
+            try await withTimeLimit(settings.pluginTimeLimit) {
+                try await plugin.reminderSkipped(skipped, context: context)
+            }
+        } catch {
+            logger.error("plugin \(plugin.name) failed on skipped \(skipped.reminder.id): \(error)")
         }
     }
 

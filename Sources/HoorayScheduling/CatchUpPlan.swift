@@ -6,7 +6,8 @@ import HoorayKit
 ///
 /// A rule never fires a burst of missed occurrences. At most one is shown, the latest, and only while
 /// it is recent enough; the others are counted so that they can be summarised in one
-/// "while you were away" notice.
+/// "while you were away" notice. A one-off without a lateness limit of its own is never too old: it
+/// is shown once, however late (see ``catchUpLimit(for:default:)``).
 public struct CatchUpPlan: Sendable, Hashable {
     /// The occurrence to show now, or `nil` when every missed occurrence is too old to show.
     public var fire: Date?
@@ -39,8 +40,9 @@ public struct CatchUpPlan: Sendable, Hashable {
     ///
     /// The missed occurrences are the stored `nextDue` and every occurrence of `schedule` after it up
     /// to and including `now`. Exactly one of them is shown, the latest, when it is at most
-    /// `catchUpWithin` old, or at most `onTimeTolerance` old (an on-time wakeup always fires, even
-    /// with a lateness limit of zero); every other one is counted in ``skipped``.
+    /// `catchUpWithin` old (always when `catchUpWithin` is `nil`), or at most `onTimeTolerance` old (an
+    /// on-time wakeup always fires, even with a lateness limit of zero); every other one is counted in
+    /// ``skipped``.
     ///
     /// The work does not grow with how long the rule was missed: the latest occurrence and the count
     /// come from calendar arithmetic, so a rule missed for thirty years plans as fast as one missed
@@ -51,11 +53,12 @@ public struct CatchUpPlan: Sendable, Hashable {
     ///     the plan fires nothing and keeps `nextDue`.
     ///   - schedule: The rule's schedule.
     ///   - now: The current instant.
-    ///   - catchUpWithin: How late an occurrence may still be shown.
+    ///   - catchUpWithin: How late an occurrence may still be shown; `nil` for no limit. Use
+    ///     ``catchUpLimit(for:default:)`` to pick it for a reminder.
     ///   - onTimeTolerance: How late a wakeup may be and still count as on time; 60 seconds unless given.
     /// - Returns: The plan.
     public static func plan(
-        nextDue: Date, schedule: Schedule, now: Date, catchUpWithin: Duration,
+        nextDue: Date, schedule: Schedule, now: Date, catchUpWithin: Duration?,
         onTimeTolerance: Duration = .seconds(60)
     ) -> CatchUpPlan {
         guard nextDue <= now else {
@@ -71,13 +74,33 @@ public struct CatchUpPlan: Sendable, Hashable {
         }
         let lateness = now.timeIntervalSince(latest)
         let onTime = lateness <= onTimeTolerance.timeInterval
-        let fires = onTime || lateness <= catchUpWithin.timeInterval
+        let fires = onTime || catchUpWithin.map { lateness <= $0.timeInterval } ?? true
         return CatchUpPlan(
             fire: fires ? latest : nil,
             isCatchUp: fires && !onTime,
             skipped: fires ? missed - 1 : missed,
             nextDue: NextDue.next(after: now, for: schedule)
         )
+    }
+}
+
+extension CatchUpPlan {
+    /// How late a missed occurrence of a reminder may still be shown.
+    ///
+    /// A reminder's own ``Reminder/catchUpWithin`` always applies. Without one, a repeating reminder
+    /// uses the configured default — its next occurrence comes soon anyway — while a one-off has no
+    /// limit: it would never come again, so it is shown once on return however long the computer was
+    /// off (a 24-hour follow-up after a weekend with the lid closed still arrives).
+    ///
+    /// - Parameters:
+    ///   - reminder: The reminder.
+    ///   - default: The configured limit, `[scheduler] catch_up_within`.
+    /// - Returns: The limit to pass to ``plan(nextDue:schedule:now:catchUpWithin:onTimeTolerance:)``,
+    ///   or `nil` for none.
+    public static func catchUpLimit(for reminder: Reminder, default: Duration) -> Duration? {
+        if let own = reminder.catchUpWithin { return own }
+        if case .once = reminder.schedule { return nil }
+        return `default`
     }
 }
 

@@ -48,6 +48,7 @@ struct ProbePlugin: HoorayPlugin {
     var reminders: [Reminder]
     var onDue: @Sendable (DueReminder) async throws -> Notice? = { $0.reminder.notice }
     var onAction: @Sendable (InvokedAction, PluginContext) async throws -> Void = { _, _ in }
+    var onSkipped: @Sendable (SkippedReminder) async throws -> Void = { _ in }
 
     var name: String { "probe" }
     var summary: String { "test plugin" }
@@ -62,6 +63,10 @@ struct ProbePlugin: HoorayPlugin {
 
     func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
         try await onAction(action, context)
+    }
+
+    func reminderSkipped(_ skipped: SkippedReminder, context: PluginContext) async throws {
+        try await onSkipped(skipped)
     }
 }
 
@@ -162,6 +167,86 @@ let stretch = Reminder(
         #expect(world.sink.shown.isEmpty)
     }
 
+    @Test func aOneOffMissedForThreeDaysIsShownOnceOnReturn() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        let seen = Recorded<DueReminder>()
+        let followUp = Reminder(
+            id: "follow-up", schedule: .once(at: start.addingTimeInterval(60)), notice: Notice(title: "How are you?"))
+        let plugin = ProbePlugin(
+            reminders: [followUp],
+            onDue: { due in
+                await seen.add(due)
+                return due.reminder.notice
+            })
+        await world.activate(plugin)
+        // Given the daemon was stopped from before it was due until three days later,
+        world.clock.advance(by: 3 * 86400)
+        // when it starts again, the one-off is shown, as a catch-up, though far beyond the 2-hour default.
+        #expect(await world.engine.processDue() == .idle)
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["How are you?"])
+        #expect(await seen.items.map(\.isCatchUp) == [true])
+        #expect(await seen.items.map(\.dueAt) == [start.addingTimeInterval(60)])
+        // A restart on the same database neither shows it again nor asks the plugin again.
+        let again = Engine(
+            database: world.database, sink: world.sink, settings: EngineSettings(), clock: world.clock, timeZone: utc)
+        await again.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+        await again.processDue()
+        await again.deliverPending()
+        #expect(world.sink.shown.count == 1)
+        #expect(await seen.items.count == 1)
+        #expect(try await world.database.occurrenceCount() == 1)
+    }
+
+    @Test func aOneOffPastItsOwnLimitIsSkippedAndThePluginIsToldOnce() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        let skipped = Recorded<SkippedReminder>()
+        let due = start.addingTimeInterval(60)
+        let checkIn = Reminder(
+            id: "check-in", schedule: .once(at: due), notice: Notice(title: "Still up for it?"),
+            catchUpWithin: .seconds(3600))
+        let plugin = ProbePlugin(reminders: [checkIn], onSkipped: { await skipped.add($0) })
+        await world.activate(plugin)
+        // Given a one-off allowed to be an hour late, and a daemon stopped for three days,
+        world.clock.advance(by: 3 * 86400)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        // then nothing is shown, and the plugin hears that it was skipped.
+        #expect(world.sink.shown.isEmpty)
+        #expect(await skipped.items == [SkippedReminder(reminder: checkIn, dueAt: due)])
+        // Only once: not on another pass, nor after a restart that declares the reminder again.
+        await world.engine.processDue()
+        let again = Engine(
+            database: world.database, sink: world.sink, settings: EngineSettings(), clock: world.clock, timeZone: utc)
+        await again.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+        await again.processDue()
+        await again.deliverPending()
+        #expect(world.sink.shown.isEmpty)
+        #expect(await skipped.items.count == 1)
+    }
+
+    @Test func aOneOffWithinItsOwnLimitIsShownAndNotReportedSkipped() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        let skipped = Recorded<SkippedReminder>()
+        let checkIn = Reminder(
+            id: "check-in", schedule: .once(at: start.addingTimeInterval(60)),
+            notice: Notice(title: "Still up for it?"),
+            catchUpWithin: .seconds(3600))
+        await world.activate(ProbePlugin(reminders: [checkIn], onSkipped: { await skipped.add($0) }))
+        world.clock.advance(by: 60 + 1800)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["Still up for it?"])
+        #expect(await skipped.items.isEmpty)
+    }
+
     @Test func aPluginThatThrowsStillGetsItsReminderShown() async throws {
         struct Broken: Error {}
         let world = try World()
@@ -252,6 +337,12 @@ let stretch = Reminder(
         #expect(shown[1].replacing == 1)
         #expect(shown[1].notice.body == "AI praise")
     }
+}
+
+/// What a plugin was handed, in order.
+actor Recorded<Item: Sendable> {
+    var items: [Item] = []
+    func add(_ item: Item) { items.append(item) }
 }
 
 actor Pressed {

@@ -102,6 +102,52 @@ struct CatchUpPlanTests {
         #expect(plan == CatchUpPlan(fire: nil, isCatchUp: false, skipped: 1, nextDue: nil))
     }
 
+    @Test("A one-off with no limit missed for three days is shown once, late, and never due again")
+    func onceWithoutLimitMissedForThreeDays() {
+        // Given a one-off due Friday at 12:00 and a daemon stopped until Monday at 12:00
+        let due = utc("2026-06-05T12:00:00Z")
+        // When it plans with no lateness limit
+        let plan = CatchUpPlan.plan(
+            nextDue: due, schedule: .once(at: due), now: utc("2026-06-08T12:00:00Z"), catchUpWithin: nil)
+        // Then it is shown, as a catch-up, and nothing is left to show
+        #expect(plan == CatchUpPlan(fire: due, isCatchUp: true, skipped: 0, nextDue: nil))
+    }
+
+    @Test("With no limit a repeating rule still shows only the latest missed occurrence")
+    func repeatingWithoutLimitShowsOnlyTheLatest() {
+        let plan = CatchUpPlan.plan(
+            nextDue: utc("2026-06-01T12:00:00Z"), schedule: daily, now: utc("2026-06-03T20:00:00Z"),
+            catchUpWithin: nil)
+        #expect(iso(plan.fire) == "2026-06-03T12:00:00Z")
+        #expect(plan.isCatchUp)
+        #expect(plan.skipped == 2)
+    }
+
+    @Test(
+        "A reminder's own limit always applies; without one a one-off has none and a repeating rule the default",
+        arguments: [
+            (Schedule.once(at: utc("2026-06-01T12:00:00Z")), nil, nil),
+            (Schedule.once(at: utc("2026-06-01T12:00:00Z")), 3600, 3600),
+            (Schedule.daily(at: time("08:00"), zone: newYork), nil, 7200),
+            (Schedule.daily(at: time("08:00"), zone: newYork), 600, 600),
+        ] as [(Schedule, Int?, Int?)])
+    func catchUpLimit(schedule: Schedule, own: Int?, expected: Int?) {
+        let reminder = Reminder(
+            id: "r", schedule: schedule, notice: Notice(title: "R"), catchUpWithin: own.map { .seconds($0) })
+        #expect(CatchUpPlan.catchUpLimit(for: reminder, default: .seconds(7200)) == expected.map { .seconds($0) })
+    }
+
+    @Test("A one-off past its own limit, as the engine plans it, is skipped and never due again")
+    func onceWithOwnLimitMissedForThreeDays() {
+        let due = utc("2026-06-05T12:00:00Z")
+        let reminder = Reminder(
+            id: "r", schedule: .once(at: due), notice: Notice(title: "R"), catchUpWithin: .seconds(3600))
+        let plan = CatchUpPlan.plan(
+            nextDue: due, schedule: reminder.schedule, now: utc("2026-06-08T12:00:00Z"),
+            catchUpWithin: CatchUpPlan.catchUpLimit(for: reminder, default: .seconds(7200)))
+        #expect(plan == CatchUpPlan(fire: nil, isCatchUp: false, skipped: 1, nextDue: nil))
+    }
+
     @Test("A daily rule missed for 30 years shows one notice and counts every skipped day")
     func dailyMissedForThirtyYears() {
         // 1996-06-01 through 2026-06-03 is 10,960 days (checked with date(1)); one is shown.

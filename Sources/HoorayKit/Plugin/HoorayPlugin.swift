@@ -5,8 +5,9 @@ import Foundation
 /// A plugin is a small `Sendable` value. The daemon calls ``activate(context:configuration:)``
 /// when it starts and again after every successful configuration reload; the plugin then brings
 /// its reminders in line with its configuration. When one of its reminders comes due the daemon
-/// asks ``reminderDue(_:context:)`` for the notice to show, and when the user presses one of its
-/// buttons it calls ``actionInvoked(_:context:)``.
+/// asks ``reminderDue(_:context:)`` for the notice to show, when a one-off reminder was missed
+/// beyond its own lateness limit it calls ``reminderSkipped(_:context:)``, and when the user presses
+/// one of its buttons it calls ``actionInvoked(_:context:)``.
 ///
 /// Everything a plugin may touch comes through the ``PluginContext`` it is handed: there are no
 /// global singletons. Errors a plugin throws are logged with the plugin's name and never stop the
@@ -42,6 +43,24 @@ public protocol HoorayPlugin: Sendable {
     /// The default shows the reminder's own notice.
     func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice?
 
+    /// Learns that a one-off reminder was missed and will not be shown.
+    ///
+    /// A ``Schedule/once(at:)`` reminder that came due while the computer was off or asleep is shown
+    /// once when it is back (``reminderDue(_:context:)`` sees ``DueReminder/isCatchUp``), however
+    /// late — unless the reminder has its own ``Reminder/catchUpWithin`` and is later than that. Then
+    /// it is skipped and this is called instead, once, so the plugin can note it or schedule something
+    /// else. Repeating reminders are not reported: their next occurrence comes anyway.
+    ///
+    /// If `hoorayd` is killed while this runs it is called again on the next start, so make it
+    /// idempotent.
+    ///
+    /// The default does nothing.
+    ///
+    /// - Parameters:
+    ///   - skipped: The reminder and when it was due.
+    ///   - context: The plugin's view of the engine.
+    func reminderSkipped(_ skipped: SkippedReminder, context: PluginContext) async throws
+
     /// Handles a button the user pressed on one of the plugin's notices.
     ///
     /// The default does nothing.
@@ -68,6 +87,9 @@ extension HoorayPlugin {
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
         due.reminder.notice
     }
+
+    /// Does nothing.
+    public func reminderSkipped(_ skipped: SkippedReminder, context: PluginContext) async throws {}
 
     /// Does nothing.
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {}

@@ -15,7 +15,11 @@ public struct Reminder: Sendable, Hashable, Codable {
     /// How late an occurrence may still be shown after the computer was off or asleep.
     ///
     /// At most one missed occurrence per reminder is caught up; older ones are skipped.
-    /// `nil` uses the configured default (`[scheduler] catch_up_within`).
+    /// `nil` uses the configured default (`[scheduler] catch_up_within`) for a repeating reminder,
+    /// and no limit for a ``Schedule/once(at:)`` reminder: a missed one-off is shown once when the
+    /// computer is back, however late. Give a one-off a limit only when it is pointless late; when
+    /// that limit is exceeded the plugin's ``HoorayPlugin/reminderSkipped(_:context:)`` is called
+    /// instead.
     public var catchUpWithin: Duration?
 
     /// Creates a reminder.
@@ -24,7 +28,8 @@ public struct Reminder: Sendable, Hashable, Codable {
     ///   - id: The plugin's own key, unique within the plugin.
     ///   - schedule: When the reminder is due.
     ///   - notice: What to show.
-    ///   - catchUpWithin: How late a missed occurrence may still be shown; the configured default if `nil`.
+    ///   - catchUpWithin: How late a missed occurrence may still be shown; if `nil`, the configured
+    ///     default for a repeating reminder and no limit for a one-off.
     public init(id: String, schedule: Schedule, notice: Notice, catchUpWithin: Duration? = nil) {
         self.id = id
         self.schedule = schedule
@@ -61,5 +66,20 @@ public struct DueReminder: Sendable, Hashable {
         self.reminder = reminder
         self.dueAt = dueAt
         self.isCatchUp = isCatchUp
+    }
+}
+
+/// A one-off reminder that came due while the computer was off or asleep and was not shown, because
+/// it was later than its own ``Reminder/catchUpWithin`` limit.
+public struct SkippedReminder: Sendable, Hashable {
+    /// The reminder.
+    public var reminder: Reminder
+    /// The instant it was due.
+    public var dueAt: Date
+
+    /// Creates a skipped occurrence.
+    public init(reminder: Reminder, dueAt: Date) {
+        self.reminder = reminder
+        self.dueAt = dueAt
     }
 }
