@@ -42,7 +42,7 @@ public struct WinsPlugin: HoorayPlugin {
             try await context.reminders.schedule(
                 Reminder(
                     id: Self.welcomeReminder, schedule: .once(at: context.now.addingTimeInterval(Self.soon)),
-                    notice: Notice(title: "Hey. Glad you're here."), catchUpWithin: .seconds(366 * 86400)))
+                    notice: Notice(title: "Hey. Glad you're here.")))
         }
         try await scheduleSync(context: context, book: book)
     }
@@ -290,7 +290,7 @@ public struct WinsPlugin: HoorayPlugin {
         try await context.reminders.schedule(
             Reminder(
                 id: Self.syncReminder, schedule: .once(at: max(next, context.now.addingTimeInterval(Self.soon))),
-                notice: Notice(title: "Retry AI praise for logged moments"), catchUpWithin: .seconds(366 * 86400)))
+                notice: Notice(title: "Retry AI praise for logged moments")))
     }
 }
 
