@@ -72,19 +72,19 @@ struct ReminderDeliveryTests {
 
     @Test func markupInTheBodyArrivesLiterally() async throws {
         for capabilities in [["body", "body-markup", "actions"], ["body", "actions"]] {
-            let fixture = try await HoorayFixture()
-            let server = try await fixture.startServer(capabilities: capabilities)
-            try fixture.writeConfig(reminderTOML(title: "Cartoon", body: "<b>Tom & Jerry</b>", at: "12:00"))
-            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 11:59:58")
-            let arrived = try await server.waitForNotifications(count: 1, timeout: .seconds(20))
-            if capabilities.contains("body-markup") {
-                // The server renders markup, so the text is escaped and shows literally.
-                #expect(arrived.first?.body == "&lt;b&gt;Tom &amp; Jerry&lt;/b&gt;")
-            } else {
-                #expect(arrived.first?.body == "<b>Tom & Jerry</b>")
+            try await HoorayFixture.with { fixture in
+                let server = try await fixture.startServer(capabilities: capabilities)
+                try fixture.writeConfig(reminderTOML(title: "Cartoon", body: "<b>Tom & Jerry</b>", at: "12:00"))
+                let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 11:59:58")
+                let arrived = try await server.waitForNotifications(count: 1, timeout: .seconds(20))
+                if capabilities.contains("body-markup") {
+                    // The server renders markup, so the text is escaped and shows literally.
+                    #expect(arrived.first?.body == "&lt;b&gt;Tom &amp; Jerry&lt;/b&gt;")
+                } else {
+                    #expect(arrived.first?.body == "<b>Tom & Jerry</b>")
+                }
+                await daemon.stop()
             }
-            await daemon.stop()
-            await fixture.tearDown()
         }
     }
 
