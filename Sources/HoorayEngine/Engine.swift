@@ -299,18 +299,19 @@ public actor Engine {
 
     func schedulerLoop(alarm: WallClockAlarm) async {
         var events = loopEvents.makeAsyncIterator()
-        var firstPass = true
+        var caughtUp = false
         while !Task.isCancelled {
-            switch await processDue() {
+            let action = await processDue()
+            switch action {
             case .sleep(let until):
                 alarm.set(deadline: until)
             case .idle, .fire:
                 alarm.set(deadline: nil)
             }
-            if firstPass {
-                // Says that what came due while hoorayd was stopped has been shown, skipped or queued.
-                logger.info("caught up with reminders that came due while hoorayd was stopped")
-                firstPass = false
+            if !caughtUp {
+                // What came due while hoorayd was stopped has now been shown, skipped or queued.
+                logCaughtUp(action)
+                caughtUp = true
             }
             guard let event = await events.next() else { return }
             switch event {
@@ -322,6 +323,20 @@ public actor Engine {
                 break
             }
         }
+    }
+
+    /// Says, once at the start, that everything due while hoorayd was not running has been handled,
+    /// and what is due next: from here on, a reminder is shown only when it comes due.
+    func logCaughtUp(_ action: SchedulerAction) {
+        guard case .sleep(let until) = action else {
+            logger.info("caught up; no reminders are planned")
+            return
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "EEE d MMM HH:mm"
+        logger.info("caught up; \(state.count) reminder(s) planned, the next at \(formatter.string(from: until))")
     }
 
     /// Handles every rule due at the clock's current time, and says what to wait for next.

@@ -250,22 +250,22 @@ struct AIKeyTests {
     }
 
     @Test func withoutASecretServiceSetKeyExplainsAndExits69() async throws {
-        let fixture = try await HoorayFixture()
-        let key = Self.makeKey()
-        // A bus with no keyring on it, then no bus at all.
-        for environment in [[:], ["DBUS_SESSION_BUS_ADDRESS": ""]] {
-            let output = try await fixture.hooray(
-                arguments: ["ai", "set-key"], environment: environment, input: key)
-            #expect(output.status == .exited(69))
-            #expect(output.standardError.hasPrefix("No Secret Service answers on the session bus ("))
-            #expect(output.standardError.contains("Start your desktop's keyring"))
-            #expect(output.standardError.contains("set api_key_file in the [ai] section"))
-            #expect(!output.standardError.contains(key))
+        try await HoorayFixture.with { fixture in
+            let key = Self.makeKey()
+            // A bus with no keyring on it, then no bus at all.
+            for environment in [[:], ["DBUS_SESSION_BUS_ADDRESS": ""]] {
+                let output = try await fixture.hooray(
+                    arguments: ["ai", "set-key"], environment: environment, input: key)
+                #expect(output.status == .exited(69))
+                #expect(output.standardError.hasPrefix("No Secret Service answers on the session bus ("))
+                #expect(output.standardError.contains("Start your desktop's keyring"))
+                #expect(output.standardError.contains("set api_key_file in the [ai] section"))
+                #expect(!output.standardError.contains(key))
 
-            let forget = try await fixture.hooray(arguments: ["ai", "forget-key"], environment: environment)
-            #expect(forget.status == .exited(69))
+                let forget = try await fixture.hooray(arguments: ["ai", "forget-key"], environment: environment)
+                #expect(forget.status == .exited(69))
+            }
+            #expect(Self.files(Self.regularFiles(under: fixture.home.path), containing: key) == [])
         }
-        #expect(Self.files(Self.regularFiles(under: fixture.home.path), containing: key) == [])
-        await fixture.tearDown()
     }
 }

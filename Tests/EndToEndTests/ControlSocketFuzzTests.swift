@@ -112,112 +112,121 @@ struct ControlSocketFuzzTests {
     }
 
     @Test func garbageOnTheControlSocketIsRefusedAndTheDaemonCarriesOn() async throws {
-        let fixture = try await HoorayFixture()
-        let daemon = try await fixture.startDaemon()
-        let path = Self.socketPath(fixture)
-        var random = SeededRandomNumberGenerator(seed: Self.seed &+ 100)
+        try await HoorayFixture.with { fixture in
+            let daemon = try await fixture.startDaemon()
+            let path = Self.socketPath(fixture)
+            var random = SeededRandomNumberGenerator(seed: Self.seed &+ 100)
 
-        hostile: for (index, data) in Self.hostile.enumerated() {
-            for ending in 0..<3 {
-                let what: Comment = "hostile input #\(index), ending \(ending)"
-                guard Self.exchange(data, path: path, ending: ending, what) else { break hostile }
+            hostile: for (index, data) in Self.hostile.enumerated() {
+                for ending in 0..<3 {
+                    let what: Comment = "hostile input #\(index), ending \(ending)"
+                    guard Self.exchange(data, path: path, ending: ending, what) else { break hostile }
+                }
             }
-        }
 
-        // Spoiled requests, spoiled plugin arguments inside well-formed requests, and random bytes.
-        for index in 0..<360 {
-            let data: Data
-            switch index % 3 {
-            case 0:
-                var text = Self.requests.randomElement(using: &random)!
-                for _ in 0..<Int.random(in: 1...3, using: &random) { text = TextMutations.mutate(text, using: &random) }
-                data = Data(text.utf8)
-            case 1:
-                let (name, command, payload) = Self.payloads.randomElement(using: &random)!
-                var text = payload
-                for _ in 0..<Int.random(in: 1...3, using: &random) { text = TextMutations.mutate(text, using: &random) }
-                data = Data(Self.plugin(name, command, payload: text).utf8)
-            default:
-                data = Data(
-                    (0..<Int.random(in: 0...200, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
-                )
+            // Spoiled requests, spoiled plugin arguments inside well-formed requests, and random bytes.
+            for index in 0..<360 {
+                let data: Data
+                switch index % 3 {
+                case 0:
+                    var text = Self.requests.randomElement(using: &random)!
+                    for _ in 0..<Int.random(in: 1...3, using: &random) {
+                        text = TextMutations.mutate(text, using: &random)
+                    }
+                    data = Data(text.utf8)
+                case 1:
+                    let (name, command, payload) = Self.payloads.randomElement(using: &random)!
+                    var text = payload
+                    for _ in 0..<Int.random(in: 1...3, using: &random) {
+                        text = TextMutations.mutate(text, using: &random)
+                    }
+                    data = Data(Self.plugin(name, command, payload: text).utf8)
+                default:
+                    data = Data(
+                        (0..<Int.random(in: 0...200, using: &random)).map { _ in
+                            UInt8.random(in: 0...255, using: &random)
+                        }
+                    )
+                }
+                let ending = Int.random(in: 0..<4, using: &random)
+                guard Self.exchange(data, path: path, ending: ending, "seed \(Self.seed), input #\(index)") else {
+                    break
+                }
             }
-            let ending = Int.random(in: 0..<4, using: &random)
-            guard Self.exchange(data, path: path, ending: ending, "seed \(Self.seed), input #\(index)") else { break }
+
+            // A line of a few megabytes is refused once the limit is passed, without reading it all.
+            let long = try RawControlConnection(path: path)
+            long.send(
+                Data(#"{"plugin":{"command":{"name":"log","payload":""#.utf8) + Data(repeating: 0x41, count: 4 << 20))
+            Self.check(long.receive(timeout: .seconds(10)), "a 4 MB line")
+            #expect(daemon.isRunning, "hoorayd died on a 4 MB line")
+
+            // A request without its newline, then the writing side closed, is still a request.
+            let halfClosed = try RawControlConnection(path: path)
+            halfClosed.send(Data(#"{"status":{}}"#.utf8))
+            halfClosed.finishSending()
+            if case .answered(let data) = halfClosed.receive(timeout: .seconds(10)) {
+                #expect(ControlAnswer(data)?.ok == true)
+            } else {
+                Issue.record("no answer to a half-closed status request")
+            }
+
+            let status = try await fixture.hooray("status")
+            #expect(status.status == .exited(0), "\(status.standardError)")
+            #expect(status.standardOutput.contains("hoorayd is running"))
+            let win = try await fixture.hooray("win", "still here")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.contains("still here"))
+            #expect(daemon.isRunning)
+            await daemon.stop()
         }
-
-        // A line of a few megabytes is refused once the limit is passed, without reading it all.
-        let long = try RawControlConnection(path: path)
-        long.send(Data(#"{"plugin":{"command":{"name":"log","payload":""#.utf8) + Data(repeating: 0x41, count: 4 << 20))
-        Self.check(long.receive(timeout: .seconds(10)), "a 4 MB line")
-        #expect(daemon.isRunning, "hoorayd died on a 4 MB line")
-
-        // A request without its newline, then the writing side closed, is still a request.
-        let halfClosed = try RawControlConnection(path: path)
-        halfClosed.send(Data(#"{"status":{}}"#.utf8))
-        halfClosed.finishSending()
-        if case .answered(let data) = halfClosed.receive(timeout: .seconds(10)) {
-            #expect(ControlAnswer(data)?.ok == true)
-        } else {
-            Issue.record("no answer to a half-closed status request")
-        }
-
-        let status = try await fixture.hooray("status")
-        #expect(status.status == .exited(0), "\(status.standardError)")
-        #expect(status.standardOutput.contains("hoorayd is running"))
-        let win = try await fixture.hooray("win", "still here")
-        #expect(win.status == .exited(0), "\(win.standardError)")
-        #expect(win.standardOutput.contains("still here"))
-        #expect(daemon.isRunning)
-        await daemon.stop()
-        await fixture.tearDown()
     }
 
     @Test func idleClientsNeitherBlockOthersNorStayForEver() async throws {
-        let fixture = try await HoorayFixture()
-        let daemon = try await fixture.startDaemon()
-        let path = Self.socketPath(fixture)
+        try await HoorayFixture.with { fixture in
+            let daemon = try await fixture.startDaemon()
+            let path = Self.socketPath(fixture)
 
-        // Clients that connect and say nothing, or start a request and never finish it.
-        var idle = try (0..<8).map { _ in try RawControlConnection(path: path) }
-        for connection in idle.prefix(4) { connection.send(Data(#"{"sta"#.utf8)) }
-        let started = ContinuousClock.now
-        let status = try await fixture.hooray("status")
-        #expect(status.status == .exited(0), "\(status.standardError)")
-        // Waiting behind them would take at least their 5 s request deadline.
-        #expect(started.duration(to: .now) < .seconds(5), "hooray status waited behind idle clients")
+            // Clients that connect and say nothing, or start a request and never finish it.
+            var idle = try (0..<8).map { _ in try RawControlConnection(path: path) }
+            for connection in idle.prefix(4) { connection.send(Data(#"{"sta"#.utf8)) }
+            let started = ContinuousClock.now
+            let status = try await fixture.hooray("status")
+            #expect(status.status == .exited(0), "\(status.standardError)")
+            // Waiting behind them would take at least their 5 s request deadline.
+            #expect(started.duration(to: .now) < .seconds(5), "hooray status waited behind idle clients")
 
-        // Each is told, within the request timeout, that no request came, and is closed.
-        for connection in idle {
-            switch connection.receive(timeout: .seconds(10)) {
-            case .answered(let data):
-                #expect(ControlAnswer(data)?.message?.contains("no whole request line") == true)
-            case let other:
-                Issue.record("an idle client was not sent away: \(other)")
+            // Each is told, within the request timeout, that no request came, and is closed.
+            for connection in idle {
+                switch connection.receive(timeout: .seconds(10)) {
+                case .answered(let data):
+                    #expect(ControlAnswer(data)?.message?.contains("no whole request line") == true)
+                case let other:
+                    Issue.record("an idle client was not sent away: \(other)")
+                }
             }
-        }
-        idle = []
+            idle = []
 
-        // A crowd past the limit is turned away at once with a message, not queued.
-        idle = try (0..<70).map { _ in try RawControlConnection(path: path) }
-        let turnedAway = idle.suffix(6).map { $0.receive(timeout: .seconds(2)) }
-        for outcome in turnedAway {
-            guard case .answered(let data) = outcome, let answer = ControlAnswer(data) else {
-                Issue.record("a client past the limit got \(outcome)")
-                continue
+            // A crowd past the limit is turned away at once with a message, not queued.
+            idle = try (0..<70).map { _ in try RawControlConnection(path: path) }
+            let turnedAway = idle.suffix(6).map { $0.receive(timeout: .seconds(2)) }
+            for outcome in turnedAway {
+                guard case .answered(let data) = outcome, let answer = ControlAnswer(data) else {
+                    Issue.record("a client past the limit got \(outcome)")
+                    continue
+                }
+                #expect(!answer.ok && answer.message?.contains("busy") == true)
             }
-            #expect(!answer.ok && answer.message?.contains("busy") == true)
+            // `hooray status` says the daemon is busy; it does not claim there is none.
+            let busy = try await fixture.hooray("status")
+            #expect(busy.status == .exited(1))
+            #expect(busy.standardError.contains("busy"), "\(busy.standardOutput)\(busy.standardError)")
+            // Once they hang up, everyone is served again.
+            idle = []
+            let again = try await fixture.hooray("status")
+            #expect(again.status == .exited(0), "\(again.standardError)")
+            #expect(daemon.isRunning)
+            await daemon.stop()
         }
-        // `hooray status` says the daemon is busy; it does not claim there is none.
-        let busy = try await fixture.hooray("status")
-        #expect(busy.status == .exited(1))
-        #expect(busy.standardError.contains("busy"), "\(busy.standardOutput)\(busy.standardError)")
-        // Once they hang up, everyone is served again.
-        idle = []
-        let again = try await fixture.hooray("status")
-        #expect(again.status == .exited(0), "\(again.standardError)")
-        #expect(daemon.isRunning)
-        await daemon.stop()
-        await fixture.tearDown()
     }
 }

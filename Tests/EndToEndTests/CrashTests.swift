@@ -82,17 +82,11 @@ struct CrashTests {
     /// it was shown, by whichever process logged the win.
     @Test(arguments: [false, true])
     func sigkillUnderLoadLosesNoAcknowledgedWinAndNoNotice(withAIPraise: Bool) async throws {
-        let fixture = try await HoorayFixture()
-        let ai = try await TestAIServer()
-        do {
-            try await killRepeatedlyAndCount(fixture, ai: withAIPraise ? ai : nil)
-        } catch {
-            await ai.stop()
-            await fixture.tearDown()
-            throw error
+        try await HoorayFixture.with { fixture in
+            try await withAIServer { ai in
+                try await killRepeatedlyAndCount(fixture, ai: withAIPraise ? ai : nil)
+            }
         }
-        await ai.stop()
-        await fixture.tearDown()
     }
 
     func killRepeatedlyAndCount(_ fixture: HoorayFixture, ai: TestAIServer?) async throws {

@@ -15,40 +15,43 @@ struct DeleteMyDataTests {
     }
 
     @Test func withoutATerminalItNeedsYesAndDeletesNothing() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let before = try await userID(fixture)
-        let refused = try await fixture.hooray("delete-my-data")
-        #expect(refused.status == .exited(1))
-        #expect(refused.standardError.contains("hooray delete-my-data --yes"))
-        #expect(try await userID(fixture) == before)
+        try await HoorayFixture.with { fixture in
+            let before = try await userID(fixture)
+            let refused = try await fixture.hooray("delete-my-data")
+            #expect(refused.status == .exited(1))
+            #expect(refused.standardError.contains("hooray delete-my-data --yes"))
+            #expect(try await userID(fixture) == before)
+        }
     }
 
     @Test func itRemovesNoticesAndTheIdentityAndTheDaemonCarriesOn() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let server = try await fixture.startServer()
-        try fixture.writeConfig(reminderTOML(title: "Stretch", body: "Roll your shoulders.", at: "15:00"))
-        let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 14:59:58")
-        _ = try await server.waitForNotifications(count: 1, timeout: .seconds(20))
-        let before = try await userID(fixture)
-        #expect(try await fixture.hooray("inbox", "--all").standardOutput.contains("Stretch"))
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig(reminderTOML(title: "Stretch", body: "Roll your shoulders.", at: "15:00"))
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 14:59:58")
+            _ = try await server.waitForNotifications(count: 1, timeout: .seconds(20))
+            let before = try await userID(fixture)
+            #expect(try await fixture.hooray("inbox", "--all").standardOutput.contains("Stretch"))
 
-        let deleted = try await fixture.hooray("delete-my-data", "--yes")
-        #expect(deleted.status == .exited(0))
-        #expect(deleted.standardOutput.contains("Deleted 1 notice(s)"))
-        #expect(deleted.standardOutput.contains("and your anonymous id"))
+            let deleted = try await fixture.hooray("delete-my-data", "--yes")
+            #expect(deleted.status == .exited(0))
+            #expect(deleted.standardOutput.contains("Deleted 1 notice(s)"))
+            #expect(deleted.standardOutput.contains("and your anonymous id"))
 
-        #expect(try await fixture.hooray("inbox", "--all").standardOutput.contains("No notices yet."))
-        let after = try await userID(fixture)
-        #expect(after != before)
-        // The configured reminder is still scheduled, and the daemon still runs.
-        let next = try await fixture.hooray("next")
-        #expect(next.standardOutput.contains("Stretch"))
-        #expect(daemon.isRunning)
-        // The occurrence already shown is not shown again.
-        try await Task.sleep(for: .seconds(1))
-        #expect(try server.notifications().count == 1)
-        await daemon.stop()
+            #expect(try await fixture.hooray("inbox", "--all").standardOutput.contains("No notices yet."))
+            let after = try await userID(fixture)
+            #expect(after != before)
+            // The configured reminder is still scheduled, and the daemon still runs.
+            let next = try await fixture.hooray("next")
+            #expect(next.standardOutput.contains("Stretch"))
+            #expect(daemon.isRunning)
+            // The occurrence already shown is not shown again.
+            #expect(
+                await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-11-23 15:00:00") { next in
+                    next.contains { $0.title == "Stretch" }
+                }, "\(daemon.standardError)")
+            #expect(try server.notifications().count == 1)
+            await daemon.stop()
+        }
     }
 }

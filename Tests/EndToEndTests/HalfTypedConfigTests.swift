@@ -22,82 +22,85 @@ struct HalfTypedConfigTests {
     }()
 
     @Test func configCheckRefusesEveryInvalidCorpusFileWithALocationAndCrashesOnNone() async throws {
-        let fixture = try await HoorayFixture()
-        let names = try FileManager.default.subpathsOfDirectory(atPath: Self.corpus)
-            .filter { $0.hasSuffix(".toml") }.sorted()
-        #expect(names.count == 509 + 268)
+        try await HoorayFixture.with { fixture in
+            let names = try FileManager.default.subpathsOfDirectory(atPath: Self.corpus)
+                .filter { $0.hasSuffix(".toml") }.sorted()
+            #expect(names.count == 509 + 268)
 
-        // A few at a time: each is a real process.
-        var problems: [String] = []
-        var refusedValid = 0
-        var pending = names[...]
-        try await withThrowingTaskGroup(of: (String, ProcessOutput).self) { group in
-            func startNext() {
-                guard let name = pending.popFirst() else { return }
-                group.addTask {
-                    (name, try await fixture.hooray("config", "check", Self.corpus + "/" + name))
+            // A few at a time: each is a real process.
+            var problems: [String] = []
+            var refusedValid = 0
+            var pending = names[...]
+            try await withThrowingTaskGroup(of: (String, ProcessOutput).self) { group in
+                func startNext() {
+                    guard let name = pending.popFirst() else { return }
+                    group.addTask {
+                        (name, try await fixture.hooray("config", "check", Self.corpus + "/" + name))
+                    }
+                }
+                for _ in 0..<4 { startNext() }
+                while let (name, output) = try await group.next() {
+                    startNext()
+                    let path = Self.corpus + "/" + name
+                    let placed = output.standardError.contains(path + ":") && output.standardError.contains(": error: ")
+                    switch (name.hasPrefix("invalid/"), output.status) {
+                    case (true, .exited(1)) where placed, (false, .exited(0)):
+                        break
+                    case (false, .exited(1)) where placed:
+                        refusedValid += 1  // TOML 1.1 features that toml++ 3.4 does not read
+                    default:
+                        problems.append("\(name): \(output.status)\n\(output.standardError.prefix(300))")
+                    }
                 }
             }
-            for _ in 0..<4 { startNext() }
-            while let (name, output) = try await group.next() {
-                startNext()
-                let path = Self.corpus + "/" + name
-                let placed = output.standardError.contains(path + ":") && output.standardError.contains(": error: ")
-                switch (name.hasPrefix("invalid/"), output.status) {
-                case (true, .exited(1)) where placed, (false, .exited(0)):
-                    break
-                case (false, .exited(1)) where placed:
-                    refusedValid += 1  // TOML 1.1 features that toml++ 3.4 does not read
-                default:
-                    problems.append("\(name): \(output.status)\n\(output.standardError.prefix(300))")
-                }
-            }
+            #expect(problems.isEmpty, "\(problems.count) files:\n\(problems.joined(separator: "\n"))")
+            #expect(refusedValid <= 11)
         }
-        #expect(problems.isEmpty, "\(problems.count) files:\n\(problems.joined(separator: "\n"))")
-        #expect(refusedValid <= 11)
-        await fixture.tearDown()
     }
 
     @Test func aHalfTypedFileOnReloadNeverStopsTheScheduler() async throws {
-        let fixture = try await HoorayFixture()
-        let server = try await fixture.startServer()
-        let good = reminderTOML(title: "Stretch", body: "Roll your shoulders.", at: "15:00")
-        let file = try fixture.writeConfig(good)
-        let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 14:59:40")
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let good = reminderTOML(title: "Stretch", body: "Roll your shoulders.", at: "15:00")
+            let file = try fixture.writeConfig(good)
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 14:59:40")
 
-        // Each of the five files the parser used to abort on is saved over the configuration and
-        // reloaded, by SIGHUP and by `hooray reload`.
-        for (number, name) in Self.abortedTOMLKit.enumerated() {
-            try Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/" + name)).write(to: URL(fileURLWithPath: file))
-            if number.isMultiple(of: 2) {
-                daemon.send(SIGHUP)
-            } else {
-                let reload = try await fixture.hooray("reload")
-                #expect(reload.status == .exited(1), "\(name)")
-                #expect(reload.standardError.contains("\(file):1:2: error: the table header has no name"), "\(name)")
+            // Each of the five files the parser used to abort on is saved over the configuration and
+            // reloaded, by SIGHUP and by `hooray reload`.
+            for (number, name) in Self.abortedTOMLKit.enumerated() {
+                try Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/" + name)).write(
+                    to: URL(fileURLWithPath: file))
+                if number.isMultiple(of: 2) {
+                    daemon.send(SIGHUP)
+                } else {
+                    let reload = try await fixture.hooray("reload")
+                    #expect(reload.status == .exited(1), "\(name)")
+                    #expect(
+                        reload.standardError.contains("\(file):1:2: error: the table header has no name"), "\(name)")
+                }
+                let refused = await pollUntil(timeout: .seconds(15)) { () -> Bool? in
+                    daemon.standardError.components(separatedBy: "still running on the last good one").count - 1
+                        > number ? true : nil
+                }
+                #expect(refused == true, "\(name): \(daemon.standardError)")
+                #expect(daemon.isRunning, "\(name)")
             }
-            let refused = await pollUntil(timeout: .seconds(15)) { () -> Bool? in
-                daemon.standardError.components(separatedBy: "still running on the last good one").count - 1
-                    > number ? true : nil
-            }
-            #expect(refused == true, "\(name): \(daemon.standardError)")
-            #expect(daemon.isRunning, "\(name)")
+            #expect(daemon.standardError.contains("\(file):1:2: error: the table header has no name"))
+
+            // The reminder of the last good configuration still comes, once.
+            let arrived = try await server.waitForNotifications(count: 1, timeout: .seconds(40))
+            #expect(arrived.map(\.summary) == ["Stretch"])
+            #expect(daemon.isRunning)
+
+            // Finishing the edit is picked up at the next reload.
+            try fixture.writeConfig(reminderTOML(title: "Breathe", body: "", at: "16:00"))
+            daemon.send(SIGHUP)
+            #expect(
+                await daemon.waitForOutput(
+                    containing: "configuration reloaded", in: .standardError, timeout: .seconds(15)))
+            let next = try await fixture.hooray("next", fakeTime: "2026-11-23 15:01:00")
+            #expect(next.standardOutput.contains("Breathe"))
+            #expect(await daemon.stop() == .exited(0))
         }
-        #expect(daemon.standardError.contains("\(file):1:2: error: the table header has no name"))
-
-        // The reminder of the last good configuration still comes, once.
-        let arrived = try await server.waitForNotifications(count: 1, timeout: .seconds(40))
-        #expect(arrived.map(\.summary) == ["Stretch"])
-        #expect(daemon.isRunning)
-
-        // Finishing the edit is picked up at the next reload.
-        try fixture.writeConfig(reminderTOML(title: "Breathe", body: "", at: "16:00"))
-        daemon.send(SIGHUP)
-        #expect(
-            await daemon.waitForOutput(containing: "configuration reloaded", in: .standardError, timeout: .seconds(15)))
-        let next = try await fixture.hooray("next", fakeTime: "2026-11-23 15:01:00")
-        #expect(next.standardOutput.contains("Breathe"))
-        #expect(await daemon.stop() == .exited(0))
-        await fixture.tearDown()
     }
 }

@@ -27,76 +27,78 @@ struct IdentityTests {
     }
 
     @Test func theSameIdIsShownOnEveryRunAndKeptPrivately() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let first = try await fixture.hooray("identity", "--json")
-        #expect(first.status == .exited(0))
-        let identity = try printed(first)
-        #expect(
-            identity.userId.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil
-        )
-        #expect(ISO8601DateFormatter().date(from: identity.createdAt) != nil)
+        try await HoorayFixture.with { fixture in
+            let first = try await fixture.hooray("identity", "--json")
+            #expect(first.status == .exited(0))
+            let identity = try printed(first)
+            #expect(
+                identity.userId.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/)
+                    != nil
+            )
+            #expect(ISO8601DateFormatter().date(from: identity.createdAt) != nil)
 
-        let text = try await fixture.hooray("identity")
-        #expect(text.status == .exited(0))
-        #expect(text.standardOutput.contains("Your anonymous id: \(identity.userId)\n"))
-        #expect(text.standardOutput.contains("x-user-id"))
-        #expect(text.standardOutput.contains("hooray delete-my-data"))
+            let text = try await fixture.hooray("identity")
+            #expect(text.status == .exited(0))
+            #expect(text.standardOutput.contains("Your anonymous id: \(identity.userId)\n"))
+            #expect(text.standardOutput.contains("x-user-id"))
+            #expect(text.standardOutput.contains("hooray delete-my-data"))
 
-        let again = try await fixture.hooray("identity", "--json")
-        #expect(try printed(again) == identity)
+            let again = try await fixture.hooray("identity", "--json")
+            #expect(try printed(again) == identity)
 
-        let attributes = try FileManager.default.attributesOfItem(atPath: identityFile(fixture))
-        #expect(attributes[.posixPermissions] as? Int == 0o600)
-        let contents = try String(contentsOfFile: identityFile(fixture), encoding: .utf8)
-        #expect(contents.contains("user-id = \(identity.userId)\n"))
+            let attributes = try FileManager.default.attributesOfItem(atPath: identityFile(fixture))
+            #expect(attributes[.posixPermissions] as? Int == 0o600)
+            let contents = try String(contentsOfFile: identityFile(fixture), encoding: .utf8)
+            #expect(contents.contains("user-id = \(identity.userId)\n"))
+        }
     }
 
     @Test func twoFirstRunsAtOnceAgreeOnOneId() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        async let one = fixture.hooray("identity", "--json")
-        async let two = fixture.hooray("identity", "--json")
-        async let three = fixture.hooray("identity", "--json")
-        let outputs = try await [one, two, three]
-        #expect(outputs.allSatisfy { $0.status == .exited(0) })
-        let ids = Set(try outputs.map { try printed($0).userId })
-        #expect(ids.count == 1)
-        let folder = fixture.home.appending("data/hooray")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["identity"])
+        try await HoorayFixture.with { fixture in
+            async let one = fixture.hooray("identity", "--json")
+            async let two = fixture.hooray("identity", "--json")
+            async let three = fixture.hooray("identity", "--json")
+            let outputs = try await [one, two, three]
+            #expect(outputs.allSatisfy { $0.status == .exited(0) })
+            let ids = Set(try outputs.map { try printed($0).userId })
+            #expect(ids.count == 1)
+            let folder = fixture.home.appending("data/hooray")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["identity"])
+        }
     }
 
     @Test func aDamagedFileFailsWithTheRecoveryAndIsKept() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let path = try fixture.home.write("hooray-identity v1\nuser-id = 3f2a8c1e-5b7d-", to: "data/hooray/identity")
-        chmod(path, 0o600)
-        let result = try await fixture.hooray("identity", "--json")
-        #expect(result.status == .exited(1))
-        #expect(result.standardOutput.isEmpty)
-        #expect(result.standardError.contains("\(path) is incomplete"))
-        #expect(result.standardError.contains("`mv \(path) \(path).damaged`"))
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "hooray-identity v1\nuser-id = 3f2a8c1e-5b7d-")
+        try await HoorayFixture.with { fixture in
+            let path = try fixture.home.write(
+                "hooray-identity v1\nuser-id = 3f2a8c1e-5b7d-", to: "data/hooray/identity")
+            chmod(path, 0o600)
+            let result = try await fixture.hooray("identity", "--json")
+            #expect(result.status == .exited(1))
+            #expect(result.standardOutput.isEmpty)
+            #expect(result.standardError.contains("\(path) is incomplete"))
+            #expect(result.standardError.contains("`mv \(path) \(path).damaged`"))
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "hooray-identity v1\nuser-id = 3f2a8c1e-5b7d-")
 
-        // Following the advice gets a fresh id.
-        try FileManager.default.moveItem(atPath: path, toPath: path + ".damaged")
-        let recovered = try await fixture.hooray("identity")
-        #expect(recovered.status == .exited(0))
-        #expect(recovered.standardOutput.contains("Your anonymous id: "))
+            // Following the advice gets a fresh id.
+            try FileManager.default.moveItem(atPath: path, toPath: path + ".damaged")
+            let recovered = try await fixture.hooray("identity")
+            #expect(recovered.status == .exited(0))
+            #expect(recovered.standardOutput.contains("Your anonymous id: "))
+        }
     }
 
     @Test func aFileOthersCanReadFailsWithTheChmodFix() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let made = try printed(try await fixture.hooray("identity", "--json"))
-        let path = identityFile(fixture)
-        chmod(path, 0o644)
-        let refused = try await fixture.hooray("identity")
-        #expect(refused.status == .exited(1))
-        #expect(refused.standardError.contains("chmod 600 \(path)"))
-        #expect(!refused.standardError.contains(made.userId))
+        try await HoorayFixture.with { fixture in
+            let made = try printed(try await fixture.hooray("identity", "--json"))
+            let path = identityFile(fixture)
+            chmod(path, 0o644)
+            let refused = try await fixture.hooray("identity")
+            #expect(refused.status == .exited(1))
+            #expect(refused.standardError.contains("chmod 600 \(path)"))
+            #expect(!refused.standardError.contains(made.userId))
 
-        chmod(path, 0o600)
-        #expect(try printed(try await fixture.hooray("identity", "--json")) == made)
+            chmod(path, 0o600)
+            #expect(try printed(try await fixture.hooray("identity", "--json")) == made)
+        }
     }
 }

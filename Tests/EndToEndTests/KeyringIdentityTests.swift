@@ -58,173 +58,174 @@ struct KeyringIdentityTests {
     }
 
     @Test func aFirstRunKeepsTheIdentityInTheKeyringAndTheAIRequestCarriesIt() async throws {
-        let fixture = try await HoorayFixture()
-        let keyring = try await keyring(for: fixture)
-        let server = try await fixture.startServer()
-        let ai = try await TestAIServer()
-        try fixture.writeConfig(aiConfig(ai))
+        try await HoorayFixture.with { fixture in
+            let keyring = try await keyring(for: fixture)
+            let server = try await fixture.startServer()
+            let ai = try await TestAIServer()
+            try fixture.writeConfig(aiConfig(ai))
 
-        let daemon = try await fixture.startDaemon()
-        let made = try await identity(fixture)
-        #expect(made.store.kind == "keyring")
-        #expect(made.store.service == "GNOME Keyring")
-        #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
-        let stored = try await keyring.search(attributes: Self.identityAttributes)
-        #expect(stored.map(\.label) == ["Hooray anonymous id"])
-        let secret = try await keyring.lookup(attributes: Self.identityAttributes)
-        #expect(secret?.contains("user-id = \(made.userId)\n") == true)
-        let text = try await fixture.hooray("identity")
-        #expect(text.standardOutput.contains("Kept in: your keyring (GNOME Keyring), as “Hooray anonymous id”"))
+            let daemon = try await fixture.startDaemon()
+            let made = try await identity(fixture)
+            #expect(made.store.kind == "keyring")
+            #expect(made.store.service == "GNOME Keyring")
+            #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
+            let stored = try await keyring.search(attributes: Self.identityAttributes)
+            #expect(stored.map(\.label) == ["Hooray anonymous id"])
+            let secret = try await keyring.lookup(attributes: Self.identityAttributes)
+            #expect(secret?.contains("user-id = \(made.userId)\n") == true)
+            let text = try await fixture.hooray("identity")
+            #expect(text.standardOutput.contains("Kept in: your keyring (GNOME Keyring), as “Hooray anonymous id”"))
 
-        // The AI request carries the id kept in the keyring.
-        #expect(try await fixture.hooray("win", "Watered the plants").status == .exited(0))
-        _ = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
-        let request = try #require(try ai.requests().first)
-        #expect(request.headers["x-user-id"] == made.userId)
-        let status = try await fixture.hooray("status")
-        #expect(status.standardOutput.contains("Anonymous id: in your keyring (GNOME Keyring)"))
+            // The AI request carries the id kept in the keyring.
+            #expect(try await fixture.hooray("win", "Watered the plants").status == .exited(0))
+            _ = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
+            let request = try #require(try ai.requests().first)
+            #expect(request.headers["x-user-id"] == made.userId)
+            let status = try await fixture.hooray("status")
+            #expect(status.standardOutput.contains("Anonymous id: in your keyring (GNOME Keyring)"))
 
-        await daemon.stop()
-        await ai.stop()
-        await keyring.stop()
-        await fixture.tearDown()
+            await daemon.stop()
+            await ai.stop()
+            await keyring.stop()
+        }
     }
 
     @Test func anIdentityFileFromBeforeMovesIntoTheKeyringWithTheSameUUID() async throws {
-        let fixture = try await HoorayFixture()
-        // Before the keyring: the private file, as it always was.
-        let before = try await identity(fixture)
-        #expect(before.store.kind == "file")
-        #expect(before.store.path == identityFile(fixture))
-        let offline = try await fixture.hooray("identity")
-        #expect(offline.standardOutput.contains("Kept in: \(identityFile(fixture))"))
+        try await HoorayFixture.with { fixture in
+            // Before the keyring: the private file, as it always was.
+            let before = try await identity(fixture)
+            #expect(before.store.kind == "file")
+            #expect(before.store.path == identityFile(fixture))
+            let offline = try await fixture.hooray("identity")
+            #expect(offline.standardOutput.contains("Kept in: \(identityFile(fixture))"))
 
-        // A keyring appears: the same identity moves into it, and the file goes.
-        let keyring = try await keyring(for: fixture)
-        let after = try await identity(fixture)
-        #expect(after.userId == before.userId)
-        #expect(after.createdAt == before.createdAt)
-        #expect(after.store.kind == "keyring")
-        #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
-        let stored = try await keyring.lookup(attributes: Self.identityAttributes)
-        #expect(stored?.contains("user-id = \(before.userId)\n") == true)
-        #expect(try await identity(fixture).userId == before.userId)
+            // A keyring appears: the same identity moves into it, and the file goes.
+            let keyring = try await keyring(for: fixture)
+            let after = try await identity(fixture)
+            #expect(after.userId == before.userId)
+            #expect(after.createdAt == before.createdAt)
+            #expect(after.store.kind == "keyring")
+            #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
+            let stored = try await keyring.lookup(attributes: Self.identityAttributes)
+            #expect(stored?.contains("user-id = \(before.userId)\n") == true)
+            #expect(try await identity(fixture).userId == before.userId)
 
-        await keyring.stop()
-        await fixture.tearDown()
+            await keyring.stop()
+        }
     }
 
     @Test func aLockedKeyringNeverMakesASecondIdentityAndAIRequestsWaitForTheUnlock() async throws {
-        let fixture = try await HoorayFixture()
-        let keyring = try await keyring(for: fixture)
-        let server = try await fixture.startServer()
-        let ai = try await TestAIServer()
-        try fixture.writeConfig(aiConfig(ai))
-        let made = try await identity(fixture)
-        try await keyring.lock()
+        try await HoorayFixture.with { fixture in
+            let keyring = try await keyring(for: fixture)
+            let server = try await fixture.startServer()
+            let ai = try await TestAIServer()
+            try fixture.writeConfig(aiConfig(ai))
+            let made = try await identity(fixture)
+            try await keyring.lock()
 
-        // Locked: no new identity, here or in the daemon, and the command says why.
-        let refused = try await fixture.hooray("identity")
-        #expect(refused.status == .exited(1))
-        #expect(refused.standardError.contains("is locked"))
-        #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
-        let daemon = try await fixture.startDaemon()
+            // Locked: no new identity, here or in the daemon, and the command says why.
+            let refused = try await fixture.hooray("identity")
+            #expect(refused.status == .exited(1))
+            #expect(refused.standardError.contains("is locked"))
+            #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
+            let daemon = try await fixture.startDaemon()
 
-        // A win still gets its offline praise at once; its AI request waits for the identity.
-        #expect(try await fixture.hooray("win", "Tidied the desk").status == .exited(0))
-        let shown = try await server.waitForNotifications(count: 1, timeout: .seconds(15))
-        #expect(shown.first?.summary == "Moment logged")
-        let waiting = await pollUntil(timeout: .seconds(20)) { () -> PrintedMoment? in
-            try? await moments(fixture).first { $0.syncError?.contains("locked") == true }
+            // A win still gets its offline praise at once; its AI request waits for the identity.
+            #expect(try await fixture.hooray("win", "Tidied the desk").status == .exited(0))
+            let shown = try await server.waitForNotifications(count: 1, timeout: .seconds(15))
+            #expect(shown.first?.summary == "Moment logged")
+            let waiting = await pollUntil(timeout: .seconds(20)) { () -> PrintedMoment? in
+                try? await moments(fixture).first { $0.syncError?.contains("locked") == true }
+            }
+            #expect(waiting?.sync == "pending", "the moment waits for the keyring")
+            #expect(try ai.requests().isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
+
+            // Unlocked: the request goes out, with the one identity.
+            try await keyring.restartUnlocked()
+            let synced = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
+                (try? await moments(fixture))?.allSatisfy { $0.sync == "synced" } == true ? true : nil
+            }
+            #expect(synced == true)
+            #expect(try ai.requests().map { $0.headers["x-user-id"] } == [made.userId])
+            #expect(try await keyring.search(attributes: Self.identityAttributes).count == 1)
+
+            await daemon.stop()
+            await ai.stop()
+            await keyring.stop()
         }
-        #expect(waiting?.sync == "pending", "the moment waits for the keyring")
-        #expect(try ai.requests().isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
-
-        // Unlocked: the request goes out, with the one identity.
-        try await keyring.restartUnlocked()
-        let synced = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
-            (try? await moments(fixture))?.allSatisfy { $0.sync == "synced" } == true ? true : nil
-        }
-        #expect(synced == true)
-        #expect(try ai.requests().map { $0.headers["x-user-id"] } == [made.userId])
-        #expect(try await keyring.search(attributes: Self.identityAttributes).count == 1)
-
-        await daemon.stop()
-        await ai.stop()
-        await keyring.stop()
-        await fixture.tearDown()
     }
 
     @Test func deleteMyDataRemovesTheKeyringItem() async throws {
-        let fixture = try await HoorayFixture()
-        let keyring = try await keyring(for: fixture)
-        let made = try await identity(fixture)
-        #expect(made.store.kind == "keyring")
+        try await HoorayFixture.with { fixture in
+            let keyring = try await keyring(for: fixture)
+            let made = try await identity(fixture)
+            #expect(made.store.kind == "keyring")
 
-        let deleted = try await fixture.hooray("delete-my-data", "--yes")
-        #expect(deleted.status == .exited(0), "\(deleted.standardError)")
-        #expect(deleted.standardOutput.contains("and your anonymous id"))
-        #expect(try await keyring.search(attributes: Self.identityAttributes).isEmpty)
-        // The next one is a new identity, in the keyring again.
-        let next = try await identity(fixture)
-        #expect(next.userId != made.userId)
-        #expect(next.store.kind == "keyring")
+            let deleted = try await fixture.hooray("delete-my-data", "--yes")
+            #expect(deleted.status == .exited(0), "\(deleted.standardError)")
+            #expect(deleted.standardOutput.contains("and your anonymous id"))
+            #expect(try await keyring.search(attributes: Self.identityAttributes).isEmpty)
+            // The next one is a new identity, in the keyring again.
+            let next = try await identity(fixture)
+            #expect(next.userId != made.userId)
+            #expect(next.store.kind == "keyring")
 
-        await keyring.stop()
-        await fixture.tearDown()
+            await keyring.stop()
+        }
     }
 
     @Test func switchingToTheFileNeverMakesASecondIdentityAndDeleteStillReachesTheKeyring() async throws {
-        let fixture = try await HoorayFixture()
-        let keyring = try await keyring(for: fixture)
-        let made = try await identity(fixture)
-        #expect(made.store.kind == "keyring")
+        try await HoorayFixture.with { fixture in
+            let keyring = try await keyring(for: fixture)
+            let made = try await identity(fixture)
+            #expect(made.store.kind == "keyring")
 
-        try fixture.writeConfig("[identity]\nstore = \"file\"\n")
-        let refused = try await fixture.hooray("identity")
-        #expect(refused.status == .exited(1))
-        #expect(refused.standardError.contains("would make a second one"))
-        #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
+            try fixture.writeConfig("[identity]\nstore = \"file\"\n")
+            let refused = try await fixture.hooray("identity")
+            #expect(refused.status == .exited(1))
+            #expect(refused.standardError.contains("would make a second one"))
+            #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
 
-        let deleted = try await fixture.hooray("delete-my-data", "--yes")
-        #expect(deleted.status == .exited(0), "\(deleted.standardError)")
-        #expect(try await keyring.search(attributes: Self.identityAttributes).isEmpty)
-        #expect(try await identity(fixture).store.kind == "file")
+            let deleted = try await fixture.hooray("delete-my-data", "--yes")
+            #expect(deleted.status == .exited(0), "\(deleted.standardError)")
+            #expect(try await keyring.search(attributes: Self.identityAttributes).isEmpty)
+            #expect(try await identity(fixture).store.kind == "file")
 
-        await keyring.stop()
-        await fixture.tearDown()
+            await keyring.stop()
+        }
     }
 
     @Test func badKeyringStatesAreExplainedAndNothingIsReplaced() async throws {
-        let fixture = try await HoorayFixture()
+        try await HoorayFixture.with { fixture in
 
-        // store = "keyring" with no Secret Service: refused, and no file instead.
-        try fixture.writeConfig("[identity]\nstore = \"keyring\"\n")
-        let none = try await fixture.hooray("identity")
-        #expect(none.status == .exited(1))
-        #expect(none.standardError.contains("no keyring answers"))
-        #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
+            // store = "keyring" with no Secret Service: refused, and no file instead.
+            try fixture.writeConfig("[identity]\nstore = \"keyring\"\n")
+            let none = try await fixture.hooray("identity")
+            #expect(none.status == .exited(1))
+            #expect(none.standardError.contains("no keyring answers"))
+            #expect(!FileManager.default.fileExists(atPath: identityFile(fixture)))
 
-        // An item that is not an identity is left alone.
-        let keyring = try await keyring(for: fixture)
-        try await keyring.store(label: "Hooray anonymous id", attributes: Self.identityAttributes, value: "not-a-uuid")
-        let invalid = try await fixture.hooray("identity")
-        #expect(invalid.status == .exited(1))
-        #expect(invalid.standardError.contains("does not hold a Hooray identity"))
-        #expect(invalid.standardError.contains("secret-tool clear xdg:schema org.hooray.Secret kind identity"))
-        #expect(try await keyring.lookup(attributes: Self.identityAttributes) == "not-a-uuid")
+            // An item that is not an identity is left alone.
+            let keyring = try await keyring(for: fixture)
+            try await keyring.store(
+                label: "Hooray anonymous id", attributes: Self.identityAttributes, value: "not-a-uuid")
+            let invalid = try await fixture.hooray("identity")
+            #expect(invalid.status == .exited(1))
+            #expect(invalid.standardError.contains("does not hold a Hooray identity"))
+            #expect(invalid.standardError.contains("secret-tool clear xdg:schema org.hooray.Secret kind identity"))
+            #expect(try await keyring.lookup(attributes: Self.identityAttributes) == "not-a-uuid")
 
-        // Two items: neither is trusted, both stay.
-        try await keyring.store(
-            label: "Hooray anonymous id", attributes: Self.identityAttributes.merging(["copy": "2"]) { a, _ in a },
-            value: "another")
-        let two = try await fixture.hooray("identity")
-        #expect(two.status == .exited(1))
-        #expect(two.standardError.contains("holds 2 items"))
-        #expect(try await keyring.search(attributes: Self.identityAttributes).count == 2)
+            // Two items: neither is trusted, both stay.
+            try await keyring.store(
+                label: "Hooray anonymous id", attributes: Self.identityAttributes.merging(["copy": "2"]) { a, _ in a },
+                value: "another")
+            let two = try await fixture.hooray("identity")
+            #expect(two.status == .exited(1))
+            #expect(two.standardError.contains("holds 2 items"))
+            #expect(try await keyring.search(attributes: Self.identityAttributes).count == 2)
 
-        await keyring.stop()
-        await fixture.tearDown()
+            await keyring.stop()
+        }
     }
 }

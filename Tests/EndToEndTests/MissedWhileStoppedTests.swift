@@ -18,7 +18,8 @@ struct MissedWhileStoppedTests {
         let title: String
     }
 
-    static let caughtUp = "caught up with reminders that came due while hoorayd was stopped"
+    /// What hoorayd logs once its first pass has shown, skipped or queued what came due while it was stopped.
+    static let caughtUp = "caught up;"
 
     @Test func aOneOffDueWhileStoppedForThreeDaysIsShownOnceOnStart() async throws {
         let fixture = try await HoorayFixture()

@@ -61,283 +61,288 @@ struct WinsTests {
 
     @Test(arguments: ["hooray", "openai"])
     func offlinePraiseArrivesFirstThenAIPraiseReplacesItInPlace(provider: String) async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let server = try await fixture.startServer()
-        let ai = try await TestAIServer()
-        defer { Task { await ai.stop() } }
-        try fixture.writeConfig(config(provider: provider, endpoint: ai.endpoint("good")))
-        let daemon = try await fixture.startDaemon(environment: ["HOORAY_TEST_KEY": "sk-test-key"])
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await withAIServer { ai in
+                try fixture.writeConfig(config(provider: provider, endpoint: ai.endpoint("good")))
+                let daemon = try await fixture.startDaemon(environment: ["HOORAY_TEST_KEY": "sk-test-key"])
 
-        let win = try await fixture.hooray("win", "Took a short walk", "--ago", "2h")
-        #expect(win.status == .exited(0), "\(win.standardError)")
-        #expect(win.standardOutput.hasPrefix("Moment logged\n  Took a short walk · 2 h ago\n"))
+                let win = try await fixture.hooray("win", "Took a short walk", "--ago", "2h")
+                #expect(win.status == .exited(0), "\(win.standardError)")
+                #expect(win.standardOutput.hasPrefix("Moment logged\n  Took a short walk · 2 h ago\n"))
 
-        let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
-        try #require(shown.count == 2)
-        let stored = try #require(try await moments(fixture).first)
-        #expect(shown[0].summary == "Moment logged")
-        #expect(shown[0].body == "Took a short walk · 2 h ago\n\(stored.offlinePraise)")
-        #expect(win.standardOutput.contains("“\(stored.offlinePraise)”"))
-        // The AI's praise replaces the same notification on screen.
-        #expect(shown[1].replacesID == shown[0].id)
-        #expect(shown[1].id == shown[0].id)
-        #expect(shown[1].body == "Took a short walk · 2 h ago\n\(Self.goodPraise)")
-        // Both praises are kept on the moment.
-        #expect(stored.aiPraise == Self.goodPraise)
-        #expect(stored.sync == "synced")
+                let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
+                try #require(shown.count == 2)
+                let stored = try #require(try await moments(fixture).first)
+                #expect(shown[0].summary == "Moment logged")
+                #expect(shown[0].body == "Took a short walk · 2 h ago\n\(stored.offlinePraise)")
+                #expect(win.standardOutput.contains("“\(stored.offlinePraise)”"))
+                // The AI's praise replaces the same notification on screen.
+                #expect(shown[1].replacesID == shown[0].id)
+                #expect(shown[1].id == shown[0].id)
+                #expect(shown[1].body == "Took a short walk · 2 h ago\n\(Self.goodPraise)")
+                // Both praises are kept on the moment.
+                #expect(stored.aiPraise == Self.goodPraise)
+                #expect(stored.sync == "synced")
 
-        let request = try #require(try ai.requests().first)
-        #expect(request.headers["x-user-id"] == (try await identity(fixture)))
-        #expect(request.body.contains("Took a short walk"))
-        if provider == "openai" {
-            #expect(request.path == "/good/v1/chat/completions")
-            #expect(request.headers["authorization"] == "Bearer sk-test-key")
-        } else {
-            #expect(request.path == "/good/moments")
-            #expect(request.body.contains(stored.id.lowercased()) || request.body.contains(stored.id.uppercased()))
+                let request = try #require(try ai.requests().first)
+                #expect(request.headers["x-user-id"] == (try await identity(fixture)))
+                #expect(request.body.contains("Took a short walk"))
+                if provider == "openai" {
+                    #expect(request.path == "/good/v1/chat/completions")
+                    #expect(request.headers["authorization"] == "Bearer sk-test-key")
+                } else {
+                    #expect(request.path == "/good/moments")
+                    #expect(
+                        request.body.contains(stored.id.lowercased()) || request.body.contains(stored.id.uppercased()))
+                }
+                #expect(!daemon.standardError.contains("sk-test-key"))
+                await daemon.stop()
+            }
         }
-        #expect(!daemon.standardError.contains("sk-test-key"))
-        await daemon.stop()
     }
 
     @Test func brokenAnswersKeepTheOfflinePraiseAndLaterRetriesSucceed() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let server = try await fixture.startServer()
-        let ai = try await TestAIServer()
-        defer { Task { await ai.stop() } }
-        try fixture.writeConfig(config(provider: "hooray", endpoint: ai.endpoint("scripted"), timeout: "2s"))
-        let daemon = try await fixture.startDaemon()
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await withAIServer { ai in
+                try fixture.writeConfig(config(provider: "hooray", endpoint: ai.endpoint("scripted"), timeout: "2s"))
+                let daemon = try await fixture.startDaemon()
 
-        let modes = [
-            "notjson", "wrongtypes", "missing", "wrongclient", "oversized", "drip", "hang", "status-500",
-            "status-404", "status-429", "redirect", "markup",
-        ]
-        var seen = 0
-        for mode in modes {
-            try ai.script(mode)
-            let win = try await fixture.hooray("win", "Moment for \(mode)")
-            #expect(win.status == .exited(0), "\(mode): \(win.standardError)")
-            seen += 2
-            let shown = try await server.waitForNotifications(count: seen, timeout: .seconds(15))
-            try #require(shown.count == seen, "\(mode): no update of the notification")
-            let first = shown[seen - 2]
-            let update = shown[seen - 1]
-            #expect(first.body.hasPrefix("Moment for \(mode)\n"))
-            #expect(update.id == first.id, "\(mode): the update replaces the same notification")
-            #expect(update.body == first.body + "\n" + Self.failedLine, "\(mode)")
-            #expect(!update.body.contains("<b>"), "\(mode)")
+                let modes = [
+                    "notjson", "wrongtypes", "missing", "wrongclient", "oversized", "drip", "hang", "status-500",
+                    "status-404", "status-429", "redirect", "markup",
+                ]
+                var seen = 0
+                for mode in modes {
+                    try ai.script(mode)
+                    let win = try await fixture.hooray("win", "Moment for \(mode)")
+                    #expect(win.status == .exited(0), "\(mode): \(win.standardError)")
+                    seen += 2
+                    let shown = try await server.waitForNotifications(count: seen, timeout: .seconds(15))
+                    try #require(shown.count == seen, "\(mode): no update of the notification")
+                    let first = shown[seen - 2]
+                    let update = shown[seen - 1]
+                    #expect(first.body.hasPrefix("Moment for \(mode)\n"))
+                    #expect(update.id == first.id, "\(mode): the update replaces the same notification")
+                    #expect(update.body == first.body + "\n" + Self.failedLine, "\(mode)")
+                    #expect(!update.body.contains("<b>"), "\(mode)")
+                }
+                #expect(daemon.isRunning, "hoorayd survives every broken answer")
+                let pending = try await moments(fixture)
+                #expect(pending.count == modes.count)
+                #expect(pending.allSatisfy { $0.aiPraise == nil && $0.sync == "pending" && $0.syncError != nil })
+
+                // The service is fixed: the retries in the background now get praise for every moment.
+                try ai.script("good")
+                let synced = try #require(await waitUntilAllSynced(fixture))
+                #expect(synced.count == modes.count)
+                #expect(synced.allSatisfy { $0.aiPraise == Self.goodPraise && !$0.offlinePraise.isEmpty })
+                let status = try await fixture.hooray("status")
+                #expect(status.status == .exited(0))
+                await daemon.stop()
+            }
         }
-        #expect(daemon.isRunning, "hoorayd survives every broken answer")
-        let pending = try await moments(fixture)
-        #expect(pending.count == modes.count)
-        #expect(pending.allSatisfy { $0.aiPraise == nil && $0.sync == "pending" && $0.syncError != nil })
-
-        // The service is fixed: the retries in the background now get praise for every moment.
-        try ai.script("good")
-        let synced = try #require(await waitUntilAllSynced(fixture))
-        #expect(synced.count == modes.count)
-        #expect(synced.allSatisfy { $0.aiPraise == Self.goodPraise && !$0.offlinePraise.isEmpty })
-        let status = try await fixture.hooray("status")
-        #expect(status.status == .exited(0))
-        await daemon.stop()
     }
 
     @Test func aWinWhileTheServiceIsDownIsPraisedWhenItComesBack() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let server = try await fixture.startServer()
-        let gone = try await TestAIServer()
-        let port = gone.port
-        await gone.stop()
-        try fixture.writeConfig(config(provider: "hooray", endpoint: gone.endpoint("good")))
-        let daemon = try await fixture.startDaemon()
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let gone = try await TestAIServer()
+            let port = gone.port
+            await gone.stop()
+            try fixture.writeConfig(config(provider: "hooray", endpoint: gone.endpoint("good")))
+            let daemon = try await fixture.startDaemon()
 
-        _ = try await fixture.hooray("win", "Made the bed")
-        let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
-        try #require(shown.count == 2)
-        #expect(shown[1].id == shown[0].id)
-        #expect(shown[1].body.hasSuffix("\n" + Self.failedLine))
-        #expect(try await moments(fixture).first?.syncError?.contains("connect") == true)
+            _ = try await fixture.hooray("win", "Made the bed")
+            let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
+            try #require(shown.count == 2)
+            #expect(shown[1].id == shown[0].id)
+            #expect(shown[1].body.hasSuffix("\n" + Self.failedLine))
+            #expect(try await moments(fixture).first?.syncError?.contains("connect") == true)
 
-        let back = try await TestAIServer(port: port)
-        defer { Task { await back.stop() } }
-        let synced = try #require(await waitUntilAllSynced(fixture), "\(daemon.standardError)")
-        #expect(synced.first?.aiPraise == Self.goodPraise)
-        #expect(try back.requests().first?.headers["x-user-id"] == (try await identity(fixture)))
-        await daemon.stop()
+            try await withAIServer(port: port) { back in
+                let synced = try #require(await waitUntilAllSynced(fixture), "\(daemon.standardError)")
+                #expect(synced.first?.aiPraise == Self.goodPraise)
+                #expect(try back.requests().first?.headers["x-user-id"] == (try await identity(fixture)))
+                await daemon.stop()
+            }
+        }
     }
 
     @Test func withoutADaemonTheCommandShowsThePraiseItself() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let server = try await fixture.startServer()
-        let ai = try await TestAIServer()
-        defer { Task { await ai.stop() } }
-        try fixture.writeConfig(config(provider: "hooray", endpoint: ai.endpoint("good")))
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await withAIServer { ai in
+                try fixture.writeConfig(config(provider: "hooray", endpoint: ai.endpoint("good")))
 
-        let win = try await fixture.hooray("win", "Answered one message")
-        #expect(win.status == .exited(0), "\(win.standardError)")
-        #expect(win.standardOutput.hasSuffix("  ✨ “\(Self.goodPraise)”\n"))
-        let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(10))
-        try #require(shown.count == 2)
-        #expect(shown[1].id == shown[0].id)
-        #expect(shown[1].body == "Answered one message\n\(Self.goodPraise)")
-        #expect(try await moments(fixture).first?.aiPraise == Self.goodPraise)
+                let win = try await fixture.hooray("win", "Answered one message")
+                #expect(win.status == .exited(0), "\(win.standardError)")
+                #expect(win.standardOutput.hasSuffix("  ✨ “\(Self.goodPraise)”\n"))
+                let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(10))
+                try #require(shown.count == 2)
+                #expect(shown[1].id == shown[0].id)
+                #expect(shown[1].body == "Answered one message\n\(Self.goodPraise)")
+                #expect(try await moments(fixture).first?.aiPraise == Self.goodPraise)
+            }
+        }
     }
 
     @Test func theIdentitySurvivesRestartsAndIsReplacedAfterDeletingMyData() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        _ = try await fixture.startServer()
-        let ai = try await TestAIServer()
-        defer { Task { await ai.stop() } }
-        try fixture.writeConfig(config(provider: "hooray", endpoint: ai.endpoint("good")))
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.startServer()
+            try await withAIServer { ai in
+                try fixture.writeConfig(config(provider: "hooray", endpoint: ai.endpoint("good")))
 
-        var daemon = try await fixture.startDaemon()
-        let original = try await identity(fixture)
-        _ = try await fixture.hooray("win", "First")
-        await daemon.stop()
-        daemon = try await fixture.startDaemon()
-        #expect(try await identity(fixture) == original)
-        _ = try await fixture.hooray("win", "Second")
-        _ = try #require(await waitUntilAllSynced(fixture))
-        // A request cut short by the stop is asked again after the restart: every one carries the same id.
-        let sent = try ai.requests().map { $0.headers["x-user-id"] }
-        #expect(sent.count >= 2)
-        #expect(sent.allSatisfy { $0 == original }, "\(sent)")
+                var daemon = try await fixture.startDaemon()
+                let original = try await identity(fixture)
+                _ = try await fixture.hooray("win", "First")
+                await daemon.stop()
+                daemon = try await fixture.startDaemon()
+                #expect(try await identity(fixture) == original)
+                _ = try await fixture.hooray("win", "Second")
+                _ = try #require(await waitUntilAllSynced(fixture))
+                // A request cut short by the stop is asked again after the restart: every one carries the same id.
+                let sent = try ai.requests().map { $0.headers["x-user-id"] }
+                #expect(sent.count >= 2)
+                #expect(sent.allSatisfy { $0 == original }, "\(sent)")
 
-        let deleted = try await fixture.hooray("delete-my-data", "--yes")
-        #expect(deleted.status == .exited(0), "\(deleted.standardError)")
-        #expect(try await moments(fixture).isEmpty)
-        let replacement = try await identity(fixture)
-        #expect(replacement != original)
-        _ = try await fixture.hooray("win", "After the fresh start")
-        _ = try #require(await waitUntilAllSynced(fixture))
-        #expect(try ai.requests().last?.headers["x-user-id"] == replacement)
-        await daemon.stop()
+                let deleted = try await fixture.hooray("delete-my-data", "--yes")
+                #expect(deleted.status == .exited(0), "\(deleted.standardError)")
+                #expect(try await moments(fixture).isEmpty)
+                let replacement = try await identity(fixture)
+                #expect(replacement != original)
+                _ = try await fixture.hooray("win", "After the fresh start")
+                _ = try #require(await waitUntilAllSynced(fixture))
+                #expect(try ai.requests().last?.headers["x-user-id"] == replacement)
+                await daemon.stop()
+            }
+        }
     }
 
     @Test func theWelcomeAppearsOnceAndItsButtonLogsTheFirstMoment() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let server = try await fixture.startServer()
-        try fixture.writeConfig("[plugins.wins]\nwelcome = true\n")
-        let home = try await fixture.hooray()
-        #expect(home.standardOutput.contains("installing the app counts too"))
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig("[plugins.wins]\nwelcome = true\n")
+            let home = try await fixture.hooray()
+            #expect(home.standardOutput.contains("installing the app counts too"))
 
-        var daemon = try await fixture.startDaemon()
-        let welcome = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(15)).first)
-        #expect(welcome.summary == "Hey. Glad you're here.")
-        #expect(welcome.body.hasPrefix("You're doing better than you think."))
-        #expect(welcome.actions.map(\.label) == ["Log it"])
+            var daemon = try await fixture.startDaemon()
+            let welcome = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(15)).first)
+            #expect(welcome.summary == "Hey. Glad you're here.")
+            #expect(welcome.body.hasPrefix("You're doing better than you think."))
+            #expect(welcome.actions.map(\.label) == ["Log it"])
 
-        try await server.invokeAction(id: welcome.id, key: "log-install")
-        let logged = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
-        try #require(logged.count == 2)
-        #expect(logged[1].summary == "Moment logged")
-        #expect(logged[1].body.hasPrefix("I installed this app. A tiny step, but it counts.\n"))
-        #expect(try await moments(fixture).map(\.text) == ["I installed this app. A tiny step, but it counts."])
+            try await server.invokeAction(id: welcome.id, key: "log-install")
+            let logged = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
+            try #require(logged.count == 2)
+            #expect(logged[1].summary == "Moment logged")
+            #expect(logged[1].body.hasPrefix("I installed this app. A tiny step, but it counts.\n"))
+            #expect(try await moments(fixture).map(\.text) == ["I installed this app. A tiny step, but it counts."])
 
-        // Never again: not after a restart, and the home hint is gone.
-        await daemon.stop()
-        daemon = try await fixture.startDaemon()
-        try await Task.sleep(for: .seconds(2))
-        #expect(try server.notifications().count == 2)
-        let later = try await fixture.hooray()
-        #expect(!later.standardOutput.contains("installing the app counts too"))
-        #expect(later.standardOutput.contains("hooray win"))
-        await daemon.stop()
+            // Never again: not after a restart, and the home hint is gone.
+            await daemon.stop()
+            daemon = try await fixture.startDaemon()
+            #expect(
+                await fixture.waitUntilSettled(daemon) { next in
+                    !next.contains { $0.id == "welcome" }
+                }, "\(daemon.standardError)")
+            #expect(try server.notifications().count == 2)
+            let later = try await fixture.hooray()
+            #expect(!later.standardOutput.contains("installing the app counts too"))
+            #expect(later.standardOutput.contains("hooray win"))
+            await daemon.stop()
+        }
     }
 
     @Test func badInputIsRefusedWithTheFixAndNothingIsSaved() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let server = try await fixture.startServer()
-        let folder = fixture.home.appending("data")
-        let cases: [([String], String)] = [
-            (["win", String(repeating: "x", count: 2001)], "at most 2000"),
-            (["win", "Walked", "--ago", "a while"], "such as 5m, 2h, 3d or 1h30m"),
-            (["win", "Walked", "--ago", "in 10m"], "in the future"),
-            (["win", "Walked", "--mood", "clam"], "did you mean calm"),
-            (["win", "Walked", "--photo", "/nonexistent/walk.jpg"], "no such file"),
-            (["win", "Walked", "--photo", folder], "is a folder"),
-        ]
-        for daemonRunning in [false, true] {
-            let daemon = daemonRunning ? try await fixture.startDaemon() : nil
-            for (arguments, message) in cases {
-                let output = try await fixture.hooray(arguments: arguments)
-                #expect(output.status == .exited(1), "\(arguments)")
-                #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
-                #expect(output.standardError.contains("Nothing was saved."))
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let folder = fixture.home.appending("data")
+            let cases: [([String], String)] = [
+                (["win", String(repeating: "x", count: 2001)], "at most 2000"),
+                (["win", "Walked", "--ago", "a while"], "such as 5m, 2h, 3d or 1h30m"),
+                (["win", "Walked", "--ago", "in 10m"], "in the future"),
+                (["win", "Walked", "--mood", "clam"], "did you mean calm"),
+                (["win", "Walked", "--photo", "/nonexistent/walk.jpg"], "no such file"),
+                (["win", "Walked", "--photo", folder], "is a folder"),
+            ]
+            for daemonRunning in [false, true] {
+                let daemon = daemonRunning ? try await fixture.startDaemon() : nil
+                for (arguments, message) in cases {
+                    let output = try await fixture.hooray(arguments: arguments)
+                    #expect(output.status == .exited(1), "\(arguments)")
+                    #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
+                    #expect(output.standardError.contains("Nothing was saved."))
+                }
+                #expect(try await moments(fixture).isEmpty)
+                await daemon?.stop()
             }
-            #expect(try await moments(fixture).isEmpty)
-            await daemon?.stop()
+            #expect(try server.notifications().isEmpty)
         }
-        #expect(try server.notifications().isEmpty)
     }
 
     @Test func momentsAndJourneyFollowTheLocalDayAcrossTimeZones() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let newYork = ["TZ": "America/New_York"]
-        // libfaketime reads these times in the process's own zone. 23:50 and 00:10 New York time
-        // are two local days there, and 04:50 and 05:10 UTC: one day in UTC.
-        _ = try await fixture.hooray("win", "Late tidy-up", fakeTime: "2026-11-21 23:50:00", environment: newYork)
-        _ = try await fixture.hooray("win", "Early stretch", fakeTime: "2026-11-22 00:10:00", environment: newYork)
-        let viewedInNewYork = "2026-11-22 09:00:00"
+        try await HoorayFixture.with { fixture in
+            let newYork = ["TZ": "America/New_York"]
+            // libfaketime reads these times in the process's own zone. 23:50 and 00:10 New York time
+            // are two local days there, and 04:50 and 05:10 UTC: one day in UTC.
+            _ = try await fixture.hooray("win", "Late tidy-up", fakeTime: "2026-11-21 23:50:00", environment: newYork)
+            _ = try await fixture.hooray("win", "Early stretch", fakeTime: "2026-11-22 00:10:00", environment: newYork)
+            let viewedInNewYork = "2026-11-22 09:00:00"
 
-        let local = try await fixture.hooray("moments", fakeTime: viewedInNewYork, environment: newYork)
-        let text = local.standardOutput
-        let today = try #require(text.range(of: "Today\n"))
-        let yesterday = try #require(text.range(of: "Yesterday\n"))
-        #expect(today.lowerBound < yesterday.lowerBound)
-        let early = try #require(text.range(of: "Early stretch"))
-        let late = try #require(text.range(of: "Late tidy-up"))
-        #expect(early.lowerBound > today.upperBound && early.lowerBound < yesterday.lowerBound)
-        #expect(late.lowerBound > yesterday.upperBound)
+            let local = try await fixture.hooray("moments", fakeTime: viewedInNewYork, environment: newYork)
+            let text = local.standardOutput
+            let today = try #require(text.range(of: "Today\n"))
+            let yesterday = try #require(text.range(of: "Yesterday\n"))
+            #expect(today.lowerBound < yesterday.lowerBound)
+            let early = try #require(text.range(of: "Early stretch"))
+            let late = try #require(text.range(of: "Late tidy-up"))
+            #expect(early.lowerBound > today.upperBound && early.lowerBound < yesterday.lowerBound)
+            #expect(late.lowerBound > yesterday.upperBound)
 
-        let utc = try await fixture.hooray("moments", fakeTime: "2026-11-22 14:00:00")
-        #expect(utc.standardOutput.contains("Today\n"))
-        #expect(!utc.standardOutput.contains("Yesterday\n"))
+            let utc = try await fixture.hooray("moments", fakeTime: "2026-11-22 14:00:00")
+            #expect(utc.standardOutput.contains("Today\n"))
+            #expect(!utc.standardOutput.contains("Yesterday\n"))
 
-        struct Day: Decodable {
-            let date: String
-            let count: Int
+            struct Day: Decodable {
+                let date: String
+                let count: Int
+            }
+            let journeyNY = try await fixture.hooray(
+                "journey", "--json", fakeTime: viewedInNewYork, environment: newYork)
+            let daysNY = try JSONDecoder().decode([Day].self, from: Data(journeyNY.standardOutput.utf8))
+            #expect(daysNY.map(\.date) == ["2026-11-22", "2026-11-21"])
+            #expect(daysNY.map(\.count) == [1, 1])
+            let journeyUTC = try await fixture.hooray("journey", "--json", fakeTime: "2026-11-22 14:00:00")
+            let daysUTC = try JSONDecoder().decode([Day].self, from: Data(journeyUTC.standardOutput.utf8))
+            #expect(daysUTC.map(\.date) == ["2026-11-22"])
+            #expect(daysUTC.map(\.count) == [2])
+
+            let journeyText = try await fixture.hooray("journey", fakeTime: viewedInNewYork, environment: newYork)
+            #expect(journeyText.standardOutput.contains("Your journey"))
+            #expect(journeyText.standardOutput.contains("1 moment logged"))
         }
-        let journeyNY = try await fixture.hooray(
-            "journey", "--json", fakeTime: viewedInNewYork, environment: newYork)
-        let daysNY = try JSONDecoder().decode([Day].self, from: Data(journeyNY.standardOutput.utf8))
-        #expect(daysNY.map(\.date) == ["2026-11-22", "2026-11-21"])
-        #expect(daysNY.map(\.count) == [1, 1])
-        let journeyUTC = try await fixture.hooray("journey", "--json", fakeTime: "2026-11-22 14:00:00")
-        let daysUTC = try JSONDecoder().decode([Day].self, from: Data(journeyUTC.standardOutput.utf8))
-        #expect(daysUTC.map(\.date) == ["2026-11-22"])
-        #expect(daysUTC.map(\.count) == [2])
-
-        let journeyText = try await fixture.hooray("journey", fakeTime: viewedInNewYork, environment: newYork)
-        #expect(journeyText.standardOutput.contains("Your journey"))
-        #expect(journeyText.standardOutput.contains("1 moment logged"))
     }
 
     @Test func emptyStatesAndFavourites() async throws {
-        let fixture = try await HoorayFixture()
-        defer { Task { await fixture.tearDown() } }
-        let empty = try await fixture.hooray("moments")
-        #expect(empty.standardOutput.contains("No moments yet… but you're here, so that's one."))
-        let journey = try await fixture.hooray("journey")
-        #expect(journey.standardOutput.contains("Once you have a few days of moments, you'll see your journey here."))
+        try await HoorayFixture.with { fixture in
+            let empty = try await fixture.hooray("moments")
+            #expect(empty.standardOutput.contains("No moments yet… but you're here, so that's one."))
+            let journey = try await fixture.hooray("journey")
+            #expect(
+                journey.standardOutput.contains("Once you have a few days of moments, you'll see your journey here."))
 
-        _ = try await fixture.hooray("win", "Watered the plants")
-        let id = try #require(try await moments(fixture).first?.id)
-        let fav = try await fixture.hooray("moments", "fav", String(id.prefix(8)))
-        #expect(fav.status == .exited(0), "\(fav.standardError)")
-        #expect(fav.standardOutput.contains("★ Marked as a favourite: Watered the plants"))
-        let favorites = try await fixture.hooray("moments", "--favorites")
-        #expect(favorites.standardOutput.contains("Watered the plants"))
-        let unknown = try await fixture.hooray("moments", "fav", "ffffffff")
-        #expect(unknown.status == .exited(1))
-        #expect(unknown.standardError.contains("`hooray moments` lists them"))
+            _ = try await fixture.hooray("win", "Watered the plants")
+            let id = try #require(try await moments(fixture).first?.id)
+            let fav = try await fixture.hooray("moments", "fav", String(id.prefix(8)))
+            #expect(fav.status == .exited(0), "\(fav.standardError)")
+            #expect(fav.standardOutput.contains("★ Marked as a favourite: Watered the plants"))
+            let favorites = try await fixture.hooray("moments", "--favorites")
+            #expect(favorites.standardOutput.contains("Watered the plants"))
+            let unknown = try await fixture.hooray("moments", "fav", "ffffffff")
+            #expect(unknown.status == .exited(1))
+            #expect(unknown.standardError.contains("`hooray moments` lists them"))
+        }
     }
 }

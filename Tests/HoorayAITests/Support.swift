@@ -73,19 +73,6 @@ func makeProvider(
         keyring: keyring)
 }
 
-/// Runs a test with a fresh AI test server that is stopped afterwards.
-func withAIServer<Result>(_ body: (TestAIServer) async throws -> Result) async throws -> Result {
-    let server = try await TestAIServer(idleExit: .seconds(120))
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
-}
-
 /// The error a request ends with, or `nil` when it succeeded.
 func requestError(_ provider: CurlPraiseProvider, moment: MomentForPraise = makeMoment()) async -> (any Error)? {
     do {

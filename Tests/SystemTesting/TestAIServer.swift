@@ -118,6 +118,29 @@ public final class TestAIServer: Sendable {
     }
 }
 
+/// Runs `body` with a fresh AI test server and stops the server when `body` returns, also when it throws.
+///
+/// - Parameters:
+///   - port: The port to listen on; one the system picks by default. Give the port of a stopped
+///     server to bring "the same" service back.
+///   - idleExit: The server exits by itself after this long without a request.
+///   - body: The test, given the server.
+/// - Returns: What `body` returned.
+/// - Throws: ``SystemTestingError/notReady(what:output:)`` when the server does not start; what `body` throws.
+public func withAIServer<Result>(
+    port: Int = 0, idleExit: Duration = .seconds(180), _ body: (TestAIServer) async throws -> Result
+) async throws -> Result {
+    let server = try await TestAIServer(port: port, idleExit: idleExit)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
 /// One HTTP request as ``TestAIServer`` received it.
 public struct RecordedAIRequest: Sendable, Hashable, Decodable {
     /// The method, such as `POST`.

@@ -19,6 +19,26 @@ final class HoorayFixture: Sendable {
         return (runner as NSString).deletingLastPathComponent
     }()
 
+    /// Runs `body` with a fresh fixture and tears it down when `body` returns, also when it throws.
+    ///
+    /// ```swift
+    /// try await HoorayFixture.with { fixture in
+    ///     let daemon = try await fixture.startDaemon()
+    ///     // ...
+    /// }
+    /// ```
+    static func with<Result>(_ body: (HoorayFixture) async throws -> Result) async throws -> Result {
+        let fixture = try await HoorayFixture()
+        do {
+            let result = try await body(fixture)
+            await fixture.tearDown()
+            return result
+        } catch {
+            await fixture.tearDown()
+            throw error
+        }
+    }
+
     init() async throws {
         home = try TemporaryDirectory(prefix: "hooray-e2e")
         bus = try await PrivateSessionBus()
@@ -114,6 +134,70 @@ final class HoorayFixture: Sendable {
             Self.binDirectory + "/hooray", arguments: arguments,
             environment: environment(overriding: Self.fakeTimeVariables(fakeTime).merging(extra) { _, new in new }),
             input: input)
+    }
+
+    /// A scheduled reminder, as `hooray next --json` reports it.
+    struct NextEntry: Decodable {
+        let plugin: String
+        let id: String
+        let title: String
+        let due: Date
+    }
+
+    /// The scheduled reminders, soonest first, as `hooray next --json` reports them.
+    ///
+    /// - Throws: `DecodingError` when it printed no such list, for example because it failed.
+    func nextEntries() async throws -> [NextEntry] {
+        let output = try await hooray("next", "--json")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([NextEntry].self, from: Data(output.standardOutput.utf8))
+    }
+
+    /// What `hoorayd` logs once it has handled everything that came due before it started.
+    static let caughtUpLine = "caught up;"
+
+    /// Waits until `daemon` has done everything it is going to do for now, so that a test may count
+    /// notifications to show that nothing more arrives.
+    ///
+    /// That is: it logged that it caught up at start; `hooray next` lists no reminder due at or before
+    /// `time` (it handled that instant and planned the next one) and satisfies `planned`; and
+    /// `hooray inbox` is empty, so every notice it queued has reached the notification server.
+    ///
+    /// - Parameters:
+    ///   - daemon: The running `hoorayd`; `nil` after a command that ran without one, which shows
+    ///     its notices itself before it exits.
+    ///   - time: A time as given to `startDaemon(fakeTime:)`, such as `2026-11-23 15:00:00` (UTC).
+    ///   - timeout: How long to wait.
+    ///   - planned: What else the listed reminders must show.
+    /// - Returns: Whether it settled before the deadline.
+    func waitUntilSettled(
+        _ daemon: ChildProcess?, nothingDueBy time: String? = nil, timeout: Duration = .seconds(30),
+        planned: ([NextEntry]) -> Bool = { _ in true }
+    ) async -> Bool {
+        if let daemon,
+            await !daemon.waitForOutput(containing: Self.caughtUpLine, in: .standardError, timeout: timeout)
+        {
+            return false
+        }
+        let limit = time.map(Self.utc)
+        let settled = await pollUntil(timeout: timeout, interval: .milliseconds(100)) { () -> Bool? in
+            guard let entries = try? await nextEntries(), planned(entries),
+                entries.allSatisfy({ limit == nil || $0.due > limit! }),
+                let inbox = try? await hooray("inbox"), inbox.standardOutput.contains("Your inbox is empty")
+            else { return nil }
+            return true
+        }
+        return settled ?? false
+    }
+
+    /// A time as given to `startDaemon(fakeTime:)`, `yyyy-MM-dd HH:mm:ss` in UTC.
+    static func utc(_ time: String) -> Date {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.date(from: time)!
     }
 
     /// Preloads libfaketime so the program's wall clock starts at `time` (UTC) and runs on from there.
