@@ -117,11 +117,16 @@ public enum Daemon {
         control.start { request in
             switch request {
             case .status:
+                // The configuration in force says where the identity is kept; the keyring is asked
+                // off the task threads.
+                let vault = IdentityVault(store: state.configuration.identityStore, paths: paths)
+                let identity = await IdentityResolvingPraiseProvider.offThread { vault.whereabouts() }
                 let status = await DaemonStatus(
                     pid: getpid(), version: version, startedAt: startedAt,
                     server: engine.serverStatus.info, serverProblem: engine.serverStatus.problem,
                     waitingNotices: (try? database.pendingNotices().count) ?? 0,
-                    plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue)
+                    plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue,
+                    identity: identity)
                 return ControlResponse(ok: true, status: status)
             case .reload:
                 let result = await reload(

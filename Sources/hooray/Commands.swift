@@ -193,10 +193,9 @@ struct Status: AsyncParsableCommand {
             // A daemon is there but would not say how it is, such as when it is busy.
             throw CommandFailure(message: "hoorayd answered: \(response.message ?? "no status")")
         }
-        let identity = session.identityVault(plugins: builtInPlugins).whereabouts()
         if let status = response?.status {
             if json {
-                print(try Output.json(status, adding: ["identity": identity]))
+                print(try Output.json(status))
                 return
             }
             print(
@@ -215,10 +214,11 @@ struct Status: AsyncParsableCommand {
             print("Waiting notices: \(status.waitingNotices)")
             print("Next reminder: \(status.nextDue.map { Output.when($0) } ?? "none")")
             if !status.configFiles.isEmpty { print("Configuration: \(status.configFiles.joined(separator: ", "))") }
-            print("Anonymous id: \(identity)")
+            if let identity = status.identity { print("Anonymous id: \(identity)") }
             return
         }
         // No daemon: report what we can see ourselves.
+        let identity = session.identityVault(plugins: builtInPlugins).whereabouts()
         let server = await session.probeServer()
         if json {
             print(

@@ -59,18 +59,6 @@ enum Output {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// A value as JSON with more top-level keys, for records the daemon describes and the CLI adds to.
-    static func json<T: Encodable>(_ value: T, adding extra: [String: String]) throws -> String {
-        let encoded = Data(try json(value).utf8)
-        guard var object = try JSONSerialization.jsonObject(with: encoded) as? [String: Any] else {
-            return try json(value)
-        }
-        object.merge(extra) { _, new in new }
-        let data = try JSONSerialization.data(
-            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
-    }
-
     static func inboxEntry(_ stored: StoredNotice) -> String {
         let state: String
         switch stored.state {

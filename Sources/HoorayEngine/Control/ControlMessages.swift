@@ -56,12 +56,15 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var configFiles: [String]
     /// The next due instant of any reminder.
     public var nextDue: Date?
+    /// Where the anonymous identity is kept, in words (see `IdentityVault.whereabouts()`).
+    public var identity: String?
 
     /// Creates a status.
     public init(
         pid: Int32, version: String, startedAt: Date, server: ServerInfo?, serverProblem: String?,
-        waitingNotices: Int, plugins: [String], configFiles: [String], nextDue: Date?
+        waitingNotices: Int, plugins: [String], configFiles: [String], nextDue: Date?, identity: String? = nil
     ) {
+        self.identity = identity
         self.pid = pid
         self.version = version
         self.startedAt = startedAt
