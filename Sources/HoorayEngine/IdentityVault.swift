@@ -220,7 +220,9 @@ public struct IdentityVault: Sendable {
         do {
             saved = try save(identity, service: service)
         } catch {
-            // The file stays the one place it is kept; the move is tried again next time.
+            // The file stays the one place it is kept; the move is tried again next time. Only a
+            // store that timed out may still leave an item behind, so only then does the marker stay.
+            if error.code != .timedOut { unlink(markerPath) }
             return (identity, .file(file.path))
         }
         // Only an equal read-back lets the file go.
