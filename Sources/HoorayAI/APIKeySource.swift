@@ -62,12 +62,7 @@ struct APIKeySource: Sendable {
     private func fromKeyring() async throws(AIRequestError) -> String? {
         let kind = SecretKind.aiKey(provider: provider)
         let keyring = keyring
-        // The lookup blocks its thread for up to the keyring's timeout; keep it off the task pool.
-        let lookup = await withCheckedContinuation { (continuation: CheckedContinuation<KeyringLookup, Never>) in
-            let thread = Thread { continuation.resume(returning: keyring.lookup(kind)) }
-            thread.name = "hooray-ai-key"
-            thread.start()
-        }
+        let lookup = await Keyring.offThread { keyring.lookup(kind) }
         switch lookup {
         case .found(let value):
             return try Self.checked(value, from: "the keyring item “\(kind.label)”")

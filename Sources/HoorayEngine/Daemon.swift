@@ -1,6 +1,7 @@
 import Foundation
 import HoorayAI
 import HoorayConfig
+import HoorayKeyring
 import HoorayKit
 import HoorayStorage
 import Logging
@@ -120,7 +121,7 @@ public enum Daemon {
                 // The configuration in force says where the identity is kept; the keyring is asked
                 // off the task threads.
                 let vault = IdentityVault(store: state.configuration.identityStore, paths: paths)
-                let identity = await IdentityResolvingPraiseProvider.offThread { vault.whereabouts() }
+                let identity = await Keyring.offThread { vault.whereabouts() }
                 let status = await DaemonStatus(
                     pid: getpid(), version: version, startedAt: startedAt,
                     server: engine.serverStatus.info, serverProblem: engine.serverStatus.problem,

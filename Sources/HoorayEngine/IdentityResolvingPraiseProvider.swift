@@ -1,5 +1,6 @@
 import Foundation
 import HoorayAI
+import HoorayKeyring
 import HoorayKit
 import HoorayStorage
 import Logging
@@ -47,11 +48,11 @@ final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable
     private func currentIdentity() async throws(AIRequestError) -> AnonymousIdentity {
         if let known = lock.withLock({ identity }) { return known }
         let vault = self.vault
-        var result = await Self.offThread { Result { () throws(IdentityVaultError) in try vault.identity().0 } }
+        var result = await Keyring.offThread { Result { () throws(IdentityVaultError) in try vault.identity().0 } }
         if case .failure(let error) = result, case .keyringLocked = error.problem, isFirstToAskForUnlock() {
             logger.notice("the keyring is locked; asking the desktop to unlock it, once")
-            if await Self.offThread({ vault.keyring.unlock() }) {
-                result = await Self.offThread { Result { () throws(IdentityVaultError) in try vault.identity().0 } }
+            if await Keyring.offThread({ vault.keyring.unlock() }) {
+                result = await Keyring.offThread { Result { () throws(IdentityVaultError) in try vault.identity().0 } }
             }
         }
         switch result {
@@ -68,15 +69,6 @@ final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable
         lock.withLock {
             defer { askedToUnlock = true }
             return !askedToUnlock
-        }
-    }
-
-    /// Runs blocking keyring work on a thread of its own, so that no task thread waits on D-Bus.
-    static func offThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: work()) }
-            thread.name = "hooray-keyring"
-            thread.start()
         }
     }
 }

@@ -180,3 +180,18 @@ public struct Keyring: Sendable {
         }
     }
 }
+
+extension Keyring {
+    /// Runs blocking keyring work on a thread of its own and awaits it, so that no task thread of
+    /// the caller waits on D-Bus for up to a keyring's timeout.
+    ///
+    /// - Parameter work: The work, such as `{ keyring.lookup(.identity) }`.
+    /// - Returns: What the work returned.
+    public static func offThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: work()) }
+            thread.name = "hooray-keyring"
+            thread.start()
+        }
+    }
+}

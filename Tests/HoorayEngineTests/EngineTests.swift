@@ -100,6 +100,16 @@ struct World {
             plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
     }
 
+    /// A new engine on the same database and sink, as after a restart, with `plugin` activated.
+    func restart(with plugin: ProbePlugin, clock: ManualClock? = nil) async -> Engine {
+        let engine = Engine(
+            database: database, sink: sink, settings: EngineSettings(), clock: clock ?? self.clock, timeZone: utc)
+        await engine.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+        return engine
+    }
+
     func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
 }
 
@@ -132,13 +142,7 @@ let stretch = Reminder(
         await world.engine.processDue()
         // The clock is rewound and a new engine starts on the same file.
         let rewound = ManualClock(now: start.addingTimeInterval(30))
-        let again = Engine(
-            database: world.database, sink: world.sink, settings: EngineSettings(), clock: rewound, timeZone: utc)
-        await again.apply(
-            settings: EngineSettings(),
-            plugins: [
-                PluginSetup(plugin: ProbePlugin(reminders: [stretch]), enabled: true, configuration: NoConfiguration())
-            ])
+        let again = await world.restart(with: ProbePlugin(reminders: [stretch]), clock: rewound)
         rewound.advance(by: 60)
         await again.processDue()
         #expect(try await world.database.occurrenceCount() == 1)
@@ -189,11 +193,7 @@ let stretch = Reminder(
         #expect(await seen.items.map(\.isCatchUp) == [true])
         #expect(await seen.items.map(\.dueAt) == [start.addingTimeInterval(60)])
         // A restart on the same database neither shows it again nor asks the plugin again.
-        let again = Engine(
-            database: world.database, sink: world.sink, settings: EngineSettings(), clock: world.clock, timeZone: utc)
-        await again.apply(
-            settings: EngineSettings(),
-            plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+        let again = await world.restart(with: plugin)
         await again.processDue()
         await again.deliverPending()
         #expect(world.sink.shown.count == 1)
@@ -220,11 +220,7 @@ let stretch = Reminder(
         #expect(await skipped.items == [SkippedReminder(reminder: checkIn, dueAt: due)])
         // Only once: not on another pass, nor after a restart that declares the reminder again.
         await world.engine.processDue()
-        let again = Engine(
-            database: world.database, sink: world.sink, settings: EngineSettings(), clock: world.clock, timeZone: utc)
-        await again.apply(
-            settings: EngineSettings(),
-            plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+        let again = await world.restart(with: plugin)
         await again.processDue()
         await again.deliverPending()
         #expect(world.sink.shown.isEmpty)
