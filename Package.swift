@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "hooray",
             dependencies: [
-                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "WinsPlugin", "HabitsPlugin", "HoorayMessages",
+                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayAI", "HoorayKeyring", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -20,13 +20,13 @@ public struct HabitBook: Sendable {
     /// Every habit, sorted by name without case.
     public func all() async throws -> [Habit] {
         try await store.values(withPrefix: Self.prefix)
-            .compactMap { try? PluginCommand.decode(Habit.self, from: $0.data) }
+            .compactMap { try? StoredRecord.decode(Habit.self, from: $0.data) }
             .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
     }
 
     /// One habit, or `nil`.
     public func habit(_ id: UUID) async throws -> Habit? {
-        try await store.data(forKey: Self.key(for: id)).map { try PluginCommand.decode(Habit.self, from: $0) }
+        try await store.data(forKey: Self.key(for: id)).map { try StoredRecord.decode(Habit.self, from: $0) }
     }
 
     /// Finds a habit by name, without case.
@@ -52,7 +52,7 @@ public struct HabitBook: Sendable {
 
     /// Saves a habit, new or changed.
     public func save(_ habit: Habit) async throws {
-        try await store.setData(try PluginCommand.encode(habit), forKey: Self.key(for: habit.id))
+        try await store.setData(try StoredRecord.encode(habit), forKey: Self.key(for: habit.id))
     }
 
     /// Changes a habit in one step.
@@ -63,16 +63,32 @@ public struct HabitBook: Sendable {
     public func update(_ id: UUID, _ change: @escaping @Sendable (inout Habit) throws -> Void) async throws -> Habit {
         let data = try await store.modify(forKey: Self.key(for: id)) { old in
             guard let old else { throw PluginCommandError("that habit was just deleted") }
-            var habit = try PluginCommand.decode(Habit.self, from: old)
+            var habit = try StoredRecord.decode(Habit.self, from: old)
             try change(&habit)
-            return try PluginCommand.encode(habit)
+            return try StoredRecord.encode(habit)
         }
         guard let data else { throw PluginCommandError("that habit was just deleted") }
-        return try PluginCommand.decode(Habit.self, from: data)
+        return try StoredRecord.decode(Habit.self, from: data)
     }
 
     /// Deletes a habit and its history.
     public func delete(_ id: UUID) async throws {
         try await store.setData(nil, forKey: Self.key(for: id))
+    }
+}
+
+/// How the records are stored: JSON, dates as seconds since 1970, keys sorted.
+enum StoredRecord {
+    static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(value)
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(Value.self, from: data)
     }
 }

@@ -111,11 +111,11 @@ public struct MomentBook: Sendable {
     }
 
     static func encode(_ moment: Moment) throws -> Data {
-        try PluginCommand.encode(moment)
+        try StoredRecord.encode(moment)
     }
 
     static func decode(_ data: Data) throws -> Moment {
-        try PluginCommand.decode(Moment.self, from: data)
+        try StoredRecord.decode(Moment.self, from: data)
     }
 }
 
@@ -127,5 +127,21 @@ final class Flag: @unchecked Sendable {
 
     init(index: Int = 0) {
         self.index = index
+    }
+}
+
+/// How the records are stored: JSON, dates as seconds since 1970, keys sorted.
+enum StoredRecord {
+    static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(value)
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(Value.self, from: data)
     }
 }

@@ -197,20 +197,20 @@ public actor Engine {
     /// Runs a command the user gave a plugin from the command line.
     ///
     /// - Parameters:
-    ///   - command: The command.
+    ///   - command: The command, parsed.
     ///   - plugin: The plugin's name.
-    /// - Returns: The plugin's reply, as JSON.
+    /// - Returns: The plugin's reply.
     /// - Throws: ``PluginCommandError`` when the plugin is not active or refuses the command; the
     ///   plugin's own errors otherwise.
-    public func perform(_ command: PluginCommand, plugin name: String) async throws -> Data {
-        guard let plugin = plugins[name] else {
+    public func run(_ command: CommandInvocation, plugin name: String) async throws -> CommandReply {
+        guard let plugin = plugins[name], let setup = lastSetups.first(where: { $0.plugin.name == name }) else {
             throw PluginCommandError(
                 "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in ~/.config/hooray/hooray.toml"
             )
         }
         let context = makeContext(for: name)
         return try await withTimeLimit(settings.pluginTimeLimit) {
-            try await plugin.handle(command, context: context)
+            try await plugin.run(command, context: context, erasedConfiguration: setup.configuration)
         }
     }
 
@@ -588,6 +588,16 @@ extension HoorayPlugin {
             throw ConfigurationMismatch(plugin: name)
         }
         try await activate(context: context, configuration: typed)
+    }
+
+    /// Runs a command with a configuration whose type was erased on its way through the host.
+    func run(_ command: CommandInvocation, context: PluginContext, erasedConfiguration: any Sendable) async throws
+        -> CommandReply
+    {
+        guard let typed = erasedConfiguration as? Configuration else {
+            throw ConfigurationMismatch(plugin: name)
+        }
+        return try await run(command, context: context, configuration: typed)
     }
 }
 

@@ -22,8 +22,7 @@ import Testing
     func run(_ plugin: HabitsPlugin, _ harness: PluginTestHarness, _ command: String, _ request: HabitRequest)
         async throws -> HabitReply
     {
-        let data = try await plugin.handle(PluginCommand(name: command, encoding: request), context: harness.context)
-        return try PluginCommand.decode(HabitReply.self, from: data)
+        try await plugin.perform(command, request, context: harness.context)
     }
 
     func habits(_ harness: PluginTestHarness) async throws -> [Habit] {

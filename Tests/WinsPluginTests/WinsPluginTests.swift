@@ -24,9 +24,7 @@ import Testing
     }
 
     func log(_ plugin: WinsPlugin, _ harness: PluginTestHarness, _ request: LogRequest) async throws -> LogReply {
-        let data = try await plugin.handle(
-            PluginCommand(name: WinsCommand.log, encoding: request), context: harness.context)
-        return try PluginCommand.decode(LogReply.self, from: data)
+        try await plugin.log(request, context: harness.context)
     }
 
     func moments(_ harness: PluginTestHarness) async throws -> [Moment] {
@@ -261,9 +259,11 @@ import Testing
         let reply = try await log(plugin, harness, LogRequest(text: "Watered the plants"))
         let prefix = String(reply.moment.id.uuidString.lowercased().prefix(8))
         func fav(_ id: String) async throws -> Moment {
-            let data = try await plugin.handle(
-                PluginCommand(name: WinsCommand.favorite, encoding: FavoriteRequest(id: id)), context: harness.context)
-            return try PluginCommand.decode(Moment.self, from: data)
+            let reply = try await plugin.run(
+                CommandInvocation(command: "fav", values: ["id": [id]]), context: harness.context,
+                configuration: WinsConfiguration())
+            #expect(reply.text.contains("Watered the plants"))
+            return try await MomentBook(store: harness.storage).find(prefix: id)
         }
         #expect(try await fav(prefix).isFavorite)
         #expect(try await moments(harness).first?.isFavorite == true)

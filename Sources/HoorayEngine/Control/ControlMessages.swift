@@ -13,7 +13,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// Press a notice's button, as if clicked on the notification.
     case act(notice: Int64, action: String)
     /// Run a command of a plugin, such as `hooray win`.
-    case plugin(name: String, command: PluginCommand)
+    case command(plugin: String, invocation: CommandInvocation)
 }
 
 /// The daemon's answer: one JSON object on one line.
@@ -24,15 +24,15 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var message: String?
     /// The daemon's status, for ``ControlRequest/status``.
     public var status: DaemonStatus?
-    /// A plugin's reply, for ``ControlRequest/plugin(name:command:)``.
-    public var payload: Data?
+    /// A plugin's reply, for ``ControlRequest/command(plugin:invocation:)``.
+    public var reply: CommandReply?
 
     /// Creates a response.
-    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil, payload: Data? = nil) {
+    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil) {
         self.ok = ok
         self.message = message
         self.status = status
-        self.payload = payload
+        self.reply = reply
     }
 }
 
