@@ -138,7 +138,8 @@ public struct ConfigLoader: Sendable {
         }
 
         let (sections, sectionDiagnostics) = pluginSections(
-            in: evaluation.root, knownPlugins: plugins.map(\.name))
+            in: evaluation.root, knownPlugins: plugins.map(\.name),
+            disabledByDefault: Set(plugins.filter { !$0.isEnabledByDefault }.map(\.name)))
         evaluation.sections = sections
         evaluation.diagnostics.append(contentsOf: sectionDiagnostics)
         for plugin in plugins {
@@ -200,7 +201,8 @@ public struct LoadedConfiguration: Sendable {
         extras[name] as? Value
     }
 
-    /// Whether a plugin is enabled: `[plugins.NAME] enabled`, `true` when not set.
+    /// Whether a plugin is enabled: `[plugins.NAME] enabled`, or when not set the plugin's
+    /// ``HoorayKit/HoorayPlugin/isEnabledByDefault`` (`true` for a plugin the loader did not know).
     ///
     /// - Parameter name: The plugin's name.
     public func isEnabled(_ name: String) -> Bool {

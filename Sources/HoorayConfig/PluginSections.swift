@@ -7,7 +7,8 @@ public struct PluginSection: Sendable, Hashable {
     public var name: String
     /// The `[plugins.NAME]` table, or `nil` when no file has one.
     public var node: ConfigNode?
-    /// The section's `enabled` key, which the host reads for every plugin; `true` when absent.
+    /// The section's `enabled` key, which the host reads for every plugin; when absent, the plugin's
+    /// ``HoorayKit/HoorayPlugin/isEnabledByDefault``.
     public var isEnabled: Bool
     /// The section's `celebrations` key, which the host reads for every plugin: this plugin's
     /// celebration style, over `[celebrations] style`; `nil` when absent.
@@ -36,20 +37,24 @@ public struct PluginSection: Sendable, Hashable {
 
 /// Finds each known plugin's section in the merged configuration and checks the part the host owns.
 ///
-/// The host reads `enabled` (a boolean, `true` by default) and `celebrations` (a
-/// ``CelebrationStyle``, none by default) of every section and leaves the other keys to the
-/// plugin. A section whose name is no known plugin is a warning, with a suggestion when it looks
-/// like a typo (`[plugins.remindrs]`).
+/// The host reads `enabled` (a boolean, `true` by default unless the plugin is off by default) and
+/// `celebrations` (a ``CelebrationStyle``, none by default) of every section and leaves the other
+/// keys to the plugin. A section whose name is no known plugin is a warning, with a suggestion when
+/// it looks like a typo (`[plugins.remindrs]`).
 /// - Parameters:
 ///   - root: The merged root table.
 ///   - knownPlugins: The names of the plugins that are installed.
+///   - disabledByDefault: The names of the installed plugins that run only with `enabled = true`
+///     (their ``HoorayKit/HoorayPlugin/isEnabledByDefault`` is `false`).
 /// - Returns: A section for every known plugin (with `node == nil` when it has none), and the
 ///   diagnostics found.
 public func pluginSections(
-    in root: ConfigNode, knownPlugins: [String]
+    in root: ConfigNode, knownPlugins: [String], disabledByDefault: Set<String> = []
 ) -> (sections: [String: PluginSection], diagnostics: [ConfigDiagnostic]) {
     var sections: [String: PluginSection] = [:]
-    for name in knownPlugins { sections[name] = PluginSection(name: name, node: nil) }
+    for name in knownPlugins {
+        sections[name] = PluginSection(name: name, node: nil, isEnabled: !disabledByDefault.contains(name))
+    }
     guard let plugins = root["plugins"] else { return (sections, []) }
     let pluginsPath = ConfigKeyPath(keys: ["plugins"])
     guard let table = plugins.table else {
@@ -89,7 +94,7 @@ public func pluginSections(
                     "\(path): expected a table such as [plugins.\(name)], found \(node.kindDescription)"))
             continue
         }
-        var isEnabled = true
+        var isEnabled = !disabledByDefault.contains(name)
         if let enabled = section["enabled"] {
             if case .boolean(let flag) = enabled.value {
                 isEnabled = flag

@@ -249,4 +249,18 @@ import Testing
         #expect(!loaded.isEnabled("quiet"))
         #expect(loaded.warnings.map(\.message) == ["plugins: unknown plugin `qiet`"])
     }
+
+    @Test func aPluginOffByDefaultRunsOnlyWhenItsSectionEnablesIt() throws {
+        let directory = try TemporaryDirectory()
+        let loader = ConfigLoader(paths: directory.paths, plugins: [ExamplePlugin(), QuietPlugin()])
+
+        // Without a section, or with one that leaves `enabled` out, it is off; the others are on.
+        #expect(try !loader.load().isEnabled("example"))
+        #expect(try loader.load().isEnabled("quiet"))
+        try directory.write("config/hooray/hooray.toml", "[plugins.example]\ncelebrations = \"off\"\n")
+        #expect(try !loader.load().isEnabled("example"))
+
+        try directory.write("config/hooray/hooray.toml", "[plugins.example]\nenabled = true\n")
+        #expect(try loader.load().isEnabled("example"))
+    }
 }

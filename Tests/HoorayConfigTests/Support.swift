@@ -92,3 +92,11 @@ struct QuietPlugin: HoorayPlugin {
     var summary: String { "A plugin without settings." }
     func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
 }
+
+/// A plugin that runs only once its section says `enabled = true`.
+struct ExamplePlugin: HoorayPlugin {
+    var name: String { "example" }
+    var summary: String { "An example, off by default." }
+    var isEnabledByDefault: Bool { false }
+    func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+}

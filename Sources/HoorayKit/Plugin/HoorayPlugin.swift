@@ -28,6 +28,13 @@ public protocol HoorayPlugin: Sendable {
     /// One line describing the plugin, for `hooray plugins`.
     var summary: String { get }
 
+    /// Whether the plugin runs when its `[plugins.NAME]` section does not say `enabled`.
+    ///
+    /// A plugin that is off by default, such as an example or one that notifies often, runs only
+    /// once the user writes `enabled = true` in its section; until then `hooray plugins` lists it
+    /// as disabled and its commands say how to enable it. The default is `true`.
+    var isEnabledByDefault: Bool { get }
+
     /// Brings the plugin in line with its configuration.
     ///
     /// Called when the daemon starts and after each successful reload. Schedule and cancel
@@ -97,6 +104,9 @@ public protocol HoorayPlugin: Sendable {
 }
 
 extension HoorayPlugin {
+    /// Enabled: the plugin runs unless its section says `enabled = false`.
+    public var isEnabledByDefault: Bool { true }
+
     /// Shows the reminder's own notice.
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
         due.reminder.notice
