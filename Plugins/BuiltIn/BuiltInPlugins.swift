@@ -1,10 +1,11 @@
 import HabitsPlugin
 import HoorayKit
 import RemindersPlugin
+import WaterPlugin
 import WinsPlugin
 
 /// The plugins that ship with Hooray, registered explicitly (no discovery, no globals).
 public enum BuiltInPlugins {
     /// A fresh instance of every built-in plugin, in the order `hooray plugins` lists them.
-    public static var all: [any HoorayPlugin] { [RemindersPlugin(), WinsPlugin(), HabitsPlugin()] }
+    public static var all: [any HoorayPlugin] { [RemindersPlugin(), WinsPlugin(), HabitsPlugin(), WaterPlugin()] }
 }
