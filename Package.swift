@@ -119,8 +119,14 @@ let package = Package(
         // Secrets in the desktop's keyring (Secret Service, libsecret), off the caller's thread.
         .target(name: "HoorayKeyring", dependencies: ["HoorayKit", "CLibSecret"]),
 
-        // Fakes for tests, ours and plugin authors'.
-        .target(name: "HoorayTesting", dependencies: ["HoorayKit"]),
+        // Fakes for tests, ours and plugin authors', and `PluginWorld`: a plugin on the real engine
+        // with a manual clock.
+        .target(
+            name: "HoorayTesting",
+            dependencies: [
+                "HoorayKit", "HoorayEngine", "HoorayStorage", "HoorayDelivery",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // The two executables, kept thin.
         .executableTarget(
