@@ -32,14 +32,16 @@ public struct WaterPlugin: HoorayPlugin {
     // MARK: Reminders
 
     public func activate(context: PluginContext, configuration: WaterConfiguration) async throws {
-        // Buttons and reminders are not handed the configuration: keep the goal where they find it.
-        try await context.storage.set(configuration.goal, forKey: "goal")
+        // The goal travels with each reminder as its payload, for `reminderDue` and the button,
+        // which are not handed the configuration.
+        let goal = try JSONValue(encoding: configuration.goal)
         let reminders = configuration.times.map { time in
             Reminder(
                 id: "glass-\(time)", schedule: .daily(at: time, zone: context.timeZone),
                 notice: Notice(
                     title: "A glass of water?", body: "A few sips count too.", urgency: .low, actions: [Self.drank],
-                    category: "hooray.water"))
+                    category: "hooray.water"),
+                payload: goal)
         }
         try await context.reminders.replaceAll(with: reminders)
     }
@@ -47,7 +49,7 @@ public struct WaterPlugin: HoorayPlugin {
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
         // After a sleep, only the latest missed reminder is worth showing: the others were followed by another.
         if due.isCatchUp && context.now >= due.dueAt.addingTimeInterval(Self.interval) { return nil }
-        let goal = try await context.storage.value(forKey: "goal", as: Int.self) ?? WaterConfiguration().goal
+        let goal = try Self.goal(in: due.reminder.payload)
         let glasses = try await glasses(on: LocalDate(instant: due.dueAt, in: context.timeZone), context: context)
         // The goal is reached: no more reminders today.
         guard glasses < goal else { return nil }
@@ -58,8 +60,13 @@ public struct WaterPlugin: HoorayPlugin {
 
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
         guard action.actionID == Self.drank.id else { return }
-        let goal = try await context.storage.value(forKey: "goal", as: Int.self) ?? WaterConfiguration().goal
-        _ = try await drink(1, on: LocalDate(instant: context.now, in: context.timeZone), goal: goal, context: context)
+        let today = LocalDate(instant: context.now, in: context.timeZone)
+        _ = try await drink(1, on: today, goal: try Self.goal(in: action.payload), context: context)
+    }
+
+    /// The goal a reminder carries as its payload.
+    static func goal(in payload: JSONValue?) throws -> Int {
+        try payload?.decode(Int.self) ?? WaterConfiguration().goal
     }
 
     // MARK: Counting

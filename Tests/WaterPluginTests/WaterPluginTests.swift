@@ -122,7 +122,10 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
 
     @Test func theDrankButtonCountsAGlassAndCelebratesAtTheConfiguredGoal() async throws {
         let harness = try await setUp(WaterConfiguration(goal: 2))
-        let drank = InvokedAction(notice: NoticeID(rawValue: 1), actionID: "drank", reminderID: "glass-09:00")
+        // The engine hands the button the payload of the reminder whose notice it is on.
+        let reminder = try #require(try await harness.reminders.list().first).reminder
+        let drank = InvokedAction(
+            notice: NoticeID(rawValue: 1), actionID: "drank", reminderID: reminder.id, payload: reminder.payload)
         try await WaterPlugin().actionInvoked(drank, context: harness.context)
         #expect(await harness.celebrations.celebrations.isEmpty)
         try await WaterPlugin().actionInvoked(drank, context: harness.context)
