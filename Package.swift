@@ -163,7 +163,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayTesting"]),
-        .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HoorayKeyring", "HooraySystemTesting"]),
+        .testTarget(
+            name: "HoorayAITests", dependencies: ["HoorayAI", "HoorayConfig", "HoorayKeyring", "HooraySystemTesting"]),
         .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "HooraySystemTesting"]),
     ] + pluginTargets + pluginTestTargets
 )
