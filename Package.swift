@@ -65,6 +65,9 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
 
+        // The host's own threads, named for system tools; no plugin's business.
+        .target(name: "HoorayThreads"),
+
         // The engine, split by concern.
         .target(name: "HoorayScheduling", dependencies: ["HoorayKit"]),
         .target(
@@ -73,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "HoorayDelivery",
-            dependencies: ["HoorayKit", "CLibNotify", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HoorayKit", "HoorayThreads", "CLibNotify", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "HoorayConfig",
@@ -83,7 +86,7 @@ let package = Package(
             name: "HoorayEngine",
             dependencies: [
                 "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "HoorayAI",
-                "HoorayMessages", "HoorayKeyring", "CLinux",
+                "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -113,7 +116,9 @@ let package = Package(
         // AI praise over libcurl: providers, configuration, retry timing.
         .target(
             name: "HoorayAI",
-            dependencies: ["HoorayKit", "HoorayKeyring", "CCurl", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "HoorayKit", "HoorayKeyring", "HoorayThreads", "CCurl", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // Secrets in the desktop's keyring (Secret Service, libsecret), off the caller's thread.
