@@ -82,11 +82,13 @@ let package = Package(
             name: "HoorayConfig",
             dependencies: ["HoorayKit", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // The one celebration center: phrases, each style's notice design.
+        .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         .target(
             name: "HoorayEngine",
             dependencies: [
                 "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "HoorayAI",
-                "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux",
+                "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -125,7 +127,7 @@ let package = Package(
         .target(name: "HoorayKeyring", dependencies: ["HoorayKit", "CLibSecret"]),
 
         // Fakes for tests, ours and plugin authors'.
-        .target(name: "HoorayTesting", dependencies: ["HoorayKit"]),
+        .target(name: "HoorayTesting", dependencies: ["HoorayKit", "HoorayCelebrations"]),
 
         // The two executables, kept thin.
         .executableTarget(
@@ -154,6 +156,7 @@ let package = Package(
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling"]),
+        .testTarget(name: "HoorayCelebrationsTests", dependencies: ["HoorayCelebrations", "HoorayTesting"]),
         .testTarget(
             name: "HoorayConfigTests",
             dependencies: ["HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "HoorayTesting"]),
