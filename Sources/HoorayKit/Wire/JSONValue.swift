@@ -60,6 +60,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return nil
     }
 
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -77,6 +78,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
