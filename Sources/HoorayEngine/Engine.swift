@@ -373,8 +373,15 @@ public actor Engine {
             if let dueAt = plan.fire,
                 try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt)
             {
+                // The notice carries the reminder's payload, so a button pressed on it can tell which
+                // of the plugin's things it is about.
                 let notice = await noticeForDue(
-                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), plugin: plugin)
+                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), plugin: plugin
+                ).map { shown in
+                    var notice = shown
+                    if notice.payload == nil { notice.payload = reminder.payload }
+                    return notice
+                }
                 let id = try await database.recordOccurrence(
                     plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt, notice: notice,
                     outcome: notice == nil ? .suppressed : .shown, nextDue: plan.nextDue, now: now)
@@ -566,7 +573,9 @@ public actor Engine {
                 return "the plugin \(stored.plugin) that posted notice \(id) is not active"
             }
             let context = makeContext(for: stored.plugin)
-            let invoked = InvokedAction(notice: id, actionID: action, reminderID: stored.reminderID)
+            let invoked = InvokedAction(
+                notice: id, actionID: action, reminderID: stored.reminderID, dueAt: stored.dueAt,
+                payload: stored.notice.payload)
             try await withTimeLimit(settings.pluginTimeLimit) {
                 try await plugin.actionInvoked(invoked, context: context)
             }

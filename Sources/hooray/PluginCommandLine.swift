@@ -266,16 +266,20 @@ enum PluginCompletion {
     static func complete(words: [String], index: Int, prefix: String) -> [String] {
         // The words before the one being completed, without `hooray` itself.
         let before = Array(words.prefix(index).dropFirst())
-        guard case .command(_, let target, let rest) = commandTree.route(before) else { return [] }
-        let spec = target.spec
-        if let previous = rest.last, previous.hasPrefix("--"),
-            let option = spec.options.first(where: { "--" + $0.name == previous })
-        {
-            return option.choices.filter { $0.hasPrefix(prefix) }
+        var suggestions: [String] = []
+        if let node = commandTree.index(of: before) {
+            // Right after a group or a command with subcommands: the words that may follow.
+            suggestions += commandTree.visibleChildren(of: node).map(\.word)
         }
-        if prefix.hasPrefix("-") {
-            return CommandLineParser.optionNames(of: spec).filter { $0.hasPrefix(prefix) }
+        if case .command(_, let target, let rest) = commandTree.route(before) {
+            let spec = target.spec
+            if let previous = rest.last, previous.hasPrefix("--"),
+                let option = spec.options.first(where: { "--" + $0.name == previous })
+            {
+                return option.choices.filter { $0.hasPrefix(prefix) }
+            }
+            if prefix.hasPrefix("-") { suggestions += CommandLineParser.optionNames(of: spec) }
         }
-        return []
+        return suggestions.filter { $0.hasPrefix(prefix) }
     }
 }

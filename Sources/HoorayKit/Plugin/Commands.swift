@@ -79,6 +79,13 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         self.isHidden = isHidden
     }
 
+    enum CodingKeys: String, CodingKey {
+        case name, summary, discussion, arguments, options, flags, examples, aliases, confirmation
+        case isDefault = "is_default"
+        case offersJSON = "offers_json"
+        case isHidden = "is_hidden"
+    }
+
     /// A positional argument of a command.
     public struct Argument: Sendable, Hashable, Codable {
         /// Its name, shown as `<name>` in usage and used to read it from ``CommandInvocation``.
@@ -93,6 +100,13 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var isPath: Bool
         /// A question asked on a terminal when the argument is left out (Enter leaves it out).
         public var prompt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, help, prompt
+            case isOptional = "is_optional"
+            case isRepeating = "is_repeating"
+            case isPath = "is_path"
+        }
 
         /// Creates an argument.
         ///
@@ -132,6 +146,13 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var choices: [String]
         /// A question asked on a terminal when the option is not given (Enter leaves it out).
         public var prompt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, help, choices, prompt
+            case valueName = "value_name"
+            case isRepeating = "is_repeating"
+            case isPath = "is_path"
+        }
 
         /// Creates an option.
         ///
@@ -253,6 +274,13 @@ public struct CommandEnvironment: Sendable, Hashable, Codable {
         self.hostVersion = hostVersion
     }
 
+    enum CodingKeys: String, CodingKey {
+        case color
+        case timeZoneIdentifier = "time_zone"
+        case dataDirectory = "data_directory"
+        case hostVersion = "host_version"
+    }
+
     /// The user's time zone; the current one when the identifier is unknown.
     public var timeZone: TimeZone {
         TimeZone(identifier: timeZoneIdentifier) ?? .current
@@ -285,6 +313,11 @@ public struct CommandReply: Sendable, Hashable, Codable {
         self.json = json
         self.warnings = warnings
         self.followUp = followUp
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text, json, warnings
+        case followUp = "follow_up"
     }
 
     /// A reply that is text only.

@@ -45,7 +45,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
     public func text(pretty: Bool = false) -> String {
         let encoder = JSONValue.makeEncoder(pretty: pretty)
         guard let data = try? encoder.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        let text = String(decoding: data, as: UTF8.self)
+        guard pretty else { return text }
+        // Foundation on Linux spreads an empty array or object over lines; a newline can only be
+        // between tokens (inside strings it is escaped), so this touches no value.
+        return text.replacingOccurrences(of: #"\[\s+\]"#, with: "[]", options: .regularExpression)
+            .replacingOccurrences(of: #"\{\s+\}"#, with: "{}", options: .regularExpression)
     }
 
     /// The string, when this is one.
