@@ -96,6 +96,11 @@ private let log = CommandSpec(
         }
         #expect(unknown == "lsit")
         #expect(tree.route(["silent"]) == nil)
+        // `notes` has a command outside the `note` group, so both are listed.
+        #expect(tree.visibleChildren(of: 0).map(\.word) == ["notes", "jot", "note"])
+        let grouped = try CommandTree(plugins: [DeclaringPlugin(name: "notes", commands: [list])])
+        #expect(grouped.visibleChildren(of: 0).map(\.word) == ["note"])
+        #expect(grouped.route(["notes", "list"]) != nil)
         #expect(tree.route(["status"]) == nil)
     }
 

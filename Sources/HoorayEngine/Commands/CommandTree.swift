@@ -87,6 +87,16 @@ public struct CommandTree: Sendable {
             let owners = Set(nodes[index].children.compactMap { nodes[$0].command?.plugin })
             if owners.count == 1, let name = owners.first { nodes[index].summary = summaries[name] ?? "" }
         }
+        // A plugin whose commands all have a one-word group of aliases (`habit` for `habits`) is
+        // listed under that group only; `hooray habits …` still works.
+        for group in nodes[0].children where nodes[group].command == nil {
+            let commands = Set(nodes[group].children.compactMap { nodes[$0].command })
+            guard let plugin = commands.first?.plugin, nodes[group].word != plugin,
+                let pluginGroup = index(of: [plugin])
+            else { continue }
+            let own = Set(nodes[pluginGroup].children.compactMap { nodes[$0].command }.filter { !$0.spec.isHidden })
+            if own == commands { nodes[pluginGroup].isHidden = true }
+        }
     }
 
     /// The words `hooray` uses itself, which no plugin may take.
