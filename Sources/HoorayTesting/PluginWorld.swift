@@ -192,7 +192,7 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
         try await press(actionID, on: notice.id)
     }
 
-    /// Presses a button of the notice with this id; see ``press(_:on:)-(String,ShownNotice)``.
+    /// Presses a button of the notice with this id, as the other `press(_:on:)` does.
     public func press(_ actionID: String, on id: NoticeID) async throws {
         if let problem = await engine.invoke(action: actionID, on: id) { throw PluginWorldError(problem) }
         await engine.waitForBackgroundWork()
@@ -275,7 +275,7 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
 
 /// A notification as the world's notification server showed it.
 public struct ShownNotice: Sendable, Hashable {
-    /// The engine's id of the notice, for ``PluginWorld/press(_:on:)-(String,NoticeID)``.
+    /// The engine's id of the notice, for `PluginWorld.press(_:on:)`.
     public var id: NoticeID
     /// What was shown.
     public var notice: Notice

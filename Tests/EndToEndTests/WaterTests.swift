@@ -15,6 +15,13 @@ struct WaterTests {
     static let enabled = "[plugins.water]\nenabled = true\n"
     static let notEnabled = "the water plugin is not enabled; enable it with `[plugins.water] enabled = true`"
 
+    /// The state `hooray plugins` shows for the water plugin: `enabled` or `disabled`.
+    func state(_ fixture: HoorayFixture) async throws -> String? {
+        let lines = try await fixture.hooray("plugins").standardOutput.split(separator: "\n")
+        let columns = lines.first { $0.hasPrefix("water ") }?.split(separator: " ", omittingEmptySubsequences: true)
+        return columns.map { String($0[1]) }
+    }
+
     func count(_ output: ProcessOutput) throws -> PrintedCount {
         #expect(output.status == .exited(0), "\(output.standardError)")
         return try JSONDecoder().decode(PrintedCount.self, from: Data(output.standardOutput.utf8))
@@ -22,8 +29,7 @@ struct WaterTests {
 
     @Test func itIsOffUntilEnabledAndSaysHow() async throws {
         try await HoorayFixture.with { fixture in
-            let plugins = try await fixture.hooray("plugins")
-            #expect(plugins.standardOutput.contains("water      disabled"))
+            #expect(try await state(fixture) == "disabled")
 
             let here = try await fixture.hooray("water", "drink")
             #expect(here.status == .exited(1))
@@ -41,7 +47,7 @@ struct WaterTests {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             try fixture.writeConfig(Self.enabled)
-            #expect(try await fixture.hooray("plugins").standardOutput.contains("water      enabled"))
+            #expect(try await state(fixture) == "enabled")
 
             // Monday 15 June 2026, three seconds before the first reminder of the day.
             let daemon = try await fixture.startDaemon(fakeTime: "2026-06-15 08:59:57")
