@@ -154,9 +154,8 @@ import Testing
 
     @Test func activationPicksUpMomentsLeftPendingByACrash() async throws {
         let harness = harness()
-        let book = MomentBook(store: harness.storage)
         let due = Self.start.addingTimeInterval(300)
-        try await book.insert(
+        try await harness.context.records(of: Moment.self).insert(
             Moment(
                 text: "Stretched", submittedAt: Self.start, happenedAt: Self.start, timeZone: "UTC",
                 offlinePraise: "Nice move, champ.", sync: .pending, nextSyncAt: due))
@@ -170,7 +169,7 @@ import Testing
         (LogRequest(text: String(repeating: "a", count: 2001)), "at most 2000"),
         (LogRequest(text: "x", ago: "yesterday-ish"), "5m, 2h, 3d or 1h30m"),
         (LogRequest(text: "x", ago: "-5m"), "in the future"),
-        (LogRequest(text: "x", ago: "400d"), "more than a year"),
+        (LogRequest(text: "x", ago: "400d"), "more than 366 days ago"),
         (LogRequest(text: "x", mood: "clam"), "did you mean calm"),
         (LogRequest(text: "x", photos: ["/nonexistent/photo.jpg"]), "no such file"),
         (LogRequest(text: "x", photos: ["/tmp"]), "is a folder"),
@@ -280,10 +279,11 @@ import Testing
         #expect(throws: PraisePoolError.self) { try PraisePool(contentsOf: "/nonexistent/praise.txt") }
     }
 
-    @Test(arguments: [
-        ("5m", 300), ("2h", 7200), ("3d", 259_200), ("1h30m", 5400), ("90 min", 5400), ("now", 0), ("2h ago", 7200),
-    ])
-    func agoForms(text: String, seconds: Int) throws {
-        #expect(try MomentRules.parseAgo(text) == seconds)
+    @Test func agoIsWhenItHappened() async throws {
+        let harness = harness()
+        let plugin = try await activate(harness)
+        let reply = try await log(plugin, harness, LogRequest(text: "Walked", ago: "1h30m"))
+        #expect(reply.moment.happenedAt == Self.start.addingTimeInterval(-5400))
+        #expect(reply.moment.timeAgo == 5400)
     }
 }
