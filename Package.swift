@@ -1,5 +1,25 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+/// The built-in plugins: every folder under `Plugins/` (but `BuiltIn`, the registration list) is a
+/// target named after it, `Plugins/Water` → `WaterPlugin`, which may use HoorayKit and the message
+/// pools. Its tests, if any, are `Tests/WaterPluginTests`. Adding a plugin is adding its folder and
+/// its line in `Plugins/BuiltIn/BuiltInPlugins.swift`.
+let pluginFolders =
+    ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Plugins")) ?? [])
+    .filter { $0 != "BuiltIn" && !$0.hasPrefix(".") }
+    .sorted()
+let pluginTargets: [Target] = pluginFolders.map { folder in
+    .target(name: folder + "Plugin", dependencies: ["HoorayKit", "HoorayMessages"], path: "Plugins/" + folder)
+}
+let pluginTestTargets: [Target] = pluginFolders.filter { folder in
+    FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(folder)PluginTests")
+}.map { folder in
+    .testTarget(
+        name: folder + "PluginTests",
+        dependencies: [.target(name: folder + "Plugin"), "HoorayMessages", "HoorayTesting"])
+}
 
 let package = Package(
     name: "hooray",
@@ -84,13 +104,10 @@ let package = Package(
             ]
         ),
 
-        // Built-in plugins: HoorayKit (and the message pools) only.
-        .target(name: "RemindersPlugin", dependencies: ["HoorayKit"], path: "Plugins/Reminders"),
-        .target(name: "WinsPlugin", dependencies: ["HoorayKit", "HoorayMessages"], path: "Plugins/Wins"),
-        .target(name: "HabitsPlugin", dependencies: ["HoorayKit"], path: "Plugins/Habits"),
         // The list of built-in plugins the executables load.
         .target(
-            name: "BuiltInPlugins", dependencies: ["HoorayKit", "RemindersPlugin", "WinsPlugin", "HabitsPlugin"],
+            name: "BuiltInPlugins",
+            dependencies: ["HoorayKit"] + pluginFolders.map { .target(name: $0 + "Plugin") },
             path: "Plugins/BuiltIn"),
 
         // AI praise over libcurl: providers, configuration, retry timing.
@@ -116,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "hooray",
             dependencies: [
-                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "WinsPlugin", "HabitsPlugin", "HoorayMessages",
+                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayAI", "HoorayKeyring", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -145,11 +162,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "RemindersPluginTests", dependencies: ["RemindersPlugin", "HoorayTesting"]),
-        .testTarget(name: "WinsPluginTests", dependencies: ["WinsPlugin", "HoorayMessages", "HoorayTesting"]),
-        .testTarget(name: "HabitsPluginTests", dependencies: ["HabitsPlugin", "HoorayTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayTesting"]),
         .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HoorayKeyring", "HooraySystemTesting"]),
         .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "HooraySystemTesting"]),
-    ]
+    ] + pluginTargets + pluginTestTargets
 )

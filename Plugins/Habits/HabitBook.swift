@@ -45,30 +45,3 @@ extension RecordBook where Record == Habit {
         return (changed.0, changed.1)
     }
 }
-
-/// The habits as the `hooray` CLI's own commands read them, until those commands move into the
-/// plugin: a thin view of the plugin's record book.
-public struct HabitBook: Sendable {
-    /// The plugin's habits.
-    public let records: RecordBook<Habit>
-
-    /// Creates a view of the plugin's habits.
-    public init(records: RecordBook<Habit>) {
-        self.records = records
-    }
-
-    /// Creates a view of the habits kept by a plugin store that keeps records too, as the
-    /// engine's does.
-    public init(store: any PluginStore) {
-        self.init(records: RecordBook(store: store as? any RecordStore ?? UnavailableRecordStore(plugin: "habits")))
-    }
-
-    /// Every habit, sorted by name without case.
-    public func all() async throws -> [Habit] { try await records.byName() }
-
-    /// One habit, or `nil`.
-    public func habit(_ id: UUID) async throws -> Habit? { try await records.record(id.uuidString.lowercased()) }
-
-    /// Finds a habit by name, without case; see ``HoorayKit/RecordBook/find(named:)``.
-    public func find(named name: String) async throws -> Habit { try await records.find(named: name) }
-}

@@ -105,25 +105,6 @@ public struct HabitsPlugin: HoorayPlugin {
 
     // MARK: Commands
 
-    public func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data {
-        let request = try command.decodePayload(as: HabitRequest.self)
-        let reply: HabitReply
-        switch command.name {
-        case HabitCommand.add: reply = try await add(request, context: context)
-        case HabitCommand.edit: reply = try await edit(request, context: context)
-        case HabitCommand.rename: reply = try await rename(request, context: context)
-        case HabitCommand.delete: reply = try await delete(request, context: context)
-        case HabitCommand.done: reply = try await done(request, context: context)
-        case HabitCommand.undo: reply = try await undo(request, context: context)
-        case HabitCommand.pause: reply = try await pause(request, context: context)
-        case HabitCommand.resume: reply = try await resume(request, context: context)
-        case HabitCommand.reset: reply = try await reset(request, context: context)
-        default:
-            throw PluginCommandError("the habits plugin has no command \"\(command.name)\"")
-        }
-        return try PluginCommand.encode(reply)
-    }
-
     func today(_ context: PluginContext) -> LocalDate { context.today }
 
     func habits(_ context: PluginContext) -> RecordBook<Habit> { context.records(of: Habit.self) }

@@ -31,13 +31,6 @@ public struct MomentBook: Sendable {
         store = context.storage
     }
 
-    /// Creates a book over a plugin store that keeps records too, as the engine's does; for the
-    /// `hooray` CLI's own commands, until they move into the plugin.
-    public init(store: any PluginStore) {
-        moments = RecordBook(store: store as? any RecordStore ?? UnavailableRecordStore(plugin: "wins"))
-        self.store = store
-    }
-
     /// Every moment, oldest first; unreadable records are skipped.
     public func all() async throws -> [Moment] {
         try await moments.all()

@@ -1,14 +1,6 @@
 import Foundation
 import HoorayKit
 
-/// The commands of the wins plugin, as the `hooray` CLI sends them.
-public enum WinsCommand {
-    /// `hooray win`: log a moment. Payload ``LogRequest``, reply ``LogReply``.
-    public static let log = "log"
-    /// `hooray moments fav ID`: toggle a favourite. Payload ``FavoriteRequest``, reply ``Moment``.
-    public static let favorite = "favorite"
-}
-
 /// What `hooray win` asks for.
 public struct LogRequest: Sendable, Hashable, Codable {
     /// What the user did; `nil` or blank for a moment without words.
@@ -42,17 +34,6 @@ public struct LogReply: Sendable, Hashable, Codable {
     public var notice: Int64
     /// Whether this was the user's first moment.
     public var wasFirst: Bool
-}
-
-/// What `hooray moments fav ID` asks for.
-public struct FavoriteRequest: Sendable, Hashable, Codable {
-    /// The start of the moment's id, at least 4 characters, as `hooray moments` shows it.
-    public var id: String
-
-    /// Creates a request.
-    public init(id: String) {
-        self.id = id
-    }
 }
 
 /// The rules a logged moment must follow, shared by the CLI and the plugin.

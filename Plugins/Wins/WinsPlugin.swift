@@ -75,25 +75,6 @@ public struct WinsPlugin: HoorayPlugin {
         _ = try await log(LogRequest(text: MomentRules.firstMomentText), context: context)
     }
 
-    public func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data {
-        switch command.name {
-        case WinsCommand.log:
-            return try PluginCommand.encode(try await log(command.decodePayload(as: LogRequest.self), context: context))
-        case WinsCommand.favorite:
-            let request = try command.decodePayload(as: FavoriteRequest.self)
-            let book = MomentBook(context: context)
-            let found = try await book.moments.find(idPrefix: request.id, listedBy: "`hooray moments`")
-            guard let updated = try await book.update(found.id, { $0.isFavorite.toggle() }) else {
-                throw PluginCommandError("that moment was just deleted")
-            }
-            return try PluginCommand.encode(updated)
-        default:
-            throw PluginCommandError(
-                "the wins plugin has no command \"\(command.name)\"; it knows \(WinsCommand.log) and \(WinsCommand.favorite)"
-            )
-        }
-    }
-
     // MARK: Logging a moment
 
     /// The welcome notification of the first start (seed 001 §4.1–4.2).

@@ -13,6 +13,11 @@ public struct ServerInfo: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Its capabilities in the order it listed them, such as `body`, `body-markup` and `actions`.
     public var capabilities: [String]
 
+    enum CodingKeys: String, CodingKey {
+        case name, vendor, version, capabilities
+        case specVersion = "spec_version"
+    }
+
     /// Creates a description of a server.
     ///
     /// - Parameters:

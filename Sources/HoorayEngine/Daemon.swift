@@ -46,6 +46,12 @@ public enum Daemon {
     ///   - version: The version to report.
     /// - Returns: The process exit code.
     public static func run(options: DaemonOptions, plugins: [any HoorayPlugin], version: String) async -> DaemonExit {
+        do {
+            _ = try CommandTree(plugins: plugins)
+        } catch {
+            printError("hoorayd: two plugins claim the same command, so hoorayd did not start: \(error)")
+            return .badConfiguration
+        }
         let loader = ConfigurationLoader(
             environment: options.environment, extraFile: options.configFile, plugins: plugins)
         let loaded: DaemonConfiguration
@@ -139,9 +145,9 @@ public enum Daemon {
             case .act(let notice, let action):
                 let problem = await engine.invoke(action: action, on: NoticeID(rawValue: notice))
                 return ControlResponse(ok: problem == nil, message: problem)
-            case .plugin(let name, let command):
+            case .command(let name, let invocation):
                 do {
-                    return ControlResponse(ok: true, payload: try await engine.perform(command, plugin: name))
+                    return ControlResponse(ok: true, reply: try await engine.run(invocation, plugin: name))
                 } catch {
                     return ControlResponse(ok: false, message: "\(error)")
                 }

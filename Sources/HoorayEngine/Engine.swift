@@ -199,20 +199,20 @@ public actor Engine {
     /// Runs a command the user gave a plugin from the command line.
     ///
     /// - Parameters:
-    ///   - command: The command.
+    ///   - command: The command, parsed.
     ///   - plugin: The plugin's name.
-    /// - Returns: The plugin's reply, as JSON.
+    /// - Returns: The plugin's reply.
     /// - Throws: ``PluginCommandError`` when the plugin is not active or refuses the command; the
     ///   plugin's own errors otherwise.
-    public func perform(_ command: PluginCommand, plugin name: String) async throws -> Data {
-        guard let plugin = plugins[name] else {
+    public func run(_ command: CommandInvocation, plugin name: String) async throws -> CommandReply {
+        guard let plugin = plugins[name], let setup = lastSetups.first(where: { $0.plugin.name == name }) else {
             throw PluginCommandError(
                 "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in ~/.config/hooray/hooray.toml"
             )
         }
         let context = makeContext(for: name)
         return try await withTimeLimit(settings.pluginTimeLimit) {
-            try await plugin.handle(command, context: context)
+            try await plugin.run(command, context: context, erasedConfiguration: setup.configuration)
         }
     }
 
@@ -280,16 +280,13 @@ public actor Engine {
     ///   - notice: The notice to bring back; the reminder's own when `nil`.
     /// - Throws: ``SnoozeError/noSuchReminder(_:)`` when `notice` is `nil` and there is no such reminder.
     func snooze(_ key: String, plugin: String, until: Date, notice: Notice? = nil) async throws {
-        let shown: Notice
-        if let notice {
-            shown = notice
-        } else if let rule = try await database.rule(plugin: plugin, reminderID: key) {
-            shown = rule.reminder.notice
-        } else {
-            throw SnoozeError.noSuchReminder(key)
-        }
+        let rule = try await database.rule(plugin: plugin, reminderID: key)
+        guard let shown = notice ?? rule?.reminder.notice else { throw SnoozeError.noSuchReminder(key) }
         try await store(
-            Reminder(id: Snooze.reminderID(snoozing: key), schedule: .once(at: until), notice: shown), plugin: plugin)
+            Reminder(
+                id: Snooze.reminderID(snoozing: key), schedule: .once(at: until), notice: shown,
+                payload: rule?.reminder.payload ?? shown.payload),
+            plugin: plugin)
         logger.info("\(plugin)/\(key) snoozed until \(until)")
     }
 
@@ -423,8 +420,15 @@ public actor Engine {
             if let dueAt = plan.fire,
                 try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt)
             {
+                // The notice carries the reminder's payload, so a button pressed on it can tell which
+                // of the plugin's things it is about.
                 let notice = try await noticeForDue(
-                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), key: key, plugin: plugin)
+                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), key: key, plugin: plugin
+                ).map { shown in
+                    var notice = shown
+                    if notice.payload == nil { notice.payload = reminder.payload }
+                    return notice
+                }
                 let id = try await database.recordOccurrence(
                     plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt, notice: notice,
                     outcome: notice == nil ? .suppressed : .shown, nextDue: plan.nextDue, now: now)
@@ -643,7 +647,9 @@ public actor Engine {
             // A snoozed notice's buttons belong to the reminder it came from.
             let reminderID = stored.reminderID.map { Snooze.snoozedID(of: $0) ?? $0 }
                 .flatMap { $0.hasPrefix(Snooze.noticeKeyPrefix) ? nil : $0 }
-            let invoked = InvokedAction(notice: id, actionID: action, reminderID: reminderID)
+            let invoked = InvokedAction(
+                notice: id, actionID: action, reminderID: reminderID, dueAt: stored.dueAt,
+                payload: stored.notice.payload)
             try await withTimeLimit(settings.pluginTimeLimit) {
                 try await plugin.actionInvoked(invoked, context: context)
             }
@@ -674,6 +680,16 @@ extension HoorayPlugin {
             throw ConfigurationMismatch(plugin: name)
         }
         try await activate(context: context, configuration: typed)
+    }
+
+    /// Runs a command with a configuration whose type was erased on its way through the host.
+    func run(_ command: CommandInvocation, context: PluginContext, erasedConfiguration: any Sendable) async throws
+        -> CommandReply
+    {
+        guard let typed = erasedConfiguration as? Configuration else {
+            throw ConfigurationMismatch(plugin: name)
+        }
+        return try await run(command, context: context, configuration: typed)
     }
 }
 

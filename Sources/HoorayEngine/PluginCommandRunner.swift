@@ -36,15 +36,16 @@ public final class PluginCommandRunner: Sendable {
     /// Runs a command and returns the plugin's reply.
     ///
     /// - Throws: ``PluginCommandFailed`` with the plugin's or the daemon's message.
-    public func perform(_ command: PluginCommand, plugin: String) async throws -> (reply: Data, venue: Venue) {
+    public func run(_ command: CommandInvocation, plugin: String) async throws -> (reply: CommandReply, venue: Venue) {
         do {
             if let response = try ControlClient.send(
-                .plugin(name: plugin, command: command), socketPath: session.paths.controlSocket, timeout: 15)
+                .command(plugin: plugin, invocation: command), socketPath: session.paths.controlSocket, timeout: 15)
             {
-                guard response.ok, let payload = response.payload else {
+                guard response.ok, var reply = response.reply else {
                     throw PluginCommandFailed(message: response.message ?? "hoorayd could not run the command")
                 }
-                return (payload, .daemon)
+                reply.followUp = nil
+                return (reply, .daemon)
             }
         } catch let error as ControlError {
             // The request may have reached the daemon and run there: running it again here could
@@ -53,7 +54,7 @@ public final class PluginCommandRunner: Sendable {
         }
         let engine = try await host.engine(session: session, plugins: plugins, plugin: plugin)
         do {
-            let reply = try await engine.perform(command, plugin: plugin)
+            let reply = try await engine.run(command, plugin: plugin)
             await engine.deliverPending(plugin: plugin)
             return (reply, .here)
         } catch {
@@ -62,12 +63,23 @@ public final class PluginCommandRunner: Sendable {
     }
 
     /// When the command ran here: waits for the plugin's background work, shows what it changed,
-    /// and lets go of the notification server. Does nothing when the daemon ran it.
-    public func finish() async {
-        guard let (engine, sink) = host.current else { return }
+    /// runs the reply's follow-up, and lets go of the notification server. Does nothing when the
+    /// daemon ran it.
+    ///
+    /// - Parameter reply: The command's reply, whose ``CommandReply/followUp`` runs now.
+    /// - Returns: The follow-up's reply, and whether notices of the plugin still wait for a
+    ///   notification server; `nil` when the daemon ran the command.
+    public func finish(after reply: CommandReply? = nil) async -> (followUp: CommandReply?, undelivered: Bool)? {
+        guard let (engine, sink) = host.current, let plugin = host.plugin else { return nil }
         await engine.waitForBackgroundWork()
-        if let plugin = host.plugin { await engine.deliverPending(plugin: plugin) }
+        await engine.deliverPending(plugin: plugin)
+        var followUp: CommandReply?
+        if let next = reply?.followUp {
+            followUp = try? await engine.run(next, plugin: plugin)
+        }
+        let undelivered = ((try? await engine.database.pendingNotices()) ?? []).contains { $0.plugin == plugin }
         await sink.shutdown()
+        return (followUp, undelivered)
     }
 }
 

@@ -8,7 +8,7 @@ struct DeleteMyData: AsyncParsableCommand {
         commandName: "delete-my-data",
         abstract: "Remove everything Hooray keeps about you, and your anonymous id.",
         discussion: """
-            Removes your notices, every plugin's data (such as moments, habits and streaks) and your \
+            Removes your notices, every plugin's data (everything you logged) and your \
             anonymous id, from your keyring too. Your configuration files stay, so configured reminders carry on. On a terminal \
             it asks first; elsewhere it needs --yes. A new anonymous id is made the next time one is needed.
             """)
@@ -27,7 +27,7 @@ struct DeleteMyData: AsyncParsableCommand {
             print(
                 """
                 This removes everything Hooray keeps about you: your notices, every plugin's data
-                (moments, habits, streaks) and your anonymous id. Your configuration files stay.
+                (everything you logged) and your anonymous id. Your configuration files stay.
                 """)
             print("Type \"delete\" to continue: ", terminator: "")
             guard let answer = readLine(), answer.trimmingCharacters(in: .whitespaces).lowercased() == "delete" else {

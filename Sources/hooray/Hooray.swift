@@ -7,28 +7,34 @@ import HoorayKit
 @main
 struct Hooray: AsyncParsableCommand {
     static func main() async {
-        await main(ProcessArguments.current())
+        let arguments = ProcessArguments.current()
+        if let code = await PluginCommandLine.handle(arguments) {
+            Foundation.exit(code)
+        }
+        await main(arguments)
     }
 
-    static let configuration = CommandConfiguration(
-        commandName: "hooray",
-        abstract: "Gentle desktop reminders and celebrations.",
-        discussion: """
-            hooray talks to hoorayd, the scheduler that shows your reminders as desktop notifications.
-            Most commands also work while hoorayd is not running, and say so.
+    /// `hooray`'s own commands; the plugins' follow them.
+    static let hostCommands: [any ParsableCommand.Type] = [
+        Next.self, Inbox.self, Act.self, Status.self, Plugins.self, ConfigCommand.self, Reload.self,
+        DeleteMyData.self, IdentityCommand.self, AIGroup.self,
+    ]
 
-            Configuration: ~/.config/hooray/hooray.toml (see `hooray config check`).
-            Data: ~/.local/share/hooray/.
-            """,
-        version: HoorayVersion.current,
-        subcommands: [
-            Win.self, Moments.self, Journey.self, HabitGroup.self, Home.self,
-            Next.self, Inbox.self, Act.self, Status.self, Plugins.self, ConfigCommand.self, Reload.self,
-            DeleteMyData.self,
-            IdentityCommand.self, AIGroup.self, About.self,
-        ],
-        defaultSubcommand: Home.self
-    )
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "hooray",
+            abstract: "Gentle desktop reminders and celebrations.",
+            discussion: """
+                hooray talks to hoorayd, the scheduler that shows your reminders as desktop notifications.
+                Most commands also work while hoorayd is not running, and say so.
+
+                Configuration: ~/.config/hooray/hooray.toml (see `hooray config check`).
+                Data: ~/.local/share/hooray/.
+                """,
+            version: HoorayVersion.current,
+            subcommands: commandTree.nodes[0].children.map { pluginNodeTypes[$0] } + hostCommands
+        )
+    }
 }
 
 /// The built-in plugins, registered explicitly.

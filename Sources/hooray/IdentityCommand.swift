@@ -44,7 +44,7 @@ struct IdentityCommand: AsyncParsableCommand {
 
             It was made at random on this computer and says nothing about who you are.
             Hooray sends it only as the x-user-id header to the AI endpoint you configure, and only
-            when AI is configured, so that service can keep your moments together. AI is off until then.
+            when AI is configured, so that service can keep what you send it together. AI is off until then.
             `hooray delete-my-data` removes it with the rest of your data; a new one is made next time.
             """)
     }

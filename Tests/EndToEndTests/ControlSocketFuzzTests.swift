@@ -21,47 +21,52 @@ struct ControlSocketFuzzTests {
     /// A request line as `hooray` writes it.
     static func line(_ json: String) -> Data { Data((json + "\n").utf8) }
 
-    /// A plugin command, its payload as given.
-    static func plugin(_ name: String, _ command: String, payload: String) -> String {
-        let encoded = Data(payload.utf8).base64EncodedString()
-        return #"{"plugin":{"command":{"name":"\#(command)","payload":"\#(encoded)"},"name":"\#(name)"}}"#
+    /// A plugin command, its arguments and options (`values`) as given.
+    static func plugin(_ name: String, _ command: String, payload values: String) -> String {
+        #"{"api_version":1,"method":"command","plugin":"\#(name)","invocation":{"command":"\#(command)","values":\#(values),"flags":[],"json":false,"environment":{"time_zone":"UTC","color":false,"data_directory":"","host_version":""}}}"#
     }
 
     static let requests = [
-        #"{"status":{}}"#, #"{"refresh":{}}"#, #"{"act":{"action":"done","notice":1}}"#,
-        plugin("wins", "log", payload: #"{"text":"Took a walk","ago":"2h","mood":"proud","photos":[]}"#),
-        plugin("habits", "add", payload: #"{"name":"Read","every":"3d","remind":"20:00","start":"today"}"#),
-        plugin("habits", "pause", payload: #"{"name":"Read","duration":"5d"}"#),
-        plugin("wins", "favorite", payload: #"{"id":"abcd"}"#),
+        #"{"api_version":1,"method":"status"}"#, #"{"api_version":1,"method":"refresh"}"#,
+        #"{"api_version":1,"method":"act","action":"done","notice":1}"#,
+        plugin("wins", "log", payload: #"{"text":["Took a walk"],"ago":["2h"],"mood":["proud"]}"#),
+        plugin("habits", "add", payload: #"{"name":["Read"],"every":["3d"],"remind":["20:00"],"start":["today"]}"#),
+        plugin("habits", "pause", payload: #"{"name":["Read"],"for":["5d"]}"#),
+        plugin("wins", "fav", payload: #"{"id":["abcd"]}"#),
     ]
 
     static let payloads = [
-        ("wins", "log", #"{"text":"Took a walk","ago":"1h30m","mood":"calm","note":"nice","photos":[]}"#),
-        ("habits", "add", #"{"name":"Stretch","on":"mon-fri","remind":"7:30","start":"2026-11-01"}"#),
-        ("habits", "edit", #"{"name":"Stretch","every":"2w"}"#),
-        ("habits", "pause", #"{"name":"Stretch","until":"2026-12-24"}"#),
-        ("habits", "done", #"{"name":"Stretch","date":"yesterday"}"#),
+        ("wins", "log", #"{"text":["Took a walk"],"ago":["1h30m"],"mood":["calm"],"note":["nice"]}"#),
+        ("habits", "add", #"{"name":["Stretch"],"on":["mon-fri"],"remind":["7:30"],"start":["2026-11-01"]}"#),
+        ("habits", "edit", #"{"name":["Stretch"],"every":["2w"]}"#),
+        ("habits", "pause", #"{"name":["Stretch"],"until":["2026-12-24"]}"#),
+        ("habits", "done", #"{"name":["Stretch"],"date":["yesterday"]}"#),
     ]
 
     /// Inputs that a parser or the server once could not take, or that are easy to get wrong.
     static let hostile: [Data] = [
-        Data(), line(""), line(" "), line("null"), line("[]"), line("{}"), line("\"status\""), line("{\"status\":1}"),
-        line("{\"status\":{}"), line("{\"stat"), line("{\"unknown\":{}}"), line(#"{"status":{},"status":{}}"#),
-        line(#"{"act":{"action":1,"notice":"x"}}"#), line(#"{"act":{"action":"done","notice":1e400}}"#),
-        line(#"{"act":{"action":"done","notice":99999999999999999999999}}"#),
-        line(#"{"act":{"action":"done","notice":-9223372036854775808}}"#),
-        line(#"{"act":{"action":"done","notice":9223372036854775807}}"#),
-        line(#"{"plugin":{"command":{"name":"log","payload":"not base64"},"name":"wins"}}"#),
-        line(#"{"plugin":{"command":{"name":"log","payload":""},"name":"nope"}}"#),
-        line(plugin("wins", "log", payload: #"{"ago":"9223372036854775807m","photos":[]}"#)),
-        line(plugin("wins", "log", payload: #"{"ago":"99999999999999999999h","photos":[]}"#)),
-        line(plugin("habits", "add", payload: #"{"name":"Read","every":"1317624576693539401w"}"#)),
-        line(plugin("habits", "pause", payload: #"{"name":"Read","duration":"9223372036854775807d"}"#)),
-        line(plugin("habits", "pause", payload: #"{"name":"Read","duration":"1317624576693539401w"}"#)),
-        line(plugin("habits", "done", payload: #"{"name":"Read","date":"١٢:٠٠"}"#)),
+        Data(), line(""), line(" "), line("null"), line("[]"), line("{}"), line("\"status\""),
+        line(#"{"api_version":1,"method":1}"#),
+        line(#"{"api_version":1,"method":"status""#), line("{\"stat"), line(#"{"api_version":1,"method":"unknown"}"#),
+        line(#"{"api_version":99,"method":"status"}"#), line(#"{"method":"status"}"#),
+        line(#"{"api_version":1,"method":"status","method":"status"}"#),
+        line(#"{"api_version":1,"method":"act","action":1,"notice":"x"}"#),
+        line(#"{"api_version":1,"method":"act","action":"done","notice":1e400}"#),
+        line(#"{"api_version":1,"method":"act","action":"done","notice":99999999999999999999999}"#),
+        line(#"{"api_version":1,"method":"act","action":"done","notice":-9223372036854775808}"#),
+        line(#"{"api_version":1,"method":"act","action":"done","notice":9223372036854775807}"#),
+        line(plugin("wins", "log", payload: #""not an object""#)),
+        line(plugin("nope", "log", payload: "{}")),
+        line(plugin("wins", "log", payload: #"{"ago":["9223372036854775807m"]}"#)),
+        line(plugin("wins", "log", payload: #"{"ago":["99999999999999999999h"]}"#)),
+        line(plugin("habits", "add", payload: #"{"name":["Read"],"every":["1317624576693539401w"]}"#)),
+        line(plugin("habits", "pause", payload: #"{"name":["Read"],"for":["9223372036854775807d"]}"#)),
+        line(plugin("habits", "pause", payload: #"{"name":["Read"],"for":["1317624576693539401w"]}"#)),
+        line(plugin("habits", "done", payload: #"{"name":["Read"],"date":["١٢:٠٠"]}"#)),
+        line(plugin("habits", "done", payload: #"{"name":"Read"}"#)),
         line(String(repeating: "[", count: 100_000)), line(String(repeating: "{\"a\":", count: 50_000)),
         Data([0xFF, 0xFE, 0x00, 0x0A]), Data([0xC3, 0x28, 0x0A]), Data(repeating: 0x0A, count: 10),
-        line("{\"status\":{}}\n{\"reload\":{}}"),
+        line(#"{"api_version":1,"method":"status"}"# + "\n" + #"{"api_version":1,"method":"reload"}"#),
     ]
 
     /// Sends `data` on a new connection, ends it the way `ending` says, and checks what came back.
@@ -111,6 +116,36 @@ struct ControlSocketFuzzTests {
         }
     }
 
+    @Test func theProtocolIsPlainJSONAsDocumented() async throws {
+        try await HoorayFixture.with { fixture in
+            let daemon = try await fixture.startDaemon()
+            let path = Self.socketPath(fixture)
+            func ask(_ request: String) throws -> [String: Any] {
+                let connection = try RawControlConnection(path: path)
+                guard case .answered(let data) = Self.answer(from: connection, to: Self.line(request), ending: 1),
+                    let object = try? JSONSerialization.jsonObject(with: data.prefix { $0 != 0x0A }) as? [String: Any]
+                else { return [:] }
+                return object
+            }
+            let status = try ask(#"{"api_version":1,"method":"status"}"#)
+            #expect(status["api_version"] as? Int == 1)
+            let started = (status["status"] as? [String: Any])?["started_at"] as? String
+            #expect(
+                started?.hasSuffix("Z") == true,
+                "started_at is not an ISO 8601 UTC instant: \(String(describing: started))")
+            let logged = try ask(Self.plugin("wins", "log", payload: #"{"text":["Wrote","it","by","hand"]}"#))
+            #expect(logged["ok"] as? Bool == true)
+            let reply = logged["reply"] as? [String: Any]
+            #expect((reply?["text"] as? String)?.contains("Wrote it by hand") == true)
+            #expect(((reply?["json"] as? [String: Any])?["submittedAt"] as? String)?.hasSuffix("Z") == true)
+            let newer = try ask(#"{"api_version":2,"method":"status"}"#)
+            #expect(newer["ok"] as? Bool == false)
+            #expect((newer["message"] as? String)?.contains("api_version 1") == true)
+            #expect(daemon.isRunning)
+            await daemon.stop()
+        }
+    }
+
     @Test func garbageOnTheControlSocketIsRefusedAndTheDaemonCarriesOn() async throws {
         try await HoorayFixture.with { fixture in
             let daemon = try await fixture.startDaemon()
@@ -157,13 +192,15 @@ struct ControlSocketFuzzTests {
             // A line of a few megabytes is refused once the limit is passed, without reading it all.
             let long = try RawControlConnection(path: path)
             long.send(
-                Data(#"{"plugin":{"command":{"name":"log","payload":""#.utf8) + Data(repeating: 0x41, count: 4 << 20))
+                Data(
+                    #"{"api_version":1,"method":"command","plugin":"wins","invocation":{"command":"log","values":{"text":[""#
+                        .utf8) + Data(repeating: 0x41, count: 4 << 20))
             Self.check(long.receive(timeout: .seconds(10)), "a 4 MB line")
             #expect(daemon.isRunning, "hoorayd died on a 4 MB line")
 
             // A request without its newline, then the writing side closed, is still a request.
             let halfClosed = try RawControlConnection(path: path)
-            halfClosed.send(Data(#"{"status":{}}"#.utf8))
+            halfClosed.send(Data(#"{"api_version":1,"method":"status"}"#.utf8))
             halfClosed.finishSending()
             if case .answered(let data) = halfClosed.receive(timeout: .seconds(10)) {
                 #expect(ControlAnswer(data)?.ok == true)

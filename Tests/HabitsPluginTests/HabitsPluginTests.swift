@@ -22,8 +22,7 @@ import Testing
     func run(_ plugin: HabitsPlugin, _ harness: PluginTestHarness, _ command: String, _ request: HabitRequest)
         async throws -> HabitReply
     {
-        let data = try await plugin.handle(PluginCommand(name: command, encoding: request), context: harness.context)
-        return try PluginCommand.decode(HabitReply.self, from: data)
+        try await plugin.perform(command, request, context: harness.context)
     }
 
     func habits(_ harness: PluginTestHarness) async throws -> [Habit] {
@@ -130,7 +129,7 @@ import Testing
         let harness = PluginTestHarness(pluginName: "habits", now: Self.sunday)
         // Before the record book, each habit was a value `habit.<id>` of the plugin's storage.
         let old = makeHabit("Read", start: "2026-11-01", done: days("2026-11-01", through: "2026-11-21"))
-        try await harness.storage.setData(try PluginCommand.encode(old), forKey: "habit." + old.recordID)
+        try await harness.storage.setData(try RecordBook<Habit>.encode(old), forKey: "habit." + old.recordID)
         let plugin = HabitsPlugin()
         try await plugin.activate(context: harness.context, configuration: HabitsConfiguration())
         #expect(try await habits(harness) == [old])

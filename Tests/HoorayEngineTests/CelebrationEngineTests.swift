@@ -17,21 +17,30 @@ struct CelebratingPlugin: HoorayPlugin {
 
     func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
 
-    func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data {
-        let request = try command.decodePayload(as: Request.self)
+    var commands: [CommandSpec] {
+        [
+            CommandSpec(
+                name: "celebrate", summary: "Celebrates a title.", arguments: [.init(name: "title", help: "What.")],
+                flags: [.init(name: "big", help: "A big one.")])
+        ]
+    }
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: NoConfiguration) async throws
+        -> CommandReply
+    {
         let outcome = try await context.celebrations.celebrate(
-            Celebration(size: request.big ? .big : .small, title: request.title))
-        return Data(outcome.line.utf8)
+            Celebration(size: command.flag("big") ? .big : .small, title: command.value("title") ?? ""))
+        return .text(outcome.line)
     }
 }
 
 extension World {
     /// Has `plugin` celebrate `title` through the engine and returns the line it printed.
     func celebrate(_ title: String, big: Bool = false, plugin: String) async throws -> String {
-        let reply = try await engine.perform(
-            PluginCommand(name: "celebrate", encoding: CelebratingPlugin.Request(title: title, big: big)),
+        let reply = try await engine.run(
+            CommandInvocation(command: "celebrate", values: ["title": [title]], flags: big ? ["big"] : []),
             plugin: plugin)
-        return String(decoding: reply, as: UTF8.self)
+        return reply.text
     }
 }
 

@@ -57,15 +57,15 @@ import WinsPlugin
     @Test func momentsAndHabitsAreFoundInTheRecordBooks() async throws {
         let (database, directory) = try openCopy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // Read before any plugin ran, as `hooray moments` and `hooray habit list` do without hoorayd.
+        // Read before any plugin ran, through the record books a plugin's context gets.
         let wins = DatabasePluginStore(database: database, plugin: "wins")
-        let moments = try await MomentBook(store: wins).all()
+        let moments = try await RecordBook<Moment>(store: wins).all()
         #expect(moments.map(\.text) == ["Took a short walk", "Sent the scary email"])
         #expect(moments.map(\.isFavorite) == [true, false])
         #expect(moments.last?.mood == .proud)
         #expect(moments.last?.note == "Finally")
-        #expect(try await MomentBook(store: wins).hasCompletedFirstLog())
-        let habits = try await HabitBook(store: DatabasePluginStore(database: database, plugin: "habits")).all()
+        let habits = try await RecordBook<Habit>(store: DatabasePluginStore(database: database, plugin: "habits"))
+            .byName()
         #expect(habits.map(\.name) == ["Read 10 pages", "Water the plants"])
         let read = try #require(habits.first)
         let today = LocalDate(year: 2026, month: 11, day: 7)!
@@ -109,8 +109,8 @@ import WinsPlugin
         let read = try #require(shown.first { $0.notice.title == "Read 10 pages" })
         #expect(read.notice.actions.map(\.id) == ["done", "snooze"])
         #expect(await engine.invoke(action: "done", on: read.id) == nil)
-        let habit = try await HabitBook(store: DatabasePluginStore(database: database, plugin: "habits")).find(
-            named: "Read 10 pages")
+        let habit = try await RecordBook<Habit>(store: DatabasePluginStore(database: database, plugin: "habits"))
+            .find(named: "Read 10 pages")
         #expect(habit.isDone(on: LocalDate(year: 2026, month: 11, day: 22)!))
     }
 }

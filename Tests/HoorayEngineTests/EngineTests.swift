@@ -293,9 +293,39 @@ let stretch = Reminder(
         await world.engine.processDue()
         let id = try #require(try await world.database.pendingNotices().first?.id)
         #expect(await world.engine.invoke(action: "done", on: id) == nil)
-        #expect(await pressed.actions == [InvokedAction(notice: id, actionID: "done", reminderID: "stretch")])
+        #expect(
+            await pressed.actions == [
+                InvokedAction(notice: id, actionID: "done", reminderID: "stretch", dueAt: start.addingTimeInterval(60))
+            ])
         let unknown = await world.engine.invoke(action: "explode", on: id)
         #expect(unknown?.contains("its actions: done") == true)
+    }
+
+    @Test func aButtonCarriesItsOccurrencesDueInstantAndThePayloadItsReminderWasScheduledWith() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        let pressed = Pressed()
+        let okay = NoticeAction(id: "okay", label: "I'm okay now")
+        let followUps = ["job", "dating"].enumerated().map { index, about in
+            Reminder(
+                id: "follow-up.\(about)", schedule: .once(at: start.addingTimeInterval(Double(60 * (index + 1)))),
+                notice: Notice(title: "How are you feeling now?", actions: [okay]),
+                payload: .object(["rejection": .string(about)]))
+        }
+        await world.activate(ProbePlugin(reminders: followUps, onAction: { action, _ in await pressed.add(action) }))
+        world.clock.advance(by: 120)
+        await world.engine.processDue()
+        let notices = try await world.database.pendingNotices().sorted { $0.id < $1.id }
+        #expect(notices.count == 2)
+        // Press the second: the plugin learns which rejection, and which occurrence, it was about,
+        // even after a restart.
+        let engine = await world.restart(
+            with: ProbePlugin(reminders: followUps, onAction: { action, _ in await pressed.add(action) }))
+        #expect(await engine.invoke(action: "okay", on: notices[1].id) == nil)
+        let action = try #require(await pressed.actions.first)
+        #expect(action.payload == .object(["rejection": .string("dating")]))
+        #expect(action.dueAt == start.addingTimeInterval(120))
+        #expect(action.reminderID == "follow-up.dating")
     }
 
     @Test func aHungPluginDoesNotStallTheEngine() async throws {

@@ -96,7 +96,10 @@ import Testing
         let again = await world.restart(with: listening)
         let copy = try #require(notices.last?.id)
         #expect(await again.invoke(action: "done", on: copy) == nil)
-        #expect(await pressed.actions == [InvokedAction(notice: copy, actionID: "done", reminderID: "stretch")])
+        #expect(
+            await pressed.actions == [
+                InvokedAction(notice: copy, actionID: "done", reminderID: "stretch", dueAt: due)
+            ])
     }
 
     @Test func aPluginCanWithdrawASnoozedReminderThatIsNoLongerNeeded() async throws {

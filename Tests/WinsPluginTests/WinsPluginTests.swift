@@ -24,13 +24,11 @@ import Testing
     }
 
     func log(_ plugin: WinsPlugin, _ harness: PluginTestHarness, _ request: LogRequest) async throws -> LogReply {
-        let data = try await plugin.handle(
-            PluginCommand(name: WinsCommand.log, encoding: request), context: harness.context)
-        return try PluginCommand.decode(LogReply.self, from: data)
+        try await plugin.log(request, context: harness.context)
     }
 
     func moments(_ harness: PluginTestHarness) async throws -> [Moment] {
-        try await MomentBook(store: harness.storage).all()
+        try await MomentBook(context: harness.context).all()
     }
 
     @Test func aWinShowsOfflinePraiseAtOnceThenAIPraiseInTheSameNotice() async throws {
@@ -182,7 +180,7 @@ import Testing
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
         #expect(try await moments(harness).isEmpty)
         #expect(await harness.notices.entries.isEmpty)
-        #expect(try await !MomentBook(store: harness.storage).hasCompletedFirstLog())
+        #expect(try await !MomentBook(context: harness.context).hasCompletedFirstLog())
     }
 
     @Test func aBlankFirstWinLogsInstallingAndLaterBlankWinsStayPrivate() async throws {
@@ -260,9 +258,11 @@ import Testing
         let reply = try await log(plugin, harness, LogRequest(text: "Watered the plants"))
         let prefix = String(reply.moment.id.uuidString.lowercased().prefix(8))
         func fav(_ id: String) async throws -> Moment {
-            let data = try await plugin.handle(
-                PluginCommand(name: WinsCommand.favorite, encoding: FavoriteRequest(id: id)), context: harness.context)
-            return try PluginCommand.decode(Moment.self, from: data)
+            let reply = try await plugin.run(
+                CommandInvocation(command: "fav", values: ["id": [id]]), context: harness.context,
+                configuration: WinsConfiguration())
+            #expect(reply.text.contains("Watered the plants"))
+            return try await MomentBook(context: harness.context).moments.find(idPrefix: id)
         }
         #expect(try await fav(prefix).isFavorite)
         #expect(try await moments(harness).first?.isFavorite == true)

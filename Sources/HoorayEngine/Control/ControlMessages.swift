@@ -2,7 +2,11 @@ import Foundation
 import HoorayDelivery
 import HoorayKit
 
-/// A request to the daemon over its control socket: one JSON object on one line.
+/// The version of the control protocol `hooray` and `hoorayd` speak (docs/protocol.md).
+public let controlAPIVersion = 1
+
+/// A request to the daemon over its control socket: one JSON object on one line, such as
+/// `{"api_version":1,"method":"status"}`. The whole format is in docs/protocol.md.
 public enum ControlRequest: Codable, Sendable, Equatable {
     /// Ask how the daemon is doing.
     case status
@@ -13,7 +17,62 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// Press a notice's button, as if clicked on the notification.
     case act(notice: Int64, action: String)
     /// Run a command of a plugin, such as `hooray win`.
-    case plugin(name: String, command: PluginCommand)
+    case command(plugin: String, invocation: CommandInvocation)
+
+    enum CodingKeys: String, CodingKey {
+        case apiVersion = "api_version"
+        case method, notice, action, plugin, invocation
+    }
+
+    /// The methods, as the `method` member names them.
+    public static let methods = ["status", "reload", "refresh", "act", "command"]
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .apiVersion)
+        guard version == controlAPIVersion else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .apiVersion, in: container,
+                debugDescription:
+                    "this hoorayd speaks api_version \(controlAPIVersion), the request api_version \(version)")
+        }
+        let method = try container.decode(String.self, forKey: .method)
+        switch method {
+        case "status": self = .status
+        case "reload": self = .reload
+        case "refresh": self = .refresh
+        case "act":
+            self = .act(
+                notice: try container.decode(Int64.self, forKey: .notice),
+                action: try container.decode(String.self, forKey: .action))
+        case "command":
+            self = .command(
+                plugin: try container.decode(String.self, forKey: .plugin),
+                invocation: try container.decode(CommandInvocation.self, forKey: .invocation))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .method, in: container,
+                debugDescription: "unknown method; the methods are \(Self.methods.joined(separator: ", "))")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(controlAPIVersion, forKey: .apiVersion)
+        switch self {
+        case .status: try container.encode("status", forKey: .method)
+        case .reload: try container.encode("reload", forKey: .method)
+        case .refresh: try container.encode("refresh", forKey: .method)
+        case .act(let notice, let action):
+            try container.encode("act", forKey: .method)
+            try container.encode(notice, forKey: .notice)
+            try container.encode(action, forKey: .action)
+        case .command(let plugin, let invocation):
+            try container.encode("command", forKey: .method)
+            try container.encode(plugin, forKey: .plugin)
+            try container.encode(invocation, forKey: .invocation)
+        }
+    }
 }
 
 /// The daemon's answer: one JSON object on one line.
@@ -24,15 +83,22 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var message: String?
     /// The daemon's status, for ``ControlRequest/status``.
     public var status: DaemonStatus?
-    /// A plugin's reply, for ``ControlRequest/plugin(name:command:)``.
-    public var payload: Data?
+    /// A plugin's reply, for ``ControlRequest/command(plugin:invocation:)``.
+    public var reply: CommandReply?
+    /// The protocol version of the answer.
+    public var apiVersion = controlAPIVersion
+
+    enum CodingKeys: String, CodingKey {
+        case apiVersion = "api_version"
+        case ok, message, status, reply
+    }
 
     /// Creates a response.
-    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil, payload: Data? = nil) {
+    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil) {
         self.ok = ok
         self.message = message
         self.status = status
-        self.payload = payload
+        self.reply = reply
     }
 }
 
@@ -59,6 +125,15 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     /// Where the anonymous identity is kept, in words (see `IdentityVault.whereabouts()`).
     public var identity: String?
 
+    enum CodingKeys: String, CodingKey {
+        case pid, version, server, plugins, identity
+        case startedAt = "started_at"
+        case serverProblem = "server_problem"
+        case waitingNotices = "waiting_notices"
+        case configFiles = "config_files"
+        case nextDue = "next_due"
+    }
+
     /// Creates a status.
     public init(
         pid: Int32, version: String, startedAt: Date, server: ServerInfo?, serverProblem: String?,
@@ -80,8 +155,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
 enum ControlCoding {
     static func encode<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         data.append(UInt8(ascii: "\n"))
         return data
@@ -89,7 +164,7 @@ enum ControlCoding {
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(type, from: data)
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Something to show the user as a desktop notification.
 ///
 /// Titles and bodies are plain text. The engine escapes them for servers that read markup,
@@ -52,6 +54,9 @@ public struct Notice: Sendable, Hashable, Codable {
     public var timeout: Timeout
     /// Whether it plays a sound; the server decides by default.
     public var sound: Sound
+    /// The plugin's own data about what the notice is about, such as which rejection a follow-up
+    /// belongs to. It is never shown; ``InvokedAction/payload`` hands it back when a button is pressed.
+    public var payload: JSONValue?
 
     /// Creates a notice.
     ///
@@ -63,6 +68,7 @@ public struct Notice: Sendable, Hashable, Codable {
     ///   - category: A dotted category such as `reminder`.
     ///   - timeout: How long it stays on screen; the server decides by default.
     ///   - sound: Whether it plays a sound; the server decides by default.
+    ///   - payload: The plugin's own data, handed back with a pressed button.
     public init(
         title: String,
         body: String = "",
@@ -70,8 +76,10 @@ public struct Notice: Sendable, Hashable, Codable {
         actions: [NoticeAction] = [],
         category: String? = nil,
         timeout: Timeout = .serverDefault,
-        sound: Sound = .serverDefault
+        sound: Sound = .serverDefault,
+        payload: JSONValue? = nil
     ) {
+        self.payload = payload
         self.title = title
         self.body = body
         self.urgency = urgency
@@ -82,7 +90,7 @@ public struct Notice: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, body, urgency, actions, category, timeout, sound
+        case title, body, urgency, actions, category, timeout, sound, payload
     }
 
     /// Decodes a notice; one stored before notices had a ``sound`` gets ``Sound/serverDefault``.
@@ -95,6 +103,7 @@ public struct Notice: Sendable, Hashable, Codable {
         category = try container.decodeIfPresent(String.self, forKey: .category)
         timeout = try container.decode(Timeout.self, forKey: .timeout)
         sound = try container.decodeIfPresent(Sound.self, forKey: .sound) ?? .serverDefault
+        payload = try container.decodeIfPresent(JSONValue.self, forKey: .payload)
     }
 }
 
@@ -139,11 +148,28 @@ public struct InvokedAction: Sendable, Hashable, Codable {
     public var actionID: String
     /// The reminder that produced the notice, if a reminder did.
     public var reminderID: String?
+    /// The instant the reminder's occurrence was due, when a reminder produced the notice: which of
+    /// its occurrences the button belongs to.
+    public var dueAt: Date?
+    /// The data the plugin attached to the notice (``Notice/payload``) or to the reminder that
+    /// produced it (``Reminder/payload``).
+    public var payload: JSONValue?
 
     /// Creates an invoked action.
-    public init(notice: NoticeID, actionID: String, reminderID: String? = nil) {
+    ///
+    /// - Parameters:
+    ///   - notice: The notice the button belongs to.
+    ///   - actionID: The button's id.
+    ///   - reminderID: The reminder that produced the notice, if any.
+    ///   - dueAt: The due instant of that reminder's occurrence, if any.
+    ///   - payload: The plugin's own data attached to the notice or reminder.
+    public init(
+        notice: NoticeID, actionID: String, reminderID: String? = nil, dueAt: Date? = nil, payload: JSONValue? = nil
+    ) {
         self.notice = notice
         self.actionID = actionID
         self.reminderID = reminderID
+        self.dueAt = dueAt
+        self.payload = payload
     }
 }

@@ -66,20 +66,34 @@ public protocol HoorayPlugin: Sendable {
     /// The default does nothing.
     func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws
 
-    /// Runs a command the user gave the plugin from the command line.
+    /// The commands the plugin offers on the command line, as `hooray NAME COMMAND …` and by
+    /// their aliases.
     ///
-    /// Answer quickly — the user is waiting at the terminal — and move slow work, such as AI
-    /// requests, to ``PluginContext/background``. Throw ``PluginCommandError`` for bad input: its
-    /// message is shown to the user and the command exits non-zero. Validate everything before
-    /// storing anything, so a refused command leaves nothing half-saved.
+    /// `hooray` builds its help, man page and shell completions from these, and refuses to start
+    /// when two plugins claim the same command or alias. The default is none.
+    var commands: [CommandSpec] { get }
+
+    /// Runs one of the plugin's ``commands``, as the user gave it.
+    ///
+    /// The same code serves both places a command runs: `hoorayd` when it is running, and otherwise
+    /// the `hooray` process itself, which hosts the plugin for that one command with the same kind
+    /// of context. Answer quickly — the user is waiting at the terminal — and move slow work, such
+    /// as AI requests, to ``PluginContext/background``. Throw ``PluginCommandError`` for bad input:
+    /// its message is shown to the user and `hooray` exits with status 1. Validate everything
+    /// before storing anything, so a refused command leaves nothing half-saved.
+    ///
+    /// Write text in the user's time zone, ``CommandEnvironment/timeZone``, which may differ from
+    /// the daemon's.
     ///
     /// The default refuses every command.
     ///
     /// - Parameters:
-    ///   - command: The command, with its arguments as JSON.
+    ///   - command: The command, parsed: its arguments, options and flags by name.
     ///   - context: The plugin's view of the engine.
-    /// - Returns: The reply as JSON, for the CLI to show.
-    func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data
+    ///   - configuration: The plugin's decoded `[plugins.NAME]` section, as ``activate(context:configuration:)`` got it.
+    /// - Returns: What to show: text, and JSON for `--json`.
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
+        -> CommandReply
 }
 
 extension HoorayPlugin {
@@ -94,9 +108,14 @@ extension HoorayPlugin {
     /// Does nothing.
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {}
 
+    /// No commands.
+    public var commands: [CommandSpec] { [] }
+
     /// Refuses the command: the plugin has none.
-    public func handle(_ command: PluginCommand, context: PluginContext) async throws -> Data {
-        throw PluginCommandError("the plugin \(name) has no command \"\(command.name)\"")
+    public func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
+        -> CommandReply
+    {
+        throw PluginCommandError("the plugin \(name) has no command \"\(command.command)\"")
     }
 }
 

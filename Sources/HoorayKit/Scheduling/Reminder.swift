@@ -21,6 +21,10 @@ public struct Reminder: Sendable, Hashable, Codable {
     /// that limit is exceeded the plugin's ``HoorayPlugin/reminderSkipped(_:context:)`` is called
     /// instead.
     public var catchUpWithin: Duration?
+    /// The plugin's own data about the reminder, such as which rejection a follow-up is about. The
+    /// notice shown for it carries it (unless the notice has a ``Notice/payload`` of its own), and
+    /// ``InvokedAction/payload`` hands it back when one of its buttons is pressed.
+    public var payload: JSONValue?
 
     /// Creates a reminder.
     ///
@@ -30,7 +34,11 @@ public struct Reminder: Sendable, Hashable, Codable {
     ///   - notice: What to show.
     ///   - catchUpWithin: How late a missed occurrence may still be shown; if `nil`, the configured
     ///     default for a repeating reminder and no limit for a one-off.
-    public init(id: String, schedule: Schedule, notice: Notice, catchUpWithin: Duration? = nil) {
+    ///   - payload: The plugin's own data, handed back with a pressed button.
+    public init(
+        id: String, schedule: Schedule, notice: Notice, catchUpWithin: Duration? = nil, payload: JSONValue? = nil
+    ) {
+        self.payload = payload
         self.id = id
         self.schedule = schedule
         self.notice = notice

@@ -1,0 +1,158 @@
+import Foundation
+import HoorayKit
+
+/// The habits plugin's commands: `hooray habits …`, also written `hooray habit …`.
+extension HabitsPlugin {
+    public var commands: [CommandSpec] {
+        let name = CommandSpec.Argument(name: "name", help: "The habit's name.")
+        let date = CommandSpec.Option(name: "date", help: "The day: YYYY-MM-DD, today or yesterday.")
+        let details: [CommandSpec.Option] = [
+            .init(name: "why", help: "Why you started: shown when motivation is low."),
+            .init(
+                name: "every", valueName: "rhythm", help: "day, or an interval such as 3d or 2w (default: every day)."),
+            .init(name: "on", valueName: "days", help: "Only on these weekdays, such as mon,wed,fri or mon-fri."),
+            .init(name: "remind", valueName: "time", help: "Remind at this time on due days (HH:MM), or off."),
+            .init(name: "start", valueName: "date", help: "The first day it counts (YYYY-MM-DD; default today)."),
+        ]
+        return [
+            CommandSpec(
+                name: "list", summary: "Your habits: streak, today's state, schedule and milestone badge.",
+                examples: ["hooray habit", "hooray habit list --json"], aliases: ["habit list"], isDefault: true,
+                offersJSON: true),
+            CommandSpec(
+                name: "add", summary: "Add a habit.", arguments: [name], options: details,
+                examples: [
+                    "hooray habit add \"Read 10 pages\" --why \"To become wiser and calmer.\" --remind 20:00",
+                    "hooray habit add \"Run\" --on mon,wed,fri --remind 07:30",
+                    "hooray habit add \"Water the plants\" --every 3d",
+                ], aliases: ["habit add"]),
+            CommandSpec(
+                name: "done", summary: "Mark a habit done for today (or --date). Doing it twice changes nothing.",
+                arguments: [name], options: [date], examples: ["hooray habit done \"Read 10 pages\""],
+                aliases: ["habit done"]),
+            CommandSpec(
+                name: "undo", summary: "Take back a habit's done mark for today (or --date).", arguments: [name],
+                options: [date], aliases: ["habit undo"]),
+            CommandSpec(
+                name: "show", summary: "A habit's details, its \"remember why\" note and a month calendar.",
+                discussion: "Colour is used on a terminal unless NO_COLOR is set.", arguments: [name],
+                options: [.init(name: "month", help: "The month to show (YYYY-MM; default this month).")],
+                aliases: ["habit show"]),
+            CommandSpec(
+                name: "pause", summary: "Pause a habit without guilt: paused days neither count nor break the streak.",
+                discussion: """
+                    Without --for or --until the pause lasts until `hooray habit resume`; --for takes up to ten \
+                    years (3660d). No reminders meanwhile.
+                    """,
+                arguments: [name],
+                options: [
+                    .init(name: "for", valueName: "days", help: "How long, such as 5d or 2w."),
+                    .init(name: "until", valueName: "date", help: "The last paused day (YYYY-MM-DD)."),
+                ], aliases: ["habit pause"]),
+            CommandSpec(
+                name: "resume", summary: "End a habit's pause today.", arguments: [name], aliases: ["habit resume"]),
+            CommandSpec(
+                name: "reset", summary: "Start a habit's streak again today, with a note on what happened.",
+                discussion: "On a terminal it asks \"What happened?\" unless --note is given; Enter skips it.",
+                arguments: [name],
+                options: [
+                    .init(
+                        name: "note", help: "What happened, for your own reflection.",
+                        prompt: "What happened? (a few words for yourself; Enter to skip)")
+                ], aliases: ["habit reset"]),
+            CommandSpec(
+                name: "edit", summary: "Change a habit's note, schedule, reminder or start. Its history stays.",
+                discussion: "Only what is given changes: `--why \"\"` removes the note, `--remind off` the reminder.",
+                arguments: [name], options: details, aliases: ["habit edit"]),
+            CommandSpec(
+                name: "rename", summary: "Rename a habit. Its history stays.",
+                arguments: [name, .init(name: "new-name", help: "The new name.")], aliases: ["habit rename"]),
+            CommandSpec(
+                name: "delete", summary: "Delete a habit and its history (asks first on a terminal).",
+                arguments: [name], aliases: ["habit delete"],
+                confirmation: "Delete “{name}” and all its history? This cannot be undone."),
+        ]
+    }
+
+    public func run(_ command: CommandInvocation, context: PluginContext, configuration: HabitsConfiguration)
+        async throws -> CommandReply
+    {
+        let name = command.value("name") ?? ""
+        let request: HabitRequest
+        switch command.command {
+        case "list":
+            let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+            let habits = try await context.records(of: Habit.self).byName()
+            return CommandReply(
+                text: HabitListView.text(habits, today: today, milestones: configuration.milestones),
+                json: try JSONValue(
+                    json: HabitListView.json(habits, today: today, milestones: configuration.milestones)))
+        case "show":
+            return .text(try await show(command, context: context, milestones: configuration.milestones))
+        case "add", "edit":
+            request = HabitRequest(
+                name: name, why: command.value("why"), every: command.value("every"), on: command.value("on"),
+                remind: command.value("remind"), start: command.value("start"))
+        case "rename": request = HabitRequest(name: name, newName: command.value("new-name"))
+        case "done", "undo": request = HabitRequest(name: name, date: command.value("date"))
+        case "pause": request = HabitRequest(name: name, duration: command.value("for"), until: command.value("until"))
+        case "reset": request = HabitRequest(name: name, note: command.value("note"))
+        case "resume", "delete": request = HabitRequest(name: name)
+        default:
+            throw PluginCommandError("the habits plugin has no command \"\(command.command)\"")
+        }
+        let reply = try await perform(command.command, request, context: context)
+        var lines = [reply.message] + reply.notes.map { "Note: \($0)" }
+        if let celebration = reply.celebration { lines.append(celebration) }
+        return CommandReply(text: lines.joined(separator: "\n"), json: try JSONValue(encoding: reply))
+    }
+
+    /// Runs a command that changes habits.
+    func perform(_ command: String, _ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
+        switch command {
+        case HabitCommand.add: try await add(request, context: context)
+        case HabitCommand.edit: try await edit(request, context: context)
+        case HabitCommand.rename: try await rename(request, context: context)
+        case HabitCommand.delete: try await delete(request, context: context)
+        case HabitCommand.done: try await done(request, context: context)
+        case HabitCommand.undo: try await undo(request, context: context)
+        case HabitCommand.pause: try await pause(request, context: context)
+        case HabitCommand.resume: try await resume(request, context: context)
+        case HabitCommand.reset: try await reset(request, context: context)
+        default: throw PluginCommandError("the habits plugin has no command \"\(command)\"")
+        }
+    }
+
+    func show(_ command: CommandInvocation, context: PluginContext, milestones: [Int]) async throws -> String {
+        let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+        let habit = try await context.records(of: Habit.self).find(named: command.value("name") ?? "")
+        let shown: (year: Int, month: Int)
+        if let month = command.value("month") {
+            guard let parsed = HabitCalendar.parseMonth(month) else {
+                throw PluginCommandError("--month \(month) is not a month; write it as YYYY-MM, such as 2026-11")
+            }
+            shown = parsed
+        } else {
+            shown = (today.year, today.month)
+        }
+        let streak = habit.streak(today: today)
+        var lines = [habit.name]
+        if let why = habit.why { lines.append("Remember why: \(why)") }
+        var schedule = habit.schedule.summary
+        if let time = habit.remindAt { schedule += ", reminder at \(time)" }
+        lines.append("Schedule: \(schedule), since \(habit.start)")
+        var streakLine = "Streak: \(streak.days == 1 ? "1 day" : "\(streak.days) days")"
+        if let badge = habit.badge(today: today, milestones: milestones) { streakLine += " · \(badge) Day badge" }
+        lines.append(streakLine)
+        if let pause = habit.pauses.last(where: { $0.contains(today) }) {
+            lines.append(
+                "Paused since \(pause.from)\(pause.through.map { " through \($0)" } ?? ", until you resume it")")
+        }
+        if let reset = habit.resets.last {
+            lines.append("Last reset: \(reset.day)\(reset.note.map { " — “\($0)”" } ?? "")")
+        }
+        lines.append("")
+        lines.append(HabitCalendar.render(habit, month: shown, today: today, color: command.environment.color))
+        return lines.joined(separator: "\n")
+    }
+}

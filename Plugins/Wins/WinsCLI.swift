@@ -1,0 +1,173 @@
+import Foundation
+import HoorayKit
+import HoorayMessages
+
+/// The wins plugin's commands: `hooray win`, `hooray moments`, `hooray journey`, `hooray` alone and
+/// `hooray about`.
+extension WinsPlugin {
+    public var commands: [CommandSpec] {
+        [
+            CommandSpec(
+                name: "log", summary: "Log a small win, and get praise for it at once.",
+                discussion: """
+                    Big or small, it counts. The win is saved on this computer and a "Moment logged" \
+                    notification shows it with offline praise. When AI praise is configured ([ai] in hooray.toml), \
+                    warmer praise replaces it in place a few seconds later. Without TEXT the moment is saved \
+                    privately, without words.
+                    """,
+                arguments: [
+                    .init(
+                        name: "text", help: "What you did, in your words (at most 2,000 characters).", isOptional: true,
+                        isRepeating: true)
+                ],
+                options: [
+                    .init(name: "ago", valueName: "time", help: "How long ago it happened: 5m, 2h, 3d or 1h30m."),
+                    .init(
+                        name: "mood", help: "How you felt: \(Mood.allCases.map(\.rawValue).joined(separator: ", ")).",
+                        choices: Mood.allCases.map(\.rawValue)),
+                    .init(name: "note", help: "A note to keep with it."),
+                    .init(
+                        name: "photo", valueName: "file",
+                        help: "A photo to keep with it (its path is stored; repeatable).",
+                        isRepeating: true, isPath: true),
+                ],
+                examples: [
+                    "hooray win \"Took a short walk\"",
+                    "hooray win \"Sent the scary email\" --ago 2h --mood proud",
+                    "hooray win \"Cooked dinner\" --note \"First time trying that recipe\" --photo ~/Pictures/dinner.jpg",
+                ],
+                aliases: ["win"], offersJSON: true),
+            CommandSpec(
+                name: "praise", summary: "The AI praise of a moment, once it has been asked for.",
+                arguments: [.init(name: "id", help: "The moment's id.")], isHidden: true),
+            CommandSpec(
+                name: "moments", summary: "List the moments you logged, newest first.",
+                discussion: "Moments are grouped by the day they happened, in your time zone.",
+                options: [
+                    .init(name: "day", valueName: "date", help: "Only this day: YYYY-MM-DD, today or yesterday.")
+                ],
+                flags: [.init(name: "favorites", help: "Only your favourites.")],
+                examples: ["hooray moments", "hooray moments --day yesterday", "hooray moments --favorites --json"],
+                aliases: ["moments"], offersJSON: true),
+            CommandSpec(
+                name: "fav", summary: "Mark a moment as a favourite, or unmark it.",
+                arguments: [
+                    .init(name: "id", help: "The moment's id, or its first characters, as `hooray moments` shows it.")
+                ],
+                examples: ["hooray moments fav 3f2a9c1e"], aliases: ["moments fav"]),
+            CommandSpec(
+                name: "journey", summary: "Your journey: a card for each day with moments.",
+                discussion: "Tiny steps, day by day. Days follow your time zone.",
+                options: [
+                    .init(
+                        name: "days", valueName: "days",
+                        help: "How many days back to show, today included (default 14).")
+                ],
+                examples: ["hooray journey", "hooray journey --days 30"], aliases: ["journey"], offersJSON: true),
+            CommandSpec(
+                name: "home", summary: "A kind word, and how to log a win (what `hooray` alone shows).",
+                aliases: ["home"], isDefault: true),
+            CommandSpec(
+                name: "about", summary: "Version, privacy, and where to get help.", aliases: ["about"]),
+        ]
+    }
+
+    public func run(_ command: CommandInvocation, context: PluginContext, configuration: WinsConfiguration)
+        async throws -> CommandReply
+    {
+        let book = MomentBook(context: context)
+        let zone = command.environment.timeZone
+        switch command.command {
+        case "log":
+            let words = command.values("text").joined(separator: " ")
+            let request = LogRequest(
+                text: words.isEmpty ? nil : words, ago: command.value("ago"), mood: command.value("mood"),
+                note: command.value("note"), photos: command.values("photo"))
+            let reply = try await log(request, context: context)
+            var lines = ["Moment logged"]
+            var line = "  " + reply.moment.text
+            if reply.moment.timeAgo >= 60 { line += " · " + Self.agoPhrase(seconds: reply.moment.timeAgo) }
+            lines.append(line)
+            lines.append("  “\(reply.moment.offlinePraise)”")
+            if reply.wasFirst { lines.append("\nThat's your first moment. Welcome to Hooray.") }
+            return CommandReply(
+                text: lines.joined(separator: "\n"), json: try JSONValue(encoding: reply.moment),
+                followUp: CommandInvocation(
+                    command: "praise", values: ["id": [reply.moment.id.uuidString]], environment: command.environment))
+        case "praise":
+            guard let id = command.value("id").flatMap(UUID.init(uuidString:)),
+                let moment = try await book.moment(id)
+            else { return CommandReply() }
+            if let praise = moment.aiPraise { return .text("  ✨ “\(praise)”") }
+            if moment.sync == .pending { return .text("  \(Self.aiFailedLine) hoorayd tries again later.") }
+            return CommandReply()
+        case "moments":
+            let now = context.now
+            let day = try command.value("day").map { try TimeInput(now: now, timeZone: zone).day($0, option: "--day") }
+            // One day's moments are found by the record book's day index, in the viewer's time zone.
+            let moments: [Moment]
+            if let day {
+                moments = try await book.moments.records(on: day, in: zone)
+            } else {
+                moments = try await book.all()
+            }
+            let favorites = command.flag("favorites")
+            return CommandReply(
+                text: MomentsView.text(moments, now: now, timeZone: zone, day: day, favoritesOnly: favorites),
+                json: try JSONValue(
+                    json: MomentsView.json(moments, now: now, timeZone: zone, day: day, favoritesOnly: favorites)))
+        case "fav":
+            let found = try await book.moments.find(idPrefix: command.value("id") ?? "", listedBy: "`hooray moments`")
+            guard let moment = try await book.update(found.id, { $0.isFavorite.toggle() }) else {
+                throw PluginCommandError("that moment was just deleted")
+            }
+            return .text(moment.isFavorite ? "★ Marked as a favourite: \(moment.text)" : "Unmarked: \(moment.text)")
+        case "journey":
+            var days = 14
+            if let given = command.value("days") {
+                guard let number = Int(given), (1...3660).contains(number) else {
+                    throw PluginCommandError("--days must be from 1 to 3660, e.g. --days 30")
+                }
+                days = number
+            }
+            let moments = try await book.all()
+            return CommandReply(
+                text: JourneyView.text(moments, now: context.now, timeZone: zone, days: days),
+                json: try JSONValue(json: JourneyView.json(moments, now: context.now, timeZone: zone, days: days)))
+        case "home":
+            var lines = [MessagePools.homePhrases.randomElement() ?? "You're doing great.", ""]
+            if try await !book.hasCompletedFirstLog() {
+                lines.append("Hey… installing the app counts too. Wanna log that tiny win? Run: hooray win")
+            } else {
+                lines.append("Did a thing? Log it: hooray win \"what you did\"")
+            }
+            lines.append("Your moments: hooray moments · Your journey: hooray journey · Your habits: hooray habit")
+            lines.append("More: hooray --help")
+            return .text(lines.joined(separator: "\n"))
+        case "about":
+            return .text(Self.about(configuration: configuration, environment: command.environment))
+        default:
+            throw PluginCommandError("the wins plugin has no command \"\(command.command)\"")
+        }
+    }
+
+    static func about(configuration: WinsConfiguration, environment: CommandEnvironment) -> String {
+        """
+        Hooray \(environment.hostVersion) — small wins, gentle reminders, on your desktop.
+
+        Hooray is not a crisis service. If you are in danger or thinking about harming yourself,
+        please call your local emergency number now (112 in Europe, 911 in North America), or
+        reach a crisis line: in the US call or text 988; elsewhere https://findahelpline.com lists
+        free, confidential lines in your country.
+
+        Privacy: what you log stays on this computer (\(environment.dataDirectory)).
+        AI praise is off until you configure it; then only the words of a moment, its times, your
+        time zone and an anonymous id (`hooray identity`) go to the endpoint you chose.
+        `hooray delete-my-data` removes everything.
+
+        Privacy Policy: \(configuration.privacyURL ?? "not set (an administrator can set [plugins.wins] privacy_url)")
+        Terms of Use: \(configuration.termsURL ?? "not set ([plugins.wins] terms_url)")
+        Support: \(configuration.supportURL ?? "not set ([plugins.wins] support_url)")
+        """
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HoorayKit
+
+/// `--help` for plugin commands, laid out as swift-argument-parser lays out `hooray`'s own.
+public enum CommandHelp {
+    /// Whether a word asks for help.
+    public static func isHelp(_ word: String) -> Bool {
+        word == "-h" || word == "--help"
+    }
+
+    /// The usage line of a command, such as `hooray win [<text> ...] [--ago <time>] [--json]`.
+    public static func usage(path: [String], spec: CommandSpec) -> String {
+        var parts = ["hooray"] + path
+        for argument in spec.arguments {
+            var part = "<\(argument.name)>"
+            if argument.isRepeating { part += " ..." }
+            parts.append(argument.isOptional || argument.prompt != nil ? "[\(part)]" : part)
+        }
+        for option in spec.options {
+            parts.append("[--\(option.name) <\(option.valueName)>\(option.isRepeating ? " ..." : "")]")
+        }
+        for flag in spec.flags { parts.append("[--\(flag.name)]") }
+        if spec.offersJSON { parts.append("[--json]") }
+        if spec.confirmation != nil { parts.append("[--yes]") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The whole help of a command.
+    public static func text(path: [String], spec: CommandSpec) -> String {
+        var out = "OVERVIEW: \(spec.summary)\n"
+        if !spec.discussion.isEmpty { out += "\n" + wrap(spec.discussion, indent: 0) + "\n" }
+        out += "\nUSAGE: \(usage(path: path, spec: spec))\n"
+        if !spec.arguments.isEmpty {
+            out += "\nARGUMENTS:\n"
+            for argument in spec.arguments {
+                out += row("<\(argument.name)>", argument.help)
+            }
+        }
+        out += "\nOPTIONS:\n"
+        for option in spec.options {
+            var help = option.help
+            if !option.choices.isEmpty && !help.contains(option.choices[0]) {
+                help += " (\(option.choices.joined(separator: ", ")))"
+            }
+            out += row("--\(option.name) <\(option.valueName)>", help)
+        }
+        for flag in spec.flags { out += row("--\(flag.name)", flag.help) }
+        if spec.offersJSON { out += row("--json", "Print JSON instead of text.") }
+        if spec.confirmation != nil { out += row("--yes", "Go ahead without asking.") }
+        out += row("--config <file>", "Read this configuration file after all others.")
+        out += row("-h, --help", "Show help information.")
+        if !spec.examples.isEmpty {
+            out += "\nEXAMPLES:\n" + spec.examples.map { "  " + $0 }.joined(separator: "\n") + "\n"
+        }
+        return out
+    }
+
+    /// The help of a group: a plugin, or an alias such as `habit`, and its commands.
+    public static func groupText(tree: CommandTree, node: Int) -> String {
+        let group = tree.nodes[node]
+        var out = "OVERVIEW: \(group.summary)\n"
+        out += "\nUSAGE: hooray \(group.path.joined(separator: " ")) <subcommand>\n"
+        out += "\nOPTIONS:\n" + row("-h, --help", "Show help information.")
+        out += "\nSUBCOMMANDS:\n"
+        for child in group.children where !tree.nodes[child].isHidden {
+            let marker = group.defaultChild == child ? " (default)" : ""
+            out += row(tree.nodes[child].word + marker, tree.nodes[child].summary)
+        }
+        out += "\n  See 'hooray help \(group.path.joined(separator: " ")) <subcommand>' for detailed help.\n"
+        return out
+    }
+
+    /// The width help is wrapped to.
+    static let width = 80
+    /// The width of the label column, as swift-argument-parser's.
+    static let labelWidth = 26
+
+    static func row(_ label: String, _ help: String) -> String {
+        let lead = "  " + label
+        let helpLines = wrapLines(help, width: width - labelWidth - 2)
+        var out: String
+        if lead.count + 2 > labelWidth {
+            out = lead + "\n"
+            out += helpLines.map { String(repeating: " ", count: labelWidth + 2) + $0 }.joined(separator: "\n")
+        } else {
+            out = lead.padding(toLength: labelWidth + 2, withPad: " ", startingAt: 0) + (helpLines.first ?? "")
+            for line in helpLines.dropFirst() { out += "\n" + String(repeating: " ", count: labelWidth + 2) + line }
+        }
+        return out + "\n"
+    }
+
+    static func wrap(_ text: String, indent: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { paragraph -> String in
+            // Lines that are indented (examples) are kept as they are.
+            if paragraph.hasPrefix(" ") { return String(paragraph) }
+            return wrapLines(String(paragraph), width: width - indent).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    static func wrapLines(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = String(word)
+            } else {
+                line += (line.isEmpty ? "" : " ") + word
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+
+/// A command a plugin offers on the command line, run as `hooray PLUGIN NAME …` or by one of its
+/// ``aliases``.
+///
+/// A command is described as data so that `hooray` can parse it, print `--help`, write the man page
+/// and complete it in the shell without running the plugin. The plugin only sees the parsed
+/// ``CommandInvocation`` in ``HoorayPlugin/run(_:context:configuration:)``, whether `hoorayd` runs it
+/// or, when no daemon is running, the `hooray` process itself.
+///
+/// ```swift
+/// CommandSpec(
+///     name: "drink", summary: "Count a glass of water.",
+///     options: [.init(name: "glasses", valueName: "n", help: "How many glasses (default 1).")],
+///     examples: ["hooray water drink", "hooray water drink --glasses 2"],
+///     offersJSON: true)
+/// ```
+public struct CommandSpec: Sendable, Hashable, Codable {
+    /// The command's name within the plugin: lowercase letters, digits and dashes, such as `drink`.
+    public var name: String
+    /// One line for the command list and the top of `--help`.
+    public var summary: String
+    /// Paragraphs that follow the summary in `--help` and the man page; may be empty.
+    public var discussion: String
+    /// Positional arguments, in order. Only the last may be optional or repeating.
+    public var arguments: [Argument]
+    /// Options that take a value: `--name VALUE` or `--name=VALUE`.
+    public var options: [Option]
+    /// Flags: `--name` alone.
+    public var flags: [Flag]
+    /// Complete command lines that show how to use it, such as `hooray water drink --glasses 2`.
+    public var examples: [String]
+    /// Other words that run this command from the top level, such as `win` for `wins log`; an
+    /// alias of two words (`moments fav`) nests the second under the first.
+    public var aliases: [String]
+    /// Whether this command runs when the plugin (or an alias group) is given no command.
+    public var isDefault: Bool
+    /// Whether the command offers `--json`: then ``CommandReply/json`` is printed instead of the text.
+    public var offersJSON: Bool
+    /// A yes/no question asked on a terminal before the command runs, such as
+    /// `Delete “{name}” and all its history? This cannot be undone.`; `{ARGUMENT}` is replaced by
+    /// that argument's value. Without a terminal the user must add `--yes`, which every command with
+    /// a confirmation offers. Answering no leaves everything as it was.
+    public var confirmation: String?
+    /// Whether the command is left out of help and completions: for follow-ups the CLI runs itself.
+    public var isHidden: Bool
+
+    /// Creates a command description.
+    ///
+    /// - Parameters:
+    ///   - name: The command's name within the plugin.
+    ///   - summary: One line describing it.
+    ///   - discussion: More about it, for `--help`.
+    ///   - arguments: Its positional arguments.
+    ///   - options: Its options that take a value.
+    ///   - flags: Its flags.
+    ///   - examples: Command lines that show how to use it.
+    ///   - aliases: Top-level words that run it too.
+    ///   - isDefault: Whether it runs when no command is given.
+    ///   - offersJSON: Whether it offers `--json`.
+    ///   - confirmation: A question to ask on a terminal first.
+    ///   - isHidden: Whether help and completions leave it out.
+    public init(
+        name: String, summary: String, discussion: String = "", arguments: [Argument] = [], options: [Option] = [],
+        flags: [Flag] = [], examples: [String] = [], aliases: [String] = [], isDefault: Bool = false,
+        offersJSON: Bool = false, confirmation: String? = nil, isHidden: Bool = false
+    ) {
+        self.name = name
+        self.summary = summary
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.flags = flags
+        self.examples = examples
+        self.aliases = aliases
+        self.isDefault = isDefault
+        self.offersJSON = offersJSON
+        self.confirmation = confirmation
+        self.isHidden = isHidden
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, summary, discussion, arguments, options, flags, examples, aliases, confirmation
+        case isDefault = "is_default"
+        case offersJSON = "offers_json"
+        case isHidden = "is_hidden"
+    }
+
+    /// A positional argument of a command.
+    public struct Argument: Sendable, Hashable, Codable {
+        /// Its name, shown as `<name>` in usage and used to read it from ``CommandInvocation``.
+        public var name: String
+        /// What to give, for `--help`.
+        public var help: String
+        /// Whether it may be left out.
+        public var isOptional: Bool
+        /// Whether it takes every remaining word (`hooray win Took a walk`).
+        public var isRepeating: Bool
+        /// Whether its values are file paths: `hooray` makes them absolute before the plugin sees them.
+        public var isPath: Bool
+        /// A question asked on a terminal when the argument is left out (Enter leaves it out).
+        public var prompt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, help, prompt
+            case isOptional = "is_optional"
+            case isRepeating = "is_repeating"
+            case isPath = "is_path"
+        }
+
+        /// Creates an argument.
+        ///
+        /// - Parameters:
+        ///   - name: Its name.
+        ///   - help: What to give.
+        ///   - isOptional: Whether it may be left out.
+        ///   - isRepeating: Whether it takes every remaining word.
+        ///   - isPath: Whether its values are file paths.
+        ///   - prompt: A question to ask on a terminal when it is left out.
+        public init(
+            name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false, isPath: Bool = false,
+            prompt: String? = nil
+        ) {
+            self.name = name
+            self.help = help
+            self.isOptional = isOptional
+            self.isRepeating = isRepeating
+            self.isPath = isPath
+            self.prompt = prompt
+        }
+    }
+
+    /// An option that takes a value: `--name VALUE`.
+    public struct Option: Sendable, Hashable, Codable {
+        /// Its long name, without the dashes.
+        public var name: String
+        /// What its value is, shown as `<valueName>` in usage.
+        public var valueName: String
+        /// What it does, for `--help`.
+        public var help: String
+        /// Whether it may be given more than once (`--photo a.jpg --photo b.jpg`).
+        public var isRepeating: Bool
+        /// Whether its values are file paths: `hooray` makes them absolute before the plugin sees them.
+        public var isPath: Bool
+        /// The values it accepts, for completion; empty when any value goes.
+        public var choices: [String]
+        /// A question asked on a terminal when the option is not given (Enter leaves it out).
+        public var prompt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, help, choices, prompt
+            case valueName = "value_name"
+            case isRepeating = "is_repeating"
+            case isPath = "is_path"
+        }
+
+        /// Creates an option.
+        ///
+        /// - Parameters:
+        ///   - name: Its long name, without dashes.
+        ///   - valueName: What its value is.
+        ///   - help: What it does.
+        ///   - isRepeating: Whether it may be given more than once.
+        ///   - isPath: Whether its values are file paths.
+        ///   - choices: The values it accepts, for completion.
+        ///   - prompt: A question to ask on a terminal when it is not given.
+        public init(
+            name: String, valueName: String? = nil, help: String, isRepeating: Bool = false, isPath: Bool = false,
+            choices: [String] = [], prompt: String? = nil
+        ) {
+            self.name = name
+            self.valueName = valueName ?? name
+            self.help = help
+            self.isRepeating = isRepeating
+            self.isPath = isPath
+            self.choices = choices
+            self.prompt = prompt
+        }
+    }
+
+    /// A flag: `--name`, on or off.
+    public struct Flag: Sendable, Hashable, Codable {
+        /// Its long name, without the dashes.
+        public var name: String
+        /// What it does, for `--help`.
+        public var help: String
+
+        /// Creates a flag.
+        ///
+        /// - Parameters:
+        ///   - name: Its long name, without dashes.
+        ///   - help: What it does.
+        public init(name: String, help: String) {
+            self.name = name
+            self.help = help
+        }
+    }
+}
+
+/// A command as the user gave it, parsed against its ``CommandSpec``.
+public struct CommandInvocation: Sendable, Hashable, Codable {
+    /// The command's name within the plugin.
+    public var command: String
+    /// The values of the arguments and options given, by name, in the order given. Paths are absolute.
+    public var values: [String: [String]]
+    /// The flags given.
+    public var flags: Set<String>
+    /// Whether the user asked for `--json`.
+    public var json: Bool
+    /// Where the command was given: the user's time zone, terminal and folder.
+    public var environment: CommandEnvironment
+
+    /// Creates an invocation; `hooray` makes these, and tests do.
+    ///
+    /// - Parameters:
+    ///   - command: The command's name within the plugin.
+    ///   - values: Values of arguments and options, by name.
+    ///   - flags: The flags given.
+    ///   - json: Whether `--json` was given.
+    ///   - environment: Where the command was given.
+    public init(
+        command: String, values: [String: [String]] = [:], flags: Set<String> = [], json: Bool = false,
+        environment: CommandEnvironment = CommandEnvironment()
+    ) {
+        self.command = command
+        self.values = values
+        self.flags = flags
+        self.json = json
+        self.environment = environment
+    }
+
+    /// The value of an argument or option, or `nil` when it was not given; the last when repeated.
+    public func value(_ name: String) -> String? {
+        values[name]?.last
+    }
+
+    /// Every value of a repeating argument or option, in order.
+    public func values(_ name: String) -> [String] {
+        values[name] ?? []
+    }
+
+    /// Whether a flag was given.
+    public func flag(_ name: String) -> Bool {
+        flags.contains(name)
+    }
+}
+
+/// Where a command was given: what the plugin needs to answer the way the user's terminal expects,
+/// even when `hoorayd` runs it.
+public struct CommandEnvironment: Sendable, Hashable, Codable {
+    /// The user's time zone identifier, such as `Europe/Paris`.
+    public var timeZoneIdentifier: String
+    /// Whether the reply may use terminal colours (a terminal, and `NO_COLOR` unset).
+    public var color: Bool
+    /// The folder where Hooray keeps what the user logs, for commands that tell where things are.
+    public var dataDirectory: String
+    /// The version of Hooray running the command, such as `0.3.0`.
+    public var hostVersion: String
+
+    /// Creates an environment.
+    ///
+    /// - Parameters:
+    ///   - timeZoneIdentifier: The user's time zone; the current one by default.
+    ///   - color: Whether colours may be used.
+    ///   - dataDirectory: Where Hooray keeps what the user logs.
+    ///   - hostVersion: The version of Hooray.
+    public init(
+        timeZoneIdentifier: String = TimeZone.current.identifier, color: Bool = false, dataDirectory: String = "",
+        hostVersion: String = ""
+    ) {
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.color = color
+        self.dataDirectory = dataDirectory
+        self.hostVersion = hostVersion
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case color
+        case timeZoneIdentifier = "time_zone"
+        case dataDirectory = "data_directory"
+        case hostVersion = "host_version"
+    }
+
+    /// The user's time zone; the current one when the identifier is unknown.
+    public var timeZone: TimeZone {
+        TimeZone(identifier: timeZoneIdentifier) ?? .current
+    }
+}
+
+/// What a command answers: text for people, JSON for scripts.
+public struct CommandReply: Sendable, Hashable, Codable {
+    /// What `hooray` prints on standard output without `--json`; may be empty.
+    public var text: String
+    /// What `hooray` prints with `--json`.
+    public var json: JSONValue?
+    /// Lines for standard error: notes the user should see even with `--json`.
+    public var warnings: [String]
+    /// A hidden command of the same plugin that `hooray` runs once the plugin's background work has
+    /// finished, when it hosted the plugin itself because no `hoorayd` was running — to print what
+    /// that work did, such as the AI's praise. The daemon's replies leave it out.
+    public var followUp: CommandInvocation?
+
+    /// Creates a reply.
+    ///
+    /// - Parameters:
+    ///   - text: What to print.
+    ///   - json: What to print with `--json`.
+    ///   - warnings: Lines for standard error.
+    ///   - followUp: A command to run after the background work, when hosted by `hooray`.
+    public init(text: String = "", json: JSONValue? = nil, warnings: [String] = [], followUp: CommandInvocation? = nil)
+    {
+        self.text = text
+        self.json = json
+        self.warnings = warnings
+        self.followUp = followUp
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text, json, warnings
+        case followUp = "follow_up"
+    }
+
+    /// A reply that is text only.
+    public static func text(_ text: String) -> CommandReply {
+        CommandReply(text: text)
+    }
+}

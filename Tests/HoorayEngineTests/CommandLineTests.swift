@@ -1,0 +1,142 @@
+import Foundation
+import HoorayEngine
+import HoorayKit
+import Testing
+
+/// A plugin that only declares commands, for the command tree and parser.
+private struct DeclaringPlugin: HoorayPlugin {
+    var name: String
+    var summary: String { "Declares \(name)'s commands." }
+    var commands: [CommandSpec]
+
+    func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+}
+
+private let log = CommandSpec(
+    name: "log", summary: "Log something.",
+    arguments: [.init(name: "text", help: "Words.", isOptional: true, isRepeating: true)],
+    options: [
+        .init(name: "ago", valueName: "time", help: "When."),
+        .init(name: "photo", valueName: "file", help: "A photo.", isRepeating: true, isPath: true),
+    ],
+    flags: [.init(name: "favorite", help: "A favourite.")], aliases: ["jot"], offersJSON: true)
+
+@Suite struct CommandLineTests {
+    @Test func argumentsOptionsFlagsAndPathsAreParsedByName() throws {
+        let parsed = try CommandLineParser.parse(
+            ["Took", "a", "walk", "--ago=2h", "--photo", "a.jpg", "--photo", "~/b.jpg", "--favorite", "--json"],
+            spec: log, workingDirectory: "/work", home: "/home/me")
+        #expect(parsed.invocation.values("text") == ["Took", "a", "walk"])
+        #expect(parsed.invocation.value("ago") == "2h")
+        #expect(parsed.invocation.values("photo") == ["/work/a.jpg", "/home/me/b.jpg"])
+        #expect(parsed.invocation.flag("favorite"))
+        #expect(parsed.invocation.json)
+        #expect(!parsed.wantsHelp)
+    }
+
+    @Test func aValueThatStartsWithADashIsTakenAsTheOptionsValue() throws {
+        let parsed = try CommandLineParser.parse(["--ago", "-1"], spec: log)
+        #expect(parsed.invocation.value("ago") == "-1")
+        let words = try CommandLineParser.parse(["--", "--not-an-option"], spec: log)
+        #expect(words.invocation.values("text") == ["--not-an-option"])
+    }
+
+    @Test func mistakesNameTheWordAndTheFix() throws {
+        let misspelt = #expect(throws: CommandUsageError.self) {
+            try CommandLineParser.parse(["--agoo", "2h"], spec: log)
+        }
+        #expect(misspelt?.message.contains("--agoo") == true)
+        #expect(misspelt?.message.contains("did you mean --ago?") == true)
+        let missing = #expect(throws: CommandUsageError.self) { try CommandLineParser.parse(["--ago"], spec: log) }
+        #expect(missing?.message == "--ago needs a value")
+        let flagValue = #expect(throws: CommandUsageError.self) {
+            try CommandLineParser.parse(["--json=yes"], spec: log)
+        }
+        #expect(flagValue?.message.contains("takes no value") == true)
+        let single = CommandSpec(name: "show", summary: "Show.", arguments: [.init(name: "name", help: "The name.")])
+        let extra = #expect(throws: CommandUsageError.self) { try CommandLineParser.parse(["a", "b"], spec: single) }
+        #expect(extra?.message.contains("unexpected argument \"b\"") == true)
+        let none = #expect(throws: CommandUsageError.self) { try CommandLineParser.parse([], spec: single) }
+        #expect(none?.message == "missing <name>: The name.")
+    }
+
+    @Test func helpWinsOverEverythingElse() throws {
+        #expect(try CommandLineParser.parse(["--agoo", "-h"], spec: log).wantsHelp)
+        #expect(try !CommandLineParser.parse(["--", "--help"], spec: log).wantsHelp)
+        let help = CommandHelp.text(path: ["jot"], spec: log)
+        #expect(
+            help.contains("USAGE: hooray jot [<text> ...] [--ago <time>] [--photo <file> ...] [--favorite] [--json]"))
+        #expect(help.contains("  --ago <time>              When."))
+    }
+
+    @Test func theTreeRoutesPluginCommandsAliasesAndDefaults() throws {
+        let list = CommandSpec(name: "list", summary: "List.", aliases: ["note list"], isDefault: true)
+        let tree = try CommandTree(plugins: [
+            DeclaringPlugin(name: "notes", commands: [log, list]),
+            DeclaringPlugin(name: "silent", commands: []),
+        ])
+        guard case .command(_, let target, let rest) = tree.route(["jot", "hello"]) else {
+            Issue.record("jot is not a command")
+            return
+        }
+        #expect(target.plugin == "notes" && target.spec.name == "log" && rest == ["hello"])
+        guard case .command(_, let viaGroup, _) = tree.route(["notes"]) else {
+            Issue.record("notes alone runs nothing")
+            return
+        }
+        #expect(viaGroup.spec.name == "list")
+        guard case .command(_, let viaAlias, _) = tree.route(["note"]) else {
+            Issue.record("note alone runs nothing")
+            return
+        }
+        #expect(viaAlias.spec.name == "list")
+        guard case .group(_, let unknown) = tree.route(["notes", "lsit"]) else {
+            Issue.record("a typo was run")
+            return
+        }
+        #expect(unknown == "lsit")
+        #expect(tree.route(["silent"]) == nil)
+        // `notes` has a command outside the `note` group, so both are listed.
+        #expect(tree.visibleChildren(of: 0).map(\.word) == ["notes", "jot", "note"])
+        let grouped = try CommandTree(plugins: [DeclaringPlugin(name: "notes", commands: [list])])
+        #expect(grouped.visibleChildren(of: 0).map(\.word) == ["note"])
+        #expect(grouped.route(["notes", "list"]) != nil)
+        #expect(tree.route(["status"]) == nil)
+    }
+
+    @Test func twoPluginsClaimingTheSameWordsAreNamedBoth() throws {
+        let other = CommandSpec(name: "write", summary: "Write.", aliases: ["jot"])
+        let conflict = #expect(throws: CommandConflict.self) {
+            try CommandTree(plugins: [
+                DeclaringPlugin(name: "notes", commands: [log]), DeclaringPlugin(name: "diary", commands: [other]),
+            ])
+        }
+        #expect(conflict?.description.contains("`hooray jot`") == true)
+        #expect(conflict?.description.contains("the notes plugin's command log") == true)
+        #expect(conflict?.description.contains("the diary plugin's command write") == true)
+        let host = #expect(throws: CommandConflict.self) {
+            try CommandTree(plugins: [
+                DeclaringPlugin(name: "notes", commands: [CommandSpec(name: "x", summary: "X.", aliases: ["status"])])
+            ])
+        }
+        #expect(host?.description.contains("hooray itself") == true)
+    }
+
+    @Test func hooraydRefusesToStartWhenTwoPluginsClaimTheSameCommand() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-conflict-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = [
+            "HOME": folder.path, "XDG_CONFIG_HOME": folder.path + "/config", "XDG_DATA_HOME": folder.path + "/data",
+            "XDG_RUNTIME_DIR": folder.path + "/run",
+        ]
+        let exit = await Daemon.run(
+            options: DaemonOptions(configFile: nil, environment: environment),
+            plugins: [
+                DeclaringPlugin(name: "notes", commands: [log]),
+                DeclaringPlugin(name: "diary", commands: [CommandSpec(name: "jot", summary: "Jot.")]),
+                DeclaringPlugin(name: "jot", commands: [CommandSpec(name: "x", summary: "X.")]),
+            ], version: "test")
+        #expect(exit == .badConfiguration)
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/data/hooray"))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HoorayEngine
+import HoorayKit
+import Testing
+
+/// docs/protocol.md and the code agree: its examples decode, and every member the code writes is described.
+@Suite struct ProtocolDocumentTests {
+    static let document: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return (try? String(contentsOf: root.appendingPathComponent("docs/protocol.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The JSON lines of the document's examples.
+    static var examples: [String] {
+        Self.document.split(separator: "\n").map(String.init).filter { $0.hasPrefix("{\"api_version\"") }
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    @Test func everyExampleRequestAndAnswerDecodes() throws {
+        #expect(Self.examples.count >= 4)
+        for line in Self.examples {
+            if line.contains("\"method\"") {
+                _ = try Self.decoder().decode(ControlRequest.self, from: Data(line.utf8))
+            } else {
+                _ = try Self.decoder().decode(ControlResponse.self, from: Data(line.utf8))
+            }
+        }
+    }
+
+    @Test func everyMethodAndEveryMemberTheCodeWritesIsDescribed() throws {
+        for method in ControlRequest.methods {
+            #expect(Self.document.contains("| `\(method)` |"), "method \(method) is not in docs/protocol.md")
+        }
+        let status = DaemonStatus(
+            pid: 1, version: "1", startedAt: Date(), server: nil, serverProblem: "none", waitingNotices: 0,
+            plugins: [], configFiles: [], nextDue: Date(), identity: "a file")
+        let reply = CommandReply(text: "", json: .null, warnings: [])
+        let invocation = CommandInvocation(command: "x")
+        for value in [
+            try JSONValue(encoding: ControlResponse(ok: true, message: "m", status: status, reply: reply)),
+            try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation)),
+            try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a")),
+        ] {
+            for member in Self.members(of: value) {
+                #expect(Self.document.contains("`\(member)`"), "\(member) is not described in docs/protocol.md")
+            }
+        }
+    }
+
+    /// Every member name in a JSON value, nested ones included (as `environment.time_zone` or `time_zone`).
+    static func members(of value: JSONValue) -> [String] {
+        guard case .object(let object) = value else { return [] }
+        return object.flatMap { key, nested in
+            [key] + members(of: nested).map { key == "environment" ? "environment.\($0)" : $0 }
+        }
+    }
+}
