@@ -197,17 +197,12 @@ public struct RemindersPlugin: HoorayPlugin {
             } else if let saved = try await context.storage.value(forKey: "anchor.\(id)", as: LocalDate.self) {
                 anchor = saved
             } else {
-                anchor = Self.localDate(of: context.now, in: zone)
+                anchor = LocalDate(instant: context.now, in: zone)
                 try await context.storage.set(anchor, forKey: "anchor.\(id)")
             }
             return .everyNDays(interval: every.days, anchor: anchor, at: entry.at, zone: zone)
         }
         return .daily(at: entry.at, zone: zone)
-    }
-
-    static func localDate(of instant: Date, in zone: TimeZone) -> LocalDate {
-        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
-        return LocalDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
     }
 
     /// A reminder id made from a title: lowercase letters and digits joined by dashes.
