@@ -428,7 +428,7 @@ public struct PluginTestHarness: Sendable {
         }
         let invoked = InvokedAction(
             notice: id, actionID: actionID,
-            reminderID: original.flatMap { $0.hasPrefix(Snooze.noticeKeyPrefix) ? nil : $0 })
+            reminderID: original.flatMap { $0.hasPrefix(Snooze.noticeKeyPrefix) ? nil : $0 }, payload: notice.payload)
         try await plugin.actionInvoked(invoked, context: context)
     }
 }

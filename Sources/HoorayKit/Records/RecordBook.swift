@@ -59,14 +59,13 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
     ///   - values: Keys of the plugin's key-value storage and the bytes to store under them, saved
     ///     in the same step, such as a "first record logged" flag.
     /// - Returns: The notice's id, for ``NoticeBoard/update(_:to:)``.
-    /// - Throws: ``RecordBookError/duplicateID(kind:id:)`` when a record of this kind has its id.
+    /// - Throws: ``RecordBookError/duplicateID(kind:id:)`` when a record of this kind has its id, and
+    ///   ``RecordBookError/noNoticeBoard(kind:)`` for a book made without a notice board.
     @discardableResult
     public func insert(_ record: Record, announcing notice: Notice, storing values: [String: Data] = [:])
         async throws -> NoticeID
     {
-        guard let notices else {
-            throw RecordBookError.unavailable(plugin: "this record book (it has no notice board)")
-        }
+        guard let notices else { throw RecordBookError.noNoticeBoard(kind: Record.recordKind) }
         try await adoptLegacyValues()
         return try await notices.post(notice, storing: values, inserting: [try Self.stored(record)])
     }

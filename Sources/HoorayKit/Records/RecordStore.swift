@@ -112,6 +112,8 @@ public enum RecordBookError: Error, Sendable, Hashable, CustomStringConvertible 
     case idChanged(kind: String, from: String, to: String)
     /// The context was made without a record store.
     case unavailable(plugin: String)
+    /// ``RecordBook/insert(_:announcing:storing:)`` was called on a book made without a notice board.
+    case noNoticeBoard(kind: String)
 
     public var description: String {
         switch self {
@@ -121,6 +123,8 @@ public enum RecordBookError: Error, Sendable, Hashable, CustomStringConvertible 
             "an update changed the id of the \(kind) \(from) to \(to); a record keeps its id, so insert a new one instead"
         case .unavailable(let plugin):
             "the context of \(plugin) was made without a record store; pass `records:` to PluginContext.init"
+        case .noNoticeBoard(let kind):
+            "this book of \(kind) records has no notice board to announce one on; get it from PluginContext.records(of:)"
         }
     }
 }
