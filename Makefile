@@ -10,7 +10,7 @@ RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev lib
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools \
                 libglib2.0-bin
 
-.PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help
+.PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage
 
 all: build
 
@@ -21,6 +21,8 @@ help:
 	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
 	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 10–12 minutes) and rewrite it"
 	@echo "make lint   check formatting with swift format"
+	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
+	@echo "make doc-coverage  check that every public symbol of HoorayKit has a doc comment (make test does)"
 	@echo "make clean  remove build products"
 
 deps:
@@ -38,6 +40,7 @@ run: build
 
 test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
 	HOORAY_BIN_DIR="$$(pwd)/$(BIN)" dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS)
 
 PACKAGE_PKGS := debhelper dpkg-dev fakeroot lintian man-db bash-completion
@@ -56,6 +59,21 @@ lint:
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests
+
+# The plugin API's documentation, with the article "Writing a Hooray plugin", as a DocC archive in
+# .build/plugins/Swift-DocC/outputs/HoorayKit.doccarchive. DOCS_FLAGS="--warnings-as-errors" fails on
+# a broken link; "--analyze" also notes what is not curated on the landing page.
+DOCS_FLAGS ?=
+
+docs:
+	set -o pipefail; $(SWIFT) package generate-documentation --target HoorayKit $(DOCS_FLAGS) 2>&1 \
+		| { grep -v 'prohibited flag' || true; }
+
+# Every public symbol of HoorayKit has a doc comment of its own: read from the built module with
+# swift-symbolgraph-extract, in about a second once HoorayKit is built. `make test` runs it.
+doc-coverage:
+	$(SWIFT) build --target HoorayKit $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
 
 clean:
 	rm -rf .build .build-release .build-release-manual .build-deb .build-bench Benchmarks/.build dist

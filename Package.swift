@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `swift package generate-documentation --target HoorayKit` (`make docs`); no target uses it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C libraries of the system.
@@ -65,6 +67,9 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
 
+        // The host's own threads, named for system tools; no plugin's business.
+        .target(name: "HoorayThreads"),
+
         // The engine, split by concern.
         .target(name: "HoorayScheduling", dependencies: ["HoorayKit"]),
         .target(
@@ -73,17 +78,19 @@ let package = Package(
         ),
         .target(
             name: "HoorayDelivery",
-            dependencies: ["HoorayKit", "CLibNotify", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HoorayKit", "HoorayThreads", "CLibNotify", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "HoorayConfig",
             dependencies: ["HoorayKit", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // The one celebration center: phrases, each style's notice design.
+        .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         .target(
             name: "HoorayEngine",
             dependencies: [
                 "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "HoorayAI",
-                "HoorayMessages", "HoorayKeyring", "CLinux",
+                "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -113,14 +120,16 @@ let package = Package(
         // AI praise over libcurl: providers, configuration, retry timing.
         .target(
             name: "HoorayAI",
-            dependencies: ["HoorayKit", "HoorayKeyring", "CCurl", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "HoorayKit", "HoorayKeyring", "HoorayThreads", "CCurl", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // Secrets in the desktop's keyring (Secret Service, libsecret), off the caller's thread.
         .target(name: "HoorayKeyring", dependencies: ["HoorayKit", "CLibSecret"]),
 
         // Fakes for tests, ours and plugin authors'.
-        .target(name: "HoorayTesting", dependencies: ["HoorayKit"]),
+        .target(name: "HoorayTesting", dependencies: ["HoorayKit", "HoorayCelebrations"]),
 
         // The two executables, kept thin.
         .executableTarget(
@@ -149,6 +158,7 @@ let package = Package(
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling"]),
+        .testTarget(name: "HoorayCelebrationsTests", dependencies: ["HoorayCelebrations", "HoorayTesting"]),
         .testTarget(
             name: "HoorayConfigTests",
             dependencies: ["HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "HoorayTesting"]),
@@ -163,7 +173,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayTesting"]),
-        .testTarget(name: "HoorayAITests", dependencies: ["HoorayAI", "HoorayKeyring", "HooraySystemTesting"]),
+        .testTarget(
+            name: "HoorayAITests", dependencies: ["HoorayAI", "HoorayConfig", "HoorayKeyring", "HooraySystemTesting"]),
         .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "HooraySystemTesting"]),
     ] + pluginTargets + pluginTestTargets
 )

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import HoorayKit
+import HoorayThreads
 import Synchronization
 
 /// One HTTP POST, as the providers describe it to the transport.

@@ -1,6 +1,6 @@
 import CLinux
 import Foundation
-import HoorayKit
+import HoorayThreads
 
 /// Wakes the scheduler at a wall-clock instant, and whenever the wall clock is set.
 ///

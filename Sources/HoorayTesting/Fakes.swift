@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCelebrations
 import HoorayKit
 import Logging
 

@@ -42,7 +42,7 @@ struct PluginCommandTests {
             _ = try await fixture.hooray("habit", "add", "Read", "--remind", "20:00")
             let alone = try await fixture.hooray("habits", "list", "--json")
             #expect(alone.status == .exited(0))
-            try await fixture.startServer()
+            _ = try await fixture.startServer()
             _ = try await fixture.startDaemon()
             let viaDaemon = try await fixture.hooray("habit", "list", "--json")
             #expect(viaDaemon.status == .exited(0))

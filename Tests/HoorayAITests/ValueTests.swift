@@ -1,5 +1,6 @@
 import Foundation
 import HoorayAI
+import HoorayConfig
 import HoorayKit
 import Testing
 

@@ -60,7 +60,7 @@ func diagnostics<T>(of body: () throws -> T, sourceLocation: Testing.SourceLocat
 }
 
 /// HoorayKit's location in a file; Swift Testing has a `SourceLocation` of its own.
-typealias Location = HoorayKit.SourceLocation
+typealias Location = HoorayConfig.SourceLocation
 
 // MARK: Small plugins for the tests
 

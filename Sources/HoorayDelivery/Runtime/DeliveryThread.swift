@@ -1,6 +1,6 @@
 import CLibNotify
 import Foundation
-import HoorayKit
+import HoorayThreads
 
 /// libnotify keeps its state (application name, D-Bus proxy, list of notifications) in globals, and
 /// the proxy delivers its signals to the main context of the thread that created it. So only one

@@ -1,5 +1,5 @@
 import Foundation
-import HoorayKit
+import HoorayThreads
 
 /// Small helpers over POSIX Unix-domain stream sockets, for the control channel.
 enum UnixSocket {

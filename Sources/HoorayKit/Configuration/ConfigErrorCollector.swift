@@ -2,7 +2,8 @@
 ///
 /// A synthesized `init(from:)` stops at the first bad key. A configuration type with several
 /// independent settings can instead decode each one through a collector and throw once at the end;
-/// ``ConfigDecoder`` then reports every error at its own `file:line:column`.
+/// Hooray's configuration loader then reports every error at its own `file:line:column`. It works
+/// with any `Decoder`: one error is rethrown as it is, several as a ``ConfigErrorGroup``.
 ///
 /// ```swift
 /// init(from decoder: any Decoder) throws {
@@ -54,7 +55,8 @@ public struct ConfigErrorCollector: Sendable {
 
 /// Several errors from decoding one value, thrown by ``ConfigErrorCollector/throwIfAny()``.
 ///
-/// ``ConfigDecoder`` reports each of them at its own location.
+/// Hooray's configuration loader reports each of them at its own location; other decoders pass the
+/// group on as it is.
 public struct ConfigErrorGroup: Error, CustomStringConvertible {
     /// The errors, in the order they happened.
     public var errors: [any Error]

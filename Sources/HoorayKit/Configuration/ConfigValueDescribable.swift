@@ -1,9 +1,9 @@
 /// A type that says what its values look like in a configuration file.
 ///
-/// When a value has the wrong TOML type, ``ConfigDecoder`` says what it expected. For a type that
-/// decodes from a plain string, "expected a string" is less helpful than
-/// `expected a string such as "15:00"`; conform your configuration value types to this protocol
-/// to get the better message.
+/// When a value in `hooray.toml` has the wrong TOML type, Hooray's configuration loader says what
+/// it expected. For a type that decodes from a plain string, "expected a string" is less helpful
+/// than `expected a string such as "15:00"`; conform your configuration value types to this
+/// protocol to get the better message. Other decoders, such as `JSONDecoder`, ignore it.
 ///
 /// ```swift
 /// extension Volume: ConfigValueDescribable {

@@ -135,8 +135,10 @@ public struct NoticeID: Sendable, Hashable, Codable, Comparable, CustomStringCon
     /// Wraps a raw value.
     public init(rawValue: Int64) { self.rawValue = rawValue }
 
+    /// The raw value as text, such as `42`.
     public var description: String { String(rawValue) }
 
+    /// Orders ids by their raw value: a notice posted later has a larger id.
     public static func < (lhs: NoticeID, rhs: NoticeID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

@@ -52,8 +52,8 @@ public struct PluginContext: Sendable {
     ///   - logger: A logger labelled with the plugin's name.
     ///   - ai: The AI praise provider; not configured by default.
     ///   - background: Where work that outlives a call runs; detached tasks by default.
-    ///   - celebrations: The plugin's celebration center; by default a ``StandardCelebrationCenter``
-    ///     in the calm style that posts through `notices` and remembers recent phrases in memory.
+    ///   - celebrations: The plugin's celebration center, in the style the user chose for the
+    ///     plugin; `HoorayTesting`'s `RecordingCelebrationCenter` in tests.
     public init(
         pluginName: String,
         reminders: any ReminderBook,
@@ -65,9 +65,9 @@ public struct PluginContext: Sendable {
         logger: Logger,
         ai: any PraiseProvider = NoPraiseProvider(),
         background: any BackgroundWork = DetachedBackgroundWork(),
-        celebrations: (any CelebrationCenter)? = nil
+        celebrations: any CelebrationCenter
     ) {
-        self.celebrations = celebrations ?? StandardCelebrationCenter(style: .calm, notices: notices)
+        self.celebrations = celebrations
         self.ai = ai
         self.background = background
         self.pluginName = pluginName

@@ -86,6 +86,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// Orders dates from earlier to later.
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
     static func daysInMonth(year: Int, month: Int) -> Int {
@@ -96,6 +97,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         }
     }
 
+    /// Decodes a date from its `YYYY-MM-DD` text, such as `"2026-03-08"`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the text when it is not such a date.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -107,6 +111,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self = value
     }
 
+    /// Encodes the date as its `YYYY-MM-DD` text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

@@ -121,6 +121,7 @@ public struct WeekdayListError: Error, Sendable, Hashable, CustomStringConvertib
     /// The part of it that is not a weekday or a range of weekdays.
     public let part: String
 
+    /// What was wrong and how to write a list of weekdays, for the user.
     public var description: String {
         let what = part.isEmpty ? "an empty item" : "\"\(part)\""
         return "\"\(text)\" is not a list of weekdays (\(what) is not a day); "
@@ -210,8 +211,12 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, Codable, CustomStr
         return parts.joined()
     }
 
+    /// Orders durations from shorter to longer.
     public static func < (lhs: ConfigDuration, rhs: ConfigDuration) -> Bool { lhs.seconds < rhs.seconds }
 
+    /// Decodes a duration from text such as `"30s"` or `"1h30m"`, or from a whole number of seconds.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the text when it is not a duration.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int.self) {
@@ -227,6 +232,7 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, Codable, CustomStr
         self = value
     }
 
+    /// Encodes the duration in its shortest configuration form, such as `"1h30m"`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

@@ -30,10 +30,14 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return "\(h):\(m)"
     }
 
+    /// Orders times from midnight on.
     public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool {
         lhs.secondsSinceMidnight < rhs.secondsSinceMidnight
     }
 
+    /// Decodes a time of day from `H:MM` or `HH:MM` text in 24-hour form, such as `"15:00"`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the text when it is not a time of day.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -44,6 +48,7 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self = value
     }
 
+    /// Encodes the time as its `HH:MM` text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
@@ -52,7 +57,20 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
 /// A day of the week.
 public enum Weekday: Int, Sendable, Hashable, Comparable, Codable, CaseIterable, CustomStringConvertible {
-    case monday = 1, tuesday, wednesday, thursday, friday, saturday, sunday
+    /// Monday, the first day of the week (ISO 8601).
+    case monday = 1
+    /// Tuesday.
+    case tuesday
+    /// Wednesday.
+    case wednesday
+    /// Thursday.
+    case thursday
+    /// Friday.
+    case friday
+    /// Saturday.
+    case saturday
+    /// Sunday, the last day of the week.
+    case sunday
 
     /// The three-letter lowercase English abbreviation used in configuration, e.g. `mon`.
     public var abbreviation: String {
@@ -67,7 +85,9 @@ public enum Weekday: Int, Sendable, Hashable, Comparable, Codable, CaseIterable,
         }
     }
 
+    /// The ``abbreviation``, such as `mon`.
     public var description: String { abbreviation }
 
+    /// Orders days from Monday to Sunday.
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 }

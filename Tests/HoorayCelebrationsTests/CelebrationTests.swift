@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCelebrations
 import HoorayKit
 import HoorayTesting
 import Testing
@@ -186,22 +187,6 @@ private func expectNoRecentRepeats(
         #expect(CelebrationStyle.off.notice(for: celebration, phrase: "Nice choice.") == nil)
     }
 
-    @Test func aContextMadeWithoutACenterCelebratesCalmlyThroughItsOwnNotices() async throws {
-        let board = RecordingNoticeBoard()
-        let context = PluginContext(
-            pluginName: "water", reminders: InMemoryReminderBook(), notices: board, storage: InMemoryPluginStore(),
-            clock: ManualClock(now: Date(timeIntervalSince1970: 0)), timeZone: TimeZone(identifier: "UTC")!,
-            logger: .init(label: "water"))
-
-        let outcome = try await context.celebrations.celebrate(Celebration(size: .small, title: "A glass of water"))
-
-        let notice = try #require(await board.notices.first)
-        #expect(outcome == .shown(NoticeID(rawValue: 1), line: "✓ A glass of water — \(notice.body)"))
-        #expect(notice.urgency == .low)
-        #expect(notice.sound == .silent)
-        #expect(CelebrationPhrases.builtIn.pools["calm.small"]?.contains(notice.body) == true)
-    }
-
     @Test(arguments: CelebrationStyle.allCases)
     func theHarnessCelebratesInItsStyleAndRecordsIt(style: CelebrationStyle) async throws {
         let harness = PluginTestHarness(
@@ -217,33 +202,5 @@ private func expectNoRecentRepeats(
             await harness.notices.notices
                 == [style.notice(for: celebration, phrase: "Small steps, big wins.")].compactMap { $0 })
         #expect(harness.celebrations.style == style)
-    }
-}
-
-@Suite struct NoticeSoundTests {
-    @Test func aNoticeStoredBeforeSoundsExistedDecodesWithTheServerDefault() throws {
-        // A payload as stored by Hooray before notices had a sound.
-        let old = """
-            {"actions":[{"id":"snooze","label":"Snooze 1 h"}],"body":"Now","category":"reminder",\
-            "timeout":{"serverDefault":{}},"title":"Stretch","urgency":"normal"}
-            """
-
-        let notice = try JSONDecoder().decode(Notice.self, from: Data(old.utf8))
-
-        #expect(
-            notice
-                == Notice(
-                    title: "Stretch", body: "Now", actions: [NoticeAction(id: "snooze", label: "Snooze 1 h")],
-                    category: "reminder"))
-        #expect(notice.sound == .serverDefault)
-    }
-
-    @Test(arguments: [Notice.Sound.serverDefault, .silent, .named("complete")])
-    func soundsSurviveStorage(sound: Notice.Sound) throws {
-        let notice = Notice(title: "Hooray", sound: sound)
-
-        let decoded = try JSONDecoder().decode(Notice.self, from: JSONEncoder().encode(notice))
-
-        #expect(decoded == notice)
     }
 }

@@ -308,3 +308,7 @@ public struct ConfigDateTime: Sendable, Hashable, CustomStringConvertible {
         return parts
     }
 }
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

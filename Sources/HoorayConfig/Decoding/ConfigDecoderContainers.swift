@@ -1,11 +1,12 @@
 import Foundation
+import HoorayKit
 
 /// The `Decoder` handed to a type's `init(from:)` for one node.
 struct NodeDecoder: Decoder {
     let state: DecodingState
     let node: ConfigNode
     let path: ConfigKeyPath
-    /// What the type being decoded looks like, from ``ConfigValueDescribable``, for type-mismatch messages.
+    /// What the type being decoded looks like, from `ConfigValueDescribable`, for type-mismatch messages.
     let expectation: String?
 
     var codingPath: [any CodingKey] { state.codingPath(path) }

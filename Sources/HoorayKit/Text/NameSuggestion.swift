@@ -30,7 +30,7 @@ public enum NameSuggestion {
     ///   - first: One string.
     ///   - second: The other string.
     /// - Returns: The number of edits; 0 when the strings are equal.
-    public static func editDistance(_ first: String, _ second: String) -> Int {
+    static func editDistance(_ first: String, _ second: String) -> Int {
         let a = Array(first)
         let b = Array(second)
         if a.isEmpty { return b.count }

@@ -1,5 +1,7 @@
-// How each style turns a celebration into a notice lives here, in HoorayKit, so that the daemon,
-// the CLI and the test fakes celebrate alike.
+import HoorayKit
+
+// How each style turns a celebration into a notice lives here, in one place, so that the daemon,
+// the CLI and HoorayTesting's fakes celebrate alike.
 extension CelebrationStyle {
     /// The notice a celebration gets in this style, or `nil` for ``off``.
     ///

@@ -1,11 +1,12 @@
 import Foundation
+import HoorayKit
 
 /// The celebration center of every host: picks a fresh phrase, designs the notice in one style and
 /// posts it on a notice board.
 ///
 /// The daemon and the CLI give each plugin one in the style the user chose for it, remembering
-/// recent phrases in the database; `HoorayTesting`'s harness gives plugins one that posts to its
-/// recording notice board. Build your own only when hosting plugins yourself.
+/// recent phrases in the database; `HoorayTesting`'s `RecordingCelebrationCenter` wraps one that
+/// posts to the harness's recording notice board.
 ///
 /// Phrases come from ``CelebrationPhrases``; a pick avoids the last few phrases of the same style and
 /// size, remembered in `memory` under keys such as `recent.calm.small`. A memory that cannot be
@@ -42,6 +43,12 @@ public struct StandardCelebrationCenter: CelebrationCenter {
         "recent." + CelebrationPhrases.poolName(style: style, size: size)
     }
 
+    /// Celebrates in this center's style: posts the style's notice with a fresh phrase, or, in the
+    /// `off` style, posts nothing.
+    ///
+    /// - Parameter celebration: What to celebrate.
+    /// - Returns: The posted notice's id and a line for the terminal, or only the line.
+    /// - Throws: What the notice board threw when the notice could not be posted.
     public func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {
         guard style != .off else { return .quiet(line: style.line(for: celebration, phrase: "")) }
         let phrase = await nextPhrase(for: celebration.size)

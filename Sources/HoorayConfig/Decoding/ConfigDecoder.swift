@@ -1,14 +1,15 @@
 import Foundation
+import HoorayKit
 
-/// Decodes a plugin's `Configuration` from its configuration section, reporting every problem
-/// at the `file:line:column` where it is written.
+/// Decodes a plugin's `Configuration` (or any other section) from the configuration, reporting
+/// every problem at the `file:line:column` where it is written.
 ///
 /// `ConfigDecoder` is a `Decoder` over ``ConfigNode`` trees. Any `Decodable` type works, with these
 /// differences from a JSON decoder, all meant to give the user a clear message:
 ///
 /// - A value of the wrong TOML type is an error at the value, naming its key path and what was
 ///   expected: `plugins.reminders.reminder[1].at: expected a string such as "15:00", found integer 1500`.
-///   Conform a value type to ``ConfigValueDescribable`` to say what it looks like.
+///   A value type conforming to HoorayKit's `ConfigValueDescribable` says what it looks like.
 /// - A missing required key is an error at the table that lacks it.
 /// - An error a type throws from its own `init(from:)`, such as
 ///   `DecodingError.dataCorruptedError(in:debugDescription:)`, is reported at the value with that
@@ -23,8 +24,8 @@ import Foundation
 /// - `URL` decodes from a string.
 ///
 /// Decoding goes on past the first error where it can: every element of an array and every
-/// value of a dictionary is checked, and ``ConfigErrorCollector`` lets a type report several
-/// bad settings at once.
+/// value of a dictionary is checked, and HoorayKit's `ConfigErrorCollector` lets a type report
+/// several bad settings at once.
 public struct ConfigDecoder: Sendable {
     /// The zone in which local date-times and dates without an offset are read, when decoding `Date`.
     public var timeZone: TimeZone

@@ -1,3 +1,5 @@
+import HoorayKit
+
 /// The encouraging phrases of celebrations, one pool per style and size, and how one is picked.
 ///
 /// Pools are named `STYLE.SIZE`, such as `calm.small` or `playful.big`, as the sections of
