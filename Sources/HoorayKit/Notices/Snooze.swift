@@ -96,6 +96,7 @@ public enum SnoozeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A plugin tried to schedule a reminder whose id starts with ``Snooze/reminderIDPrefix``.
     case reservedID(String)
 
+    /// What went wrong, for the plugin's developer.
     public var description: String {
         switch self {
         case .noSuchReminder(let id):

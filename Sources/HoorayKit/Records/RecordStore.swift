@@ -115,6 +115,7 @@ public enum RecordBookError: Error, Sendable, Hashable, CustomStringConvertible 
     /// ``RecordBook/insert(_:announcing:storing:)`` was called on a book made without a notice board.
     case noNoticeBoard(kind: String)
 
+    /// What went wrong and what to do instead, for the plugin's developer.
     public var description: String {
         switch self {
         case .duplicateID(let kind, let id):
@@ -144,14 +145,21 @@ public struct UnavailableRecordStore: RecordStore {
 
     var error: RecordBookError { .unavailable(plugin: plugin) }
 
+    /// Fails: there is no store.
     public func insert(_ record: StoredRecord) async throws { throw error }
+    /// Fails: there is no store.
     public func record(kind: String, id: String) async throws -> StoredRecord? { throw error }
+    /// Fails: there is no store.
     public func update<Value: Sendable>(
         kind: String, id: String, _ change: @escaping @Sendable (inout StoredRecord) throws -> Value
     ) async throws -> Value? { throw error }
+    /// Fails: there is no store.
     public func delete(kind: String, id: String) async throws -> Bool { throw error }
+    /// Fails: there is no store.
     public func records(kind: String, idPrefix: String) async throws -> [StoredRecord] { throw error }
+    /// Fails: there is no store.
     public func records(kind: String, during range: LocalDayRange) async throws -> [StoredRecord] { throw error }
+    /// Fails: there is no store.
     public func adoptValues(withPrefix prefix: String, _ convert: @escaping @Sendable (StoredValue) -> StoredRecord?)
         async throws -> Int
     { throw error }
