@@ -134,7 +134,7 @@ public protocol ReminderBook: Sendable {
     func replaceAll(with reminders: [Reminder]) async throws
 
     /// Puts a reminder off: its notice comes back once at `until`, as when the user presses a
-    /// ``NoticeAction/snooze(for:)`` button.
+    /// ``NoticeAction/snooze(for:label:)`` button.
     ///
     /// The engine keeps the snooze as a one-off reminder with the id
     /// ``Snooze/reminderID(snoozing:)`` — listed by `hooray next`, kept across restarts and

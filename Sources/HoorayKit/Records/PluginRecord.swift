@@ -19,7 +19,7 @@ import Foundation
 /// let today = try await glasses.records(on: context.today, in: context.timeZone)
 /// ```
 ///
-/// A record whose ``Swift/Identifiable/id`` is a `UUID` gets its ``recordID`` for free: the UUID
+/// A record that is `Identifiable` by a `UUID` gets its ``recordID`` for free: the UUID
 /// in lowercase.
 public protocol PluginRecord: Codable, Sendable {
     /// The kind of record, such as `moment` or `habit`: its table within the plugin's records.

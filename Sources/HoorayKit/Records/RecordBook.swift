@@ -160,8 +160,8 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
     ///
     /// - Parameters:
     ///   - idPrefix: What the user typed: at least the first ``minimumPrefixLength`` characters of an id.
-    ///   - listedBy: The command that lists the records with their ids, such as `` `hooray moments` ``,
-    ///     for the messages; `nil` to name none.
+    ///   - listedBy: The command that lists the records with their ids, for the messages, as it
+    ///     should read there: `hooray moments` in backquotes, say; `nil` to name none.
     /// - Returns: The record.
     /// - Throws: ``PluginCommandError`` when the text is too short, when no record matches, and when
     ///   several do (the message says how many, and to type more of the id).
