@@ -192,7 +192,8 @@ public actor Engine {
             celebrations: StandardCelebrationCenter(
                 style: celebrationStyle(of: plugin), notices: notices,
                 memory: DatabasePluginStore(database: database, plugin: Self.celebrationMemoryNamespace),
-                phrases: celebrationPhrases))
+                phrases: celebrationPhrases),
+            configuration: lastSetups.last { $0.plugin.name == plugin }?.configuration)
     }
 
     // MARK: Commands

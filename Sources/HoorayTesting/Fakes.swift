@@ -368,6 +368,8 @@ public struct PluginTestHarness: Sendable {
     ///   - celebrationStyle: The style the user chose for the plugin's celebrations; calm by default,
     ///     like a fresh install.
     ///   - celebrationPhrases: The phrases celebrations pick from; HoorayKit's few built-in ones by default.
+    ///   - configuration: The plugin's configuration, as `context.configuration(of:)` returns it;
+    ///     by default that of an empty section.
     public init(
         pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
@@ -376,7 +378,8 @@ public struct PluginTestHarness: Sendable {
         },
         ai: any PraiseProvider = NoPraiseProvider(),
         celebrationStyle: CelebrationStyle = .calm,
-        celebrationPhrases: CelebrationPhrases = .builtIn
+        celebrationPhrases: CelebrationPhrases = .builtIn,
+        configuration: (any Sendable)? = nil
     ) {
         self.ai = ai
         clock = ManualClock(now: now)
@@ -391,7 +394,7 @@ public struct PluginTestHarness: Sendable {
         context = PluginContext(
             pluginName: pluginName, reminders: reminders, notices: notices, storage: storage, records: storage,
             clock: clock, timeZone: timeZone, logger: logger, ai: ai, background: background,
-            celebrations: celebrations)
+            celebrations: celebrations, configuration: configuration)
     }
 
     /// Presses a button of a notice as the engine does: a standard snooze button

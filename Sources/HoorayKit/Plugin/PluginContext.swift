@@ -37,6 +37,8 @@ public struct PluginContext: Sendable {
     /// Celebrate with this, never with a notice of your own, so every celebration respects the
     /// user's choice and never repeats the phrase of the last few.
     public let celebrations: any CelebrationCenter
+    /// The plugin's decoded `[plugins.NAME]` section; read it typed with ``configuration(of:)``.
+    let configurationValue: (any Sendable)?
 
     /// Creates a context. The engine and `HoorayTesting` make these; plugins receive them.
     ///
@@ -54,6 +56,7 @@ public struct PluginContext: Sendable {
     ///   - background: Where work that outlives a call runs; detached tasks by default.
     ///   - celebrations: The plugin's celebration center, in the style the user chose for the
     ///     plugin; `HoorayTesting`'s `RecordingCelebrationCenter` in tests.
+    ///   - configuration: The plugin's decoded configuration, for ``configuration(of:)``.
     public init(
         pluginName: String,
         reminders: any ReminderBook,
@@ -65,8 +68,10 @@ public struct PluginContext: Sendable {
         logger: Logger,
         ai: any PraiseProvider = NoPraiseProvider(),
         background: any BackgroundWork = DetachedBackgroundWork(),
-        celebrations: any CelebrationCenter
+        celebrations: any CelebrationCenter,
+        configuration: (any Sendable)? = nil
     ) {
+        self.configurationValue = configuration
         self.celebrations = celebrations
         self.ai = ai
         self.background = background
@@ -82,6 +87,30 @@ public struct PluginContext: Sendable {
 
     /// The current time.
     public var now: Date { clock.now }
+
+    /// The plugin's own configuration, typed: its `[plugins.NAME]` section as the engine decoded
+    /// it for the latest ``HoorayPlugin/activate(context:configuration:)``.
+    ///
+    /// Use it where the configuration is not a parameter — a reminder that came due, a button —
+    /// instead of keeping a copy from `activate`:
+    ///
+    /// ```swift
+    /// let goal = try context.configuration(of: self).goal
+    /// ```
+    ///
+    /// - Parameter plugin: The plugin asking, which names the type.
+    /// - Returns: The configuration; when the context carries none (a context made by hand), the
+    ///   configuration of an empty section.
+    /// - Throws: ``PluginCommandError`` when there is none and the type has no empty form.
+    public func configuration<Plugin: HoorayPlugin>(of plugin: Plugin) throws -> Plugin.Configuration {
+        if let typed = configurationValue as? Plugin.Configuration { return typed }
+        do {
+            return try JSONDecoder().decode(Plugin.Configuration.self, from: Data("{}".utf8))
+        } catch {
+            throw PluginCommandError(
+                "the \(plugin.name) plugin's configuration is not available here, and it has no defaults for every key")
+        }
+    }
 
     /// The current day in the user's time zone.
     public var today: LocalDate { LocalDate(instant: now, in: timeZone) }
