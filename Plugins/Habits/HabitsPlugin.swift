@@ -15,8 +15,6 @@ public struct HabitsPlugin: HoorayPlugin {
     public var name: String { "habits" }
     public var summary: String { "Calm habit tracking (`hooray habit`): streaks, pauses, milestones" }
 
-    let state = HabitsState()
-
     static let reminderPrefix = "habit."
     /// The prefix of the snoozes the plugin scheduled itself before the engine snoozed reminders:
     /// `snooze.<habit id>`. Notices they showed still carry it.
@@ -26,7 +24,6 @@ public struct HabitsPlugin: HoorayPlugin {
     public init() {}
 
     public func activate(context: PluginContext, configuration: HabitsConfiguration) async throws {
-        state.set(configuration)
         let habits = try await context.records(of: Habit.self).all()
         let wanted = habits.compactMap { reminder(for: $0, context: context) }
         // Snoozes of an earlier version, still to come, are handed over to the engine's snooze.
@@ -230,7 +227,7 @@ public struct HabitsPlugin: HoorayPlugin {
         Habit, String?
     ) {
         let today = today(context)
-        let milestones = state.configuration.milestones
+        let milestones = try context.configuration(of: self).milestones
         let (habit, reached) = try await habits(context).change(id) { habit in
             habit.complete(day, today: today, milestones: milestones)
         }
@@ -353,14 +350,4 @@ public struct HabitsConfiguration: Decodable, Sendable, Equatable {
         }
         self.milestones = milestones.sorted()
     }
-}
-
-/// The configuration a plugin instance runs with.
-final class HabitsState: @unchecked Sendable {
-    // @unchecked: `current` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var current = HabitsConfiguration()
-
-    var configuration: HabitsConfiguration { lock.withLock { current } }
-    func set(_ configuration: HabitsConfiguration) { lock.withLock { current = configuration } }
 }
