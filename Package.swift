@@ -174,7 +174,7 @@ let package = Package(
             name: "HoorayEngineTests",
             dependencies: [
                 "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
-                "HoorayMessages", "HoorayConfig",
+                "HoorayMessages", "HoorayConfig", "RemindersPlugin", "WinsPlugin", "HabitsPlugin",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

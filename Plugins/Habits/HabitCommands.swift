@@ -123,40 +123,28 @@ public enum HabitRules {
     /// can be written as `YYYY-MM-DD` and read back.
     public static let maxPauseDays = 3660
 
-    /// Reads a date option: `YYYY-MM-DD`, `today` or `yesterday`.
-    public static func date(_ text: String, option: String, today: LocalDate) throws -> LocalDate {
-        guard let date = LocalDate(parsing: text, today: today) else {
-            throw PluginCommandError(
-                "\(option) \(text) is not a date; write it as YYYY-MM-DD (such as \(today)), today or yesterday")
-        }
-        return date
-    }
-
     /// Reads `--for` and `--until` of a pause into its last paused day; neither means until resumed.
     ///
+    /// - Parameters:
+    ///   - duration: `--for`, a number of days or weeks such as `5d`.
+    ///   - until: `--until`, the last paused day: today or later.
+    ///   - input: Reads what the user typed, against today.
     /// - Returns: The last paused day, or `nil` for a pause until `hooray habit resume`.
     /// - Throws: ``PluginCommandError`` naming the value that cannot be used.
-    public static func pauseEnd(for duration: String?, until: String?, today: LocalDate) throws -> LocalDate? {
+    public static func pauseEnd(for duration: String?, until: String?, input: TimeInput) throws -> LocalDate? {
         switch (duration, until) {
         case (.some, .some):
             throw PluginCommandError("give either --for or --until, not both")
         case (let duration?, nil):
-            guard let interval = DayInterval(parsing: duration) else {
-                throw PluginCommandError(
-                    "--for \(duration) is not a length; write a number of days or weeks, such as --for 5d")
+            let days = try input.days(duration, option: "--for")
+            guard days <= maxPauseDays else {
+                throw TimeInput.refusal(
+                    "--for", duration, "is longer than ten years",
+                    "give at most \(maxPauseDays)d, or leave --for out to pause until you resume")
             }
-            guard interval.days <= maxPauseDays else {
-                throw PluginCommandError(
-                    "--for \(duration) is longer than ten years; use at most --for \(maxPauseDays)d, or leave --for out to pause until you resume"
-                )
-            }
-            return today.adding(days: interval.days - 1)
+            return input.today.adding(days: days - 1)
         case (nil, let until?):
-            let date = try date(until, option: "--until", today: today)
-            guard date >= today else {
-                throw PluginCommandError("--until \(until) is in the past; give today or a later day")
-            }
-            return date
+            return try input.day(until, option: "--until", limit: .todayOrLater)
         case (nil, nil):
             return nil
         }

@@ -82,7 +82,7 @@ extension HabitsPlugin {
         switch command.command {
         case "list":
             let today = LocalDate(instant: context.now, in: command.environment.timeZone)
-            let habits = try await HabitBook(store: context.storage).all()
+            let habits = try await context.records(of: Habit.self).byName()
             return CommandReply(
                 text: HabitListView.text(habits, today: today, milestones: configuration.milestones),
                 json: try JSONValue(
@@ -125,7 +125,7 @@ extension HabitsPlugin {
 
     func show(_ command: CommandInvocation, context: PluginContext, milestones: [Int]) async throws -> String {
         let today = LocalDate(instant: context.now, in: command.environment.timeZone)
-        let habit = try await HabitBook(store: context.storage).find(named: command.value("name") ?? "")
+        let habit = try await context.records(of: Habit.self).find(named: command.value("name") ?? "")
         let shown: (year: Int, month: Int)
         if let month = command.value("month") {
             guard let parsed = HabitCalendar.parseMonth(month) else {

@@ -15,24 +15,30 @@ public struct HabitsPlugin: HoorayPlugin {
     public var name: String { "habits" }
     public var summary: String { "Calm habit tracking (`hooray habit`): streaks, pauses, milestones" }
 
-    let state = HabitsState()
-
     static let reminderPrefix = "habit."
-    static let snoozePrefix = "snooze."
+    /// The prefix of the snoozes the plugin scheduled itself before the engine snoozed reminders:
+    /// `snooze.<habit id>`. Notices they showed still carry it.
+    static let legacySnoozePrefix = "snooze."
     static let doneAction = "done"
-    static let snoozeAction = "snooze"
 
     public init() {}
 
     public func activate(context: PluginContext, configuration: HabitsConfiguration) async throws {
-        state.set(configuration)
-        let habits = try await HabitBook(store: context.storage).all()
-        var wanted = habits.compactMap { reminder(for: $0, context: context) }
-        // Snoozes still to come stay.
-        wanted += try await context.reminders.list().filter {
-            $0.reminder.id.hasPrefix(Self.snoozePrefix) && $0.nextDue != nil
-        }.map(\.reminder)
-        try await context.reminders.replaceAll(with: wanted)
+        let habits = try await context.records(of: Habit.self).all()
+        let wanted = habits.compactMap { reminder(for: $0, context: context) }
+        // Snoozes of an earlier version, still to come, are handed over to the engine's snooze.
+        let legacy = try await context.reminders.list().filter {
+            $0.reminder.id.hasPrefix(Self.legacySnoozePrefix) && $0.nextDue != nil
+        }
+        try await context.reminders.replaceAll(with: wanted + legacy.map(\.reminder))
+        let reminded = Set(wanted.map(\.id))
+        for snoozed in legacy {
+            let base = Self.reminderPrefix + snoozed.reminder.id.dropFirst(Self.legacySnoozePrefix.count)
+            if reminded.contains(base), let until = snoozed.nextDue {
+                try await context.reminders.snooze(base, until: until)
+            }
+            try await context.reminders.cancel(id: snoozed.reminder.id)
+        }
     }
 
     // MARK: Reminders
@@ -63,7 +69,7 @@ public struct HabitsPlugin: HoorayPlugin {
 
     static func habitID(fromReminder id: String?) -> UUID? {
         guard let id else { return nil }
-        for prefix in [reminderPrefix, snoozePrefix] where id.hasPrefix(prefix) {
+        for prefix in [reminderPrefix, legacySnoozePrefix] where id.hasPrefix(prefix) {
             return UUID(uuidString: String(id.dropFirst(prefix.count)))
         }
         return nil
@@ -71,12 +77,12 @@ public struct HabitsPlugin: HoorayPlugin {
 
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
         guard let id = Self.habitID(fromReminder: due.reminder.id),
-            let habit = try await HabitBook(store: context.storage).habit(id)
+            let habit = try await context.records(of: Habit.self).record(id.uuidString.lowercased())
         else { return nil }
         let day = LocalDate(instant: due.dueAt, in: context.timeZone)
         guard habit.isDue(on: day), !habit.completions.contains(day) else { return nil }
         var lines = [Self.reminderLine(habit.name)]
-        if let missed = habit.streak(today: day).lastMissed, missed == Self.previousDueDay(of: habit, before: day) {
+        if let missed = habit.streak(today: day).lastMissed, missed == habit.previousDueDay(before: day) {
             if let why = habit.why { lines.append("Remember why: \(why)") }
             lines.append(
                 "Missed last time? That's okay. `hooray habit reset \(habit.name)` starts fresh, with a note on what happened."
@@ -84,45 +90,21 @@ public struct HabitsPlugin: HoorayPlugin {
         }
         return Notice(
             title: habit.name, body: lines.joined(separator: "\n"), urgency: .low,
-            actions: [
-                NoticeAction(id: Self.doneAction, label: "Done"),
-                NoticeAction(id: Self.snoozeAction, label: "Snooze 1 h"),
-            ],
+            actions: [NoticeAction(id: Self.doneAction, label: "Done"), .snooze()],
             category: "hooray.habit")
     }
 
-    /// The habit's latest due day before `day`, looking back at most a year.
-    static func previousDueDay(of habit: Habit, before day: LocalDate) -> LocalDate? {
-        var candidate = day.adding(days: -1)
-        for _ in 0..<400 {
-            if candidate < habit.start { return nil }
-            if habit.isDue(on: candidate) { return candidate }
-            candidate = candidate.adding(days: -1)
-        }
-        return nil
-    }
-
+    /// Marks the habit done from its reminder's "Done" button. ("Snooze 1 h" is the engine's.)
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
-        guard let id = Self.habitID(fromReminder: action.reminderID) else { return }
-        switch action.actionID {
-        case Self.doneAction:
-            let today = LocalDate(instant: context.now, in: context.timeZone)
-            _ = try await complete(id: id, day: today, context: context, celebrateSmall: true)
-        case Self.snoozeAction:
-            guard let habit = try await HabitBook(store: context.storage).habit(id) else { return }
-            try await context.reminders.schedule(
-                Reminder(
-                    id: Self.snoozePrefix + id.uuidString.lowercased(),
-                    schedule: .once(at: context.now.addingTimeInterval(3600)),
-                    notice: Notice(title: habit.name, body: Self.reminderLine(habit.name))))
-        default:
-            break
-        }
+        guard action.actionID == Self.doneAction, let id = Self.habitID(fromReminder: action.reminderID) else { return }
+        _ = try await complete(id: id, day: context.today, context: context, celebrateSmall: true)
     }
 
     // MARK: Commands
 
-    func today(_ context: PluginContext) -> LocalDate { LocalDate(instant: context.now, in: context.timeZone) }
+    func today(_ context: PluginContext) -> LocalDate { context.today }
+
+    func habits(_ context: PluginContext) -> RecordBook<Habit> { context.records(of: Habit.self) }
 
     func checkWhy(_ why: String?) throws -> String? {
         guard let why = why?.trimmingCharacters(in: .whitespacesAndNewlines), !why.isEmpty else { return nil }
@@ -133,7 +115,7 @@ public struct HabitsPlugin: HoorayPlugin {
         return why
     }
 
-    func checkUnique(_ name: String, except id: UUID? = nil, book: HabitBook) async throws {
+    func checkUnique(_ name: String, except id: UUID? = nil, book: RecordBook<Habit>) async throws {
         if let existing = try await book.all().first(where: {
             $0.id != id && $0.name.caseInsensitiveCompare(name) == .orderedSame
         }) {
@@ -156,13 +138,13 @@ public struct HabitsPlugin: HoorayPlugin {
         let name = try HabitRules.checkName(request.name)
         let schedule = try HabitRules.schedule(every: request.every, on: request.on) ?? .daily
         let remindAt = try request.remind.flatMap(HabitRules.remindTime)
-        let start = try request.start.map { try HabitRules.date($0, option: "--start", today: today) } ?? today
+        let start = try request.start.map { try context.timeInput.day($0, option: "--start") } ?? today
         let why = try checkWhy(request.why)
-        let book = HabitBook(store: context.storage)
+        let book = habits(context)
         try await checkUnique(name, book: book)
         let habit = Habit(
             name: name, why: why, schedule: schedule, start: start, remindAt: remindAt, createdAt: context.now)
-        try await book.save(habit)
+        try await book.insert(habit)
         try await syncReminder(for: habit, context: context)
         var message = "Added “\(name)”: \(schedule.summary)"
         message += remindAt.map { ", with a reminder at \($0)." } ?? "."
@@ -171,18 +153,18 @@ public struct HabitsPlugin: HoorayPlugin {
 
     func edit(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
         let today = today(context)
-        let book = HabitBook(store: context.storage)
+        let book = habits(context)
         let found = try await book.find(named: request.name)
         let schedule = try HabitRules.schedule(every: request.every, on: request.on)
         let remindAt = try request.remind.map { try HabitRules.remindTime($0) }
-        let start = try request.start.map { try HabitRules.date($0, option: "--start", today: today) }
+        let start = try request.start.map { try context.timeInput.day($0, option: "--start") }
         let why = try request.why.map { try checkWhy($0) }
         guard schedule != nil || remindAt != nil || start != nil || why != nil else {
             throw PluginCommandError(
                 "nothing to change; give --why, --every, --on, --remind or --start (and `hooray habit rename` for the name)"
             )
         }
-        let habit = try await book.update(found.id) { habit in
+        let (habit, _) = try await book.change(found.id) { habit in
             if let schedule { habit.schedule = schedule }
             if let remindAt { habit.remindAt = remindAt }
             if let start { habit.start = start }
@@ -193,32 +175,29 @@ public struct HabitsPlugin: HoorayPlugin {
     }
 
     func rename(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
-        let book = HabitBook(store: context.storage)
+        let book = habits(context)
         let found = try await book.find(named: request.name)
         let newName = try HabitRules.checkName(request.newName ?? "")
         try await checkUnique(newName, except: found.id, book: book)
-        let habit = try await book.update(found.id) { $0.name = newName }
+        let (habit, _) = try await book.change(found.id) { $0.name = newName }
         try await syncReminder(for: habit, context: context)
         return reply(habit, "Renamed “\(found.name)” to “\(newName)”. Its history stays.", today: today(context))
     }
 
     func delete(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
-        let book = HabitBook(store: context.storage)
+        let book = habits(context)
         let found = try await book.find(named: request.name)
-        try await book.delete(found.id)
-        try await context.reminders.cancel(id: Self.reminderPrefix + found.id.uuidString.lowercased())
-        try await context.reminders.cancel(id: Self.snoozePrefix + found.id.uuidString.lowercased())
+        try await book.delete(found.recordID)
+        // Cancelling the reminder cancels its snooze too.
+        try await context.reminders.cancel(id: Self.reminderPrefix + found.recordID)
         return HabitReply(habit: found, streak: 0, message: "Deleted “\(found.name)” and its history.", notes: [])
     }
 
     func done(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
         let today = today(context)
-        let book = HabitBook(store: context.storage)
-        let found = try await book.find(named: request.name)
-        let day = try request.date.map { try HabitRules.date($0, option: "--date", today: today) } ?? today
-        guard day <= today else {
-            throw PluginCommandError("\(day) is in the future; mark today (the default) or an earlier day")
-        }
+        let found = try await habits(context).find(named: request.name)
+        let day =
+            try request.date.map { try context.timeInput.day($0, option: "--date", limit: .todayOrEarlier) } ?? today
         guard day >= found.start else {
             throw PluginCommandError(
                 "“\(found.name)” starts on \(found.start), so \(day) cannot be marked; change the start with `hooray habit edit --start`"
@@ -248,21 +227,11 @@ public struct HabitsPlugin: HoorayPlugin {
         Habit, String?
     ) {
         let today = today(context)
-        let milestones = state.configuration.milestones
-        let book = HabitBook(store: context.storage)
-        let reached = MilestoneBox()
-        let habit = try await book.update(id) { habit in
-            guard !habit.completions.contains(day) else { return }
-            habit.completions.insert(day)
-            let streak = habit.streak(today: today)
-            guard let runStart = streak.runStart, day >= runStart,
-                let milestone = milestones.filter({ $0 <= streak.days }).max(),
-                !habit.celebrated.contains(CelebratedMilestone(days: milestone, runStart: runStart))
-            else { return }
-            habit.celebrated.append(CelebratedMilestone(days: milestone, runStart: runStart))
-            reached.value = milestone
+        let milestones = try context.configuration(of: self).milestones
+        let (habit, reached) = try await habits(context).change(id) { habit in
+            habit.complete(day, today: today, milestones: milestones)
         }
-        if let milestone = reached.value {
+        if let milestone = reached {
             let outcome = try await context.celebrations.celebrate(
                 Celebration(
                     size: .big, title: "\(habit.name) · \(milestone) days",
@@ -283,30 +252,32 @@ public struct HabitsPlugin: HoorayPlugin {
 
     func undo(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
         let today = today(context)
-        let book = HabitBook(store: context.storage)
+        let book = habits(context)
         let found = try await book.find(named: request.name)
-        let day = try request.date.map { try HabitRules.date($0, option: "--date", today: today) } ?? today
+        let day = try request.date.map { try context.timeInput.day($0, option: "--date") } ?? today
         guard found.completions.contains(day) else {
             throw PluginCommandError(
                 "“\(found.name)” isn't marked done on \(day == today ? "today" : "\(day)"), so there is nothing to undo"
             )
         }
-        let habit = try await book.update(found.id) { $0.completions.remove(day) }
+        let (habit, _) = try await book.change(found.id) { $0.completions.remove(day) }
         return reply(
             habit, "Undone: “\(habit.name)” on \(day) · \(Self.days(habit.streak(today: today).days))", today: today)
     }
 
     func pause(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
         let today = today(context)
-        let book = HabitBook(store: context.storage)
+        let book = habits(context)
         let found = try await book.find(named: request.name)
-        let through = try HabitRules.pauseEnd(for: request.duration, until: request.until, today: today)
+        let through = try HabitRules.pauseEnd(for: request.duration, until: request.until, input: context.timeInput)
         if let current = found.pauses.first(where: { $0.contains(today) }) {
             throw PluginCommandError(
                 "“\(found.name)” is already paused since \(current.from)\(current.through.map { " until \($0)" } ?? ""); `hooray habit resume \(found.name)` ends the pause"
             )
         }
-        let habit = try await book.update(found.id) { $0.pauses.append(HabitPause(from: today, through: through)) }
+        let (habit, _) = try await book.change(found.id) {
+            $0.pauses.append(HabitPause(from: today, through: through))
+        }
         let until = through.map { "through \($0)" } ?? "until you resume it"
         return reply(
             habit, "Paused “\(habit.name)” \(until). The streak waits for you; no reminders meanwhile.", today: today)
@@ -314,12 +285,12 @@ public struct HabitsPlugin: HoorayPlugin {
 
     func resume(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
         let today = today(context)
-        let book = HabitBook(store: context.storage)
+        let book = habits(context)
         let found = try await book.find(named: request.name)
         guard found.pauses.contains(where: { $0.contains(today) }) else {
             throw PluginCommandError("“\(found.name)” isn't paused")
         }
-        let habit = try await book.update(found.id) { habit in
+        let (habit, _) = try await book.change(found.id) { habit in
             habit.pauses = habit.pauses.compactMap { pause in
                 guard pause.contains(today) else { return pause }
                 // The pause ends yesterday; one that began today disappears.
@@ -333,10 +304,10 @@ public struct HabitsPlugin: HoorayPlugin {
 
     func reset(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
         let today = today(context)
-        let book = HabitBook(store: context.storage)
+        let book = habits(context)
         let found = try await book.find(named: request.name)
         let note = try checkWhy(request.note)
-        let habit = try await book.update(found.id) { habit in
+        let (habit, _) = try await book.change(found.id) { habit in
             habit.resets.removeAll { $0.day == today }
             habit.resets.append(HabitReset(day: today, note: note))
         }
@@ -379,20 +350,4 @@ public struct HabitsConfiguration: Decodable, Sendable, Equatable {
         }
         self.milestones = milestones.sorted()
     }
-}
-
-/// The configuration a plugin instance runs with.
-final class HabitsState: @unchecked Sendable {
-    // @unchecked: `current` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var current = HabitsConfiguration()
-
-    var configuration: HabitsConfiguration { lock.withLock { current } }
-    func set(_ configuration: HabitsConfiguration) { lock.withLock { current = configuration } }
-}
-
-/// A milestone found inside a `modify` transform, which runs synchronously in the store's transaction.
-final class MilestoneBox: @unchecked Sendable {
-    // @unchecked: written only inside one synchronous transform, read after it returns.
-    var value: Int?
 }

@@ -156,14 +156,10 @@ public struct RemindersPlugin: HoorayPlugin {
 
     public var summary: String { "Reminders you declare in hooray.toml: a title, a time, and which days." }
 
-    /// The button every reminder carries.
-    public static let snooze = NoticeAction(id: "snooze", label: "Snooze 1 h")
-
-    /// How long "Snooze" puts a reminder off.
-    public static let snoozeDelay: TimeInterval = 3600
-
-    /// The id of the one-off reminder that brings a snoozed reminder back.
-    static func snoozedID(of id: String) -> String { "snoozed.\(id)" }
+    /// The button every reminder carries: the engine's standard "Snooze 1 h", which brings the
+    /// reminder back once an hour later. A snoozed reminder survives reloads as long as it is still
+    /// configured.
+    public static let snooze = NoticeAction.snooze()
 
     public func activate(context: PluginContext, configuration: Configuration) async throws {
         var reminders: [Reminder] = []
@@ -178,34 +174,13 @@ public struct RemindersPlugin: HoorayPlugin {
                 category: "reminder")
             reminders.append(Reminder(id: id, schedule: schedule, notice: notice))
         }
-        // Snoozed reminders still to come survive a reload, as long as their reminder is still configured.
-        let configured = Set(reminders.map(\.id))
-        let prefix = Self.snoozedID(of: "")
-        let snoozed = try await context.reminders.list().filter { scheduled in
-            let id = scheduled.reminder.id
-            return scheduled.nextDue != nil && id.hasPrefix(prefix)
-                && configured.contains(String(id.dropFirst(prefix.count)))
-        }
-        try await context.reminders.replaceAll(with: reminders + snoozed.map(\.reminder))
+        try await context.reminders.replaceAll(with: reminders)
         if reminders.isEmpty {
             context.logger.info(
                 "no reminders configured yet; add a [[plugins.reminders.reminder]] to ~/.config/hooray/hooray.toml")
         } else {
             context.logger.info("\(reminders.count) reminder(s) scheduled")
         }
-    }
-
-    public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
-        guard action.actionID == Self.snooze.id, let reminderID = action.reminderID else { return }
-        let base = reminderID.hasPrefix("snoozed.") ? String(reminderID.dropFirst("snoozed.".count)) : reminderID
-        guard let original = try await context.reminders.list().first(where: { $0.reminder.id == base }) else {
-            context.logger.notice("\(base) is no longer configured; nothing to snooze")
-            return
-        }
-        let until = context.now.addingTimeInterval(Self.snoozeDelay)
-        try await context.reminders.schedule(
-            Reminder(id: Self.snoozedID(of: base), schedule: .once(at: until), notice: original.reminder.notice))
-        context.logger.info("\(base) snoozed until \(until)")
     }
 
     func schedule(for entry: Entry, id: String, context: PluginContext) async throws -> Schedule {
@@ -222,17 +197,12 @@ public struct RemindersPlugin: HoorayPlugin {
             } else if let saved = try await context.storage.value(forKey: "anchor.\(id)", as: LocalDate.self) {
                 anchor = saved
             } else {
-                anchor = Self.localDate(of: context.now, in: zone)
+                anchor = LocalDate(instant: context.now, in: zone)
                 try await context.storage.set(anchor, forKey: "anchor.\(id)")
             }
             return .everyNDays(interval: every.days, anchor: anchor, at: entry.at, zone: zone)
         }
         return .daily(at: entry.at, zone: zone)
-    }
-
-    static func localDate(of instant: Date, in zone: TimeZone) -> LocalDate {
-        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
-        return LocalDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
     }
 
     /// A reminder id made from a title: lowercase letters and digits joined by dashes.

@@ -75,7 +75,7 @@ extension WinsPlugin {
     public func run(_ command: CommandInvocation, context: PluginContext, configuration: WinsConfiguration)
         async throws -> CommandReply
     {
-        let book = MomentBook(store: context.storage)
+        let book = MomentBook(context: context)
         let zone = command.environment.timeZone
         switch command.command {
         case "log":
@@ -103,22 +103,21 @@ extension WinsPlugin {
             return CommandReply()
         case "moments":
             let now = context.now
-            let today = LocalDate(instant: now, in: zone)
-            let day = try command.value("day").map { text in
-                guard let date = LocalDate(parsing: text, today: today) else {
-                    throw PluginCommandError(
-                        "--day \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-21), today or yesterday")
-                }
-                return date
+            let day = try command.value("day").map { try TimeInput(now: now, timeZone: zone).day($0, option: "--day") }
+            // One day's moments are found by the record book's day index, in the viewer's time zone.
+            let moments: [Moment]
+            if let day {
+                moments = try await book.moments.records(on: day, in: zone)
+            } else {
+                moments = try await book.all()
             }
-            let moments = try await book.all()
             let favorites = command.flag("favorites")
             return CommandReply(
                 text: MomentsView.text(moments, now: now, timeZone: zone, day: day, favoritesOnly: favorites),
                 json: try JSONValue(
                     json: MomentsView.json(moments, now: now, timeZone: zone, day: day, favoritesOnly: favorites)))
         case "fav":
-            let found = try await book.find(prefix: command.value("id") ?? "")
+            let found = try await book.moments.find(idPrefix: command.value("id") ?? "", listedBy: "`hooray moments`")
             guard let moment = try await book.update(found.id, { $0.isFavorite.toggle() }) else {
                 throw PluginCommandError("that moment was just deleted")
             }

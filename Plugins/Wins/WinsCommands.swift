@@ -44,34 +44,10 @@ public enum MomentRules {
     public static let maxNoteLength = 2000
     /// The most photos on one moment.
     public static let maxPhotos = 20
-    /// The furthest back `--ago` may go: a year.
+    /// The furthest back `--ago` may go, in seconds: a year.
     public static let maxAgo = 366 * 86400
     /// The words of the first moment when the user gives none (seed 001 §4.1).
     public static let firstMomentText = "I installed this app. A tiny step, but it counts."
-
-    /// Parses `--ago`: `5m`, `2h`, `3d`, `1h30m`, `90 min`, `now`.
-    ///
-    /// - Returns: Seconds.
-    /// - Throws: ``PluginCommandError`` listing the accepted forms.
-    public static func parseAgo(_ text: String) throws -> Int {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if trimmed == "now" || trimmed == "just now" || trimmed == "0" { return 0 }
-        if trimmed.hasPrefix("-") || trimmed.hasPrefix("in ") {
-            throw PluginCommandError(
-                "--ago \(text) is in the future; a win is logged after it happens. Use a time in the past, such as --ago 2h"
-            )
-        }
-        let withoutAgo = trimmed.hasSuffix(" ago") ? String(trimmed.dropLast(4)) : trimmed
-        guard let duration = ConfigDuration(parsing: withoutAgo) else {
-            throw PluginCommandError(
-                "--ago \"\(text)\" is not a time; write how long ago it happened, such as 5m, 2h, 3d or 1h30m (units: s, m, h, d)"
-            )
-        }
-        guard duration.seconds <= maxAgo else {
-            throw PluginCommandError("--ago \(text) is more than a year ago; log wins from the last 366 days")
-        }
-        return duration.seconds
-    }
 
     /// Parses `--mood`.
     ///

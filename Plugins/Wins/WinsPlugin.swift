@@ -37,7 +37,7 @@ public struct WinsPlugin: HoorayPlugin {
     public func activate(context: PluginContext, configuration: WinsConfiguration) async throws {
         let pool = try configuration.praiseFile.map(PraisePool.init(contentsOf:)) ?? .builtIn
         state.set(configuration: configuration, pool: pool)
-        let book = MomentBook(store: context.storage)
+        let book = MomentBook(context: context)
         if configuration.welcome, try await !book.welcomeShown(), try await !book.hasCompletedFirstLog() {
             try await context.reminders.schedule(
                 Reminder(
@@ -48,7 +48,7 @@ public struct WinsPlugin: HoorayPlugin {
     }
 
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
-        let book = MomentBook(store: context.storage)
+        let book = MomentBook(context: context)
         switch due.reminder.id {
         case Self.welcomeReminder:
             guard try await !book.hasCompletedFirstLog(), try await !book.setFlag(MomentBook.welcomeKey) else {
@@ -67,7 +67,7 @@ public struct WinsPlugin: HoorayPlugin {
 
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
         guard action.actionID == Self.logInstallAction || action.actionID == "default" else { return }
-        let book = MomentBook(store: context.storage)
+        let book = MomentBook(context: context)
         guard try await !book.hasCompletedFirstLog() else {
             context.logger.info("the first moment is already logged; the welcome button does nothing now")
             return
@@ -95,7 +95,9 @@ public struct WinsPlugin: HoorayPlugin {
                 "the text is \(words.count) characters long; a moment takes at most \(MomentRules.maxTextLength). Shorten it, or put the rest in --note"
             )
         }
-        let ago = try request.ago.map(MomentRules.parseAgo) ?? 0
+        let ago =
+            try request.ago.map { try context.timeInput.secondsAgo($0, option: "--ago", maximum: MomentRules.maxAgo) }
+            ?? 0
         let mood = try request.mood.map(MomentRules.parseMood)
         let note = request.note?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let note, note.count > MomentRules.maxNoteLength {
@@ -104,7 +106,7 @@ public struct WinsPlugin: HoorayPlugin {
         }
         try MomentRules.checkPhotos(request.photos)
 
-        let book = MomentBook(store: context.storage)
+        let book = MomentBook(context: context)
         let wasFirst = try await !book.hasCompletedFirstLog()
         let text: String
         let isPlaceholder: Bool
@@ -126,8 +128,8 @@ public struct WinsPlugin: HoorayPlugin {
             nextSyncAt: now.addingTimeInterval(Double(state.current.0.retryFirst.seconds)))
         // The moment and its notice are saved together: a hoorayd killed in between would otherwise
         // leave a moment nobody is told about, while the command reports a failure.
-        let notice = try await context.notices.post(
-            Self.notice(for: moment), storing: try MomentBook.records(logging: moment))
+        let notice = try await book.moments.insert(
+            moment, announcing: Self.notice(for: moment), storing: [MomentBook.firstLogKey: Data("true".utf8)])
         context.background.start("asking for AI praise") {
             try await self.askForPraise(momentID: moment.id, notice: notice, context: context)
         }
@@ -158,7 +160,7 @@ public struct WinsPlugin: HoorayPlugin {
 
     /// Asks for praise for a freshly logged moment and updates its notification in place.
     func askForPraise(momentID: UUID, notice: NoticeID, context: PluginContext) async throws {
-        let book = MomentBook(store: context.storage)
+        let book = MomentBook(context: context)
         guard let moment = try await book.moment(momentID), state.beginRequest(momentID) else { return }
         defer { state.endRequest(momentID) }
         // Cancelled (hoorayd is stopping): the moment stays pending and the retries take it up.
@@ -179,7 +181,7 @@ public struct WinsPlugin: HoorayPlugin {
     func retryPending(context: PluginContext) async throws {
         guard state.beginRetry() else { return }
         defer { state.endRetry() }
-        let book = MomentBook(store: context.storage)
+        let book = MomentBook(context: context)
         let due = try await book.all()
             .filter { $0.sync == .pending && ($0.nextSyncAt ?? .distantFuture) <= context.now }
             .sorted { $0.submittedAt < $1.submittedAt }

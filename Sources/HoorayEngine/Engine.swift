@@ -177,11 +177,13 @@ public actor Engine {
 
     func makeContext(for plugin: String) -> PluginContext {
         let notices = EngineNoticeBoard(engine: self, plugin: plugin)
+        let storage = DatabasePluginStore(database: database, plugin: plugin)
         return PluginContext(
             pluginName: plugin,
             reminders: EngineReminderBook(engine: self, plugin: plugin),
             notices: notices,
-            storage: DatabasePluginStore(database: database, plugin: plugin),
+            storage: storage,
+            records: storage,
             clock: clock,
             timeZone: timeZone,
             logger: makeLogger(plugin),
@@ -190,7 +192,8 @@ public actor Engine {
             celebrations: StandardCelebrationCenter(
                 style: celebrationStyle(of: plugin), notices: notices,
                 memory: DatabasePluginStore(database: database, plugin: Self.celebrationMemoryNamespace),
-                phrases: celebrationPhrases))
+                phrases: celebrationPhrases),
+            configuration: lastSetups.last { $0.plugin.name == plugin }?.configuration)
     }
 
     // MARK: Commands
@@ -223,6 +226,13 @@ public actor Engine {
     // MARK: Rules
 
     func schedule(_ reminder: Reminder, plugin: String) async throws -> ScheduledReminder {
+        guard Snooze.snoozedID(of: reminder.id) == nil else { throw SnoozeError.reservedID(reminder.id) }
+        return try await store(reminder, plugin: plugin)
+    }
+
+    /// Stores a rule, the plugin's or a snooze, and plans it.
+    @discardableResult
+    func store(_ reminder: Reminder, plugin: String) async throws -> ScheduledReminder {
         let now = clock.now
         let stored = try await database.upsertRule(plugin: plugin, reminder: reminder, now: now) { schedule in
             NextDue.next(after: now, for: schedule)
@@ -233,11 +243,15 @@ public actor Engine {
     }
 
     func replaceAll(_ reminders: [Reminder], plugin: String) async throws {
+        if let reserved = reminders.first(where: { Snooze.snoozedID(of: $0.id) != nil }) {
+            throw SnoozeError.reservedID(reserved.id)
+        }
         let now = clock.now
         let stored = try await database.replaceRules(plugin: plugin, with: reminders, now: now) { schedule in
             NextDue.next(after: now, for: schedule)
         }
-        let kept = Set(reminders.map(\.id))
+        // The snoozes of reminders that stay are kept too.
+        let kept = Set(stored.map(\.reminder.id))
         for key in state.keys(plugin: plugin) where !kept.contains(key.reminder) {
             state.remove(key)
         }
@@ -248,9 +262,44 @@ public actor Engine {
     }
 
     func cancel(reminderID: String, plugin: String) async throws {
-        try await database.removeRule(plugin: plugin, reminderID: reminderID)
-        state.remove(RuleKey(plugin: plugin, reminder: reminderID))
+        for id in [reminderID, Snooze.reminderID(snoozing: reminderID)] {
+            try await database.removeRule(plugin: plugin, reminderID: id)
+            state.remove(RuleKey(plugin: plugin, reminder: id))
+        }
         loopContinuation.yield(.changed)
+    }
+
+    // MARK: Snoozes
+
+    /// Brings a notice back once at `until`: the engine's snooze, a one-off rule of the plugin
+    /// named ``Snooze/reminderID(snoozing:)`` of `key`. Snoozing the same key again moves it.
+    ///
+    /// - Parameters:
+    ///   - key: The reminder the notice came from, or ``Snooze/noticeKeyPrefix`` and the notice's id
+    ///     for one that came from no reminder.
+    ///   - plugin: The plugin.
+    ///   - until: When the notice comes back.
+    ///   - notice: The notice to bring back; the reminder's own when `nil`.
+    /// - Throws: ``SnoozeError/noSuchReminder(_:)`` when `notice` is `nil` and there is no such reminder.
+    func snooze(_ key: String, plugin: String, until: Date, notice: Notice? = nil) async throws {
+        let rule = try await database.rule(plugin: plugin, reminderID: key)
+        guard let shown = notice ?? rule?.reminder.notice else { throw SnoozeError.noSuchReminder(key) }
+        try await store(
+            Reminder(
+                id: Snooze.reminderID(snoozing: key), schedule: .once(at: until), notice: shown,
+                payload: rule?.reminder.payload ?? shown.payload),
+            plugin: plugin)
+        logger.info("\(plugin)/\(key) snoozed until \(until)")
+    }
+
+    /// What a press of a snooze button on a stored notice snoozes: the reminder it came from
+    /// (also through an earlier snooze of it), or the notice itself.
+    func snoozeKey(of stored: StoredNotice) async throws -> String {
+        let own = Snooze.noticeKeyPrefix + "\(stored.id)"
+        guard let reminderID = stored.reminderID else { return own }
+        let key = Snooze.snoozedID(of: reminderID) ?? reminderID
+        if key.hasPrefix(Snooze.noticeKeyPrefix) { return key }
+        return try await database.rule(plugin: stored.plugin, reminderID: key) != nil ? key : own
     }
 
     /// Re-reads every rule of the active plugins from the database, e.g. after the CLI changed some.
@@ -375,8 +424,8 @@ public actor Engine {
             {
                 // The notice carries the reminder's payload, so a button pressed on it can tell which
                 // of the plugin's things it is about.
-                let notice = await noticeForDue(
-                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), plugin: plugin
+                let notice = try await noticeForDue(
+                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), key: key, plugin: plugin
                 ).map { shown in
                     var notice = shown
                     if notice.payload == nil { notice.payload = reminder.payload }
@@ -420,6 +469,19 @@ public actor Engine {
         }
     }
 
+    /// The notice for a due rule: the plugin's answer, or for a snooze, the snoozed notice — which
+    /// the plugin is asked about again when it came from one of its reminders.
+    func noticeForDue(_ due: DueReminder, key: RuleKey, plugin: any HoorayPlugin) async throws -> Notice? {
+        guard let snoozed = Snooze.snoozedID(of: key.reminder) else { return await noticeForDue(due, plugin: plugin) }
+        guard try await database.rule(plugin: key.plugin, reminderID: snoozed) != nil else {
+            return due.reminder.notice
+        }
+        var original = due
+        original.reminder.id = snoozed
+        original.isSnoozed = true
+        return await noticeForDue(original, plugin: plugin)
+    }
+
     func noticeForDue(_ due: DueReminder, plugin: any HoorayPlugin) async -> Notice? {
         let context = makeContext(for: plugin.name)
         do {
@@ -447,8 +509,11 @@ public actor Engine {
 
     // MARK: Notices
 
-    func post(_ notice: Notice, plugin: String, storing values: [String: Data] = [:]) async throws -> NoticeID {
-        let id = try await database.insertNotice(notice, plugin: plugin, now: clock.now, storing: values)
+    func post(
+        _ notice: Notice, plugin: String, storing values: [String: Data] = [:], inserting records: [StoredRecord] = []
+    ) async throws -> NoticeID {
+        let id = try await database.insertNotice(
+            notice, plugin: plugin, now: clock.now, storing: values, inserting: records)
         deliveryContinuation.yield()
         return id
     }
@@ -572,9 +637,20 @@ public actor Engine {
             guard let plugin = plugins[stored.plugin] else {
                 return "the plugin \(stored.plugin) that posted notice \(id) is not active"
             }
+            if let delay = Snooze.delay(ofAction: action) {
+                // The engine's own button: the plugin writes no code for it.
+                let key = try await snoozeKey(of: stored)
+                try await snooze(
+                    key, plugin: stored.plugin, until: clock.now.addingTimeInterval(delay.timeInterval),
+                    notice: stored.notice)
+                return nil
+            }
             let context = makeContext(for: stored.plugin)
+            // A snoozed notice's buttons belong to the reminder it came from.
+            let reminderID = stored.reminderID.map { Snooze.snoozedID(of: $0) ?? $0 }
+                .flatMap { $0.hasPrefix(Snooze.noticeKeyPrefix) ? nil : $0 }
             let invoked = InvokedAction(
-                notice: id, actionID: action, reminderID: stored.reminderID, dueAt: stored.dueAt,
+                notice: id, actionID: action, reminderID: reminderID, dueAt: stored.dueAt,
                 payload: stored.notice.payload)
             try await withTimeLimit(settings.pluginTimeLimit) {
                 try await plugin.actionInvoked(invoked, context: context)
@@ -589,6 +665,14 @@ public actor Engine {
 
     /// The notification server as last seen.
     public var serverStatus: ServerStatus { server }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 }
 
 extension HoorayPlugin {
@@ -634,9 +718,14 @@ struct EngineReminderBook: ReminderBook {
     }
 
     func list() async throws -> [ScheduledReminder] {
-        try await engine.database.rules(plugin: plugin).map {
+        // Snoozes are the engine's.
+        try await engine.database.rules(plugin: plugin).filter { Snooze.snoozedID(of: $0.reminder.id) == nil }.map {
             ScheduledReminder(reminder: $0.reminder, nextDue: $0.nextDue)
         }
+    }
+
+    func snooze(_ id: String, until: Date) async throws {
+        try await engine.snooze(id, plugin: plugin, until: until)
     }
 }
 
@@ -648,8 +737,10 @@ struct EngineNoticeBoard: NoticeBoard {
         try await engine.post(notice, plugin: plugin)
     }
 
-    func post(_ notice: Notice, storing values: [String: Data]) async throws -> NoticeID {
-        try await engine.post(notice, plugin: plugin, storing: values)
+    func post(_ notice: Notice, storing values: [String: Data], inserting records: [StoredRecord]) async throws
+        -> NoticeID
+    {
+        try await engine.post(notice, plugin: plugin, storing: values, inserting: records)
     }
 
     func update(_ id: NoticeID, to notice: Notice) async throws {

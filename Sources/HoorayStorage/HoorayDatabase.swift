@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import HoorayKit
 
-/// Hooray's SQLite database: reminder rules, fired occurrences, notices and plugin storage.
+/// Hooray's SQLite database: reminder rules, fired occurrences, notices and plugin storage (key-value
+/// pairs and record books).
 ///
 /// One file, `hooray.sqlite`, opened as a GRDB `DatabasePool` in WAL mode so that the daemon and
 /// the CLI can read and write at the same time. The directory is created `0700` and the files
@@ -96,6 +97,25 @@ public final class HoorayDatabase: Sendable {
         // Counts content changes, so that a hand-over knows whether what it sent is still the latest.
         migrator.registerMigration("v2: notice revision") { db in
             try db.execute(sql: "ALTER TABLE notice ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+        }
+        // Plugins' record books: typed records found by id, by id prefix and by local day. Records a
+        // plugin kept in `pluginValue` before are moved in by its record book when first opened
+        // (`PluginRecord.legacyKeyPrefix`), which knows how to read them.
+        migrator.registerMigration("v3: record book") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE record (
+                        plugin TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        id TEXT NOT NULL,
+                        day INTEGER,
+                        instant DOUBLE,
+                        value BLOB NOT NULL,
+                        PRIMARY KEY (plugin, kind, id)
+                    );
+                    CREATE INDEX record_day ON record(plugin, kind, day) WHERE day IS NOT NULL;
+                    CREATE INDEX record_instant ON record(plugin, kind, instant) WHERE instant IS NOT NULL;
+                    """)
         }
         return migrator
     }

@@ -59,22 +59,30 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
 }
 
 extension HoorayDatabase {
-    /// Stores a new notice, pending delivery, together with values of the posting plugin's storage.
+    /// Stores a new notice, pending delivery, together with values and records of the posting plugin.
     ///
-    /// The values and the notice are written in one transaction: should the process die, either
-    /// both are saved or neither is. A record is then never saved without the notice announcing it.
+    /// The values, the records and the notice are written in one transaction: should the process
+    /// die, either all are saved or none is. A record is then never saved without the notice
+    /// announcing it.
     ///
     /// - Parameters:
     ///   - notice: The notice.
     ///   - plugin: The plugin posting it.
     ///   - now: When it was posted.
     ///   - values: Keys of the plugin's storage and the bytes to store under them; none by default.
+    ///   - records: Records to add to the plugin's record books; none by default.
     /// - Returns: Its id.
-    public func insertNotice(_ notice: Notice, plugin: String, now: Date, storing values: [String: Data] = [:])
-        async throws -> NoticeID
-    {
+    /// - Throws: ``HoorayKit/RecordBookError/duplicateID(kind:id:)`` when a record's id is taken;
+    ///   nothing is stored then.
+    public func insertNotice(
+        _ notice: Notice, plugin: String, now: Date, storing values: [String: Data] = [:],
+        inserting records: [StoredRecord] = []
+    ) async throws -> NoticeID {
         let payload = try encodeJSON(notice)
         return try await write { db in
+            for record in records {
+                try Self.insert(record, plugin: plugin, in: db)
+            }
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
                 try Self.store(value, plugin: plugin, key: key, in: db)
             }

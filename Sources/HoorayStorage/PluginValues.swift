@@ -32,16 +32,27 @@ extension HoorayDatabase {
 
     /// Every key of a plugin starting with `prefix`, with its bytes, sorted by key.
     public func pluginValues(plugin: String, prefix: String) async throws -> [StoredValue] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT key, value FROM pluginValue
-                    WHERE plugin = ? AND substr(key, 1, length(?)) = ? ORDER BY key
-                    """,
-                arguments: [plugin, prefix, prefix]
-            ).map { StoredValue(key: $0["key"], data: $0["value"]) }
-        }
+        try await read { db in try Self.values(plugin: plugin, prefix: prefix, in: db) }
+    }
+
+    /// Every key of a plugin starting with `prefix`, with its bytes, sorted by key, inside a transaction.
+    static func values(plugin: String, prefix: String, in db: Database) throws -> [StoredValue] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT key, value FROM pluginValue
+                WHERE plugin = ? AND substr(key, 1, length(?)) = ? ORDER BY key
+                """,
+            arguments: [plugin, prefix, prefix]
+        ).map { StoredValue(key: $0["key"], data: $0["value"]) }
+    }
+
+    /// Whether a plugin has a key starting with `prefix`, inside a transaction.
+    static func hasValues(plugin: String, prefix: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (SELECT 1 FROM pluginValue WHERE plugin = ? AND substr(key, 1, length(?)) = ?)",
+            arguments: [plugin, prefix, prefix]) ?? false
     }
 
     /// Reads, transforms and writes one key of a plugin in one transaction.
@@ -66,7 +77,8 @@ extension HoorayDatabase {
     }
 }
 
-/// A plugin's storage backed by the database.
+/// A plugin's storage backed by the database: its key-value pairs (``HoorayKit/PluginStore``) and
+/// its records (``HoorayKit/RecordStore``).
 public struct DatabasePluginStore: PluginStore {
     let database: HoorayDatabase
     let plugin: String

@@ -68,11 +68,12 @@ extension HoorayDatabase {
 
     /// Makes a plugin's reminders exactly `reminders`, in one transaction: each is added or
     /// replaced as ``upsertRule(plugin:reminder:now:computeNextDue:)`` would, and every other rule of
-    /// the plugin is removed.
+    /// the plugin is removed — except snoozes still to come (``HoorayKit/Snooze``) of a reminder
+    /// that stays, or of a notice that came from no reminder.
     ///
     /// A plugin declaring thousands of reminders at start costs one transaction, not one each.
     ///
-    /// - Returns: The plugin's rules as stored, in the order given.
+    /// - Returns: The plugin's rules as stored, in the order given, then the snoozes kept.
     @discardableResult
     public func replaceRules(
         plugin: String, with reminders: [Reminder], now: Date,
@@ -92,8 +93,15 @@ extension HoorayDatabase {
             }
             let wanted = Set(reminders.map(\.id))
             let remove = try db.makeStatement(sql: "DELETE FROM rule WHERE plugin = ? AND reminderID = ?")
-            for id in existing.keys where !wanted.contains(id) {
-                try remove.execute(arguments: [plugin, id])
+            var snoozes: [String] = []
+            for (id, rule) in existing where !wanted.contains(id) {
+                if let base = Snooze.snoozedID(of: id), rule.nextDue != nil,
+                    wanted.contains(base) || existing[base] == nil
+                {
+                    snoozes.append(id)
+                } else {
+                    try remove.execute(arguments: [plugin, id])
+                }
             }
             let upsert = try db.makeStatement(
                 sql: """
@@ -102,7 +110,7 @@ extension HoorayDatabase {
                     ON CONFLICT (plugin, reminderID) DO UPDATE SET
                         reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue
                     """)
-            return try encoded.map { reminder, payload, scheduleKey in
+            let stored = try encoded.map { reminder, payload, scheduleKey in
                 let nextDue: Date?
                 if let old = existing[reminder.id], old.scheduleKey == scheduleKey {
                     nextDue = old.nextDue
@@ -113,6 +121,12 @@ extension HoorayDatabase {
                     arguments: [plugin, reminder.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds])
                 return StoredRule(plugin: plugin, reminder: reminder, nextDue: nextDue)
             }
+            let kept = try snoozes.sorted().compactMap { id in
+                try Row.fetchOne(
+                    db, sql: "SELECT * FROM rule WHERE plugin = ? AND reminderID = ?", arguments: [plugin, id]
+                ).map(Self.rule(from:))
+            }
+            return stored + kept
         }
     }
 

@@ -52,8 +52,12 @@ public final class ManualClock: HoorayClock, @unchecked Sendable {
 }
 
 /// Reminders kept in memory, with next due instants computed by a function you supply.
+///
+/// Snoozes behave as the engine's do: ``snooze(_:until:)`` keeps a one-off reminder named
+/// `Snooze.reminderID(snoozing:)` in ``reminders``, which ``list()`` leaves out, ``replaceAll(with:)``
+/// keeps while its reminder stays, and ``cancel(id:)`` removes with its reminder.
 public actor InMemoryReminderBook: ReminderBook {
-    /// The reminders, by id.
+    /// The reminders by id, snoozes included.
     public private(set) var reminders: [String: Reminder] = [:]
     let nextDue: @Sendable (Schedule) -> Date?
 
@@ -71,16 +75,57 @@ public actor InMemoryReminderBook: ReminderBook {
     }
 
     public func schedule(_ reminder: Reminder) async throws -> ScheduledReminder {
+        guard Snooze.snoozedID(of: reminder.id) == nil else { throw SnoozeError.reservedID(reminder.id) }
         reminders[reminder.id] = reminder
         return ScheduledReminder(reminder: reminder, nextDue: nextDue(reminder.schedule))
     }
 
     public func cancel(id: String) async throws {
         reminders[id] = nil
+        reminders[Snooze.reminderID(snoozing: id)] = nil
     }
 
     public func list() async throws -> [ScheduledReminder] {
-        reminders.values.sorted { $0.id < $1.id }.map { ScheduledReminder(reminder: $0, nextDue: nextDue($0.schedule)) }
+        reminders.values.filter { Snooze.snoozedID(of: $0.id) == nil }.sorted { $0.id < $1.id }
+            .map { ScheduledReminder(reminder: $0, nextDue: nextDue($0.schedule)) }
+    }
+
+    public func replaceAll(with wanted: [Reminder]) async throws {
+        if let reserved = wanted.first(where: { Snooze.snoozedID(of: $0.id) != nil }) {
+            throw SnoozeError.reservedID(reserved.id)
+        }
+        let ids = Set(wanted.map(\.id))
+        reminders = reminders.filter { id, _ in
+            guard let snoozed = Snooze.snoozedID(of: id) else { return false }
+            return ids.contains(snoozed) || snoozed.hasPrefix(Snooze.noticeKeyPrefix)
+        }
+        for reminder in wanted { reminders[reminder.id] = reminder }
+    }
+
+    public func snooze(_ id: String, until: Date) async throws {
+        guard let reminder = reminders[id], Snooze.snoozedID(of: id) == nil else {
+            throw SnoozeError.noSuchReminder(id)
+        }
+        snooze(key: id, until: until, notice: reminder.notice)
+    }
+
+    /// Keeps a snooze, as the engine does when a snooze button is pressed.
+    ///
+    /// - Parameters:
+    ///   - key: The snoozed reminder's id, or `notice.` and the notice's id for one from no reminder.
+    ///   - until: When the notice comes back.
+    ///   - notice: The notice that comes back.
+    public func snooze(key: String, until: Date, notice: Notice) {
+        let id = Snooze.reminderID(snoozing: key)
+        reminders[id] = Reminder(id: id, schedule: .once(at: until), notice: notice)
+    }
+
+    /// The snoozes kept, by the id of the reminder (or `notice.ID`) they bring back.
+    public var snoozes: [String: Reminder] {
+        Dictionary(
+            uniqueKeysWithValues: reminders.compactMap { id, reminder in
+                Snooze.snoozedID(of: id).map { ($0, reminder) }
+            })
     }
 }
 
@@ -99,15 +144,21 @@ public actor RecordingNoticeBoard: NoticeBoard {
     /// Every notice, in posting order.
     public private(set) var entries: [Entry] = []
 
-    /// Where ``post(_:storing:)`` saves its values.
+    /// Where ``post(_:storing:inserting:)`` saves its values.
     let storage: (any PluginStore)?
+    /// Where ``post(_:storing:inserting:)`` saves its records.
+    let records: (any RecordStore)?
 
     /// Creates an empty board.
     ///
-    /// - Parameter storage: The plugin's storage, where ``post(_:storing:)`` saves its values;
-    ///   without one, that method throws.
-    public init(storage: (any PluginStore)? = nil) {
+    /// - Parameters:
+    ///   - storage: The plugin's storage, where ``post(_:storing:inserting:)`` saves its values;
+    ///     without one, that method throws when given values.
+    ///   - records: Where ``post(_:storing:inserting:)`` saves its records; by default `storage`,
+    ///     when it keeps records (an ``InMemoryPluginStore`` does).
+    public init(storage: (any PluginStore)? = nil, records: (any RecordStore)? = nil) {
         self.storage = storage
+        self.records = records ?? storage as? any RecordStore
     }
 
     public func post(_ notice: Notice) async throws -> NoticeID {
@@ -116,9 +167,19 @@ public actor RecordingNoticeBoard: NoticeBoard {
         return id
     }
 
-    public func post(_ notice: Notice, storing values: [String: Data]) async throws -> NoticeID {
-        guard let storage else { throw NoStorageForValues() }
-        for (key, value) in values { try await storage.setData(value, forKey: key) }
+    public func post(_ notice: Notice, storing values: [String: Data], inserting records: [StoredRecord])
+        async throws -> NoticeID
+    {
+        if !values.isEmpty, storage == nil { throw NoStorageForValues() }
+        if !records.isEmpty, self.records == nil { throw NoStorageForValues() }
+        // Records first: a duplicate id stops the post before anything is saved.
+        for record in records {
+            guard try await self.records?.record(kind: record.kind, id: record.id) == nil else {
+                throw RecordBookError.duplicateID(kind: record.kind, id: record.id)
+            }
+        }
+        for record in records { try await self.records?.insert(record) }
+        for (key, value) in values { try await storage?.setData(value, forKey: key) }
         return try await post(notice)
     }
 
@@ -133,10 +194,10 @@ public actor RecordingNoticeBoard: NoticeBoard {
     public var notices: [Notice] { entries.map(\.current) }
 }
 
-/// ``RecordingNoticeBoard/post(_:storing:)`` was called on a board made without storage.
+/// ``RecordingNoticeBoard/post(_:storing:inserting:)`` was called on a board made without storage.
 public struct NoStorageForValues: Error, Sendable, CustomStringConvertible {
     public var description: String {
-        "this RecordingNoticeBoard has no storage for post(_:storing:); make it with RecordingNoticeBoard(storage:)"
+        "this RecordingNoticeBoard has no storage for post(_:storing:inserting:); make it with RecordingNoticeBoard(storage:)"
     }
 }
 
@@ -147,10 +208,16 @@ public struct UnknownNotice: Error, Sendable, CustomStringConvertible {
     public var description: String { "no notice \(id) was posted" }
 }
 
-/// Plugin storage in memory.
-public actor InMemoryPluginStore: PluginStore {
+/// Plugin storage in memory: key-value pairs and records, for plugin authors' unit tests.
+///
+/// As a ``RecordStore`` it behaves as the engine's SQLite record books do — duplicate ids refused,
+/// updates atomic, prefixes matched without regard to ASCII case, day ranges in a time zone — so a
+/// plugin tested against it works against the real one.
+public actor InMemoryPluginStore: PluginStore, RecordStore {
     /// The stored bytes, by key.
     public private(set) var values: [String: Data] = [:]
+    /// The stored records, by kind and then by id.
+    public private(set) var storedRecords: [String: [String: StoredRecord]] = [:]
 
     /// Creates an empty store.
     public init() {}
@@ -169,6 +236,65 @@ public actor InMemoryPluginStore: PluginStore {
         let new = try transform(values[key])
         values[key] = new
         return new
+    }
+
+    // MARK: Records
+
+    public func insert(_ record: StoredRecord) async throws {
+        guard storedRecords[record.kind]?[record.id] == nil else {
+            throw RecordBookError.duplicateID(kind: record.kind, id: record.id)
+        }
+        storedRecords[record.kind, default: [:]][record.id] = record
+    }
+
+    public func record(kind: String, id: String) async throws -> StoredRecord? {
+        storedRecords[kind]?[id]
+    }
+
+    public func update<Value: Sendable>(
+        kind: String, id: String, _ change: @escaping @Sendable (inout StoredRecord) throws -> Value
+    ) async throws -> Value? {
+        // An actor method with no suspension point: atomic.
+        guard var record = storedRecords[kind]?[id] else { return nil }
+        let value = try change(&record)
+        guard record.kind == kind, record.id == id else {
+            throw RecordBookError.idChanged(kind: kind, from: id, to: record.id)
+        }
+        storedRecords[kind]?[id] = record
+        return value
+    }
+
+    @discardableResult
+    public func delete(kind: String, id: String) async throws -> Bool {
+        storedRecords[kind]?.removeValue(forKey: id) != nil
+    }
+
+    public func records(kind: String, idPrefix: String) async throws -> [StoredRecord] {
+        // Like SQLite's LIKE: only ASCII letters match without regard to case.
+        func folded(_ text: String) -> [UInt8] { text.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 } }
+        let prefix = folded(idPrefix)
+        return (storedRecords[kind] ?? [:]).values.filter { folded($0.id).starts(with: prefix) }
+            .sorted(by: StoredRecord.precedes)
+    }
+
+    public func records(kind: String, during range: LocalDayRange) async throws -> [StoredRecord] {
+        (storedRecords[kind] ?? [:]).values.filter { range.contains($0.date) }.sorted(by: StoredRecord.precedes)
+    }
+
+    @discardableResult
+    public func adoptValues(withPrefix prefix: String, _ convert: @escaping @Sendable (StoredValue) -> StoredRecord?)
+        async throws -> Int
+    {
+        var moved = 0
+        for (key, data) in values.sorted(by: { $0.key < $1.key }) where key.hasPrefix(prefix) {
+            guard let record = convert(StoredValue(key: key, data: data)) else { continue }
+            if storedRecords[record.kind]?[record.id] == nil {
+                storedRecords[record.kind, default: [:]][record.id] = record
+            }
+            values[key] = nil
+            moved += 1
+        }
+        return moved
     }
 }
 
@@ -242,6 +368,8 @@ public struct PluginTestHarness: Sendable {
     ///   - celebrationStyle: The style the user chose for the plugin's celebrations; calm by default,
     ///     like a fresh install.
     ///   - celebrationPhrases: The phrases celebrations pick from; HoorayKit's few built-in ones by default.
+    ///   - configuration: The plugin's configuration, as `context.configuration(of:)` returns it;
+    ///     by default that of an empty section.
     public init(
         pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
@@ -250,7 +378,8 @@ public struct PluginTestHarness: Sendable {
         },
         ai: any PraiseProvider = NoPraiseProvider(),
         celebrationStyle: CelebrationStyle = .calm,
-        celebrationPhrases: CelebrationPhrases = .builtIn
+        celebrationPhrases: CelebrationPhrases = .builtIn,
+        configuration: (any Sendable)? = nil
     ) {
         self.ai = ai
         clock = ManualClock(now: now)
@@ -263,8 +392,48 @@ public struct PluginTestHarness: Sendable {
         var logger = Logger(label: pluginName)
         logger.logLevel = .critical
         context = PluginContext(
-            pluginName: pluginName, reminders: reminders, notices: notices, storage: storage, clock: clock,
-            timeZone: timeZone, logger: logger, ai: ai, background: background, celebrations: celebrations)
+            pluginName: pluginName, reminders: reminders, notices: notices, storage: storage, records: storage,
+            clock: clock, timeZone: timeZone, logger: logger, ai: ai, background: background,
+            celebrations: celebrations, configuration: configuration)
+    }
+
+    /// Presses a button of a notice as the engine does: a standard snooze button
+    /// (`NoticeAction.snooze(for:)`) is kept in ``reminders`` as the engine would keep it, and the
+    /// plugin is not called; any other button goes to the plugin's `actionInvoked(_:context:)`.
+    ///
+    /// ```swift
+    /// let notice = try #require(try await plugin.reminderDue(due, context: harness.context))
+    /// try await harness.press("snooze", on: notice, fromReminder: due.reminder.id, of: plugin)
+    /// #expect(await harness.reminders.snoozes[due.reminder.id] != nil)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - actionID: The button's id.
+    ///   - notice: The notice it is on.
+    ///   - id: The notice's id.
+    ///   - reminderID: The reminder that produced the notice, if one did — for a snoozed notice
+    ///     coming back, the id of its snooze.
+    ///   - plugin: The plugin that posted the notice.
+    public func press(
+        _ actionID: String, on notice: Notice, id: NoticeID = NoticeID(rawValue: 1), fromReminder reminderID: String?,
+        of plugin: some HoorayPlugin
+    ) async throws {
+        let original = reminderID.map { Snooze.snoozedID(of: $0) ?? $0 }
+        if let delay = Snooze.delay(ofAction: actionID) {
+            let own = Snooze.noticeKeyPrefix + "\(id)"
+            var key = own
+            if let original {
+                let isReminder = await reminders.reminders[original] != nil
+                key = isReminder || original.hasPrefix(Snooze.noticeKeyPrefix) ? original : own
+            }
+            let until = clock.now.addingTimeInterval(Double(delay.components.seconds))
+            await reminders.snooze(key: key, until: until, notice: notice)
+            return
+        }
+        let invoked = InvokedAction(
+            notice: id, actionID: actionID,
+            reminderID: original.flatMap { $0.hasPrefix(Snooze.noticeKeyPrefix) ? nil : $0 }, payload: notice.payload)
+        try await plugin.actionInvoked(invoked, context: context)
     }
 }
 

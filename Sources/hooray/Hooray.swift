@@ -32,7 +32,9 @@ struct Hooray: AsyncParsableCommand {
                 Data: ~/.local/share/hooray/.
                 """,
             version: HoorayVersion.current,
-            subcommands: commandTree.nodes[0].children.map { pluginNodeTypes[$0] } + hostCommands
+            subcommands: commandTree.visibleChildren(of: 0).compactMap { node in
+                commandTree.index(of: node.path).map { pluginNodeTypes[$0] }
+            } + hostCommands
         )
     }
 }

@@ -235,7 +235,8 @@ struct PluginNode<Index: TypeIndex>: AsyncParsableCommand {
         }
         return CommandConfiguration(
             commandName: node.word, abstract: node.summary, usage: usage, discussion: discussion,
-            shouldDisplay: !node.isHidden, subcommands: node.children.map { pluginNodeTypes[$0] })
+            shouldDisplay: !node.isHidden,
+            subcommands: node.children.filter { !commandTree.nodes[$0].isHidden }.map { pluginNodeTypes[$0] })
     }
 
     @Argument(

@@ -26,7 +26,7 @@ import Testing
     }
 
     func habits(_ harness: PluginTestHarness) async throws -> [Habit] {
-        try await HabitBook(store: harness.storage).all()
+        try await harness.context.records(of: Habit.self).byName()
     }
 
     func due(_ harness: PluginTestHarness, _ id: String, at date: Date) async throws -> DueReminder {
@@ -88,16 +88,54 @@ import Testing
         let (plugin, harness) = try await setUp()
         let added = try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "09:00"))
         let id = "habit." + added.habit.id.uuidString.lowercased()
-        try await plugin.actionInvoked(
-            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "snooze", reminderID: id), context: harness.context)
-        let snooze = try #require(try await harness.reminders.list().first { $0.reminder.id.hasPrefix("snooze.") })
-        #expect(snooze.reminder.schedule == .once(at: Self.sunday.addingTimeInterval(3600)))
+        let notice = try #require(
+            try await plugin.reminderDue(try await due(harness, id, at: Self.sunday), context: harness.context))
+        try await harness.press("snooze", on: notice, fromReminder: id, of: plugin)
+        let snooze = try #require(await harness.reminders.snoozes[id])
+        #expect(snooze.schedule == .once(at: Self.sunday.addingTimeInterval(3600)))
+        #expect(snooze.notice == notice)
 
-        try await plugin.actionInvoked(
-            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "done", reminderID: id), context: harness.context)
+        // The snoozed reminder comes back while the habit is still not done...
+        let back = DueReminder(
+            reminder: Reminder(id: id, schedule: snooze.schedule, notice: snooze.notice),
+            dueAt: Self.sunday.addingTimeInterval(3600), isSnoozed: true)
+        #expect(try await plugin.reminderDue(back, context: harness.context)?.title == "Read")
+
+        // ...and its Done button completes today.
+        try await harness.press("done", on: notice, fromReminder: Snooze.reminderID(snoozing: id), of: plugin)
         let habit = try #require(try await habits(harness).first)
         #expect(habit.completions == [Self.today])
         #expect(habit.streak(today: Self.today).days == 1)
+        #expect(try await plugin.reminderDue(back, context: harness.context) == nil, "done meanwhile: not shown")
+    }
+
+    @Test func snoozesOfAnEarlierVersionAreHandedToTheEngine() async throws {
+        let (plugin, harness) = try await setUp()
+        let added = try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "09:00"))
+        let uuid = added.habit.id.uuidString.lowercased()
+        // Before the engine snoozed reminders, the plugin scheduled `snooze.<habit id>` itself.
+        let until = Self.sunday.addingTimeInterval(1800)
+        _ = try await harness.reminders.schedule(
+            Reminder(id: "snooze." + uuid, schedule: .once(at: until), notice: Notice(title: "Read")))
+        try await plugin.activate(context: harness.context, configuration: HabitsConfiguration())
+        #expect(try await harness.reminders.list().map(\.reminder.id) == ["habit." + uuid])
+        #expect(await harness.reminders.snoozes["habit." + uuid]?.schedule == .once(at: until))
+        // A Done button on a notice it showed still works.
+        try await harness.press("done", on: Notice(title: "Read"), fromReminder: "snooze." + uuid, of: plugin)
+        #expect(try await habits(harness).first?.completions == [Self.today])
+    }
+
+    @Test func habitsKeptByAnEarlierVersionAreFound() async throws {
+        let harness = PluginTestHarness(pluginName: "habits", now: Self.sunday)
+        // Before the record book, each habit was a value `habit.<id>` of the plugin's storage.
+        let old = makeHabit("Read", start: "2026-11-01", done: days("2026-11-01", through: "2026-11-21"))
+        try await harness.storage.setData(try RecordBook<Habit>.encode(old), forKey: "habit." + old.recordID)
+        let plugin = HabitsPlugin()
+        try await plugin.activate(context: harness.context, configuration: HabitsConfiguration())
+        #expect(try await habits(harness) == [old])
+        #expect(try await harness.storage.keys().isEmpty, "moved, not copied")
+        let done = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "read"))
+        #expect(done.streak == 22)
     }
 
     @Test func aMilestoneIsCelebratedOncePerRun() async throws {
@@ -180,8 +218,11 @@ import Testing
             plugin, harness, HabitCommand.rename, HabitRequest(name: "read", newName: "Read 10 pages"))
         #expect(renamed.streak == 1)
         #expect(try await harness.reminders.list().first?.reminder.notice.title == "Read 10 pages")
+        let id = try #require(try await harness.reminders.list().first).reminder.id
+        try await harness.reminders.snooze(id, until: Self.sunday.addingTimeInterval(3600))
         try await run(plugin, harness, HabitCommand.delete, HabitRequest(name: "Read 10 pages"))
         #expect(try await habits(harness).isEmpty)
         #expect(try await harness.reminders.list().isEmpty)
+        #expect(await harness.reminders.snoozes.isEmpty, "the snooze goes with its reminder")
     }
 }

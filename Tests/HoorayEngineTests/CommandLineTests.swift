@@ -140,3 +140,36 @@ private let log = CommandSpec(
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/data/hooray"))
     }
 }
+
+/// A plugin whose configuration its commands read from the context.
+private struct ConfiguredPlugin: HoorayPlugin {
+    struct Configuration: Decodable, Sendable {
+        var goal = 8
+    }
+
+    var name: String { "configured" }
+    var summary: String { "Reads its goal." }
+    var commands: [CommandSpec] { [CommandSpec(name: "goal", summary: "The goal.")] }
+
+    func activate(context: PluginContext, configuration: Configuration) async throws {}
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
+        -> CommandReply
+    {
+        .text("\(configuration.goal) \(try context.configuration(of: self).goal)")
+    }
+}
+
+@Suite struct TypedConfigurationTests {
+    @Test func theEngineHandsThePluginItsOwnConfigurationTypedOnTheContext() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        var configuration = ConfiguredPlugin.Configuration()
+        configuration.goal = 6
+        await world.engine.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: ConfiguredPlugin(), enabled: true, configuration: configuration)])
+        let reply = try await world.engine.run(CommandInvocation(command: "goal"), plugin: "configured")
+        #expect(reply.text == "6 6")
+    }
+}

@@ -287,19 +287,18 @@ let stretch = Reminder(
         defer { world.cleanUp() }
         let pressed = Pressed()
         var reminder = stretch
-        reminder.notice.actions = [NoticeAction(id: "snooze", label: "Snooze 1 h")]
+        reminder.notice.actions = [NoticeAction(id: "done", label: "Done")]
         await world.activate(ProbePlugin(reminders: [reminder], onAction: { action, _ in await pressed.add(action) }))
         world.clock.advance(by: 60)
         await world.engine.processDue()
         let id = try #require(try await world.database.pendingNotices().first?.id)
-        #expect(await world.engine.invoke(action: "snooze", on: id) == nil)
+        #expect(await world.engine.invoke(action: "done", on: id) == nil)
         #expect(
             await pressed.actions == [
-                InvokedAction(
-                    notice: id, actionID: "snooze", reminderID: "stretch", dueAt: start.addingTimeInterval(60))
+                InvokedAction(notice: id, actionID: "done", reminderID: "stretch", dueAt: start.addingTimeInterval(60))
             ])
         let unknown = await world.engine.invoke(action: "explode", on: id)
-        #expect(unknown?.contains("its actions: snooze") == true)
+        #expect(unknown?.contains("its actions: done") == true)
     }
 
     @Test func aButtonCarriesItsOccurrencesDueInstantAndThePayloadItsReminderWasScheduledWith() async throws {

@@ -101,19 +101,19 @@ func entry(_ fields: [String: String]) throws -> RemindersPlugin.Entry {
         let plugin = RemindersPlugin()
         let configuration = RemindersPlugin.Configuration(reminder: [try entry(["title": "Stretch", "at": "15:00"])])
         try await plugin.activate(context: harness.context, configuration: configuration)
-        #expect(await harness.reminders.reminders["stretch"]?.notice.actions == [RemindersPlugin.snooze])
+        let notice = try #require(await harness.reminders.reminders["stretch"]?.notice)
+        #expect(notice.actions == [.snooze()])
+        #expect(notice.actions.map(\.label) == ["Snooze 1 h"])
 
-        try await plugin.actionInvoked(
-            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "snooze", reminderID: "stretch"),
-            context: harness.context)
+        // The engine's snooze: pressed as the engine presses it, the plugin writes no code for it.
+        try await harness.press("snooze", on: notice, fromReminder: "stretch", of: plugin)
         #expect(
             await harness.reminders.reminders["snoozed.stretch"]?.schedule == .once(at: now.addingTimeInterval(3600)))
 
         // Snoozing the snoozed one moves it again rather than stacking a second one.
         harness.clock.advance(by: 3600)
-        try await plugin.actionInvoked(
-            InvokedAction(notice: NoticeID(rawValue: 2), actionID: "snooze", reminderID: "snoozed.stretch"),
-            context: harness.context)
+        try await harness.press(
+            "snooze", on: notice, id: NoticeID(rawValue: 2), fromReminder: "snoozed.stretch", of: plugin)
         #expect(
             await harness.reminders.reminders["snoozed.stretch"]?.schedule == .once(at: now.addingTimeInterval(7200)))
 

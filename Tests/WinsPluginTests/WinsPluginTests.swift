@@ -28,7 +28,7 @@ import Testing
     }
 
     func moments(_ harness: PluginTestHarness) async throws -> [Moment] {
-        try await MomentBook(store: harness.storage).all()
+        try await MomentBook(context: harness.context).all()
     }
 
     @Test func aWinShowsOfflinePraiseAtOnceThenAIPraiseInTheSameNotice() async throws {
@@ -152,9 +152,8 @@ import Testing
 
     @Test func activationPicksUpMomentsLeftPendingByACrash() async throws {
         let harness = harness()
-        let book = MomentBook(store: harness.storage)
         let due = Self.start.addingTimeInterval(300)
-        try await book.insert(
+        try await harness.context.records(of: Moment.self).insert(
             Moment(
                 text: "Stretched", submittedAt: Self.start, happenedAt: Self.start, timeZone: "UTC",
                 offlinePraise: "Nice move, champ.", sync: .pending, nextSyncAt: due))
@@ -168,7 +167,7 @@ import Testing
         (LogRequest(text: String(repeating: "a", count: 2001)), "at most 2000"),
         (LogRequest(text: "x", ago: "yesterday-ish"), "5m, 2h, 3d or 1h30m"),
         (LogRequest(text: "x", ago: "-5m"), "in the future"),
-        (LogRequest(text: "x", ago: "400d"), "more than a year"),
+        (LogRequest(text: "x", ago: "400d"), "more than 366 days ago"),
         (LogRequest(text: "x", mood: "clam"), "did you mean calm"),
         (LogRequest(text: "x", photos: ["/nonexistent/photo.jpg"]), "no such file"),
         (LogRequest(text: "x", photos: ["/tmp"]), "is a folder"),
@@ -181,7 +180,7 @@ import Testing
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
         #expect(try await moments(harness).isEmpty)
         #expect(await harness.notices.entries.isEmpty)
-        #expect(try await !MomentBook(store: harness.storage).hasCompletedFirstLog())
+        #expect(try await !MomentBook(context: harness.context).hasCompletedFirstLog())
     }
 
     @Test func aBlankFirstWinLogsInstallingAndLaterBlankWinsStayPrivate() async throws {
@@ -263,7 +262,7 @@ import Testing
                 CommandInvocation(command: "fav", values: ["id": [id]]), context: harness.context,
                 configuration: WinsConfiguration())
             #expect(reply.text.contains("Watered the plants"))
-            return try await MomentBook(store: harness.storage).find(prefix: id)
+            return try await MomentBook(context: harness.context).moments.find(idPrefix: id)
         }
         #expect(try await fav(prefix).isFavorite)
         #expect(try await moments(harness).first?.isFavorite == true)
@@ -280,10 +279,11 @@ import Testing
         #expect(throws: PraisePoolError.self) { try PraisePool(contentsOf: "/nonexistent/praise.txt") }
     }
 
-    @Test(arguments: [
-        ("5m", 300), ("2h", 7200), ("3d", 259_200), ("1h30m", 5400), ("90 min", 5400), ("now", 0), ("2h ago", 7200),
-    ])
-    func agoForms(text: String, seconds: Int) throws {
-        #expect(try MomentRules.parseAgo(text) == seconds)
+    @Test func agoIsWhenItHappened() async throws {
+        let harness = harness()
+        let plugin = try await activate(harness)
+        let reply = try await log(plugin, harness, LogRequest(text: "Walked", ago: "1h30m"))
+        #expect(reply.moment.happenedAt == Self.start.addingTimeInterval(-5400))
+        #expect(reply.moment.timeAgo == 5400)
     }
 }

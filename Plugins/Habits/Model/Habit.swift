@@ -7,7 +7,14 @@ import HoorayKit
 /// Days are ``LocalDate`` values in the user's time zone. Everything that happened to the habit is
 /// kept as days — completions, pauses, resets — so the streak and the calendar are computed, never
 /// stored, and an edit of the schedule re-reads history under the new rules.
-public struct Habit: Sendable, Hashable, Codable, Identifiable {
+public struct Habit: Sendable, Hashable, Codable, Identifiable, PluginRecord {
+    /// Habits are records of the kind `habit`.
+    public static let recordKind = "habit"
+    /// Before the record book, each habit was kept under `habit.<id>` in the plugin's storage.
+    public static let legacyKeyPrefix: String? = "habit."
+    /// A habit is filed under its first day.
+    public var recordDate: RecordDate { .day(start) }
+
     /// The habit's id.
     public var id: UUID
     /// Its name, unique among the user's habits (compared without case).
@@ -64,8 +71,8 @@ public struct Habit: Sendable, Hashable, Codable, Identifiable {
         start = try container.decode(LocalDate.self, forKey: .start)
         remindAt = try container.decodeIfPresent(TimeOfDay.self, forKey: .remindAt)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
-        if let bits = try container.decodeIfPresent(DayBits.self, forKey: .done) {
-            completions = bits.days
+        if let done = try container.decodeIfPresent(DaySet.self, forKey: .done) {
+            completions = done
         } else {
             let days = try container.decodeIfPresent([Int].self, forKey: .completions) ?? []
             completions = DaySet(days.map(LocalDate.init(daysSinceEpoch:)))
@@ -85,42 +92,15 @@ public struct Habit: Sendable, Hashable, Codable, Identifiable {
         try container.encodeIfPresent(remindAt, forKey: .remindAt)
         try container.encode(createdAt, forKey: .createdAt)
         // A bitmap, one bit a day: a year of history is 46 bytes, quick to read for 1,000 habits.
-        try container.encode(DayBits(completions), forKey: .done)
+        try container.encode(completions, forKey: .done)
         try container.encode(resets, forKey: .resets)
         try container.encode(pauses, forKey: .pauses)
         try container.encode(celebrated, forKey: .celebrated)
     }
 }
 
-/// On which days a habit is due.
-public enum HabitSchedule: Sendable, Hashable, Codable {
-    /// Every day.
-    case daily
-    /// On these weekdays.
-    case weekdays(Set<Weekday>)
-    /// Every `interval` days, counted in calendar days from the habit's start.
-    case everyNDays(Int)
-
-    /// Whether the habit is due on `day`, for a habit starting on `start`. Days before the start
-    /// are never due.
-    public func isDue(on day: LocalDate, start: LocalDate) -> Bool {
-        guard day >= start else { return false }
-        switch self {
-        case .daily: return true
-        case .weekdays(let days): return days.contains(day.weekday)
-        case .everyNDays(let interval): return start.days(until: day) % max(interval, 1) == 0
-        }
-    }
-
-    /// "every day", "mon, wed, fri", "every 3 days".
-    public var summary: String {
-        switch self {
-        case .daily: "every day"
-        case .weekdays(let days): Weekday.describe(days)
-        case .everyNDays(let interval): interval == 1 ? "every day" : "every \(interval) days"
-        }
-    }
-}
+/// On which days a habit is due: the streak engine's rhythms.
+public typealias HabitSchedule = DueDays
 
 /// A reset: the user chose to start the streak again on ``day``, with a reflection.
 public struct HabitReset: Sendable, Hashable, Codable {
@@ -136,57 +116,5 @@ public struct HabitReset: Sendable, Hashable, Codable {
     }
 }
 
-/// A pause: from ``from`` through ``through`` (inclusive), or open-ended.
-///
-/// Paused days are neither due nor missed: they do not count and do not break the streak, and
-/// no reminders are shown on them.
-public struct HabitPause: Sendable, Hashable, Codable {
-    /// The first paused day.
-    public var from: LocalDate
-    /// The last paused day; `nil` until the user resumes.
-    public var through: LocalDate?
-
-    /// Creates a pause.
-    public init(from: LocalDate, through: LocalDate? = nil) {
-        self.from = from
-        self.through = through
-    }
-
-    /// Whether `day` is inside the pause.
-    public func contains(_ day: LocalDate) -> Bool {
-        day >= from && (through.map { day <= $0 } ?? true)
-    }
-}
-
-/// A milestone that was celebrated, in the run that started on ``runStart``.
-public struct CelebratedMilestone: Sendable, Hashable, Codable {
-    /// The streak length, such as 7.
-    public var days: Int
-    /// The first day of the run that reached it.
-    public var runStart: LocalDate
-
-    /// Creates a record.
-    public init(days: Int, runStart: LocalDate) {
-        self.days = days
-        self.runStart = runStart
-    }
-}
-
-/// A set of days as stored: the first day, and one bit a day from it, in base64.
-struct DayBits: Codable, Hashable {
-    /// The first day, as days since 1970-01-01.
-    var from: Int
-    /// Bit `i` (least significant first in each byte) says whether day `from + i` is in the set.
-    var bits: String
-
-    init(_ days: DaySet) {
-        let stored = days.storedForm
-        from = stored.first
-        bits = stored.bytes.base64EncodedString()
-    }
-
-    var days: DaySet {
-        guard let data = Data(base64Encoded: bits) else { return [] }
-        return DaySet(first: from, bytes: data)
-    }
-}
+/// A pause of a habit: days that neither count nor break its streak, and show no reminders.
+public typealias HabitPause = StreakPause

@@ -13,8 +13,13 @@ public struct PluginContext: Sendable {
     public let reminders: any ReminderBook
     /// Post notices now and update them in place.
     public let notices: any NoticeBoard
-    /// Persistent key-value storage private to this plugin.
+    /// Persistent key-value storage private to this plugin: flags, settings, small state.
+    ///
+    /// Keep records — moments, habits, anything with an id that grows in number — in a record book
+    /// (``records(of:)``) instead.
     public let storage: any PluginStore
+    /// Where the plugin's records are kept; use ``records(of:)`` for a typed book.
+    public let recordStore: any RecordStore
     /// The clock: the current time, and sleeping until a wall-clock instant.
     public let clock: any HoorayClock
     /// Warmer praise from the configured AI service; fails with ``AIRequestError/notConfigured``
@@ -32,6 +37,8 @@ public struct PluginContext: Sendable {
     /// Celebrate with this, never with a notice of your own, so every celebration respects the
     /// user's choice and never repeats the phrase of the last few.
     public let celebrations: any CelebrationCenter
+    /// The plugin's decoded `[plugins.NAME]` section; read it typed with ``configuration(of:)``.
+    let configurationValue: (any Sendable)?
 
     /// Creates a context. The engine and `HoorayTesting` make these; plugins receive them.
     ///
@@ -40,6 +47,8 @@ public struct PluginContext: Sendable {
     ///   - reminders: The plugin's reminders.
     ///   - notices: The plugin's notice board.
     ///   - storage: The plugin's storage.
+    ///   - records: Where the plugin's records are kept; by default `storage`, when it keeps records
+    ///     too (the engine's and `HoorayTesting`'s stores do).
     ///   - clock: The clock.
     ///   - timeZone: The user's local time zone.
     ///   - logger: A logger labelled with the plugin's name.
@@ -47,18 +56,22 @@ public struct PluginContext: Sendable {
     ///   - background: Where work that outlives a call runs; detached tasks by default.
     ///   - celebrations: The plugin's celebration center, in the style the user chose for the
     ///     plugin; `HoorayTesting`'s `RecordingCelebrationCenter` in tests.
+    ///   - configuration: The plugin's decoded configuration, for ``configuration(of:)``.
     public init(
         pluginName: String,
         reminders: any ReminderBook,
         notices: any NoticeBoard,
         storage: any PluginStore,
+        records: (any RecordStore)? = nil,
         clock: any HoorayClock,
         timeZone: TimeZone,
         logger: Logger,
         ai: any PraiseProvider = NoPraiseProvider(),
         background: any BackgroundWork = DetachedBackgroundWork(),
-        celebrations: any CelebrationCenter
+        celebrations: any CelebrationCenter,
+        configuration: (any Sendable)? = nil
     ) {
+        self.configurationValue = configuration
         self.celebrations = celebrations
         self.ai = ai
         self.background = background
@@ -66,6 +79,7 @@ public struct PluginContext: Sendable {
         self.reminders = reminders
         self.notices = notices
         self.storage = storage
+        self.recordStore = records ?? (storage as? any RecordStore) ?? UnavailableRecordStore(plugin: pluginName)
         self.clock = clock
         self.timeZone = timeZone
         self.logger = logger
@@ -73,6 +87,50 @@ public struct PluginContext: Sendable {
 
     /// The current time.
     public var now: Date { clock.now }
+
+    /// The plugin's own configuration, typed: its `[plugins.NAME]` section as the engine decoded
+    /// it for the latest ``HoorayPlugin/activate(context:configuration:)``.
+    ///
+    /// Use it where the configuration is not a parameter — a reminder that came due, a button —
+    /// instead of keeping a copy from `activate`:
+    ///
+    /// ```swift
+    /// let goal = try context.configuration(of: self).goal
+    /// ```
+    ///
+    /// - Parameter plugin: The plugin asking, which names the type.
+    /// - Returns: The configuration; when the context carries none (a context made by hand), the
+    ///   configuration of an empty section.
+    /// - Throws: ``PluginCommandError`` when there is none and the type has no empty form.
+    public func configuration<Plugin: HoorayPlugin>(of plugin: Plugin) throws -> Plugin.Configuration {
+        if let typed = configurationValue as? Plugin.Configuration { return typed }
+        do {
+            return try JSONDecoder().decode(Plugin.Configuration.self, from: Data("{}".utf8))
+        } catch {
+            throw PluginCommandError(
+                "the \(plugin.name) plugin's configuration is not available here, and it has no defaults for every key")
+        }
+    }
+
+    /// The current day in the user's time zone.
+    public var today: LocalDate { LocalDate(instant: now, in: timeZone) }
+
+    /// The plugin's records of one type, in a book kept by the engine.
+    ///
+    /// ```swift
+    /// let habits = context.records(of: Habit.self)
+    /// let habit = try await habits.find(idPrefix: "3f2a")
+    /// ```
+    ///
+    /// - Parameter type: The record type; its ``PluginRecord/recordKind`` names its table.
+    /// - Returns: A book over ``recordStore`` that announces records on ``notices``.
+    public func records<Record: PluginRecord>(of type: Record.Type) -> RecordBook<Record> {
+        RecordBook(store: recordStore, notices: notices)
+    }
+
+    /// Reads the days, times and lengths the user types, such as `yesterday`, `2h ago` or `5d`,
+    /// against the current time in the user's time zone.
+    public var timeInput: TimeInput { TimeInput(now: now, timeZone: timeZone) }
 }
 
 /// A plugin's reminders, as kept by the engine.
@@ -86,19 +144,38 @@ public protocol ReminderBook: Sendable {
     @discardableResult
     func schedule(_ reminder: Reminder) async throws -> ScheduledReminder
 
-    /// Removes the plugin's reminder with this id. Removing an unknown id does nothing.
+    /// Removes the plugin's reminder with this id, and its snooze if it has one. Removing an
+    /// unknown id does nothing.
     func cancel(id: String) async throws
 
     /// The plugin's reminders, soonest first; reminders that will not be due again come last.
+    ///
+    /// Snoozes (see ``snooze(_:until:)``) are the engine's and are not listed.
     func list() async throws -> [ScheduledReminder]
 
     /// Makes the plugin's reminders exactly `reminders`: schedules each and cancels every other.
     ///
     /// Each reminder keeps its next due instant when its schedule is unchanged, as with
-    /// ``schedule(_:)``. The engine does it all in one step, however many reminders there are.
+    /// ``schedule(_:)``, and its snooze when it has one. The engine does it all in one step,
+    /// however many reminders there are.
     ///
     /// - Parameter reminders: The complete set of reminders the plugin wants.
     func replaceAll(with reminders: [Reminder]) async throws
+
+    /// Puts a reminder off: its notice comes back once at `until`, as when the user presses a
+    /// ``NoticeAction/snooze(for:label:)`` button.
+    ///
+    /// The engine keeps the snooze as a one-off reminder with the id
+    /// ``Snooze/reminderID(snoozing:)`` — listed by `hooray next`, kept across restarts and
+    /// reloads, removed with the reminder. A reminder has at most one snooze: snoozing it again
+    /// moves it. When it comes due, ``HoorayPlugin/reminderDue(_:context:)`` sees the reminder with
+    /// ``DueReminder/isSnoozed`` set, so a plugin can still decide that it is no longer needed.
+    ///
+    /// - Parameters:
+    ///   - id: The id of one of the plugin's reminders.
+    ///   - until: When its notice comes back.
+    /// - Throws: ``SnoozeError/noSuchReminder(_:)`` when the plugin has no reminder with this id.
+    func snooze(_ id: String, until: Date) async throws
 }
 
 extension ReminderBook {
@@ -129,10 +206,10 @@ public protocol NoticeBoard: Sendable {
     @discardableResult
     func post(_ notice: Notice) async throws -> NoticeID
 
-    /// Shows a notice now and saves values in the plugin's own storage with it, in one step.
+    /// Shows a notice now and saves values and records of the plugin with it, in one step.
     ///
-    /// Either the values and the notice are both stored, or — when this throws, or the process is
-    /// killed — neither is. Use it when saving a record and announcing it must not come apart:
+    /// Either the values, the records and the notice are all stored, or — when this throws, or the
+    /// process is killed — none is. Use it when saving a record and announcing it must not come apart:
     /// a record saved on its own, by a process that was then killed, would never be announced,
     /// and the user, told that the command failed, would log it again.
     ///
@@ -140,12 +217,32 @@ public protocol NoticeBoard: Sendable {
     ///   - notice: The notice.
     ///   - values: Keys of the plugin's storage (``PluginContext/storage``) and the bytes to store
     ///     under them, replacing what is there.
+    ///   - records: Records to add to the plugin's records (``PluginContext/recordStore``); usually
+    ///     given through ``RecordBook/insert(_:announcing:storing:)``.
     /// - Returns: The notice's id, for ``update(_:to:)``.
+    /// - Throws: ``RecordBookError/duplicateID(kind:id:)`` when a record's id is taken; nothing is
+    ///   stored then.
     @discardableResult
-    func post(_ notice: Notice, storing values: [String: Data]) async throws -> NoticeID
+    func post(_ notice: Notice, storing values: [String: Data], inserting records: [StoredRecord]) async throws
+        -> NoticeID
 
     /// Replaces a posted notice in place: the same notification on screen changes its text.
     func update(_ id: NoticeID, to notice: Notice) async throws
+}
+
+extension NoticeBoard {
+    /// Shows a notice now and saves values in the plugin's own storage with it, in one step.
+    ///
+    /// ``post(_:storing:inserting:)`` without records.
+    ///
+    /// - Parameters:
+    ///   - notice: The notice.
+    ///   - values: Keys of the plugin's storage and the bytes to store under them.
+    /// - Returns: The notice's id, for ``update(_:to:)``.
+    @discardableResult
+    public func post(_ notice: Notice, storing values: [String: Data]) async throws -> NoticeID {
+        try await post(notice, storing: values, inserting: [])
+    }
 }
 
 /// Persistent storage private to one plugin.
@@ -223,6 +320,53 @@ extension PluginStore {
     public func removeValue(forKey key: String) async throws {
         try await setData(nil, forKey: key)
     }
+
+    /// Reads, changes and writes one key as a single step, like ``modify(forKey:_:)``, and returns
+    /// what the change returned.
+    ///
+    /// ```swift
+    /// let wasShown = try await storage.update(forKey: "flag.welcomeShown") { data in
+    ///     defer { data = Data("true".utf8) }
+    ///     return data == Data("true".utf8)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - change: Changes the bytes (`nil` when there are none; set `nil` to remove the key) and
+    ///     returns a value. It runs synchronously inside the store's step; what it throws is
+    ///     rethrown and nothing is written.
+    /// - Returns: What `change` returned.
+    public func update<Value: Sendable>(
+        forKey key: String, _ change: @escaping @Sendable (inout Data?) throws -> Value
+    ) async throws -> Value {
+        let result = TransformResult<Value>()
+        try await modify(forKey: key) { old in
+            var data = old
+            result.set(try change(&data))
+            return data
+        }
+        return try result.get()
+    }
+}
+
+/// Carries a value out of a transform that runs synchronously inside a store's step.
+final class TransformResult<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var value: Value?
+
+    func set(_ value: Value) { lock.withLock { self.value = value } }
+
+    func get() throws -> Value {
+        guard let value = lock.withLock({ value }) else { throw TransformDidNotRun() }
+        return value
+    }
+}
+
+/// A store returned from ``PluginStore/modify(forKey:_:)`` without running the transform; a store bug.
+struct TransformDidNotRun: Error, CustomStringConvertible {
+    var description: String { "the plugin store did not run the change it was given" }
 }
 
 /// The time as the engine sees it.

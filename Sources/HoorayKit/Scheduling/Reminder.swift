@@ -68,12 +68,24 @@ public struct DueReminder: Sendable, Hashable {
     public var dueAt: Date
     /// `true` when the occurrence is shown late because the computer was off or asleep.
     public var isCatchUp: Bool
+    /// `true` when the user snoozed the reminder and this is its notice coming back.
+    ///
+    /// ``reminder`` is then the reminder with the notice that was snoozed and a one-off schedule
+    /// at the snooze's end; its id is the reminder's own.
+    public var isSnoozed: Bool
 
     /// Creates a due occurrence.
-    public init(reminder: Reminder, dueAt: Date, isCatchUp: Bool = false) {
+    ///
+    /// - Parameters:
+    ///   - reminder: The reminder.
+    ///   - dueAt: The instant this occurrence was due.
+    ///   - isCatchUp: Whether it is shown late because the computer was off or asleep.
+    ///   - isSnoozed: Whether it is a snoozed notice coming back.
+    public init(reminder: Reminder, dueAt: Date, isCatchUp: Bool = false, isSnoozed: Bool = false) {
         self.reminder = reminder
         self.dueAt = dueAt
         self.isCatchUp = isCatchUp
+        self.isSnoozed = isSnoozed
     }
 }
 

@@ -1,10 +1,9 @@
 import Foundation
-import HoorayKit
 import Testing
 
-@testable import HabitsPlugin
+@testable import HoorayKit
 
-/// The bitmap a habit's history is kept in behaves as a set of days.
+/// The bitmap a streak's history is kept in behaves as a set of days, and is stored compactly.
 @Suite struct DaySetTests {
     static let start = LocalDate(year: 2026, month: 1, day: 1)!
 
@@ -46,5 +45,15 @@ import Testing
         let stored = days.storedForm
         #expect(DaySet(first: stored.first, bytes: stored.bytes) == days)
         #expect(stored.bytes.count <= span / 8 + 1)
+    }
+
+    @Test func itIsEncodedAsItsFirstDayAndTheBitmap() throws {
+        let days: DaySet = [Self.start, Self.start.adding(days: 4)]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(days), as: UTF8.self)
+        // Days 0 and 4 from the first: one byte, 0b0001_0001.
+        #expect(text == "{\"bits\":\"EQ==\",\"from\":\(Self.start.daysSinceEpoch)}")
+        #expect(try JSONDecoder().decode(DaySet.self, from: Data(text.utf8)) == days)
     }
 }

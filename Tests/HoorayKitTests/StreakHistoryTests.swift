@@ -2,8 +2,6 @@ import Foundation
 import HoorayKit
 import Testing
 
-@testable import HabitsPlugin
-
 /// A day written `YYYY-MM-DD`.
 func day(_ text: String) -> LocalDate { LocalDate(parsing: text)! }
 
@@ -13,39 +11,38 @@ func days(_ first: String, through last: String) -> [LocalDate] {
     return (0...from.days(until: day(last))).map { from.adding(days: $0) }
 }
 
-/// A habit for tests; history is given as days.
-func makeHabit(
-    _ name: String = "Read 10 pages", schedule: HabitSchedule = .daily, start: String, done: [LocalDate] = [],
-    resets: [String] = [], pauses: [HabitPause] = [], celebrated: [CelebratedMilestone] = [],
-    id: UUID = UUID(), why: String? = nil, remindAt: TimeOfDay? = nil
-) -> Habit {
-    Habit(
-        id: id, name: name, why: why, schedule: schedule, start: day(start), remindAt: remindAt,
-        createdAt: Date(timeIntervalSince1970: 1_790_000_000), completions: DaySet(done),
-        resets: resets.map { HabitReset(day: day($0)) }, pauses: pauses, celebrated: celebrated)
+/// A history for tests; its days are given as days.
+func makeHistory(
+    due: DueDays = .daily, start: String, done: [LocalDate] = [], resets: [String] = [], pauses: [StreakPause] = [],
+    celebrated: [CelebratedMilestone] = []
+) -> StreakHistory {
+    StreakHistory(
+        due: due, start: day(start), done: DaySet(done), pauses: pauses, resets: resets.map(day),
+        celebrated: celebrated)
 }
 
 /// A pause from `from` through `through` (open-ended when `nil`).
-func pause(_ from: String, _ through: String? = nil) -> HabitPause {
-    HabitPause(from: day(from), through: through.map(day))
+func pause(_ from: String, _ through: String? = nil) -> StreakPause {
+    StreakPause(from: day(from), through: through.map(day))
 }
 
 /// November 2026 starts on a Sunday: the 2nd, 9th, 16th, 23rd and 30th are Mondays.
-private let monWedFri = HabitSchedule.weekdays([.monday, .wednesday, .friday])
+private let monWedFri = DueDays.weekdays([.monday, .wednesday, .friday])
 
 struct StreakCase: Sendable, CustomTestStringConvertible {
     let name: String
-    let habit: Habit
+    let history: StreakHistory
     let today: String
     let days: Int
     let runStart: String?
     let lastMissed: String?
 
     init(
-        _ name: String, _ habit: Habit, today: String, days: Int, runStart: String? = nil, lastMissed: String? = nil
+        _ name: String, _ history: StreakHistory, today: String, days: Int, runStart: String? = nil,
+        lastMissed: String? = nil
     ) {
         self.name = name
-        self.habit = habit
+        self.history = history
         self.today = today
         self.days = days
         self.runStart = runStart
@@ -55,85 +52,87 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
+/// The streak engine: due days, days that neither count nor break, today open until it ends, resets.
 @Suite struct StreakTests {
     static let schedules: [StreakCase] = [
         // Every day.
         StreakCase(
             "daily: every day done through today",
-            makeHabit(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-15")),
+            makeHistory(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-15")),
             today: "2026-11-15", days: 14, runStart: "2026-11-02"),
         StreakCase(
             "daily: today not done yet is still open",
-            makeHabit(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-14")),
+            makeHistory(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-14")),
             today: "2026-11-15", days: 13, runStart: "2026-11-02"),
         StreakCase(
             "daily: a missed day ends the run",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02", done: days("2026-11-02", through: "2026-11-15").filter { $0 != day("2026-11-09") }),
             today: "2026-11-15", days: 6, runStart: "2026-11-10", lastMissed: "2026-11-09"),
         StreakCase(
             "daily: yesterday missed and today open",
-            makeHabit(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-13")),
+            makeHistory(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-13")),
             today: "2026-11-15", days: 0, lastMissed: "2026-11-14"),
-        StreakCase("daily: the first day, not done yet", makeHabit(start: "2026-11-02"), today: "2026-11-02", days: 0),
+        StreakCase(
+            "daily: the first day, not done yet", makeHistory(start: "2026-11-02"), today: "2026-11-02", days: 0),
         StreakCase(
             "daily: a completion after today is ignored",
-            makeHabit(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-20")),
+            makeHistory(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-20")),
             today: "2026-11-10", days: 9, runStart: "2026-11-02"),
         // Mon, Wed, Fri over three weeks.
         StreakCase(
             "mon/wed/fri: three weeks done, today friday",
-            makeHabit(
-                schedule: monWedFri, start: "2026-11-02",
+            makeHistory(
+                due: monWedFri, start: "2026-11-02",
                 done: ["02", "04", "06", "09", "11", "13", "16", "18", "20"].map(nov)),
             today: "2026-11-20", days: 9, runStart: "2026-11-02"),
         StreakCase(
             "mon/wed/fri: a weekend does not break it",
-            makeHabit(
-                schedule: monWedFri, start: "2026-11-02",
+            makeHistory(
+                due: monWedFri, start: "2026-11-02",
                 done: ["02", "04", "06", "09", "11", "13", "16", "18", "20"].map(nov)),
             today: "2026-11-22", days: 9, runStart: "2026-11-02"),
         StreakCase(
             "mon/wed/fri: monday open after a full week",
-            makeHabit(schedule: monWedFri, start: "2026-11-02", done: ["02", "04", "06", "09", "11", "13"].map(nov)),
+            makeHistory(due: monWedFri, start: "2026-11-02", done: ["02", "04", "06", "09", "11", "13"].map(nov)),
             today: "2026-11-16", days: 6, runStart: "2026-11-02"),
         StreakCase(
             "mon/wed/fri: a missed wednesday ends the run",
-            makeHabit(
-                schedule: monWedFri, start: "2026-11-02",
+            makeHistory(
+                due: monWedFri, start: "2026-11-02",
                 done: ["02", "04", "06", "09", "13", "16", "18", "20"].map(nov)),
             today: "2026-11-20", days: 4, runStart: "2026-11-13", lastMissed: "2026-11-11"),
         StreakCase(
             "mon/wed/fri: done on a tuesday instead does not make up for wednesday",
-            makeHabit(schedule: monWedFri, start: "2026-11-02", done: ["02", "04", "06", "09", "10", "13"].map(nov)),
+            makeHistory(due: monWedFri, start: "2026-11-02", done: ["02", "04", "06", "09", "10", "13"].map(nov)),
             today: "2026-11-13", days: 1, runStart: "2026-11-13", lastMissed: "2026-11-11"),
         StreakCase(
             "mon/wed/fri: completions on not-due days are extra, not counted",
-            makeHabit(
-                schedule: monWedFri, start: "2026-11-02",
+            makeHistory(
+                due: monWedFri, start: "2026-11-02",
                 done: days("2026-11-02", through: "2026-11-15")),
             today: "2026-11-15", days: 6, runStart: "2026-11-02"),
         // Every 3 days from Sunday the 1st: the 1st, 4th, 7th, 10th, 13th, 16th, 19th, 22nd.
         StreakCase(
             "every 3 days: done on each, today between two",
-            makeHabit(
-                schedule: .everyNDays(3), start: "2026-11-01",
+            makeHistory(
+                due: .everyNDays(3), start: "2026-11-01",
                 done: ["01", "04", "07", "10", "13", "16", "19"].map(nov)),
             today: "2026-11-21", days: 7, runStart: "2026-11-01"),
         StreakCase(
             "every 3 days: today due and open",
-            makeHabit(
-                schedule: .everyNDays(3), start: "2026-11-01",
+            makeHistory(
+                due: .everyNDays(3), start: "2026-11-01",
                 done: ["01", "04", "07", "10", "13", "16", "19"].map(nov)),
             today: "2026-11-22", days: 7, runStart: "2026-11-01"),
         StreakCase(
             "every 3 days: a missed occurrence ends the run",
-            makeHabit(
-                schedule: .everyNDays(3), start: "2026-11-01", done: ["01", "04", "07", "13", "16", "19"].map(nov)),
+            makeHistory(
+                due: .everyNDays(3), start: "2026-11-01", done: ["01", "04", "07", "13", "16", "19"].map(nov)),
             today: "2026-11-20", days: 3, runStart: "2026-11-13", lastMissed: "2026-11-10"),
         StreakCase(
             "every 3 days: a day late is not on the rhythm",
-            makeHabit(schedule: .everyNDays(3), start: "2026-11-01", done: ["01", "04", "07", "11", "13"].map(nov)),
+            makeHistory(due: .everyNDays(3), start: "2026-11-01", done: ["01", "04", "07", "11", "13"].map(nov)),
             today: "2026-11-13", days: 1, runStart: "2026-11-13", lastMissed: "2026-11-10"),
     ]
 
@@ -145,21 +144,21 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
     static let pausesAndResets: [StreakCase] = [
         StreakCase(
             "a paused stretch in the middle keeps the streak",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02",
                 done: days("2026-11-02", through: "2026-11-08") + days("2026-11-14", through: "2026-11-16"),
                 pauses: [pause("2026-11-09", "2026-11-13")]),
             today: "2026-11-16", days: 10, runStart: "2026-11-02"),
         StreakCase(
             "a completion on a paused day does not count",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02",
                 done: days("2026-11-02", through: "2026-11-10") + days("2026-11-14", through: "2026-11-16"),
                 pauses: [pause("2026-11-09", "2026-11-13")]),
             today: "2026-11-16", days: 10, runStart: "2026-11-02"),
         StreakCase(
             "overlapping and touching pauses are one stretch",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02",
                 done: days("2026-11-02", through: "2026-11-08") + days("2026-11-16", through: "2026-11-17"),
                 pauses: [
@@ -170,85 +169,85 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
             today: "2026-11-17", days: 9, runStart: "2026-11-02"),
         StreakCase(
             "a pause covering today keeps the streak",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02", done: days("2026-11-02", through: "2026-11-08"),
                 pauses: [pause("2026-11-09", "2026-11-20")]),
             today: "2026-11-12", days: 7, runStart: "2026-11-02"),
         StreakCase(
             "an open-ended pause keeps the streak",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02", done: days("2026-11-02", through: "2026-11-08"), pauses: [pause("2026-11-09")]),
             today: "2026-11-30", days: 7, runStart: "2026-11-02"),
         StreakCase(
             "a missed day before a pause still ends the run",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02",
                 done: days("2026-11-02", through: "2026-11-07") + days("2026-11-12", through: "2026-11-13"),
                 pauses: [pause("2026-11-09", "2026-11-11")]),
             today: "2026-11-13", days: 2, runStart: "2026-11-12", lastMissed: "2026-11-08"),
         StreakCase(
             "mon/wed/fri: a paused week keeps the streak",
-            makeHabit(
-                schedule: monWedFri, start: "2026-11-02", done: ["02", "04", "06", "16", "18"].map(nov),
+            makeHistory(
+                due: monWedFri, start: "2026-11-02", done: ["02", "04", "06", "16", "18"].map(nov),
                 pauses: [pause("2026-11-07", "2026-11-15")]),
             today: "2026-11-18", days: 5, runStart: "2026-11-02"),
         StreakCase(
             "a reset starts a new run on its day",
-            makeHabit(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-16"), resets: ["2026-11-10"]),
+            makeHistory(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-16"), resets: ["2026-11-10"]),
             today: "2026-11-16", days: 7, runStart: "2026-11-10"),
         StreakCase(
             "a reset day that was done counts, even today",
-            makeHabit(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-16"), resets: ["2026-11-16"]),
+            makeHistory(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-16"), resets: ["2026-11-16"]),
             today: "2026-11-16", days: 1, runStart: "2026-11-16"),
         StreakCase(
             "a reset today, not done yet, leaves nothing",
-            makeHabit(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-15"), resets: ["2026-11-16"]),
+            makeHistory(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-15"), resets: ["2026-11-16"]),
             today: "2026-11-16", days: 0),
         StreakCase(
             "a reset day not done is not a miss; the run starts after it",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02",
                 done: days("2026-11-02", through: "2026-11-08") + days("2026-11-11", through: "2026-11-16"),
                 resets: ["2026-11-10"]),
             today: "2026-11-16", days: 6, runStart: "2026-11-11"),
         StreakCase(
             "the latest of two resets counts",
-            makeHabit(
+            makeHistory(
                 start: "2026-11-02", done: days("2026-11-02", through: "2026-11-16"),
                 resets: ["2026-11-05", "2026-11-10"]),
             today: "2026-11-16", days: 7, runStart: "2026-11-10"),
         StreakCase(
             "a reset after today is ignored",
-            makeHabit(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-16"), resets: ["2026-11-20"]),
+            makeHistory(start: "2026-11-02", done: days("2026-11-02", through: "2026-11-16"), resets: ["2026-11-20"]),
             today: "2026-11-16", days: 15, runStart: "2026-11-02"),
         StreakCase(
             "mon/wed/fri: a reset on a not-due day starts the run at the next due day",
-            makeHabit(
-                schedule: monWedFri, start: "2026-11-02", done: ["02", "04", "06", "09", "11", "13"].map(nov),
+            makeHistory(
+                due: monWedFri, start: "2026-11-02", done: ["02", "04", "06", "09", "11", "13"].map(nov),
                 resets: ["2026-11-10"]),
             today: "2026-11-13", days: 2, runStart: "2026-11-11"),
         StreakCase(
             "days before the start never count",
-            makeHabit(start: "2026-11-10", done: days("2026-11-02", through: "2026-11-12")),
+            makeHistory(start: "2026-11-10", done: days("2026-11-02", through: "2026-11-12")),
             today: "2026-11-12", days: 3, runStart: "2026-11-10"),
         StreakCase(
             "today before the start has no streak",
-            makeHabit(start: "2026-11-10", done: days("2026-11-02", through: "2026-11-08")),
+            makeHistory(start: "2026-11-10", done: days("2026-11-02", through: "2026-11-08")),
             today: "2026-11-08", days: 0),
         // Daylight saving time begins in America/New_York on 2026-03-08: days are days.
         StreakCase(
             "daily across the start of daylight saving time",
-            makeHabit(start: "2026-03-01", done: days("2026-03-01", through: "2026-03-14")),
+            makeHistory(start: "2026-03-01", done: days("2026-03-01", through: "2026-03-14")),
             today: "2026-03-14", days: 14, runStart: "2026-03-01"),
         StreakCase(
             "every 3 days across the start of daylight saving time",
-            makeHabit(
-                schedule: .everyNDays(3), start: "2026-03-06",
+            makeHistory(
+                due: .everyNDays(3), start: "2026-03-06",
                 done: ["2026-03-06", "2026-03-09", "2026-03-12"].map(day)),
             today: "2026-03-14", days: 3, runStart: "2026-03-06"),
         StreakCase(
             "daily across the end of daylight saving time, with a miss after it",
-            makeHabit(
+            makeHistory(
                 start: "2026-10-28",
                 done: days("2026-10-28", through: "2026-11-05").filter { $0 != day("2026-11-02") }),
             today: "2026-11-05", days: 3, runStart: "2026-11-03", lastMissed: "2026-11-02"),
@@ -260,7 +259,7 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
     }
 
     private func expect(_ example: StreakCase, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        let streak = example.habit.streak(today: day(example.today))
+        let streak = example.history.streak(today: day(example.today))
         #expect(streak.days == example.days, sourceLocation: sourceLocation)
         #expect(streak.runStart == example.runStart.map(day), sourceLocation: sourceLocation)
         #expect(streak.lastMissed == example.lastMissed.map(day), sourceLocation: sourceLocation)
@@ -278,23 +277,23 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
         }
         // when each is logged on its local day,
         let done = instants.map { LocalDate(instant: $0, in: zone) }
-        let habit = makeHabit(start: "2026-03-05", done: done)
+        let history = makeHistory(start: "2026-03-05", done: done)
         // then each day counts once.
         let today = LocalDate(instant: instants.last!, in: zone)
         #expect(today == day("2026-03-11"))
-        #expect(habit.streak(today: today) == Streak(days: 7, runStart: day("2026-03-05")))
+        #expect(history.streak(today: today) == Streak(days: 7, runStart: day("2026-03-05")))
     }
 
     @Test(arguments: [
-        (HabitSchedule.daily, "2026-11-02", "2026-11-16"),
+        (DueDays.daily, "2026-11-02", "2026-11-16"),
         (monWedFri, "2026-11-02", "2026-11-18"),
-        (HabitSchedule.everyNDays(3), "2026-11-01", "2026-11-19"),
+        (DueDays.everyNDays(3), "2026-11-01", "2026-11-19"),
     ])
-    func undoingTodayLowersTheStreakByOne(schedule: HabitSchedule, start: String, today: String) {
-        var habit = makeHabit(schedule: schedule, start: start, done: days(start, through: today))
-        let before = habit.streak(today: day(today)).days
-        habit.completions.remove(day(today))
-        let after = habit.streak(today: day(today))
+    func undoingTodayLowersTheStreakByOne(due: DueDays, start: String, today: String) {
+        var history = makeHistory(due: due, start: start, done: days(start, through: today))
+        let before = history.streak(today: day(today)).days
+        history.done.remove(day(today))
+        let after = history.streak(today: day(today))
         #expect(before > 1)
         #expect(after.days == before - 1)
         #expect(after.lastMissed == nil)
@@ -303,18 +302,18 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
     @Test func aYearOfHistoryCountsOnlyTheRunSinceTheLastMiss() {
         // A year of daily history with a miss three days ago: the streak is the three days since.
         let history = days("2025-11-01", through: "2026-11-16").filter { $0 != day("2026-11-13") }
-        let habit = makeHabit(start: "2025-11-01", done: history)
+        let year = makeHistory(start: "2025-11-01", done: history)
         #expect(
-            habit.streak(today: day("2026-11-16"))
+            year.streak(today: day("2026-11-16"))
                 == Streak(days: 3, runStart: day("2026-11-14"), lastMissed: day("2026-11-13")))
-        #expect(habit.streak(today: day("2026-11-12")).days == 377)
+        #expect(year.streak(today: day("2026-11-12")).days == 377)
     }
 }
 
 @Suite struct DayStateTests {
     /// Mon/Wed/Fri from Tuesday 3 November; today is Friday the 20th.
-    static let habit = makeHabit(
-        schedule: monWedFri, start: "2026-11-03",
+    static let history = makeHistory(
+        due: monWedFri, start: "2026-11-03",
         done: ["02", "04", "06", "07", "09", "13", "16", "20", "25"].map(nov),
         resets: ["2026-11-11", "2026-11-16"], pauses: [pause("2026-11-13", "2026-11-14"), pause("2026-11-27")])
 
@@ -333,11 +332,11 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
         ("2026-11-27", .future),
     ])
     func eachDayHasOneState(date: String, state: DayState) {
-        #expect(Self.habit.state(on: day(date), today: day("2026-11-20")) == state)
+        #expect(Self.history.state(on: day(date), today: day("2026-11-20")) == state)
     }
 
     @Test func todayDueAndNotDoneIsOpen() {
-        #expect(Self.habit.state(on: day("2026-11-23"), today: day("2026-11-23")) == .open)
+        #expect(Self.history.state(on: day("2026-11-23"), today: day("2026-11-23")) == .open)
     }
 
     @Test(arguments: [
@@ -349,19 +348,19 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
         ("2026-11-30", false),  // open-ended pause
     ])
     func dueDaysFollowTheScheduleTheStartAndThePauses(date: String, isDue: Bool) {
-        #expect(Self.habit.isDue(on: day(date)) == isDue)
+        #expect(Self.history.isDue(on: day(date)) == isDue)
     }
 
     @Test func aResetDayCanBeDoneToo() {
-        #expect(Self.habit.isDone(on: day("2026-11-16")))
-        #expect(!Self.habit.isDone(on: day("2026-11-11")))
+        #expect(Self.history.isDone(on: day("2026-11-16")))
+        #expect(!Self.history.isDone(on: day("2026-11-11")))
     }
 }
 
 @Suite struct MilestoneTests {
-    /// A daily habit done every day from 2 November through `last`.
-    private static func daily(through last: String, celebrated: [CelebratedMilestone] = []) -> Habit {
-        makeHabit(start: "2026-11-02", done: days("2026-11-02", through: last), celebrated: celebrated)
+    /// Done every day from 2 November through `last`.
+    private static func daily(through last: String, celebrated: [CelebratedMilestone] = []) -> StreakHistory {
+        makeHistory(start: "2026-11-02", done: days("2026-11-02", through: last), celebrated: celebrated)
     }
 
     @Test(
@@ -370,37 +369,37 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
         ] as [(Int, Int?)])
     func aMilestoneIsReachedOnTheDayTheStreakEqualsIt(length: Int, milestone: Int?) {
         let today = day("2026-11-02").adding(days: length - 1)
-        let habit = Self.daily(through: today.description)
-        #expect(habit.streak(today: today).days == length)
-        #expect(habit.milestoneReached(by: today, today: today, milestones: Habit.defaultMilestones) == milestone)
+        let history = Self.daily(through: today.description)
+        #expect(history.streak(today: today).days == length)
+        #expect(history.milestoneReached(by: today, today: today, milestones: .habits) == milestone)
     }
 
     @Test func aDayDoneYesterdayReachesItWhileTodayIsStillOpen() {
-        let habit = Self.daily(through: "2026-11-08")
-        #expect(habit.milestoneReached(by: day("2026-11-08"), today: day("2026-11-09")) == 7)
+        let history = Self.daily(through: "2026-11-08")
+        #expect(history.milestoneReached(by: day("2026-11-08"), today: day("2026-11-09"), milestones: .habits) == 7)
         // An earlier day of the run is not the one that reached it.
-        #expect(habit.milestoneReached(by: day("2026-11-07"), today: day("2026-11-09")) == nil)
+        #expect(history.milestoneReached(by: day("2026-11-07"), today: day("2026-11-09"), milestones: .habits) == nil)
     }
 
     @Test func aDayNotCountedReachesNothing() {
-        let habit = makeHabit(
-            schedule: monWedFri, start: "2026-11-02",
+        let history = makeHistory(
+            due: monWedFri, start: "2026-11-02",
             done: ["02", "04", "06", "09", "11", "13", "16", "17"].map(nov))
         // Tuesday the 17th is extra: the streak is 7 but was reached on Monday.
-        #expect(habit.streak(today: day("2026-11-17")).days == 7)
-        #expect(habit.milestoneReached(by: day("2026-11-17"), today: day("2026-11-17")) == nil)
-        #expect(habit.milestoneReached(by: day("2026-11-16"), today: day("2026-11-17")) == 7)
+        #expect(history.streak(today: day("2026-11-17")).days == 7)
+        #expect(history.milestoneReached(by: day("2026-11-17"), today: day("2026-11-17"), milestones: .habits) == nil)
+        #expect(history.milestoneReached(by: day("2026-11-16"), today: day("2026-11-17"), milestones: .habits) == 7)
     }
 
     @Test func aMilestoneIsCelebratedOncePerRun() {
         let today = day("2026-11-08")
         let done = Self.daily(
             through: "2026-11-08", celebrated: [CelebratedMilestone(days: 7, runStart: day("2026-11-02"))])
-        #expect(done.milestoneReached(by: today, today: today) == nil)
+        #expect(done.milestoneReached(by: today, today: today, milestones: .habits) == nil)
         // Another run that reached 7 does not stop this one.
         let other = Self.daily(
             through: "2026-11-08", celebrated: [CelebratedMilestone(days: 7, runStart: day("2026-10-01"))])
-        #expect(other.milestoneReached(by: today, today: today) == 7)
+        #expect(other.milestoneReached(by: today, today: today, milestones: .habits) == 7)
     }
 
     @Test(
@@ -412,16 +411,57 @@ struct StreakCase: Sendable, CustomTestStringConvertible {
     func theBadgeIsTheHighestMilestoneReached(length: Int, badge: Int?) {
         let today = day("2026-11-02").adding(days: max(length, 1) - 1)
         let done = length == 0 ? [] : days("2026-11-02", through: today.description)
-        let habit = makeHabit(start: "2026-11-02", done: done)
-        #expect(habit.streak(today: today).days == length)
-        #expect(habit.badge(today: today, milestones: Habit.defaultMilestones) == badge)
+        let history = makeHistory(start: "2026-11-02", done: done)
+        #expect(history.streak(today: today).days == length)
+        #expect(history.badge(today: today, milestones: .habits) == badge)
     }
 
     @Test func customMilestonesInAnyOrder() {
-        let habit = Self.daily(through: "2026-11-11")
-        #expect(habit.badge(today: day("2026-11-11"), milestones: [10, 3, 5]) == 10)
-        #expect(habit.milestoneReached(by: day("2026-11-11"), today: day("2026-11-11"), milestones: [10, 3]) == 10)
-        #expect(habit.badge(today: day("2026-11-11"), milestones: []) == nil)
+        let history = Self.daily(through: "2026-11-11")
+        #expect(history.badge(today: day("2026-11-11"), milestones: [10, 3, 5]) == 10)
+        #expect(history.milestoneReached(by: day("2026-11-11"), today: day("2026-11-11"), milestones: [10, 3]) == 10)
+        #expect(history.badge(today: day("2026-11-11"), milestones: []) == nil)
+        #expect(MilestoneSet([30, 7, 0, -1, 7]).days == [7, 30])
+    }
+
+    @Test func completingADayCelebratesEachMilestoneOncePerRun() {
+        var history = Self.daily(through: "2026-11-07")
+        let today = day("2026-11-08")
+        // Day 7 reaches the milestone, once.
+        #expect(history.complete(today, today: today, milestones: .habits) == 7)
+        #expect(history.celebrated == [CelebratedMilestone(days: 7, runStart: day("2026-11-02"))])
+        #expect(history.complete(today, today: today, milestones: .habits) == nil, "a day already done changes nothing")
+        // Undone and done again: the run already celebrated 7.
+        history.done.remove(today)
+        #expect(history.complete(today, today: today, milestones: .habits) == nil)
+        // A new run after a reset celebrates it again.
+        history.resets.append(day("2026-11-09"))
+        for offset in 0..<7 {
+            let next = day("2026-11-09").adding(days: offset)
+            let milestone = history.complete(next, today: next, milestones: .habits)
+            #expect(milestone == (offset == 6 ? 7 : nil))
+        }
+    }
+
+    @Test func fillingInAForgottenDayCelebratesTheMilestoneItPassed() {
+        // Done every day but the 4th: a streak of 4. Filling in the 4th makes it 8, past 7.
+        var history = makeHistory(
+            start: "2026-11-02", done: days("2026-11-02", through: "2026-11-09").filter { $0 != nov("04") })
+        #expect(history.streak(today: nov("09")).days == 5)
+        #expect(history.complete(nov("04"), today: nov("09"), milestones: .habits) == 7)
+        // A day outside the run (before a reset) celebrates nothing.
+        var reset = makeHistory(
+            start: "2026-11-02", done: days("2026-11-10", through: "2026-11-16"), resets: ["2026-11-10"])
+        #expect(reset.complete(nov("03"), today: nov("16"), milestones: .habits) == nil)
+    }
+
+    @Test func pausedAndNotDueDaysNeitherCountNorBreak() {
+        let history = makeHistory(
+            due: .weekdays([.monday, .wednesday, .friday]), start: "2026-11-02",
+            done: ["02", "04", "06", "16"].map(nov), pauses: [pause("2026-11-09", "2026-11-13")])
+        // The weekend and the paused week in between: the streak goes on.
+        #expect(history.streak(today: nov("16")).days == 4)
+        #expect(history.previousDueDay(before: nov("16")) == nov("06"))
     }
 }
 

@@ -1,11 +1,13 @@
 import Foundation
-import HoorayKit
 
 /// A set of days kept as a bitmap: one bit a day from the earliest.
 ///
-/// A habit's year of history takes 48 bytes instead of the ~11 KB a `Set<LocalDate>` needs, so
+/// A year of a habit's history takes 48 bytes instead of the ~11 KB a `Set<LocalDate>` needs, so
 /// 10,000 habits fit in a few hundred kilobytes, and reading one from storage is a copy of bytes.
-public struct DaySet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
+///
+/// It is encoded as its first day (days since 1970-01-01) and the bitmap in base64, one bit a day
+/// from it, least significant bit first in each byte: `{"from": 20393, "bits": "EQ=="}`.
+public struct DaySet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible, Codable {
     /// The day of bit 0, as days since 1970-01-01; the earliest day when not empty.
     private var first: Int = 0
     /// The bits, 64 days a word, least significant first; no trailing zero words.
@@ -23,6 +25,7 @@ public struct DaySet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, C
         for number in numbers { words[(number - low) / 64] |= 1 << UInt64((number - low) % 64) }
     }
 
+    /// A set of the days listed.
     public init(arrayLiteral days: LocalDate...) {
         self.init(days)
     }
@@ -106,7 +109,29 @@ public struct DaySet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, C
         }.makeIterator()
     }
 
+    /// The days as `[2026-11-01, 2026-11-03]`.
     public var description: String { "[" + map(\.description).joined(separator: ", ") + "]" }
+
+    private enum CodingKeys: String, CodingKey {
+        case from, bits
+    }
+
+    /// Decodes the stored form; bits that are not base64 read as no days, so that the rest of the
+    /// record they belong to still reads.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let first = try container.decode(Int.self, forKey: .from)
+        let text = try container.decode(String.self, forKey: .bits)
+        self.init(first: first, bytes: Data(base64Encoded: text) ?? Data())
+    }
+
+    /// Encodes the stored form: the first day and the bitmap in base64.
+    public func encode(to encoder: any Encoder) throws {
+        let stored = storedForm
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(stored.first, forKey: .from)
+        try container.encode(stored.bytes.base64EncodedString(), forKey: .bits)
+    }
 
     /// Keeps one form per set, so equal sets compare equal: the earliest day on bit 0, no empty
     /// words at the end.
