@@ -26,12 +26,13 @@ extension WaterPlugin {
                 throw PluginCommandError(
                     "--glasses \(given) is not a number of glasses; give 1 to 20, such as --glasses 2")
             }
-            let (total, celebration) = try await drink(glasses, on: today, goal: configuration.goal, context: context)
+            let (total, celebration) = try await drink(
+                glasses, goal: configuration.goal, timeZone: command.environment.timeZone, context: context)
             let count = DayCount(date: today, glasses: total, goal: configuration.goal)
             let lines = ["Counted. \(count.text)"] + [celebration].compactMap { $0 }
             return CommandReply(text: lines.joined(separator: "\n"), json: try JSONValue(encoding: count))
         case "today":
-            let total = try await glasses(on: today, context: context)
+            let total = try await glasses(on: today, in: command.environment.timeZone, context: context)
             let count = DayCount(date: today, glasses: total, goal: configuration.goal)
             let text = total == 0 ? "No glasses counted yet today; `hooray water drink` counts one." : count.text
             return CommandReply(text: text, json: try JSONValue(encoding: count))

@@ -32,16 +32,12 @@ public struct WaterPlugin: HoorayPlugin {
     // MARK: Reminders
 
     public func activate(context: PluginContext, configuration: WaterConfiguration) async throws {
-        // The goal travels with each reminder as its payload, for `reminderDue` and the button,
-        // which are not handed the configuration.
-        let goal = try JSONValue(encoding: configuration.goal)
         let reminders = configuration.times.map { time in
             Reminder(
                 id: "glass-\(time)", schedule: .daily(at: time, zone: context.timeZone),
                 notice: Notice(
                     title: "A glass of water?", body: "A few sips count too.", urgency: .low, actions: [Self.drank],
-                    category: "hooray.water"),
-                payload: goal)
+                    category: "hooray.water"))
         }
         try await context.reminders.replaceAll(with: reminders)
     }
@@ -49,8 +45,9 @@ public struct WaterPlugin: HoorayPlugin {
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
         // After a sleep, only the latest missed reminder is worth showing: the others were followed by another.
         if due.isCatchUp && context.now >= due.dueAt.addingTimeInterval(Self.interval) { return nil }
-        let goal = try Self.goal(in: due.reminder.payload)
-        let glasses = try await glasses(on: LocalDate(instant: due.dueAt, in: context.timeZone), context: context)
+        let goal = try context.configuration(of: self).goal
+        let day = LocalDate(instant: due.dueAt, in: context.timeZone)
+        let glasses = try await glasses(on: day, in: context.timeZone, context: context)
         // The goal is reached: no more reminders today.
         guard glasses < goal else { return nil }
         var notice = due.reminder.notice
@@ -60,44 +57,54 @@ public struct WaterPlugin: HoorayPlugin {
 
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
         guard action.actionID == Self.drank.id else { return }
-        let today = LocalDate(instant: context.now, in: context.timeZone)
-        _ = try await drink(1, on: today, goal: try Self.goal(in: action.payload), context: context)
-    }
-
-    /// The goal a reminder carries as its payload.
-    static func goal(in payload: JSONValue?) throws -> Int {
-        try payload?.decode(Int.self) ?? WaterConfiguration().goal
+        let goal = try context.configuration(of: self).goal
+        _ = try await drink(1, goal: goal, timeZone: context.timeZone, context: context)
     }
 
     // MARK: Counting
 
-    /// Counts glasses on a day, and celebrates when they reach the goal.
+    /// Counts glasses drunk now, and celebrates when they bring the day to its goal.
     ///
-    /// - Returns: The day's glasses now, and the celebration's line when this drink reached the goal.
-    func drink(_ glasses: Int, on day: LocalDate, goal: Int, context: PluginContext) async throws
+    /// - Parameters:
+    ///   - glasses: How many glasses.
+    ///   - goal: The glasses a day worth a celebration.
+    ///   - timeZone: The user's time zone, where the day starts and ends.
+    ///   - context: The plugin's context.
+    /// - Returns: The day's glasses now, and the celebration's line when the goal was reached.
+    func drink(_ glasses: Int, goal: Int, timeZone: TimeZone, context: PluginContext) async throws
         -> (glasses: Int, celebration: String?)
     {
-        // One step that no other writer interleaves with: the daemon may count a button press meanwhile.
-        let stored = try await context.storage.modify(forKey: Self.key(day)) { data in
-            try JSONEncoder().encode(Self.glasses(in: data) + glasses)
-        }
-        let total = try Self.glasses(in: stored)
-        // Counts only grow, one step at a time, so exactly one drink crosses the goal: celebrated once a day.
-        guard total >= goal, total - glasses < goal else { return (total, nil) }
+        try await context.records(of: Drink.self).insert(Drink(drunkAt: context.now, glasses: glasses))
+        let today = LocalDate(instant: context.now, in: timeZone)
+        let total = try await self.glasses(on: today, in: timeZone, context: context)
+        guard total >= goal else { return (total, nil) }
+        // The daemon may count a button press meanwhile: whoever first sees the goal reached claims the
+        // day's celebration, in one step that no other writer interleaves with, so it happens once a day.
+        let claim = Data(UUID().uuidString.utf8)
+        let claimed = try await context.storage.modify(forKey: "celebrated.\(today)") { $0 ?? claim }
+        guard claimed == claim else { return (total, nil) }
         let outcome = try await context.celebrations.celebrate(
             Celebration(size: .big, title: "\(goal) glasses of water today", detail: "That's your goal. Cheers!"))
         return (total, outcome.line)
     }
 
-    /// The glasses counted on a day.
-    func glasses(on day: LocalDate, context: PluginContext) async throws -> Int {
-        try Self.glasses(in: await context.storage.data(forKey: Self.key(day)))
+    /// The glasses counted on a day of the user's time zone.
+    func glasses(on day: LocalDate, in timeZone: TimeZone, context: PluginContext) async throws -> Int {
+        let drinks = try await context.records(of: Drink.self).records(on: day, in: timeZone)
+        return drinks.reduce(0) { $0 + $1.glasses }
     }
+}
 
-    /// The storage key of a day's count, such as `glasses.2026-11-23`.
-    static func key(_ day: LocalDate) -> String { "glasses.\(day)" }
+/// Glasses counted at once: one record for each `hooray water drink` or press of the button.
+struct Drink: PluginRecord, Identifiable {
+    static let recordKind = "drink"
 
-    static func glasses(in data: Data?) throws -> Int {
-        try data.map { try JSONDecoder().decode(Int.self, from: $0) } ?? 0
-    }
+    var id = UUID()
+    /// When they were counted.
+    var drunkAt: Date
+    /// How many glasses.
+    var glasses: Int
+
+    /// Filed under the instant, which falls on the day of whoever looks.
+    var recordDate: RecordDate { .instant(drunkAt) }
 }

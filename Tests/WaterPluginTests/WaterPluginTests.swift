@@ -20,7 +20,7 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
     static let monday = time("2026-11-23 08:00")
 
     func setUp(_ configuration: WaterConfiguration = WaterConfiguration()) async throws -> PluginTestHarness {
-        let harness = PluginTestHarness(pluginName: "water", now: Self.monday)
+        let harness = PluginTestHarness(pluginName: "water", now: Self.monday, configuration: configuration)
         try await WaterPlugin().activate(context: harness.context, configuration: configuration)
         return harness
     }
@@ -108,9 +108,8 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
 
         // More glasses, and a button pressed, are counted without another celebration.
         _ = try await run(harness, drink())
-        try await WaterPlugin().actionInvoked(
-            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "drank", reminderID: "glass-13:00"),
-            context: harness.context)
+        let reminder = try #require(try await harness.reminders.list().first).reminder
+        try await harness.press("drank", on: reminder.notice, fromReminder: reminder.id, of: WaterPlugin())
         #expect(try await run(harness, CommandInvocation(command: "today")).text == "10 of 8 glasses today.")
         #expect(await harness.celebrations.celebrations.count == 1)
 
@@ -122,13 +121,10 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
 
     @Test func theDrankButtonCountsAGlassAndCelebratesAtTheConfiguredGoal() async throws {
         let harness = try await setUp(WaterConfiguration(goal: 2))
-        // The engine hands the button the payload of the reminder whose notice it is on.
         let reminder = try #require(try await harness.reminders.list().first).reminder
-        let drank = InvokedAction(
-            notice: NoticeID(rawValue: 1), actionID: "drank", reminderID: reminder.id, payload: reminder.payload)
-        try await WaterPlugin().actionInvoked(drank, context: harness.context)
+        try await harness.press("drank", on: reminder.notice, fromReminder: reminder.id, of: WaterPlugin())
         #expect(await harness.celebrations.celebrations.isEmpty)
-        try await WaterPlugin().actionInvoked(drank, context: harness.context)
+        try await harness.press("drank", on: reminder.notice, fromReminder: reminder.id, of: WaterPlugin())
         #expect(await harness.celebrations.celebrations.map(\.title) == ["2 glasses of water today"])
         let today = try await run(harness, CommandInvocation(command: "today"), goal: 2)
         #expect(today.text == "2 of 2 glasses today.")
