@@ -3,7 +3,9 @@
 
 SHELL        := /bin/bash
 SWIFT        ?= swift
-BUILD_FLAGS  ?=
+# Package.swift makes a target of every folder under Plugins/, but SwiftPM caches the evaluated
+# manifest by its text alone: without this, a new plugin folder is not seen until Package.swift changes.
+BUILD_FLAGS  ?= --manifest-cache none
 BIN          := .build/debug
 
 RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev
@@ -83,7 +85,7 @@ clean:
 # (packaging/debian/rules), in a scratch folder of its own so it clobbers no other build.
 BENCH_PKGS    := dbus-daemon python3 python3-dbus-next libnotify-bin faketime
 BENCH_SCRATCH := .build-bench
-BENCH_BUILD   := $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_SCRATCH) \
+BENCH_BUILD   := $(SWIFT) build -c release --static-swift-stdlib --manifest-cache none --scratch-path $(BENCH_SCRATCH) \
                  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 BENCH_BIN     := $(BENCH_SCRATCH)/release
 BENCH_FLAGS   ?=

@@ -53,6 +53,8 @@ public final class PluginCommandRunner: Sendable {
             throw PluginCommandFailed(message: "hoorayd did not answer: \(error)", mayHaveRun: true)
         }
         let engine = try await host.engine(session: session, plugins: plugins, plugin: plugin)
+        // Notices already waiting are not this command's: only its own are reported as waiting.
+        host.waitingBefore = Set(((try? await engine.database.pendingNotices()) ?? []).map(\.id))
         do {
             let reply = try await engine.run(command, plugin: plugin)
             await engine.deliverPending(plugin: plugin)
@@ -77,7 +79,10 @@ public final class PluginCommandRunner: Sendable {
         if let next = reply?.followUp {
             followUp = try? await engine.run(next, plugin: plugin)
         }
-        let undelivered = ((try? await engine.database.pendingNotices()) ?? []).contains { $0.plugin == plugin }
+        let waitingBefore = host.waitingBefore
+        let undelivered = ((try? await engine.database.pendingNotices()) ?? []).contains {
+            $0.plugin == plugin && !waitingBefore.contains($0.id)
+        }
         await sink.shutdown()
         return (followUp, undelivered)
     }
@@ -108,6 +113,13 @@ final class LocalHostBox: @unchecked Sendable {
     private let lock = NSLock()
     private var made: (Engine, LibNotifySink)?
     private(set) var plugin: String?
+    private var _waitingBefore: Set<NoticeID> = []
+
+    /// The notices that waited for a notification server before the command ran.
+    var waitingBefore: Set<NoticeID> {
+        get { lock.withLock { _waitingBefore } }
+        set { lock.withLock { _waitingBefore = newValue } }
+    }
 
     var current: (Engine, LibNotifySink)? { lock.withLock { made } }
 
