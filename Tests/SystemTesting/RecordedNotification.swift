@@ -1,81 +1,18 @@
-/// A JSON value as the test notification server writes it, for hints whose type varies.
-public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// A string.
-    case string(String)
-    /// A whole number, such as the `urgency` byte.
-    case integer(Int)
-    /// A number with a fraction.
-    case number(Double)
-    /// `true` or `false`.
-    case bool(Bool)
-    /// A list.
-    case array([JSONValue])
-    /// An object; byte arrays arrive as `{"bytes_base64": "..."}`.
-    case object([String: JSONValue])
-    /// `null`.
-    case null
+import HoorayKit
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Int.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try container.encode(value)
-        case .integer(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .bool(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        case .null: try container.encodeNil()
-        }
-    }
-
-    /// The string, when this is one.
-    public var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
+/// The hints the test notification server records are JSON values, whose type varies
+/// (HoorayKit's ``JSONValue``); byte arrays arrive as `{"bytes_base64": "..."}`.
+extension JSONValue {
     /// The boolean, when this is one.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
-    /// The whole number, when this is one.
+    /// The whole number, when this is one, such as the `urgency` byte.
     public var integerValue: Int? {
-        if case .integer(let value) = self { return value }
+        if case .number(let value) = self, value.rounded() == value, abs(value) < 1e15 { return Int(value) }
         return nil
-    }
-
-    public var description: String {
-        switch self {
-        case .string(let value): value.debugDescription
-        case .integer(let value): String(value)
-        case .number(let value): String(value)
-        case .bool(let value): String(value)
-        case .array(let value): "[" + value.map(\.description).joined(separator: ", ") + "]"
-        case .object(let value):
-            "{" + value.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
-        case .null: "null"
-        }
     }
 }
 
