@@ -1,46 +1,46 @@
 import Foundation
 import HoorayKit
 
-/// The commands of the habits plugin, as `hooray habit …` sends them.
-public enum HabitCommand {
-    public static let add = "add"
-    public static let edit = "edit"
-    public static let rename = "rename"
-    public static let delete = "delete"
-    public static let done = "done"
-    public static let undo = "undo"
-    public static let pause = "pause"
-    public static let resume = "resume"
-    public static let reset = "reset"
+/// The names of the habit commands that change a habit, as ``HabitsPlugin/commands`` declares them.
+enum HabitCommand {
+    static let add = "add"
+    static let edit = "edit"
+    static let rename = "rename"
+    static let delete = "delete"
+    static let done = "done"
+    static let undo = "undo"
+    static let pause = "pause"
+    static let resume = "resume"
+    static let reset = "reset"
 }
 
-/// The arguments of a habit command; each command reads the fields it needs.
-public struct HabitRequest: Sendable, Hashable, Codable {
+/// The arguments of a habit command, read from its options; each command reads the fields it needs.
+struct HabitRequest: Sendable, Hashable {
     /// The habit's name.
-    public var name: String
+    var name: String
     /// A new name (`rename`).
-    public var newName: String?
+    var newName: String?
     /// The "remember why" note (`add`, `edit`); an empty string removes it.
-    public var why: String?
+    var why: String?
     /// `--every`: `day` or an interval such as `3d`.
-    public var every: String?
+    var every: String?
     /// `--on`: weekdays such as `mon,wed,fri`.
-    public var on: String?
+    var on: String?
     /// `--remind HH:MM`; `off` removes the reminder.
-    public var remind: String?
+    var remind: String?
     /// `--start DATE`.
-    public var start: String?
+    var start: String?
     /// `--date DATE` (`done`, `undo`).
-    public var date: String?
+    var date: String?
     /// `--for 5d` (`pause`).
-    public var duration: String?
+    var duration: String?
     /// `--until DATE` (`pause`).
-    public var until: String?
+    var until: String?
     /// The reset note (`reset`).
-    public var note: String?
+    var note: String?
 
     /// Creates a request.
-    public init(
+    init(
         name: String, newName: String? = nil, why: String? = nil, every: String? = nil, on: String? = nil,
         remind: String? = nil, start: String? = nil, date: String? = nil, duration: String? = nil,
         until: String? = nil, note: String? = nil
@@ -59,21 +59,21 @@ public struct HabitRequest: Sendable, Hashable, Codable {
     }
 }
 
-/// What a habit command answers.
-public struct HabitReply: Sendable, Hashable, Codable {
+/// What a habit command answers, before it is written for the terminal or as JSON.
+struct HabitReply: Sendable, Hashable, Encodable {
     /// The habit after the command (before it, for `delete`).
-    public var habit: Habit
+    var habit: Habit
     /// Its streak now, in days.
-    public var streak: Int
+    var streak: Int
     /// What happened, for the terminal.
-    public var message: String
+    var message: String
     /// Further gentle notes, such as "not due today; counted as an extra".
-    public var notes: [String]
+    var notes: [String]
     /// The celebration's line, when the command reached a milestone.
-    public var celebration: String?
+    var celebration: String?
 }
 
-/// The rules habit input must follow, shared by the plugin and the CLI.
+/// The rules habit input must follow: names, notes, rhythms, reminder times and pauses.
 public enum HabitRules {
     /// The longest name, in characters.
     public static let maxNameLength = 200

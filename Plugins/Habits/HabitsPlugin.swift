@@ -94,10 +94,12 @@ public struct HabitsPlugin: HoorayPlugin {
             category: "hooray.habit")
     }
 
-    /// Marks the habit done from its reminder's "Done" button. ("Snooze 1 h" is the engine's.)
+    /// Marks the habit done from its reminder's "Done" button: on the day the reminder was for, even
+    /// when it is pressed after midnight or on a snoozed reminder. ("Snooze 1 h" is the engine's.)
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
         guard action.actionID == Self.doneAction, let id = Self.habitID(fromReminder: action.reminderID) else { return }
-        _ = try await complete(id: id, day: context.today, context: context, celebrateSmall: true)
+        let day = LocalDate(instant: action.dueAt ?? context.now, in: context.timeZone)
+        _ = try await complete(id: id, day: day, context: context, celebrateSmall: true)
     }
 
     // MARK: Commands
@@ -222,6 +224,8 @@ public struct HabitsPlugin: HoorayPlugin {
 
     /// Marks a day done and celebrates a milestone the streak reached, once per run.
     ///
+    /// The day is saved first; a celebration that cannot be shown is logged and does not undo it.
+    ///
     /// - Returns: The habit, and the celebration's line when there was one.
     func complete(id: UUID, day: LocalDate, context: PluginContext, celebrateSmall: Bool) async throws -> (
         Habit, String?
@@ -232,18 +236,18 @@ public struct HabitsPlugin: HoorayPlugin {
             habit.complete(day, today: today, milestones: milestones)
         }
         if let milestone = reached {
-            let outcome = try await context.celebrations.celebrate(
+            let outcome = await context.celebrate(
                 Celebration(
                     size: .big, title: "\(habit.name) · \(milestone) days",
                     detail: milestone >= 365
                         ? "A whole year of showing up." : "\(milestone) days in a row. Look at that."))
-            return (habit, outcome.line)
+            return (habit, outcome?.line)
         }
         if celebrateSmall {
             let streak = habit.streak(today: today).days
-            let outcome = try await context.celebrations.celebrate(
+            let outcome = await context.celebrate(
                 Celebration(size: .small, title: "\(habit.name) · \(Self.days(streak))"))
-            return (habit, outcome.line)
+            return (habit, outcome?.line)
         }
         return (habit, nil)
     }

@@ -79,6 +79,14 @@ public struct RemindersPlugin: HoorayPlugin {
                     DecodingError.dataCorruptedError(
                         forKey: .title, in: container, debugDescription: "a reminder needs a title that is not empty"))
             }
+            if let id, let reserved = Snooze.reservedPrefix(of: id) {
+                errors.record(
+                    DecodingError.dataCorruptedError(
+                        forKey: .id, in: container,
+                        debugDescription:
+                            "a reminder id cannot start with \"\(reserved)\", which Hooray keeps for snoozed notices; pick another id"
+                    ))
+            }
             if days != nil && every != nil {
                 errors.record(
                     DecodingError.dataCorruptedError(

@@ -83,9 +83,9 @@ public struct WaterPlugin: HoorayPlugin {
         let claim = Data(UUID().uuidString.utf8)
         let claimed = try await context.storage.modify(forKey: "celebrated.\(today)") { $0 ?? claim }
         guard claimed == claim else { return (total, nil) }
-        let outcome = try await context.celebrations.celebrate(
+        let outcome = await context.celebrate(
             Celebration(size: .big, title: "\(goal) glasses of water today", detail: "That's your goal. Cheers!"))
-        return (total, outcome.line)
+        return (total, outcome?.line)
     }
 
     /// The glasses counted on a day of the user's time zone.

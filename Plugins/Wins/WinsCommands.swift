@@ -1,21 +1,21 @@
 import Foundation
 import HoorayKit
 
-/// What `hooray win` asks for.
-public struct LogRequest: Sendable, Hashable, Codable {
+/// A moment to log, as `hooray win` or the welcome's "Log it" button gives it.
+struct LogRequest: Sendable, Hashable {
     /// What the user did; `nil` or blank for a moment without words.
-    public var text: String?
+    var text: String?
     /// How long ago it happened, as written: `5m`, `2h`, `3d`, `1h30m`; `nil` for just now.
-    public var ago: String?
+    var ago: String?
     /// How the user felt, by name (``Mood``).
-    public var mood: String?
+    var mood: String?
     /// A note.
-    public var note: String?
+    var note: String?
     /// Photo paths, absolute.
-    public var photos: [String]
+    var photos: [String]
 
     /// Creates a request.
-    public init(
+    init(
         text: String? = nil, ago: String? = nil, mood: String? = nil, note: String? = nil, photos: [String] = []
     ) {
         self.text = text
@@ -26,17 +26,17 @@ public struct LogRequest: Sendable, Hashable, Codable {
     }
 }
 
-/// What `hooray win` gets back.
-public struct LogReply: Sendable, Hashable, Codable {
+/// A logged moment, for the command that logged it to print.
+struct LogReply: Sendable, Hashable {
     /// The moment as saved, with its offline praise.
-    public var moment: Moment
+    var moment: Moment
     /// The notice showing it.
-    public var notice: Int64
+    var notice: Int64
     /// Whether this was the user's first moment.
-    public var wasFirst: Bool
+    var wasFirst: Bool
 }
 
-/// The rules a logged moment must follow, shared by the CLI and the plugin.
+/// The rules a logged moment must follow: lengths, how far back, moods and photos.
 public enum MomentRules {
     /// The longest text, in characters.
     public static let maxTextLength = 2000

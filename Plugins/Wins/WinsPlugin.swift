@@ -30,13 +30,12 @@ public struct WinsPlugin: HoorayPlugin {
     static let soon: TimeInterval = 1
 
     /// The line added when no AI praise came.
-    public static let aiFailedLine = "Couldn't fetch extra encouragement this time."
+    static let aiFailedLine = "Couldn't fetch extra encouragement this time."
 
     public init() {}
 
     public func activate(context: PluginContext, configuration: WinsConfiguration) async throws {
-        let pool = try configuration.praiseFile.map(PraisePool.init(contentsOf:)) ?? .builtIn
-        state.set(configuration: configuration, pool: pool)
+        state.pool = try configuration.praiseFile.map(PraisePool.init(contentsOf:)) ?? .builtIn
         let book = MomentBook(context: context)
         if configuration.welcome, try await !book.welcomeShown(), try await !book.hasCompletedFirstLog() {
             try await context.reminders.schedule(
@@ -118,14 +117,14 @@ public struct WinsPlugin: HoorayPlugin {
             (text, isPlaceholder) = (Moment.placeholderText, true)
         }
         let now = context.now
-        let (_, pool) = state.current
+        let retryFirst = try context.configuration(of: self).retryFirst
         let moment = Moment(
             text: text, isPlaceholder: isPlaceholder, submittedAt: now,
             happenedAt: now.addingTimeInterval(-Double(ago)), timeZone: context.timeZone.identifier,
-            offlinePraise: try await book.pickPraise(from: pool), mood: mood,
+            offlinePraise: try await book.pickPraise(from: state.pool), mood: mood,
             note: note?.isEmpty == false ? note : nil, photos: request.photos, sync: .pending,
             // Should this process stop before the request below ends, the retries pick it up then.
-            nextSyncAt: now.addingTimeInterval(Double(state.current.0.retryFirst.seconds)))
+            nextSyncAt: now.addingTimeInterval(Double(retryFirst.seconds)))
         // The moment and its notice are saved together: a hoorayd killed in between would otherwise
         // leave a moment nobody is told about, while the command reports a failure.
         let notice = try await book.moments.insert(
@@ -146,7 +145,7 @@ public struct WinsPlugin: HoorayPlugin {
     }
 
     /// "just now", "5 min ago", "2 h ago", "3 days ago".
-    public static func agoPhrase(seconds: Int) -> String {
+    static func agoPhrase(seconds: Int) -> String {
         switch seconds {
         case ..<60: "just now"
         case ..<3600: "\(seconds / 60) min ago"
@@ -226,7 +225,7 @@ public struct WinsPlugin: HoorayPlugin {
         _ outcome: Result<AIPraise, AIRequestError>, for id: UUID, book: MomentBook, context: PluginContext
     ) async throws -> Moment? {
         let now = context.now
-        let (configuration, _) = state.current
+        let configuration = try context.configuration(of: self)
         let updated = try await book.update(id) { moment in
             var random = SystemRandomNumberGenerator()
             switch outcome {
@@ -277,22 +276,19 @@ public struct WinsPlugin: HoorayPlugin {
     }
 }
 
-/// What a plugin instance keeps between calls: its configuration, and whether a retry is running.
+/// What a plugin instance keeps between calls that its configuration cannot tell: the praise read
+/// from `praise_file` when it was activated, and which AI requests and retries are on their way.
 final class WinsState: @unchecked Sendable {
     // @unchecked: every field is only touched while holding `lock`.
     private let lock = NSLock()
-    private var configuration = WinsConfiguration()
-    private var pool = PraisePool.builtIn
+    private var praise = PraisePool.builtIn
     private var retrying = false
     private var requesting: Set<UUID> = []
 
-    var current: (WinsConfiguration, PraisePool) { lock.withLock { (configuration, pool) } }
-
-    func set(configuration: WinsConfiguration, pool: PraisePool) {
-        lock.withLock {
-            self.configuration = configuration
-            self.pool = pool
-        }
+    /// The offline praise: the built-in pool, or the lines of `praise_file`.
+    var pool: PraisePool {
+        get { lock.withLock { praise } }
+        set { lock.withLock { praise = newValue } }
     }
 
     func beginRetry() -> Bool {

@@ -226,15 +226,18 @@ public actor Engine {
     // MARK: Rules
 
     func schedule(_ reminder: Reminder, plugin: String) async throws -> ScheduledReminder {
-        guard Snooze.snoozedID(of: reminder.id) == nil else { throw SnoozeError.reservedID(reminder.id) }
+        guard Snooze.reservedPrefix(of: reminder.id) == nil else { throw SnoozeError.reservedID(reminder.id) }
         return try await store(reminder, plugin: plugin)
     }
 
-    /// Stores a rule, the plugin's or a snooze, and plans it.
+    /// Stores a rule, the plugin's or a snooze (with the due instant of the occurrence it brings
+    /// back), and plans it.
     @discardableResult
-    func store(_ reminder: Reminder, plugin: String) async throws -> ScheduledReminder {
+    func store(_ reminder: Reminder, snoozedDueAt: Date? = nil, plugin: String) async throws -> ScheduledReminder {
         let now = clock.now
-        let stored = try await database.upsertRule(plugin: plugin, reminder: reminder, now: now) { schedule in
+        let stored = try await database.upsertRule(
+            plugin: plugin, reminder: reminder, snoozedDueAt: snoozedDueAt, now: now
+        ) { schedule in
             NextDue.next(after: now, for: schedule)
         }
         state.upsert(RuleKey(plugin: plugin, reminder: reminder.id), nextDue: stored.nextDue)
@@ -243,7 +246,7 @@ public actor Engine {
     }
 
     func replaceAll(_ reminders: [Reminder], plugin: String) async throws {
-        if let reserved = reminders.first(where: { Snooze.snoozedID(of: $0.id) != nil }) {
+        if let reserved = reminders.first(where: { Snooze.reservedPrefix(of: $0.id) != nil }) {
             throw SnoozeError.reservedID(reserved.id)
         }
         let now = clock.now
@@ -274,21 +277,29 @@ public actor Engine {
     /// Brings a notice back once at `until`: the engine's snooze, a one-off rule of the plugin
     /// named ``Snooze/reminderID(snoozing:)`` of `key`. Snoozing the same key again moves it.
     ///
+    /// The snooze keeps the reminder's payload and the due instant of the occurrence it puts off, so
+    /// that when it comes back the plugin and the notice's buttons are told about that occurrence.
+    ///
     /// - Parameters:
     ///   - key: The reminder the notice came from, or ``Snooze/noticeKeyPrefix`` and the notice's id
     ///     for one that came from no reminder.
     ///   - plugin: The plugin.
     ///   - until: When the notice comes back.
-    ///   - notice: The notice to bring back; the reminder's own when `nil`.
-    /// - Throws: ``SnoozeError/noSuchReminder(_:)`` when `notice` is `nil` and there is no such reminder.
-    func snooze(_ key: String, plugin: String, until: Date, notice: Notice? = nil) async throws {
+    ///   - shown: The notice to bring back, and the due instant of the occurrence it showed; when
+    ///     `nil`, the reminder's own notice and its latest occurrence.
+    /// - Throws: ``SnoozeError/noSuchReminder(_:)`` when `shown` is `nil` and there is no such reminder.
+    func snooze(_ key: String, plugin: String, until: Date, shown: (notice: Notice, dueAt: Date?)? = nil)
+        async throws
+    {
         let rule = try await database.rule(plugin: plugin, reminderID: key)
-        guard let shown = notice ?? rule?.reminder.notice else { throw SnoozeError.noSuchReminder(key) }
+        guard let notice = shown?.notice ?? rule?.reminder.notice else { throw SnoozeError.noSuchReminder(key) }
+        let dueAt =
+            if let shown { shown.dueAt } else { try await database.latestOccurrence(plugin: plugin, reminderID: key) }
         try await store(
             Reminder(
-                id: Snooze.reminderID(snoozing: key), schedule: .once(at: until), notice: shown,
-                payload: rule?.reminder.payload ?? shown.payload),
-            plugin: plugin)
+                id: Snooze.reminderID(snoozing: key), schedule: .once(at: until), notice: notice,
+                payload: rule?.reminder.payload ?? notice.payload),
+            snoozedDueAt: dueAt, plugin: plugin)
         logger.info("\(plugin)/\(key) snoozed until \(until)")
     }
 
@@ -425,15 +436,16 @@ public actor Engine {
                 // The notice carries the reminder's payload, so a button pressed on it can tell which
                 // of the plugin's things it is about.
                 let notice = try await noticeForDue(
-                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), key: key, plugin: plugin
+                    DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), rule: rule,
+                    plugin: plugin
                 ).map { shown in
                     var notice = shown
                     if notice.payload == nil { notice.payload = reminder.payload }
                     return notice
                 }
                 let id = try await database.recordOccurrence(
-                    plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt, notice: notice,
-                    outcome: notice == nil ? .suppressed : .shown, nextDue: plan.nextDue, now: now)
+                    plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt, snoozedDueAt: rule.snoozedDueAt,
+                    notice: notice, outcome: notice == nil ? .suppressed : .shown, nextDue: plan.nextDue, now: now)
                 if let id {
                     logger.info("\(key.plugin)/\(key.reminder) is due; queued notice \(id)")
                     deliveryContinuation.yield()
@@ -470,15 +482,20 @@ public actor Engine {
     }
 
     /// The notice for a due rule: the plugin's answer, or for a snooze, the snoozed notice — which
-    /// the plugin is asked about again when it came from one of its reminders.
-    func noticeForDue(_ due: DueReminder, key: RuleKey, plugin: any HoorayPlugin) async throws -> Notice? {
-        guard let snoozed = Snooze.snoozedID(of: key.reminder) else { return await noticeForDue(due, plugin: plugin) }
-        guard try await database.rule(plugin: key.plugin, reminderID: snoozed) != nil else {
+    /// the plugin is asked about again when it came from one of its reminders, as the occurrence
+    /// that was snoozed.
+    func noticeForDue(_ due: DueReminder, rule: StoredRule, plugin: any HoorayPlugin) async throws -> Notice? {
+        guard let snoozed = Snooze.snoozedID(of: rule.reminder.id) else {
+            return await noticeForDue(due, plugin: plugin)
+        }
+        guard try await database.rule(plugin: rule.plugin, reminderID: snoozed) != nil else {
             return due.reminder.notice
         }
         var original = due
         original.reminder.id = snoozed
-        original.isSnoozed = true
+        // A snooze from before snoozes kept their occurrence knows only its own end.
+        original.dueAt = rule.snoozedDueAt ?? due.dueAt
+        original.snoozedUntil = due.dueAt
         return await noticeForDue(original, plugin: plugin)
     }
 
@@ -642,15 +659,16 @@ public actor Engine {
                 let key = try await snoozeKey(of: stored)
                 try await snooze(
                     key, plugin: stored.plugin, until: clock.now.addingTimeInterval(delay.timeInterval),
-                    notice: stored.notice)
+                    shown: (stored.notice, dueAt: stored.dueAt))
                 return nil
             }
             let context = makeContext(for: stored.plugin)
-            // A snoozed notice's buttons belong to the reminder it came from.
+            // A snoozed notice's buttons belong to the reminder it came from, and to the occurrence
+            // that was snoozed: the notice keeps that occurrence's due instant.
             let reminderID = stored.reminderID.map { Snooze.snoozedID(of: $0) ?? $0 }
                 .flatMap { $0.hasPrefix(Snooze.noticeKeyPrefix) ? nil : $0 }
             let invoked = InvokedAction(
-                notice: id, actionID: action, reminderID: reminderID, dueAt: stored.dueAt,
+                notice: id, actionID: action, reminderID: reminderID, dueAt: reminderID == nil ? nil : stored.dueAt,
                 payload: stored.notice.payload)
             try await withTimeLimit(settings.pluginTimeLimit) {
                 try await plugin.actionInvoked(invoked, context: context)

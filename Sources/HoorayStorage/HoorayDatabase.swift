@@ -117,6 +117,11 @@ public final class HoorayDatabase: Sendable {
                     CREATE INDEX record_instant ON record(plugin, kind, instant) WHERE instant IS NOT NULL;
                     """)
         }
+        // A snooze remembers the occurrence it brings back, so that the plugin and the notice's buttons
+        // are told about that occurrence rather than the snooze's end. Earlier snoozes have none.
+        migrator.registerMigration("v4: snoozed occurrence") { db in
+            try db.execute(sql: "ALTER TABLE rule ADD COLUMN snoozedDueAt DOUBLE")
+        }
         return migrator
     }
 }

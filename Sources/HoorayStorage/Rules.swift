@@ -10,12 +10,16 @@ public struct StoredRule: Sendable, Hashable {
     public var reminder: Reminder
     /// The next due instant (UTC), or `nil` when it will not be due again.
     public var nextDue: Date?
+    /// For a snooze (``HoorayKit/Snooze``), the due instant of the occurrence it brings back; `nil`
+    /// for a plugin's own reminder, and for a snooze of a notice that came from no reminder.
+    public var snoozedDueAt: Date?
 
     /// Creates a stored rule.
-    public init(plugin: String, reminder: Reminder, nextDue: Date?) {
+    public init(plugin: String, reminder: Reminder, nextDue: Date?, snoozedDueAt: Date? = nil) {
         self.plugin = plugin
         self.reminder = reminder
         self.nextDue = nextDue
+        self.snoozedDueAt = snoozedDueAt
     }
 }
 
@@ -36,10 +40,16 @@ extension HoorayDatabase {
     /// re-activating a plugin never re-fires or skips an occurrence; otherwise `nextDue` is
     /// computed afresh by `computeNextDue`.
     ///
+    /// - Parameters:
+    ///   - plugin: The owning plugin.
+    ///   - reminder: The reminder.
+    ///   - snoozedDueAt: For a snooze, the due instant of the occurrence it brings back.
+    ///   - now: The current time.
+    ///   - computeNextDue: Computes the next due instant of a new or changed schedule.
     /// - Returns: The rule as stored.
     @discardableResult
     public func upsertRule(
-        plugin: String, reminder: Reminder, now: Date,
+        plugin: String, reminder: Reminder, snoozedDueAt: Date? = nil, now: Date,
         computeNextDue: @Sendable @escaping (Schedule) -> Date?
     ) async throws -> StoredRule {
         let payload = try encodeJSON(reminder)
@@ -56,13 +66,17 @@ extension HoorayDatabase {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO rule (plugin, reminderID, reminder, scheduleKey, nextDue, createdAt)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO rule (plugin, reminderID, reminder, scheduleKey, nextDue, createdAt, snoozedDueAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (plugin, reminderID) DO UPDATE SET
-                        reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue
+                        reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue,
+                        snoozedDueAt = excluded.snoozedDueAt
                     """,
-                arguments: [plugin, reminder.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds])
-            return StoredRule(plugin: plugin, reminder: reminder, nextDue: nextDue)
+                arguments: [
+                    plugin, reminder.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds,
+                    snoozedDueAt?.unixSeconds,
+                ])
+            return StoredRule(plugin: plugin, reminder: reminder, nextDue: nextDue, snoozedDueAt: snoozedDueAt)
         }
     }
 
@@ -189,7 +203,8 @@ extension HoorayDatabase {
         StoredRule(
             plugin: row["plugin"],
             reminder: try decodeJSON(Reminder.self, row["reminder"]),
-            nextDue: (row["nextDue"] as Double?).map(Date.init(unixSeconds:)))
+            nextDue: (row["nextDue"] as Double?).map(Date.init(unixSeconds:)),
+            snoozedDueAt: (row["snoozedDueAt"] as Double?).map(Date.init(unixSeconds:)))
     }
 
     /// Records the handling of one occurrence and moves the rule on, in one transaction.
@@ -203,6 +218,8 @@ extension HoorayDatabase {
     ///   - plugin: The owning plugin.
     ///   - reminderID: The reminder's id.
     ///   - dueAt: The occurrence's due instant.
+    ///   - snoozedDueAt: For a snooze, the due instant of the occurrence it brings back: the queued
+    ///     notice is about that one, and its buttons are told so.
     ///   - notice: The notice to queue, or `nil` when the occurrence is suppressed or skipped.
     ///   - outcome: What happened to it.
     ///   - nextDue: The rule's next due instant after this occurrence.
@@ -210,8 +227,8 @@ extension HoorayDatabase {
     /// - Returns: The queued notice's id, or `nil` when nothing was queued (including a repeat).
     @discardableResult
     public func recordOccurrence(
-        plugin: String, reminderID: String, dueAt: Date, notice: Notice?, outcome: OccurrenceOutcome,
-        nextDue: Date?, now: Date
+        plugin: String, reminderID: String, dueAt: Date, snoozedDueAt: Date? = nil, notice: Notice?,
+        outcome: OccurrenceOutcome, nextDue: Date?, now: Date
     ) async throws -> NoticeID? {
         let payload = try notice.map(encodeJSON)
         return try await write { db in
@@ -231,7 +248,8 @@ extension HoorayDatabase {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    plugin, reminderID, dueAt.unixSeconds, payload, NoticeState.pending.rawValue, now.unixSeconds,
+                    plugin, reminderID, (snoozedDueAt ?? dueAt).unixSeconds, payload, NoticeState.pending.rawValue,
+                    now.unixSeconds,
                 ])
             let id = db.lastInsertedRowID
             try db.execute(
@@ -248,6 +266,16 @@ extension HoorayDatabase {
                 db,
                 sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE plugin = ? AND reminderID = ? AND dueAt = ?)",
                 arguments: [plugin, reminderID, dueAt.unixSeconds]) ?? false
+        }
+    }
+
+    /// The due instant of a reminder's latest recorded occurrence, or `nil` when none was recorded.
+    public func latestOccurrence(plugin: String, reminderID: String) async throws -> Date? {
+        try await read { db in
+            try Double.fetchOne(
+                db, sql: "SELECT MAX(dueAt) FROM occurrence WHERE plugin = ? AND reminderID = ?",
+                arguments: [plugin, reminderID]
+            ).map(Date.init(unixSeconds:))
         }
     }
 

@@ -56,9 +56,12 @@ public final class ManualClock: HoorayClock, @unchecked Sendable {
 /// Snoozes behave as the engine's do: ``snooze(_:until:)`` keeps a one-off reminder named
 /// `Snooze.reminderID(snoozing:)` in ``reminders``, which ``list()`` leaves out, ``replaceAll(with:)``
 /// keeps while its reminder stays, and ``cancel(id:)`` removes with its reminder.
+/// ``snoozedDue(_:)`` is what the engine hands the plugin when one comes back.
 public actor InMemoryReminderBook: ReminderBook {
     /// The reminders by id, snoozes included.
     public private(set) var reminders: [String: Reminder] = [:]
+    /// The due instants of the occurrences the snoozes bring back, by snooze id.
+    var snoozedOccurrences: [String: Date] = [:]
     let nextDue: @Sendable (Schedule) -> Date?
 
     /// Creates an empty book.
@@ -75,7 +78,7 @@ public actor InMemoryReminderBook: ReminderBook {
     }
 
     public func schedule(_ reminder: Reminder) async throws -> ScheduledReminder {
-        guard Snooze.snoozedID(of: reminder.id) == nil else { throw SnoozeError.reservedID(reminder.id) }
+        guard Snooze.reservedPrefix(of: reminder.id) == nil else { throw SnoozeError.reservedID(reminder.id) }
         reminders[reminder.id] = reminder
         return ScheduledReminder(reminder: reminder, nextDue: nextDue(reminder.schedule))
     }
@@ -83,6 +86,7 @@ public actor InMemoryReminderBook: ReminderBook {
     public func cancel(id: String) async throws {
         reminders[id] = nil
         reminders[Snooze.reminderID(snoozing: id)] = nil
+        snoozedOccurrences[Snooze.reminderID(snoozing: id)] = nil
     }
 
     public func list() async throws -> [ScheduledReminder] {
@@ -91,7 +95,7 @@ public actor InMemoryReminderBook: ReminderBook {
     }
 
     public func replaceAll(with wanted: [Reminder]) async throws {
-        if let reserved = wanted.first(where: { Snooze.snoozedID(of: $0.id) != nil }) {
+        if let reserved = wanted.first(where: { Snooze.reservedPrefix(of: $0.id) != nil }) {
             throw SnoozeError.reservedID(reserved.id)
         }
         let ids = Set(wanted.map(\.id))
@@ -99,9 +103,13 @@ public actor InMemoryReminderBook: ReminderBook {
             guard let snoozed = Snooze.snoozedID(of: id) else { return false }
             return ids.contains(snoozed) || snoozed.hasPrefix(Snooze.noticeKeyPrefix)
         }
+        snoozedOccurrences = snoozedOccurrences.filter { id, _ in reminders[id] != nil }
         for reminder in wanted { reminders[reminder.id] = reminder }
     }
 
+    /// Snoozes a reminder as the engine does; this book records no occurrences, so when it comes back
+    /// its ``HoorayKit/DueReminder/dueAt`` is the snooze's end where the engine's is the reminder's
+    /// latest occurrence.
     public func snooze(_ id: String, until: Date) async throws {
         guard let reminder = reminders[id], Snooze.snoozedID(of: id) == nil else {
             throw SnoozeError.noSuchReminder(id)
@@ -115,9 +123,26 @@ public actor InMemoryReminderBook: ReminderBook {
     ///   - key: The snoozed reminder's id, or `notice.` and the notice's id for one from no reminder.
     ///   - until: When the notice comes back.
     ///   - notice: The notice that comes back.
-    public func snooze(key: String, until: Date, notice: Notice) {
+    ///   - dueAt: The due instant of the occurrence the notice showed, when a reminder's.
+    public func snooze(key: String, until: Date, notice: Notice, dueAt: Date? = nil) {
         let id = Snooze.reminderID(snoozing: key)
-        reminders[id] = Reminder(id: id, schedule: .once(at: until), notice: notice)
+        reminders[id] = Reminder(
+            id: id, schedule: .once(at: until), notice: notice, payload: reminders[key]?.payload ?? notice.payload)
+        snoozedOccurrences[id] = dueAt
+    }
+
+    /// What the engine hands the plugin's `reminderDue(_:context:)` when the snooze of a reminder
+    /// comes back: the reminder's id with the snoozed notice and its payload, the due instant of the
+    /// occurrence that was snoozed, and the snooze's end as ``HoorayKit/DueReminder/snoozedUntil``.
+    ///
+    /// - Parameter id: The snoozed reminder's id.
+    /// - Returns: The due occurrence, or `nil` when the reminder has no snooze.
+    public func snoozedDue(_ id: String) -> DueReminder? {
+        let snoozeID = Snooze.reminderID(snoozing: id)
+        guard let snooze = reminders[snoozeID], case .once(let until) = snooze.schedule else { return nil }
+        var reminder = snooze
+        reminder.id = id
+        return DueReminder(reminder: reminder, dueAt: snoozedOccurrences[snoozeID] ?? until, snoozedUntil: until)
     }
 
     /// The snoozes kept, by the id of the reminder (or `notice.ID`) they bring back.
@@ -356,6 +381,7 @@ public struct PluginTestHarness: Sendable {
     public let celebrations: RecordingCelebrationCenter
     /// The context to hand to the plugin.
     public let context: PluginContext
+    let configuration: (any Sendable)?
 
     /// Creates a harness.
     ///
@@ -382,6 +408,7 @@ public struct PluginTestHarness: Sendable {
         configuration: (any Sendable)? = nil
     ) {
         self.ai = ai
+        self.configuration = configuration
         clock = ManualClock(now: now)
         reminders = InMemoryReminderBook(nextDue: nextDue)
         storage = InMemoryPluginStore()
@@ -397,42 +424,55 @@ public struct PluginTestHarness: Sendable {
             celebrations: celebrations, configuration: configuration)
     }
 
+    /// The harness's context with another celebration center, such as one that fails, to test what
+    /// the plugin does when a celebration cannot be shown.
+    ///
+    /// - Parameter celebrations: The celebration center the plugin gets instead of ``celebrations``.
+    /// - Returns: A context with the harness's clock, reminders, notices, storage and configuration.
+    public func context(celebrations: any CelebrationCenter) -> PluginContext {
+        PluginContext(
+            pluginName: context.pluginName, reminders: reminders, notices: notices, storage: storage, records: storage,
+            clock: clock, timeZone: context.timeZone, logger: context.logger, ai: ai, background: background,
+            celebrations: celebrations, configuration: configuration)
+    }
+
     /// Presses a button of a notice as the engine does: a standard snooze button
     /// (`NoticeAction.snooze(for:)`) is kept in ``reminders`` as the engine would keep it, and the
-    /// plugin is not called; any other button goes to the plugin's `actionInvoked(_:context:)`.
+    /// plugin is not called; any other button goes to the plugin's `actionInvoked(_:context:)` with
+    /// the reminder's id, the occurrence's due instant and the payload the engine would hand it.
     ///
     /// ```swift
     /// let notice = try #require(try await plugin.reminderDue(due, context: harness.context))
-    /// try await harness.press("snooze", on: notice, fromReminder: due.reminder.id, of: plugin)
-    /// #expect(await harness.reminders.snoozes[due.reminder.id] != nil)
+    /// try await harness.press("snooze", on: notice, from: due, of: plugin)
+    /// let back = try #require(await harness.reminders.snoozedDue(due.reminder.id))
+    /// try await harness.press("done", on: notice, from: back, of: plugin)
     /// ```
     ///
     /// - Parameters:
     ///   - actionID: The button's id.
-    ///   - notice: The notice it is on.
+    ///   - notice: The notice it is on, as the plugin made it; like the engine's, it carries the
+    ///     reminder's payload when it has none of its own.
     ///   - id: The notice's id.
-    ///   - reminderID: The reminder that produced the notice, if one did — for a snoozed notice
-    ///     coming back, the id of its snooze.
+    ///   - due: The occurrence of a reminder that produced the notice, as the plugin's
+    ///     `reminderDue(_:context:)` was given it (for a snoozed notice coming back,
+    ///     ``InMemoryReminderBook/snoozedDue(_:)``); `nil` for a notice that came from no reminder.
     ///   - plugin: The plugin that posted the notice.
     public func press(
-        _ actionID: String, on notice: Notice, id: NoticeID = NoticeID(rawValue: 1), fromReminder reminderID: String?,
+        _ actionID: String, on notice: Notice, id: NoticeID = NoticeID(rawValue: 1), from due: DueReminder?,
         of plugin: some HoorayPlugin
     ) async throws {
-        let original = reminderID.map { Snooze.snoozedID(of: $0) ?? $0 }
+        var shown = notice
+        if shown.payload == nil { shown.payload = due?.reminder.payload }
+        let reminderID = due.map { Snooze.snoozedID(of: $0.reminder.id) ?? $0.reminder.id }
         if let delay = Snooze.delay(ofAction: actionID) {
-            let own = Snooze.noticeKeyPrefix + "\(id)"
-            var key = own
-            if let original {
-                let isReminder = await reminders.reminders[original] != nil
-                key = isReminder || original.hasPrefix(Snooze.noticeKeyPrefix) ? original : own
-            }
+            var key = Snooze.noticeKeyPrefix + "\(id)"
+            if let reminderID, await reminders.reminders[reminderID] != nil { key = reminderID }
             let until = clock.now.addingTimeInterval(Double(delay.components.seconds))
-            await reminders.snooze(key: key, until: until, notice: notice)
+            await reminders.snooze(key: key, until: until, notice: shown, dueAt: due?.dueAt)
             return
         }
         let invoked = InvokedAction(
-            notice: id, actionID: actionID,
-            reminderID: original.flatMap { $0.hasPrefix(Snooze.noticeKeyPrefix) ? nil : $0 }, payload: notice.payload)
+            notice: id, actionID: actionID, reminderID: reminderID, dueAt: due?.dueAt, payload: shown.payload)
         try await plugin.actionInvoked(invoked, context: context)
     }
 }

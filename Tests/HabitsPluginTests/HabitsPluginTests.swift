@@ -88,25 +88,88 @@ import Testing
         let (plugin, harness) = try await setUp()
         let added = try await run(plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "09:00"))
         let id = "habit." + added.habit.id.uuidString.lowercased()
-        let notice = try #require(
-            try await plugin.reminderDue(try await due(harness, id, at: Self.sunday), context: harness.context))
-        try await harness.press("snooze", on: notice, fromReminder: id, of: plugin)
+        let first = try await due(harness, id, at: Self.sunday)
+        let notice = try #require(try await plugin.reminderDue(first, context: harness.context))
+        try await harness.press("snooze", on: notice, from: first, of: plugin)
         let snooze = try #require(await harness.reminders.snoozes[id])
         #expect(snooze.schedule == .once(at: Self.sunday.addingTimeInterval(3600)))
         #expect(snooze.notice == notice)
 
         // The snoozed reminder comes back while the habit is still not done...
-        let back = DueReminder(
-            reminder: Reminder(id: id, schedule: snooze.schedule, notice: snooze.notice),
-            dueAt: Self.sunday.addingTimeInterval(3600), isSnoozed: true)
+        let back = try #require(await harness.reminders.snoozedDue(id))
+        #expect(back.snoozedUntil == Self.sunday.addingTimeInterval(3600))
         #expect(try await plugin.reminderDue(back, context: harness.context)?.title == "Read")
 
         // ...and its Done button completes today.
-        try await harness.press("done", on: notice, fromReminder: Snooze.reminderID(snoozing: id), of: plugin)
+        try await harness.press("done", on: notice, from: back, of: plugin)
         let habit = try #require(try await habits(harness).first)
         #expect(habit.completions == [Self.today])
         #expect(habit.streak(today: Self.today).days == 1)
         #expect(try await plugin.reminderDue(back, context: harness.context) == nil, "done meanwhile: not shown")
+    }
+
+    @Test func doneAfterMidnightOnLastNightsReminderMarksThatDay() async throws {
+        let (plugin, harness) = try await setUp()
+        let added = try await run(
+            plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "23:00", start: "2026-11-21"))
+        let id = "habit." + added.habit.id.uuidString.lowercased()
+        let saturdayNight = Self.sunday.addingTimeInterval(-10 * 3600)  // Saturday 23:00
+        let lastNight = try await due(harness, id, at: saturdayNight)
+        let notice = try #require(try await plugin.reminderDue(lastNight, context: harness.context))
+
+        // Done is pressed at 09:00 on Sunday, on Saturday's reminder: Saturday is done, not Sunday.
+        try await harness.press("done", on: notice, from: lastNight, of: plugin)
+        let saturday = Self.today.adding(days: -1)
+        #expect(try await habits(harness).first?.completions == [saturday])
+    }
+
+    @Test func aReminderSnoozedPastMidnightIsStillAboutItsOwnDay() async throws {
+        let (plugin, harness) = try await setUp()
+        let added = try await run(
+            plugin, harness, HabitCommand.add, HabitRequest(name: "Read", remind: "23:00", start: "2026-11-21"))
+        let id = "habit." + added.habit.id.uuidString.lowercased()
+        // Saturday 23:30: the 23:00 reminder is snoozed for an hour, into Sunday.
+        harness.clock.set(to: Self.sunday.addingTimeInterval(-9.5 * 3600))
+        let lastNight = try await due(harness, id, at: Self.sunday.addingTimeInterval(-10 * 3600))
+        let notice = try #require(try await plugin.reminderDue(lastNight, context: harness.context))
+        try await harness.press("snooze", on: notice, from: lastNight, of: plugin)
+
+        // Back at 00:30 on Sunday, it still reminds of Saturday, and its Done marks Saturday.
+        harness.clock.set(to: Self.sunday.addingTimeInterval(-8.5 * 3600))
+        let back = try #require(await harness.reminders.snoozedDue(id))
+        #expect(back.dueAt == lastNight.dueAt)
+        #expect(try await plugin.reminderDue(back, context: harness.context) != nil)
+        try await harness.press("done", on: notice, from: back, of: plugin)
+        #expect(try await habits(harness).first?.completions == [Self.today.adding(days: -1)])
+        #expect(try await plugin.reminderDue(back, context: harness.context) == nil, "Saturday is done")
+    }
+
+    @Test func aCelebrationThatCannotBeShownDoesNotUndoTheDone() async throws {
+        let (plugin, harness) = try await setUp()
+        for name in ["Read", "Walk"] {
+            try await run(
+                plugin, harness, HabitCommand.add, HabitRequest(name: name, remind: "09:00", start: "2026-11-10"))
+            for day in 16...21 {
+                try await run(plugin, harness, HabitCommand.done, HabitRequest(name: name, date: "2026-11-\(day)"))
+            }
+        }
+        let failing = harness.context(celebrations: FailingCelebrationCenter())
+
+        // The button that makes a seven-day streak: its celebration fails, and the day is done all the same.
+        let read = try #require(try await habits(harness).first { $0.name == "Read" })
+        try await plugin.actionInvoked(
+            InvokedAction(
+                notice: NoticeID(rawValue: 1), actionID: "done", reminderID: "habit." + read.recordID,
+                dueAt: Self.sunday),
+            context: failing)
+        #expect(try await habits(harness).first { $0.name == "Read" }?.completions.contains(Self.today) == true)
+
+        // The command too says the day is done, without the celebration.
+        let walk = try await plugin.perform(HabitCommand.done, HabitRequest(name: "Walk"), context: failing)
+        #expect(walk.message == "Done: “Walk” · 7 days")
+        #expect(walk.celebration == nil)
+        #expect(try await habits(harness).first { $0.name == "Walk" }?.completions.contains(Self.today) == true)
+        #expect(await harness.celebrations.celebrations.isEmpty)
     }
 
     @Test func snoozesOfAnEarlierVersionAreHandedToTheEngine() async throws {
@@ -121,7 +184,10 @@ import Testing
         #expect(try await harness.reminders.list().map(\.reminder.id) == ["habit." + uuid])
         #expect(await harness.reminders.snoozes["habit." + uuid]?.schedule == .once(at: until))
         // A Done button on a notice it showed still works.
-        try await harness.press("done", on: Notice(title: "Read"), fromReminder: "snooze." + uuid, of: plugin)
+        let legacy = DueReminder(
+            reminder: Reminder(id: "snooze." + uuid, schedule: .once(at: until), notice: Notice(title: "Read")),
+            dueAt: until)
+        try await harness.press("done", on: Notice(title: "Read"), from: legacy, of: plugin)
         #expect(try await habits(harness).first?.completions == [Self.today])
     }
 
@@ -224,5 +290,14 @@ import Testing
         #expect(try await habits(harness).isEmpty)
         #expect(try await harness.reminders.list().isEmpty)
         #expect(await harness.reminders.snoozes.isEmpty, "the snooze goes with its reminder")
+    }
+}
+
+/// A celebration center whose notices cannot be posted, as when the database is full.
+struct FailingCelebrationCenter: CelebrationCenter {
+    struct Failure: Error {}
+
+    func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {
+        throw Failure()
     }
 }

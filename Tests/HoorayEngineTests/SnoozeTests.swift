@@ -82,11 +82,13 @@ import Testing
         world.clock.set(to: due.addingTimeInterval(1))
         await engine.processDue()
         await engine.processDue()
-        // The plugin is asked again, about its own reminder, knowing it is a snooze.
+        // The plugin is asked again, about its own reminder and the occurrence that was snoozed,
+        // knowing it is a snooze.
         let snoozed = try #require(await asked.items.last)
         #expect(snoozed.isSnoozed)
         #expect(snoozed.reminder.id == "stretch")
-        #expect(snoozed.dueAt == due)
+        #expect(snoozed.dueAt == start.addingTimeInterval(60))
+        #expect(snoozed.snoozedUntil == due)
         let notices = try await world.database.pendingNotices()
         #expect(notices.map(\.notice.title) == ["Stretch", "Stretch"], "shown once more, not twice")
 
@@ -98,8 +100,81 @@ import Testing
         #expect(await again.invoke(action: "done", on: copy) == nil)
         #expect(
             await pressed.actions == [
-                InvokedAction(notice: copy, actionID: "done", reminderID: "stretch", dueAt: due)
+                InvokedAction(
+                    notice: copy, actionID: "done", reminderID: "stretch", dueAt: start.addingTimeInterval(60))
             ])
+    }
+
+    @Test func aSnoozedNoticeKeepsItsOccurrenceAndPayloadThroughEverySnooze() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        var reminder = Self.snoozable
+        reminder.payload = .object(["habit": .string("read")])
+        let asked = Recorded<DueReminder>()
+        let pressed = Pressed()
+        // Like the habits plugin, it answers with a notice of its own, without a payload.
+        let plugin = ProbePlugin(
+            reminders: [reminder],
+            onDue: { due in
+                await asked.add(due)
+                return Notice(title: "Read", actions: Self.snoozable.notice.actions)
+            },
+            onAction: { action, _ in await pressed.add(action) })
+        let first = try await showStretch(world, plugin)
+        let occurrence = start.addingTimeInterval(60)
+
+        // Snoozed, and snoozed again when it came back.
+        #expect(await world.engine.invoke(action: "snooze", on: first) == nil)
+        world.clock.advance(by: 3601)
+        await world.engine.processDue()
+        let second = try #require(try await world.database.pendingNotices().last?.id)
+        #expect(second != first)
+        #expect(await world.engine.invoke(action: "snooze", on: second) == nil)
+        world.clock.advance(by: 3601)
+        await world.engine.processDue()
+        let third = try #require(try await world.database.pendingNotices().last?.id)
+        #expect(third != second)
+
+        // Each time the plugin is told about the 15:00 occurrence, with the reminder's payload.
+        let comebacks = await asked.items.dropFirst()
+        #expect(comebacks.map(\.dueAt) == [occurrence, occurrence])
+        let ends = [occurrence.addingTimeInterval(3600), occurrence.addingTimeInterval(3601 + 3600)]
+        #expect(comebacks.map(\.snoozedUntil) == ends, "each comeback knows when its snooze ended")
+        #expect(comebacks.allSatisfy { $0.reminder.id == "stretch" && $0.reminder.payload == reminder.payload })
+
+        // A button on the last one is about that occurrence too.
+        #expect(await world.engine.invoke(action: "done", on: third) == nil)
+        #expect(
+            await pressed.actions == [
+                InvokedAction(
+                    notice: third, actionID: "done", reminderID: "stretch", dueAt: occurrence,
+                    payload: reminder.payload)
+            ])
+    }
+
+    @Test func aReminderThePluginSnoozesComesBackAsItsLatestOccurrence() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        let asked = Recorded<DueReminder>()
+        var reminder = Self.snoozable
+        reminder.notice.actions = [NoticeAction(id: "later", label: "Later")]
+        let plugin = ProbePlugin(
+            reminders: [reminder],
+            onDue: { due in
+                await asked.add(due)
+                return due.reminder.notice
+            },
+            onAction: { _, context in
+                try await context.reminders.snooze("stretch", until: context.now.addingTimeInterval(600))
+            })
+        let id = try await showStretch(world, plugin)
+        world.clock.advance(by: 60)
+        #expect(await world.engine.invoke(action: "later", on: id) == nil)
+        world.clock.advance(by: 601)
+        await world.engine.processDue()
+        let back = try #require(await asked.items.last)
+        #expect(back.isSnoozed)
+        #expect(back.dueAt == start.addingTimeInterval(60), "the 15:00 occurrence, not the snooze's end")
     }
 
     @Test func aPluginCanWithdrawASnoozedReminderThatIsNoLongerNeeded() async throws {
@@ -149,13 +224,34 @@ import Testing
         #expect(try await world.database.pendingNotices().map(\.notice) == [posted, posted])
     }
 
-    @Test func pluginsCannotUseTheSnoozeNames() async throws {
+    @Test(arguments: ["snoozed.stretch", "notice.stretch"])
+    func pluginsCannotUseTheSnoozeNames(id: String) async throws {
         let world = try World()
         defer { world.cleanUp() }
         var taken = stretch
-        taken.id = "snoozed.stretch"
+        taken.id = id
         await world.activate(ProbePlugin(reminders: [taken]))
         #expect(await world.engine.activePlugins.isEmpty, "refused, and said so in the log")
+        let prefix = String(id.prefix { $0 != "." }) + "."
+        #expect(SnoozeError.reservedID(id).description.contains("starts with \(prefix)"))
+
+        // Nor one at a time.
+        let refused = Recorded<String>()
+        await world.activate(
+            ProbePlugin(
+                reminders: [stretch],
+                onAction: { [taken] _, context in
+                    do {
+                        _ = try await context.reminders.schedule(taken)
+                    } catch {
+                        await refused.add("\(error)")
+                    }
+                }))
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        let notice = try #require(try await world.database.pendingNotices().last?.id)
+        #expect(await world.engine.invoke(action: "default", on: notice) == nil)
+        #expect(await refused.items == [SnoozeError.reservedID(id).description])
     }
 
     @Test(arguments: [

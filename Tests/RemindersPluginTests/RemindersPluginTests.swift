@@ -84,6 +84,8 @@ func entry(_ fields: [String: String]) throws -> RemindersPlugin.Entry {
         (["title": "X", "at": "10:00", "zone": "Mars/Olympus"], "not a known time zone"),
         (["title": "X", "at": "10:00", "days": "mon", "every": "2d"], "either `days` or `every`"),
         (["title": " ", "at": "10:00"], "title that is not empty"),
+        (["title": "X", "at": "10:00", "id": "notice.x"], "cannot start with \"notice.\""),
+        (["title": "X", "at": "10:00", "id": "snoozed.x"], "cannot start with \"snoozed.\""),
     ])
     func badEntriesSayWhatIsWrong(fields: [String: String], message: String) {
         do {
@@ -106,14 +108,16 @@ func entry(_ fields: [String: String]) throws -> RemindersPlugin.Entry {
         #expect(notice.actions.map(\.label) == ["Snooze 1 h"])
 
         // The engine's snooze: pressed as the engine presses it, the plugin writes no code for it.
-        try await harness.press("snooze", on: notice, fromReminder: "stretch", of: plugin)
+        let reminder = try #require(await harness.reminders.reminders["stretch"])
+        try await harness.press("snooze", on: notice, from: DueReminder(reminder: reminder, dueAt: now), of: plugin)
         #expect(
             await harness.reminders.reminders["snoozed.stretch"]?.schedule == .once(at: now.addingTimeInterval(3600)))
 
         // Snoozing the snoozed one moves it again rather than stacking a second one.
         harness.clock.advance(by: 3600)
-        try await harness.press(
-            "snooze", on: notice, id: NoticeID(rawValue: 2), fromReminder: "snoozed.stretch", of: plugin)
+        let back = try #require(await harness.reminders.snoozedDue("stretch"))
+        #expect(back.dueAt == now, "still about the occurrence that was snoozed")
+        try await harness.press("snooze", on: notice, id: NoticeID(rawValue: 2), from: back, of: plugin)
         #expect(
             await harness.reminders.reminders["snoozed.stretch"]?.schedule == .once(at: now.addingTimeInterval(7200)))
 

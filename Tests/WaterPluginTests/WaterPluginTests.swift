@@ -109,7 +109,8 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
         // More glasses, and a button pressed, are counted without another celebration.
         _ = try await run(harness, drink())
         let reminder = try #require(try await harness.reminders.list().first).reminder
-        try await harness.press("drank", on: reminder.notice, fromReminder: reminder.id, of: WaterPlugin())
+        let due = DueReminder(reminder: reminder, dueAt: harness.clock.now)
+        try await harness.press("drank", on: reminder.notice, from: due, of: WaterPlugin())
         #expect(try await run(harness, CommandInvocation(command: "today")).text == "10 of 8 glasses today.")
         #expect(await harness.celebrations.celebrations.count == 1)
 
@@ -122,12 +123,27 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
     @Test func theDrankButtonCountsAGlassAndCelebratesAtTheConfiguredGoal() async throws {
         let harness = try await setUp(WaterConfiguration(goal: 2))
         let reminder = try #require(try await harness.reminders.list().first).reminder
-        try await harness.press("drank", on: reminder.notice, fromReminder: reminder.id, of: WaterPlugin())
+        let due = DueReminder(reminder: reminder, dueAt: harness.clock.now)
+        try await harness.press("drank", on: reminder.notice, from: due, of: WaterPlugin())
         #expect(await harness.celebrations.celebrations.isEmpty)
-        try await harness.press("drank", on: reminder.notice, fromReminder: reminder.id, of: WaterPlugin())
+        try await harness.press("drank", on: reminder.notice, from: due, of: WaterPlugin())
         #expect(await harness.celebrations.celebrations.map(\.title) == ["2 glasses of water today"])
         let today = try await run(harness, CommandInvocation(command: "today"), goal: 2)
         #expect(today.text == "2 of 2 glasses today.")
+    }
+
+    @Test func aCelebrationThatCannotBeShownLosesNoGlass() async throws {
+        let harness = try await setUp(WaterConfiguration(goal: 1))
+        let failing = harness.context(celebrations: FailingCelebrationCenter())
+        // The button that reaches the goal counts its glass, though the celebration fails...
+        let reminder = try #require(try await harness.reminders.list().first).reminder
+        try await WaterPlugin().actionInvoked(
+            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "drank", reminderID: reminder.id), context: failing)
+        #expect(try await run(harness, CommandInvocation(command: "today"), goal: 1).text == "1 of 1 glasses today.")
+        // ...and so does the command, the next day: it says the glass was counted.
+        harness.clock.advance(by: 24 * 3600)
+        let reply = try await WaterPlugin().run(drink(), context: failing, configuration: WaterConfiguration(goal: 1))
+        #expect(reply.text == "Counted. 1 of 1 glasses today.")
     }
 
     @Test func theReminderSaysHowFarTheDayIsAndRestsOnceTheGoalIsReached() async throws {
@@ -166,5 +182,14 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
         #expect(try decode(#"{"goal": 6, "from": "08:00"}"#).times.first == TimeOfDay(hour: 8))
         #expect(throws: DecodingError.self) { try decode(#"{"goal": 0}"#) }
         #expect(throws: DecodingError.self) { try decode(#"{"from": "22:00"}"#) }
+    }
+}
+
+/// A celebration center whose notices cannot be posted, as when the database is full.
+struct FailingCelebrationCenter: CelebrationCenter {
+    struct Failure: Error {}
+
+    func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {
+        throw Failure()
     }
 }

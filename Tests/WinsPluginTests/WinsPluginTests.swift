@@ -9,17 +9,21 @@ import Testing
 @Suite struct WinsPluginTests {
     static let start = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
 
-    func harness(_ answers: [Result<AIPraise, AIRequestError>]? = nil) -> PluginTestHarness {
+    /// A harness whose context carries the configuration, as the engine's does.
+    func harness(
+        _ answers: [Result<AIPraise, AIRequestError>]? = nil,
+        _ configuration: WinsConfiguration = WinsConfiguration(welcome: false)
+    ) -> PluginTestHarness {
         PluginTestHarness(
             pluginName: "wins", now: Self.start,
-            ai: answers.map { ScriptedPraiseProvider($0) } ?? NoPraiseProvider())
+            ai: answers.map { ScriptedPraiseProvider($0) } ?? NoPraiseProvider(), configuration: configuration)
     }
 
-    func activate(
-        _ harness: PluginTestHarness, _ configuration: WinsConfiguration = WinsConfiguration(welcome: false)
-    ) async throws -> WinsPlugin {
+    /// Activates the plugin with the harness's configuration.
+    func activate(_ harness: PluginTestHarness) async throws -> WinsPlugin {
         let plugin = WinsPlugin()
-        try await plugin.activate(context: harness.context, configuration: configuration)
+        try await plugin.activate(
+            context: harness.context, configuration: try harness.context.configuration(of: plugin))
         return plugin
     }
 
@@ -65,7 +69,8 @@ import Testing
     @Test func whatTheServiceIsAskedCarriesTheMoment() async throws {
         let provider = ScriptedPraiseProvider([.success(AIPraise(text: "Nice."))])
         let harness = PluginTestHarness(
-            pluginName: "wins", now: Self.start, timeZone: TimeZone(identifier: "Europe/Berlin")!, ai: provider)
+            pluginName: "wins", now: Self.start, timeZone: TimeZone(identifier: "Europe/Berlin")!, ai: provider,
+            configuration: WinsConfiguration(welcome: false))
         let plugin = try await activate(harness)
         let reply = try await log(plugin, harness, LogRequest(text: "Called a friend", ago: "5m"))
         await harness.background.waitUntilIdle()
@@ -82,9 +87,9 @@ import Testing
         .malformedResponse(what: "not JSON"), .responseTooLarge(limit: 65536), .redirected,
     ])
     func aFailureKeepsTheOfflinePraiseAndSaysSo(error: AIRequestError) async throws {
-        let harness = harness([.failure(error)])
-        let plugin = try await activate(
-            harness, WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 60)))
+        let harness = harness(
+            [.failure(error)], WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 60)))
+        let plugin = try await activate(harness)
         let reply = try await log(plugin, harness, LogRequest(text: "Sent the email"))
         await harness.background.waitUntilIdle()
 
@@ -105,6 +110,19 @@ import Testing
         #expect(retry.nextDue == retryAt)
     }
 
+    @Test func retriesWaitAsTheConfigurationSaysNow() async throws {
+        // The configuration in the context is the one in force, even for an instance activated
+        // with none: the plugin keeps no copy of its own.
+        let harness = harness(
+            [.failure(.timedOut)], WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 600)))
+        let plugin = WinsPlugin()
+        let reply = try await log(plugin, harness, LogRequest(text: "Sent the email"))
+        #expect(reply.moment.nextSyncAt == Self.start.addingTimeInterval(600))
+        await harness.background.waitUntilIdle()
+        let retryAt = try #require(try await moments(harness).first?.nextSyncAt)
+        #expect(retryAt >= Self.start.addingTimeInterval(300) && retryAt <= Self.start.addingTimeInterval(601))
+    }
+
     @Test func withAIOffTheOfflinePraiseIsTheWholeAnswer() async throws {
         let harness = harness()
         let plugin = try await activate(harness)
@@ -116,12 +134,12 @@ import Testing
     }
 
     @Test func retriesBackOffAndSucceedOnceTheServiceAnswers() async throws {
-        let harness = harness([
-            .failure(.unreachable(reason: "down")), .failure(.httpStatus(503)),
-            .success(AIPraise(text: "Worth the wait.")),
-        ])
-        let plugin = try await activate(
-            harness, WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 60)))
+        let harness = harness(
+            [
+                .failure(.unreachable(reason: "down")), .failure(.httpStatus(503)),
+                .success(AIPraise(text: "Worth the wait.")),
+            ], WinsConfiguration(welcome: false, retryFirst: ConfigDuration(seconds: 60)))
+        let plugin = try await activate(harness)
         _ = try await log(plugin, harness, LogRequest(text: "Folded the laundry"))
         await harness.background.waitUntilIdle()
 
@@ -219,8 +237,8 @@ import Testing
     }
 
     @Test func theWelcomeAppearsOnceAndItsButtonLogsTheFirstMoment() async throws {
-        let harness = harness()
-        let plugin = try await activate(harness, WinsConfiguration())
+        let harness = harness(nil, WinsConfiguration())
+        let plugin = try await activate(harness)
         let welcome = try #require(try await harness.reminders.list().first { $0.reminder.id == "welcome" })
         let due = DueReminder(reminder: welcome.reminder, dueAt: Self.start)
 
@@ -243,8 +261,8 @@ import Testing
     }
 
     @Test func noWelcomeAfterTheFirstWinWasLoggedSomeOtherWay() async throws {
-        let harness = harness()
-        let plugin = try await activate(harness, WinsConfiguration())
+        let harness = harness(nil, WinsConfiguration())
+        let plugin = try await activate(harness)
         _ = try await log(plugin, harness, LogRequest(text: "Opened the laptop"))
         let welcome = try #require(try await harness.reminders.list().first { $0.reminder.id == "welcome" })
         #expect(

@@ -74,3 +74,28 @@ public protocol CelebrationCenter: Sendable {
     /// - Throws: What the notice board threw when the notice could not be posted.
     func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome
 }
+
+extension PluginContext {
+    /// Celebrates through ``celebrations``, and when the celebration cannot be shown, logs why and
+    /// goes on.
+    ///
+    /// A celebration crowns something already saved — a glass counted, a habit done. Failing the
+    /// command or button that saved it would tell the user nothing was saved, so use this rather
+    /// than calling ``celebrations`` directly:
+    ///
+    /// ```swift
+    /// let line = await context.celebrate(Celebration(size: .small, title: "Read · 3 days"))?.line
+    /// ```
+    ///
+    /// - Parameter celebration: What to celebrate.
+    /// - Returns: What the celebration turned into, or `nil` when it could not be shown (the reason
+    ///   is in ``logger``).
+    public func celebrate(_ celebration: Celebration) async -> CelebrationOutcome? {
+        do {
+            return try await celebrations.celebrate(celebration)
+        } catch {
+            logger.error("could not celebrate \"\(celebration.title)\": \(error)")
+            return nil
+        }
+    }
+}

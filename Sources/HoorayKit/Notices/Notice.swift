@@ -151,7 +151,8 @@ public struct InvokedAction: Sendable, Hashable, Codable {
     /// The reminder that produced the notice, if a reminder did.
     public var reminderID: String?
     /// The instant the reminder's occurrence was due, when a reminder produced the notice: which of
-    /// its occurrences the button belongs to.
+    /// its occurrences the button belongs to. On a snoozed notice that came back, still the
+    /// occurrence that was snoozed.
     public var dueAt: Date?
     /// The data the plugin attached to the notice (``Notice/payload``) or to the reminder that
     /// produced it (``Reminder/payload``).

@@ -51,7 +51,18 @@ public enum Snooze {
     public static let reminderIDPrefix = "snoozed."
 
     /// The prefix of a snoozed notice's own key when it came from no reminder, such as `notice.12`.
+    /// Plugins cannot schedule reminders with ids starting with it either: a button on such a
+    /// reminder's notice would not be handed its ``InvokedAction/reminderID``.
     public static let noticeKeyPrefix = "notice."
+
+    /// The prefixes of reminder ids the engine keeps for itself: ``reminderIDPrefix`` and
+    /// ``noticeKeyPrefix``.
+    public static let reservedPrefixes = [reminderIDPrefix, noticeKeyPrefix]
+
+    /// The reserved prefix `id` starts with, or `nil` when a plugin may use it for a reminder.
+    public static func reservedPrefix(of id: String) -> String? {
+        reservedPrefixes.first { id.hasPrefix($0) }
+    }
 
     /// The id of the one-off reminder that brings a snoozed reminder back: `snoozed.` and its id.
     public static func reminderID(snoozing id: String) -> String { reminderIDPrefix + id }
@@ -93,7 +104,8 @@ public enum Snooze {
 public enum SnoozeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ``ReminderBook/snooze(_:until:)`` was given an id the plugin has no reminder for.
     case noSuchReminder(String)
-    /// A plugin tried to schedule a reminder whose id starts with ``Snooze/reminderIDPrefix``.
+    /// A plugin tried to schedule a reminder whose id starts with one of
+    /// ``Snooze/reservedPrefixes``.
     case reservedID(String)
 
     /// What went wrong, for the plugin's developer.
@@ -102,7 +114,8 @@ public enum SnoozeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noSuchReminder(let id):
             "there is no reminder \(id) to snooze"
         case .reservedID(let id):
-            "the reminder id \(id) starts with \(Snooze.reminderIDPrefix), which is kept for snoozes; pick another id"
+            "the reminder id \(id) starts with \(Snooze.reservedPrefix(of: id) ?? id), which Hooray keeps for "
+                + "snoozed notices; pick another id"
         }
     }
 }

@@ -35,7 +35,8 @@ public struct PluginContext: Sendable {
     /// plugin's own `[plugins.NAME] celebrations`): calm, playful or off.
     ///
     /// Celebrate with this, never with a notice of your own, so every celebration respects the
-    /// user's choice and never repeats the phrase of the last few.
+    /// user's choice and never repeats the phrase of the last few — through ``celebrate(_:)``,
+    /// which logs a celebration that cannot be shown instead of failing what earned it.
     public let celebrations: any CelebrationCenter
     /// The plugin's decoded `[plugins.NAME]` section; read it typed with ``configuration(of:)``.
     let configurationValue: (any Sendable)?
@@ -169,7 +170,9 @@ public protocol ReminderBook: Sendable {
     /// ``Snooze/reminderID(snoozing:)`` — listed by `hooray next`, kept across restarts and
     /// reloads, removed with the reminder. A reminder has at most one snooze: snoozing it again
     /// moves it. When it comes due, ``HoorayPlugin/reminderDue(_:context:)`` sees the reminder with
-    /// ``DueReminder/isSnoozed`` set, so a plugin can still decide that it is no longer needed.
+    /// ``DueReminder/isSnoozed`` set, so a plugin can still decide that it is no longer needed; its
+    /// ``DueReminder/dueAt`` is the reminder's latest occurrence, the one being put off (the
+    /// snooze's end when it has none yet).
     ///
     /// - Parameters:
     ///   - id: The id of one of the plugin's reminders.

@@ -65,14 +65,23 @@ public struct DueReminder: Sendable, Hashable {
     /// The reminder.
     public var reminder: Reminder
     /// The instant this occurrence was due.
+    ///
+    /// For a snoozed notice coming back it is still the instant of the occurrence that was snoozed,
+    /// not the snooze's end (``snoozedUntil``): a habit snoozed at 23:30 for an hour is still about
+    /// the day it was due.
     public var dueAt: Date
     /// `true` when the occurrence is shown late because the computer was off or asleep.
     public var isCatchUp: Bool
-    /// `true` when the user snoozed the reminder and this is its notice coming back.
+    /// When the user snoozed the reminder and this is its notice coming back: the instant the snooze
+    /// ended. `nil` for an occurrence shown for the first time.
     ///
-    /// ``reminder`` is then the reminder with the notice that was snoozed and a one-off schedule
-    /// at the snooze's end; its id is the reminder's own.
-    public var isSnoozed: Bool
+    /// ``reminder`` is then the reminder with the notice that was snoozed, its payload and a one-off
+    /// schedule at the snooze's end; its id is the reminder's own.
+    public var snoozedUntil: Date?
+
+    /// `true` when the user snoozed the reminder and this is its notice coming back
+    /// (``snoozedUntil`` is set).
+    public var isSnoozed: Bool { snoozedUntil != nil }
 
     /// Creates a due occurrence.
     ///
@@ -80,12 +89,12 @@ public struct DueReminder: Sendable, Hashable {
     ///   - reminder: The reminder.
     ///   - dueAt: The instant this occurrence was due.
     ///   - isCatchUp: Whether it is shown late because the computer was off or asleep.
-    ///   - isSnoozed: Whether it is a snoozed notice coming back.
-    public init(reminder: Reminder, dueAt: Date, isCatchUp: Bool = false, isSnoozed: Bool = false) {
+    ///   - snoozedUntil: For a snoozed notice coming back, when the snooze ended; `nil` otherwise.
+    public init(reminder: Reminder, dueAt: Date, isCatchUp: Bool = false, snoozedUntil: Date? = nil) {
         self.reminder = reminder
         self.dueAt = dueAt
         self.isCatchUp = isCatchUp
-        self.isSnoozed = isSnoozed
+        self.snoozedUntil = snoozedUntil
     }
 }
 
