@@ -49,7 +49,8 @@ public enum Daemon {
         do {
             _ = try CommandTree(plugins: plugins)
         } catch {
-            printError("hoorayd: two plugins claim the same command, so hoorayd did not start: \(error)")
+            printError(
+                "hoorayd: the plugins' commands cannot be offered as declared, so hoorayd did not start: \(error)")
             return .badConfiguration
         }
         let loader = ConfigurationLoader(
