@@ -8,7 +8,13 @@ import PackageDescription
 /// its line in `Plugins/BuiltIn/BuiltInPlugins.swift`.
 let pluginFolders =
     ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Plugins")) ?? [])
-    .filter { $0 != "BuiltIn" && !$0.hasPrefix(".") }
+    .filter { name in
+        var isFolder: ObjCBool = false
+        return name != "BuiltIn" && !name.hasPrefix(".")
+            && FileManager.default.fileExists(
+                atPath: Context.packageDirectory + "/Plugins/" + name, isDirectory: &isFolder)
+            && isFolder.boolValue
+    }
     .sorted()
 let pluginTargets: [Target] = pluginFolders.map { folder in
     .target(name: folder + "Plugin", dependencies: ["HoorayKit", "HoorayMessages"], path: "Plugins/" + folder)

@@ -49,7 +49,8 @@ public enum Daemon {
         do {
             _ = try CommandTree(plugins: plugins)
         } catch {
-            printError("hoorayd: two plugins claim the same command, so hoorayd did not start: \(error)")
+            printError(
+                "hoorayd: the plugins' commands cannot be offered as declared, so hoorayd did not start: \(error)")
             return .badConfiguration
         }
         let loader = ConfigurationLoader(
@@ -147,7 +148,10 @@ public enum Daemon {
                 return ControlResponse(ok: problem == nil, message: problem)
             case .command(let name, let invocation):
                 do {
-                    return ControlResponse(ok: true, reply: try await engine.run(invocation, plugin: name))
+                    // A follow-up is for a hooray that hosted the plugin itself; the daemon's work goes on here.
+                    var reply = try await engine.run(invocation, plugin: name)
+                    reply.followUp = nil
+                    return ControlResponse(ok: true, reply: reply)
                 } catch {
                     return ControlResponse(ok: false, message: "\(error)")
                 }

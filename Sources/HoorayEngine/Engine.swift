@@ -175,7 +175,8 @@ public actor Engine {
         celebrationStyles[plugin] ?? settings.celebrationStyle
     }
 
-    func makeContext(for plugin: String) -> PluginContext {
+    /// A plugin's context; `timeZone` overrides the engine's for a command given in another zone.
+    func makeContext(for plugin: String, timeZone zone: TimeZone? = nil) -> PluginContext {
         let notices = EngineNoticeBoard(engine: self, plugin: plugin)
         let storage = DatabasePluginStore(database: database, plugin: plugin)
         return PluginContext(
@@ -185,7 +186,7 @@ public actor Engine {
             storage: storage,
             records: storage,
             clock: clock,
-            timeZone: timeZone,
+            timeZone: zone ?? timeZone,
             logger: makeLogger(plugin),
             ai: praise,
             background: EngineBackgroundWork(tracker: background, plugin: plugin, logger: logger),
@@ -212,7 +213,8 @@ public actor Engine {
                 "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in ~/.config/hooray/hooray.toml"
             )
         }
-        let context = makeContext(for: name)
+        // The command's days and times are the user's, whose zone may differ from the daemon's.
+        let context = makeContext(for: name, timeZone: command.environment.timeZone)
         return try await withTimeLimit(settings.pluginTimeLimit) {
             try await plugin.run(command, context: context, erasedConfiguration: setup.configuration)
         }

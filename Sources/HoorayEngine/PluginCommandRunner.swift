@@ -47,6 +47,8 @@ public final class PluginCommandRunner: Sendable {
                 reply.followUp = nil
                 return (reply, .daemon)
             }
+        } catch let error as ControlError where error.requestWasRefused {
+            throw PluginCommandFailed(message: error.message)
         } catch let error as ControlError {
             // The request may have reached the daemon and run there: running it again here could
             // do it twice.

@@ -7,7 +7,10 @@ import HoorayKit
 /// Every plugin command, from the registered plugins.
 let commandTree: CommandTree = {
     do {
-        return try CommandTree(plugins: builtInPlugins)
+        // hoorayd reserves CommandTree.hostWords; these are hooray's own commands as they stand.
+        return try CommandTree(
+            plugins: builtInPlugins,
+            reserved: Array(Set(CommandTree.hostWords).union(PluginCommandLine.hostCommandNames)))
     } catch {
         warn("hooray: \(error)")
         exit(70)  // EX_SOFTWARE: the plugins as built cannot work together.
@@ -24,7 +27,9 @@ enum PluginCommandLine {
     static func handle(_ arguments: [String]) async -> Int32? {
         guard let first = arguments.first else {
             // `hooray` alone: the default a plugin offers at the top (a kind word), or the help.
-            guard let home = rootDefault else { return nil }
+            guard let home = rootDefault, let plugin = commandTree.nodes[home].command?.plugin,
+                isActive(plugin)
+            else { return nil }
             return await run(path: commandTree.nodes[home].path, arguments: [])
         }
         if first == "help" {
@@ -35,8 +40,8 @@ enum PluginCommandLine {
                 return 0
             }
             switch commandTree.route(rest) {
-            case .command(let node, let target, let extra) where extra.isEmpty:
-                print(CommandHelp.text(path: commandTree.nodes[node].path, spec: target.spec), terminator: "")
+            case .command(let node, _, let extra) where extra.isEmpty:
+                print(CommandHelp.text(tree: commandTree, node: node), terminator: "")
                 return 0
             case .group(let node, nil):
                 print(CommandHelp.groupText(tree: commandTree, node: node), terminator: "")
@@ -54,6 +59,17 @@ enum PluginCommandLine {
         commandTree.nodes[0].children.first { index in
             commandTree.nodes[index].command?.spec.isDefault == true
         }
+    }
+
+    /// Whether a plugin runs: in the daemon when it is running, otherwise by the configuration
+    /// (which must read without errors).
+    static func isActive(_ plugin: String) -> Bool {
+        guard let session = try? CLISession(configFile: nil) else { return false }
+        if let response = try? session.send(.status), let status = response.status {
+            return status.plugins.contains(plugin)
+        }
+        guard let loaded = try? session.loadConfiguration(plugins: builtInPlugins) else { return false }
+        return loaded.setups.contains { $0.plugin.name == plugin && $0.enabled }
     }
 
     static func isHostWord(_ word: String) -> Bool {
@@ -125,7 +141,9 @@ enum PluginCommandLine {
             return 1
         }
         if parsed.wantsHelp {
-            print(CommandHelp.text(path: path, spec: spec), terminator: "")
+            print(
+                commandTree.index(of: path).map { CommandHelp.text(tree: commandTree, node: $0) }
+                    ?? CommandHelp.text(path: path, spec: spec), terminator: "")
             return 0
         }
         var invocation = parsed.invocation
@@ -145,12 +163,18 @@ enum PluginCommandLine {
                 return 0
             }
         }
-        if interactive {
-            for option in spec.options where invocation.values[option.name] == nil {
-                guard let prompt = option.prompt else { continue }
-                print("\(prompt) ", terminator: "")
-                if let answer = readLine(), !answer.isEmpty { invocation.values[option.name] = [answer] }
-            }
+        // What was left out and has a question is asked on a terminal; Enter leaves it out.
+        let questions =
+            spec.arguments.compactMap { argument in argument.prompt.map { (argument.name, $0) } }
+            + spec.options.compactMap { option in option.prompt.map { (option.name, $0) } }
+        for (name, question) in questions where interactive && invocation.values[name] == nil {
+            print("\(question) ", terminator: "")
+            if let answer = readLine(), !answer.isEmpty { invocation.values[name] = [answer] }
+        }
+        for argument in spec.arguments where !argument.isOptional && invocation.values[argument.name] == nil {
+            warn("\(label): missing <\(argument.name)>: \(argument.help)")
+            warn("Usage: \(CommandHelp.usage(path: path, spec: spec))")
+            return 64
         }
         let runner = PluginCommandRunner(session: session, plugins: builtInPlugins)
         let reply: CommandReply

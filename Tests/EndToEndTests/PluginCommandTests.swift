@@ -42,12 +42,55 @@ struct PluginCommandTests {
             _ = try await fixture.hooray("habit", "add", "Read", "--remind", "20:00")
             let alone = try await fixture.hooray("habits", "list", "--json")
             #expect(alone.status == .exited(0))
-            _ = try await fixture.startServer()
-            _ = try await fixture.startDaemon()
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
             let viaDaemon = try await fixture.hooray("habit", "list", "--json")
             #expect(viaDaemon.status == .exited(0))
             #expect(viaDaemon.standardOutput == alone.standardOutput)
             #expect(viaDaemon.standardOutput.contains("\"name\" : \"Read\""))
+            // Proof that the daemon runs them: a command given without any session bus is shown on
+            // the daemon's notification server, which only hoorayd can reach.
+            let busless = try await ProcessRunner.run(
+                HoorayFixture.binDirectory + "/hooray", arguments: ["win", "Asked", "hoorayd"],
+                environment: fixture.environment(withoutBus: true))
+            #expect(busless.status == .exited(0))
+            #expect(!busless.standardError.contains("No notification server answered"))
+            let shown = try await server.waitForNotifications(count: 1, timeout: .seconds(15))
+            #expect(shown.first?.body.contains("Asked hoorayd") == true)
+            #expect(daemon.isRunning)
+            await daemon.stop()
+        }
+    }
+
+    @Test func aHooraydOfAnotherProtocolVersionIsNamedWithTheFixAndNothingIsDone() async throws {
+        try await HoorayFixture.with { fixture in
+            // A daemon from before the protocol had versions: it answers every request the old way.
+            let socket = fixture.home.appending("runtime/hooray/control.sock")
+            try FileManager.default.createDirectory(
+                atPath: fixture.home.appending("runtime/hooray"), withIntermediateDirectories: true)
+            let old = try ChildProcess(
+                "python3",
+                arguments: [
+                    "-c",
+                    """
+                    import socket, sys
+                    server = socket.socket(socket.AF_UNIX); server.bind(sys.argv[1]); server.listen(4)
+                    print("listening", flush=True)
+                    while True:
+                        connection, _ = server.accept(); connection.recv(65536)
+                        connection.sendall(b'{"ok":false,"message":"unreadable request"}\\n'); connection.close()
+                    """,
+                    socket,
+                ])
+            #expect(await old.waitForOutput(containing: "listening", timeout: .seconds(10)))
+            let win = try await fixture.hooray("win", "Took a walk")
+            #expect(win.status == .exited(1))
+            #expect(win.standardError.contains("speaks control protocol 0 and this hooray speaks 1"))
+            #expect(win.standardError.contains("systemctl --user restart hooray"))
+            #expect(win.standardError.contains("Nothing was saved."))
+            _ = await old.stop()
+            let moments = try await fixture.hooray("moments", "--json")
+            #expect(moments.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         }
     }
 

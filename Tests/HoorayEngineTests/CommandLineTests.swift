@@ -173,3 +173,40 @@ private struct ConfiguredPlugin: HoorayPlugin {
         #expect(reply.text == "6 6")
     }
 }
+
+@Suite struct CommandDeclarationTests {
+    func refusal(_ spec: CommandSpec, _ others: [CommandSpec] = []) -> String? {
+        do {
+            _ = try CommandTree(plugins: [DeclaringPlugin(name: "notes", commands: others + [spec])])
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aDeclarationHoorayCannotOfferIsRefusedNamingThePluginAndTheFix() {
+        #expect(refusal(CommandSpec(name: "Log It", summary: "x"))?.contains("lowercase letters") == true)
+        #expect(
+            refusal(CommandSpec(name: "log", summary: "x", flags: [.init(name: "json", help: "x")]))?.contains(
+                "the notes plugin's command \"log\" declares the flag --json, which hooray gives every command") == true
+        )
+        #expect(
+            refusal(
+                CommandSpec(
+                    name: "log", summary: "x", arguments: [.init(name: "when", help: "x")],
+                    options: [.init(name: "when", help: "x")]))?.contains("declares when twice") == true)
+        #expect(
+            refusal(
+                CommandSpec(
+                    name: "log", summary: "x",
+                    arguments: [
+                        .init(name: "words", help: "x", isRepeating: true), .init(name: "tag", help: "x"),
+                    ]))?.contains("only the last argument may be") == true)
+        #expect(
+            refusal(
+                CommandSpec(name: "b", summary: "x", isDefault: true),
+                [CommandSpec(name: "a", summary: "x", isDefault: true)])?.contains("mark only one isDefault") == true)
+        #expect(refusal(CommandSpec(name: "log", summary: "x", aliases: ["Jot Down"]))?.contains("alias") == true)
+        #expect(refusal(log) == nil)
+    }
+}

@@ -26,7 +26,14 @@ public enum CommandHelp {
     }
 
     /// The whole help of a command.
-    public static func text(path: [String], spec: CommandSpec) -> String {
+    ///
+    /// - Parameters:
+    ///   - path: The words that run it.
+    ///   - spec: The command.
+    ///   - subcommands: The commands nested under it (`moments fav` under `moments`), as words and summaries.
+    public static func text(path: [String], spec: CommandSpec, subcommands: [(word: String, summary: String)] = [])
+        -> String
+    {
         var out = "OVERVIEW: \(spec.summary)\n"
         if !spec.discussion.isEmpty { out += "\n" + wrap(spec.discussion, indent: 0) + "\n" }
         out += "\nUSAGE: \(usage(path: path, spec: spec))\n"
@@ -49,10 +56,22 @@ public enum CommandHelp {
         if spec.confirmation != nil { out += row("--yes", "Go ahead without asking.") }
         out += row("--config <file>", "Read this configuration file after all others.")
         out += row("-h, --help", "Show help information.")
+        if !subcommands.isEmpty {
+            out += "\nSUBCOMMANDS:\n"
+            for (word, summary) in subcommands { out += row(word, summary) }
+        }
         if !spec.examples.isEmpty {
             out += "\nEXAMPLES:\n" + spec.examples.map { "  " + $0 }.joined(separator: "\n") + "\n"
         }
         return out
+    }
+
+    /// The help of the command at a node of the tree, with the commands nested under it.
+    public static func text(tree: CommandTree, node: Int) -> String {
+        guard let spec = tree.nodes[node].command?.spec else { return groupText(tree: tree, node: node) }
+        return text(
+            path: tree.nodes[node].path, spec: spec,
+            subcommands: tree.visibleChildren(of: node).map { ($0.word, $0.summary) })
     }
 
     /// The help of a group: a plugin, or an alias such as `habit`, and its commands.

@@ -61,7 +61,15 @@ public struct CommandTree: Sendable {
             let group = try insert(
                 path: [plugin.name], owner: "the \(plugin.name) plugin", owners: &owners, command: nil,
                 summary: plugin.summary, hidden: false)
+            var defaults: [String] = []
             for spec in plugin.commands {
+                try Self.check(spec, plugin: plugin.name)
+                if spec.isDefault { defaults.append(spec.name) }
+                guard defaults.count <= 1 else {
+                    throw CommandSpecError(
+                        plugin: plugin.name, command: spec.name,
+                        problem: "is a default command, and so is \(defaults[0]); mark only one isDefault")
+                }
                 let target = Target(plugin: plugin.name, spec: spec)
                 let owner = "the \(plugin.name) plugin's command \(spec.name)"
                 let node = try insert(
@@ -96,6 +104,50 @@ public struct CommandTree: Sendable {
             else { continue }
             let own = Set(nodes[pluginGroup].children.compactMap { nodes[$0].command }.filter { !$0.spec.isHidden })
             if own == commands { nodes[pluginGroup].isHidden = true }
+        }
+    }
+
+    /// The option names `hooray` gives every command, which no command may declare.
+    public static let hostOptions: Set<String> = ["json", "yes", "config", "help"]
+
+    /// Checks a command's declaration: names `hooray` can parse, no clashes, arguments in an order
+    /// that can be read.
+    static func check(_ spec: CommandSpec, plugin: String) throws {
+        func fail(_ problem: String) -> CommandSpecError {
+            CommandSpecError(plugin: plugin, command: spec.name, problem: problem)
+        }
+        func isName(_ word: String) -> Bool {
+            guard let first = word.unicodeScalars.first, !word.hasSuffix("-") else { return false }
+            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789-")
+            return CharacterSet.lowercaseLetters.contains(first) && word.unicodeScalars.allSatisfy(allowed.contains)
+        }
+        guard isName(spec.name) else {
+            throw fail("has a name hooray cannot take; use lowercase letters, digits and dashes, such as log")
+        }
+        for alias in spec.aliases where !alias.split(separator: " ").allSatisfy({ isName(String($0)) }) {
+            throw fail("has the alias \"\(alias)\"; aliases are words of lowercase letters, digits and dashes")
+        }
+        var seen: Set<String> = []
+        let names =
+            spec.arguments.map { ("argument <\($0.name)>", $0.name) }
+            + spec.options.map { ("option --\($0.name)", $0.name) }
+            + spec.flags.map { ("flag --\($0.name)", $0.name) }
+        for (what, name) in names {
+            guard isName(name) else {
+                throw fail("has the \(what), which is not a name; use lowercase letters, digits and dashes")
+            }
+            if !what.hasPrefix("argument"), hostOptions.contains(name) {
+                throw fail("declares the \(what), which hooray gives every command itself; rename it")
+            }
+            guard seen.insert(name).inserted else {
+                throw fail("declares \(name) twice; arguments, options and flags need names of their own")
+            }
+        }
+        for argument in spec.arguments.dropLast()
+        where argument.isOptional || argument.isRepeating || argument.prompt != nil {
+            throw fail(
+                "has the argument <\(argument.name)>, which may be left out or repeated but is not the last; only the last argument may be"
+            )
         }
     }
 
@@ -190,6 +242,20 @@ public struct CommandConflict: Error, Sendable, Hashable, CustomStringConvertibl
 
     public var description: String {
         "`hooray \(words.joined(separator: " "))` is claimed by both \(first) and \(second); "
-            + "rename or disable one of them (`[plugins.NAME] enabled = false`)"
+            + "rename one of them"
+    }
+}
+
+/// A plugin declared a command `hooray` cannot offer.
+public struct CommandSpecError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The plugin.
+    public var plugin: String
+    /// The command's name, as declared.
+    public var command: String
+    /// What is wrong with it, and the fix.
+    public var problem: String
+
+    public var description: String {
+        "the \(plugin) plugin's command \"\(command)\" \(problem)"
     }
 }

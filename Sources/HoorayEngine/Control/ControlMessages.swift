@@ -34,7 +34,8 @@ public enum ControlRequest: Codable, Sendable, Equatable {
             throw DecodingError.dataCorruptedError(
                 forKey: .apiVersion, in: container,
                 debugDescription:
-                    "this hoorayd speaks api_version \(controlAPIVersion), the request api_version \(version)")
+                    "this hoorayd speaks api_version \(controlAPIVersion), the request api_version \(version); after an upgrade, restart hoorayd (`systemctl --user restart hooray`) so both speak the same"
+            )
         }
         let method = try container.decode(String.self, forKey: .method)
         switch method {

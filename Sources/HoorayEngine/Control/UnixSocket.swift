@@ -313,6 +313,15 @@ public enum ControlClient {
             }
             throw ControlError(message: "the daemon closed the connection without answering; it may have stopped")
         }
+        // A hoorayd of another version (running on after an upgrade) speaks another protocol: it
+        // refused the request without running it, so say which and how to put it right.
+        let version = (try? ControlCoding.decode(VersionProbe.self, from: line))?.apiVersion
+        guard version == controlAPIVersion else {
+            throw ControlError(
+                message:
+                    "the running hoorayd speaks control protocol \(version.map(String.init) ?? "0") and this hooray speaks \(controlAPIVersion) (hoorayd is probably from before an upgrade), so nothing was done; restart it with `systemctl --user restart hooray` and try again",
+                requestWasRefused: true)
+        }
         do {
             return try ControlCoding.decode(ControlResponse.self, from: line)
         } catch {
@@ -325,5 +334,16 @@ public enum ControlClient {
 public struct ControlError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let message: String
+    /// Whether the daemon certainly did not act on the request (it speaks another protocol).
+    public var requestWasRefused = false
     public var description: String { message }
+}
+
+/// The one member every answer of every protocol version has had since versions were numbered.
+struct VersionProbe: Decodable {
+    var apiVersion: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case apiVersion = "api_version"
+    }
 }
