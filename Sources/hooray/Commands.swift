@@ -195,7 +195,9 @@ struct Status: AsyncParsableCommand {
         }
         if let status = response?.status {
             if json {
-                print(try Output.json(status))
+                // The CLI's JSON names members in camelCase, as every other `--json` does; the wire's
+                // snake_case stays on the control socket.
+                print(Output.camelCased(try JSONValue(encoding: status)).text(pretty: true))
                 return
             }
             print(

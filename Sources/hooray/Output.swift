@@ -52,6 +52,22 @@ enum Output {
         return formatter.string(from: date)
     }
 
+    /// The same JSON with every member name in camelCase: `next_due` → `nextDue`.
+    static func camelCased(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(
+                Dictionary(
+                    members.map { key, nested in
+                        let words = key.split(separator: "_")
+                        let name = (words.first.map(String.init) ?? "") + words.dropFirst().map(\.capitalized).joined()
+                        return (name, camelCased(nested))
+                    }, uniquingKeysWith: { first, _ in first }))
+        case .array(let items): return .array(items.map(camelCased))
+        default: return value
+        }
+    }
+
     static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -50,8 +50,9 @@ def bitmap(offsets):
 
 def populate(database, habits, today):
     connection = sqlite3.connect(database)
-    (template_key, template_value), = connection.execute(
-        "SELECT key, value FROM pluginValue WHERE plugin = 'habits' AND key LIKE 'habit.%'").fetchall()
+    # Habits are records of the habits plugin's record book: kind `habit`, filed under their start day.
+    (template_value,), = connection.execute(
+        "SELECT value FROM record WHERE plugin = 'habits' AND kind = 'habit'").fetchall()
     template = json.loads(template_value)
     epoch = date(1970, 1, 1)
     first = today - timedelta(days=364)
@@ -67,9 +68,10 @@ def populate(database, habits, today):
         habit["pauses"] = [{"from": (first + timedelta(days=100)).isoformat(),
                             "through": (first + timedelta(days=104)).isoformat()}]
         habit["resets"] = [{"day": (first + timedelta(days=200)).isoformat(), "note": "A busy week."}]
-        rows.append(("habits", "habit." + habit["id"].lower(), json.dumps(habit).encode()))
-    connection.execute("DELETE FROM pluginValue WHERE plugin = 'habits' AND key LIKE 'habit.%'")
-    connection.executemany("INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)", rows)
+        rows.append(("habits", "habit", habit["id"].lower(), (first - epoch).days, json.dumps(habit).encode()))
+    connection.execute("DELETE FROM record WHERE plugin = 'habits' AND kind = 'habit'")
+    connection.executemany(
+        "INSERT INTO record (plugin, kind, id, day, instant, value) VALUES (?, ?, ?, ?, NULL, ?)", rows)
     connection.commit()
     connection.close()
 

@@ -204,7 +204,7 @@ def table_counts(database):
     connection = sqlite3.connect(database)
     counts = {
         table: connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-        for table in ("rule", "occurrence", "notice", "pluginValue")
+        for table in ("rule", "occurrence", "notice", "pluginValue", "record")
     }
     connection.close()
     return counts
@@ -254,7 +254,8 @@ def clone_year(database, today, habits=20, wins_per_day=10, reminders_per_day=5)
     connection = sqlite3.connect(database)
     connection.row_factory = sqlite3.Row
     rows = lambda sql, *args: [dict(row) for row in connection.execute(sql, args).fetchall()]  # noqa: E731
-    moments = rows("SELECT key, value FROM pluginValue WHERE plugin = 'wins' AND key LIKE 'moment.%'")
+    # Moments are records of the wins plugin's record book: kind `moment`, filed under when they happened.
+    moments = rows("SELECT id, value FROM record WHERE plugin = 'wins' AND kind = 'moment'")
     if not moments:
         raise Failure("no moment was stored by `hooray win`")
     moment_template = json.loads(moments[0]["value"])
@@ -288,7 +289,8 @@ def clone_year(database, today, habits=20, wins_per_day=10, reminders_per_day=5)
             for key in ("submittedAt", "happenedAt", "nextSyncAt"):
                 if isinstance(moment.get(key), (int, float)):
                     moment[key] = moment_template[key] + shift
-            values.append(("wins", "moment." + moment["id"].lower(), json.dumps(moment).encode()))
+            values.append(
+                ("wins", "moment", moment["id"].lower(), moment.get("happenedAt", at), json.dumps(moment).encode()))
             notice = dict(by_plugin["wins"], createdAt=at, deliveredAt=at)
             notice_rows.append(tuple(notice[name] for name in columns))
         for index in range(reminders_per_day):
@@ -297,7 +299,9 @@ def clone_year(database, today, habits=20, wins_per_day=10, reminders_per_day=5)
             notice_rows.append(tuple(notice[name] for name in columns))
             occurrence_rows.append(("reminders", f"daily-{index}", due, due, "shown"))
     with connection:
-        connection.executemany("INSERT OR REPLACE INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)", values)
+        connection.executemany(
+            "INSERT OR REPLACE INTO record (plugin, kind, id, day, instant, value) VALUES (?, ?, ?, NULL, ?, ?)", values
+        )
         connection.executemany(
             f"INSERT INTO notice ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})", notice_rows
         )
