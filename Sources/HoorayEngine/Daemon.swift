@@ -151,6 +151,8 @@ public enum Daemon {
                     // A follow-up is for a hooray that hosted the plugin itself; the daemon's work goes on here.
                     var reply = try await engine.run(invocation, plugin: name)
                     reply.followUp = nil
+                    // Only what will be printed travels: the text, or with --json the JSON.
+                    if invocation.json { reply.text = "" } else { reply.json = nil }
                     return ControlResponse(ok: true, reply: reply)
                 } catch {
                     return ControlResponse(ok: false, message: "\(error)")

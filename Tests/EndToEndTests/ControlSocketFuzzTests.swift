@@ -137,7 +137,13 @@ struct ControlSocketFuzzTests {
             #expect(logged["ok"] as? Bool == true)
             let reply = logged["reply"] as? [String: Any]
             #expect((reply?["text"] as? String)?.contains("Wrote it by hand") == true)
-            #expect(((reply?["json"] as? [String: Any])?["submittedAt"] as? String)?.hasSuffix("Z") == true)
+            #expect(reply?["json"] == nil, "the JSON travels only when asked for")
+            let asJSON = try ask(
+                Self.plugin("wins", "log", payload: #"{"text":["Wrote","it","again"]}"#)
+                    .replacingOccurrences(of: #""json":false"#, with: #""json":true"#))
+            let jsonReply = asJSON["reply"] as? [String: Any]
+            #expect(((jsonReply?["json"] as? [String: Any])?["submittedAt"] as? String)?.hasSuffix("Z") == true)
+            #expect((jsonReply?["text"] as? String)?.isEmpty == true)
             let newer = try ask(#"{"api_version":2,"method":"status"}"#)
             #expect(newer["ok"] as? Bool == false)
             #expect((newer["message"] as? String)?.contains("api_version 1") == true)

@@ -306,7 +306,7 @@ public enum ControlClient {
         // closes: its answer is still there to read after the write failed.
         let sent = UnixSocket.writeAll(fd, try ControlCoding.encode(request))
         errno = 0
-        guard let line = UnixSocket.readLine(fd) else {
+        guard let line = UnixSocket.readLine(fd, limit: maxResponseBytes) else {
             guard sent else { throw ControlError(message: "the daemon closed the control connection") }
             if errno == EAGAIN || errno == EWOULDBLOCK {
                 throw ControlError(message: "the daemon did not answer within \(timeout) s")
@@ -329,6 +329,10 @@ public enum ControlClient {
         }
     }
 }
+
+/// The longest answer `hooray` reads from the daemon: a command's reply may be large (a list of
+/// ten thousand habits), unlike a request, and the daemon is trusted.
+let maxResponseBytes = 256 << 20
 
 /// A failure on the control channel.
 public struct ControlError: Error, Sendable, CustomStringConvertible {
