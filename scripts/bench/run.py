@@ -403,7 +403,7 @@ def details(results, options):
         out.append(
             "From `/proc/PID/status` (`memory.py`); *idle*: 3 s after `hooray status` answered; *after*: 3 s after "
             '`hooray habit done "Habit 0001"` (through hoorayd, which reads every habit) and `hooray habit list` '
-            f"(the CLI, which reads the database itself). Database: {report['database_bytes'] / 1e6:.1f} MB.\n"
+            f"(also through hoorayd, which renders the list). Database: {report['database_bytes'] / 1e6:.1f} MB.\n"
         )
         out.append("| process | VmRSS | VmHWM | RssAnon | RssFile | threads |")
         out.append("|---|---:|---:|---:|---:|---:|")
