@@ -194,7 +194,7 @@ public actor Engine {
                 style: celebrationStyle(of: plugin), notices: notices,
                 memory: DatabasePluginStore(database: database, plugin: Self.celebrationMemoryNamespace),
                 phrases: celebrationPhrases),
-            configuration: lastSetups.last { $0.plugin.name == plugin }?.configuration)
+            configuration: lastSetups.first { $0.plugin.name == plugin }?.configuration)
     }
 
     // MARK: Commands

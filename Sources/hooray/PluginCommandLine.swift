@@ -77,12 +77,11 @@ enum PluginCommandLine {
     }
 
     /// The names of `hooray`'s own commands.
-    static var hostCommandNames: Set<String> {
+    static let hostCommandNames: Set<String> =
         Set(
             Hooray.hostCommands.flatMap { command in
                 [command._commandName] + command.configuration.aliases
             } + ["help"])
-    }
 
     static func run(path: [String], arguments: [String]) async -> Int32 {
         switch commandTree.route(path + arguments) {
@@ -250,11 +249,7 @@ struct PluginNode<Index: TypeIndex>: AsyncParsableCommand {
         var discussion = ""
         var usage: String?
         if let spec = node.command?.spec {
-            let full = CommandHelp.text(path: node.path, spec: spec)
-            // The help after its overview line: discussion, usage, arguments, options, examples.
-            discussion =
-                full.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).last.map(String.init)?
-                .trimmingCharacters(in: .newlines) ?? ""
+            discussion = CommandHelp.body(path: node.path, spec: spec).trimmingCharacters(in: .newlines)
             usage = CommandHelp.usage(path: node.path, spec: spec)
         }
         return CommandConfiguration(

@@ -34,7 +34,14 @@ public enum CommandHelp {
     public static func text(path: [String], spec: CommandSpec, subcommands: [(word: String, summary: String)] = [])
         -> String
     {
-        var out = "OVERVIEW: \(spec.summary)\n"
+        "OVERVIEW: \(spec.summary)\n" + body(path: path, spec: spec, subcommands: subcommands)
+    }
+
+    /// The help after its overview line: discussion, usage, arguments, options, subcommands, examples.
+    public static func body(path: [String], spec: CommandSpec, subcommands: [(word: String, summary: String)] = [])
+        -> String
+    {
+        var out = ""
         if !spec.discussion.isEmpty { out += "\n" + wrap(spec.discussion, indent: 0) + "\n" }
         out += "\nUSAGE: \(usage(path: path, spec: spec))\n"
         if !spec.arguments.isEmpty {
