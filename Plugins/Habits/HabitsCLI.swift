@@ -104,7 +104,10 @@ extension HabitsPlugin {
         let reply = try await perform(command.command, request, context: context)
         var lines = [reply.message] + reply.notes.map { "Note: \($0)" }
         if let celebration = reply.celebration { lines.append(celebration) }
-        return CommandReply(text: lines.joined(separator: "\n"), json: try JSONValue(encoding: reply))
+        // Habit names and notes are the user's text: made safe for the terminal, kept exact in JSON.
+        return CommandReply(
+            text: TerminalText.safe(lines.joined(separator: "\n"), multiline: true),
+            json: try JSONValue(encoding: reply))
     }
 
     /// Runs a command that changes habits.
@@ -136,8 +139,8 @@ extension HabitsPlugin {
             shown = (today.year, today.month)
         }
         let streak = habit.streak(today: today)
-        var lines = [habit.name]
-        if let why = habit.why { lines.append("Remember why: \(why)") }
+        var lines = [TerminalText.safe(habit.name)]
+        if let why = habit.why { lines.append("Remember why: \(TerminalText.safe(why, multiline: true))") }
         var schedule = habit.schedule.summary
         if let time = habit.remindAt { schedule += ", reminder at \(time)" }
         lines.append("Schedule: \(schedule), since \(habit.start)")
@@ -149,7 +152,8 @@ extension HabitsPlugin {
                 "Paused since \(pause.from)\(pause.through.map { " through \($0)" } ?? ", until you resume it")")
         }
         if let reset = habit.resets.last {
-            lines.append("Last reset: \(reset.day)\(reset.note.map { " — “\($0)”" } ?? "")")
+            lines.append(
+                "Last reset: \(reset.day)\(reset.note.map { " — “\(TerminalText.safe($0, multiline: true))”" } ?? "")")
         }
         lines.append("")
         lines.append(HabitCalendar.render(habit, month: shown, today: today, color: command.environment.color))

@@ -5,21 +5,24 @@ import HoorayStorage
 
 /// Formatting of the CLI's text output.
 enum Output {
-    /// A plain-text table with left-aligned columns, sized to their content.
+    /// A plain-text table with left-aligned columns, sized to their content in terminal cells.
+    ///
+    /// Cells are made safe for the terminal (`TerminalText.safe(_:multiline:)`) and measured by
+    /// `TerminalText.width(_:)`, so a title with an emoji or wide letters keeps the columns aligned.
     struct Table {
         let headers: [String]
         var rows: [[String]] = []
 
         init(headers: [String]) { self.headers = headers }
 
-        mutating func add(_ row: [String]) { rows.append(row) }
+        mutating func add(_ row: [String]) { rows.append(row.map { TerminalText.safe($0) }) }
 
         func render() -> String {
             let all = [headers] + rows
-            let widths = headers.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+            let widths = headers.indices.map { column in all.map { TerminalText.width($0[column]) }.max() ?? 0 }
             return all.map { row in
                 row.enumerated().map { index, cell in
-                    index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                    index == row.count - 1 ? cell : TerminalText.padding(cell, toWidth: widths[index])
                 }.joined(separator: "  ")
             }.joined(separator: "\n")
         }
@@ -75,21 +78,26 @@ enum Output {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// One notice as `hooray inbox` prints it; its text is made safe for the terminal.
     static func inboxEntry(_ stored: StoredNotice) -> String {
         let state: String
         switch stored.state {
         case .pending:
-            state = "waiting" + (stored.lastError.map { " — \($0)" } ?? "")
+            state = "waiting" + (stored.lastError.map { " — \(TerminalText.safe($0))" } ?? "")
         case .sending: state = "being shown"
         case .delivered: state = "shown \(stored.deliveredAt.map { when($0) } ?? "")"
         case .unconfirmed: state = "may not have been shown (hoorayd stopped while showing it)"
         }
-        var lines = ["#\(stored.id)  \(when(stored.createdAt))  \(stored.notice.title)  [\(stored.plugin), \(state)]"]
+        let title = TerminalText.safe(stored.notice.title)
+        var lines = ["#\(stored.id)  \(when(stored.createdAt))  \(title)  [\(stored.plugin), \(state)]"]
         if !stored.notice.body.isEmpty {
-            lines += stored.notice.body.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+            lines += TerminalText.safe(stored.notice.body, multiline: true)
+                .split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
         }
         if !stored.notice.actions.isEmpty {
-            let buttons = stored.notice.actions.map { "\($0.label) (`hooray act \(stored.id) \($0.id)`)" }
+            let buttons = stored.notice.actions.map {
+                "\(TerminalText.safe($0.label)) (`hooray act \(stored.id) \(TerminalText.safe($0.id))`)"
+            }
             lines.append("    buttons: " + buttons.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")

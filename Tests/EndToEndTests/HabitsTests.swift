@@ -171,7 +171,7 @@ struct HabitsTests {
             let text = show.standardOutput
             #expect(text.hasPrefix("Read\nRemember why: To become wiser and calmer.\n"))
             #expect(text.contains("November 2026"))
-            #expect(text.contains("Mo Tu We Th Fr Sa Su"))
+            #expect(text.contains("Mo  Tu  We  Th  Fr  Sa  Su"))
             #expect(text.contains("●"))
             #expect(!text.contains("\u{1B}["), "no colour when output is not a terminal")
         }

@@ -18,22 +18,24 @@ import Testing
         let text = HabitCalendar.render(Self.habit, month: (2026, 11), today: nov("23"), color: false)
         #expect(
             text == """
-                    November 2026
-                 Mo Tu We Th Fr Sa Su
-                                    1
-                                    ·
-                  2  3  4  5  6  7  8
-                  ·  ●  ●  ●  ●  ·  ·
-                  9 10 11 12 13 14 15
-                  ●  ●  ○  ✗  ●  ·  ·
-                 16 17 18 19 20 21 22
-                  ‖  ‖  ‖  ●  ●  ●  ·
-                [23]24 25 26 27 28 29
-                  ○  ◌  ◌  ◌  ◌
+                       November 2026
+                 Mo  Tu  We  Th  Fr  Sa  Su
+                                          1
+                                          ·
+                  2   3   4   5   6   7   8
+                  ·   ●   ●   ●   ●   ·   ·
+                  9  10  11  12  13  14  15
+                  ●   ●   ○   ✗   ●   ·   ·
+                 16  17  18  19  20  21  22
+                  ‖   ‖   ‖   ●   ●   ●   ·
+                [23] 24  25  26  27  28  29
+                  ○   ◌   ◌   ◌   ◌
                  30
                   ‖
                 ● done  ✗ reset  ‖ paused  ○ due, not done  · not due  ◌ coming up
                 """)
+        // Today's brackets never touch the next day's number.
+        #expect(!text.contains("]2"))
     }
 
     @Test func todayOnASundayWithOneDigit() {
@@ -42,20 +44,27 @@ import Testing
         let text = HabitCalendar.render(habit, month: (2026, 2), today: day("2026-02-08"), color: false)
         #expect(
             text == """
-                    February 2026
-                 Mo Tu We Th Fr Sa Su
-                                    1
-                                    ●
-                  2  3  4  5  6  7 [8]
-                  ·  ●  ·  ○  ·  ○  ·
-                  9 10 11 12 13 14 15
-                  ◌     ◌     ◌     ◌
-                 16 17 18 19 20 21 22
-                     ◌     ◌     ◌
-                 23 24 25 26 27 28
-                  ◌     ◌     ◌
+                       February 2026
+                 Mo  Tu  We  Th  Fr  Sa  Su
+                                          1
+                                          ●
+                  2   3   4   5   6   7  [8]
+                  ·   ●   ·   ○   ·   ○   ·
+                  9  10  11  12  13  14  15
+                  ◌       ◌       ◌       ◌
+                 16  17  18  19  20  21  22
+                      ◌       ◌       ◌
+                 23  24  25  26  27  28
+                  ◌       ◌       ◌
                 ● done  ✗ reset  ‖ paused  ○ due, not done  · not due  ◌ coming up
                 """)
+    }
+
+    @Test func todayInTheMiddleOfAWeekKeepsItsNeighboursApart() throws {
+        let habit = makeHabit(schedule: .daily, start: "2026-11-01")
+        let text = HabitCalendar.render(habit, month: (2026, 11), today: nov("11"), color: false)
+        let week = try #require(text.split(separator: "\n").first { $0.contains("[11]") })
+        #expect(week == "  9  10 [11] 12  13  14  15")
     }
 
     @Test func aMonthBeforeTheStartIsNotDueAndOneAfterTodayIsComingUp() {

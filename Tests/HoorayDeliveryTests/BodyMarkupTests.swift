@@ -21,4 +21,11 @@ import Testing
         #expect(BodyMarkup.body(text, serverReadsMarkup: false) == text)
         #expect(BodyMarkup.body(text, serverReadsMarkup: true) == "&lt;b&gt;Tom &amp; Jerry&lt;/b&gt;")
     }
+
+    @Test func controlCharactersAreShownAsSymbolsAndBidiOverridesLeftOut() {
+        let text = "Bell\u{07} and \u{1B}[31mred\u{1B}[0m\n\u{202E}reversed"
+        let expected = "Bell␇ and ␛[31mred␛[0m\nreversed"
+        #expect(BodyMarkup.body(text, serverReadsMarkup: false) == expected)
+        #expect(BodyMarkup.body(text, serverReadsMarkup: true) == expected)
+    }
 }

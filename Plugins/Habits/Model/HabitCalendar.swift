@@ -11,30 +11,31 @@ public enum HabitCalendar {
     /// The month as text for a terminal.
     ///
     /// The title (such as `November 2026`) is centred over the grid, then comes the header
-    /// `Mo Tu We Th Fr Sa Su`, then each week as two lines: the day numbers and, under each day's
-    /// last digit, its symbol. The legend ends the text. A Monday-to-Friday habit on Monday
+    /// `Mo  Tu  We  Th  Fr  Sa  Su`, then each week as two lines: the day numbers and, under each
+    /// day's last digit, its symbol. The legend ends the text. A Monday-to-Friday habit on Monday
     /// 23 November 2026:
     ///
     /// ```
-    ///     November 2026
-    ///  Mo Tu We Th Fr Sa Su
-    ///                     1
-    ///                     ·
-    ///   2  3  4  5  6  7  8
-    ///   ·  ●  ●  ●  ●  ·  ·
-    ///   9 10 11 12 13 14 15
-    ///   ●  ●  ○  ✗  ●  ·  ·
-    ///  16 17 18 19 20 21 22
-    ///   ‖  ‖  ‖  ●  ●  ●  ·
-    /// [23]24 25 26 27 28 29
-    ///   ○  ◌  ◌  ◌  ◌
+    ///        November 2026
+    ///  Mo  Tu  We  Th  Fr  Sa  Su
+    ///                           1
+    ///                           ·
+    ///   2   3   4   5   6   7   8
+    ///   ·   ●   ●   ●   ●   ·   ·
+    ///   9  10  11  12  13  14  15
+    ///   ●   ●   ○   ✗   ●   ·   ·
+    ///  16  17  18  19  20  21  22
+    ///   ‖   ‖   ‖   ●   ●   ●   ·
+    /// [23] 24  25  26  27  28  29
+    ///   ○   ◌   ◌   ◌   ◌
     ///  30
     ///   ‖
     /// ● done  ✗ reset  ‖ paused  ○ due, not done  · not due  ◌ coming up
     /// ```
     ///
-    /// Each day is a cell three columns wide; today's number is in brackets, which borrow the
-    /// blank column on either side so the grid stays aligned. The symbols follow
+    /// Each day is a cell four columns wide: a column for an opening bracket, two for the number
+    /// and one for a closing bracket. Today's number is in brackets, which stay inside its own cell,
+    /// so they never touch the next day's number. The symbols follow
     /// ``Habit/state(on:today:)``: `●` done, `✗` reset, `‖` paused, `○` due and not done (missed
     /// in the past, still open today), `·` not due. After today, `◌` marks a day the habit will
     /// be due, `‖` a day inside a pause already planned, and other days are blank. Lines carry no
@@ -53,26 +54,28 @@ public enum HabitCalendar {
         guard let first = LocalDate(year: month.year, month: month.month, day: 1) else { return "" }
         let length = daysInMonth(first)
         let style = Style(color: color)
-        let width = 7 * 3
+        let width = 7 * cellWidth
+        let header = " Mo  Tu  We  Th  Fr  Sa  Su"
         let title = "\(monthNames[month.month - 1]) \(month.year)"
-        var lines = [String(repeating: " ", count: max(0, (width + 1 - title.count) / 2)) + title]
-        lines.append(" Mo Tu We Th Fr Sa Su")
+        var lines = [String(repeating: " ", count: max(0, (header.count - title.count) / 2)) + title]
+        lines.append(header)
         // Day numbers of the month, laid out in weeks of seven cells; `nil` pads the first week.
         let padding = first.weekday.rawValue - 1
         let cells: [Int?] = Array(repeating: nil, count: padding) + (1...length).map { Optional($0) }
         for weekStart in stride(from: 0, to: cells.count, by: 7) {
             let week = cells[weekStart..<min(weekStart + 7, cells.count)]
-            var numbers = Row(width: width + 1)
-            var symbols = Row(width: width + 1)
+            var numbers = Row(width: width)
+            var symbols = Row(width: width)
             for (column, number) in zip(0..., week) {
                 guard let number else { continue }
                 let day = first.adding(days: number - 1)
-                let left = column * 3
+                let left = column * cellWidth
                 let digits = Array(String(number))
                 for (offset, digit) in zip((3 - digits.count)..., digits) {
                     numbers[left + offset] = String(digit)
                 }
                 if day == today {
+                    // Both brackets stay inside the day's own cell: `[23] 24`, never `[23]24`.
                     numbers[left + 2 - digits.count] = style.todayOpening
                     numbers[left + 3] = style.todayClosing
                 }
@@ -97,6 +100,9 @@ public enum HabitCalendar {
         else { return nil }
         return (year, month)
     }
+
+    /// The columns of one day: an opening bracket, two digits and a closing bracket.
+    private static let cellWidth = 4
 
     private static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

@@ -25,7 +25,9 @@ public enum HabitListView {
     /// - `SCHEDULE` is the schedule's summary, with ` at HH:MM` when the habit has a reminder;
     /// - `BADGE` is ``Habit/badge(today:milestones:)``, such as `30 Day`, or empty.
     ///
-    /// Columns are separated by two spaces; lines carry no trailing spaces. Without habits the text
+    /// Columns are separated by two spaces and measured in terminal cells (`TerminalText.width(_:)`),
+    /// so an emoji or a wide letter in a name keeps them aligned; lines carry no trailing spaces.
+    /// Names are made safe for the terminal (`TerminalText.safe(_:multiline:)`). Without habits the text
     /// invites the user to add one (``emptyText``).
     ///
     /// - Parameters:
@@ -46,10 +48,11 @@ public enum HabitListView {
             ]
         }
         let table = [header] + rows
-        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        // Columns are measured in terminal cells, so emoji and wide letters in names keep them straight.
+        let widths = header.indices.map { column in table.map { TerminalText.width($0[column]) }.max() ?? 0 }
         return table.map { cells in
             zip(cells, widths)
-                .map { cell, width in cell + String(repeating: " ", count: width - cell.count) }
+                .map { cell, width in TerminalText.padding(cell, toWidth: width) }
                 .joined(separator: "  ")
                 .trimmingTrailingSpaces()
         }
@@ -95,9 +98,10 @@ public enum HabitListView {
         }
     }
 
-    /// Line breaks a user typed become spaces, so a row stays a row.
+    /// Line breaks a user typed become spaces, so a row stays a row; control characters and bidi
+    /// overrides are neutralised (`TerminalText.safe(_:multiline:)`).
     private static func singleLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        TerminalText.safe(text.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 }
 

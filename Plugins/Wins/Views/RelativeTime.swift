@@ -85,9 +85,10 @@ enum LocalCalendar {
 
 /// Text helpers shared by the views.
 enum ViewText {
-    /// The text on one line: line breaks a user typed become spaces, so a row stays a row.
+    /// The text on one line, safe for a terminal: line breaks a user typed become spaces, so a row
+    /// stays a row, and control characters and bidi overrides are neutralised (`TerminalText`).
     static func singleLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        TerminalText.safe(text.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 
     /// Pretty JSON with sorted keys and unescaped slashes, as `--json` prints it.
