@@ -22,9 +22,11 @@ extension RecordBook where Record == Habit {
         if let near = NameSuggestion.closest(to: wanted.lowercased(), among: all.map { $0.name.lowercased() }),
             let original = all.first(where: { $0.name.lowercased() == near })
         {
-            message += "; did you mean \"\(original.name)\"?"
+            message += "; did you mean \"\(original.name)\"? "
+        } else {
+            message += "; "
         }
-        message += " `hooray habit list` shows them all."
+        message += "`hooray habit list` shows them all."
         throw PluginCommandError(message)
     }
 

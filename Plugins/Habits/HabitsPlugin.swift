@@ -173,7 +173,13 @@ public struct HabitsPlugin: HoorayPlugin {
             if let why { habit.why = why }
         }
         try await syncReminder(for: habit, context: context)
-        return reply(habit, "Updated “\(habit.name)”: \(habit.schedule.summary)", today: today)
+        // Every change made is confirmed, in the order of the options' help.
+        var changes: [String] = []
+        if let why { changes.append(why.map { "note “\($0)”" } ?? "note removed") }
+        if schedule != nil { changes.append("schedule \(habit.schedule.summary)") }
+        if let remindAt { changes.append(remindAt.map { "reminder at \($0)" } ?? "reminder off") }
+        if let start { changes.append("counts from \(start)") }
+        return reply(habit, "Updated “\(habit.name)”: \(changes.joined(separator: "; ")).", today: today)
     }
 
     func rename(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {

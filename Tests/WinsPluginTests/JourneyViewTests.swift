@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayMessages
 import Testing
 import WinsPlugin
 
@@ -205,5 +206,23 @@ import WinsPlugin
             let day = try #require(try Self.days(JourneyView.json(moments, now: Self.now, timeZone: Self.utc)).first)
             #expect((day["summary"] as? String)?.isEmpty == false)
         }
+    }
+
+    /// A card may be for a day long past, so no built-in summary may speak of today or now.
+    @Test func builtInSummariesFitAnyDay() {
+        let lines = MessagePools.journeySummaries.values.flatMap { $0 }
+        #expect(lines.count >= 27)
+        for line in lines {
+            let words = Set(line.lowercased().split { !$0.isLetter }.map(String.init))
+            #expect(words.isDisjoint(with: ["today", "tonight", "now", "yesterday"]), "\(line)")
+        }
+    }
+
+    @Test func storedControlCharactersAreShownAsSymbols() {
+        let moment = Fixture.moment("\u{1B}[2JHi \u{202E}there\u{07}", at: "2025-10-25T12:00:00Z")
+        let text = JourneyView.text([moment], now: Self.now, timeZone: Self.utc, summaries: Self.pool)
+        #expect(text.contains("• ␛[2JHi there␇"))
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{202E}"))
+        #expect(JourneyView.json([moment], now: Self.now, timeZone: Self.utc).contains("\\u001b[2JHi"))
     }
 }

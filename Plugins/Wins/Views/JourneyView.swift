@@ -21,7 +21,7 @@ public enum JourneyView {
     /// • Called a friend
     ///
     /// Summary:
-    /// “Steady, gentle progress. You took care of small things today.”
+    /// “Steady, gentle progress. You took care of small things.”
     /// ```
     ///
     /// The moments of a day are listed oldest first. The day's mood is the most common mood of its
@@ -55,7 +55,7 @@ public enum JourneyView {
             lines.append("")
             lines += card.texts.map { "• \(ViewText.singleLine($0))" }
             if let summary = card.summary {
-                lines += ["", "Summary:", "“\(summary)”"]
+                lines += ["", "Summary:", "“\(ViewText.singleLine(summary))”"]
             }
         }
         return lines.joined(separator: "\n")
