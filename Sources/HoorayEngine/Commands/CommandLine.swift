@@ -74,6 +74,11 @@ public enum CommandLineParser {
                 let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
                 if let option = spec.options.first(where: { $0.name == name }) {
                     let given = try value(for: name, inline: inline)
+                    // An empty path would otherwise become the current folder.
+                    if option.isPath && given.isEmpty {
+                        throw CommandUsageError(
+                            "--\(name) needs a \(option.valueName), and \"\" names none; give its path")
+                    }
                     let stored = option.isPath ? absolute(given, workingDirectory: workingDirectory, home: home) : given
                     if option.isRepeating {
                         parsed.invocation.values[name, default: []].append(stored)
@@ -139,6 +144,9 @@ public enum CommandLineParser {
                     throw CommandUsageError("missing <\(argument.name)>: \(argument.help)")
                 }
                 continue
+            }
+            if argument.isPath && taken.contains("") {
+                throw CommandUsageError("<\(argument.name)> needs a path, and \"\" names none; give its path")
             }
             invocation.values[argument.name] =
                 argument.isPath ? taken.map { absolute($0, workingDirectory: workingDirectory, home: home) } : taken
