@@ -60,6 +60,7 @@ struct Next: AsyncParsableCommand {
     }
 }
 
+/// A reminder as `hooray next --json` prints it: the `reminder` type of docs/json.md.
 struct NextItem: Encodable {
     let plugin: String
     let id: String
@@ -67,6 +68,19 @@ struct NextItem: Encodable {
     let due: Date
     let schedule: String
     let zone: String?
+
+    enum CodingKeys: String, CodingKey { case plugin, id, title, due, schedule, zone }
+
+    /// Every key is written, `null` when absent, so every reminder has the same keys.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(plugin, forKey: .plugin)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(due, forKey: .due)
+        try container.encode(schedule, forKey: .schedule)
+        try container.encode(zone, forKey: .zone)
+    }
 }
 
 struct Inbox: AsyncParsableCommand {
@@ -119,6 +133,7 @@ struct Inbox: AsyncParsableCommand {
     }
 }
 
+/// A notice as `hooray inbox --json` prints it: the `notice` type of docs/json.md.
 struct InboxItem: Encodable {
     let id: Int64
     let plugin: String
@@ -140,6 +155,24 @@ struct InboxItem: Encodable {
         deliveredAt = stored.deliveredAt
         lastError = stored.lastError
         actions = stored.notice.actions
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, plugin, title, body, state, createdAt, deliveredAt, lastError, actions
+    }
+
+    /// Every key is written, `null` when absent, so every notice has the same keys.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(plugin, forKey: .plugin)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(state, forKey: .state)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(deliveredAt, forKey: .deliveredAt)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(actions, forKey: .actions)
     }
 }
 
@@ -195,9 +228,7 @@ struct Status: AsyncParsableCommand {
         }
         if let status = response?.status {
             if json {
-                // The CLI's JSON names members in camelCase, as every other `--json` does; the wire's
-                // snake_case stays on the control socket.
-                print(Output.camelCased(try JSONValue(encoding: status)).text(pretty: true))
+                print(try Output.json(StatusItem(status)))
                 return
             }
             print(
@@ -223,10 +254,7 @@ struct Status: AsyncParsableCommand {
         let identity = session.identityVault(plugins: builtInPlugins).whereabouts()
         let server = await session.probeServer()
         if json {
-            print(
-                try Output.json(
-                    OfflineStatus(
-                        running: false, server: server.info, serverProblem: server.problem, identity: identity)))
+            print(try Output.json(StatusItem(offline: server.info, serverProblem: server.problem, identity: identity)))
             return
         }
         print("hoorayd is not running. Start it with `make run` or `systemctl --user start hooray`.")
@@ -244,12 +272,79 @@ struct Status: AsyncParsableCommand {
     }
 }
 
-struct OfflineStatus: Encodable {
+/// `hooray status --json`: the `status` type of docs/json.md, with the same keys whether hoorayd
+/// runs or not (`null` for what only a running daemon knows), in camelCase like every `--json`.
+struct StatusItem: Encodable {
     let running: Bool
-    let server: ServerInfo?
+    let pid: Int32?
+    let version: String?
+    let startedAt: Date?
+    let server: Server?
     let serverProblem: String?
+    let plugins: [String]?
+    let waitingNotices: Int?
+    let nextDue: Date?
+    let configFiles: [String]?
     /// Where the anonymous identity is kept, in words.
-    let identity: String
+    let identity: String?
+
+    /// The notification server, as the `server` member.
+    struct Server: Encodable {
+        let name: String
+        let vendor: String
+        let version: String
+        let specVersion: String
+        let capabilities: [String]
+
+        init(_ info: ServerInfo) {
+            (name, vendor, version) = (info.name, info.vendor, info.version)
+            (specVersion, capabilities) = (info.specVersion, info.capabilities)
+        }
+    }
+
+    /// What a running daemon says.
+    init(_ status: DaemonStatus) {
+        running = true
+        pid = status.pid
+        version = status.version
+        startedAt = status.startedAt
+        server = status.server.map(Server.init)
+        serverProblem = status.serverProblem
+        plugins = status.plugins
+        waitingNotices = status.waitingNotices
+        nextDue = status.nextDue
+        configFiles = status.configFiles
+        identity = status.identity
+    }
+
+    /// What `hooray` sees itself when no daemon runs.
+    init(offline server: ServerInfo?, serverProblem: String?, identity: String) {
+        running = false
+        (pid, version, startedAt, plugins, waitingNotices, nextDue, configFiles) = (nil, nil, nil, nil, nil, nil, nil)
+        self.server = server.map(Server.init)
+        self.serverProblem = serverProblem
+        self.identity = identity
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case running, pid, version, startedAt, server, serverProblem, plugins, waitingNotices, nextDue, configFiles
+        case identity
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(running, forKey: .running)
+        try container.encode(pid, forKey: .pid)
+        try container.encode(version, forKey: .version)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(server, forKey: .server)
+        try container.encode(serverProblem, forKey: .serverProblem)
+        try container.encode(plugins, forKey: .plugins)
+        try container.encode(waitingNotices, forKey: .waitingNotices)
+        try container.encode(nextDue, forKey: .nextDue)
+        try container.encode(configFiles, forKey: .configFiles)
+        try container.encode(identity, forKey: .identity)
+    }
 }
 
 struct Plugins: AsyncParsableCommand {

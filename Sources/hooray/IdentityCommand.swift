@@ -50,6 +50,7 @@ struct IdentityCommand: AsyncParsableCommand {
     }
 }
 
+/// `hooray identity --json`: the `identity` type of docs/json.md.
 struct IdentityItem: Encodable {
     /// Where the identity is kept: `{"kind": "keyring", "service": "GNOME Keyring"}` or
     /// `{"kind": "file", "path": "…"}`.
@@ -64,6 +65,16 @@ struct IdentityItem: Encodable {
             case .keyring(let name): (service, path) = (name, nil)
             case .file(let file): (service, path) = (nil, file)
             }
+        }
+
+        enum CodingKeys: String, CodingKey { case kind, service, path }
+
+        /// Both `service` and `path` are written, one of them `null`, so the keys never change.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(service, forKey: .service)
+            try container.encode(path, forKey: .path)
         }
     }
 
