@@ -6,7 +6,9 @@ import HoorayMessages
 /// `hooray about`.
 extension WinsPlugin {
     public var commands: [CommandSpec] {
-        [
+        let momentID = CommandSpec.Argument(
+            name: "id", help: "The moment's id, or its first characters, as `hooray moments` shows it.")
+        return [
             CommandSpec(
                 name: "log", summary: "Log a small win, and get praise for it at once.",
                 discussion: """
@@ -56,6 +58,29 @@ extension WinsPlugin {
                 ],
                 examples: ["hooray moments fav 3f2a9c1e"], aliases: ["moments fav"]),
             CommandSpec(
+                name: "edit", summary: "Fix a moment: its words, its mood or its note.",
+                discussion: """
+                    Give at least one of --text, --mood and --note; only what is given changes. `--note ""` \
+                    removes the note and `--mood none` the mood. When it happened, and its praise, stay.
+                    """,
+                arguments: [momentID],
+                options: [
+                    .init(name: "text", help: "The moment's new words (at most 2,000 characters)."),
+                    .init(
+                        name: "mood",
+                        help: "How you felt: \(Mood.allCases.map(\.rawValue).joined(separator: ", ")), or none.",
+                        choices: Mood.allCases.map(\.rawValue) + ["none"]),
+                    .init(name: "note", help: "The new note; \"\" removes it."),
+                ],
+                examples: [
+                    "hooray moments edit 3f2a9c1e --text \"Took a long walk\"", "hooray moments edit 3f2a --mood proud",
+                ],
+                aliases: ["moments edit"], offersJSON: true),
+            CommandSpec(
+                name: "delete", summary: "Delete a moment (asks first on a terminal).",
+                arguments: [momentID], examples: ["hooray moments delete 3f2a9c1e"], aliases: ["moments delete"],
+                confirmation: "Delete this moment? Moment {id} goes for good, with its note and praise."),
+            CommandSpec(
                 name: "journey", summary: "Your journey: a card for each day with moments.",
                 discussion: "Tiny steps, day by day. Days follow your time zone.",
                 options: [
@@ -85,20 +110,20 @@ extension WinsPlugin {
                 note: command.value("note"), photos: command.values("photo"))
             let reply = try await log(request, context: context)
             var lines = ["Moment logged"]
-            var line = "  " + reply.moment.text
+            var line = "  " + TerminalText.safe(reply.moment.text, multiline: true)
             if reply.moment.timeAgo >= 60 { line += " · " + Self.agoPhrase(seconds: reply.moment.timeAgo) }
             lines.append(line)
-            lines.append("  “\(reply.moment.offlinePraise)”")
+            lines.append("  “\(TerminalText.safe(reply.moment.offlinePraise, multiline: true))”")
             if reply.wasFirst { lines.append("\nThat's your first moment. Welcome to Hooray.") }
             return CommandReply(
-                text: lines.joined(separator: "\n"), json: try JSONValue(encoding: reply.moment),
+                text: lines.joined(separator: "\n"), json: try MomentJSON.value(reply.moment, timeZone: zone),
                 followUp: CommandInvocation(
                     command: "praise", values: ["id": [reply.moment.id.uuidString]], environment: command.environment))
         case "praise":
             guard let id = command.value("id").flatMap(UUID.init(uuidString:)),
                 let moment = try await book.moment(id)
             else { return CommandReply() }
-            if let praise = moment.aiPraise { return .text("  ✨ “\(praise)”") }
+            if let praise = moment.aiPraise { return .text("  ✨ “\(TerminalText.safe(praise, multiline: true))”") }
             if moment.sync == .pending { return .text("  \(Self.aiFailedLine) hoorayd tries again later.") }
             return CommandReply()
         case "moments":
@@ -121,7 +146,21 @@ extension WinsPlugin {
             guard let moment = try await book.update(found.id, { $0.isFavorite.toggle() }) else {
                 throw PluginCommandError("that moment was just deleted")
             }
-            return .text(moment.isFavorite ? "★ Marked as a favourite: \(moment.text)" : "Unmarked: \(moment.text)")
+            let text = ViewText.singleLine(moment.text)
+            return .text(moment.isFavorite ? "★ Marked as a favourite: \(text)" : "Unmarked: \(text)")
+        case "edit":
+            let moment = try await edit(command, book: book)
+            return CommandReply(
+                text: Self.editedText(moment, now: context.now, timeZone: zone),
+                json: try MomentJSON.value(moment, timeZone: zone))
+        case "delete":
+            let found = try await book.moments.find(idPrefix: command.value("id") ?? "", listedBy: "`hooray moments`")
+            guard try await book.moments.delete(found.recordID) else {
+                throw PluginCommandError("that moment was just deleted")
+            }
+            // A moment waiting for AI praise no longer needs the retry.
+            try await scheduleSync(context: context, book: book)
+            return .text("Deleted the moment “\(ViewText.singleLine(found.text))” [\(MomentsView.shortID(found.id))].")
         case "journey":
             var days = 14
             if let given = command.value("days") {
@@ -149,6 +188,63 @@ extension WinsPlugin {
         default:
             throw PluginCommandError("the wins plugin has no command \"\(command.command)\"")
         }
+    }
+
+    /// Applies `hooray moments edit`: checks every value first, then changes the moment in one step.
+    ///
+    /// - Returns: The moment as saved.
+    func edit(_ command: CommandInvocation, book: MomentBook) async throws -> Moment {
+        let given = (text: command.value("text"), mood: command.value("mood"), note: command.value("note"))
+        guard given.text != nil || given.mood != nil || given.note != nil else {
+            throw PluginCommandError(
+                "nothing to change; give --text, --mood or --note, such as `hooray moments edit ID --text \"Took a long walk\"`"
+            )
+        }
+        let text = given.text?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let text {
+            guard !text.isEmpty else {
+                throw PluginCommandError("--text is empty; give the moment's new words, such as --text \"Took a walk\"")
+            }
+            guard text.count <= MomentRules.maxTextLength else {
+                throw PluginCommandError(
+                    "the text is \(text.count) characters long; a moment takes at most \(MomentRules.maxTextLength). Shorten it, or put the rest in --note"
+                )
+            }
+        }
+        // `nil` leaves the mood alone; `.some(nil)` removes it.
+        let mood: Mood?? = try given.mood.map { name in
+            name.trimmingCharacters(in: .whitespaces).lowercased() == "none" ? nil : try MomentRules.parseMood(name)
+        }
+        let note = given.note?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let note, note.count > MomentRules.maxNoteLength {
+            throw PluginCommandError(
+                "the note is \(note.count) characters long; a note takes at most \(MomentRules.maxNoteLength)")
+        }
+        let found = try await book.moments.find(idPrefix: command.value("id") ?? "", listedBy: "`hooray moments`")
+        let updated = try await book.update(found.id) { moment in
+            if let text {
+                moment.text = text
+                moment.isPlaceholder = false
+            }
+            if let mood { moment.mood = mood }
+            if let note { moment.note = note.isEmpty ? nil : note }
+        }
+        guard let updated else { throw PluginCommandError("that moment was just deleted") }
+        return updated
+    }
+
+    /// What `hooray moments edit` prints: the moment as it is now.
+    static func editedText(_ moment: Moment, now: Date, timeZone: TimeZone) -> String {
+        let star = moment.isFavorite ? "★ " : ""
+        let mood = moment.mood.map { " \($0.emoji)" } ?? ""
+        var lines = [
+            "Moment updated",
+            "• \(star)\(ViewText.singleLine(moment.text))\(mood)  [\(MomentsView.shortID(moment.id))]",
+            "  \(RelativeTime.phrase(from: moment.happenedAt, to: now, timeZone: timeZone))"
+                + (moment.mood.map { " · feeling \($0.rawValue)" } ?? ""),
+        ]
+        if let note = moment.note { lines.append("  Note: \(ViewText.singleLine(note))") }
+        return lines.joined(separator: "\n")
     }
 
     static func about(configuration: WinsConfiguration, environment: CommandEnvironment) -> String {
