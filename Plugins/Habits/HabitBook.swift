@@ -22,7 +22,7 @@ extension RecordBook where Record == Habit {
         if let near = NameSuggestion.closest(to: wanted.lowercased(), among: all.map { $0.name.lowercased() }),
             let original = all.first(where: { $0.name.lowercased() == near })
         {
-            message += "; did you mean \"\(original.name)\"? "
+            message += "; did you mean \"\(TerminalText.safe(original.name))\"? "
         } else {
             message += "; "
         }
