@@ -65,8 +65,27 @@ struct SafeTextTests {
             let habits = try await run(fixture, ["habit", "list", "--json"])
             let names = try JSONSerialization.jsonObject(with: Data(habits.standardOutput.utf8)) as? [[String: Any]]
             #expect(names?.first?["name"] as? String == "Read\u{1B}[31m \u{202E}red")
+            #expect(try await storedMomentTexts(fixture) == [Self.hostile])
             await daemon?.stop()
         }
+    }
+
+    /// The texts of the moments in the real SQLite file, read by another program.
+    func storedMomentTexts(_ fixture: HoorayFixture) async throws -> [String] {
+        let read = try await ProcessRunner.run(
+            "/usr/bin/python3",
+            arguments: [
+                "-c",
+                """
+                import json, sqlite3, sys
+                db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+                rows = db.execute("SELECT value FROM record WHERE plugin = 'wins' AND kind = 'moment'")
+                print(json.dumps([json.loads(value)["text"] for (value,) in rows]))
+                """,
+                fixture.home.appending("data/hooray/hooray.sqlite"),
+            ])
+        #expect(read.status == .exited(0), "\(read.standardError)")
+        return try JSONDecoder().decode([String].self, from: Data(read.standardOutput.utf8))
     }
 
     @Test func notificationBodiesShowControlCharactersAsSymbols() async throws {
