@@ -18,8 +18,10 @@ public enum MomentsView {
     /// ```
     ///
     /// `★` marks a favourite and the emoji is the moment's mood, when it has one. The bracketed
-    /// short id is what `hooray moments fav ID` takes. The second line says how long ago the
-    /// moment happened (see ``RelativeTime``) and its praise: the AI's when there is some.
+    /// short id is what `hooray moments fav|edit|delete ID` take. The second line says how long ago
+    /// the moment happened (see ``RelativeTime``) and its praise: the AI's when there is some.
+    /// Texts are on one line and safe for a terminal: control characters are shown as symbols and
+    /// bidi overrides left out (`TerminalText.safe(_:multiline:)`).
     ///
     /// With no moments at all the text invites the user to log one; when filters leave nothing,
     /// it says so.
