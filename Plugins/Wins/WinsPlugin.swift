@@ -272,7 +272,7 @@ public struct WinsPlugin: HoorayPlugin {
         try await context.reminders.schedule(
             Reminder(
                 id: Self.syncReminder, schedule: .once(at: max(next, context.now.addingTimeInterval(Self.soon))),
-                notice: Notice(title: "Retry AI praise for logged moments")))
+                notice: Notice(title: "Retry AI praise for logged moments"), isInternal: true))
     }
 }
 

@@ -307,3 +307,23 @@ func decodeJSON<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
     decoder.dateDecodingStrategy = .secondsSince1970
     return try decoder.decode(type, from: data)
 }
+
+extension HoorayDatabase {
+    /// Copies the whole database into a new file, for work that must not touch the original, such
+    /// as `hooray next --config FILE` planning reminders while `hoorayd` runs on the real one.
+    ///
+    /// - Parameter path: The new file; it must not exist yet.
+    /// - Returns: The copy, open.
+    /// - Throws: ``StorageError`` when either file cannot be used.
+    public func copy(to path: String) throws -> HoorayDatabase {
+        let copy = try HoorayDatabase(path: path)
+        do {
+            try pool.backup(to: copy.pool)
+        } catch let error as DatabaseError {
+            throw StorageError(path: path, databaseError: error)
+        } catch {
+            throw StorageError(path: path, problem: .other("\(error)"))
+        }
+        return copy
+    }
+}
