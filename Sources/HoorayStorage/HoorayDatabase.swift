@@ -122,6 +122,19 @@ public final class HoorayDatabase: Sendable {
         migrator.registerMigration("v4: snoozed occurrence") { db in
             try db.execute(sql: "ALTER TABLE rule ADD COLUMN snoozedDueAt DOUBLE")
         }
+        // Request ids of commands that write, claimed by whoever runs the command: the daemon, or a
+        // `hooray` that ran it itself because the daemon did not answer. A retry never runs twice.
+        migrator.registerMigration("v5: claimed requests") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE request (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        claimedBy TEXT NOT NULL,
+                        claimedAt DOUBLE NOT NULL
+                    );
+                    CREATE INDEX request_claimedAt ON request(claimedAt);
+                    """)
+        }
         return migrator
     }
 }

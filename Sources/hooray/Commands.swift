@@ -209,13 +209,45 @@ struct Act: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: nil)
-        guard let response = try session.send(.act(notice: notice, action: action)) else {
-            throw CommandFailure(
-                message: "hoorayd is not running; start it first (`make run` or `systemctl --user start hooray`).")
+        guard let connection = ControlConnection(socketPath: session.paths.controlSocket) else {
+            warn(
+                "hooray act: hoorayd is not running, and buttons are pressed in it; start it first (`make run` or `systemctl --user start hooray`)."
+            )
+            throw ExitCode(ExitStatus.unavailable.rawValue)
         }
-        guard response.ok else { throw CommandFailure(message: response.message ?? "the action failed") }
-        print("Done.")
+        // The id lets hoorayd press the button once, however often the request reaches it.
+        try connection.send(.act(notice: notice, action: action, requestID: UUID().uuidString.lowercased()))
+        let answer = try connection.receive(within: PluginCommandRunner.longestWait)
+        guard case .answered(let response) = answer else {
+            if answer == .closed {
+                warn("hooray act: hoorayd stopped without answering; the button may or may not have been pressed.")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            warn(
+                "hooray act: hoorayd did not answer in \(Int(PluginCommandRunner.longestWait)) s; the press is queued and will be handled once."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
+        }
+        if response.ok, let until = response.snoozedUntil {
+            let when = Output.when(until)
+            print("Snoozed until \(when.hasPrefix("today ") ? String(when.dropFirst(6)) : when).")
+        } else if response.ok {
+            print((response.message ?? "Pressed.").capitalizedFirst + ".")
+        } else if let until = response.snoozedUntil {
+            warn(
+                "hooray act: notice \(notice) is already snoozed until \(Output.when(until)); nothing changed. It comes back then."
+            )
+            throw ExitCode(ExitStatus.failed.rawValue)
+        } else {
+            warn("hooray act: \(response.message ?? "the button did nothing")")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
     }
+}
+
+extension String {
+    /// The string with its first letter in upper case, for a message that starts a sentence.
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
 struct Reload: AsyncParsableCommand {
