@@ -158,8 +158,9 @@ public final class PluginCommandRunner: Sendable {
         // Notices already waiting are not this command's: only its own are reported as waiting.
         host.waitingBefore = Set(((try? await engine.database.pendingNotices()) ?? []).map(\.id))
         do {
-            let reply = try await engine.run(command, plugin: plugin)
+            var reply = try await engine.run(command, plugin: plugin)
             await engine.deliverPending(plugin: plugin)
+            reply.warnings = host.configurationWarnings + reply.warnings
             return (reply, .here)
         } catch {
             throw PluginCommandFailed(message: "\(error)")
@@ -223,6 +224,10 @@ final class LocalHostBox: @unchecked Sendable {
     private var made: (Engine, LibNotifySink)?
     private(set) var plugin: String?
     private var _waitingBefore: Set<NoticeID> = []
+    private var _configurationWarnings: [String] = []
+
+    /// One line per broken part of the configuration left out to run the command.
+    var configurationWarnings: [String] { lock.withLock { _configurationWarnings } }
 
     /// The notices that waited for a notification server before the command ran.
     var waitingBefore: Set<NoticeID> {
@@ -234,14 +239,18 @@ final class LocalHostBox: @unchecked Sendable {
 
     func engine(session: CLISession, plugins: [any HoorayPlugin], plugin: String) async throws -> Engine {
         if let made = current { return made.0 }
+        // A mistake in a part of the configuration this command does not need must not stop it.
         let loaded: DaemonConfiguration
+        let ignored: [String]
         do {
-            loaded = try session.loadConfiguration(plugins: plugins)
+            (loaded, ignored) = try ConfigurationLoader(
+                environment: session.environment, extraFile: session.configFile, plugins: plugins
+            ).loadLeniently(for: plugin)
         } catch {
             throw PluginCommandFailed(
                 message:
-                    "the configuration has errors, so nothing was done:\n\(error)\nFix them (see `hooray config check`) and try again."
-            )
+                    "the \(plugin) section of the configuration has errors, so nothing was done:\n\(error)\nFix them (see `hooray config check`) and try again.",
+                status: .configuration)
         }
         let quiet: @Sendable (String) -> Logger = { label in
             var logger = Logger(label: label)
@@ -259,6 +268,7 @@ final class LocalHostBox: @unchecked Sendable {
         lock.withLock {
             made = (engine, sink)
             self.plugin = plugin
+            _configurationWarnings = ignored
         }
         return engine
     }
