@@ -29,7 +29,7 @@ extension HabitsPlugin {
             CommandSpec(
                 name: "done", summary: "Mark a habit done for today (or --date). Doing it twice changes nothing.",
                 arguments: [name], options: [date], examples: ["hooray habit done \"Read 10 pages\""],
-                aliases: ["habit done"]),
+                aliases: ["habit done"], noun: "your check-in"),
             CommandSpec(
                 name: "undo", summary: "Take back a habit's done mark for today (or --date).", arguments: [name],
                 options: [date], aliases: ["habit undo"]),

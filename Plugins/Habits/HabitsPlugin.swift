@@ -54,7 +54,21 @@ public struct HabitsPlugin: HoorayPlugin {
             }
         return Reminder(
             id: Self.reminderPrefix + habit.id.uuidString.lowercased(), schedule: schedule,
-            notice: Notice(title: habit.name, body: Self.reminderLine(habit.name)))
+            notice: Notice(title: habit.name, body: Self.reminderLine(habit.name)),
+            hold: hold(for: habit, context: context))
+    }
+
+    /// While a habit is paused its reminder still comes due, and ``reminderDue(_:context:)`` shows
+    /// nothing: the hold says so, so that `hooray next` does not list it as coming.
+    func hold(for habit: Habit, context: PluginContext) -> ReminderHold? {
+        let today = context.today
+        guard let pause = habit.pauses.first(where: { $0.contains(today) }) else { return nil }
+        guard let through = pause.through else { return ReminderHold(reason: "paused") }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = context.timeZone
+        let next = through.adding(days: 1)
+        let end = calendar.date(from: DateComponents(year: next.year, month: next.month, day: next.day))
+        return ReminderHold(reason: "paused", until: end.map { calendar.startOfDay(for: $0) })
     }
 
     static func reminderLine(_ name: String) -> String { "Don't forget to make time for \(name) today." }
@@ -288,6 +302,7 @@ public struct HabitsPlugin: HoorayPlugin {
         let (habit, _) = try await book.change(found.id) {
             $0.pauses.append(HabitPause(from: today, through: through))
         }
+        try await syncReminder(for: habit, context: context)
         let until = through.map { "through \($0)" } ?? "until you resume it"
         return reply(
             habit, "Paused “\(habit.name)” \(until). The streak waits for you; no reminders meanwhile.", today: today)
@@ -307,6 +322,7 @@ public struct HabitsPlugin: HoorayPlugin {
                 return pause.from == today ? nil : HabitPause(from: pause.from, through: today.adding(days: -1))
             }
         }
+        try await syncReminder(for: habit, context: context)
         return reply(
             habit, "Welcome back to “\(habit.name)”. Its streak is \(Self.days(habit.streak(today: today).days)).",
             today: today)

@@ -38,7 +38,7 @@ extension WinsPlugin {
                     "hooray win \"Sent the scary email\" --ago 2h --mood proud",
                     "hooray win \"Cooked dinner\" --note \"First time trying that recipe\" --photo ~/Pictures/dinner.jpg",
                 ],
-                aliases: ["win"], offersJSON: true),
+                aliases: ["win"], offersJSON: true, noun: "your moment"),
             CommandSpec(
                 name: "praise", summary: "The AI praise of a moment, once it has been asked for.",
                 arguments: [.init(name: "id", help: "The moment's id.")], isHidden: true),

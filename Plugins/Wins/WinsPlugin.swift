@@ -68,8 +68,8 @@ public struct WinsPlugin: HoorayPlugin {
         guard action.actionID == Self.logInstallAction || action.actionID == "default" else { return }
         let book = MomentBook(context: context)
         guard try await !book.hasCompletedFirstLog() else {
-            context.logger.info("the first moment is already logged; the welcome button does nothing now")
-            return
+            throw ActionDeclined(
+                "That button has expired: your first moment is already logged. `hooray win` logs another.")
         }
         _ = try await log(LogRequest(text: MomentRules.firstMomentText), context: context)
     }
@@ -272,7 +272,7 @@ public struct WinsPlugin: HoorayPlugin {
         try await context.reminders.schedule(
             Reminder(
                 id: Self.syncReminder, schedule: .once(at: max(next, context.now.addingTimeInterval(Self.soon))),
-                notice: Notice(title: "Retry AI praise for logged moments")))
+                notice: Notice(title: "Retry AI praise for logged moments"), isInternal: true))
     }
 }
 

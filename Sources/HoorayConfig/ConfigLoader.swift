@@ -49,6 +49,40 @@ public struct ConfigLoader: Sendable {
             configurations: evaluation.configurations, extras: evaluation.extras)
     }
 
+    /// Loads what can be loaded for a command of one plugin, so that a mistake elsewhere never
+    /// stops the user from logging something.
+    ///
+    /// A part of a file that is not valid TOML is left out — the sections it belongs to, such as
+    /// every `[plugins.reminders…]` table of the file — and the rest of the file is read; settings
+    /// and other plugins' sections with errors fall back to their defaults. Each part left out is
+    /// reported once, in ``LenientConfiguration/ignored``.
+    ///
+    /// - Parameter plugin: The plugin whose command runs: errors in its own section still count.
+    /// - Returns: The configuration, and what was left out.
+    /// - Throws: ``ConfigDiagnostics`` when the plugin's own section has errors that are not syntax
+    ///   errors (its values are wrong, so running it on defaults would not be what the user asked).
+    public func loadLeniently(for plugin: String) throws(ConfigDiagnostics) -> LenientConfiguration {
+        var evaluation = evaluate(layers(), salvage: true)
+        let own = evaluation.diagnostics.errors.filter { $0.concerns(plugin: plugin) }
+        if !own.isEmpty { throw ConfigDiagnostics(own) }
+        var ignored = evaluation.ignored
+        for error in evaluation.diagnostics.errors {
+            ignored.append(IgnoredPart(diagnostic: error, part: IgnoredPart.part(of: error.path)))
+        }
+        let core = evaluation.core ?? (try? CoreSettings.decode(from: .emptyTable()))?.0
+        guard let core else { throw evaluation.diagnostics }
+        for known in plugins where evaluation.configurations[known.name] == nil {
+            if let (configuration, _) = try? decodeErased(known, from: nil) {
+                evaluation.configurations[known.name] = configuration
+            }
+        }
+        let loaded = LoadedConfiguration(
+            core: core, pluginSections: evaluation.sections, files: evaluation.files,
+            warnings: evaluation.diagnostics.warnings, root: evaluation.root,
+            configurations: evaluation.configurations, extras: evaluation.extras)
+        return LenientConfiguration(loaded: loaded, ignored: ignored)
+    }
+
     /// Checks the configuration and reports every problem, for `hooray config check`.
     ///
     /// - Parameter file: A file to check on its own, in place of all the layers; it is checked
@@ -84,9 +118,10 @@ public struct ConfigLoader: Sendable {
         var sections: [String: PluginSection] = [:]
         var configurations: [String: any Sendable] = [:]
         var extras: [String: any Sendable] = [:]
+        var ignored: [IgnoredPart] = []
     }
 
-    func evaluate(_ layers: [Layer]) -> Evaluation {
+    func evaluate(_ layers: [Layer], salvage: Bool = false) -> Evaluation {
         var evaluation = Evaluation()
         var files: [(path: String, required: Bool)] = []
         for layer in layers {
@@ -111,6 +146,12 @@ public struct ConfigLoader: Sendable {
                     continue
                 }
                 evaluation.files.append(path)
+                if salvage {
+                    let (node, ignored) = SyntaxSalvage.parse(text, file: path)
+                    evaluation.ignored += ignored
+                    if let node { evaluation.root = evaluation.root.merging(node) }
+                    continue
+                }
                 evaluation.root = evaluation.root.merging(try ConfigFileParser.parse(text, file: path))
             } catch {
                 // A file that does not parse is left out of the merge; the other layers are still checked.
@@ -155,7 +196,7 @@ public struct ConfigLoader: Sendable {
         return evaluation
     }
 
-    private func decodeErased<P: HoorayPlugin>(
+    func decodeErased<P: HoorayPlugin>(
         _ plugin: P, from section: ConfigNode?
     ) throws(ConfigDiagnostics) -> (any Sendable, [ConfigDiagnostic]) {
         let (configuration, warnings) = try decodeConfiguration(of: plugin, from: section)

@@ -50,11 +50,20 @@ public struct CLISession: Sendable {
     /// With no daemon running, brings the stored reminders in line with the configuration, as the
     /// daemon does when it starts, so that `hooray next` shows what will happen.
     public func syncRulesFromConfiguration(plugins: [any HoorayPlugin]) async throws {
-        let loaded = try loadConfiguration(plugins: plugins)
+        try await syncRules(from: try loadConfiguration(plugins: plugins), into: try database())
+    }
+
+    /// Brings the reminders stored in `database` in line with a configuration, as the daemon does
+    /// when it starts: the enabled plugins are activated against it.
+    ///
+    /// - Parameters:
+    ///   - loaded: The configuration.
+    ///   - database: The database to plan in: the real one, or a copy (``HoorayDatabase/copy(to:)``).
+    public func syncRules(from loaded: DaemonConfiguration, into database: HoorayDatabase) async throws {
         var logger = Logger(label: "hooray")
         logger.logLevel = .critical
         let engine = Engine(
-            database: try database(), sink: OfflineSink(), settings: loaded.settings,
+            database: database, sink: OfflineSink(), settings: loaded.settings,
             timeZone: SystemTimeZone(environment: environment).current(),
             makeLogger: { label in
                 var quiet = Logger(label: label)

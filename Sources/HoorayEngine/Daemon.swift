@@ -143,10 +143,19 @@ public enum Daemon {
             case .refresh:
                 await engine.reloadRules()
                 return ControlResponse(ok: true)
-            case .act(let notice, let action):
-                let problem = await engine.invoke(action: action, on: NoticeID(rawValue: notice))
-                return ControlResponse(ok: problem == nil, message: problem)
-            case .command(let name, let invocation):
+            case .act(let notice, let action, let requestID):
+                if let duplicate = await claim(requestID, database: database, logger: logger) { return duplicate }
+                let outcome = await engine.press(action: action, on: NoticeID(rawValue: notice))
+                switch outcome {
+                case .snoozed(let until):
+                    return ControlResponse(ok: true, message: outcome.message, snoozedUntil: until)
+                case .alreadySnoozed(let until):
+                    return ControlResponse(ok: false, message: outcome.message, snoozedUntil: until)
+                default:
+                    return ControlResponse(ok: outcome.didSomething, message: outcome.message)
+                }
+            case .command(let name, let invocation, let requestID):
+                if let duplicate = await claim(requestID, database: database, logger: logger) { return duplicate }
                 do {
                     // A follow-up is for a hooray that hosted the plugin itself; the daemon's work goes on here.
                     var reply = try await engine.run(invocation, plugin: name)
@@ -182,6 +191,29 @@ public enum Daemon {
         logger.info("hoorayd stopped")
         withExtendedLifetime(lock) {}
         return .ok
+    }
+
+    /// Claims a request's id before running it, so that it runs once: not again when it arrives
+    /// twice, and not here when a `hooray` that gave up waiting claimed it first and ran it itself.
+    ///
+    /// - Returns: The answer for a request that must not run; `nil` when it may run.
+    static func claim(_ requestID: String?, database: HoorayDatabase, logger: Logger) async -> ControlResponse? {
+        guard let requestID else { return nil }
+        do {
+            switch try await database.claimRequest(requestID, by: RequestClaimant.daemon, now: Date()) {
+            case .won:
+                return nil
+            case .taken(let claimant, _):
+                logger.info("request \(requestID) was run already by \(claimant); not running it again")
+                return ControlResponse(
+                    ok: true,
+                    message: "request \(requestID) was run already (by \(claimant)), so it was not run again",
+                    duplicate: true)
+            }
+        } catch {
+            return ControlResponse(
+                ok: false, message: "the request was not run: its id could not be recorded (\(error))")
+        }
     }
 
     /// Makes the AI praise provider plugins get: libcurl to the configured endpoint, sending the

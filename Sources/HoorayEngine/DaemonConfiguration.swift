@@ -77,6 +77,36 @@ public struct ConfigurationLoader: Sendable {
         return DaemonConfiguration(loaded: loaded, setups: setups)
     }
 
+    /// Loads what can be loaded for a command of one plugin: broken parts of the configuration
+    /// that the command does not need are left out, each reported once in words.
+    ///
+    /// - Parameter plugin: The plugin whose command runs; errors in its own section still stop it.
+    /// - Returns: The configuration, and one line per part left out, such as
+    ///   `~/.config/hooray/hooray.toml:12:3: … — the reminders section is ignored until it is fixed; …`.
+    /// - Throws: ``ConfigDiagnostics`` with the errors of the plugin's own section.
+    public func loadLeniently(for plugin: String) throws(ConfigDiagnostics) -> (
+        configuration: DaemonConfiguration, ignored: [String]
+    ) {
+        let lenient = try loader.loadLeniently(for: plugin)
+        var setups: [PluginSetup] = []
+        for known in plugins {
+            guard let configuration = try? Self.configuration(of: known, in: lenient.loaded) else { continue }
+            setups.append(
+                PluginSetup(
+                    plugin: known, enabled: lenient.loaded.isEnabled(known.name), configuration: configuration,
+                    celebrationStyle: lenient.loaded.pluginSections[known.name]?.celebrationStyle))
+        }
+        let home = environment["HOME"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let ignored = lenient.ignored.map { part in
+            var place = part.diagnostic.location?.description ?? ""
+            if let home, !home.isEmpty, place.hasPrefix(home + "/") { place = "~" + place.dropFirst(home.count) }
+            let firstLine = part.diagnostic.message.split(separator: "\n").first.map(String.init) ?? ""
+            return (place.isEmpty ? "" : place + ": ") + firstLine
+                + " — \(part.part) is ignored until it is fixed; `hooray config check` shows what is wrong."
+        }
+        return (DaemonConfiguration(loaded: lenient.loaded, setups: setups), ignored)
+    }
+
     static func configuration<P: HoorayPlugin>(of plugin: P, in loaded: LoadedConfiguration) throws(ConfigDiagnostics)
         -> any Sendable
     {

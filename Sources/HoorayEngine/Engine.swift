@@ -63,6 +63,41 @@ public struct PluginSetup: Sendable {
     }
 }
 
+/// What pressing a notice's button did, as `hooray act` reports it.
+public enum ActionOutcome: Sendable, Equatable {
+    /// The notice comes back at this instant.
+    case snoozed(until: Date)
+    /// The notice was snoozed already, from this same notice, until this instant; nothing changed.
+    case alreadySnoozed(until: Date)
+    /// The plugin handled the button (its label, or its id when it has none).
+    case handled(button: String, plugin: String)
+    /// The plugin said the button does nothing now, and why.
+    case declined(String)
+    /// There is no such notice or button, or its plugin is not running.
+    case refused(String)
+    /// Handling the button failed.
+    case failed(String)
+
+    /// Whether the press did something.
+    public var didSomething: Bool {
+        switch self {
+        case .snoozed, .handled: true
+        case .alreadySnoozed, .declined, .refused, .failed: false
+        }
+    }
+
+    /// What happened, in a sentence for a log or a script; `hooray act` words times in local time itself.
+    public var message: String {
+        switch self {
+        case .snoozed(let until): "snoozed until \(until.formatted(.iso8601))"
+        case .alreadySnoozed(let until):
+            "this notice is already snoozed until \(until.formatted(.iso8601)); nothing changed"
+        case .handled(let button, let plugin): "pressed “\(button)”; the \(plugin) plugin handled it"
+        case .declined(let reason), .refused(let reason), .failed(let reason): reason
+        }
+    }
+}
+
 /// The heart of `hoorayd`: runs plugins, fires reminders exactly once, and delivers notices.
 ///
 /// The engine is an actor. Its scheduler loop asks ``SchedulerState`` what to do next — fire due
@@ -639,30 +674,48 @@ public actor Engine {
             await refreshServerStatus()
             deliveryContinuation.yield()
         case .action(let id, let action):
-            _ = await invoke(action: action, on: id)
+            _ = await press(action: action, on: id)
         }
     }
 
     /// Presses a notice's button: hands the action to the plugin that posted the notice.
     ///
-    /// - Returns: A message for the user when the action could not be handled.
+    /// - Returns: A message for the user when the press did nothing; `nil` when it did something.
     public func invoke(action: String, on id: NoticeID) async -> String? {
+        let outcome = await press(action: action, on: id)
+        return outcome.didSomething ? nil : outcome.message
+    }
+
+    /// Presses a notice's button: the engine's snooze, or the plugin that posted the notice handles it.
+    ///
+    /// - Returns: What the press did, or why it did nothing.
+    public func press(action: String, on id: NoticeID) async -> ActionOutcome {
         do {
-            guard let stored = try await database.notice(id) else { return "there is no notice \(id)" }
+            guard let stored = try await database.notice(id) else {
+                return .refused("there is no notice \(id); `hooray inbox --all` lists the notices and their buttons")
+            }
             guard action == "default" || stored.notice.actions.contains(where: { $0.id == action }) else {
                 let known = stored.notice.actions.map(\.id).joined(separator: ", ")
-                return "notice \(id) has no action \"\(action)\"" + (known.isEmpty ? "" : "; its actions: \(known)")
+                return .refused(
+                    "notice \(id) has no action \"\(action)\""
+                        + (known.isEmpty ? "; it has no buttons" : "; its actions: \(known)"))
             }
             guard let plugin = plugins[stored.plugin] else {
-                return "the plugin \(stored.plugin) that posted notice \(id) is not active"
+                return .refused(
+                    "the \(stored.plugin) plugin that posted notice \(id) is not enabled, so its buttons do nothing")
             }
             if let delay = Snooze.delay(ofAction: action) {
                 // The engine's own button: the plugin writes no code for it.
                 let key = try await snoozeKey(of: stored)
-                try await snooze(
-                    key, plugin: stored.plugin, until: clock.now.addingTimeInterval(delay.timeInterval),
-                    shown: (stored.notice, dueAt: stored.dueAt))
-                return nil
+                if let pending = try await database.rule(
+                    plugin: stored.plugin, reminderID: Snooze.reminderID(snoozing: key)),
+                    let until = pending.nextDue, until > clock.now, pending.snoozedDueAt == stored.dueAt
+                {
+                    return .alreadySnoozed(until: until)
+                }
+                let until = clock.now.addingTimeInterval(delay.timeInterval)
+                try await snooze(key, plugin: stored.plugin, until: until, shown: (stored.notice, dueAt: stored.dueAt))
+                return .snoozed(until: until)
             }
             let context = makeContext(for: stored.plugin)
             // A snoozed notice's buttons belong to the reminder it came from, and to the occurrence
@@ -676,10 +729,14 @@ public actor Engine {
                 try await plugin.actionInvoked(invoked, context: context)
             }
             logger.info("\(stored.plugin): action \(action) on notice \(id)")
-            return nil
+            let label = stored.notice.actions.first { $0.id == action }?.label
+            return .handled(button: label ?? action, plugin: stored.plugin)
+        } catch let declined as ActionDeclined {
+            logger.info("action \(action) on notice \(id) did nothing: \(declined.reason)")
+            return .declined(declined.reason)
         } catch {
             logger.error("action \(action) on notice \(id) failed: \(error)")
-            return "the action failed: \(error)"
+            return .failed("the button could not be handled: \(error)")
         }
     }
 

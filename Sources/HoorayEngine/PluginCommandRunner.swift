@@ -21,7 +21,15 @@ public final class PluginCommandRunner: Sendable {
         case daemon
         /// In this process, because no `hoorayd` is running.
         case here
+        /// In this process, because `hoorayd` did not answer in time and this process claimed the
+        /// request first: the daemon will not run it when it gets to it.
+        case hereInstead
     }
+
+    /// How long `hooray` waits for the daemon's answer before it tries to run the command itself.
+    public static let answerWait: Double = 2
+    /// How long it waits in all for a daemon that claimed the command and is running it.
+    public static let longestWait: Double = 15
 
     /// Creates a runner.
     ///
@@ -35,31 +43,124 @@ public final class PluginCommandRunner: Sendable {
 
     /// Runs a command and returns the plugin's reply.
     ///
-    /// - Throws: ``PluginCommandFailed`` with the plugin's or the daemon's message.
-    public func run(_ command: CommandInvocation, plugin: String) async throws -> (reply: CommandReply, venue: Venue) {
-        do {
-            if let response = try ControlClient.send(
-                .command(plugin: plugin, invocation: command), socketPath: session.paths.controlSocket, timeout: 15)
-            {
-                guard response.ok, var reply = response.reply else {
-                    throw PluginCommandFailed(message: response.message ?? "hoorayd could not run the command")
-                }
+    /// The command carries a request id, which whoever runs it claims first in the database: the
+    /// daemon, or this process when the daemon does not answer within ``answerWait`` seconds. So a
+    /// command runs once, and what is printed says where, or that it is queued.
+    ///
+    /// - Parameters:
+    ///   - command: The command, parsed.
+    ///   - plugin: The plugin's name.
+    ///   - noun: What the command saves, such as `your moment` (``CommandSpec/noun``), for the
+    ///     messages about a daemon that does not answer; `nil` says "what you asked".
+    /// - Throws: ``PluginCommandFailed`` with the plugin's or the daemon's message, or saying that
+    ///   the command is queued in a daemon that has not answered yet (status ``ExitStatus/busy``).
+    public func run(_ command: CommandInvocation, plugin: String, noun: String? = nil) async throws -> (
+        reply: CommandReply, venue: Venue
+    ) {
+        let requestID = UUID().uuidString.lowercased()
+        let words = Words(noun: noun)
+        if let connection = ControlConnection(socketPath: session.paths.controlSocket) {
+            let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: requestID)
+            switch try await exchange(request, on: connection, words: words) {
+            case .answered(var reply):
                 reply.followUp = nil
                 return (reply, .daemon)
+            case .runHere(let note):
+                var (reply, _) = try await runHere(command, plugin: plugin)
+                reply.warnings.insert(note, at: 0)
+                return (reply, .hereInstead)
             }
+        }
+        return try await runHere(command, plugin: plugin)
+    }
+
+    /// What became of a request sent to the daemon.
+    enum Exchange {
+        /// The daemon ran it and answered.
+        case answered(CommandReply)
+        /// The daemon did not run it and will not: it is this process's to run; the note says why.
+        case runHere(note: String)
+    }
+
+    /// The wording of the messages about one command.
+    struct Words {
+        /// `your moment`, or `what you asked`.
+        let thing: String
+        /// `saved`, or `done`.
+        let done: String
+
+        init(noun: String?) {
+            thing = noun ?? "what you asked"
+            done = noun == nil ? "done" : "saved"
+        }
+    }
+
+    /// Sends the request and waits for the answer; when none comes in time, claims the request so
+    /// that it runs here, or — when the daemon claimed it first — waits on for it.
+    func exchange(_ request: ControlRequest, on connection: ControlConnection, words: Words) async throws
+        -> Exchange
+    {
+        let wait = Self.answerWait
+        var answer: ControlConnection.Answer
+        do {
+            try connection.send(request)
+            answer = try connection.receive(within: wait)
         } catch let error as ControlError where error.requestWasRefused {
             throw PluginCommandFailed(message: error.message)
-        } catch let error as ControlError {
-            // The request may have reached the daemon and run there: running it again here could
-            // do it twice.
-            throw PluginCommandFailed(message: "hoorayd did not answer: \(error)", mayHaveRun: true)
+        } catch {
+            answer = .closed
         }
+        if case .answered(let response) = answer { return try reply(from: response) }
+        let stopped = answer == .closed
+        // Not answered in time, or the daemon went away: whoever claims the request id runs it.
+        let claim: RequestClaim
+        do {
+            claim = try await session.database().claimRequest(
+                request.requestID ?? "", by: RequestClaimant.cli, now: Date())
+        } catch {
+            // The database is held by the daemon, which has the request and runs it once it can.
+            throw PluginCommandFailed(
+                message: stopped
+                    ? "hoorayd stopped without answering, and the database cannot be read to find out whether \(words.thing) was \(words.done) (\(error)). Check before trying again."
+                    : "hoorayd did not answer in \(Int(wait)) s; \(words.thing) is queued and will be \(words.done) once.",
+                status: stopped ? .failed : .busy, mayHaveRun: true)
+        }
+        switch claim {
+        case .won:
+            return .runHere(
+                note: stopped
+                    ? "hoorayd stopped without answering, so \(words.thing) was \(words.done) here instead."
+                    : "hoorayd did not answer in \(Int(wait)) s, so \(words.thing) was \(words.done) here instead.")
+        case .taken:
+            // The daemon has it and is running it: its answer may still come.
+            if !stopped, case .answered(let response)? = try? connection.receive(within: Self.longestWait - wait) {
+                return try reply(from: response)
+            }
+            throw PluginCommandFailed(
+                message: stopped
+                    ? "hoorayd stopped while it was running this, so \(words.thing) may or may not be \(words.done). Check before trying again."
+                    : "hoorayd did not answer in \(Int(Self.longestWait)) s; it has \(words.thing) and it will be \(words.done) once.",
+                status: stopped ? .failed : .busy, mayHaveRun: true)
+        }
+    }
+
+    /// The plugin's reply in an answer, or its failure.
+    func reply(from response: ControlResponse) throws -> Exchange {
+        guard response.ok, let reply = response.reply else {
+            throw PluginCommandFailed(message: response.message ?? "hoorayd could not run the command")
+        }
+        return .answered(reply)
+    }
+
+    /// Runs the command in this process.
+    func runHere(_ command: CommandInvocation, plugin: String) async throws -> (reply: CommandReply, venue: Venue) {
         let engine = try await host.engine(session: session, plugins: plugins, plugin: plugin)
         // Notices already waiting are not this command's: only its own are reported as waiting.
         host.waitingBefore = Set(((try? await engine.database.pendingNotices()) ?? []).map(\.id))
         do {
-            let reply = try await engine.run(command, plugin: plugin)
+            var reply = try await engine.run(command, plugin: plugin)
             await engine.deliverPending(plugin: plugin)
+            reply.warnings = host.configurationWarnings + reply.warnings
             return (reply, .here)
         } catch {
             throw PluginCommandFailed(message: "\(error)")
@@ -90,11 +191,16 @@ public final class PluginCommandRunner: Sendable {
     }
 }
 
-/// A plugin command failed; the message is for the user.
+/// A plugin command failed, or is not done yet; the message is for the user.
 public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for a person.
     public let message: String
-    /// Whether the command may have run all the same: the daemon got it but stopped before answering.
+    /// The exit status it calls for: ``ExitStatus/failed``, ``ExitStatus/busy`` for a command
+    /// queued in a daemon that has not answered, ``ExitStatus/configuration`` for a configuration
+    /// the command cannot run without.
+    public let status: ExitStatus
+    /// Whether the command may have run, or may still run: then the message says so, and nothing
+    /// may be added about nothing being saved.
     public let mayHaveRun: Bool
     public var description: String { message }
 
@@ -102,9 +208,11 @@ public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - message: What went wrong, for a person.
+    ///   - status: The exit status it calls for.
     ///   - mayHaveRun: Whether the command may have run all the same.
-    public init(message: String, mayHaveRun: Bool = false) {
+    public init(message: String, status: ExitStatus = .failed, mayHaveRun: Bool = false) {
         self.message = message
+        self.status = status
         self.mayHaveRun = mayHaveRun
     }
 }
@@ -116,6 +224,10 @@ final class LocalHostBox: @unchecked Sendable {
     private var made: (Engine, LibNotifySink)?
     private(set) var plugin: String?
     private var _waitingBefore: Set<NoticeID> = []
+    private var _configurationWarnings: [String] = []
+
+    /// One line per broken part of the configuration left out to run the command.
+    var configurationWarnings: [String] { lock.withLock { _configurationWarnings } }
 
     /// The notices that waited for a notification server before the command ran.
     var waitingBefore: Set<NoticeID> {
@@ -127,14 +239,18 @@ final class LocalHostBox: @unchecked Sendable {
 
     func engine(session: CLISession, plugins: [any HoorayPlugin], plugin: String) async throws -> Engine {
         if let made = current { return made.0 }
+        // A mistake in a part of the configuration this command does not need must not stop it.
         let loaded: DaemonConfiguration
+        let ignored: [String]
         do {
-            loaded = try session.loadConfiguration(plugins: plugins)
+            (loaded, ignored) = try ConfigurationLoader(
+                environment: session.environment, extraFile: session.configFile, plugins: plugins
+            ).loadLeniently(for: plugin)
         } catch {
             throw PluginCommandFailed(
                 message:
-                    "the configuration has errors, so nothing was done:\n\(error)\nFix them (see `hooray config check`) and try again."
-            )
+                    "the \(plugin) section of the configuration has errors, so nothing was done:\n\(error)\nFix them (see `hooray config check`) and try again.",
+                status: .configuration)
         }
         let quiet: @Sendable (String) -> Logger = { label in
             var logger = Logger(label: label)
@@ -152,6 +268,7 @@ final class LocalHostBox: @unchecked Sendable {
         lock.withLock {
             made = (engine, sink)
             self.plugin = plugin
+            _configurationWarnings = ignored
         }
         return engine
     }

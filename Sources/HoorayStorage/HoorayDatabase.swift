@@ -122,6 +122,19 @@ public final class HoorayDatabase: Sendable {
         migrator.registerMigration("v4: snoozed occurrence") { db in
             try db.execute(sql: "ALTER TABLE rule ADD COLUMN snoozedDueAt DOUBLE")
         }
+        // Request ids of commands that write, claimed by whoever runs the command: the daemon, or a
+        // `hooray` that ran it itself because the daemon did not answer. A retry never runs twice.
+        migrator.registerMigration("v5: claimed requests") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE request (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        claimedBy TEXT NOT NULL,
+                        claimedAt DOUBLE NOT NULL
+                    );
+                    CREATE INDEX request_claimedAt ON request(claimedAt);
+                    """)
+        }
         return migrator
     }
 }
@@ -306,4 +319,24 @@ func decodeJSON<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .secondsSince1970
     return try decoder.decode(type, from: data)
+}
+
+extension HoorayDatabase {
+    /// Copies the whole database into a new file, for work that must not touch the original, such
+    /// as `hooray next --config FILE` planning reminders while `hoorayd` runs on the real one.
+    ///
+    /// - Parameter path: The new file; it must not exist yet.
+    /// - Returns: The copy, open.
+    /// - Throws: ``StorageError`` when either file cannot be used.
+    public func copy(to path: String) throws -> HoorayDatabase {
+        let copy = try HoorayDatabase(path: path)
+        do {
+            try pool.backup(to: copy.pool)
+        } catch let error as DatabaseError {
+            throw StorageError(path: path, databaseError: error)
+        } catch {
+            throw StorageError(path: path, problem: .other("\(error)"))
+        }
+        return copy
+    }
 }

@@ -7,12 +7,19 @@ import HoorayStorage
 
 struct Next: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the upcoming reminders, in local time.")
+        abstract: "Show the upcoming reminders, in local time.",
+        discussion: """
+            Lists what will be shown. Reminders that will not be — of a disabled plugin, of a paused \
+            habit, or a plugin's internal work — are left out; --all lists them too, with a STATE column.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     @Option(name: .shortAndLong, help: "Show at most this many.")
     var limit: Int = 20
+
+    @Flag(help: "Also list what will not be shown (disabled plugins, paused habits, internal work), marked as such.")
+    var all = false
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
@@ -23,40 +30,82 @@ struct Next: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: global.config)
-        let running = session.daemonIsRunning
-        if !running {
-            // Bring the stored reminders in line with the configuration, as hoorayd would at start.
-            try await session.syncRulesFromConfiguration(plugins: builtInPlugins)
+        let status = (try? session.send(.status))?.status
+        let running = status != nil
+        let database: HoorayDatabase
+        let active: Set<String>
+        var scratch: String?
+        defer {
+            if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
         }
-        let rules = try await session.database().rules().filter { $0.nextDue != nil }.prefix(limit)
-        if json {
-            let items = rules.map {
-                NextItem(
-                    plugin: $0.plugin, id: $0.reminder.id, title: $0.reminder.notice.title,
-                    due: $0.nextDue!, schedule: $0.reminder.schedule.summary,
-                    zone: $0.reminder.schedule.zone?.identifier)
+        if let status, global.config == nil {
+            database = try session.database()
+            active = Set(status.plugins)
+        } else {
+            // Planned from the configuration, as hoorayd would at start: with --config while hoorayd
+            // runs, in a copy of the database, so that the daemon's own plans stay as they are.
+            let loaded = try session.loadConfiguration(plugins: builtInPlugins)
+            if running {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "hooray-next-\(UUID().uuidString)"
+                ).path
+                scratch = folder
+                database = try session.database().copy(to: folder + "/hooray.sqlite")
+            } else {
+                database = try session.database()
             }
-            print(try Output.json(items))
-        } else if rules.isEmpty {
+            try await session.syncRules(from: loaded, into: database)
+            active = loaded.enabledPlugins
+        }
+        let now = Date()
+        let planned = try await database.rules().filter { $0.nextDue != nil }.map { rule in
+            (rule: rule, hiddenBecause: Self.notShownReason(rule, active: active))
+        }
+        let hidden = planned.filter { $0.hiddenBecause != nil }.count
+        let rules = planned.filter { all || $0.hiddenBecause == nil }.prefix(limit)
+        if json {
+            let items = rules.map { rule, reason in
+                NextItem(
+                    plugin: rule.plugin, id: rule.reminder.id, title: rule.reminder.notice.title,
+                    due: rule.nextDue!, schedule: rule.reminder.schedule.summary(in: .current, now: now),
+                    zone: rule.reminder.schedule.zone?.identifier, shown: reason == nil, notShownBecause: reason)
+            }
+            print(try Output.json(Array(items)))
+        } else if rules.isEmpty && hidden == 0 {
             print("No reminders are scheduled.")
             print("Add one to ~/.config/hooray/hooray.toml, for example:\n")
             print(Output.reminderExample)
+        } else if rules.isEmpty {
+            print("No reminders will be shown.")
         } else {
-            var table = Output.Table(headers: ["WHEN", "REMINDER", "SCHEDULE", "PLUGIN"])
-            for rule in rules {
-                var schedule = rule.reminder.schedule.summary
+            var table = Output.Table(headers: ["WHEN", "REMINDER", "SCHEDULE", "PLUGIN"] + (all ? ["STATE"] : []))
+            for (rule, reason) in rules {
+                var schedule = rule.reminder.schedule.summary(in: .current, now: now)
                 if let zone = rule.reminder.schedule.zone, zone.identifier != TimeZone.current.identifier {
                     schedule += " (\(zone.identifier))"
                 }
-                table.add([Output.when(rule.nextDue!), rule.reminder.notice.title, schedule, rule.plugin])
+                table.add(
+                    [Output.when(rule.nextDue!), rule.reminder.notice.title, schedule, rule.plugin]
+                        + (all ? [reason.map { "not shown: \($0)" } ?? "coming"] : []))
             }
             print(table.render())
+        }
+        if !all && hidden > 0 && !json {
+            print(
+                "\n\(hidden == 1 ? "1 more is" : "\(hidden) more are") planned but will not be shown (paused, internal, or of a disabled plugin); `hooray next --all` lists \(hidden == 1 ? "it" : "them")."
+            )
         }
         if !running && !json {
             warn(
                 "\nhoorayd is not running, so these will not be shown until it starts (`make run` or `systemctl --user start hooray`)."
             )
         }
+    }
+
+    /// Why a planned reminder will not be shown, in a few words; `nil` when it will be.
+    static func notShownReason(_ rule: StoredRule, active: Set<String>) -> String? {
+        guard active.contains(rule.plugin) else { return "plugin disabled" }
+        return rule.reminder.notShownReason(at: rule.nextDue ?? Date())
     }
 }
 
@@ -68,8 +117,12 @@ struct NextItem: Encodable {
     let due: Date
     let schedule: String
     let zone: String?
+    /// Whether it will be shown as a notification.
+    let shown: Bool
+    /// Why it will not be shown (`plugin disabled`, `paused`, `internal`), when it will not.
+    let notShownBecause: String?
 
-    enum CodingKeys: String, CodingKey { case plugin, id, title, due, schedule, zone }
+    enum CodingKeys: String, CodingKey { case plugin, id, title, due, schedule, zone, shown, notShownBecause }
 
     /// Every key is written, `null` when absent, so every reminder has the same keys.
     func encode(to encoder: any Encoder) throws {
@@ -80,6 +133,8 @@ struct NextItem: Encodable {
         try container.encode(due, forKey: .due)
         try container.encode(schedule, forKey: .schedule)
         try container.encode(zone, forKey: .zone)
+        try container.encode(shown, forKey: .shown)
+        try container.encode(notShownBecause, forKey: .notShownBecause)
     }
 }
 
@@ -189,13 +244,45 @@ struct Act: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: nil)
-        guard let response = try session.send(.act(notice: notice, action: action)) else {
-            throw CommandFailure(
-                message: "hoorayd is not running; start it first (`make run` or `systemctl --user start hooray`).")
+        guard let connection = ControlConnection(socketPath: session.paths.controlSocket) else {
+            warn(
+                "hooray act: hoorayd is not running, and buttons are pressed in it; start it first (`make run` or `systemctl --user start hooray`)."
+            )
+            throw ExitCode(ExitStatus.unavailable.rawValue)
         }
-        guard response.ok else { throw CommandFailure(message: response.message ?? "the action failed") }
-        print("Done.")
+        // The id lets hoorayd press the button once, however often the request reaches it.
+        try connection.send(.act(notice: notice, action: action, requestID: UUID().uuidString.lowercased()))
+        let answer = try connection.receive(within: PluginCommandRunner.longestWait)
+        guard case .answered(let response) = answer else {
+            if answer == .closed {
+                warn("hooray act: hoorayd stopped without answering; the button may or may not have been pressed.")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            warn(
+                "hooray act: hoorayd did not answer in \(Int(PluginCommandRunner.longestWait)) s; the press is queued and will be handled once."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
+        }
+        if response.ok, let until = response.snoozedUntil {
+            let when = Output.when(until)
+            print("Snoozed until \(when.hasPrefix("today ") ? String(when.dropFirst(6)) : when).")
+        } else if response.ok {
+            print((response.message ?? "Pressed.").capitalizedFirst + ".")
+        } else if let until = response.snoozedUntil {
+            warn(
+                "hooray act: notice \(notice) is already snoozed until \(Output.when(until)); nothing changed. It comes back then."
+            )
+            throw ExitCode(ExitStatus.failed.rawValue)
+        } else {
+            warn("hooray act: \(response.message ?? "the button did nothing")")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
     }
+}
+
+extension String {
+    /// The string with its first letter in upper case, for a message that starts a sentence.
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
 struct Reload: AsyncParsableCommand {

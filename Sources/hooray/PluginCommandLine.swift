@@ -178,17 +178,17 @@ enum PluginCommandLine {
         let runner = PluginCommandRunner(session: session, plugins: builtInPlugins)
         let reply: CommandReply
         do {
-            (reply, _) = try await runner.run(invocation, plugin: target.plugin)
+            (reply, _) = try await runner.run(invocation, plugin: target.plugin, noun: spec.noun)
         } catch let failure as PluginCommandFailed {
-            warn("\(label): \(failure.message)")
-            if failure.mayHaveRun {
-                warn(
-                    "It may have been done all the same: hoorayd got the command but did not answer. Check before trying again; what it shows is on screen or waits in `hooray inbox`."
-                )
-            } else {
-                warn("Nothing was saved.")
+            switch failure.status {
+            case .busy:
+                // Queued in a hoorayd that has not answered: it runs once, so this is no failure to retry.
+                warn(failure.message)
+            default:
+                warn("\(label): \(failure.message)")
+                if !failure.mayHaveRun { warn("Nothing was saved.") }
             }
-            return 1
+            return failure.status.rawValue
         } catch {
             warn("\(label): \(error)")
             return 1

@@ -51,7 +51,7 @@ struct ActionAndBusTests {
     @Test func actWithoutTheDaemonSaysHowToStartIt() async throws {
         try await HoorayFixture.with { fixture in
             let act = try await fixture.hooray("act", "1", "snooze")
-            #expect(act.status == .exited(1))
+            #expect(act.status == .exited(69))
             #expect(act.standardError.contains("hoorayd is not running"))
         }
     }

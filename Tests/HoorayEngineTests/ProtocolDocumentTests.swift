@@ -43,9 +43,11 @@ import Testing
         let reply = CommandReply(text: "", json: .null, warnings: [])
         let invocation = CommandInvocation(command: "x")
         for value in [
-            try JSONValue(encoding: ControlResponse(ok: true, message: "m", status: status, reply: reply)),
-            try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation)),
-            try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a")),
+            try JSONValue(
+                encoding: ControlResponse(
+                    ok: true, message: "m", status: status, reply: reply, snoozedUntil: Date(), duplicate: true)),
+            try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation, requestID: "r")),
+            try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a", requestID: "r")),
         ] {
             for member in Self.members(of: value) {
                 #expect(Self.document.contains("`\(member)`"), "\(member) is not described in docs/protocol.md")

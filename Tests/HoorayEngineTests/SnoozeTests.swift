@@ -50,11 +50,13 @@ import Testing
         defer { world.cleanUp() }
         let id = try await showStretch(world, ProbePlugin(reminders: [Self.snoozable]))
         #expect(await world.engine.invoke(action: "snooze", on: id) == nil)
+        let first = world.clock.now.addingTimeInterval(3600)
         world.clock.advance(by: 120)
-        #expect(await world.engine.invoke(action: "snooze", on: id) == nil)
+        // Pressed again on the same notice, it says so and changes nothing.
+        #expect(await world.engine.press(action: "snooze", on: id) == .alreadySnoozed(until: first))
         let all = try await snoozes(world)
         #expect(all.count == 1)
-        #expect(all.first?.nextDue == world.clock.now.addingTimeInterval(3600), "the one snooze moved")
+        #expect(all.first?.nextDue == first, "the one snooze stays")
     }
 
     @Test func theSnoozeSurvivesARestartAndAReloadAndComesBackOnce() async throws {

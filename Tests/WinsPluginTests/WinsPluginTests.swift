@@ -250,8 +250,11 @@ import Testing
 
         try await plugin.actionInvoked(
             InvokedAction(notice: NoticeID(rawValue: 1), actionID: "log-install"), context: harness.context)
-        try await plugin.actionInvoked(
-            InvokedAction(notice: NoticeID(rawValue: 1), actionID: "log-install"), context: harness.context)
+        // Pressed again, the button has expired, and says so rather than logging a second moment.
+        await #expect(throws: ActionDeclined.self) {
+            try await plugin.actionInvoked(
+                InvokedAction(notice: NoticeID(rawValue: 1), actionID: "log-install"), context: harness.context)
+        }
         let saved = try await moments(harness)
         #expect(saved.map(\.text) == ["I installed this app. A tiny step, but it counts."])
 

@@ -15,13 +15,25 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// Rules or notices were changed in the database by another process: re-read them now.
     case refresh
     /// Press a notice's button, as if clicked on the notification.
-    case act(notice: Int64, action: String)
-    /// Run a command of a plugin, such as `hooray win`.
-    case command(plugin: String, invocation: CommandInvocation)
+    ///
+    /// `requestID` (optional) is a UUID the client made: the daemon runs a request id once, however
+    /// often it arrives, and not at all when a `hooray` claimed it first to run it itself.
+    case act(notice: Int64, action: String, requestID: String? = nil)
+    /// Run a command of a plugin, such as `hooray win`; `requestID` as for ``act(notice:action:requestID:)``.
+    case command(plugin: String, invocation: CommandInvocation, requestID: String? = nil)
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
+        case requestID = "request_id"
         case method, notice, action, plugin, invocation
+    }
+
+    /// The request id of a request that carries one.
+    public var requestID: String? {
+        switch self {
+        case .act(_, _, let id), .command(_, _, let id): id
+        case .status, .reload, .refresh: nil
+        }
     }
 
     /// The methods, as the `method` member names them.
@@ -45,11 +57,13 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case "act":
             self = .act(
                 notice: try container.decode(Int64.self, forKey: .notice),
-                action: try container.decode(String.self, forKey: .action))
+                action: try container.decode(String.self, forKey: .action),
+                requestID: try container.decodeIfPresent(String.self, forKey: .requestID))
         case "command":
             self = .command(
                 plugin: try container.decode(String.self, forKey: .plugin),
-                invocation: try container.decode(CommandInvocation.self, forKey: .invocation))
+                invocation: try container.decode(CommandInvocation.self, forKey: .invocation),
+                requestID: try container.decodeIfPresent(String.self, forKey: .requestID))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .method, in: container,
@@ -64,14 +78,16 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .status: try container.encode("status", forKey: .method)
         case .reload: try container.encode("reload", forKey: .method)
         case .refresh: try container.encode("refresh", forKey: .method)
-        case .act(let notice, let action):
+        case .act(let notice, let action, let requestID):
             try container.encode("act", forKey: .method)
             try container.encode(notice, forKey: .notice)
             try container.encode(action, forKey: .action)
-        case .command(let plugin, let invocation):
+            try container.encodeIfPresent(requestID, forKey: .requestID)
+        case .command(let plugin, let invocation, let requestID):
             try container.encode("command", forKey: .method)
             try container.encode(plugin, forKey: .plugin)
             try container.encode(invocation, forKey: .invocation)
+            try container.encodeIfPresent(requestID, forKey: .requestID)
         }
     }
 }
@@ -84,22 +100,32 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var message: String?
     /// The daemon's status, for ``ControlRequest/status``.
     public var status: DaemonStatus?
-    /// A plugin's reply, for ``ControlRequest/command(plugin:invocation:)``.
+    /// A plugin's reply, for ``ControlRequest/command(plugin:invocation:requestID:)``.
     public var reply: CommandReply?
+    /// For ``ControlRequest/act(notice:action:requestID:)`` of a snooze button: when the notice comes back.
+    public var snoozedUntil: Date?
+    /// Whether the request was not run because its request id had been claimed already (it ran once).
+    public var duplicate: Bool?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
-        case ok, message, status, reply
+        case snoozedUntil = "snoozed_until"
+        case ok, message, status, reply, duplicate
     }
 
     /// Creates a response.
-    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil) {
+    public init(
+        ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
+        snoozedUntil: Date? = nil, duplicate: Bool? = nil
+    ) {
         self.ok = ok
         self.message = message
         self.status = status
         self.reply = reply
+        self.snoozedUntil = snoozedUntil
+        self.duplicate = duplicate
     }
 }
 
@@ -184,4 +210,12 @@ enum ControlCoding {
         let what = context.codingPath.isEmpty ? "not a request" : "\(path) is wrong"
         return "\(what) (\(context.debugDescription.prefix(200)))"
     }
+}
+
+/// The names a request id is claimed under in the database (``HoorayStorage/RequestClaim``).
+public enum RequestClaimant {
+    /// The daemon, which claims each request id before running the request.
+    public static let daemon = "hoorayd"
+    /// A `hooray` that ran a request itself because the daemon did not answer in time.
+    public static let cli = "hooray"
 }

@@ -313,6 +313,11 @@ public enum ControlClient {
             }
             throw ControlError(message: "the daemon closed the connection without answering; it may have stopped")
         }
+        return try decodeAnswer(line)
+    }
+
+    /// Reads an answer line: refuses one of another protocol version, with what to do.
+    static func decodeAnswer(_ line: Data) throws -> ControlResponse {
         // A hoorayd of another version (running on after an upgrade) speaks another protocol: it
         // refused the request without running it, so say which and how to put it right.
         let version = (try? ControlCoding.decode(VersionProbe.self, from: line))?.apiVersion
@@ -326,6 +331,92 @@ public enum ControlClient {
             return try ControlCoding.decode(ControlResponse.self, from: line)
         } catch {
             throw ControlError(message: "the daemon's answer could not be read: \(error)")
+        }
+    }
+}
+
+/// One request to the daemon whose answer is awaited in steps, so that a client can do something
+/// else when the daemon is slow to answer — such as claim the request and run it itself — and then
+/// go on waiting.
+public final class ControlConnection {
+    let fd: Int32
+    private var buffer = Data()
+
+    /// Connects to the daemon's socket.
+    ///
+    /// - Returns: `nil` when no daemon is listening (the socket is missing or refuses connections).
+    public init?(socketPath: String) {
+        guard var address = UnixSocket.address(socketPath) else { return nil }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        UnixSocket.setTimeouts(fd, seconds: 5)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Sends the request line.
+    ///
+    /// - Returns: Whether all of it was written; a daemon that turns the connection away (it is
+    ///   busy) answers before reading and closes, and that answer is still there to read.
+    @discardableResult
+    public func send(_ request: ControlRequest) throws -> Bool {
+        UnixSocket.writeAll(fd, try ControlCoding.encode(request))
+    }
+
+    /// What came back within a wait.
+    public enum Answer: Equatable {
+        /// The daemon answered.
+        case answered(ControlResponse)
+        /// Nothing yet; waiting longer may bring the answer.
+        case notYet
+        /// The daemon closed the connection without answering: it stopped, or it refused the request.
+        case closed
+    }
+
+    /// Waits up to `seconds` for the answer.
+    ///
+    /// - Throws: ``ControlError`` when the answer is too long, cannot be read or is of another protocol.
+    public func receive(within seconds: Double) throws -> Answer {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                return .answered(try ControlClient.decodeAnswer(buffer[buffer.startIndex..<newline]))
+            }
+            guard buffer.count <= maxResponseBytes else {
+                throw ControlError(message: "the daemon's answer is longer than \(maxResponseBytes) bytes")
+            }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return .notYet }
+            let (whole, fraction) = left.components
+            let milliseconds = Int32(clamping: whole * 1000 + fraction / 1_000_000_000_000_000 + 1)
+            var wanted = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&wanted, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                if ready == 0 { return .notYet }
+                return .closed
+            }
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else {
+                // An answer without its newline still counts when the daemon closed after it.
+                guard !buffer.isEmpty else { return .closed }
+                let line = buffer
+                buffer = Data()
+                return .answered(try ControlClient.decodeAnswer(line))
+            }
+            buffer.append(contentsOf: chunk[0..<count])
         }
     }
 }

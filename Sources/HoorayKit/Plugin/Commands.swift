@@ -44,6 +44,11 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     public var confirmation: String?
     /// Whether the command is left out of help and completions: for follow-ups the CLI runs itself.
     public var isHidden: Bool
+    /// What one run of the command saves, as the user would name it with "your", such as
+    /// `your moment`: `hooray` says it when `hoorayd` is slow to answer ("hoorayd did not answer in
+    /// 2 s, so your moment was saved here instead."). `nil` for a command that saves nothing, or
+    /// when no one noun fits; the message then says "what you asked".
+    public var noun: String?
 
     /// Creates a command description.
     ///
@@ -60,11 +65,13 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     ///   - offersJSON: Whether it offers `--json`.
     ///   - confirmation: A question to ask on a terminal first.
     ///   - isHidden: Whether help and completions leave it out.
+    ///   - noun: What one run saves, such as `your moment`, for messages about a slow daemon.
     public init(
         name: String, summary: String, discussion: String = "", arguments: [Argument] = [], options: [Option] = [],
         flags: [Flag] = [], examples: [String] = [], aliases: [String] = [], isDefault: Bool = false,
-        offersJSON: Bool = false, confirmation: String? = nil, isHidden: Bool = false
+        offersJSON: Bool = false, confirmation: String? = nil, isHidden: Bool = false, noun: String? = nil
     ) {
+        self.noun = noun
         self.name = name
         self.summary = summary
         self.discussion = discussion
@@ -80,7 +87,7 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, summary, discussion, arguments, options, flags, examples, aliases, confirmation
+        case name, summary, discussion, arguments, options, flags, examples, aliases, confirmation, noun
         case isDefault = "is_default"
         case offersJSON = "offers_json"
         case isHidden = "is_hidden"

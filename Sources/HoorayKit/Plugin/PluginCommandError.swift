@@ -43,3 +43,24 @@ public struct DetachedBackgroundWork: BackgroundWork {
         Task { try? await work() }
     }
 }
+
+/// A pressed button did nothing, and why: throw it from ``HoorayPlugin/actionInvoked(_:context:)``
+/// when the button no longer applies, such as a welcome button whose moment was logged already.
+///
+/// `hooray act` prints the ``reason`` and exits with status 1 instead of saying the button was
+/// handled; the daemon does not log it as a failure.
+public struct ActionDeclined: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the button did nothing, for a person: a sentence such as
+    /// `That button has expired: your first moment is already logged.`
+    public var reason: String
+
+    /// Creates a declined action.
+    ///
+    /// - Parameter reason: Why the button did nothing, for a person.
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    /// The reason.
+    public var description: String { reason }
+}

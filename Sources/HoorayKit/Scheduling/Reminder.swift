@@ -25,6 +25,14 @@ public struct Reminder: Sendable, Hashable, Codable {
     /// notice shown for it carries it (unless the notice has a ``Notice/payload`` of its own), and
     /// ``InvokedAction/payload`` hands it back when one of its buttons is pressed.
     public var payload: JSONValue?
+    /// Whether the reminder is the plugin's own work on a schedule, which never shows its notice,
+    /// such as retrying AI praise later: `hooray next` leaves it out unless asked for `--all`.
+    public var isInternal: Bool
+    /// Why the reminder's occurrences are held back for now, such as a paused habit: they still
+    /// come due, and the plugin's ``HoorayPlugin/reminderDue(_:context:)`` shows nothing for them.
+    /// `hooray next` leaves out an occurrence the hold covers unless asked for `--all`. `nil` when
+    /// nothing is held back.
+    public var hold: ReminderHold?
 
     /// Creates a reminder.
     ///
@@ -35,14 +43,82 @@ public struct Reminder: Sendable, Hashable, Codable {
     ///   - catchUpWithin: How late a missed occurrence may still be shown; if `nil`, the configured
     ///     default for a repeating reminder and no limit for a one-off.
     ///   - payload: The plugin's own data, handed back with a pressed button.
+    ///   - isInternal: Whether it is the plugin's own work, never shown as a notice.
+    ///   - hold: Why its occurrences are held back for now, if they are.
     public init(
-        id: String, schedule: Schedule, notice: Notice, catchUpWithin: Duration? = nil, payload: JSONValue? = nil
+        id: String, schedule: Schedule, notice: Notice, catchUpWithin: Duration? = nil, payload: JSONValue? = nil,
+        isInternal: Bool = false, hold: ReminderHold? = nil
     ) {
         self.payload = payload
         self.id = id
         self.schedule = schedule
         self.notice = notice
         self.catchUpWithin = catchUpWithin
+        self.isInternal = isInternal
+        self.hold = hold
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, schedule, notice, catchUpWithin, payload, isInternal, hold
+    }
+
+    /// Decodes a reminder; one stored before ``isInternal`` and ``hold`` existed is neither.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        schedule = try container.decode(Schedule.self, forKey: .schedule)
+        notice = try container.decode(Notice.self, forKey: .notice)
+        catchUpWithin = try container.decodeIfPresent(Duration.self, forKey: .catchUpWithin)
+        payload = try container.decodeIfPresent(JSONValue.self, forKey: .payload)
+        isInternal = try container.decodeIfPresent(Bool.self, forKey: .isInternal) ?? false
+        hold = try container.decodeIfPresent(ReminderHold.self, forKey: .hold)
+    }
+
+    /// Encodes the reminder; ``isInternal`` and ``hold`` only when set, so other reminders are
+    /// stored as before.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(schedule, forKey: .schedule)
+        try container.encode(notice, forKey: .notice)
+        try container.encodeIfPresent(catchUpWithin, forKey: .catchUpWithin)
+        try container.encodeIfPresent(payload, forKey: .payload)
+        if isInternal { try container.encode(true, forKey: .isInternal) }
+        try container.encodeIfPresent(hold, forKey: .hold)
+    }
+
+    /// Whether an occurrence due at `instant` will be shown as far as the reminder itself says:
+    /// not when it is ``isInternal``, nor when its ``hold`` covers the instant.
+    ///
+    /// - Returns: `nil` when it will be shown; otherwise why not, in a word or two (`internal`,
+    ///   or the hold's reason).
+    public func notShownReason(at instant: Date) -> String? {
+        if isInternal { return "internal" }
+        if let hold, hold.covers(instant) { return hold.reason }
+        return nil
+    }
+}
+
+/// Why a reminder's occurrences are held back for now (``Reminder/hold``).
+public struct ReminderHold: Sendable, Hashable, Codable {
+    /// Why, in a word or two, such as `paused`.
+    public var reason: String
+    /// When the hold ends: occurrences at or after it are shown again; `nil` until the plugin lifts it.
+    public var until: Date?
+
+    /// Creates a hold.
+    ///
+    /// - Parameters:
+    ///   - reason: Why, in a word or two, such as `paused`.
+    ///   - until: When it ends; `nil` until the plugin lifts it.
+    public init(reason: String, until: Date? = nil) {
+        self.reason = reason
+        self.until = until
+    }
+
+    /// Whether an occurrence due at `instant` is held back.
+    public func covers(_ instant: Date) -> Bool {
+        until.map { instant < $0 } ?? true
     }
 }
 

@@ -50,14 +50,48 @@ public enum Schedule: Sendable, Hashable, Codable {
         }
     }
 
-    /// A short human description, such as `every day at 08:30` or `mon, wed, fri at 15:00`.
-    public var summary: String {
+    /// A short human description, such as `every day at 08:30` or `mon, wed, fri at 15:00`; a
+    /// ``once(at:)`` schedule in the current time zone, as ``summary(in:now:)`` words it.
+    public var summary: String { summary(in: .current, now: Date()) }
+
+    /// A short human description in a time zone, such as `every day at 08:30`, or for a
+    /// ``once(at:)`` schedule its local day and time: `once, today 08:36`, `once, tomorrow 08:36`,
+    /// `once, Tue 1 Dec 08:36`.
+    ///
+    /// - Parameters:
+    ///   - timeZone: The zone a one-off's instant is shown in: the user's.
+    ///   - now: The current instant, for "today" and "tomorrow".
+    public func summary(in timeZone: TimeZone, now: Date) -> String {
         switch self {
         case .daily(let time, _): "every day at \(time)"
         case .weekly(let days, let time, _): "\(Weekday.describe(days)) at \(time)"
         case .everyNDays(let interval, let anchor, let time, _):
             interval == 1 ? "every day at \(time)" : "every \(interval) days from \(anchor) at \(time)"
-        case .once(let date): "once at \(date.formatted(.iso8601))"
+        case .once(let date): "once, " + Self.localDayAndTime(date, in: timeZone, now: now)
+        }
+    }
+
+    /// `today 08:36`, `tomorrow 08:36`, `yesterday 08:36`, `Tue 1 Dec 08:36`, or with the year when
+    /// it is another year's.
+    static func localDayAndTime(_ date: Date, in timeZone: TimeZone, now: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "HH:mm"
+        let time = formatter.string(from: date)
+        let days = calendar.dateComponents(
+            [.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: date)
+        ).day
+        switch days {
+        case 0: return "today \(time)"
+        case 1: return "tomorrow \(time)"
+        case -1: return "yesterday \(time)"
+        default:
+            let sameYear = calendar.component(.year, from: date) == calendar.component(.year, from: now)
+            formatter.dateFormat = sameYear ? "EEE d MMM HH:mm" : "EEE d MMM yyyy HH:mm"
+            return formatter.string(from: date)
         }
     }
 }

@@ -1,0 +1,235 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// Every answer is true (issue 13, items 1, 2, 5, 11 and 12): a command given to a frozen daemon
+/// runs once and says where; a broken part of the configuration never stops logging; `hooray act`
+/// says what a button did; `hooray next` lists only what will be shown, in local time.
+@Suite(.timeLimit(.minutes(5)))
+struct HonestAnswersTests {
+    struct PrintedMoment: Decodable {
+        let id: String
+        let text: String
+    }
+
+    struct PrintedNext: Decodable {
+        let plugin: String
+        let id: String
+        let title: String
+        let schedule: String
+        let shown: Bool
+        let notShownBecause: String?
+    }
+
+    func moments(_ fixture: HoorayFixture) async throws -> [PrintedMoment] {
+        let output = try await fixture.hooray("moments", "--json")
+        #expect(output.status == .exited(0), "\(output.standardError)")
+        return try JSONDecoder().decode([PrintedMoment].self, from: Data(output.standardOutput.utf8))
+    }
+
+    func next(_ fixture: HoorayFixture, _ arguments: String..., fakeTime: String? = nil) async throws -> [PrintedNext] {
+        let output = try await fixture.hooray(arguments: ["next", "--json"] + arguments, fakeTime: fakeTime)
+        #expect(output.status == .exited(0), "\(output.standardError)")
+        return try JSONDecoder().decode([PrintedNext].self, from: Data(output.standardOutput.utf8))
+    }
+
+    // MARK: 1. A frozen daemon
+
+    @Test func aWinGivenToAFrozenDaemonIsSavedOnceAndSaysWhere() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+
+            daemon.send(SIGSTOP)
+            let win = try await fixture.hooray("win", "Watered the plants")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(
+                win.standardError.contains("hoorayd did not answer in 2 s, so your moment was saved here instead."),
+                "\(win.standardError)")
+            #expect(!win.standardError.contains("Nothing was saved"))
+            #expect(win.standardOutput.hasPrefix("Moment logged"))
+
+            // Once it runs again, hoorayd reads the request and finds it was run already.
+            daemon.send(SIGCONT)
+            #expect(
+                await daemon.waitForOutput(
+                    containing: "was run already by hooray; not running it again", in: .standardError,
+                    timeout: .seconds(30)), "\(daemon.standardError)")
+            let status = try await fixture.hooray("status")
+            #expect(status.status == .exited(0))
+
+            #expect(try await moments(fixture).filter { $0.text == "Watered the plants" }.count == 1)
+            #expect(await fixture.waitUntilSettled(daemon))
+            let shown = try server.notifications().filter { $0.body.contains("Watered the plants") }
+            #expect(shown.count == 1, "\(shown)")
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    // MARK: 5. A broken configuration
+
+    @Test func aHalfTypedReminderNeverStopsLoggingButStillStopsTheDaemon() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig(
+                """
+                [plugins.wins]
+                retry_first = "1s"
+
+                [[plugins.reminders.reminder]]
+                title = "Stretch
+                at = "15:00"
+
+                [[plugins.reminders.reminder]]
+                title = "Breathe"
+                at = "16:00"
+                """)
+            // The fixture's XDG_CONFIG_HOME is ~/config.
+            let place = "~/config/hooray/hooray.toml:5:"
+            let ignored =
+                "the reminders section is ignored until it is fixed; `hooray config check` shows what is wrong."
+
+            let win = try await fixture.hooray("win", "Drank some water")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"))
+            #expect(win.standardError.components(separatedBy: ignored).count - 1 == 1, "\(win.standardError)")
+            #expect(win.standardError.contains(place), "\(win.standardError)")
+            #expect(try await moments(fixture).map(\.text) == ["Drank some water"])
+
+            let add = try await fixture.hooray("habit", "add", "Read")
+            #expect(add.status == .exited(0), "\(add.standardError)")
+            let done = try await fixture.hooray("habit", "done", "Read")
+            #expect(done.status == .exited(0), "\(done.standardError)")
+            #expect(done.standardError.components(separatedBy: ignored).count - 1 == 1, "\(done.standardError)")
+            #expect(done.standardError.contains(place))
+
+            // hoorayd still refuses the file at start, naming the place.
+            let daemon = try ChildProcess(
+                HoorayFixture.binDirectory + "/hoorayd", arguments: [], environment: fixture.environment())
+            let status = await daemon.waitForExit(timeout: .seconds(30))
+            #expect(status == .exited(78), "\(daemon.standardError)")
+            #expect(daemon.standardError.contains("hooray.toml:5:"), "\(daemon.standardError)")
+            // The win was shown as usual.
+            #expect(try server.notifications().filter { $0.summary == "Moment logged" }.count == 1)
+        }
+    }
+
+    // MARK: 11 and 12. Buttons, and snoozes in local time
+
+    @Test func actSaysWhatAButtonDidAndNextShowsTheSnoozeInLocalTime() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer(capabilities: ["body"])
+            try fixture.writeConfig(
+                "[plugins.wins]\nwelcome = true\n\n"
+                    + reminderTOML(title: "Stretch", body: "Roll your shoulders.", at: "15:00"))
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 14:59:58")
+            let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(20))
+            try #require(shown.count == 2)
+            let inbox = try await fixture.hooray("inbox", "--all")
+            let welcome = try #require(
+                inbox.standardOutput.components(separatedBy: "hooray act ").dropFirst().first {
+                    $0.contains("log-install")
+                }?.split(separator: " ").first)
+            let stretch = try #require(
+                inbox.standardOutput.components(separatedBy: "hooray act ").dropFirst().first {
+                    $0.contains("snooze")
+                }?.split(separator: " ").first)
+
+            // A snooze says until when, in local time; a second press says it changed nothing.
+            let snooze = try await fixture.hooray("act", String(stretch), "snooze", fakeTime: "2026-11-23 15:00:30")
+            #expect(snooze.status == .exited(0), "\(snooze.standardError)")
+            #expect(snooze.standardOutput == "Snoozed until 16:00.\n", "\(snooze.standardOutput)")
+            let again = try await fixture.hooray("act", String(stretch), "snooze", fakeTime: "2026-11-23 15:00:40")
+            #expect(again.status == .exited(1))
+            #expect(again.standardError.contains("is already snoozed until today 16:00; nothing changed"))
+            #expect(!again.standardOutput.contains("Done."))
+
+            let entries = try await next(fixture, fakeTime: "2026-11-23 15:01:00")
+            let snoozed = try #require(entries.first { $0.id == "snoozed.stretch" })
+            #expect(snoozed.schedule == "once, today 16:00")
+            let table = try await fixture.hooray("next", fakeTime: "2026-11-23 15:01:00")
+            #expect(table.standardOutput.contains("once, today 16:00"))
+            #expect(!table.standardOutput.contains("Z"), "\(table.standardOutput)")
+
+            // The welcome button logs the first moment once; pressed again, it has expired.
+            let log = try await fixture.hooray("act", String(welcome), "log-install")
+            #expect(log.status == .exited(0), "\(log.standardError)")
+            #expect(log.standardOutput.contains("Pressed “Log it”"))
+            let expired = try await fixture.hooray("act", String(welcome), "log-install")
+            #expect(expired.status == .exited(1))
+            #expect(expired.standardError.contains("That button has expired"), "\(expired.standardError)")
+            #expect(!expired.standardOutput.contains("Done."))
+            #expect(try await moments(fixture).count == 1)
+
+            // Unknown notices and buttons are refused clearly; a malformed id is a usage error.
+            let unknown = try await fixture.hooray("act", "999", "snooze")
+            #expect(unknown.status == .exited(1))
+            #expect(unknown.standardError.contains("there is no notice 999"))
+            let button = try await fixture.hooray("act", String(stretch), "explode")
+            #expect(button.status == .exited(1))
+            #expect(button.standardError.contains("has no action \"explode\""))
+            let malformed = try await fixture.hooray("act", "twelve", "snooze")
+            #expect(malformed.status == .exited(64))
+            #expect(await daemon.stop() == .exited(0))
+
+            let stopped = try await fixture.hooray("act", String(stretch), "snooze")
+            #expect(stopped.status == .exited(69))
+            #expect(stopped.standardError.contains("hoorayd is not running"))
+        }
+    }
+
+    // MARK: 2. What `next` lists
+
+    @Test func nextListsOnlyWhatWillBeShownAndAllMarksTheRest() async throws {
+        try await HoorayFixture.with { fixture in
+            // The water plugin was on, so its reminders are planned; then it is turned off.
+            try fixture.writeConfig("[plugins.water]\nenabled = true\n")
+            #expect(try await next(fixture).contains { $0.plugin == "water" })
+            try fixture.writeConfig(reminderTOML(title: "Stretch", body: "", at: "15:00"))
+            let add = try await fixture.hooray("habit", "add", "Read", "--remind", "08:00")
+            #expect(add.status == .exited(0), "\(add.standardError)")
+            let pause = try await fixture.hooray("habit", "pause", "Read")
+            #expect(pause.status == .exited(0), "\(pause.standardError)")
+
+            let shown = try await next(fixture)
+            #expect(shown.map(\.title) == ["Stretch"], "\(shown.map(\.title))")
+            #expect(shown.allSatisfy { $0.shown })
+            let table = try await fixture.hooray("next")
+            #expect(table.standardOutput.contains("Stretch"))
+            #expect(!table.standardOutput.contains("Read"))
+            #expect(table.standardOutput.contains("`hooray next --all` lists them"))
+
+            let all = try await next(fixture, "--all")
+            #expect(all.first { $0.title == "Read" }?.notShownBecause == "paused")
+            #expect(all.contains { $0.plugin == "water" && $0.notShownBecause == "plugin disabled" })
+            #expect(all.first { $0.title == "Stretch" }?.shown == true)
+            let allTable = try await fixture.hooray("next", "--all")
+            #expect(allTable.standardOutput.contains("STATE"))
+            #expect(allTable.standardOutput.contains("not shown: paused"))
+
+            // Resumed, the habit's reminder is coming again.
+            let resume = try await fixture.hooray("habit", "resume", "Read")
+            #expect(resume.status == .exited(0), "\(resume.standardError)")
+            #expect(try await next(fixture).contains { $0.title == "Read" })
+        }
+    }
+
+    @Test func nextWithConfigUsesThatFileWhileTheDaemonRuns() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig(reminderTOML(title: "Stretch", body: "", at: "15:00"))
+            let daemon = try await fixture.startDaemon()
+            let other = fixture.home.appending("other.toml")
+            try reminderTOML(title: "Breathe", body: "", at: "16:00").write(
+                toFile: other, atomically: true, encoding: .utf8)
+
+            let planned = try await next(fixture, "--config", other)
+            #expect(planned.contains { $0.title == "Breathe" }, "\(planned.map(\.title))")
+            // The daemon's own plans are left as they were.
+            #expect(try await next(fixture).map(\.title) == ["Stretch"])
+            #expect(try server.notifications().isEmpty)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+}
