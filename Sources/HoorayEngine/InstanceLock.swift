@@ -3,8 +3,9 @@ import HoorayStorage
 
 /// The lock that keeps a single `hoorayd` per user.
 ///
-/// An exclusive `flock` on `$XDG_RUNTIME_DIR/hooray/hoorayd.lock`, held for the life of the
-/// process. The kernel drops it when the process dies, even by `kill -9`, so a crash never
+/// An exclusive `flock` on a lock file, held for the life of the process: `hoorayd` takes one in
+/// the data folder (one daemon per database, whatever its `XDG_RUNTIME_DIR`) and one next to its
+/// control socket. The kernel drops it when the process dies, even by `kill -9`, so a crash never
 /// leaves a stale lock behind. The file holds the owner's pid, for the error message.
 public final class InstanceLock: Sendable {
     let descriptor: Int32
@@ -76,6 +77,8 @@ public struct LockFileError: Error, Sendable, CustomStringConvertible {
     public let reason: String
 
     public var description: String {
-        "cannot open the lock file \(path): \(reason). Check that $XDG_RUNTIME_DIR is yours and writable."
+        let folder = ShellCommand.quoted((path as NSString).deletingLastPathComponent)
+        return "cannot open the lock file \(path): \(reason). Check that \(folder) is yours and writable "
+            + "(`chmod -R u+rwX,go-rwx \(folder)` fixes its permissions when it is yours)."
     }
 }

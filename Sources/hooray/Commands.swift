@@ -93,8 +93,9 @@ struct Inbox: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: nil)
-        let database = try session.database()
-        let notices = try await database.inbox(includeDelivered: all, limit: limit)
+        // Reading the inbox creates no data folder: without a database there is nothing in it.
+        let database = try session.existingDatabase()
+        let notices = try await database?.inbox(includeDelivered: all, limit: limit) ?? []
         if json {
             print(try Output.json(notices.map(InboxItem.init)))
             return
@@ -107,7 +108,7 @@ struct Inbox: AsyncParsableCommand {
             print(Output.inboxEntry(stored))
         }
         // Older notices past the limit are not gone; say so, and how to see them.
-        let total = try await database.inboxCount(includeDelivered: all)
+        let total = try await database?.inboxCount(includeDelivered: all) ?? 0
         if total > notices.count {
             print(
                 "… and \(total - notices.count) older; `hooray inbox\(all ? " --all" : "") --limit \(total)` lists them all."

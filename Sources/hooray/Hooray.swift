@@ -8,6 +8,14 @@ import HoorayKit
 struct Hooray: AsyncParsableCommand {
     static func main() async {
         let arguments = ProcessArguments.current()
+        // Without an absolute home folder or a private runtime folder no command can be sure where
+        // its files are: say so, create nothing, and talk to no socket.
+        do {
+            try CLISession.checkEnvironment()
+        } catch {
+            warn("hooray: \(error)")
+            Foundation.exit(ExitStatus.configuration.rawValue)
+        }
         if let code = await PluginCommandLine.handle(arguments) {
             Foundation.exit(code)
         }
