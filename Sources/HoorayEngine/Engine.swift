@@ -582,6 +582,10 @@ public actor Engine {
             scheduleRetry()
             return false
         }
+        if server.info == nil, !pending.isEmpty, await !serverIsBack(waiting: pending) {
+            scheduleRetry()
+            return false
+        }
         var updatedWhileSending = false
         for item in pending {
             do {
@@ -616,6 +620,34 @@ public actor Engine {
             }
         }
         return updatedWhileSending
+    }
+
+    /// While no notification server was reachable: asks the bus whether one is there now, before
+    /// any notice is handed over.
+    ///
+    /// Handing each waiting notice over only to hear "no server" again would write its attempt
+    /// and reason to the database on every retry; asking first writes nothing while nothing changes.
+    /// Notices that do not carry the current reason yet get it, so `hooray inbox` says why they wait.
+    ///
+    /// - Returns: Whether a server answered, so that the notices are handed over now.
+    func serverIsBack(waiting pending: [StoredNotice]) async -> Bool {
+        await refreshServerStatus()
+        let reason: String
+        switch server {
+        case .available: return true
+        case .unavailable(let why): reason = why
+        case .timedOut: reason = "the notification server did not answer in time"
+        }
+        let unexplained = pending.filter { $0.lastError != reason }.map(\.id)
+        if !unexplained.isEmpty {
+            do {
+                try await database.noteWaiting(unexplained, reason: reason)
+            } catch {
+                logger.error("cannot note why notices wait: \(error)")
+            }
+        }
+        logger.debug("still no notification server (\(reason)); \(pending.count) notice(s) wait in `hooray inbox`")
+        return false
     }
 
     /// Tries undelivered notices again after `retryEvery`; a timer runs only while something waits.

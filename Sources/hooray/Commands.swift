@@ -104,6 +104,10 @@ struct Inbox: AsyncParsableCommand {
             print(all ? "No notices yet." : "Your inbox is empty: every notice has been shown.")
             return
         }
+        // Why notices wait is said once per reason, not under every notice.
+        let reasons = Output.inboxReasons(notices)
+        for line in reasons { print(line) }
+        if !reasons.isEmpty { print() }
         for stored in notices {
             print(Output.inboxEntry(stored))
         }

@@ -147,4 +147,66 @@ struct RuntimeSafetyTests {
             #expect(!FileManager.default.fileExists(atPath: fixture.home.appending("data/hooray")))
         }
     }
+
+    // MARK: - Quiet while no notification server answers
+
+    static let retryLine = "still no notification server"
+
+    func count(_ text: String, in output: String) -> Int {
+        output.components(separatedBy: text).count - 1
+    }
+
+    /// What the database files hold, to see whether anything was written.
+    func databaseFiles(_ fixture: HoorayFixture) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for suffix in ["", "-wal"] {
+            let path = fixture.home.appending("data/hooray/hooray.sqlite" + suffix)
+            files[suffix] = FileManager.default.contents(atPath: path) ?? Data()
+        }
+        return files
+    }
+
+    @Test func withNoServerTheIdleDaemonWritesNothingAndTheInboxSaysWhyOnce() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig("[delivery]\nretry_every = \"1s\"\n\n[log]\nlevel = \"debug\"\n")
+            let daemon = try await fixture.startDaemon()
+            for text in ["Took a walk", "Drank water"] {
+                let win = try await fixture.hooray("win", text)
+                #expect(win.status == .exited(0), "\(win.standardError)")
+            }
+            // A retry after both notices were noted as waiting...
+            let noted = await pollUntil(timeout: .seconds(20), interval: .milliseconds(50)) { () -> Int? in
+                let inbox = try? await fixture.hooray("inbox")
+                guard let text = inbox?.standardOutput, text.contains("Waiting for a notification server:") else {
+                    return nil
+                }
+                return count(Self.retryLine, in: daemon.standardError)
+            }
+            let start = try #require(noted, "\(daemon.standardError)")
+            #expect(
+                await pollUntil(timeout: .seconds(20)) {
+                    count(Self.retryLine, in: daemon.standardError) > start ? true : nil
+                } ?? false)
+            // ...then three more retries change nothing in the files.
+            let before = databaseFiles(fixture)
+            let retried = count(Self.retryLine, in: daemon.standardError)
+            let more = await pollUntil(timeout: .seconds(30), interval: .milliseconds(100)) { () -> Bool? in
+                count(Self.retryLine, in: daemon.standardError) >= retried + 3 ? true : nil
+            }
+            #expect(more == true, "\(daemon.standardError)")
+            #expect(databaseFiles(fixture) == before)
+
+            let inbox = try await fixture.hooray("inbox")
+            let reasonLines = inbox.standardOutput.split(separator: "\n").filter {
+                $0.hasPrefix("Waiting for a notification server: ")
+            }
+            #expect(reasonLines.count == 1, "\(inbox.standardOutput)")
+            let reason = String(reasonLines.first?.dropFirst("Waiting for a notification server: ".count) ?? "")
+            #expect(!reason.isEmpty)
+            #expect(count(reason, in: inbox.standardOutput) == 1, "\(inbox.standardOutput)")
+            #expect(inbox.standardOutput.contains("Took a walk") || inbox.standardOutput.contains("Drank water"))
+            #expect(count("[wins, waiting]", in: inbox.standardOutput) == 2, "\(inbox.standardOutput)")
+            await daemon.stop()
+        }
+    }
 }
