@@ -209,4 +209,32 @@ struct RuntimeSafetyTests {
             await daemon.stop()
         }
     }
+
+    // MARK: - Deleted means gone from the files
+
+    @Test func deletedTextIsInNoFileOfTheDataFolderWhileTheDaemonRuns() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let word = "Zanzibarquokka\(UInt32.random(in: 100_000...999_999))"
+            let win = try await fixture.hooray("win", "Walked past the \(word) tree")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            _ = try await server.waitForNotifications(count: 1, timeout: .seconds(20))
+            let folder = fixture.home.appending("data/hooray")
+            func filesWithWord() throws -> [String] {
+                try FileManager.default.contentsOfDirectory(atPath: folder).filter { name in
+                    let data = FileManager.default.contents(atPath: folder + "/" + name) ?? Data()
+                    return data.range(of: Data(word.utf8)) != nil
+                }
+            }
+            #expect(try !filesWithWord().isEmpty, "the word should be stored before it is deleted")
+
+            let deleted = try await fixture.hooray("delete-my-data", "--yes")
+            #expect(deleted.status == .exited(0), "\(deleted.standardError)")
+            #expect(!deleted.standardError.contains("may still be in the files"))
+            #expect(try filesWithWord().isEmpty)
+            #expect(daemon.isRunning)
+            await daemon.stop()
+        }
+    }
 }
