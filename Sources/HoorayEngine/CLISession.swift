@@ -68,14 +68,36 @@ public struct CLISession: Sendable {
         try ConfigurationLoader(environment: environment, extraFile: configFile, plugins: plugins).load()
     }
 
+    /// The database for a command that plans without saving, such as `hooray next` with no
+    /// daemon running: the user's, or when there is none yet an empty one in a private temporary
+    /// folder, so that reading makes no data folder.
+    ///
+    /// - Returns: The database, and what removes the temporary one once the command is done with it
+    ///   (nothing for the user's).
+    public func databaseForPlanning() throws -> (database: HoorayDatabase, cleanUp: @Sendable () -> Void) {
+        if let existing = try existingDatabase() { return (existing, {}) }
+        var template = Array((NSTemporaryDirectory() + "/hooray-plan-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            return (try database(), {})
+        }
+        let folder = String(cString: made)
+        return (
+            try HoorayDatabase(path: folder + "/hooray.sqlite"), { try? FileManager.default.removeItem(atPath: folder) }
+        )
+    }
+
     /// With no daemon running, brings the stored reminders in line with the configuration, as the
     /// daemon does when it starts, so that `hooray next` shows what will happen.
-    public func syncRulesFromConfiguration(plugins: [any HoorayPlugin]) async throws {
+    ///
+    /// - Parameter database: Where the reminders are planned; the user's database by default.
+    public func syncRulesFromConfiguration(plugins: [any HoorayPlugin], into database: HoorayDatabase? = nil)
+        async throws
+    {
         let loaded = try loadConfiguration(plugins: plugins)
         var logger = Logger(label: "hooray")
         logger.logLevel = .critical
         let engine = Engine(
-            database: try database(), sink: OfflineSink(), settings: loaded.settings,
+            database: try database ?? self.database(), sink: OfflineSink(), settings: loaded.settings,
             timeZone: SystemTimeZone(environment: environment).current(),
             makeLogger: { label in
                 var quiet = Logger(label: label)

@@ -24,11 +24,14 @@ struct Next: AsyncParsableCommand {
     func run() async throws {
         let session = try CLISession(configFile: global.config)
         let running = session.daemonIsRunning
+        // With no data yet, the plan is made in a temporary database: reading makes no data folder.
+        let (database, cleanUp) = try session.databaseForPlanning()
+        defer { cleanUp() }
         if !running {
             // Bring the stored reminders in line with the configuration, as hoorayd would at start.
-            try await session.syncRulesFromConfiguration(plugins: builtInPlugins)
+            try await session.syncRulesFromConfiguration(plugins: builtInPlugins, into: database)
         }
-        let rules = try await session.database().rules().filter { $0.nextDue != nil }.prefix(limit)
+        let rules = try await database.rules().filter { $0.nextDue != nil }.prefix(limit)
         if json {
             let items = rules.map {
                 NextItem(

@@ -138,12 +138,17 @@ struct RuntimeSafetyTests {
         }
     }
 
-    @Test func readingTheInboxOrStatusCreatesNoDataFolder() async throws {
+    @Test func readingTheInboxStatusOrNextCreatesNoDataFolder() async throws {
         try await HoorayFixture.with { fixture in
+            try fixture.writeConfig(reminderTOML(title: "Stretch", body: "", at: "15:00"))
             let inbox = try await fixture.hooray("inbox")
             #expect(inbox.status == .exited(0))
             #expect(inbox.standardOutput.contains("Your inbox is empty"))
             _ = try await fixture.hooray("status")
+            // The plan is still worked out from the configuration.
+            let next = try await fixture.hooray("next")
+            #expect(next.status == .exited(0), "\(next.standardError)")
+            #expect(next.standardOutput.contains("Stretch"))
             #expect(!FileManager.default.fileExists(atPath: fixture.home.appending("data/hooray")))
         }
     }
