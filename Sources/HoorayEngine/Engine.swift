@@ -84,7 +84,9 @@ public actor Engine {
     var settings: EngineSettings
     var plugins: [String: any HoorayPlugin] = [:]
     var state = SchedulerState()
-    var server: ServerStatus = .unavailable(reason: "not checked yet")
+    var server: ServerStatus = Engine.serverNotChecked
+    /// The server as known before anyone asked: a first hand-over needs no question before it.
+    static let serverNotChecked = ServerStatus.unavailable(reason: "not checked yet")
     var retryTask: Task<Void, Never>?
     let loopEvents: AsyncStream<LoopEvent>
     let loopContinuation: AsyncStream<LoopEvent>.Continuation
@@ -582,7 +584,9 @@ public actor Engine {
             scheduleRetry()
             return false
         }
-        if server.info == nil, !pending.isEmpty, await !serverIsBack(waiting: pending) {
+        if server.info == nil, server != Self.serverNotChecked, !pending.isEmpty,
+            await !serverIsBack(waiting: pending)
+        {
             scheduleRetry()
             return false
         }
