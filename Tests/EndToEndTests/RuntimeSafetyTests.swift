@@ -83,6 +83,9 @@ struct RuntimeSafetyTests {
                 #expect(output.standardError.contains("set it to your private runtime folder"))
                 #expect(output.standardError.contains("or remove \(fallback)"))
             }
+            // Help and the completion scripts touch no file, so they still answer.
+            #expect(try await runHooray(["--help"], environment).status == .exited(0))
+            #expect(try await runHooray(["--generate-completion-script", "bash"], environment).status == .exited(0))
             // Nothing was put there, and nothing was saved elsewhere either.
             let inside = try FileManager.default.contentsOfDirectory(atPath: fallback)
             #expect(inside.isEmpty, "\(inside)")
