@@ -1,5 +1,6 @@
 # Hooray — the two commands: `make run` and `make test`.
 # Both install the Debian packages they need (apt-get, as root or through sudo) and build first.
+# `make install PREFIX=~/.local` installs from source; `make uninstall PREFIX=~/.local` undoes it.
 
 SHELL        := /bin/bash
 SWIFT        ?= swift
@@ -12,13 +13,16 @@ RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev lib
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools \
                 libglib2.0-bin
 
-.PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage
+.PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage \
+        install install-files uninstall
 
 all: build
 
 help:
 	@echo "make run    build and start hoorayd in the foreground"
 	@echo "make test   build and run every test (unit and end-to-end)"
+	@echo "make install PREFIX=~/.local  release build; install binaries, man pages, completions, user unit"
+	@echo "make uninstall PREFIX=~/.local  remove exactly what make install put there"
 	@echo "make deb    build dist/hooray_<version>_<arch>.deb"
 	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
 	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 10–12 minutes) and rewrite it"
@@ -44,6 +48,61 @@ test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
 	HOORAY_BIN_DIR="$$(pwd)/$(BIN)" dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+# Installing from source: the binaries the Debian package ships (scripts/build-release, shared with
+# packaging/debian/rules), under PREFIX, with their man pages, completions, icon, desktop entry and
+# the systemd user unit (its ExecStart pointed at PREFIX/bin). The release build goes to .build-release
+# like `make deb`'s; the man pages come from the debug build `make run` and `make test` use.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+RELEASE  ?= .build-release
+GENERATED ?= $(RELEASE)/generated
+# The manual plugin's (debug) build: the one `make run` and `make test` keep warm.
+MANUAL_SCRATCH ?= .build
+ROOT      = $(DESTDIR)$(PREFIX)
+INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd \
+            $(ROOT)/share/man/man1/hooray.1 $(ROOT)/share/man/man1/hoorayd.1 \
+            $(ROOT)/share/bash-completion/completions/hooray $(ROOT)/share/zsh/site-functions/_hooray \
+            $(ROOT)/share/fish/vendor_completions.d/hooray.fish \
+            $(ROOT)/share/systemd/user/hooray.service \
+            $(ROOT)/share/icons/hicolor/scalable/apps/hooray.svg $(ROOT)/share/applications/hooray.desktop
+
+install: deps
+	./scripts/build-release $(RELEASE) $(GENERATED) $(MANUAL_SCRATCH)
+	@$(MAKE) --no-print-directory install-files
+
+# The copying alone, from binaries and generated files already built (scripts/package-test uses it).
+install-files:
+	install -D -m 0755 $(RELEASE)/release/hooray $(ROOT)/bin/hooray
+	install -D -m 0755 $(RELEASE)/release/hoorayd $(ROOT)/bin/hoorayd
+	install -D -m 0644 $(GENERATED)/man/hooray.1 $(ROOT)/share/man/man1/hooray.1
+	install -D -m 0644 $(GENERATED)/man/hoorayd.1 $(ROOT)/share/man/man1/hoorayd.1
+	install -D -m 0644 $(GENERATED)/completions/hooray.bash $(ROOT)/share/bash-completion/completions/hooray
+	install -D -m 0644 $(GENERATED)/completions/_hooray $(ROOT)/share/zsh/site-functions/_hooray
+	install -D -m 0644 $(GENERATED)/completions/hooray.fish $(ROOT)/share/fish/vendor_completions.d/hooray.fish
+	install -d $(ROOT)/share/systemd/user
+	sed 's|^ExecStart=/usr/bin/hoorayd|ExecStart=$(PREFIX)/bin/hoorayd|' packaging/debian/hooray.user.service \
+		> $(ROOT)/share/systemd/user/hooray.service
+	chmod 0644 $(ROOT)/share/systemd/user/hooray.service
+	install -D -m 0644 packaging/hooray.svg $(ROOT)/share/icons/hicolor/scalable/apps/hooray.svg
+	install -D -m 0644 packaging/hooray.desktop $(ROOT)/share/applications/hooray.desktop
+	@echo
+	@echo "Installed hooray and hoorayd in $(ROOT)/bin (make sure it is on your PATH)."
+	@echo "Start the scheduler now and at every login: systemctl --user daemon-reload && systemctl --user enable --now hooray"
+
+# The folders install may have made, deepest first; each is removed only when nothing else is left in it.
+INSTALLED_DIRS = $(ROOT)/bin $(ROOT)/share/man/man1 $(ROOT)/share/man \
+            $(ROOT)/share/bash-completion/completions $(ROOT)/share/bash-completion \
+            $(ROOT)/share/zsh/site-functions $(ROOT)/share/zsh $(ROOT)/share/fish/vendor_completions.d \
+            $(ROOT)/share/fish $(ROOT)/share/systemd/user $(ROOT)/share/systemd \
+            $(ROOT)/share/icons/hicolor/scalable/apps $(ROOT)/share/icons/hicolor/scalable \
+            $(ROOT)/share/icons/hicolor $(ROOT)/share/icons $(ROOT)/share/applications
+
+# Exactly the files install put there, and its folders when they are empty now.
+uninstall:
+	rm -f $(INSTALLED)
+	-@for folder in $(INSTALLED_DIRS); do [ ! -d "$$folder" ] || rmdir --ignore-fail-on-non-empty "$$folder"; done
+	@echo "Removed Hooray from $(ROOT). If the user service ran: systemctl --user disable --now hooray"
 
 PACKAGE_PKGS := debhelper dpkg-dev fakeroot lintian man-db bash-completion
 

@@ -14,15 +14,36 @@ public struct CLISession: Sendable {
     public let configFile: String?
 
     /// Creates a session from the process environment.
+    ///
+    /// - Throws: ``HomeFolderUnknown`` when there is no absolute home folder to keep data in, and
+    ///   ``UnsafeRuntimeDirectory`` when the fallback runtime folder is not this user's alone: the
+    ///   CLI must not talk to a socket someone else may have put there.
     public init(configFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        self.paths = HoorayPaths(environment: environment)
+        let environment = HoorayPaths.withAbsoluteHome(environment)
+        self.paths = try HoorayPaths(environment: environment)
+        try paths.checkRuntimeDirectory()
         self.environment = environment
         self.configFile = configFile
     }
 
-    /// Opens the database.
+    /// Checks that the environment says safely where files are, as ``init(configFile:environment:)``
+    /// does, without opening anything.
+    ///
+    /// - Throws: ``HomeFolderUnknown`` or ``UnsafeRuntimeDirectory``, both meaning
+    ///   ``ExitStatus/configuration``.
+    public static func checkEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        _ = try CLISession(configFile: nil, environment: environment)
+    }
+
+    /// Opens the database, creating it when there is none.
     public func database() throws -> HoorayDatabase {
         try HoorayDatabase(path: paths.database)
+    }
+
+    /// Opens the database for a command that only reads it; `nil` when there is none yet, which
+    /// is then not created (nothing was logged, so there is nothing to read).
+    public func existingDatabase() throws -> HoorayDatabase? {
+        FileManager.default.fileExists(atPath: paths.database) ? try database() : nil
     }
 
     /// Sends a request to the daemon; `nil` when it is not running.
@@ -45,6 +66,24 @@ public struct CLISession: Sendable {
     /// Loads the configuration as the daemon would.
     public func loadConfiguration(plugins: [any HoorayPlugin]) throws -> DaemonConfiguration {
         try ConfigurationLoader(environment: environment, extraFile: configFile, plugins: plugins).load()
+    }
+
+    /// The database for a command that plans without saving, such as `hooray next` with no
+    /// daemon running: the user's, or when there is none yet an empty one in a private temporary
+    /// folder, so that reading makes no data folder.
+    ///
+    /// - Returns: The database, and what removes the temporary one once the command is done with it
+    ///   (nothing for the user's).
+    public func databaseForPlanning() throws -> (database: HoorayDatabase, cleanUp: @Sendable () -> Void) {
+        if let existing = try existingDatabase() { return (existing, {}) }
+        var template = Array((NSTemporaryDirectory() + "/hooray-plan-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            return (try database(), {})
+        }
+        let folder = String(cString: made)
+        return (
+            try HoorayDatabase(path: folder + "/hooray.sqlite"), { try? FileManager.default.removeItem(atPath: folder) }
+        )
     }
 
     /// With no daemon running, brings the stored reminders in line with the configuration, as the

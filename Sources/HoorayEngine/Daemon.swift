@@ -26,9 +26,11 @@ public struct DaemonOptions: Sendable {
 public enum DaemonExit: Int32, Sendable {
     /// Stopped cleanly.
     case ok = 0
-    /// Another `hoorayd` of this user is running.
+    /// Another `hoorayd` of this user is running: ``ExitStatus/busy``, as the lock is free again once
+    /// that one stops.
     case alreadyRunning = 75  // EX_TEMPFAIL
-    /// The configuration has errors.
+    /// The configuration has errors, or the environment does not say safely where files go (no
+    /// absolute home folder, an unsafe runtime folder): ``ExitStatus/configuration``.
     case badConfiguration = 78  // EX_CONFIG
     /// The database or the runtime directory cannot be used.
     case cannotStart = 73  // EX_CANTCREAT
@@ -46,6 +48,9 @@ public enum Daemon {
     ///   - version: The version to report.
     /// - Returns: The process exit code.
     public static func run(options: DaemonOptions, plugins: [any HoorayPlugin], version: String) async -> DaemonExit {
+        // A relative HOME would put the configuration and data in whatever folder hoorayd started in.
+        let options = DaemonOptions(
+            configFile: options.configFile, environment: HoorayPaths.withAbsoluteHome(options.environment))
         do {
             _ = try CommandTree(plugins: plugins)
         } catch {
@@ -70,16 +75,32 @@ public enum Daemon {
         let logger = Logger(label: "hoorayd")
         for warning in loaded.warnings { logger.warning("\(warning)") }
 
-        let paths = HoorayPaths(environment: options.environment)
-        let lock: InstanceLock
+        let paths: HoorayPaths
+        do {
+            paths = try HoorayPaths(environment: options.environment)
+        } catch {
+            printError("hoorayd: \(error)")
+            return .badConfiguration
+        }
+        // One lock in the data folder, whatever the runtime folder, so that two daemons never share
+        // a database; one next to the control socket, so that a daemon never takes over another's.
+        let locks: [InstanceLock]
         do {
             try paths.makeRuntimeDirectory()
-            lock = try InstanceLock(path: paths.lockFile)
+            try FileManager.default.createDirectory(
+                atPath: paths.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            locks = [try InstanceLock(path: paths.dataLockFile), try InstanceLock(path: paths.lockFile)]
         } catch let error as AlreadyRunning {
             printError("hoorayd: \(error)")
             return .alreadyRunning
+        } catch let error as UnsafeRuntimeDirectory {
+            printError("hoorayd: \(error)")
+            return .badConfiguration
+        } catch let error as LockFileError {
+            printError("hoorayd: \(error)")
+            return .cannotStart
         } catch {
-            printError("hoorayd: cannot create \(paths.runtimeDirectory): \(error)")
+            printError("hoorayd: cannot create \(paths.runtimeDirectory) or \(paths.dataDirectory): \(error)")
             return .cannotStart
         }
         let systemTimeZone = SystemTimeZone(environment: options.environment)
@@ -189,7 +210,7 @@ public enum Daemon {
         alarm.shutdown()
         await sink.shutdown()
         logger.info("hoorayd stopped")
-        withExtendedLifetime(lock) {}
+        withExtendedLifetime(locks) {}
         return .ok
     }
 
@@ -289,7 +310,7 @@ public enum Daemon {
             for warning in loaded.warnings { logger.warning("\(warning)") }
             await engine.setPraiseProvider(
                 makePraiseProvider(
-                    loaded.ai, identity: loaded.identityStore, paths: HoorayPaths(environment: loader.environment),
+                    loaded.ai, identity: loaded.identityStore, paths: try HoorayPaths(environment: loader.environment),
                     logger: logger))
             await engine.apply(settings: loaded.settings, plugins: loaded.setups)
             state.configuration = loaded

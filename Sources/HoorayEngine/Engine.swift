@@ -119,7 +119,9 @@ public actor Engine {
     var settings: EngineSettings
     var plugins: [String: any HoorayPlugin] = [:]
     var state = SchedulerState()
-    var server: ServerStatus = .unavailable(reason: "not checked yet")
+    var server: ServerStatus = Engine.serverNotChecked
+    /// The server as known before anyone asked: a first hand-over needs no question before it.
+    static let serverNotChecked = ServerStatus.unavailable(reason: "not checked yet")
     var retryTask: Task<Void, Never>?
     let loopEvents: AsyncStream<LoopEvent>
     let loopContinuation: AsyncStream<LoopEvent>.Continuation
@@ -617,6 +619,12 @@ public actor Engine {
             scheduleRetry()
             return false
         }
+        if server.info == nil, server != Self.serverNotChecked, !pending.isEmpty,
+            await !serverIsBack(waiting: pending)
+        {
+            scheduleRetry()
+            return false
+        }
         var updatedWhileSending = false
         for item in pending {
             do {
@@ -651,6 +659,34 @@ public actor Engine {
             }
         }
         return updatedWhileSending
+    }
+
+    /// While no notification server was reachable: asks the bus whether one is there now, before
+    /// any notice is handed over.
+    ///
+    /// Handing each waiting notice over only to hear "no server" again would write its attempt
+    /// and reason to the database on every retry; asking first writes nothing while nothing changes.
+    /// Notices that do not carry the current reason yet get it, so `hooray inbox` says why they wait.
+    ///
+    /// - Returns: Whether a server answered, so that the notices are handed over now.
+    func serverIsBack(waiting pending: [StoredNotice]) async -> Bool {
+        await refreshServerStatus()
+        let reason: String
+        switch server {
+        case .available: return true
+        case .unavailable(let why): reason = why
+        case .timedOut: reason = "the notification server did not answer in time"
+        }
+        let unexplained = pending.filter { $0.lastError != reason }.map(\.id)
+        if !unexplained.isEmpty {
+            do {
+                try await database.noteWaiting(unexplained, reason: reason)
+            } catch {
+                logger.error("cannot note why notices wait: \(error)")
+            }
+        }
+        logger.debug("still no notification server (\(reason)); \(pending.count) notice(s) wait in `hooray inbox`")
+        return false
     }
 
     /// Tries undelivered notices again after `retryEvery`; a timer runs only while something waits.

@@ -6,13 +6,17 @@ import Foundation
 /// |---|---|
 /// | database | `$XDG_DATA_HOME/hooray/hooray.sqlite` (default `~/.local/share/hooray/`) |
 /// | anonymous identity | `$XDG_DATA_HOME/hooray/identity` |
-/// | lock, control socket | `$XDG_RUNTIME_DIR/hooray/` |
+/// | single-instance lock | `$XDG_DATA_HOME/hooray/hoorayd.lock`, and one next to the socket |
+/// | control socket | `$XDG_RUNTIME_DIR/hooray/` (without it: `${TMPDIR:-/tmp}/hooray-UID/`, private and checked) |
 /// | user configuration | `$XDG_CONFIG_HOME/hooray/` (default `~/.config/hooray/`) |
 public struct HoorayPaths: Sendable, Hashable {
     /// The data directory, `$XDG_DATA_HOME/hooray`.
     public var dataDirectory: String
-    /// The runtime directory, `$XDG_RUNTIME_DIR/hooray`.
+    /// The runtime directory, `$XDG_RUNTIME_DIR/hooray`, or the private fallback when that is unset.
     public var runtimeDirectory: String
+    /// Whether ``runtimeDirectory`` is the fallback in a shared temporary folder, which anyone may
+    /// have made first: it is used only once checked to be this user's alone (see ``checkRuntimeDirectory()``).
+    public var runtimeDirectoryIsShared: Bool
 
     /// The database file.
     public var database: String { dataDirectory + "/hooray.sqlite" }
@@ -20,29 +24,156 @@ public struct HoorayPaths: Sendable, Hashable {
     public var identityFile: String { dataDirectory + "/identity" }
     /// A file with no secret in it that says the identity was moved to the keyring (see `IdentityVault`).
     public var identityKeyringMarker: String { dataDirectory + "/identity-in-keyring" }
-    /// The lock file that keeps one `hoorayd` per user.
+    /// The lock file that keeps one `hoorayd` per data folder, whatever its runtime folder.
+    public var dataLockFile: String { dataDirectory + "/hoorayd.lock" }
+    /// The lock file that keeps one `hoorayd` per control socket.
     public var lockFile: String { runtimeDirectory + "/hoorayd.lock" }
     /// The daemon's control socket.
     public var controlSocket: String { runtimeDirectory + "/control.sock" }
 
     /// Works out the paths from an environment.
     ///
-    /// When `XDG_RUNTIME_DIR` is unset (outside a login session) a private directory under `/tmp`
-    /// named after the user id is used instead.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-        dataDirectory = dataHome + "/hooray"
+    /// The home folder is `HOME` when that is an absolute path; a relative or empty one is never
+    /// used to make paths (they would land in whatever folder the command was started from), and
+    /// the home folder in the password database is used instead, as systemd and OpenSSH do.
+    /// Relative `XDG_DATA_HOME` and `XDG_RUNTIME_DIR` are ignored, as the XDG specification says.
+    ///
+    /// When `XDG_RUNTIME_DIR` is unset (outside a login session) a folder named after the user id
+    /// in `$TMPDIR` (or `/tmp`) is used instead: ``runtimeDirectoryIsShared`` is then `true`.
+    ///
+    /// - Throws: ``HomeFolderUnknown`` when neither `HOME` nor the password database gives an
+    ///   absolute home folder and `XDG_DATA_HOME` does not say where the data goes.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(HomeFolderUnknown) {
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            dataDirectory = dataHome + "/hooray"
+        } else {
+            dataDirectory = try Self.homeFolder(environment) + "/.local/share/hooray"
+        }
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             runtimeDirectory = runtime + "/hooray"
+            runtimeDirectoryIsShared = false
         } else {
-            runtimeDirectory = "/tmp/hooray-\(getuid())"
+            var temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+            while temporary.count > 1 && temporary.hasSuffix("/") { temporary.removeLast() }
+            runtimeDirectory = (temporary == "/" ? "" : temporary) + "/hooray-\(geteuid())"
+            runtimeDirectoryIsShared = true
         }
     }
 
-    /// Creates the runtime directory with mode 0700 when it does not exist.
+    /// The user's home folder: `HOME` when absolute, otherwise the password database's.
+    ///
+    /// - Throws: ``HomeFolderUnknown`` when neither is an absolute path.
+    public static func homeFolder(_ environment: [String: String]) throws(HomeFolderUnknown) -> String {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        if let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir {
+            let home = String(cString: directory)
+            if home.hasPrefix("/") { return home }
+        }
+        throw HomeFolderUnknown(home: environment["HOME"])
+    }
+
+    /// The environment with `HOME` made absolute (see ``homeFolder(_:)``), for whatever else
+    /// builds paths from it, such as the configuration's.
+    public static func withAbsoluteHome(_ environment: [String: String]) -> [String: String] {
+        guard environment["HOME"]?.hasPrefix("/") != true, let home = try? homeFolder(environment) else {
+            return environment
+        }
+        var fixed = environment
+        fixed["HOME"] = home
+        return fixed
+    }
+
+    /// Creates the runtime directory with mode 0700 when it does not exist, and checks that it is
+    /// this user's alone when it is the shared fallback.
+    ///
+    /// - Throws: ``UnsafeRuntimeDirectory`` when the fallback folder is not safe to use, or the
+    ///   system's error when the folder cannot be made.
     public func makeRuntimeDirectory() throws {
-        try FileManager.default.createDirectory(
-            atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if runtimeDirectoryIsShared {
+            // No intermediate folders: the parent is the shared temporary folder, and a folder
+            // someone else made first must not be taken over.
+            if mkdir(runtimeDirectory, 0o700) != 0 && errno != EEXIST {
+                throw UnsafeRuntimeDirectory(path: runtimeDirectory, problem: String(cString: strerror(errno)))
+            }
+            try checkRuntimeDirectory()
+        } else {
+            try FileManager.default.createDirectory(
+                atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+    }
+
+    /// Checks, without creating anything, that the shared fallback runtime folder is safe to use
+    /// when it exists: a real directory (not a symbolic link), owned by this user, with no
+    /// permissions for anyone else. A missing folder is fine: no `hoorayd` is running there.
+    ///
+    /// - Throws: ``UnsafeRuntimeDirectory`` naming the folder and the fix.
+    public func checkRuntimeDirectory() throws(UnsafeRuntimeDirectory) {
+        guard runtimeDirectoryIsShared else { return }
+        var info = stat()
+        guard lstat(runtimeDirectory, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw UnsafeRuntimeDirectory(path: runtimeDirectory, problem: String(cString: strerror(errno)))
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            throw UnsafeRuntimeDirectory(
+                path: runtimeDirectory, problem: "it is a symbolic link, which someone else could have pointed anywhere"
+            )
+        }
+        if type != S_IFDIR {
+            throw UnsafeRuntimeDirectory(path: runtimeDirectory, problem: "it is not a folder")
+        }
+        if info.st_uid != geteuid() {
+            throw UnsafeRuntimeDirectory(
+                path: runtimeDirectory,
+                problem: "it belongs to another user (uid \(info.st_uid)), who could read or replace what goes there")
+        }
+        if info.st_mode & 0o077 != 0 {
+            throw UnsafeRuntimeDirectory(
+                path: runtimeDirectory,
+                problem:
+                    "other users may use it (mode \(String(info.st_mode & 0o777, radix: 8)); it must be 700), "
+                    + "so they could read or replace what goes there")
+        }
+    }
+}
+
+/// No home folder to keep data in: `HOME` is relative or empty and the password database has none.
+public struct HomeFolderUnknown: Error, Sendable, CustomStringConvertible {
+    /// `HOME` as it was, when set.
+    public let home: String?
+
+    /// Creates the error.
+    public init(home: String?) {
+        self.home = home
+    }
+
+    public var description: String {
+        let what = home.map { $0.isEmpty ? "HOME is empty" : "HOME (\($0)) is not an absolute path" } ?? "HOME is unset"
+        return "\(what), and the password database has no home folder for this user, so Hooray does not know "
+            + "where your data goes; nothing was done. Set HOME to your home folder (e.g. HOME=/home/you), or "
+            + "XDG_DATA_HOME and XDG_CONFIG_HOME to absolute paths."
+    }
+}
+
+/// The fallback runtime folder (used when `XDG_RUNTIME_DIR` is unset) is not this user's alone, so
+/// neither `hoorayd` nor `hooray` puts or looks for the control socket and lock there.
+public struct UnsafeRuntimeDirectory: Error, Sendable, CustomStringConvertible {
+    /// The folder.
+    public let path: String
+    /// What is wrong with it.
+    public let problem: String
+
+    /// Creates the error.
+    public init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String {
+        "cannot use \(path) for hoorayd's control socket and lock: \(problem). XDG_RUNTIME_DIR is not "
+            + "set; set it to your private runtime "
+            + "folder (a login session sets it, e.g. XDG_RUNTIME_DIR=/run/user/\(geteuid())), or remove "
+            + "\(path) if it is not in use."
     }
 }

@@ -46,8 +46,8 @@ public struct IdentityVault: Sendable {
     /// A file holding no secret, written once the identity lives in the keyring: while it exists,
     /// an unreachable keyring means "wait", not "make a new identity in the file".
     let markerPath: String
-    /// The lock held while the identity is read or made, in the runtime folder.
-    let lockPath: String
+    /// Where Hooray's files are: the lock held while the identity is read or made is in the runtime folder.
+    let paths: HoorayPaths
 
     /// Creates a vault; nothing is read or written yet.
     ///
@@ -60,7 +60,7 @@ public struct IdentityVault: Sendable {
         self.file = IdentityStore(path: paths.identityFile)
         self.keyring = keyring
         self.markerPath = paths.identityKeyringMarker
-        self.lockPath = paths.runtimeDirectory + "/identity.lock"
+        self.paths = paths
     }
 
     /// Returns the identity and where it is kept, making one when there is none.
@@ -151,7 +151,7 @@ public struct IdentityVault: Sendable {
 
     private func resolve(making: Bool) throws(IdentityVaultError) -> (AnonymousIdentity, Place)? {
         // One process, one thread at a time: two first runs at once must agree on one identity.
-        let lock = IdentityLock(path: lockPath)
+        let lock = IdentityLock(paths: paths)
         defer { lock.release() }
         return try resolveLocked(making: making)
     }
@@ -369,11 +369,17 @@ private struct IdentityLock {
     private let descriptor: Int32
 
     /// Takes the lock, waiting for another holder; without a usable file, goes on unlocked.
-    init(path: String) {
-        try? FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    ///
+    /// The runtime folder is made, and checked when it is the shared fallback: a lock file in a
+    /// folder someone else controls could be held by them forever.
+    init(paths: HoorayPaths) {
+        do {
+            try paths.makeRuntimeDirectory()
+        } catch {
+            descriptor = -1
+            return
+        }
+        descriptor = open(paths.runtimeDirectory + "/identity.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if descriptor >= 0 {
             while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
         }

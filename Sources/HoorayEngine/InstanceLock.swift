@@ -1,10 +1,11 @@
 import Foundation
 import HoorayStorage
 
-/// The lock that keeps a single `hoorayd` per user.
+/// The lock that keeps a single `hoorayd` per data folder and per control socket.
 ///
-/// An exclusive `flock` on `$XDG_RUNTIME_DIR/hooray/hoorayd.lock`, held for the life of the
-/// process. The kernel drops it when the process dies, even by `kill -9`, so a crash never
+/// An exclusive `flock` on a lock file, held for the life of the process: `hoorayd` takes one in
+/// the data folder (one daemon per database, whatever its `XDG_RUNTIME_DIR`) and one next to its
+/// control socket. The kernel drops it when the process dies, even by `kill -9`, so a crash never
 /// leaves a stale lock behind. The file holds the owner's pid, for the error message.
 public final class InstanceLock: Sendable {
     let descriptor: Int32
@@ -39,7 +40,7 @@ public final class InstanceLock: Sendable {
     }
 }
 
-/// Another `hoorayd` of this user is running.
+/// Another `hoorayd` holds the lock: it runs for the same data folder or the same control socket.
 public struct AlreadyRunning: Error, Sendable, CustomStringConvertible {
     /// The running daemon's pid, when known.
     public let pid: Int32?
@@ -58,11 +59,12 @@ public struct AlreadyRunning: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        let rule = "only one may use the same data folder or control socket at a time"
         guard let pid else {
-            return "hoorayd is already running; only one may run per user. Stop it with `\(fix)` and start it "
-                + "again. (lock: \(ShellCommand.quoted(lockFile)))"
+            return "hoorayd is already running; \(rule). Stop it with `\(fix)` and start it again. "
+                + "(lock: \(ShellCommand.quoted(lockFile)))"
         }
-        return "hoorayd is already running (pid \(pid)); only one may run per user. Stop it with `\(fix)` "
+        return "hoorayd is already running (pid \(pid)); \(rule). Stop it with `\(fix)` "
             + "(or `systemctl --user stop hooray` when it runs as a service), then start it again. "
             + "(lock: \(ShellCommand.quoted(lockFile)))"
     }
@@ -76,6 +78,8 @@ public struct LockFileError: Error, Sendable, CustomStringConvertible {
     public let reason: String
 
     public var description: String {
-        "cannot open the lock file \(path): \(reason). Check that $XDG_RUNTIME_DIR is yours and writable."
+        let folder = ShellCommand.quoted((path as NSString).deletingLastPathComponent)
+        return "cannot open the lock file \(path): \(reason). Check that \(folder) is yours and writable "
+            + "(`chmod -R u+rwX,go-rwx \(folder)` fixes its permissions when it is yours)."
     }
 }

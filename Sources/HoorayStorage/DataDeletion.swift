@@ -10,12 +10,17 @@ public struct DeletedData: Sendable, Hashable {
     public var plugins: [String]
     /// Recorded reminder occurrences.
     public var occurrences: Int
+    /// Whether the deleted content was also wiped from the files: the database rewritten and its
+    /// write-ahead log emptied. `false` when another connection kept the log busy throughout; the
+    /// text is then unreachable but may still be in the files until the next checkpoint.
+    public var wipedFromFiles: Bool
 
     /// Creates a summary.
-    public init(notices: Int, plugins: [String], occurrences: Int) {
+    public init(notices: Int, plugins: [String], occurrences: Int, wipedFromFiles: Bool = true) {
         self.notices = notices
         self.plugins = plugins
         self.occurrences = occurrences
+        self.wipedFromFiles = wipedFromFiles
     }
 }
 
@@ -23,9 +28,13 @@ extension HoorayDatabase {
     /// Removes everything kept about the user: notices, recorded occurrences, every plugin's stored
     /// data (key-value pairs and records), and the reminder rules (plugins schedule their configured reminders again when activated).
     ///
-    /// One transaction: either all of it goes or, on an error, none.
+    /// One transaction: either all of it goes or, on an error, none. Then the deleted text is wiped
+    /// from the files too, also while `hoorayd` has the database open: every connection overwrites
+    /// what it deletes (`secure_delete`), `VACUUM` rewrites the file without the free space older
+    /// deletions may have left, and a `TRUNCATE` checkpoint empties the write-ahead log, whose old
+    /// frames still held the rows.
     public func deleteUserData() async throws -> DeletedData {
-        try await write { db in
+        var deleted = try await write { db in
             let plugins = try String.fetchAll(
                 db, sql: "SELECT plugin FROM pluginValue UNION SELECT plugin FROM record ORDER BY plugin")
             let notices = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notice") ?? 0
@@ -37,5 +46,15 @@ extension HoorayDatabase {
                     """)
             return DeletedData(notices: notices, plugins: plugins, occurrences: occurrences)
         }
+        do {
+            try await pool.vacuum()
+            try await pool.writeWithoutTransaction { db in
+                _ = try db.checkpoint(.truncate)
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+        {
+            deleted.wipedFromFiles = false
+        }
+        return deleted
     }
 }

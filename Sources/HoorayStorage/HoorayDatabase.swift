@@ -31,6 +31,8 @@ public final class HoorayDatabase: Sendable {
         configuration.label = "hooray"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // What is deleted is overwritten, not left readable in free pages: "delete" means gone.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         // New files get 0600 whatever the umask; the WAL and shared-memory files follow the main file's mode.
         let previousMask = umask(0o077)

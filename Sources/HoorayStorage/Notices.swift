@@ -230,6 +230,24 @@ extension HoorayDatabase {
         }
     }
 
+    /// Records why waiting notices were not handed over, without counting an attempt.
+    ///
+    /// Only notices still waiting whose reason differs are written, so that asking again while
+    /// nothing changes writes nothing.
+    ///
+    /// - Parameters:
+    ///   - ids: The notices.
+    ///   - reason: Why they wait, for a person.
+    public func noteWaiting(_ ids: [NoticeID], reason: String) async throws {
+        try await write { db in
+            for id in ids {
+                try db.execute(
+                    sql: "UPDATE notice SET lastError = ? WHERE id = ? AND state = ? AND lastError IS NOT ?",
+                    arguments: [reason, id.rawValue, NoticeState.pending.rawValue, reason])
+            }
+        }
+    }
+
     /// After a crash: notices caught mid-hand-over become unconfirmed.
     ///
     /// A `hooray` hosting a plugin may be handing one over right now; its own answer settles it later.

@@ -35,8 +35,10 @@ struct Next: AsyncParsableCommand {
         let database: HoorayDatabase
         let active: Set<String>
         var scratch: String?
+        var cleanUp: @Sendable () -> Void = {}
         defer {
             if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
+            cleanUp()
         }
         if let status, global.config == nil {
             database = try session.database()
@@ -52,7 +54,9 @@ struct Next: AsyncParsableCommand {
                 scratch = folder
                 database = try session.database().copy(to: folder + "/hooray.sqlite")
             } else {
-                database = try session.database()
+                // With no data yet, the plan is made in a temporary database: reading makes no data folder.
+                let planning = try session.databaseForPlanning()
+                (database, cleanUp) = (planning.database, planning.cleanUp)
             }
             try await session.syncRules(from: loaded, into: database)
             active = loaded.enabledPlugins
@@ -162,8 +166,9 @@ struct Inbox: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: nil)
-        let database = try session.database()
-        let notices = try await database.inbox(includeDelivered: all, limit: limit)
+        // Reading the inbox creates no data folder: without a database there is nothing in it.
+        let database = try session.existingDatabase()
+        let notices = try await database?.inbox(includeDelivered: all, limit: limit) ?? []
         if json {
             print(try Output.json(notices.map(InboxItem.init)))
             return
@@ -172,11 +177,15 @@ struct Inbox: AsyncParsableCommand {
             print(all ? "No notices yet." : "Your inbox is empty: every notice has been shown.")
             return
         }
+        // Why notices wait is said once per reason, not under every notice.
+        let reasons = Output.inboxReasons(notices)
+        for line in reasons { print(line) }
+        if !reasons.isEmpty { print() }
         for stored in notices {
             print(Output.inboxEntry(stored))
         }
         // Older notices past the limit are not gone; say so, and how to see them.
-        let total = try await database.inboxCount(includeDelivered: all)
+        let total = try await database?.inboxCount(includeDelivered: all) ?? 0
         if total > notices.count {
             print(
                 "… and \(total - notices.count) older; `hooray inbox\(all ? " --all" : "") --limit \(total)` lists them all."

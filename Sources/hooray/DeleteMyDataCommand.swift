@@ -50,5 +50,11 @@ struct DeleteMyData: AsyncParsableCommand {
         print(hadIdentity ? " and your anonymous id." : "; there was no anonymous id yet.")
         print("A new anonymous id is made the next time one is needed.")
         if reloaded { print("hoorayd carries on with your configured reminders.") }
+        if !deleted.wipedFromFiles {
+            warn(
+                "The deleted text can no longer be read through Hooray, but the database stayed busy, so it may "
+                    + "still be in the files of \(session.paths.dataDirectory) for a while. Run "
+                    + "`hooray delete-my-data --yes` again in a moment to wipe it.")
+        }
     }
 }

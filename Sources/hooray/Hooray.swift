@@ -8,6 +8,20 @@ import HoorayKit
 struct Hooray: AsyncParsableCommand {
     static func main() async {
         let arguments = ProcessArguments.current()
+        // Without an absolute home folder or a private runtime folder no command can be sure where
+        // its files are: say so, create nothing, and talk to no socket. Help, the version and the
+        // completion scripts touch no file, so they still answer.
+        let touchesNoFile =
+            arguments.first == "help"
+            || arguments.contains {
+                ["--help", "-h", "--version"].contains($0) || $0.hasPrefix("--generate-completion-script")
+            }
+        do {
+            if !touchesNoFile { try CLISession.checkEnvironment() }
+        } catch {
+            warn("hooray: \(error)")
+            Foundation.exit(ExitStatus.configuration.rawValue)
+        }
         if let code = await PluginCommandLine.handle(arguments) {
             Foundation.exit(code)
         }

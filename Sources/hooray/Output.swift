@@ -78,12 +78,29 @@ enum Output {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// One line per reason notices wait for, as the last delivery attempts gave them; the notices'
+    /// ids are named when there is more than one reason.
+    static func inboxReasons(_ notices: [StoredNotice]) -> [String] {
+        var reasons: [String] = []
+        var ids: [String: [NoticeID]] = [:]
+        for stored in notices where stored.state == .pending {
+            guard let reason = stored.lastError else { continue }
+            if ids[reason] == nil { reasons.append(reason) }
+            ids[reason, default: []].append(stored.id)
+        }
+        return reasons.map { reason in
+            let which =
+                reasons.count > 1 ? " (\(ids[reason, default: []].map { "#\($0)" }.joined(separator: ", ")))" : ""
+            return "Waiting for a notification server\(which): \(TerminalText.safe(reason))"
+        }
+    }
+
     /// One notice as `hooray inbox` prints it; its text is made safe for the terminal.
     static func inboxEntry(_ stored: StoredNotice) -> String {
         let state: String
         switch stored.state {
         case .pending:
-            state = "waiting" + (stored.lastError.map { " — \(TerminalText.safe($0))" } ?? "")
+            state = "waiting"
         case .sending: state = "being shown"
         case .delivered: state = "shown \(stored.deliveredAt.map { when($0) } ?? "")"
         case .unconfirmed: state = "may not have been shown (hoorayd stopped while showing it)"

@@ -20,10 +20,15 @@ struct HoorayDaemon: AsyncParsableCommand {
             the desktop's notification server. Without one, notices wait in `hooray inbox`.
 
             Signals: SIGHUP reloads the configuration (a broken one is reported and the last good one \
-            kept); SIGTERM or SIGINT stop it cleanly. Only one hoorayd runs per user.
+            kept); SIGTERM or SIGINT stop it cleanly. Only one hoorayd runs per data folder.
 
-            Exit codes: 0 stopped cleanly, 75 another hoorayd is running, 78 configuration errors, \
-            73 the data or runtime directory cannot be used.
+            Its control socket is in $XDG_RUNTIME_DIR/hooray; without XDG_RUNTIME_DIR, in \
+            ${TMPDIR:-/tmp}/hooray-UID, made with mode 0700 and refused when it is a symbolic link, \
+            another user's or open to others.
+
+            Exit codes: 0 stopped cleanly, 75 another hoorayd is running for the same data, 78 \
+            configuration errors or no safe place for its files, 73 the data or runtime directory \
+            cannot be used.
             """,
         version: HoorayVersion.current
     )
