@@ -59,7 +59,7 @@ public enum MomentRules {
         var message = "--mood \"\(text)\" is not a mood I know"
         if let near = NameSuggestion.closest(to: key, among: names) { message += "; did you mean \(near)?" }
         message += " Moods: \(names.joined(separator: ", "))"
-        throw PluginCommandError(message)
+        throw PluginCommandError.invalidValue("--mood", message)
     }
 
     /// Checks photo paths: each must be an absolute path to a readable file.

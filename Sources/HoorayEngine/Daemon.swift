@@ -154,6 +154,8 @@ public enum Daemon {
                     // Only what will be printed travels: the text, or with --json the JSON.
                     if invocation.json { reply.text = "" } else { reply.json = nil }
                     return ControlResponse(ok: true, reply: reply)
+                } catch let error as PluginCommandError {
+                    return ControlResponse(ok: false, message: error.message, invalidValue: error.invalidOption)
                 } catch {
                     return ControlResponse(ok: false, message: "\(error)")
                 }

@@ -42,7 +42,9 @@ public final class PluginCommandRunner: Sendable {
                 .command(plugin: plugin, invocation: command), socketPath: session.paths.controlSocket, timeout: 15)
             {
                 guard response.ok, var reply = response.reply else {
-                    throw PluginCommandFailed(message: response.message ?? "hoorayd could not run the command")
+                    throw PluginCommandFailed(
+                        message: response.message ?? "hoorayd could not run the command",
+                        invalidValue: response.ok ? nil : response.invalidValue)
                 }
                 reply.followUp = nil
                 return (reply, .daemon)
@@ -61,6 +63,8 @@ public final class PluginCommandRunner: Sendable {
             let reply = try await engine.run(command, plugin: plugin)
             await engine.deliverPending(plugin: plugin)
             return (reply, .here)
+        } catch let error as PluginCommandError {
+            throw PluginCommandFailed(message: error.message, invalidValue: error.invalidOption)
         } catch {
             throw PluginCommandFailed(message: "\(error)")
         }
@@ -96,6 +100,9 @@ public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// Whether the command may have run all the same: the daemon got it but stopped before answering.
     public let mayHaveRun: Bool
+    /// The option or argument whose value the plugin refused, when that was the failure: a usage
+    /// error, for which `hooray` shows the command's usage line and exits 64.
+    public let invalidValue: String?
     public var description: String { message }
 
     /// Creates a failure.
@@ -103,9 +110,11 @@ public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - message: What went wrong, for a person.
     ///   - mayHaveRun: Whether the command may have run all the same.
-    public init(message: String, mayHaveRun: Bool = false) {
+    ///   - invalidValue: The option or argument whose value was refused, if that was the failure.
+    public init(message: String, mayHaveRun: Bool = false, invalidValue: String? = nil) {
         self.message = message
         self.mayHaveRun = mayHaveRun
+        self.invalidValue = invalidValue
     }
 }
 

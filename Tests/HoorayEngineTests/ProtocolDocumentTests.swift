@@ -43,7 +43,8 @@ import Testing
         let reply = CommandReply(text: "", json: .null, warnings: [])
         let invocation = CommandInvocation(command: "x")
         for value in [
-            try JSONValue(encoding: ControlResponse(ok: true, message: "m", status: status, reply: reply)),
+            try JSONValue(
+                encoding: ControlResponse(ok: true, message: "m", status: status, reply: reply, invalidValue: "--x")),
             try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation)),
             try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a")),
         ] {

@@ -86,20 +86,28 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var status: DaemonStatus?
     /// A plugin's reply, for ``ControlRequest/command(plugin:invocation:)``.
     public var reply: CommandReply?
+    /// For a refused command: the option or argument whose value the plugin refused (a usage
+    /// error, see ``PluginCommandError/Kind/invalidValue(option:)``); `nil` for other failures.
+    public var invalidValue: String?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
+        case invalidValue = "invalid_value"
         case ok, message, status, reply
     }
 
     /// Creates a response.
-    public init(ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil) {
+    public init(
+        ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
+        invalidValue: String? = nil
+    ) {
         self.ok = ok
         self.message = message
         self.status = status
         self.reply = reply
+        self.invalidValue = invalidValue
     }
 }
 
