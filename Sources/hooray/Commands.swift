@@ -194,7 +194,8 @@ struct Reload: AsyncParsableCommand {
 struct Status: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(
         abstract: "Is hoorayd running, and which notification server does it deliver to?",
-        discussion: "Exits 0 when hoorayd is running and 69 when it is not, with --json too.")
+        discussion:
+            "Exits 0 when hoorayd is running, 69 when it is not (with --json too), 75 when it is too busy to answer.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -205,8 +206,11 @@ struct Status: AsyncParsableCommand, OffersJSON {
         let session = try CLISession(configFile: GlobalArguments.current.config)
         let response = try session.send(.status)
         if let response, response.status == nil {
-            // A daemon is there but would not say how it is, such as when it is busy.
-            throw CommandFailure(message: "hoorayd answered: \(response.message ?? "no status")")
+            // A daemon is there but would not say how it is, such as when it is busy: try again later.
+            warn(
+                "hooray status: hoorayd is running but answered: \(response.message ?? "no status"); try again in a moment."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
         }
         if let status = response?.status {
             if json {

@@ -64,11 +64,11 @@ struct GlobalArguments: Sendable {
                 } else if word.hasPrefix("--json=") || word.hasPrefix("--no-color=") {
                     let name = word.prefix { $0 != "=" }
                     problem = "\(name) is a flag and takes no value (remove \"\(word.dropFirst(name.count))\")"
-                } else if word.hasPrefix("--"), !word.contains("="), index + 1 < words.count,
-                    Self.isNegativeNumber(words[index + 1])
+                } else if index + 1 < words.count, Self.isNegativeNumber(words[index + 1]),
+                    word.hasPrefix("--") && !word.contains("=") || Self.isShortOption(word)
                 {
-                    // `--days -1`: a negative number after an option is its value, to be refused as
-                    // negative by the command rather than read as an unknown option.
+                    // `--days -1`, `-l -1`: a negative number after an option is its value, to be
+                    // refused as negative by the command rather than read as an unknown option.
                     remaining.append(word + "=" + words[index + 1])
                     index += 1
                 } else {
@@ -77,6 +77,11 @@ struct GlobalArguments: Sendable {
             }
             index += 1
         }
+    }
+
+    /// Whether a word is a short option, such as `-l`.
+    static func isShortOption(_ word: String) -> Bool {
+        word.count == 2 && word.hasPrefix("-") && word.last?.isLetter == true
     }
 
     /// Whether a word is a negative number, such as `-1` or `-2.5`.

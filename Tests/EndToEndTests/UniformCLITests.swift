@@ -90,11 +90,29 @@ struct UniformCLITests {
                 #expect(plain.status == .exited(0), "\(words): \(plain.standardError)")
                 #expect(!plain.standardOutput.contains("\u{1B}["))
             }
+            // On a terminal the calendar has colours; --no-color, before or after, takes them away.
+            _ = try await fixture.hooray("habit", "done", "Read")
+            let coloured = try await onTerminal(fixture, ["habit", "show", "Read"])
+            #expect(coloured.contains("\u{1B}["), "the terminal run shows colours: \(coloured)")
+            for words in [["habit", "show", "Read", "--no-color"], ["--no-color", "habit", "show", "Read"]] {
+                let plain = try await onTerminal(fixture, words)
+                #expect(plain.contains("Streak: 1 day"), "\(words): \(plain)")
+                #expect(!plain.contains("\u{1B}["), "\(words)")
+            }
             // --config with no file is a usage error.
             let bare = try await fixture.hooray("next", "--config")
             #expect(bare.status == .exited(64))
             #expect(bare.standardError.contains("--config needs a file"))
         }
+    }
+
+    /// What `hooray WORDS…` prints on a terminal (`script` gives it one).
+    func onTerminal(_ fixture: HoorayFixture, _ words: [String]) async throws -> String {
+        let command = ([HoorayFixture.binDirectory + "/hooray"] + words).map { "'\($0)'" }.joined(separator: " ")
+        let output = try await ProcessRunner.run(
+            "/usr/bin/script", arguments: ["-qec", command, "/dev/null"],
+            environment: fixture.environment(overriding: ["TERM": "xterm"], removing: ["NO_COLOR"]))
+        return output.standardOutput
     }
 
     // MARK: One exit-code table (item 10)
@@ -109,6 +127,7 @@ struct UniformCLITests {
                 (["journey", "--days", "-1"], "got -1", "Usage: hooray journey"),
                 (["habit", "done", "Read", "--date", "soon"], "--date \"soon\"", "Usage: hooray habit done"),
                 (["next", "--limit", "-1"], "got -1", "Usage: hooray next"),
+                (["next", "-l", "-2"], "got -2", "Usage: hooray next"),
                 (["inbox", "--limit", "-3"], "got -3", "Usage: hooray inbox"),
             ]
             let server = try await fixture.startServer()
