@@ -396,22 +396,24 @@ enum PluginCompletion {
         return count < spec.arguments.count ? spec.arguments[count] : last.isRepeating ? last : nil
     }
 
-    /// The files and folders whose paths start with `prefix`, as the shell would offer them.
-    static func files(matching prefix: String, extensions: [String] = []) -> [String] {
+    /// The files and folders whose paths start with what was typed, as the shell would offer them.
+    static func files(matching typed: String, extensions: [String] = []) -> [String] {
+        // What bash passes is the word as typed, escapes included (`my\ photos/`).
+        let prefix = unescaped(typed)
         let slash = prefix.lastIndex(of: "/")
         let folder = slash.map { String(prefix[...$0]) } ?? ""
         let start = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
         var path = folder.isEmpty ? "." : folder
-        if path == "~/" || path.hasPrefix("~/") { path = NSHomeDirectory() + path.dropFirst(1) }
+        if path.hasPrefix("~/") { path = NSHomeDirectory() + path.dropFirst(1) }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
         return names.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted()
             .compactMap { name in
                 var isFolder: ObjCBool = false
                 _ = FileManager.default.fileExists(
                     atPath: (path as NSString).appendingPathComponent(name), isDirectory: &isFolder)
-                if isFolder.boolValue { return folder + name + "/" }
+                if isFolder.boolValue { return escaped(folder + name) + "/" }
                 guard extensions.isEmpty || extensions.contains((name as NSString).pathExtension) else { return nil }
-                return folder + name
+                return escaped(folder + name)
             }
     }
 
@@ -434,6 +436,35 @@ enum PluginCompletion {
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard process.terminationStatus == 0 else { return [] }
-        return text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
+        let typed = unescaped(prefix)
+        return text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(typed) }.map(escaped)
     }
+
+    /// A value as bash is to insert it into the command line, spaces and other special characters
+    /// escaped with a backslash (`Read\ books`). The script passes the words through `compgen -W`,
+    /// which takes one level of backslashes away, so they are doubled here. zsh and fish quote what
+    /// they insert themselves.
+    static func escaped(_ value: String) -> String {
+        guard isBash else { return value }
+        let special = Set(" \t'\"\\$`()&;|<>*?[]{}!#")
+        return value.map { special.contains($0) ? "\\\\\($0)" : String($0) }.joined()
+    }
+
+    /// A word as typed in bash without its backslash escapes: `my\ photos/` is `my photos/`.
+    static func unescaped(_ typed: String) -> String {
+        guard isBash else { return typed }
+        var plain = ""
+        var escaping = false
+        for character in typed {
+            if character == "\\" && !escaping {
+                escaping = true
+                continue
+            }
+            escaping = false
+            plain.append(character)
+        }
+        return plain
+    }
+
+    static var isBash: Bool { ProcessInfo.processInfo.environment["SAP_SHELL"] == "bash" }
 }

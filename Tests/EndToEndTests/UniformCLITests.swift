@@ -216,7 +216,7 @@ struct UniformCLITests {
             #expect(names.standardOutput == "Read books\nRun\n")
             let folder = fixture.home.appending("pictures")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for file in ["walk.jpg", "wave.png"] {
+            for file in ["walk.jpg", "wave.png", "rainy day.jpg"] {
                 _ = FileManager.default.createFile(atPath: folder + "/" + file, contents: nil)
             }
             _ = FileManager.default.createFile(atPath: fixture.home.appending("extra.toml"), contents: nil)
@@ -231,7 +231,9 @@ struct UniformCLITests {
             #expect(try await complete(fixture, ["win", "--config", "ext"]) == ["extra.toml"])
             #expect(try await complete(fixture, ["next", "--config", "ext"]) == ["extra.toml"])
             #expect(try await complete(fixture, ["--config", "ext"]) == ["extra.toml"])
-            #expect(try await complete(fixture, ["habit", "done", "R"]) == ["Read books", "Run"])
+            // bash inserts what it is offered as it is: spaces come escaped.
+            #expect(try await complete(fixture, ["habit", "done", "R"]) == ["Read\\ books", "Run"])
+            #expect(try await complete(fixture, ["win", "--photo", "pictures/r"]) == ["pictures/rainy\\ day.jpg"])
             #expect(try await complete(fixture, ["habit", "show", "Ru"]) == ["Run"])
             #expect(try await complete(fixture, ["win", "--no"]).contains("--no-color"))
             // zsh and fish scripts ask hooray the same way.
