@@ -231,8 +231,9 @@ enum PluginCommandLine {
         }
         let runner = PluginCommandRunner(session: session, plugins: builtInPlugins)
         let reply: CommandReply
+        let venue: PluginCommandRunner.Venue
         do {
-            (reply, _) = try await runner.run(invocation, plugin: target.plugin)
+            (reply, venue) = try await runner.run(invocation, plugin: target.plugin)
         } catch let failure as PluginCommandFailed where failure.invalidValue != nil {
             // A value the plugin refused is a usage error, as an unknown option is.
             warn("\(label): \(failure.message)")
@@ -254,6 +255,13 @@ enum PluginCommandLine {
             return 1
         }
         show(reply, json: invocation.json)
+        if let file = session.configFile, venue == .daemon {
+            // The daemon's plugins run with the configuration it read; say so rather than seem to have read FILE.
+            warn(
+                "Note: hoorayd ran this with the configuration it started with, not \(file); "
+                    + "give --config to hoorayd itself (or `hooray reload` after adding the file to ~/.config/hooray/conf.d/)."
+            )
+        }
         if let finished = await runner.finish(after: reply) {
             if let followUp = finished.followUp, !invocation.json, !followUp.text.isEmpty { print(followUp.text) }
             if finished.undelivered {

@@ -106,6 +106,24 @@ struct UniformCLITests {
         }
     }
 
+    @Test func aPluginCommandRunByHooraydSaysItDidNotReadTheGivenConfiguration() async throws {
+        try await HoorayFixture.with { fixture in
+            let extra = try fixture.home.write("[plugins.habits]\nmilestones = [3]\n", to: "extra.toml")
+            let alone = try await fixture.hooray("habit", "list", "--config", extra)
+            #expect(alone.status == .exited(0))
+            #expect(!alone.standardError.contains("Note:"))
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let viaDaemon = try await fixture.hooray("--config", extra, "habit", "list")
+            #expect(viaDaemon.status == .exited(0))
+            #expect(
+                viaDaemon.standardError.contains(
+                    "hoorayd ran this with the configuration it started with, not \(extra)"))
+            await daemon.stop()
+            _ = server
+        }
+    }
+
     /// What `hooray WORDS…` prints on a terminal (`script` gives it one).
     func onTerminal(_ fixture: HoorayFixture, _ words: [String]) async throws -> String {
         let command = ([HoorayFixture.binDirectory + "/hooray"] + words).map { "'\($0)'" }.joined(separator: " ")
