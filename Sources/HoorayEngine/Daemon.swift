@@ -22,16 +22,16 @@ public struct DaemonOptions: Sendable {
     }
 }
 
-/// Exit codes of `hoorayd`, following `sysexits.h` where one fits.
+/// Exit codes of `hoorayd`: the values of ``ExitStatus``, the one table of `hooray` and `hoorayd`.
 public enum DaemonExit: Int32, Sendable {
     /// Stopped cleanly.
     case ok = 0
-    /// Another `hoorayd` of this user is running.
-    case alreadyRunning = 75  // EX_TEMPFAIL
-    /// The configuration has errors.
-    case badConfiguration = 78  // EX_CONFIG
-    /// The database or the runtime directory cannot be used.
-    case cannotStart = 73  // EX_CANTCREAT
+    /// Another `hoorayd` of this user is running (``ExitStatus/busy``).
+    case alreadyRunning = 75
+    /// The configuration has errors (``ExitStatus/configuration``).
+    case badConfiguration = 78
+    /// The database or the runtime directory cannot be used (``ExitStatus/unavailable``).
+    case cannotStart = 69
     /// Anything else.
     case failure = 1
 }

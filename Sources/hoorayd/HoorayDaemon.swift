@@ -22,8 +22,8 @@ struct HoorayDaemon: AsyncParsableCommand {
             Signals: SIGHUP reloads the configuration (a broken one is reported and the last good one \
             kept); SIGTERM or SIGINT stop it cleanly. Only one hoorayd runs per user.
 
-            Exit codes: 0 stopped cleanly, 75 another hoorayd is running, 78 configuration errors, \
-            73 the data or runtime directory cannot be used.
+            Exit codes (the table `hooray --help` prints): 0 stopped cleanly, 1 failed, 69 the data or \
+            runtime directory cannot be used, 75 another hoorayd is running, 78 configuration errors.
             """,
         version: HoorayVersion.current
     )
