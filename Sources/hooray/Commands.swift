@@ -176,7 +176,11 @@ struct Act: AsyncParsableCommand {
 
 struct Reload: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make hoorayd re-read its configuration (like `systemctl --user reload hooray`).")
+        abstract: "Make hoorayd re-read its configuration (like `systemctl --user reload hooray`).",
+        discussion: """
+            Exits 78 when the configuration has errors (hoorayd carries on with the last good one) \
+            and 69 when hoorayd is not running.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -186,7 +190,11 @@ struct Reload: AsyncParsableCommand {
             warn("hooray reload: hoorayd is not running; the configuration is read when it starts.")
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
-        guard response.ok else { throw CommandFailure(message: response.message ?? "reload failed") }
+        guard response.ok else {
+            // hoorayd refuses a reload only for a configuration with errors, and keeps the last good one.
+            warn("hooray reload: \(response.message ?? "hoorayd refused the new configuration")")
+            throw ExitCode(ExitStatus.configuration.rawValue)
+        }
         print("hoorayd reloaded its configuration.")
     }
 }

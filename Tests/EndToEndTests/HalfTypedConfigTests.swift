@@ -74,7 +74,7 @@ struct HalfTypedConfigTests {
                     daemon.send(SIGHUP)
                 } else {
                     let reload = try await fixture.hooray("reload")
-                    #expect(reload.status == .exited(1), "\(name)")
+                    #expect(reload.status == .exited(78), "\(name)")
                     #expect(
                         reload.standardError.contains("\(file):1:2: error: the table header has no name"), "\(name)")
                 }
