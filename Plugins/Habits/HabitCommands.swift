@@ -86,15 +86,17 @@ public enum HabitRules {
         case (nil, nil):
             return nil
         case (.some, .some):
-            throw PluginCommandError("give either --every or --on, not both")
+            throw PluginCommandError.invalidValue("--on", "give either --every or --on, not both")
         case (let every?, nil):
             let text = every.trimmingCharacters(in: .whitespaces).lowercased()
             if ["day", "daily", "1d", "1 day", "every day"].contains(text) { return .daily }
             if text.hasPrefix("0") || text.hasPrefix("-") {
-                throw PluginCommandError("--every \(every) is not a rhythm; use at least one day, such as --every 3d")
+                throw PluginCommandError.invalidValue(
+                    "--every", "--every \(every) is not a rhythm; use at least one day, such as --every 3d")
             }
             guard let interval = DayInterval(parsing: text) else {
-                throw PluginCommandError(
+                throw PluginCommandError.invalidValue(
+                    "--every",
                     "--every \(every) is not a rhythm; write --every day, or a number of days or weeks such as --every 3d or --every 2w"
                 )
             }
@@ -104,7 +106,7 @@ public enum HabitRules {
                 let days = try Weekday.parseSet(on)
                 return days.count == 7 ? .daily : .weekdays(days)
             } catch {
-                throw PluginCommandError("--on: \(error)")
+                throw PluginCommandError.invalidValue("--on", "--on: \(error)")
             }
         }
     }
@@ -113,7 +115,8 @@ public enum HabitRules {
     public static func remindTime(_ text: String) throws -> TimeOfDay? {
         if ["off", "none", "no"].contains(text.lowercased()) { return nil }
         guard let time = TimeOfDay(parsing: text) else {
-            throw PluginCommandError("--remind \(text) is not a time; write it as HH:MM in 24-hour form, such as 20:00")
+            throw PluginCommandError.invalidValue(
+                "--remind", "--remind \(text) is not a time; write it as HH:MM in 24-hour form, such as 20:00")
         }
         return time
     }
@@ -134,7 +137,7 @@ public enum HabitRules {
     public static func pauseEnd(for duration: String?, until: String?, input: TimeInput) throws -> LocalDate? {
         switch (duration, until) {
         case (.some, .some):
-            throw PluginCommandError("give either --for or --until, not both")
+            throw PluginCommandError.invalidValue("--until", "give either --for or --until, not both")
         case (let duration?, nil):
             let days = try input.days(duration, option: "--for")
             guard days <= maxPauseDays else {
@@ -153,12 +156,15 @@ public enum HabitRules {
     /// Checks a habit name.
     public static func checkName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw PluginCommandError("a habit needs a name, such as \"Read 10 pages\"") }
+        guard !trimmed.isEmpty else {
+            throw PluginCommandError.invalidValue("<name>", "a habit needs a name, such as \"Read 10 pages\"")
+        }
         guard trimmed.count <= maxNameLength else {
-            throw PluginCommandError("the name is \(trimmed.count) characters long; use at most \(maxNameLength)")
+            throw PluginCommandError.invalidValue(
+                "<name>", "the name is \(trimmed.count) characters long; use at most \(maxNameLength)")
         }
         guard !trimmed.contains(where: \.isNewline) else {
-            throw PluginCommandError("a habit's name is one line; put more in --why")
+            throw PluginCommandError.invalidValue("<name>", "a habit's name is one line; put more in --why")
         }
         return trimmed
     }

@@ -4,7 +4,8 @@ import HoorayKit
 /// The habits plugin's commands: `hooray habits …`, also written `hooray habit …`.
 extension HabitsPlugin {
     public var commands: [CommandSpec] {
-        let name = CommandSpec.Argument(name: "name", help: "The habit's name.")
+        let name = CommandSpec.Argument(
+            name: "name", help: "The habit's name.", completionCommand: ["habit", "list", "--names"])
         let date = CommandSpec.Option(name: "date", help: "The day: YYYY-MM-DD, today or yesterday.")
         let details: [CommandSpec.Option] = [
             .init(name: "why", help: "Why you started: shown when motivation is low."),
@@ -17,8 +18,9 @@ extension HabitsPlugin {
         return [
             CommandSpec(
                 name: "list", summary: "Your habits: streak, today's state, schedule and milestone badge.",
-                examples: ["hooray habit", "hooray habit list --json"], aliases: ["habit list"], isDefault: true,
-                offersJSON: true),
+                flags: [.init(name: "names", help: "Print only the names, one a line (for scripts and completion).")],
+                examples: ["hooray habit", "hooray habit list --json", "hooray habit list --names"],
+                aliases: ["habit list"], isDefault: true, offersJSON: true),
             CommandSpec(
                 name: "add", summary: "Add a habit.", arguments: [name], options: details,
                 examples: [
@@ -83,6 +85,10 @@ extension HabitsPlugin {
         case "list":
             let today = LocalDate(instant: context.now, in: command.environment.timeZone)
             let habits = try await context.records(of: Habit.self).byName()
+            if command.flag("names") {
+                return CommandReply(
+                    text: habits.map(\.name).joined(separator: "\n"), json: .array(habits.map { .string($0.name) }))
+            }
             return CommandReply(
                 text: HabitListView.text(habits, today: today, milestones: configuration.milestones),
                 json: try JSONValue(
@@ -132,7 +138,8 @@ extension HabitsPlugin {
         let shown: (year: Int, month: Int)
         if let month = command.value("month") {
             guard let parsed = HabitCalendar.parseMonth(month) else {
-                throw PluginCommandError("--month \(month) is not a month; write it as YYYY-MM, such as 2026-11")
+                throw PluginCommandError.invalidValue(
+                    "--month", "--month \(month) is not a month; write it as YYYY-MM, such as 2026-11")
             }
             shown = parsed
         } else {

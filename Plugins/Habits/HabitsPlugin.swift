@@ -125,8 +125,8 @@ public struct HabitsPlugin: HoorayPlugin {
     func checkWhy(_ why: String?) throws -> String? {
         guard let why = why?.trimmingCharacters(in: .whitespacesAndNewlines), !why.isEmpty else { return nil }
         guard why.count <= HabitRules.maxNoteLength else {
-            throw PluginCommandError(
-                "the note is \(why.count) characters long; use at most \(HabitRules.maxNoteLength)")
+            throw PluginCommandError.invalidValue(
+                "--why", "the note is \(why.count) characters long; use at most \(HabitRules.maxNoteLength)")
         }
         return why
     }

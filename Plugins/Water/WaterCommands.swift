@@ -23,8 +23,8 @@ extension WaterPlugin {
         case "drink":
             let given = command.value("glasses") ?? "1"
             guard let glasses = Int(given), (1...20).contains(glasses) else {
-                throw PluginCommandError(
-                    "--glasses \(given) is not a number of glasses; give 1 to 20, such as --glasses 2")
+                throw PluginCommandError.invalidValue(
+                    "--glasses", "--glasses \(given) is not a number of glasses; give 1 to 20, such as --glasses 2")
             }
             let (total, celebration) = try await drink(
                 glasses, goal: configuration.goal, timeZone: command.environment.timeZone, context: context)

@@ -165,7 +165,8 @@ extension WinsPlugin {
             var days = 14
             if let given = command.value("days") {
                 guard let number = Int(given), (1...3660).contains(number) else {
-                    throw PluginCommandError("--days must be from 1 to 3660, e.g. --days 30")
+                    throw PluginCommandError.invalidValue(
+                        "--days", "--days must be from 1 to 3660; got \(given). For example --days 30")
                 }
                 days = number
             }

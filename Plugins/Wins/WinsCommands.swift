@@ -63,7 +63,7 @@ public enum MomentRules {
             message += ". "
         }
         message += "The moods are \(names.joined(separator: ", "))."
-        throw PluginCommandError(message)
+        throw PluginCommandError.invalidValue("--mood", message)
     }
 
     /// Checks photo paths: each must be an absolute path to a readable regular file that is an image.

@@ -90,7 +90,8 @@ public struct WinsPlugin: HoorayPlugin {
         // Check everything before saving anything.
         let words = request.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard words.count <= MomentRules.maxTextLength else {
-            throw PluginCommandError(
+            throw PluginCommandError.invalidValue(
+                "<text>",
                 "the text is \(words.count) characters long; a moment takes at most \(MomentRules.maxTextLength). Shorten it, or put the rest in --note"
             )
         }
@@ -100,8 +101,9 @@ public struct WinsPlugin: HoorayPlugin {
         let mood = try request.mood.map(MomentRules.parseMood)
         let note = request.note?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let note, note.count > MomentRules.maxNoteLength {
-            throw PluginCommandError(
-                "the note is \(note.count) characters long; a note takes at most \(MomentRules.maxNoteLength)")
+            throw PluginCommandError.invalidValue(
+                "--note", "the note is \(note.count) characters long; a note takes at most \(MomentRules.maxNoteLength)"
+            )
         }
         try MomentRules.checkPhotos(request.photos)
 

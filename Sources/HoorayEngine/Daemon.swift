@@ -22,18 +22,18 @@ public struct DaemonOptions: Sendable {
     }
 }
 
-/// Exit codes of `hoorayd`, following `sysexits.h` where one fits.
+/// Exit codes of `hoorayd`: the values of ``ExitStatus``, the one table of `hooray` and `hoorayd`.
 public enum DaemonExit: Int32, Sendable {
     /// Stopped cleanly.
     case ok = 0
-    /// Another `hoorayd` of this user is running: ``ExitStatus/busy``, as the lock is free again once
-    /// that one stops.
+    /// Another `hoorayd` for the same data folder is running: ``ExitStatus/busy``, as the lock is free
+    /// again once that one stops.
     case alreadyRunning = 75  // EX_TEMPFAIL
     /// The configuration has errors, or the environment does not say safely where files go (no
     /// absolute home folder, an unsafe runtime folder): ``ExitStatus/configuration``.
     case badConfiguration = 78  // EX_CONFIG
-    /// The database or the runtime directory cannot be used.
-    case cannotStart = 73  // EX_CANTCREAT
+    /// The database or the runtime directory cannot be used (``ExitStatus/unavailable``).
+    case cannotStart = 69  // EX_UNAVAILABLE
     /// Anything else.
     case failure = 1
 }
@@ -184,6 +184,8 @@ public enum Daemon {
                     // Only what will be printed travels: the text, or with --json the JSON.
                     if invocation.json { reply.text = "" } else { reply.json = nil }
                     return ControlResponse(ok: true, reply: reply)
+                } catch let error as PluginCommandError {
+                    return ControlResponse(ok: false, message: error.message, invalidValue: error.invalidOption)
                 } catch {
                     return ControlResponse(ok: false, message: "\(error)")
                 }

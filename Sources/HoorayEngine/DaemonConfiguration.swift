@@ -117,13 +117,17 @@ public struct ConfigurationLoader: Sendable {
     ///
     /// - Parameters:
     ///   - file: Check only this file; every layer when `nil`.
+    ///   - configFile: The file given with `--config`, checked after the others when `file` is `nil`.
     ///   - environment: The process environment.
     ///   - plugins: The plugins whose sections are checked.
-    public static func check(file: String?, environment: [String: String], plugins: [any HoorayPlugin])
-        -> ConfigCheckReport
-    {
-        ConfigLoader(paths: ConfigPaths(environment: environment), plugins: plugins, extraSections: extraSections)
-            .check(onlyFile: file)
+    public static func check(
+        file: String?, configFile: String? = nil, environment: [String: String], plugins: [any HoorayPlugin]
+    ) -> ConfigCheckReport {
+        ConfigLoader(
+            paths: ConfigPaths(environment: environment), explicitFile: configFile, plugins: plugins,
+            extraSections: extraSections
+        )
+        .check(onlyFile: file)
     }
 
     /// Top-level sections read by the engine beyond the core settings.

@@ -147,7 +147,9 @@ public final class PluginCommandRunner: Sendable {
     /// The plugin's reply in an answer, or its failure.
     func reply(from response: ControlResponse) throws -> Exchange {
         guard response.ok, let reply = response.reply else {
-            throw PluginCommandFailed(message: response.message ?? "hoorayd could not run the command")
+            throw PluginCommandFailed(
+                message: response.message ?? "hoorayd could not run the command",
+                invalidValue: response.ok ? nil : response.invalidValue)
         }
         return .answered(reply)
     }
@@ -162,6 +164,8 @@ public final class PluginCommandRunner: Sendable {
             await engine.deliverPending(plugin: plugin)
             reply.warnings = host.configurationWarnings + reply.warnings
             return (reply, .here)
+        } catch let error as PluginCommandError {
+            throw PluginCommandFailed(message: error.message, invalidValue: error.invalidOption)
         } catch {
             throw PluginCommandFailed(message: "\(error)")
         }
@@ -202,6 +206,9 @@ public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     /// Whether the command may have run, or may still run: then the message says so, and nothing
     /// may be added about nothing being saved.
     public let mayHaveRun: Bool
+    /// The option or argument whose value the plugin refused, when that was the failure: a usage
+    /// error, for which `hooray` shows the command's usage line and exits 64.
+    public let invalidValue: String?
     public var description: String { message }
 
     /// Creates a failure.
@@ -210,10 +217,12 @@ public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     ///   - message: What went wrong, for a person.
     ///   - status: The exit status it calls for.
     ///   - mayHaveRun: Whether the command may have run all the same.
-    public init(message: String, status: ExitStatus = .failed, mayHaveRun: Bool = false) {
+    ///   - invalidValue: The option or argument whose value was refused, if that was the failure.
+    public init(message: String, status: ExitStatus = .failed, mayHaveRun: Bool = false, invalidValue: String? = nil) {
         self.message = message
         self.status = status
         self.mayHaveRun = mayHaveRun
+        self.invalidValue = invalidValue
     }
 }
 

@@ -50,7 +50,7 @@ struct ProviderOption: ParsableArguments {
 
     /// The `[ai]` section, or `nil` (with a warning) when the configuration has errors.
     func loadAI() -> AIConfiguration? {
-        let loaded = try? CLISession(configFile: global.config).loadConfiguration(plugins: builtInPlugins)
+        let loaded = try? CLISession(configFile: global.configFile).loadConfiguration(plugins: builtInPlugins)
         if loaded == nil {
             warn("The configuration has errors (`hooray config check` shows them); it is not read for this command.")
         }
@@ -89,7 +89,7 @@ extension AIGroup {
                 key = try APIKeyShape.check(try KeyInput.read(prompt: "API key for \(provider) (input hidden): "))
             } catch let error as APIKeyShapeError {
                 warn("The key was not stored: \(error.problem) \(error.fix)")
-                throw ExitCode(65)
+                throw ExitCode(ExitStatus.usage.rawValue)
             }
             do {
                 try keyring.store(kind, value: key)
@@ -159,9 +159,9 @@ extension AIGroup {
 /// The keyring checks and messages the key commands share.
 enum KeyringAccess {
     /// EX_UNAVAILABLE: there is no keyring to use.
-    static let unavailable = ExitCode(69)
+    static let unavailable = ExitCode(ExitStatus.unavailable.rawValue)
     /// EX_TEMPFAIL: the keyring is locked or slow; trying again later may work.
-    static let tryLater = ExitCode(75)
+    static let tryLater = ExitCode(ExitStatus.busy.rawValue)
 
     /// Makes sure the keyring answers and is unlocked before anything is read from the user.
     ///

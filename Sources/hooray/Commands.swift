@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import HoorayConfig
 import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
 
-struct Next: AsyncParsableCommand {
+struct Next: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(
         abstract: "Show the upcoming reminders, in local time.",
         discussion: """
@@ -25,11 +26,13 @@ struct Next: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1, e.g. --limit 5") }
+        guard limit > 0 else {
+            throw ValidationError("--limit must be at least 1; got \(limit). For example --limit 5")
+        }
     }
 
     func run() async throws {
-        let session = try CLISession(configFile: global.config)
+        let session = try CLISession(configFile: global.configFile)
         let status = (try? session.send(.status))?.status
         let running = status != nil
         let database: HoorayDatabase
@@ -40,7 +43,7 @@ struct Next: AsyncParsableCommand {
             if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
             cleanUp()
         }
-        if let status, global.config == nil {
+        if let status, global.configFile == nil {
             database = try session.database()
             active = Set(status.plugins)
         } else {
@@ -142,7 +145,7 @@ struct NextItem: Encodable {
     }
 }
 
-struct Inbox: AsyncParsableCommand {
+struct Inbox: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(
         abstract: "Show notices that have not reached the screen yet.",
         discussion: """
@@ -150,6 +153,8 @@ struct Inbox: AsyncParsableCommand {
             appears. With --all, recently shown notices are listed too. Buttons of a notice can be \
             pressed with `hooray act ID ACTION`.
             """)
+
+    @OptionGroup var global: GlobalOptions
 
     @Flag(help: "Include notices that were already shown.")
     var all = false
@@ -161,11 +166,13 @@ struct Inbox: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1, e.g. --limit 10") }
+        guard limit > 0 else {
+            throw ValidationError("--limit must be at least 1; got \(limit). For example --limit 10")
+        }
     }
 
     func run() async throws {
-        let session = try CLISession(configFile: nil)
+        let session = try CLISession(configFile: GlobalArguments.current.config)
         // Reading the inbox creates no data folder: without a database there is nothing in it.
         let database = try session.existingDatabase()
         let notices = try await database?.inbox(includeDelivered: all, limit: limit) ?? []
@@ -245,6 +252,8 @@ struct Act: AsyncParsableCommand {
         abstract: "Press a button of a notice, as if clicked on the notification.",
         discussion: "`hooray inbox --all` lists notices with their ids and buttons.")
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: "The notice's id, from `hooray inbox`.")
     var notice: Int64
 
@@ -252,7 +261,7 @@ struct Act: AsyncParsableCommand {
     var action: String
 
     func run() async throws {
-        let session = try CLISession(configFile: nil)
+        let session = try CLISession(configFile: GlobalArguments.current.config)
         guard let connection = ControlConnection(socketPath: session.paths.controlSocket) else {
             warn(
                 "hooray act: hoorayd is not running, and buttons are pressed in it; start it first (`make run` or `systemctl --user start hooray`)."
@@ -296,31 +305,49 @@ extension String {
 
 struct Reload: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make hoorayd re-read its configuration (like `systemctl --user reload hooray`).")
+        abstract: "Make hoorayd re-read its configuration (like `systemctl --user reload hooray`).",
+        discussion: """
+            Exits 78 when the configuration has errors (hoorayd carries on with the last good one) \
+            and 69 when hoorayd is not running.
+            """)
+
+    @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let session = try CLISession(configFile: nil)
+        let session = try CLISession(configFile: GlobalArguments.current.config)
         guard let response = try session.send(.reload) else {
-            throw CommandFailure(message: "hoorayd is not running; the configuration is read when it starts.")
+            warn("hooray reload: hoorayd is not running; the configuration is read when it starts.")
+            throw ExitCode(ExitStatus.unavailable.rawValue)
         }
-        guard response.ok else { throw CommandFailure(message: response.message ?? "reload failed") }
+        guard response.ok else {
+            // hoorayd refuses a reload only for a configuration with errors, and keeps the last good one.
+            warn("hooray reload: \(response.message ?? "hoorayd refused the new configuration")")
+            throw ExitCode(ExitStatus.configuration.rawValue)
+        }
         print("hoorayd reloaded its configuration.")
     }
 }
 
-struct Status: AsyncParsableCommand {
+struct Status: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(
-        abstract: "Is hoorayd running, and which notification server does it deliver to?")
+        abstract: "Is hoorayd running, and which notification server does it deliver to?",
+        discussion:
+            "Exits 0 when hoorayd is running, 69 when it is not (with --json too), 75 when it is too busy to answer.")
+
+    @OptionGroup var global: GlobalOptions
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() async throws {
-        let session = try CLISession(configFile: nil)
+        let session = try CLISession(configFile: GlobalArguments.current.config)
         let response = try session.send(.status)
         if let response, response.status == nil {
-            // A daemon is there but would not say how it is, such as when it is busy.
-            throw CommandFailure(message: "hoorayd answered: \(response.message ?? "no status")")
+            // A daemon is there but would not say how it is, such as when it is busy: try again later.
+            warn(
+                "hooray status: hoorayd is running but answered: \(response.message ?? "no status"); try again in a moment."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
         }
         if let status = response?.status {
             if json {
@@ -351,7 +378,7 @@ struct Status: AsyncParsableCommand {
         let server = await session.probeServer()
         if json {
             print(try Output.json(StatusItem(offline: server.info, serverProblem: server.problem, identity: identity)))
-            return
+            throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         print("hoorayd is not running. Start it with `make run` or `systemctl --user start hooray`.")
         switch server {
@@ -364,7 +391,7 @@ struct Status: AsyncParsableCommand {
             print("Notification server: none (\(server.problem ?? "unknown")); notices would wait in `hooray inbox`.")
         }
         print("Anonymous id: \(identity)")
-        throw ExitCode(3)
+        throw ExitCode(ExitStatus.unavailable.rawValue)
     }
 }
 
@@ -449,7 +476,7 @@ struct Plugins: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let session = try CLISession(configFile: global.config)
+        let session = try CLISession(configFile: global.configFile)
         let enabled = (try? session.loadConfiguration(plugins: builtInPlugins))?.enabledPlugins
         var table = Output.Table(headers: ["PLUGIN", "STATE", "WHAT IT DOES"])
         for plugin in builtInPlugins {
@@ -473,26 +500,56 @@ struct ConfigCommand: AsyncParsableCommand {
             abstract: "Check the configuration files for errors.",
             discussion: """
                 Without FILE, checks every file hoorayd would read: /etc/hooray/hooray.toml, \
-                /etc/hooray/conf.d/*.toml, ~/.config/hooray/hooray.toml and ~/.config/hooray/conf.d/*.toml. \
-                Problems are printed as file:line:column: message. Exits 1 when there is an error.
+                /etc/hooray/conf.d/*.toml, ~/.config/hooray/hooray.toml and ~/.config/hooray/conf.d/*.toml \
+                (and the file of --config). Given a folder, checks each .toml file in it. \
+                Problems are printed as file:line:column: message. Exits 78 when there is an error.
                 """)
 
-        @Argument(help: "Check only this file.")
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(
+            help: "Check only this file, or the .toml files in this folder.", completion: .file(extensions: ["toml"]))
         var file: String?
 
         @Flag(help: "Treat warnings (such as unknown keys) as errors.")
         var strict = false
 
         func run() async throws {
-            let report = ConfigurationLoader.check(
-                file: file, environment: ProcessInfo.processInfo.environment, plugins: builtInPlugins)
+            let environment = ProcessInfo.processInfo.environment
+            var report = ConfigCheckReport(files: [], diagnostics: ConfigDiagnostics())
+            for path in try files() {
+                let checked = ConfigurationLoader.check(
+                    file: path, configFile: global.configFile, environment: environment, plugins: builtInPlugins)
+                report.files += checked.files
+                report.diagnostics.append(contentsOf: checked.diagnostics)
+            }
             let failed = report.hasErrors || (strict && !report.diagnostics.warnings.isEmpty)
             for diagnostic in report.diagnostics { warn(diagnostic.description) }
             if failed {
                 warn(report.summary)
-                throw ExitCode.failure
+                throw ExitCode(ExitStatus.configuration.rawValue)
             }
             print("Configuration OK: \(report.summary)")
+        }
+
+        /// What to check: every layer (`nil`), the file given, or the .toml files of the folder given.
+        func files() throws -> [String?] {
+            guard let file else { return [nil] }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue else {
+                return [file]
+            }
+            let folder = (file as NSString).standardizingPath
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }.sorted()
+            guard !names.isEmpty else {
+                warn(
+                    "hooray config check: \(file) is a folder, and it has no .toml files to check; "
+                        + "give a configuration file, such as `hooray config check \(folder)/hooray.toml`.")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            warn("\(file) is a folder: checking the \(names.count) .toml file\(names.count == 1 ? "" : "s") in it.")
+            return names.map { (folder as NSString).appendingPathComponent($0) }
         }
     }
 }

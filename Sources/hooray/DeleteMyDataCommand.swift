@@ -13,11 +13,13 @@ struct DeleteMyData: AsyncParsableCommand {
             it asks first; elsewhere it needs --yes. A new anonymous id is made the next time one is needed.
             """)
 
+    @OptionGroup var global: GlobalOptions
+
     @Flag(name: .shortAndLong, help: "Do not ask; delete at once.")
     var yes = false
 
     func run() async throws {
-        let session = try CLISession(configFile: nil)
+        let session = try CLISession(configFile: GlobalArguments.current.config)
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw CommandFailure(

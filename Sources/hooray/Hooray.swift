@@ -7,7 +7,12 @@ import HoorayKit
 @main
 struct Hooray: AsyncParsableCommand {
     static func main() async {
-        let arguments = ProcessArguments.current()
+        let global = GlobalArguments.current
+        if let problem = global.problem {
+            warn("hooray: \(problem)")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
+        let arguments = global.remaining
         // Without an absolute home folder or a private runtime folder no command can be sure where
         // its files are: say so, create nothing, and talk to no socket. Help, the version and the
         // completion scripts touch no file, so they still answer.
@@ -25,8 +30,36 @@ struct Hooray: AsyncParsableCommand {
         if let code = await PluginCommandLine.handle(arguments) {
             Foundation.exit(code)
         }
-        await main(arguments)
+        await runHostCommand(arguments)
     }
+
+    /// Runs one of `hooray`'s own commands, as swift-argument-parser's `main` does, with the
+    /// global `--json` given to the commands that print JSON and refused by the others.
+    static func runHostCommand(_ arguments: [String]) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if GlobalArguments.current.json, !(command is Hooray) {
+                guard var printsJSON = command as? any OffersJSON & ParsableCommand else {
+                    let name = (["hooray"] + arguments.prefix { !$0.hasPrefix("-") }).joined(separator: " ")
+                    warn("\(name) has no JSON output; leave out --json.")
+                    warn("See `\(name) --help` for what it prints.")
+                    Foundation.exit(ExitStatus.usage.rawValue)
+                }
+                printsJSON.json = true
+                command = printsJSON
+            }
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            exit()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    @OptionGroup var global: GlobalOptions
 
     /// `hooray`'s own commands; the plugins' follow them.
     static let hostCommands: [any ParsableCommand.Type] = [
@@ -44,6 +77,12 @@ struct Hooray: AsyncParsableCommand {
 
                 Configuration: ~/.config/hooray/hooray.toml (see `hooray config check`).
                 Data: ~/.local/share/hooray/.
+
+                Every command takes --config FILE (read this configuration file after all others), \
+                --json (print JSON, where the command offers it) and --no-color, before or after its name.
+
+                Exit status:
+                \(ExitStatus.table)
                 """,
             version: HoorayVersion.current,
             subcommands: commandTree.visibleChildren(of: 0).compactMap { node in
@@ -55,11 +94,6 @@ struct Hooray: AsyncParsableCommand {
 
 /// The built-in plugins, registered explicitly.
 let builtInPlugins = BuiltInPlugins.all
-
-struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Read this configuration file after all others.", valueName: "file"))
-    var config: String?
-}
 
 /// Prints a line to standard error.
 func warn(_ text: String) {

@@ -3,7 +3,7 @@ import Foundation
 import HoorayEngine
 import HoorayStorage
 
-struct IdentityCommand: AsyncParsableCommand {
+struct IdentityCommand: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(
         commandName: "identity",
         abstract: "Show your anonymous id and what it is used for.",
@@ -15,11 +15,13 @@ struct IdentityCommand: AsyncParsableCommand {
             one is made the next time. Exits 1 when the identity file is damaged, and says how to recover.
             """)
 
+    @OptionGroup var global: GlobalOptions
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() async throws {
-        let session = try CLISession(configFile: nil)
+        let session = try CLISession(configFile: GlobalArguments.current.config)
         let identity: AnonymousIdentity
         let place: IdentityVault.Place
         do {

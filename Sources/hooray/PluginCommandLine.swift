@@ -34,21 +34,55 @@ enum PluginCommandLine {
         }
         if first == "help" {
             let rest = Array(arguments.dropFirst())
-            guard let word = rest.first, !isHostWord(word) else { return nil }
-            if let node = commandTree.index(of: rest), commandTree.nodes[node].command == nil {
-                print(CommandHelp.groupText(tree: commandTree, node: node), terminator: "")
-                return 0
+            guard let word = rest.first else { return nil }
+            if isHostWord(word) {
+                // `hooray help config check` is swift-argument-parser's; a word past hooray's own
+                // command is not a command.
+                let host = Hooray.hostCommands.first { $0._commandName == word }
+                let names = host?.configuration.subcommands.map { $0._commandName } ?? []
+                let known = rest.count == 1 || (rest.count == 2 && names.contains(rest[1]))
+                guard !known else { return nil }
+                let extra = names.contains(rest[1]) ? rest[2] : rest[1]
+                let path = names.contains(rest[1]) ? "\(word) \(rest[1])" : word
+                var message = "hooray help \(path): there is no command \"\(extra)\""
+                if path == word, let near = NameSuggestion.closest(to: extra, among: names) {
+                    message += "; did you mean `hooray help \(word) \(near)`?"
+                }
+                warn(message)
+                warn("See `hooray help \(path)`.")
+                return ExitStatus.usage.rawValue
             }
-            switch commandTree.route(rest) {
-            case .command(let node, _, let extra) where extra.isEmpty:
-                print(CommandHelp.text(tree: commandTree, node: node), terminator: "")
-                return 0
-            case .group(let node, nil):
-                print(CommandHelp.groupText(tree: commandTree, node: node), terminator: "")
-                return 0
-            default:
+            // The deepest command or group the words name; a word after it that names nothing is unknown.
+            guard
+                let depth = (1...rest.count).reversed().first(where: {
+                    commandTree.index(of: Array(rest.prefix($0))) != nil
+                }),
+                let node = commandTree.index(of: Array(rest.prefix(depth)))
+            else {
                 return unknown(rest, prefix: "hooray help")
             }
+            if depth < rest.count {
+                return unknownBelow(node: node, word: rest[depth], prefix: "hooray help")
+            }
+            if commandTree.nodes[node].command == nil {
+                print(CommandHelp.groupText(tree: commandTree, node: node), terminator: "")
+            } else {
+                print(CommandHelp.text(tree: commandTree, node: node), terminator: "")
+            }
+            return 0
+        }
+        if let group = Hooray.hostCommands.first(where: { $0._commandName == first }),
+            case let names = group.configuration.subcommands.map({ $0._commandName }), !names.isEmpty,
+            let word = arguments.dropFirst().first, !word.hasPrefix("-"), !names.contains(word), word != "help"
+        {
+            // `hooray config chek`: a mistyped command of one of hooray's own groups.
+            var message = "hooray \(first): there is no command \"\(word)\""
+            if let near = NameSuggestion.closest(to: word, among: names) {
+                message += "; did you mean `hooray \(first) \(near)`?"
+            }
+            warn(message)
+            warn("Commands: \(names.joined(separator: ", ")). See `hooray help \(first)`.")
+            return ExitStatus.usage.rawValue
         }
         if first.hasPrefix("-") || isHostWord(first) { return nil }
         return await run(path: [], arguments: arguments)
@@ -64,7 +98,7 @@ enum PluginCommandLine {
     /// Whether a plugin runs: in the daemon when it is running, otherwise by the configuration
     /// (which must read without errors).
     static func isActive(_ plugin: String) -> Bool {
-        guard let session = try? CLISession(configFile: nil) else { return false }
+        guard let session = try? CLISession(configFile: GlobalArguments.current.config) else { return false }
         if let response = try? session.send(.status), let status = response.status {
             return status.plugins.contains(plugin)
         }
@@ -88,24 +122,37 @@ enum PluginCommandLine {
         case nil:
             return unknown(arguments, prefix: "hooray")
         case .group(let node, let unknownWord):
-            let group = commandTree.nodes[node]
-            if let unknownWord {
-                let names = commandTree.visibleChildren(of: node).map(\.word)
-                var message = "hooray \(group.path.joined(separator: " ")): there is no command \"\(unknownWord)\""
-                if let near = NameSuggestion.closest(to: unknownWord, among: names) {
-                    message += "; did you mean `hooray \((group.path + [near]).joined(separator: " "))`?"
-                }
-                warn(message)
-                warn(
-                    "Commands: \(names.joined(separator: ", ")). See `hooray help \(group.path.joined(separator: " "))`."
-                )
-                return 64
-            }
+            if let unknownWord { return unknownBelow(node: node, word: unknownWord, prefix: "hooray") }
             print(CommandHelp.groupText(tree: commandTree, node: node), terminator: "")
             return 0
         case .command(let node, let target, let rest):
+            // A command with commands under it and no arguments of its own (`moments` and `moments
+            // fav`): a word after it can only be a mistyped command.
+            if let word = rest.first, !word.hasPrefix("-"), target.spec.arguments.isEmpty,
+                !commandTree.visibleChildren(of: node).isEmpty
+            {
+                return unknownBelow(node: node, word: word, prefix: "hooray")
+            }
             return await runCommand(path: commandTree.nodes[node].path, target: target, words: rest)
         }
+    }
+
+    /// Reports a word under a group or command that names none of its commands, with the near
+    /// match and the commands there are.
+    static func unknownBelow(node: Int, word: String, prefix: String) -> Int32 {
+        let path = commandTree.nodes[node].path.joined(separator: " ")
+        let names = commandTree.visibleChildren(of: node).map(\.word)
+        var message = "\(prefix) \(path): there is no command \"\(word)\""
+        if let near = NameSuggestion.closest(to: word, among: names) {
+            message += "; did you mean `\(prefix) \(path) \(near)`?"
+        }
+        warn(message)
+        if names.isEmpty {
+            warn("`hooray \(path)` has no commands under it. See `hooray help \(path)`.")
+        } else {
+            warn("Commands: \(names.joined(separator: ", ")). See `hooray help \(path)`.")
+        }
+        return ExitStatus.usage.rawValue
     }
 
     static func unknown(_ words: [String], prefix: String) -> Int32 {
@@ -124,12 +171,19 @@ enum PluginCommandLine {
         let spec = target.spec
         let label = "hooray " + path.joined(separator: " ")
         let session: CLISession
-        let parsed: ParsedCommandLine
+        var parsed: ParsedCommandLine
         do {
-            var probe = try CLISession(configFile: nil)
+            let global = GlobalArguments.current
+            var probe = try CLISession(configFile: global.config)
             parsed = try CommandLineParser.parse(words, spec: spec, environment: environment(session: probe))
             if parsed.configFile != nil { probe = try CLISession(configFile: parsed.configFile) }
             session = probe
+            if global.json, !parsed.wantsHelp {
+                guard spec.offersJSON else {
+                    throw CommandUsageError("this command has no JSON output; leave out --json")
+                }
+                parsed.invocation.json = true
+            }
         } catch let error as CommandUsageError {
             warn("\(label): \(error.message)")
             warn("Usage: \(CommandHelp.usage(path: path, spec: spec))")
@@ -177,8 +231,15 @@ enum PluginCommandLine {
         }
         let runner = PluginCommandRunner(session: session, plugins: builtInPlugins)
         let reply: CommandReply
+        let venue: PluginCommandRunner.Venue
         do {
-            (reply, _) = try await runner.run(invocation, plugin: target.plugin, noun: spec.noun)
+            (reply, venue) = try await runner.run(invocation, plugin: target.plugin, noun: spec.noun)
+        } catch let failure as PluginCommandFailed where failure.invalidValue != nil {
+            // A value the plugin refused is a usage error, as an unknown option is.
+            warn("\(label): \(failure.message)")
+            warn("Usage: \(CommandHelp.usage(path: path, spec: spec))")
+            warn("See `hooray help \(path.joined(separator: " "))`.")
+            return ExitStatus.usage.rawValue
         } catch let failure as PluginCommandFailed {
             switch failure.status {
             case .busy:
@@ -194,6 +255,13 @@ enum PluginCommandLine {
             return 1
         }
         show(reply, json: invocation.json)
+        if let file = session.configFile, venue == .daemon {
+            // The daemon's plugins run with the configuration it read; say so rather than seem to have read FILE.
+            warn(
+                "Note: hoorayd ran this with the configuration it started with, not \(file); "
+                    + "give --config to hoorayd itself (or `hooray reload` after adding the file to ~/.config/hooray/conf.d/)."
+            )
+        }
         if let finished = await runner.finish(after: reply) {
             if let followUp = finished.followUp, !invocation.json, !followUp.text.isEmpty { print(followUp.text) }
             if finished.undelivered {
@@ -217,6 +285,7 @@ enum PluginCommandLine {
         let variables = session.environment
         let color =
             isatty(STDOUT_FILENO) == 1 && (variables["NO_COLOR"] ?? "").isEmpty && variables["TERM"] != "dumb"
+            && !GlobalArguments.current.noColor
         return CommandEnvironment(
             timeZoneIdentifier: SystemTimeZone(environment: variables).current().identifier, color: color,
             dataDirectory: session.paths.dataDirectory, hostVersion: HoorayVersion.current)
@@ -281,7 +350,8 @@ func makeNodeTypes<Index: TypeIndex>(_ index: Index.Type, count: Int) -> [any Pa
 }
 
 /// Shell completion of plugin commands' options and values, which swift-argument-parser's scripts
-/// ask `hooray` for.
+/// ask `hooray` for: option names, an option's choices, files for paths and `--config`, and values
+/// a command prints (habit names from `hooray habit list --names`).
 enum PluginCompletion {
     static func complete(words: [String], index: Int, prefix: String) -> [String] {
         // The words before the one being completed, without `hooray` itself.
@@ -293,13 +363,116 @@ enum PluginCompletion {
         }
         if case .command(_, let target, let rest) = commandTree.route(before) {
             let spec = target.spec
+            if let previous = rest.last, previous == "--config" {
+                return files(matching: prefix, extensions: ["toml"])
+            }
             if let previous = rest.last, previous.hasPrefix("--"),
                 let option = spec.options.first(where: { "--" + $0.name == previous })
             {
-                return option.choices.filter { $0.hasPrefix(prefix) }
+                if !option.choices.isEmpty { return option.choices.filter { $0.hasPrefix(prefix) } }
+                if option.isPath { return files(matching: prefix) }
+                if let command = option.completionCommand { return lines(of: command, matching: prefix) }
+                return []
             }
-            if prefix.hasPrefix("-") { suggestions += CommandLineParser.optionNames(of: spec) }
+            if prefix.hasPrefix("-") {
+                suggestions += CommandLineParser.optionNames(of: spec)
+            } else if let argument = argument(at: rest, spec: spec) {
+                if argument.isPath { return files(matching: prefix) }
+                if let command = argument.completionCommand { return lines(of: command, matching: prefix) }
+            }
         }
         return suggestions.filter { $0.hasPrefix(prefix) }
     }
+
+    /// The positional argument the next word is, given the words of the command so far.
+    static func argument(at rest: [String], spec: CommandSpec) -> CommandSpec.Argument? {
+        var count = 0
+        var index = 0
+        while index < rest.count {
+            let word = rest[index]
+            if word.hasPrefix("--") {
+                let name = String(word.dropFirst(2))
+                if !name.contains("="), name == "config" || spec.options.contains(where: { $0.name == name }) {
+                    index += 1
+                }
+            } else {
+                count += 1
+            }
+            index += 1
+        }
+        guard let last = spec.arguments.last else { return nil }
+        return count < spec.arguments.count ? spec.arguments[count] : last.isRepeating ? last : nil
+    }
+
+    /// The files and folders whose paths start with what was typed, as the shell would offer them.
+    static func files(matching typed: String, extensions: [String] = []) -> [String] {
+        // What bash passes is the word as typed, escapes included (`my\ photos/`).
+        let prefix = unescaped(typed)
+        let slash = prefix.lastIndex(of: "/")
+        let folder = slash.map { String(prefix[...$0]) } ?? ""
+        let start = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
+        var path = folder.isEmpty ? "." : folder
+        if path.hasPrefix("~/") { path = NSHomeDirectory() + path.dropFirst(1) }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+        return names.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted()
+            .compactMap { name in
+                var isFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(
+                    atPath: (path as NSString).appendingPathComponent(name), isDirectory: &isFolder)
+                if isFolder.boolValue { return escaped(folder + name) + "/" }
+                guard extensions.isEmpty || extensions.contains((name as NSString).pathExtension) else { return nil }
+                return escaped(folder + name)
+            }
+    }
+
+    /// The lines `hooray WORDS…` prints that start with `prefix`; none when it fails or takes
+    /// longer than two seconds.
+    static func lines(of command: [String], matching prefix: String) -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = command
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return [] }
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            return []
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard process.terminationStatus == 0 else { return [] }
+        let typed = unescaped(prefix)
+        return text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(typed) }.map(escaped)
+    }
+
+    /// A value as bash is to insert it into the command line, spaces and other special characters
+    /// escaped with a backslash (`Read\ books`). The script passes the words through `compgen -W`,
+    /// which takes one level of backslashes away, so they are doubled here. zsh and fish quote what
+    /// they insert themselves.
+    static func escaped(_ value: String) -> String {
+        guard isBash else { return value }
+        let special = Set(" \t'\"\\$`()&;|<>*?[]{}!#")
+        return value.map { special.contains($0) ? "\\\\\($0)" : String($0) }.joined()
+    }
+
+    /// A word as typed in bash without its backslash escapes: `my\ photos/` is `my photos/`.
+    static func unescaped(_ typed: String) -> String {
+        guard isBash else { return typed }
+        var plain = ""
+        var escaping = false
+        for character in typed {
+            if character == "\\" && !escaping {
+                escaping = true
+                continue
+            }
+            escaping = false
+            plain.append(character)
+        }
+        return plain
+    }
+
+    static var isBash: Bool { ProcessInfo.processInfo.environment["SAP_SHELL"] == "bash" }
 }

@@ -26,9 +26,9 @@ struct HoorayDaemon: AsyncParsableCommand {
             ${TMPDIR:-/tmp}/hooray-UID, made with mode 0700 and refused when it is a symbolic link, \
             another user's or open to others.
 
-            Exit codes: 0 stopped cleanly, 75 another hoorayd is running for the same data, 78 \
-            configuration errors or no safe place for its files, 73 the data or runtime directory \
-            cannot be used.
+            Exit codes (the table `hooray --help` prints): 0 stopped cleanly, 1 failed, 69 the data or \
+            runtime directory cannot be used, 75 another hoorayd is running for the same data, 78 \
+            configuration errors or no safe place for its files.
             """,
         version: HoorayVersion.current
     )

@@ -233,7 +233,7 @@ struct AIKeyTests {
             for (input, problem) in bad {
                 let output = try await fixture.hooray(
                     arguments: ["ai", "set-key", "--provider", "openai"], input: input)
-                #expect(output.status == .exited(65), "\(problem)")
+                #expect(output.status == .exited(64), "\(problem)")
                 #expect(output.standardError.hasPrefix("The key was not stored: "), "\(output.standardError)")
                 #expect(output.standardError.contains(problem), "\(output.standardError)")
                 #expect(output.standardOutput.isEmpty)

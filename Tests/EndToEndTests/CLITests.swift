@@ -15,7 +15,7 @@ struct CLITests {
 
                 """, to: "broken.toml")
             let result = try await fixture.hooray("config", "check", path)
-            #expect(result.status == .exited(1))
+            #expect(result.status == .exited(78))
             #expect(result.standardError.contains("\(path):3:6:"))
             #expect(result.standardError.contains("1500"))
             #expect(result.standardError.contains("\(path):2:1:"))
@@ -27,7 +27,7 @@ struct CLITests {
         try await HoorayFixture.with { fixture in
             let path = try fixture.home.write("[delivery\nicon = \"x\"\n", to: "syntax.toml")
             let result = try await fixture.hooray("config", "check", path)
-            #expect(result.status == .exited(1))
+            #expect(result.status == .exited(78))
             #expect(result.standardError.contains("\(path):1:"))
         }
     }
@@ -99,7 +99,7 @@ struct AIConfigurationTests {
 
                 """, to: "ai.toml")
             let result = try await fixture.hooray("config", "check", path)
-            #expect(result.status == .exited(1))
+            #expect(result.status == .exited(78))
             #expect(result.standardError.contains("\(path):2:12:"))
             #expect(result.standardError.contains("hooray"))
             #expect(result.standardError.contains("openai"))

@@ -262,7 +262,7 @@ struct ControlSocketFuzzTests {
             }
             // `hooray status` says the daemon is busy; it does not claim there is none.
             let busy = try await fixture.hooray("status")
-            #expect(busy.status == .exited(1))
+            #expect(busy.status == .exited(75))
             #expect(busy.standardError.contains("busy"), "\(busy.standardOutput)\(busy.standardError)")
             // Once they hang up, everyone is served again.
             idle = []

@@ -73,7 +73,7 @@ struct DaemonLifecycleTests {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer(capabilities: ["body", "actions"])
             let offline = try await fixture.hooray("status")
-            #expect(offline.status == .exited(3))
+            #expect(offline.status == .exited(69))
             #expect(offline.standardOutput.contains("hoorayd is not running"))
             #expect(offline.standardOutput.contains("hooray-test-server"))
 

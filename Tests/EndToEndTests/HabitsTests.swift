@@ -181,20 +181,21 @@ struct HabitsTests {
         try await HoorayFixture.with { fixture in
             let now = "2026-11-22 09:00:00"
             try await habit(fixture, ["add", "Read 10 pages"], at: now)
-            let cases: [([String], String)] = [
-                (["done", "Raed 10 pages"], "did you mean \"Read 10 pages\""),
-                (["add", "read 10 PAGES"], "already have a habit called \"Read 10 pages\""),
-                (["add", "Walk", "--every", "0d"], "use at least one day"),
-                (["add", "Walk", "--on", "mon,funday"], "\"funday\" is not a day"),
-                (["add", "Walk", "--remind", "25:00"], "HH:MM"),
-                (["add", "Walk", "--every", "2d", "--on", "mon"], "either --every or --on"),
-                (["pause", "Read 10 pages", "--until", "2026-11-01"], "in the past"),
-                (["done", "Read 10 pages", "--date", "2026-12-01"], "in the future"),
-                (["undo", "Read 10 pages"], "nothing to undo"),
+            // A value that cannot be used is a usage error (64); what cannot be done is a failure (1).
+            let cases: [([String], String, Int32)] = [
+                (["done", "Raed 10 pages"], "did you mean \"Read 10 pages\"", 1),
+                (["add", "read 10 PAGES"], "already have a habit called \"Read 10 pages\"", 1),
+                (["add", "Walk", "--every", "0d"], "use at least one day", 64),
+                (["add", "Walk", "--on", "mon,funday"], "\"funday\" is not a day", 64),
+                (["add", "Walk", "--remind", "25:00"], "HH:MM", 64),
+                (["add", "Walk", "--every", "2d", "--on", "mon"], "either --every or --on", 64),
+                (["pause", "Read 10 pages", "--until", "2026-11-01"], "in the past", 64),
+                (["done", "Read 10 pages", "--date", "2026-12-01"], "in the future", 64),
+                (["undo", "Read 10 pages"], "nothing to undo", 1),
             ]
-            for (arguments, message) in cases {
+            for (arguments, message, code) in cases {
                 let output = try await fixture.hooray(arguments: ["habit"] + arguments, fakeTime: now)
-                #expect(output.status == .exited(1), "\(arguments)")
+                #expect(output.status == .exited(code), "\(arguments)")
                 #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
             }
             let habits = try await list(fixture, at: now)

@@ -26,12 +26,12 @@ struct PluginCommandTests {
         }
     }
 
-    @Test func aCommandThePluginRefusesSaysWhyExits1AndSavesNothing() async throws {
+    @Test func aValueThePluginRefusesSaysWhyExits64AndSavesNothing() async throws {
         try await HoorayFixture.with { fixture in
             let refused = try await fixture.hooray("win", "Walked", "--ago", "yesterday-ish")
-            #expect(refused.status == .exited(1))
+            #expect(refused.status == .exited(64))
             #expect(refused.standardError.contains("hooray win: --ago \"yesterday-ish\" is not a time"))
-            #expect(refused.standardError.contains("Nothing was saved."))
+            #expect(refused.standardError.contains("Usage: hooray win"))
             let moments = try await fixture.hooray("moments", "--json")
             #expect(moments.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         }

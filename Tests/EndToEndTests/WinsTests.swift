@@ -259,21 +259,27 @@ struct WinsTests {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             let folder = fixture.home.appending("data")
-            let cases: [([String], String)] = [
-                (["win", String(repeating: "x", count: 2001)], "at most 2000"),
-                (["win", "Walked", "--ago", "a while"], "such as 5m, 2h, 3d or 1h30m"),
-                (["win", "Walked", "--ago", "in 10m"], "in the future"),
-                (["win", "Walked", "--mood", "clam"], "did you mean calm"),
-                (["win", "Walked", "--photo", "/nonexistent/walk.jpg"], "no such file"),
-                (["win", "Walked", "--photo", folder], "is a folder"),
+            // A value that cannot be used is a usage error (64, with the usage line); a photo that
+            // is not there is a failure (1).
+            let cases: [([String], String, Int32)] = [
+                (["win", String(repeating: "x", count: 2001)], "at most 2000", 64),
+                (["win", "Walked", "--ago", "a while"], "such as 5m, 2h, 3d or 1h30m", 64),
+                (["win", "Walked", "--ago", "in 10m"], "in the future", 64),
+                (["win", "Walked", "--mood", "clam"], "did you mean calm", 64),
+                (["win", "Walked", "--photo", "/nonexistent/walk.jpg"], "no such file", 1),
+                (["win", "Walked", "--photo", folder], "is a folder", 1),
             ]
             for daemonRunning in [false, true] {
                 let daemon = daemonRunning ? try await fixture.startDaemon() : nil
-                for (arguments, message) in cases {
+                for (arguments, message, code) in cases {
                     let output = try await fixture.hooray(arguments: arguments)
-                    #expect(output.status == .exited(1), "\(arguments)")
+                    #expect(output.status == .exited(code), "\(arguments)")
                     #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
-                    #expect(output.standardError.contains("Nothing was saved."))
+                    if code == 64 {
+                        #expect(output.standardError.contains("Usage: hooray win"), "\(arguments)")
+                    } else {
+                        #expect(output.standardError.contains("Nothing was saved."))
+                    }
                 }
                 #expect(try await moments(fixture).isEmpty)
                 await daemon?.stop()

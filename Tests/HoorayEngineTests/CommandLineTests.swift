@@ -60,6 +60,22 @@ private let log = CommandSpec(
         #expect(none?.message == "missing <name>: The name.")
     }
 
+    @Test func theOptionsEveryCommandTakesAreParsedListedAndReserved() throws {
+        let environment = CommandEnvironment(color: true)
+        let parsed = try CommandLineParser.parse(
+            ["--no-color", "--config", "extra.toml", "Walked"], spec: log, environment: environment,
+            workingDirectory: "/work")
+        #expect(!parsed.invocation.environment.color)
+        #expect(parsed.configFile == "/work/extra.toml")
+        #expect(parsed.invocation.values("text") == ["Walked"])
+        #expect(CommandLineParser.optionNames(of: log).suffix(3) == ["--config", "--no-color", "--help"])
+        #expect(CommandHelp.text(path: ["jot"], spec: log).contains("  --no-color "))
+        let claiming = CommandSpec(name: "paint", summary: "Paint.", flags: [.init(name: "no-color", help: "Plain.")])
+        #expect(throws: CommandSpecError.self) {
+            try CommandTree(plugins: [DeclaringPlugin(name: "art", commands: [claiming])])
+        }
+    }
+
     @Test func helpWinsOverEverythingElse() throws {
         #expect(try CommandLineParser.parse(["--agoo", "-h"], spec: log).wantsHelp)
         #expect(try !CommandLineParser.parse(["--", "--help"], spec: log).wantsHelp)

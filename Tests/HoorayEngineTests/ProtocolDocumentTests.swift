@@ -45,7 +45,8 @@ import Testing
         for value in [
             try JSONValue(
                 encoding: ControlResponse(
-                    ok: true, message: "m", status: status, reply: reply, snoozedUntil: Date(), duplicate: true)),
+                    ok: true, message: "m", status: status, reply: reply, snoozedUntil: Date(), duplicate: true,
+                    invalidValue: "--x")),
             try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation, requestID: "r")),
             try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a", requestID: "r")),
         ] {

@@ -85,8 +85,8 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
         let harness = try await setUp()
         let command = CommandInvocation(command: "drink", values: ["glasses": [given]])
         await #expect(
-            throws: PluginCommandError(
-                "--glasses \(given) is not a number of glasses; give 1 to 20, such as --glasses 2")
+            throws: PluginCommandError.invalidValue(
+                "--glasses", "--glasses \(given) is not a number of glasses; give 1 to 20, such as --glasses 2")
         ) {
             try await run(harness, command)
         }

@@ -62,6 +62,7 @@ public enum CommandHelp {
         if spec.offersJSON { out += row("--json", "Print JSON instead of text.") }
         if spec.confirmation != nil { out += row("--yes", "Go ahead without asking.") }
         out += row("--config <file>", "Read this configuration file after all others.")
+        out += row("--no-color", "Print no colours, as NO_COLOR=1 does.")
         out += row("-h, --help", "Show help information.")
         if !subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"

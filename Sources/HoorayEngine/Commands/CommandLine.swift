@@ -96,6 +96,8 @@ public enum CommandLineParser {
                     case "yes" where spec.confirmation != nil: parsed.yes = true
                     default: parsed.invocation.flags.insert(name)
                     }
+                } else if name == "no-color" {
+                    parsed.invocation.environment.color = false
                 } else if name == "config" {
                     parsed.configFile = absolute(
                         try value(for: name, inline: inline), workingDirectory: workingDirectory, home: home)
@@ -115,12 +117,12 @@ public enum CommandLineParser {
         return parsed
     }
 
-    /// Every option and flag of a command as typed, `--config` and `--help` included.
+    /// Every option and flag of a command as typed, `--config`, `--no-color` and `--help` included.
     public static func optionNames(of spec: CommandSpec) -> [String] {
         var names = spec.options.map { "--" + $0.name } + spec.flags.map { "--" + $0.name }
         if spec.offersJSON { names.append("--json") }
         if spec.confirmation != nil { names.append("--yes") }
-        return names + ["--config", "--help"]
+        return names + ["--config", "--no-color", "--help"]
     }
 
     private static func assign(

@@ -108,7 +108,7 @@ public struct CommandTree: Sendable {
     }
 
     /// The option names `hooray` gives every command, which no command may declare.
-    public static let hostOptions: Set<String> = ["json", "yes", "config", "help"]
+    public static let hostOptions: Set<String> = ["json", "yes", "config", "no-color", "help"]
 
     /// Checks a command's declaration: names `hooray` can parse, no clashes, arguments in an order
     /// that can be read.

@@ -106,19 +106,23 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var snoozedUntil: Date?
     /// Whether the request was not run because its request id had been claimed already (it ran once).
     public var duplicate: Bool?
+    /// For a refused command: the option or argument whose value the plugin refused (a usage
+    /// error, see ``PluginCommandError/Kind/invalidValue(option:)``); `nil` for other failures.
+    public var invalidValue: String?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
         case snoozedUntil = "snoozed_until"
+        case invalidValue = "invalid_value"
         case ok, message, status, reply, duplicate
     }
 
     /// Creates a response.
     public init(
         ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
-        snoozedUntil: Date? = nil, duplicate: Bool? = nil
+        snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil
     ) {
         self.ok = ok
         self.message = message
@@ -126,6 +130,7 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         self.reply = reply
         self.snoozedUntil = snoozedUntil
         self.duplicate = duplicate
+        self.invalidValue = invalidValue
     }
 }
 

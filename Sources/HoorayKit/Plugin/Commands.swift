@@ -107,12 +107,17 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var isPath: Bool
         /// A question asked on a terminal when the argument is left out (Enter leaves it out).
         public var prompt: String?
+        /// The words of a `hooray` command whose output, one value a line, the shell offers to
+        /// complete this argument, such as `["habit", "list", "--names"]`; `nil` for none. Paths
+        /// (``isPath``) complete as files without it.
+        public var completionCommand: [String]?
 
         enum CodingKeys: String, CodingKey {
             case name, help, prompt
             case isOptional = "is_optional"
             case isRepeating = "is_repeating"
             case isPath = "is_path"
+            case completionCommand = "completion_command"
         }
 
         /// Creates an argument.
@@ -124,9 +129,10 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         ///   - isRepeating: Whether it takes every remaining word.
         ///   - isPath: Whether its values are file paths.
         ///   - prompt: A question to ask on a terminal when it is left out.
+        ///   - completionCommand: A `hooray` command that prints the values the shell may complete.
         public init(
             name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false, isPath: Bool = false,
-            prompt: String? = nil
+            prompt: String? = nil, completionCommand: [String]? = nil
         ) {
             self.name = name
             self.help = help
@@ -134,6 +140,7 @@ public struct CommandSpec: Sendable, Hashable, Codable {
             self.isRepeating = isRepeating
             self.isPath = isPath
             self.prompt = prompt
+            self.completionCommand = completionCommand
         }
     }
 
@@ -153,12 +160,17 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var choices: [String]
         /// A question asked on a terminal when the option is not given (Enter leaves it out).
         public var prompt: String?
+        /// The words of a `hooray` command whose output, one value a line, the shell offers to
+        /// complete this option's value; `nil` for none. ``choices`` and paths (``isPath``) complete
+        /// without it.
+        public var completionCommand: [String]?
 
         enum CodingKeys: String, CodingKey {
             case name, help, choices, prompt
             case valueName = "value_name"
             case isRepeating = "is_repeating"
             case isPath = "is_path"
+            case completionCommand = "completion_command"
         }
 
         /// Creates an option.
@@ -171,10 +183,12 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         ///   - isPath: Whether its values are file paths.
         ///   - choices: The values it accepts, for completion.
         ///   - prompt: A question to ask on a terminal when it is not given.
+        ///   - completionCommand: A `hooray` command that prints the values the shell may complete.
         public init(
             name: String, valueName: String? = nil, help: String, isRepeating: Bool = false, isPath: Bool = false,
-            choices: [String] = [], prompt: String? = nil
+            choices: [String] = [], prompt: String? = nil, completionCommand: [String]? = nil
         ) {
+            self.completionCommand = completionCommand
             self.name = name
             self.valueName = valueName ?? name
             self.help = help

@@ -1,16 +1,57 @@
 import Foundation
 
 /// A command was refused: its ``message`` is shown to the user as it is, so say what was wrong
-/// and how to put it right. `hooray` exits with status 1.
+/// and how to put it right.
+///
+/// Say which ``Kind`` it is, so that `hooray` exits the way scripts expect: a value on the command
+/// line that cannot be used (`--ago "soon"`, `--mood grumpy`) is a usage error — `hooray` prints
+/// the command's usage line under the message and exits 64 — while a command that could not do
+/// what was asked (no habit by that name, a photo that cannot be read) exits 1.
+///
+/// ```swift
+/// throw PluginCommandError.invalidValue("--glasses", "--glasses \"lots\" is not a number; give one such as 2")
+/// throw PluginCommandError("there is no habit called “Run”; `hooray habit list` shows yours")
+/// ```
 public struct PluginCommandError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of refusal it is, which decides `hooray`'s exit status.
+    public enum Kind: Sendable, Hashable {
+        /// The command ran and could not do what was asked: `hooray` exits 1.
+        case failed
+        /// A value given on the command line cannot be used: `hooray` shows the command's usage
+        /// line and exits 64. `option` names it as typed, such as `--ago`, or `<name>` for an
+        /// argument.
+        case invalidValue(option: String)
+    }
+
     /// What went wrong and what to do, for a person.
     public var message: String
+    /// What kind of refusal it is.
+    public var kind: Kind
 
     /// Creates an error.
     ///
-    /// - Parameter message: What went wrong and what to do, for a person.
-    public init(_ message: String) {
+    /// - Parameters:
+    ///   - message: What went wrong and what to do, for a person.
+    ///   - kind: What kind of refusal it is; a failure unless said otherwise.
+    public init(_ message: String, kind: Kind = .failed) {
         self.message = message
+        self.kind = kind
+    }
+
+    /// A refusal of a value given on the command line: `hooray` exits 64 with the usage line.
+    ///
+    /// - Parameters:
+    ///   - option: The option or argument as typed, such as `--ago` or `<name>`.
+    ///   - message: What is wrong with the value and what to give instead.
+    /// - Returns: The error to throw.
+    public static func invalidValue(_ option: String, _ message: String) -> PluginCommandError {
+        PluginCommandError(message, kind: .invalidValue(option: option))
+    }
+
+    /// The option or argument whose value was refused, for an ``Kind/invalidValue(option:)``.
+    public var invalidOption: String? {
+        if case .invalidValue(let option) = kind { return option }
+        return nil
     }
 
     /// The message.

@@ -3,8 +3,8 @@ import Foundation
 /// Reads the days, past times and lengths a person types on the command line — `now`, `today`,
 /// `yesterday`, `2026-11-21`, `2h ago`, `1h30m`, `3d` — and refuses anything else in one style.
 ///
-/// Each method reads what one kind of option takes. A refusal is a ``PluginCommandError`` that
-/// names the option, quotes what was typed, says what is wrong and lists the forms that work:
+/// Each method reads what one kind of option takes. A refusal is a ``PluginCommandError`` of kind
+/// ``PluginCommandError/Kind/invalidValue(option:)`` (so `hooray` exits 64) that names the option, quotes what was typed, says what is wrong and lists the forms that work:
 ///
 /// ```text
 /// --date "tomorow" is not a day; write YYYY-MM-DD (such as 2026-11-22), today, yesterday or 3d ago
@@ -201,7 +201,7 @@ public struct TimeInput: Sendable {
     public static func refusal(_ option: String, _ text: String, _ problem: String, _ fix: String)
         -> PluginCommandError
     {
-        PluginCommandError("\(option) \"\(text)\" \(problem); \(fix)")
+        PluginCommandError.invalidValue(option, "\(option) \"\(text)\" \(problem); \(fix)")
     }
 
     /// How far from today a time ago may point and still be read as a day: 100 years.
