@@ -22,9 +22,10 @@ struct DeleteMyData: AsyncParsableCommand {
         let session = try CLISession(configFile: GlobalArguments.current.config)
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
-                throw CommandFailure(
-                    message: "delete-my-data asks before deleting, but there is no terminal to ask on; "
-                        + "run `hooray delete-my-data --yes` to delete without asking.")
+                warn(
+                    "hooray delete-my-data: it asks before deleting, but there is no terminal to ask on; "
+                        + "run `hooray delete-my-data --yes` to delete without asking. Nothing was deleted.")
+                throw ExitCode(ExitStatus.usage.rawValue)
             }
             print(
                 """

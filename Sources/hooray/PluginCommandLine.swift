@@ -203,8 +203,9 @@ enum PluginCommandLine {
         let interactive = isatty(STDIN_FILENO) == 1
         if let question = spec.confirmation, !parsed.yes {
             guard interactive else {
+                // Going ahead needs a word on the command line: a usage matter, as a missing argument is.
                 warn("\(label): not asking without a terminal; add --yes to go ahead")
-                return 1
+                return ExitStatus.usage.rawValue
             }
             var asked = question
             for (name, values) in invocation.values {

@@ -18,7 +18,7 @@ struct DeleteMyDataTests {
         try await HoorayFixture.with { fixture in
             let before = try await userID(fixture)
             let refused = try await fixture.hooray("delete-my-data")
-            #expect(refused.status == .exited(1))
+            #expect(refused.status == .exited(64))
             #expect(refused.standardError.contains("hooray delete-my-data --yes"))
             #expect(try await userID(fixture) == before)
         }

@@ -73,7 +73,7 @@ struct MomentEditTests {
             let id = String(mistake.id.prefix(8))
 
             let unasked = try await fixture.hooray("moments", "delete", id)
-            #expect(unasked.status == .exited(1))
+            #expect(unasked.status == .exited(64))
             #expect(unasked.standardError.contains("add --yes"), "\(unasked.standardError)")
             #expect(try await moments(fixture).count == 2)
 
