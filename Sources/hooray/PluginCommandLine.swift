@@ -183,14 +183,15 @@ enum PluginCommandLine {
             switch failure.status {
             case .busy:
                 // Queued in a hoorayd that has not answered: it runs once, so this is no failure to retry.
-                warn(failure.message)
+                warn(TerminalText.safe(failure.message, multiline: true))
             default:
-                warn("\(label): \(failure.message)")
+                // The message may quote stored text, such as a habit's name.
+                warn("\(label): \(TerminalText.safe(failure.message, multiline: true))")
                 if !failure.mayHaveRun { warn("Nothing was saved.") }
             }
             return failure.status.rawValue
         } catch {
-            warn("\(label): \(error)")
+            warn("\(label): \(TerminalText.safe("\(error)", multiline: true))")
             return 1
         }
         show(reply, json: invocation.json)
@@ -205,7 +206,7 @@ enum PluginCommandLine {
     }
 
     static func show(_ reply: CommandReply, json: Bool) {
-        for line in reply.warnings { warn(line) }
+        for line in reply.warnings { warn(TerminalText.safe(line, multiline: true)) }
         if json {
             print((reply.json ?? .null).text(pretty: true))
         } else if !reply.text.isEmpty {

@@ -232,4 +232,22 @@ struct HonestAnswersTests {
             #expect(await daemon.stop() == .exited(0))
         }
     }
+
+    // MARK: Safe text in a plugin's failure
+
+    @Test func aPluginFailureQuotingAStoredNameCannotDriveTheTerminal() async throws {
+        try await HoorayFixture.with { fixture in
+            let name = "Read\u{1B}[31m \u{202E}red"
+            let add = try await fixture.hooray("habit", "add", name)
+            #expect(add.status == .exited(0), "\(add.standardError)")
+            let resume = try await fixture.hooray("habit", "resume", name)
+            #expect(resume.status == .exited(1))
+            #expect(resume.standardError.contains("isn't paused"), "\(resume.standardError)")
+            #expect(!resume.standardError.contains("\u{1B}"), "\(resume.standardError)")
+            #expect(!resume.standardError.contains("\u{202E}"), "\(resume.standardError)")
+            // The name is kept as it was given.
+            let list = try await fixture.hooray("habit", "list", "--json")
+            #expect(list.standardOutput.contains("\\u001b[31m"), "\(list.standardOutput)")
+        }
+    }
 }
