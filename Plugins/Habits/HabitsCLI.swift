@@ -18,7 +18,7 @@ extension HabitsPlugin {
             CommandSpec(
                 name: "list", summary: "Your habits: streak, today's state, schedule and milestone badge.",
                 examples: ["hooray habit", "hooray habit list --json"], aliases: ["habit list"], isDefault: true,
-                offersJSON: true),
+                offersJSON: true, writes: false),
             CommandSpec(
                 name: "add", summary: "Add a habit.", arguments: [name], options: details,
                 examples: [
@@ -37,7 +37,7 @@ extension HabitsPlugin {
                 name: "show", summary: "A habit's details, its \"remember why\" note and a month calendar.",
                 discussion: "Colour is used on a terminal unless NO_COLOR is set.", arguments: [name],
                 options: [.init(name: "month", help: "The month to show (YYYY-MM; default this month).")],
-                aliases: ["habit show"]),
+                aliases: ["habit show"], writes: false),
             CommandSpec(
                 name: "pause", summary: "Pause a habit without guilt: paused days neither count nor break the streak.",
                 discussion: """

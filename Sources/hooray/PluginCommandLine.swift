@@ -178,7 +178,7 @@ enum PluginCommandLine {
         let runner = PluginCommandRunner(session: session, plugins: builtInPlugins)
         let reply: CommandReply
         do {
-            (reply, _) = try await runner.run(invocation, plugin: target.plugin, noun: spec.noun)
+            (reply, _) = try await runner.run(invocation, plugin: target.plugin, noun: spec.noun, writes: spec.writes)
         } catch let failure as PluginCommandFailed {
             switch failure.status {
             case .busy:
@@ -187,7 +187,7 @@ enum PluginCommandLine {
             default:
                 // The message may quote stored text, such as a habit's name.
                 warn("\(label): \(TerminalText.safe(failure.message, multiline: true))")
-                if !failure.mayHaveRun { warn("Nothing was saved.") }
+                if !failure.mayHaveRun && spec.writes { warn("Nothing was saved.") }
             }
             return failure.status.rawValue
         } catch {

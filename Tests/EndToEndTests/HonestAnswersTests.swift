@@ -250,4 +250,72 @@ struct HonestAnswersTests {
             #expect(list.standardOutput.contains("\\u001b[31m"), "\(list.standardOutput)")
         }
     }
+
+    // MARK: 1. Only commands that write carry a request id
+
+    /// How many request ids are remembered in the real SQLite file, read by another program.
+    func requestRows(_ fixture: HoorayFixture) async throws -> Int {
+        let read = try await ProcessRunner.run(
+            "/usr/bin/python3",
+            arguments: [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+                print(db.execute("SELECT COUNT(*) FROM request").fetchone()[0])
+                """,
+                fixture.home.appending("data/hooray/hooray.sqlite"),
+            ])
+        #expect(read.status == .exited(0), "\(read.standardError)")
+        return try #require(Int(read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func readOnlyCommandsLeaveNoRequestBehind() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig("[plugins.water]\nenabled = true\n")
+            let daemon = try await fixture.startDaemon()
+            for arguments in [["win", "Watered the plants"], ["habit", "add", "Read"]] {
+                let output = try await fixture.hooray(arguments: arguments)
+                #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
+            }
+            #expect(try await requestRows(fixture) == 2)
+
+            let looks = [
+                [], ["home"], ["about"], ["moments"], ["moments", "--json"], ["journey"], ["habit"],
+                ["habit", "list", "--json"], ["habit", "show", "Read"], ["water", "today"],
+            ]
+            for arguments in looks {
+                let output = try await fixture.hooray(arguments: arguments)
+                #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
+                #expect(!output.standardOutput.isEmpty, "\(arguments)")
+            }
+            #expect(try await requestRows(fixture) == 2)
+
+            let drink = try await fixture.hooray("water", "drink")
+            #expect(drink.status == .exited(0), "\(drink.standardError)")
+            #expect(try await requestRows(fixture) == 3)
+            #expect(await fixture.waitUntilSettled(daemon))
+            #expect(try server.notifications().filter { $0.summary == "Moment logged" }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    // MARK: Safe text in a plugin's failure
+
+    @Test func aPluginFailureQuotingAStoredNameCannotDriveTheTerminal() async throws {
+        try await HoorayFixture.with { fixture in
+            let name = "Read\u{1B}[31m \u{202E}red"
+            let add = try await fixture.hooray("habit", "add", name)
+            #expect(add.status == .exited(0), "\(add.standardError)")
+            let resume = try await fixture.hooray("habit", "resume", name)
+            #expect(resume.status == .exited(1))
+            #expect(resume.standardError.contains("isn't paused"), "\(resume.standardError)")
+            #expect(!resume.standardError.contains("\u{1B}"), "\(resume.standardError)")
+            #expect(!resume.standardError.contains("\u{202E}"), "\(resume.standardError)")
+            // The name is kept as it was given.
+            let list = try await fixture.hooray("habit", "list", "--json")
+            #expect(list.standardOutput.contains("\\u001b[31m"), "\(list.standardOutput)")
+        }
+    }
 }
