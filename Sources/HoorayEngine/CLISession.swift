@@ -1,4 +1,5 @@
 import Foundation
+import HoorayAI
 import HoorayDelivery
 import HoorayKit
 import HoorayStorage
@@ -70,6 +71,10 @@ public struct CLISession: Sendable {
                 quiet.logLevel = .error
                 return quiet
             })
+        // Planning asks no AI service, but plugins plan their retries only while AI is on.
+        await engine.setPraiseProvider(
+            loaded.ai.provider == .off
+                ? NoPraiseProvider() : NoPraiseProvider(error: .unreachable(reason: "not asked while planning")))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
     }
 

@@ -318,4 +318,120 @@ struct HonestAnswersTests {
             #expect(list.standardOutput.contains("\\u001b[31m"), "\(list.standardOutput)")
         }
     }
+
+    // MARK: 2. The internal AI-praise retry
+
+    @Test func theAIPraiseRetryIsNeverListedAsComingAndIsGoneWhileAIIsOff() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            // An AI service that is down: the moment's praise is retried in an hour.
+            let gone = try await TestAIServer()
+            await gone.stop()
+            let wins = "[plugins.wins]\nretry_first = \"1h\"\nretry_max = \"2h\"\n"
+            try fixture.writeConfig(
+                """
+                [ai]
+                provider = "hooray"
+                endpoint = "\(gone.endpoint("good").absoluteString)"
+                timeout = "2s"
+                connect_timeout = "2s"
+
+                \(wins)
+                """)
+            let win = try await fixture.hooray("win", "Made the bed")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(try await next(fixture, "--all").contains { $0.plugin == "wins" })
+
+            let daemon = try await fixture.startDaemon()
+            let shown = try await next(fixture)
+            #expect(!shown.contains { $0.plugin == "wins" }, "\(shown)")
+            let table = try await fixture.hooray("next")
+            #expect(!table.standardOutput.contains("Retry AI praise"), "\(table.standardOutput)")
+            let all = try await next(fixture, "--all")
+            let retry = try #require(all.first { $0.plugin == "wins" }, "\(all)")
+            #expect(retry.title == "Retry AI praise for logged moments")
+            #expect(!retry.shown)
+            #expect(retry.notShownBecause == "internal")
+            #expect(await daemon.stop() == .exited(0))
+
+            // AI turned off: no retry is planned, whether hoorayd plans or `next` does.
+            try fixture.writeConfig(wins)
+            #expect(try await next(fixture, "--all").allSatisfy { $0.plugin != "wins" })
+            let again = try await fixture.startDaemon()
+            #expect(try await next(fixture, "--all").allSatisfy { $0.plugin != "wins" })
+            #expect(await again.stop() == .exited(0))
+            // The moment still waits for its praise, for when AI is back.
+            #expect(try await moments(fixture).map(\.text) == ["Made the bed"])
+            let logged = try server.notifications().filter { $0.summary == "Moment logged" }
+            #expect(Set(logged.map(\.id)).count == 1, "\(logged)")
+        }
+    }
+
+    // MARK: 1. Only commands that write carry a request id
+
+    /// How many request ids are remembered in the real SQLite file, read by another program.
+    func requestRows(_ fixture: HoorayFixture) async throws -> Int {
+        let read = try await ProcessRunner.run(
+            "/usr/bin/python3",
+            arguments: [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+                print(db.execute("SELECT COUNT(*) FROM request").fetchone()[0])
+                """,
+                fixture.home.appending("data/hooray/hooray.sqlite"),
+            ])
+        #expect(read.status == .exited(0), "\(read.standardError)")
+        return try #require(Int(read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func readOnlyCommandsLeaveNoRequestBehind() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig("[plugins.water]\nenabled = true\n")
+            let daemon = try await fixture.startDaemon()
+            for arguments in [["win", "Watered the plants"], ["habit", "add", "Read"]] {
+                let output = try await fixture.hooray(arguments: arguments)
+                #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
+            }
+            #expect(try await requestRows(fixture) == 2)
+
+            let looks = [
+                [], ["home"], ["about"], ["moments"], ["moments", "--json"], ["journey"], ["habit"],
+                ["habit", "list", "--json"], ["habit", "show", "Read"], ["water", "today"],
+            ]
+            for arguments in looks {
+                let output = try await fixture.hooray(arguments: arguments)
+                #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
+                #expect(!output.standardOutput.isEmpty, "\(arguments)")
+            }
+            #expect(try await requestRows(fixture) == 2)
+
+            let drink = try await fixture.hooray("water", "drink")
+            #expect(drink.status == .exited(0), "\(drink.standardError)")
+            #expect(try await requestRows(fixture) == 3)
+            #expect(await fixture.waitUntilSettled(daemon))
+            #expect(try server.notifications().filter { $0.summary == "Moment logged" }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    // MARK: Safe text in a plugin's failure
+
+    @Test func aPluginFailureQuotingAStoredNameCannotDriveTheTerminal() async throws {
+        try await HoorayFixture.with { fixture in
+            let name = "Read\u{1B}[31m \u{202E}red"
+            let add = try await fixture.hooray("habit", "add", name)
+            #expect(add.status == .exited(0), "\(add.standardError)")
+            let resume = try await fixture.hooray("habit", "resume", name)
+            #expect(resume.status == .exited(1))
+            #expect(resume.standardError.contains("isn't paused"), "\(resume.standardError)")
+            #expect(!resume.standardError.contains("\u{1B}"), "\(resume.standardError)")
+            #expect(!resume.standardError.contains("\u{202E}"), "\(resume.standardError)")
+            // The name is kept as it was given.
+            let list = try await fixture.hooray("habit", "list", "--json")
+            #expect(list.standardOutput.contains("\\u001b[31m"), "\(list.standardOutput)")
+        }
+    }
 }
