@@ -43,9 +43,12 @@ struct Next: AsyncParsableCommand {
             active = Set(status.plugins)
         } else {
             // Planned from the configuration, as hoorayd would at start: with --config while hoorayd
-            // runs, in a copy of the database, so that the daemon's own plans stay as they are.
-            let loaded = try session.loadConfiguration(plugins: builtInPlugins)
-            if running {
+            // runs, in a copy of the database, so that the daemon's own plans stay as they are. The
+            // parts that read well are planned; broken ones are left out, in a copy too, so that
+            // reminders of a half-typed section are not taken from the database meanwhile.
+            let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: builtInPlugins)
+            for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
+            if running || !ignored.isEmpty {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "hooray-next-\(UUID().uuidString)"
                 ).path
@@ -337,7 +340,10 @@ struct Status: AsyncParsableCommand {
             if let identity = status.identity { print("Anonymous id: \(identity)") }
             return
         }
-        // No daemon: report what we can see ourselves.
+        // No daemon: report what we can see ourselves, saying once what of the configuration is broken.
+        for line in (try? session.loadConfigurationLeniently(plugins: builtInPlugins))?.ignored ?? [] {
+            warn(TerminalText.safe(line, multiline: true))
+        }
         let identity = session.identityVault(plugins: builtInPlugins).whereabouts()
         let server = await session.probeServer()
         if json {
@@ -441,17 +447,15 @@ struct Plugins: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: global.config)
-        let enabled = (try? session.loadConfiguration(plugins: builtInPlugins))?.enabledPlugins
+        let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: builtInPlugins)
         var table = Output.Table(headers: ["PLUGIN", "STATE", "WHAT IT DOES"])
         for plugin in builtInPlugins {
-            let state: String
-            if let enabled { state = enabled.contains(plugin.name) ? "enabled" : "disabled" } else { state = "?" }
+            let state = loaded.enabledPlugins.contains(plugin.name) ? "enabled" : "disabled"
             table.add([plugin.name, state, plugin.summary])
         }
         print(table.render())
-        if enabled == nil {
-            warn("\nThe configuration has errors; `hooray config check` shows them.")
-        }
+        // A plugin whose section is left out shows its default state; the line says so.
+        for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
     }
 }
 

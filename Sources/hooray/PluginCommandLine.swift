@@ -61,15 +61,18 @@ enum PluginCommandLine {
         }
     }
 
-    /// Whether a plugin runs: in the daemon when it is running, otherwise by the configuration
-    /// (which must read without errors).
+    /// Whether a plugin runs: in the daemon when it is running, otherwise by the configuration,
+    /// read as its command reads it: a broken part elsewhere is left out (and the command says so).
     static func isActive(_ plugin: String) -> Bool {
         guard let session = try? CLISession(configFile: nil) else { return false }
         if let response = try? session.send(.status), let status = response.status {
             return status.plugins.contains(plugin)
         }
-        guard let loaded = try? session.loadConfiguration(plugins: builtInPlugins) else { return false }
-        return loaded.setups.contains { $0.plugin.name == plugin && $0.enabled }
+        // Errors in the plugin's own section: its command runs, and says what to fix.
+        guard let (loaded, _) = try? session.loadConfigurationLeniently(plugins: builtInPlugins, for: plugin) else {
+            return true
+        }
+        return loaded.enabledPlugins.contains(plugin)
     }
 
     static func isHostWord(_ word: String) -> Bool {
