@@ -310,6 +310,30 @@ struct HonestAnswersTests {
         }
     }
 
+    @Test func aKeyIsStoredForTheConfiguredProviderWhenAnotherPartIsBroken() async throws {
+        try await AIKeyTests.withKeyring { fixture, keyring, ai in
+            try fixture.writeConfig(
+                """
+                [ai]
+                provider = "hooray"
+                endpoint = "\(ai.endpoint("good").absoluteString)"
+
+                [[plugins.reminders.reminder]]
+                title = "Stretch
+                at = "15:00"
+                """)
+            let key = AIKeyTests.makeKey()
+            let stored = try await fixture.hooray(arguments: ["ai", "set-key"], input: key + "\n")
+            #expect(stored.status == .exited(0), "\(stored.standardError)")
+            #expect(stored.standardOutput.contains("Stored the hooray key"), "\(stored.standardOutput)")
+            #expect(
+                stored.standardError.components(separatedBy: "the reminders section is ignored").count - 1 == 1,
+                "\(stored.standardError)")
+            let attributes = AIKeyTests.openAIAttributes.merging(["provider": "hooray"]) { _, new in new }
+            #expect(try await keyring.lookup(attributes: attributes) == key)
+        }
+    }
+
     // MARK: 2. The internal AI-praise retry
 
     @Test func theAIPraiseRetryIsNeverListedAsComingAndIsGoneWhileAIIsOff() async throws {
