@@ -432,6 +432,32 @@ struct HonestAnswersTests {
         }
     }
 
+    @Test func aLookAtAFrozenDaemonWaitsSaysSoAndClaimsNothing() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let win = try await fixture.hooray("win", "Watered the plants")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(await fixture.waitUntilSettled(daemon))
+
+            daemon.send(SIGSTOP)
+            let look = try await fixture.hooray("moments")
+            #expect(look.status == .exited(75), "\(look.standardError)")
+            #expect(
+                look.standardError.contains("hoorayd did not answer in 15 s, so there is nothing to show yet"),
+                "\(look.standardError)")
+            #expect(!look.standardError.contains("Nothing was saved"))
+            daemon.send(SIGCONT)
+
+            let again = try await fixture.hooray("moments")
+            #expect(again.status == .exited(0), "\(again.standardError)")
+            #expect(again.standardOutput.contains("Watered the plants"))
+            #expect(try await requestRows(fixture) == 1)
+            #expect(try server.notifications().count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
     // MARK: Safe text in a plugin's failure
 
     @Test func aPluginFailureQuotingAStoredNameCannotDriveTheTerminal() async throws {
