@@ -20,7 +20,7 @@ extension HabitsPlugin {
                 name: "list", summary: "Your habits: streak, today's state, schedule and milestone badge.",
                 flags: [.init(name: "names", help: "Print only the names, one a line (for scripts and completion).")],
                 examples: ["hooray habit", "hooray habit list --json", "hooray habit list --names"],
-                aliases: ["habit list"], isDefault: true, offersJSON: true),
+                aliases: ["habit list"], isDefault: true, offersJSON: true, writes: false),
             CommandSpec(
                 name: "add", summary: "Add a habit.", arguments: [name], options: details,
                 examples: [
@@ -39,7 +39,7 @@ extension HabitsPlugin {
                 name: "show", summary: "A habit's details, its \"remember why\" note and a month calendar.",
                 discussion: "Colour is used on a terminal unless NO_COLOR is set.", arguments: [name],
                 options: [.init(name: "month", help: "The month to show (YYYY-MM; default this month).")],
-                aliases: ["habit show"]),
+                aliases: ["habit show"], writes: false),
             CommandSpec(
                 name: "pause", summary: "Pause a habit without guilt: paused days neither count nor break the streak.",
                 discussion: """

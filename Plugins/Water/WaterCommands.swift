@@ -10,7 +10,7 @@ extension WaterPlugin {
                 examples: ["hooray water drink", "hooray water drink --glasses 2"], offersJSON: true),
             CommandSpec(
                 name: "today", summary: "The glasses counted today.", examples: ["hooray water today --json"],
-                isDefault: true, offersJSON: true),
+                isDefault: true, offersJSON: true, writes: false),
         ]
     }
 

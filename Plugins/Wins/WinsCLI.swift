@@ -41,7 +41,7 @@ extension WinsPlugin {
                 aliases: ["win"], offersJSON: true, noun: "your moment"),
             CommandSpec(
                 name: "praise", summary: "The AI praise of a moment, once it has been asked for.",
-                arguments: [.init(name: "id", help: "The moment's id.")], isHidden: true),
+                arguments: [.init(name: "id", help: "The moment's id.")], isHidden: true, writes: false),
             CommandSpec(
                 name: "moments", summary: "List the moments you logged, newest first.",
                 discussion: "Moments are grouped by the day they happened, in your time zone.",
@@ -50,7 +50,7 @@ extension WinsPlugin {
                 ],
                 flags: [.init(name: "favorites", help: "Only your favourites.")],
                 examples: ["hooray moments", "hooray moments --day yesterday", "hooray moments --favorites --json"],
-                aliases: ["moments"], offersJSON: true),
+                aliases: ["moments"], offersJSON: true, writes: false),
             CommandSpec(
                 name: "fav", summary: "Mark a moment as a favourite, or unmark it.",
                 arguments: [
@@ -88,12 +88,14 @@ extension WinsPlugin {
                         name: "days", valueName: "days",
                         help: "How many days back to show, today included (default 14).")
                 ],
-                examples: ["hooray journey", "hooray journey --days 30"], aliases: ["journey"], offersJSON: true),
+                examples: ["hooray journey", "hooray journey --days 30"], aliases: ["journey"], offersJSON: true,
+                writes: false),
             CommandSpec(
                 name: "home", summary: "A kind word, and how to log a win (what `hooray` alone shows).",
-                aliases: ["home"], isDefault: true),
+                aliases: ["home"], isDefault: true, writes: false),
             CommandSpec(
-                name: "about", summary: "Version, privacy, and where to get help.", aliases: ["about"]),
+                name: "about", summary: "Version, privacy, and where to get help.", aliases: ["about"],
+                writes: false),
         ]
     }
 

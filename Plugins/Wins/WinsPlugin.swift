@@ -264,10 +264,11 @@ public struct WinsPlugin: HoorayPlugin {
         return updated
     }
 
-    /// Keeps one reminder due when the earliest pending moment's retry is, or none.
+    /// Keeps one reminder due when the earliest pending moment's retry is, or none. With AI off
+    /// there is none: the moments wait, still pending, until AI is configured again.
     func scheduleSync(context: PluginContext, book: MomentBook) async throws {
-        let next = try await book.all().filter { $0.sync == .pending }.compactMap(\.nextSyncAt).min()
-        guard let next else {
+        let pending = context.ai.isConfigured ? try await book.all().filter { $0.sync == .pending } : []
+        guard let next = pending.compactMap(\.nextSyncAt).min() else {
             try await context.reminders.cancel(id: Self.syncReminder)
             return
         }

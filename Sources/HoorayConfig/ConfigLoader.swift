@@ -49,8 +49,8 @@ public struct ConfigLoader: Sendable {
             configurations: evaluation.configurations, extras: evaluation.extras)
     }
 
-    /// Loads what can be loaded for a command of one plugin, so that a mistake elsewhere never
-    /// stops the user from logging something.
+    /// Loads what can be loaded for a command of one plugin, or for a command that only reads, so
+    /// that a mistake elsewhere never stops the user from logging something or looking at it.
     ///
     /// A part of a file that is not valid TOML is left out — the sections it belongs to, such as
     /// every `[plugins.reminders…]` table of the file — and the rest of the file is read; settings
@@ -58,12 +58,14 @@ public struct ConfigLoader: Sendable {
     /// reported once, in ``LenientConfiguration/ignored``.
     ///
     /// - Parameter plugin: The plugin whose command runs: errors in its own section still count.
+    ///   `nil` for a command that only shows what the configuration says, such as `hooray next`:
+    ///   then every broken part is left out.
     /// - Returns: The configuration, and what was left out.
     /// - Throws: ``ConfigDiagnostics`` when the plugin's own section has errors that are not syntax
     ///   errors (its values are wrong, so running it on defaults would not be what the user asked).
-    public func loadLeniently(for plugin: String) throws(ConfigDiagnostics) -> LenientConfiguration {
+    public func loadLeniently(for plugin: String?) throws(ConfigDiagnostics) -> LenientConfiguration {
         var evaluation = evaluate(layers(), salvage: true)
-        let own = evaluation.diagnostics.errors.filter { $0.concerns(plugin: plugin) }
+        let own = evaluation.diagnostics.errors.filter { error in plugin.map { error.concerns(plugin: $0) } ?? false }
         if !own.isEmpty { throw ConfigDiagnostics(own) }
         var ignored = evaluation.ignored
         for error in evaluation.diagnostics.errors {

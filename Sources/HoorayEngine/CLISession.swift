@@ -1,4 +1,5 @@
 import Foundation
+import HoorayAI
 import HoorayDelivery
 import HoorayKit
 import HoorayStorage
@@ -56,10 +57,10 @@ public struct CLISession: Sendable {
         ((try? send(.status)) ?? nil) != nil
     }
 
-    /// Where the anonymous identity is kept, as `[identity] store` says; a configuration with
-    /// errors counts as the default, `auto`.
+    /// Where the anonymous identity is kept, as `[identity] store` says; when that section has
+    /// errors, the default, `auto`. A mistake in another part of the configuration does not matter.
     public func identityVault(plugins: [any HoorayPlugin]) -> IdentityVault {
-        let store = (try? loadConfiguration(plugins: plugins))?.identityStore ?? .auto
+        let store = (try? loadConfigurationLeniently(plugins: plugins))?.configuration.identityStore ?? .auto
         return IdentityVault(store: store, paths: paths)
     }
 
@@ -86,10 +87,20 @@ public struct CLISession: Sendable {
         )
     }
 
-    /// With no daemon running, brings the stored reminders in line with the configuration, as the
-    /// daemon does when it starts, so that `hooray next` shows what will happen.
-    public func syncRulesFromConfiguration(plugins: [any HoorayPlugin]) async throws {
-        try await syncRules(from: try loadConfiguration(plugins: plugins), into: try database())
+    /// Loads what reads well of the configuration, for commands that show what it says (`hooray
+    /// next`, `hooray plugins`): broken parts are left out, and each is named once in `ignored`.
+    ///
+    /// - Parameters:
+    ///   - plugins: The plugins whose sections are read.
+    ///   - plugin: A plugin whose command runs; errors in its own section still throw.
+    /// - Returns: The configuration, and one line per part left out, naming its file and line and
+    ///   `hooray config check`, to print on standard error.
+    /// - Throws: ``ConfigDiagnostics`` with the errors of `plugin`'s own section.
+    public func loadConfigurationLeniently(plugins: [any HoorayPlugin], for plugin: String? = nil) throws
+        -> (configuration: DaemonConfiguration, ignored: [String])
+    {
+        try ConfigurationLoader(environment: environment, extraFile: configFile, plugins: plugins)
+            .loadLeniently(for: plugin)
     }
 
     /// Brings the reminders stored in `database` in line with a configuration, as the daemon does
@@ -109,6 +120,10 @@ public struct CLISession: Sendable {
                 quiet.logLevel = .error
                 return quiet
             })
+        // Planning asks no AI service, but plugins plan their retries only while AI is on.
+        await engine.setPraiseProvider(
+            loaded.ai.provider == .off
+                ? NoPraiseProvider() : NoPraiseProvider(error: .unreachable(reason: "not asked while planning")))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
     }
 

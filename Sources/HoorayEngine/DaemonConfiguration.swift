@@ -77,14 +77,16 @@ public struct ConfigurationLoader: Sendable {
         return DaemonConfiguration(loaded: loaded, setups: setups)
     }
 
-    /// Loads what can be loaded for a command of one plugin: broken parts of the configuration
-    /// that the command does not need are left out, each reported once in words.
+    /// Loads what can be loaded for a command of one plugin, or for one that only shows what the
+    /// configuration says: broken parts of the configuration that the command does not need are
+    /// left out, each reported once in words.
     ///
     /// - Parameter plugin: The plugin whose command runs; errors in its own section still stop it.
+    ///   `nil` leaves every broken part out, for commands such as `hooray next` and `hooray plugins`.
     /// - Returns: The configuration, and one line per part left out, such as
     ///   `~/.config/hooray/hooray.toml:12:3: … — the reminders section is ignored until it is fixed; …`.
     /// - Throws: ``ConfigDiagnostics`` with the errors of the plugin's own section.
-    public func loadLeniently(for plugin: String) throws(ConfigDiagnostics) -> (
+    public func loadLeniently(for plugin: String?) throws(ConfigDiagnostics) -> (
         configuration: DaemonConfiguration, ignored: [String]
     ) {
         let lenient = try loader.loadLeniently(for: plugin)

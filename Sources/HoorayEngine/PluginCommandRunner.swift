@@ -43,21 +43,24 @@ public final class PluginCommandRunner: Sendable {
 
     /// Runs a command and returns the plugin's reply.
     ///
-    /// The command carries a request id, which whoever runs it claims first in the database: the
-    /// daemon, or this process when the daemon does not answer within ``answerWait`` seconds. So a
-    /// command runs once, and what is printed says where, or that it is queued.
+    /// A command that writes carries a request id, which whoever runs it claims first in the
+    /// database: the daemon, or this process when the daemon does not answer within ``answerWait``
+    /// seconds. So a command runs once, and what is printed says where, or that it is queued. A
+    /// command that only reads carries none and claims nothing: it waits for the daemon's answer
+    /// (``longestWait`` in all), and runs here only when no daemon is left to answer.
     ///
     /// - Parameters:
     ///   - command: The command, parsed.
     ///   - plugin: The plugin's name.
     ///   - noun: What the command saves, such as `your moment` (``CommandSpec/noun``), for the
     ///     messages about a daemon that does not answer; `nil` says "what you asked".
+    ///   - writes: Whether the command may change what is stored (``CommandSpec/writes``).
     /// - Throws: ``PluginCommandFailed`` with the plugin's or the daemon's message, or saying that
     ///   the command is queued in a daemon that has not answered yet (status ``ExitStatus/busy``).
-    public func run(_ command: CommandInvocation, plugin: String, noun: String? = nil) async throws -> (
-        reply: CommandReply, venue: Venue
-    ) {
-        let requestID = UUID().uuidString.lowercased()
+    public func run(_ command: CommandInvocation, plugin: String, noun: String? = nil, writes: Bool = true)
+        async throws -> (reply: CommandReply, venue: Venue)
+    {
+        let requestID = writes ? UUID().uuidString.lowercased() : nil
         let words = Words(noun: noun)
         if let connection = ControlConnection(socketPath: session.paths.controlSocket) {
             let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: requestID)
@@ -67,7 +70,7 @@ public final class PluginCommandRunner: Sendable {
                 return (reply, .daemon)
             case .runHere(let note):
                 var (reply, _) = try await runHere(command, plugin: plugin)
-                reply.warnings.insert(note, at: 0)
+                if let note { reply.warnings.insert(note, at: 0) }
                 return (reply, .hereInstead)
             }
         }
@@ -78,8 +81,9 @@ public final class PluginCommandRunner: Sendable {
     enum Exchange {
         /// The daemon ran it and answered.
         case answered(CommandReply)
-        /// The daemon did not run it and will not: it is this process's to run; the note says why.
-        case runHere(note: String)
+        /// The daemon did not run it and will not: it is this process's to run; the note says why,
+        /// when the command writes.
+        case runHere(note: String?)
     }
 
     /// The wording of the messages about one command.
@@ -112,6 +116,7 @@ public final class PluginCommandRunner: Sendable {
         }
         if case .answered(let response) = answer { return try reply(from: response) }
         let stopped = answer == .closed
+        guard request.requestID != nil else { return try await waitForReading(answer, on: connection) }
         // Not answered in time, or the daemon went away: whoever claims the request id runs it.
         let claim: RequestClaim
         do {
@@ -142,6 +147,26 @@ public final class PluginCommandRunner: Sendable {
                     : "hoorayd did not answer in \(Int(Self.longestWait)) s; it has \(words.thing) and it will be \(words.done) once.",
                 status: stopped ? .failed : .busy, mayHaveRun: true)
         }
+    }
+
+    /// For a command that only reads, which has no request id to claim: a daemon that went away
+    /// left it to this process; one that is slow is waited for up to ``longestWait`` in all.
+    func waitForReading(_ answer: ControlConnection.Answer, on connection: ControlConnection) async throws
+        -> Exchange
+    {
+        var answer = answer
+        if answer != .closed {
+            answer = (try? connection.receive(within: Self.longestWait - Self.answerWait)) ?? .closed
+        }
+        switch answer {
+        case .answered(let response): return try reply(from: response)
+        case .closed: return .runHere(note: nil)
+        case .notYet: break
+        }
+        throw PluginCommandFailed(
+            message:
+                "hoorayd did not answer in \(Int(Self.longestWait)) s, so there is nothing to show yet; try again in a moment.",
+            status: .busy, mayHaveRun: true)
     }
 
     /// The plugin's reply in an answer, or its failure.

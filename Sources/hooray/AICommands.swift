@@ -4,6 +4,7 @@ import Foundation
 import HoorayAI
 import HoorayEngine
 import HoorayKeyring
+import HoorayKit
 
 #if canImport(Glibc)
     import Glibc
@@ -48,13 +49,15 @@ struct ProviderOption: ParsableArguments {
         return AIConfiguration.Provider.openai.rawValue
     }
 
-    /// The `[ai]` section, or `nil` (with a warning) when the configuration has errors.
+    /// The `[ai]` section; a broken part of the configuration is left out, with one warning each
+    /// (the `[ai]` section itself then counts as not set). `nil` when the configuration cannot be read.
     func loadAI() -> AIConfiguration? {
-        let loaded = try? CLISession(configFile: global.configFile).loadConfiguration(plugins: builtInPlugins)
-        if loaded == nil {
-            warn("The configuration has errors (`hooray config check` shows them); it is not read for this command.")
-        }
-        return loaded?.ai
+        guard
+            let (loaded, ignored) = try? CLISession(configFile: global.configFile).loadConfigurationLeniently(
+                plugins: builtInPlugins)
+        else { return nil }
+        for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
+        return loaded.ai
     }
 }
 

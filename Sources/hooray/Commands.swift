@@ -48,16 +48,19 @@ struct Next: AsyncParsableCommand, OffersJSON {
             active = Set(status.plugins)
         } else {
             // Planned from the configuration, as hoorayd would at start: with --config while hoorayd
-            // runs, in a copy of the database, so that the daemon's own plans stay as they are.
-            let loaded = try session.loadConfiguration(plugins: builtInPlugins)
-            if running {
+            // runs, in a copy of the database, so that the daemon's own plans stay as they are. The
+            // parts that read well are planned; broken ones are left out, in a copy too, so that
+            // reminders of a half-typed section are not taken from the database meanwhile.
+            let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: builtInPlugins)
+            for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
+            if running || !ignored.isEmpty, let existing = try session.existingDatabase() {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "hooray-next-\(UUID().uuidString)"
                 ).path
                 scratch = folder
-                database = try session.database().copy(to: folder + "/hooray.sqlite")
+                database = try existing.copy(to: folder + "/hooray.sqlite")
             } else {
-                // With no data yet, the plan is made in a temporary database: reading makes no data folder.
+                // The user's database, or with no data yet a temporary one: reading makes no data folder.
                 let planning = try session.databaseForPlanning()
                 (database, cleanUp) = (planning.database, planning.cleanUp)
             }
@@ -373,7 +376,10 @@ struct Status: AsyncParsableCommand, OffersJSON {
             if let identity = status.identity { print("Anonymous id: \(identity)") }
             return
         }
-        // No daemon: report what we can see ourselves.
+        // No daemon: report what we can see ourselves, saying once what of the configuration is broken.
+        for line in (try? session.loadConfigurationLeniently(plugins: builtInPlugins))?.ignored ?? [] {
+            warn(TerminalText.safe(line, multiline: true))
+        }
         let identity = session.identityVault(plugins: builtInPlugins).whereabouts()
         let server = await session.probeServer()
         if json {
@@ -477,17 +483,15 @@ struct Plugins: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: global.configFile)
-        let enabled = (try? session.loadConfiguration(plugins: builtInPlugins))?.enabledPlugins
+        let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: builtInPlugins)
         var table = Output.Table(headers: ["PLUGIN", "STATE", "WHAT IT DOES"])
         for plugin in builtInPlugins {
-            let state: String
-            if let enabled { state = enabled.contains(plugin.name) ? "enabled" : "disabled" } else { state = "?" }
+            let state = loaded.enabledPlugins.contains(plugin.name) ? "enabled" : "disabled"
             table.add([plugin.name, state, plugin.summary])
         }
         print(table.render())
-        if enabled == nil {
-            warn("\nThe configuration has errors; `hooray config check` shows them.")
-        }
+        // A plugin whose section is left out shows its default state; the line says so.
+        for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
     }
 }
 

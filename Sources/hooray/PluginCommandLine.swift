@@ -95,15 +95,18 @@ enum PluginCommandLine {
         }
     }
 
-    /// Whether a plugin runs: in the daemon when it is running, otherwise by the configuration
-    /// (which must read without errors).
+    /// Whether a plugin runs: in the daemon when it is running, otherwise by the configuration,
+    /// read as its command reads it: a broken part elsewhere is left out (and the command says so).
     static func isActive(_ plugin: String) -> Bool {
         guard let session = try? CLISession(configFile: GlobalArguments.current.config) else { return false }
         if let response = try? session.send(.status), let status = response.status {
             return status.plugins.contains(plugin)
         }
-        guard let loaded = try? session.loadConfiguration(plugins: builtInPlugins) else { return false }
-        return loaded.setups.contains { $0.plugin.name == plugin && $0.enabled }
+        // Errors in the plugin's own section: its command runs, and says what to fix.
+        guard let (loaded, _) = try? session.loadConfigurationLeniently(plugins: builtInPlugins, for: plugin) else {
+            return true
+        }
+        return loaded.enabledPlugins.contains(plugin)
     }
 
     static func isHostWord(_ word: String) -> Bool {
@@ -234,10 +237,11 @@ enum PluginCommandLine {
         let reply: CommandReply
         let venue: PluginCommandRunner.Venue
         do {
-            (reply, venue) = try await runner.run(invocation, plugin: target.plugin, noun: spec.noun)
+            (reply, venue) = try await runner.run(
+                invocation, plugin: target.plugin, noun: spec.noun, writes: spec.writes)
         } catch let failure as PluginCommandFailed where failure.invalidValue != nil {
             // A value the plugin refused is a usage error, as an unknown option is.
-            warn("\(label): \(failure.message)")
+            warn("\(label): \(TerminalText.safe(failure.message, multiline: true))")
             warn("Usage: \(CommandHelp.usage(path: path, spec: spec))")
             warn("See `hooray help \(path.joined(separator: " "))`.")
             return ExitStatus.usage.rawValue
@@ -245,14 +249,15 @@ enum PluginCommandLine {
             switch failure.status {
             case .busy:
                 // Queued in a hoorayd that has not answered: it runs once, so this is no failure to retry.
-                warn(failure.message)
+                warn(TerminalText.safe(failure.message, multiline: true))
             default:
-                warn("\(label): \(failure.message)")
-                if !failure.mayHaveRun { warn("Nothing was saved.") }
+                // The message may quote stored text, such as a habit's name.
+                warn("\(label): \(TerminalText.safe(failure.message, multiline: true))")
+                if !failure.mayHaveRun && spec.writes { warn("Nothing was saved.") }
             }
             return failure.status.rawValue
         } catch {
-            warn("\(label): \(error)")
+            warn("\(label): \(TerminalText.safe("\(error)", multiline: true))")
             return 1
         }
         show(reply, json: invocation.json)
@@ -274,7 +279,7 @@ enum PluginCommandLine {
     }
 
     static func show(_ reply: CommandReply, json: Bool) {
-        for line in reply.warnings { warn(line) }
+        for line in reply.warnings { warn(TerminalText.safe(line, multiline: true)) }
         if json {
             print((reply.json ?? .null).text(pretty: true))
         } else if !reply.text.isEmpty {

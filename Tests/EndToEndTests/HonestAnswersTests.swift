@@ -3,8 +3,10 @@ import HooraySystemTesting
 import Testing
 
 /// Every answer is true (issue 13, items 1, 2, 5, 11 and 12): a command given to a frozen daemon
-/// runs once and says where; a broken part of the configuration never stops logging; `hooray act`
-/// says what a button did; `hooray next` lists only what will be shown, in local time.
+/// runs once and says where, and only commands that write leave a request id behind; a broken part
+/// of the configuration never stops logging or looking; `hooray act` says what a button did;
+/// `hooray next` lists only what will be shown, in local time, and never an internal job; a plugin's
+/// failure quoting stored text cannot drive the terminal.
 @Suite(.timeLimit(.minutes(5)))
 struct HonestAnswersTests {
     struct PrintedMoment: Decodable {
@@ -230,6 +232,247 @@ struct HonestAnswersTests {
             #expect(try await next(fixture).map(\.title) == ["Stretch"])
             #expect(try server.notifications().isEmpty)
             #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    // MARK: 5. A broken configuration, for the commands that only look
+
+    @Test func aBrokenFileStillShowsNextHomeAndListsWithOneWarningEach() async throws {
+        try await HoorayFixture.with { fixture in
+            let add = try await fixture.hooray("habit", "add", "Read", "--remind", "08:00")
+            #expect(add.status == .exited(0), "\(add.standardError)")
+            try fixture.writeConfig(
+                """
+                [plugins.water]
+                enabled = true
+
+                [[plugins.reminders.reminder]]
+                title = "Stretch
+                at = "15:00"
+
+                [[plugins.reminders.reminder]]
+                title = "Breathe"
+                at = "16:00"
+                """)
+            let place = "~/config/hooray/hooray.toml:5:"
+            let ignored =
+                "the reminders section is ignored until it is fixed; `hooray config check` shows what is wrong."
+            func warnsOnce(_ output: ProcessOutput) -> Bool {
+                output.standardError.components(separatedBy: ignored).count - 1 == 1
+                    && output.standardError.contains(place)
+            }
+
+            // `next` plans the sections that read well: the habit's and the water plugin's reminders.
+            let planned = try await fixture.hooray("next", "--json")
+            #expect(planned.status == .exited(0), "\(planned.standardError)")
+            #expect(warnsOnce(planned), "\(planned.standardError)")
+            let entries = try JSONDecoder().decode([PrintedNext].self, from: Data(planned.standardOutput.utf8))
+            #expect(entries.contains { $0.title == "Read" }, "\(entries.map(\.title))")
+            #expect(entries.contains { $0.plugin == "water" })
+            #expect(!entries.contains { $0.plugin == "reminders" })
+            let table = try await fixture.hooray("next")
+            #expect(table.status == .exited(0), "\(table.standardError)")
+            #expect(table.standardOutput.contains("Read"))
+            #expect(warnsOnce(table), "\(table.standardError)")
+
+            // `hooray` alone shows its kind word, not the help.
+            let home = try await fixture.hooray()
+            #expect(home.status == .exited(0), "\(home.standardError)")
+            #expect(home.standardOutput.contains("hooray win"), "\(home.standardOutput)")
+            #expect(!home.standardOutput.contains("SUBCOMMANDS"), "\(home.standardOutput)")
+            #expect(warnsOnce(home), "\(home.standardError)")
+
+            // The other commands that only look work too, each with the one warning.
+            for arguments in [["moments"], ["journey"], ["habit", "list"], ["water", "today"]] {
+                let output = try await fixture.hooray(arguments: arguments)
+                #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
+                #expect(warnsOnce(output), "\(arguments): \(output.standardError)")
+            }
+            let plugins = try await fixture.hooray("plugins")
+            #expect(plugins.status == .exited(0), "\(plugins.standardError)")
+            #expect(
+                plugins.standardOutput.split(separator: "\n").contains {
+                    $0.hasPrefix("water") && $0.contains("enabled")
+                },
+                "\(plugins.standardOutput)")
+            #expect(warnsOnce(plugins), "\(plugins.standardError)")
+            let status = try await fixture.hooray("status")
+            #expect(status.standardOutput.contains("hoorayd is not running"), "\(status.standardOutput)")
+            #expect(warnsOnce(status), "\(status.standardError)")
+
+            // `config check` still reports the file, and hoorayd still refuses it.
+            let check = try await fixture.hooray("config", "check")
+            #expect(check.status != .exited(0))
+            #expect(check.standardError.contains("hooray.toml:5:"), "\(check.standardError)")
+            let daemon = try ChildProcess(
+                HoorayFixture.binDirectory + "/hoorayd", arguments: [], environment: fixture.environment())
+            #expect(await daemon.waitForExit(timeout: .seconds(30)) == .exited(78), "\(daemon.standardError)")
+        }
+    }
+
+    @Test func aKeyIsStoredForTheConfiguredProviderWhenAnotherPartIsBroken() async throws {
+        try await AIKeyTests.withKeyring { fixture, keyring, ai in
+            try fixture.writeConfig(
+                """
+                [ai]
+                provider = "hooray"
+                endpoint = "\(ai.endpoint("good").absoluteString)"
+
+                [[plugins.reminders.reminder]]
+                title = "Stretch
+                at = "15:00"
+                """)
+            let key = AIKeyTests.makeKey()
+            let stored = try await fixture.hooray(arguments: ["ai", "set-key"], input: key + "\n")
+            #expect(stored.status == .exited(0), "\(stored.standardError)")
+            #expect(stored.standardOutput.contains("Stored the hooray key"), "\(stored.standardOutput)")
+            #expect(
+                stored.standardError.components(separatedBy: "the reminders section is ignored").count - 1 == 1,
+                "\(stored.standardError)")
+            let attributes = AIKeyTests.openAIAttributes.merging(["provider": "hooray"]) { _, new in new }
+            #expect(try await keyring.lookup(attributes: attributes) == key)
+        }
+    }
+
+    // MARK: 2. The internal AI-praise retry
+
+    @Test func theAIPraiseRetryIsNeverListedAsComingAndIsGoneWhileAIIsOff() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            // An AI service that is down: the moment's praise is retried in an hour.
+            let gone = try await TestAIServer()
+            await gone.stop()
+            let wins = "[plugins.wins]\nretry_first = \"1h\"\nretry_max = \"2h\"\n"
+            try fixture.writeConfig(
+                """
+                [ai]
+                provider = "hooray"
+                endpoint = "\(gone.endpoint("good").absoluteString)"
+                timeout = "2s"
+                connect_timeout = "2s"
+
+                \(wins)
+                """)
+            let win = try await fixture.hooray("win", "Made the bed")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(try await next(fixture, "--all").contains { $0.plugin == "wins" })
+
+            let daemon = try await fixture.startDaemon()
+            let shown = try await next(fixture)
+            #expect(!shown.contains { $0.plugin == "wins" }, "\(shown)")
+            let table = try await fixture.hooray("next")
+            #expect(!table.standardOutput.contains("Retry AI praise"), "\(table.standardOutput)")
+            let all = try await next(fixture, "--all")
+            let retry = try #require(all.first { $0.plugin == "wins" }, "\(all)")
+            #expect(retry.title == "Retry AI praise for logged moments")
+            #expect(!retry.shown)
+            #expect(retry.notShownBecause == "internal")
+            #expect(await daemon.stop() == .exited(0))
+
+            // AI turned off: no retry is planned, whether hoorayd plans or `next` does.
+            try fixture.writeConfig(wins)
+            #expect(try await next(fixture, "--all").allSatisfy { $0.plugin != "wins" })
+            let again = try await fixture.startDaemon()
+            #expect(try await next(fixture, "--all").allSatisfy { $0.plugin != "wins" })
+            #expect(await again.stop() == .exited(0))
+            // The moment still waits for its praise, for when AI is back.
+            #expect(try await moments(fixture).map(\.text) == ["Made the bed"])
+            let logged = try server.notifications().filter { $0.summary == "Moment logged" }
+            #expect(Set(logged.map(\.id)).count == 1, "\(logged)")
+        }
+    }
+
+    // MARK: 1. Only commands that write carry a request id
+
+    /// How many request ids are remembered in the real SQLite file, read by another program.
+    func requestRows(_ fixture: HoorayFixture) async throws -> Int {
+        let read = try await ProcessRunner.run(
+            "/usr/bin/python3",
+            arguments: [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+                print(db.execute("SELECT COUNT(*) FROM request").fetchone()[0])
+                """,
+                fixture.home.appending("data/hooray/hooray.sqlite"),
+            ])
+        #expect(read.status == .exited(0), "\(read.standardError)")
+        return try #require(Int(read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func readOnlyCommandsLeaveNoRequestBehind() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig("[plugins.water]\nenabled = true\n")
+            let daemon = try await fixture.startDaemon()
+            for arguments in [["win", "Watered the plants"], ["habit", "add", "Read"]] {
+                let output = try await fixture.hooray(arguments: arguments)
+                #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
+            }
+            #expect(try await requestRows(fixture) == 2)
+
+            let looks = [
+                [], ["home"], ["about"], ["moments"], ["moments", "--json"], ["journey"], ["habit"],
+                ["habit", "list", "--json"], ["habit", "show", "Read"], ["water", "today"],
+            ]
+            for arguments in looks {
+                let output = try await fixture.hooray(arguments: arguments)
+                #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
+                #expect(!output.standardOutput.isEmpty, "\(arguments)")
+            }
+            #expect(try await requestRows(fixture) == 2)
+
+            let drink = try await fixture.hooray("water", "drink")
+            #expect(drink.status == .exited(0), "\(drink.standardError)")
+            #expect(try await requestRows(fixture) == 3)
+            #expect(await fixture.waitUntilSettled(daemon))
+            #expect(try server.notifications().filter { $0.summary == "Moment logged" }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func aLookAtAFrozenDaemonWaitsSaysSoAndClaimsNothing() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let win = try await fixture.hooray("win", "Watered the plants")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(await fixture.waitUntilSettled(daemon))
+
+            daemon.send(SIGSTOP)
+            let look = try await fixture.hooray("moments")
+            #expect(look.status == .exited(75), "\(look.standardError)")
+            #expect(
+                look.standardError.contains("hoorayd did not answer in 15 s, so there is nothing to show yet"),
+                "\(look.standardError)")
+            #expect(!look.standardError.contains("Nothing was saved"))
+            daemon.send(SIGCONT)
+
+            let again = try await fixture.hooray("moments")
+            #expect(again.status == .exited(0), "\(again.standardError)")
+            #expect(again.standardOutput.contains("Watered the plants"))
+            #expect(try await requestRows(fixture) == 1)
+            #expect(try server.notifications().count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    // MARK: Safe text in a plugin's failure
+
+    @Test func aPluginFailureQuotingAStoredNameCannotDriveTheTerminal() async throws {
+        try await HoorayFixture.with { fixture in
+            let name = "Read\u{1B}[31m \u{202E}red"
+            let add = try await fixture.hooray("habit", "add", name)
+            #expect(add.status == .exited(0), "\(add.standardError)")
+            let resume = try await fixture.hooray("habit", "resume", name)
+            #expect(resume.status == .exited(1))
+            #expect(resume.standardError.contains("isn't paused"), "\(resume.standardError)")
+            #expect(!resume.standardError.contains("\u{1B}"), "\(resume.standardError)")
+            #expect(!resume.standardError.contains("\u{202E}"), "\(resume.standardError)")
+            // The name is kept as it was given.
+            let list = try await fixture.hooray("habit", "list", "--json")
+            #expect(list.standardOutput.contains("\\u001b[31m"), "\(list.standardOutput)")
         }
     }
 }

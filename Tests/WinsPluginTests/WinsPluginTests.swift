@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func activationPicksUpMomentsLeftPendingByACrash() async throws {
-        let harness = harness()
+        let harness = harness([])
         let due = Self.start.addingTimeInterval(300)
         try await harness.context.records(of: Moment.self).insert(
             Moment(
@@ -179,6 +179,18 @@ import Testing
         let retry = try #require(try await harness.reminders.list().first)
         #expect(retry.reminder.id == "sync")
         #expect(retry.nextDue == due)
+        #expect(retry.reminder.isInternal)
+    }
+
+    @Test func withAIOffNoRetryIsPlannedAndPendingMomentsWait() async throws {
+        let harness = harness()
+        try await harness.context.records(of: Moment.self).insert(
+            Moment(
+                text: "Stretched", submittedAt: Self.start, happenedAt: Self.start, timeZone: "UTC",
+                offlinePraise: "Nice move, champ.", sync: .pending, nextSyncAt: Self.start.addingTimeInterval(300)))
+        _ = try await activate(harness)
+        #expect(try await harness.reminders.list().isEmpty)
+        #expect(try await moments(harness).first?.sync == .pending)
     }
 
     @Test(arguments: [

@@ -84,6 +84,16 @@ public protocol PraiseProvider: Sendable {
     /// - Throws: ``AIRequestError`` when no praise could be had (AI is off, the service is down or
     ///   answered something unusable), or `CancellationError` when the calling task was cancelled.
     func praise(for moment: MomentForPraise) async throws -> AIPraise
+
+    /// Whether praise can be asked for at all: `false` when AI is off, so that every request would
+    /// fail with ``AIRequestError/notConfigured`` until the configuration changes. A plugin plans no
+    /// retries then. `true` by default.
+    var isConfigured: Bool { get }
+}
+
+extension PraiseProvider {
+    /// `true`: a provider that exists is configured, unless it says otherwise.
+    public var isConfigured: Bool { true }
 }
 
 /// The praise provider of a Hooray without AI: every request fails with the same error.
@@ -105,4 +115,7 @@ public struct NoPraiseProvider: PraiseProvider {
     public func praise(for moment: MomentForPraise) async throws -> AIPraise {
         throw error
     }
+
+    /// `false` when ``error`` is ``AIRequestError/notConfigured``: AI is off.
+    public var isConfigured: Bool { error != .notConfigured }
 }

@@ -49,6 +49,13 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     /// 2 s, so your moment was saved here instead."). `nil` for a command that saves nothing, or
     /// when no one noun fits; the message then says "what you asked".
     public var noun: String?
+    /// Whether the command may change what is stored: `true` unless the plugin says otherwise.
+    ///
+    /// A command that writes carries a request id that whoever runs it claims first, so that a
+    /// retry — the user's, or `hooray` running it itself when `hoorayd` is slow to answer — never
+    /// writes twice. A command that only reads, such as a list, needs none: set `writes: false` and
+    /// it is sent without one, and never run twice on its behalf. Leave it `true` when in doubt.
+    public var writes: Bool
 
     /// Creates a command description.
     ///
@@ -66,12 +73,15 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     ///   - confirmation: A question to ask on a terminal first.
     ///   - isHidden: Whether help and completions leave it out.
     ///   - noun: What one run saves, such as `your moment`, for messages about a slow daemon.
+    ///   - writes: Whether it may change what is stored; `false` for a command that only reads.
     public init(
         name: String, summary: String, discussion: String = "", arguments: [Argument] = [], options: [Option] = [],
         flags: [Flag] = [], examples: [String] = [], aliases: [String] = [], isDefault: Bool = false,
-        offersJSON: Bool = false, confirmation: String? = nil, isHidden: Bool = false, noun: String? = nil
+        offersJSON: Bool = false, confirmation: String? = nil, isHidden: Bool = false, noun: String? = nil,
+        writes: Bool = true
     ) {
         self.noun = noun
+        self.writes = writes
         self.name = name
         self.summary = summary
         self.discussion = discussion
@@ -87,10 +97,29 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, summary, discussion, arguments, options, flags, examples, aliases, confirmation, noun
+        case name, summary, discussion, arguments, options, flags, examples, aliases, confirmation, noun, writes
         case isDefault = "is_default"
         case offersJSON = "offers_json"
         case isHidden = "is_hidden"
+    }
+
+    /// Decodes a command description; one written before ``writes`` existed writes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        summary = try container.decode(String.self, forKey: .summary)
+        discussion = try container.decode(String.self, forKey: .discussion)
+        arguments = try container.decode([Argument].self, forKey: .arguments)
+        options = try container.decode([Option].self, forKey: .options)
+        flags = try container.decode([Flag].self, forKey: .flags)
+        examples = try container.decode([String].self, forKey: .examples)
+        aliases = try container.decode([String].self, forKey: .aliases)
+        isDefault = try container.decode(Bool.self, forKey: .isDefault)
+        offersJSON = try container.decode(Bool.self, forKey: .offersJSON)
+        confirmation = try container.decodeIfPresent(String.self, forKey: .confirmation)
+        isHidden = try container.decode(Bool.self, forKey: .isHidden)
+        noun = try container.decodeIfPresent(String.self, forKey: .noun)
+        writes = try container.decodeIfPresent(Bool.self, forKey: .writes) ?? true
     }
 
     /// A positional argument of a command.
