@@ -185,12 +185,13 @@ struct HonestAnswersTests {
 
     @Test func nextListsOnlyWhatWillBeShownAndAllMarksTheRest() async throws {
         try await HoorayFixture.with { fixture in
-            // The water plugin was on, so its reminders are planned; then it is turned off.
+            // The water plugin was on, so its reminders are planned in the user's database; then it
+            // is turned off.
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
-            #expect(try await next(fixture).contains { $0.plugin == "water" })
-            try fixture.writeConfig(reminderTOML(title: "Stretch", body: "", at: "15:00"))
             let add = try await fixture.hooray("habit", "add", "Read", "--remind", "08:00")
             #expect(add.status == .exited(0), "\(add.standardError)")
+            #expect(try await next(fixture).contains { $0.plugin == "water" })
+            try fixture.writeConfig(reminderTOML(title: "Stretch", body: "", at: "15:00"))
             let pause = try await fixture.hooray("habit", "pause", "Read")
             #expect(pause.status == .exited(0), "\(pause.standardError)")
 
