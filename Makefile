@@ -13,6 +13,11 @@ RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev lib
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools \
                 libglib2.0-bin
 
+# At most this many tests run at once. Every end-to-end test starts its own dbus-daemon, and each
+# takes one of the user's inotify instances (128 by default, fs.inotify.max_user_instances): with
+# no limit the whole suite at once used them up, and hoorayd could not watch the time zone.
+TEST_WIDTH   ?= 32
+
 .PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage \
         install install-files uninstall
 
@@ -47,7 +52,8 @@ run: build
 test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
-	HOORAY_BIN_DIR="$$(pwd)/$(BIN)" dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS)
+	HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
+		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS)
 
 # Installing from source: the binaries the Debian package ships (scripts/build-release, shared with
 # packaging/debian/rules), under PREFIX, with their man pages, completions, icon, desktop entry and

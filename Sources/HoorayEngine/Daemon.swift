@@ -122,6 +122,11 @@ public enum Daemon {
             printError("hoorayd: \(error)")
             return .cannotStart
         }
+        if let problem = alarm.watchProblem {
+            logger.warning(
+                "cannot watch \(systemTimeZone.watchedDirectory) for time zone changes (\(problem)); a new time zone is picked up at the next `hooray reload` or restart. If it says too many open files, raise fs.inotify.max_user_instances."
+            )
+        }
 
         let sink = LibNotifySink(
             icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: Logger(label: "delivery"))

@@ -26,7 +26,9 @@ public final class PluginCommandRunner: Sendable {
         case hereInstead
     }
 
-    /// How long `hooray` waits for the daemon's answer before it tries to run the command itself.
+    /// How long `hooray` waits for the answer of a frozen daemon (stopped by SIGSTOP or a debugger)
+    /// before it tries to run the command itself; a daemon that runs but is slow is waited for up to
+    /// ``longestWait``.
     public static let answerWait: Double = 2
     /// How long it waits in all for a daemon that claimed the command and is running it.
     public static let longestWait: Double = 15
@@ -45,7 +47,7 @@ public final class PluginCommandRunner: Sendable {
     ///
     /// A command that writes carries a request id, which whoever runs it claims first in the
     /// database: the daemon, or this process when the daemon does not answer within ``answerWait``
-    /// seconds. So a command runs once, and what is printed says where, or that it is queued. A
+    /// seconds because it is frozen, or within ``longestWait`` when it is slow. So a command runs once, and what is printed says where, or that it is queued. A
     /// command that only reads carries none and claims nothing: it waits for the daemon's answer
     /// (``longestWait`` in all), and runs here only when no daemon is left to answer.
     ///
@@ -115,8 +117,16 @@ public final class PluginCommandRunner: Sendable {
             answer = .closed
         }
         if case .answered(let response) = answer { return try reply(from: response) }
-        let stopped = answer == .closed
         guard request.requestID != nil else { return try await waitForReading(answer, on: connection) }
+        // A daemon that runs but is slow (busy, or the computer is) is waited for: only one that is
+        // frozen or gone hands the command over before ``longestWait``.
+        var waited = wait
+        if answer == .notYet, !connection.peerIsStopped {
+            answer = (try? connection.receive(within: Self.longestWait - wait)) ?? .closed
+            if case .answered(let response) = answer { return try reply(from: response) }
+            waited = Self.longestWait
+        }
+        let stopped = answer == .closed
         // Not answered in time, or the daemon went away: whoever claims the request id runs it.
         let claim: RequestClaim
         do {
@@ -127,7 +137,7 @@ public final class PluginCommandRunner: Sendable {
             throw PluginCommandFailed(
                 message: stopped
                     ? "hoorayd stopped without answering, and the database cannot be read to find out whether \(words.thing) was \(words.done) (\(error)). Check before trying again."
-                    : "hoorayd did not answer in \(Int(wait)) s; \(words.thing) is queued and will be \(words.done) once.",
+                    : "hoorayd did not answer in \(Int(waited)) s; \(words.thing) is queued and will be \(words.done) once.",
                 status: stopped ? .failed : .busy, mayHaveRun: true)
         }
         switch claim {
@@ -135,10 +145,12 @@ public final class PluginCommandRunner: Sendable {
             return .runHere(
                 note: stopped
                     ? "hoorayd stopped without answering, so \(words.thing) was \(words.done) here instead."
-                    : "hoorayd did not answer in \(Int(wait)) s, so \(words.thing) was \(words.done) here instead.")
+                    : "hoorayd did not answer in \(Int(waited)) s, so \(words.thing) was \(words.done) here instead.")
         case .taken:
             // The daemon has it and is running it: its answer may still come.
-            if !stopped, case .answered(let response)? = try? connection.receive(within: Self.longestWait - wait) {
+            if !stopped, waited < Self.longestWait,
+                case .answered(let response)? = try? connection.receive(within: Self.longestWait - waited)
+            {
                 return try reply(from: response)
             }
             throw PluginCommandFailed(

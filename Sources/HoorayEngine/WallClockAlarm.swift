@@ -28,6 +28,9 @@ public final class WallClockAlarm: @unchecked Sendable {
     let timer: Int32
     let stop: Int32
     let watch: Int32
+    /// Why the time zone's folder could not be watched, when it was asked for and could not be
+    /// (such as "Too many open files" when the user's inotify instances are used up).
+    public let watchProblem: String?
     let events: AsyncStream<Event>
     let continuation: AsyncStream<Event>.Continuation
 
@@ -41,16 +44,21 @@ public final class WallClockAlarm: @unchecked Sendable {
         guard timer >= 0 else { throw AlarmError(reason: String(cString: strerror(errno))) }
         stop = eventfd(0, Int32(EFD_CLOEXEC))
         var watch: Int32 = -1
+        var watchProblem: String?
         if let directory {
             watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
             let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
             // A folder that cannot be watched only means zone changes are picked up at the next reload.
-            if watch >= 0 && inotify_add_watch(watch, directory, mask) < 0 {
+            if watch < 0 {
+                watchProblem = String(cString: strerror(errno))
+            } else if inotify_add_watch(watch, directory, mask) < 0 {
+                watchProblem = String(cString: strerror(errno))
                 close(watch)
                 watch = -1
             }
         }
         self.watch = watch
+        self.watchProblem = watchProblem
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(16))
         let thread = Thread { [timer, stop, watch, continuation] in
             nameThisThread("hooray-alarm")

@@ -373,6 +373,22 @@ public final class ControlConnection {
         UnixSocket.writeAll(fd, try ControlCoding.encode(request))
     }
 
+    /// Whether the daemon at the other end is stopped (SIGSTOP, or held by a debugger): such a daemon
+    /// answers nothing until it is continued, however long one waits. `false` when it runs, however
+    /// busy, and when that cannot be told.
+    public var peerIsStopped: Bool {
+        // struct ucred (pid, uid, gid), which Glibc shows to Swift only with _GNU_SOURCE.
+        var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
+        var size = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.pid > 0,
+            let stat = try? String(contentsOfFile: "/proc/\(credentials.pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return false }
+        // After "pid (comm) " comes the state: T is stopped by a signal, t by a debugger.
+        let state = stat[stat.index(after: end)...].drop { $0 == " " }.first
+        return state == "T" || state == "t"
+    }
+
     /// What came back within a wait.
     public enum Answer: Equatable {
         /// The daemon answered.
