@@ -60,6 +60,9 @@ test: test-deps
 # the systemd user unit (its ExecStart pointed at PREFIX/bin). The release build goes to .build-release
 # like `make deb`'s; the man pages come from the debug build `make run` and `make test` use.
 PREFIX   ?= /usr/local
+# A shell that leaves `~` in `PREFIX=~/.local` as it is (zsh does): the home folder, and an absolute
+# path, as the unit's ExecStart needs.
+override PREFIX := $(abspath $(patsubst ~%,$(HOME)%,$(PREFIX)))
 DESTDIR  ?=
 RELEASE  ?= .build-release
 GENERATED ?= $(RELEASE)/generated

@@ -86,8 +86,10 @@ extension HabitsPlugin {
             let today = LocalDate(instant: context.now, in: command.environment.timeZone)
             let habits = try await context.records(of: Habit.self).byName()
             if command.flag("names") {
+                // One a line, made safe for the terminal; the JSON keeps the names exactly.
                 return CommandReply(
-                    text: habits.map(\.name).joined(separator: "\n"), json: .array(habits.map { .string($0.name) }))
+                    text: habits.map { TerminalText.safe($0.name) }.joined(separator: "\n"),
+                    json: .array(habits.map { .string($0.name) }))
             }
             return CommandReply(
                 text: HabitListView.text(habits, today: today, milestones: configuration.milestones),

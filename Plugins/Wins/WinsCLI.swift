@@ -199,17 +199,20 @@ extension WinsPlugin {
     func edit(_ command: CommandInvocation, book: MomentBook) async throws -> Moment {
         let given = (text: command.value("text"), mood: command.value("mood"), note: command.value("note"))
         guard given.text != nil || given.mood != nil || given.note != nil else {
-            throw PluginCommandError(
+            throw PluginCommandError.invalidValue(
+                "--text",
                 "nothing to change; give --text, --mood or --note, such as `hooray moments edit ID --text \"Took a long walk\"`"
             )
         }
         let text = given.text?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let text {
             guard !text.isEmpty else {
-                throw PluginCommandError("--text is empty; give the moment's new words, such as --text \"Took a walk\"")
+                throw PluginCommandError.invalidValue(
+                    "--text", "--text is empty; give the moment's new words, such as --text \"Took a walk\"")
             }
             guard text.count <= MomentRules.maxTextLength else {
-                throw PluginCommandError(
+                throw PluginCommandError.invalidValue(
+                    "--text",
                     "the text is \(text.count) characters long; a moment takes at most \(MomentRules.maxTextLength). Shorten it, or put the rest in --note"
                 )
             }
@@ -220,8 +223,9 @@ extension WinsPlugin {
         }
         let note = given.note?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let note, note.count > MomentRules.maxNoteLength {
-            throw PluginCommandError(
-                "the note is \(note.count) characters long; a note takes at most \(MomentRules.maxNoteLength)")
+            throw PluginCommandError.invalidValue(
+                "--note", "the note is \(note.count) characters long; a note takes at most \(MomentRules.maxNoteLength)"
+            )
         }
         let found = try await book.moments.find(idPrefix: command.value("id") ?? "", listedBy: "`hooray moments`")
         let updated = try await book.update(found.id) { moment in

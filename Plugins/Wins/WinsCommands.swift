@@ -71,14 +71,18 @@ public enum MomentRules {
     /// An image is recognised by its first bytes, not by its name: PNG, JPEG, GIF, WebP, HEIC/HEIF,
     /// AVIF, BMP, TIFF and JPEG XL.
     ///
-    /// - Throws: ``PluginCommandError`` naming the first path that is not, and what it is instead.
+    /// - Throws: ``PluginCommandError`` naming the first path that is not, and what it is instead: a
+    ///   failure (the file is not what it should be), or an invalid value of `--photo` (a usage
+    ///   error) for an empty path or too many photos.
     public static func checkPhotos(_ photos: [String]) throws {
         guard photos.count <= maxPhotos else {
-            throw PluginCommandError("a moment takes at most \(maxPhotos) photos; \(photos.count) were given")
+            throw PluginCommandError.invalidValue(
+                "--photo", "a moment takes at most \(maxPhotos) photos; \(photos.count) were given")
         }
         for path in photos {
             guard !path.isEmpty else {
-                throw PluginCommandError("--photo needs a file, and \"\" names none; give the photo's path")
+                throw PluginCommandError.invalidValue(
+                    "--photo", "--photo needs a file, and \"\" names none; give the photo's path")
             }
             var isDirectory: ObjCBool = false
             guard path.hasPrefix("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

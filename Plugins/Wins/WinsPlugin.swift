@@ -65,7 +65,7 @@ public struct WinsPlugin: HoorayPlugin {
     }
 
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
-        guard action.actionID == Self.logInstallAction || action.actionID == "default" else { return }
+        guard action.actionID == Self.logInstallAction else { return }
         let book = MomentBook(context: context)
         guard try await !book.hasCompletedFirstLog() else {
             throw ActionDeclined(

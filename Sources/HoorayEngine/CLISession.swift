@@ -52,9 +52,23 @@ public struct CLISession: Sendable {
         try ControlClient.send(request, socketPath: paths.controlSocket)
     }
 
-    /// Whether a daemon answers on the control socket.
+    /// Whether a daemon is there: it answers on the control socket, or it accepted the connection
+    /// and did not answer in time (it is stopped or very busy).
     public var daemonIsRunning: Bool {
-        ((try? send(.status)) ?? nil) != nil
+        daemonStatus().running
+    }
+
+    /// Asks the daemon how it is.
+    ///
+    /// - Returns: Whether a daemon is there, and its status when it answered; `running` with no
+    ///   status means it took the request and did not answer in time, or answered without one.
+    public func daemonStatus() -> (running: Bool, status: DaemonStatus?) {
+        do {
+            guard let response = try send(.status) else { return (false, nil) }
+            return (true, response.status)
+        } catch {
+            return (true, nil)
+        }
     }
 
     /// Where the anonymous identity is kept, as `[identity] store` says; when that section has

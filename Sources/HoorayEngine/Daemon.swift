@@ -170,8 +170,10 @@ public enum Daemon {
                 await engine.reloadRules()
                 return ControlResponse(ok: true)
             case .act(let notice, let action, let requestID):
-                if let duplicate = await claim(requestID, database: database, logger: logger) { return duplicate }
-                let outcome = await engine.press(action: action, on: NoticeID(rawValue: notice))
+                if let duplicate = await claim(requestID, database: database, engine: engine, logger: logger) {
+                    return duplicate
+                }
+                let outcome = await engine.press(action: action, on: NoticeID(rawValue: notice), declaredOnly: true)
                 switch outcome {
                 case .snoozed(let until):
                     return ControlResponse(ok: true, message: outcome.message, snoozedUntil: until)
@@ -181,7 +183,9 @@ public enum Daemon {
                     return ControlResponse(ok: outcome.didSomething, message: outcome.message)
                 }
             case .command(let name, let invocation, let requestID):
-                if let duplicate = await claim(requestID, database: database, logger: logger) { return duplicate }
+                if let duplicate = await claim(requestID, database: database, engine: engine, logger: logger) {
+                    return duplicate
+                }
                 do {
                     // A follow-up is for a hooray that hosted the plugin itself; the daemon's work goes on here.
                     var reply = try await engine.run(invocation, plugin: name)
@@ -224,8 +228,13 @@ public enum Daemon {
     /// Claims a request's id before running it, so that it runs once: not again when it arrives
     /// twice, and not here when a `hooray` that gave up waiting claimed it first and ran it itself.
     ///
+    /// When a `hooray` ran it itself, what it changed (a new habit's reminder, a snooze) is read
+    /// again, so that it is scheduled here too.
+    ///
     /// - Returns: The answer for a request that must not run; `nil` when it may run.
-    static func claim(_ requestID: String?, database: HoorayDatabase, logger: Logger) async -> ControlResponse? {
+    static func claim(_ requestID: String?, database: HoorayDatabase, engine: Engine, logger: Logger) async
+        -> ControlResponse?
+    {
         guard let requestID else { return nil }
         do {
             switch try await database.claimRequest(requestID, by: RequestClaimant.daemon, now: Date()) {
@@ -233,6 +242,7 @@ public enum Daemon {
                 return nil
             case .taken(let claimant, _):
                 logger.info("request \(requestID) was run already by \(claimant); not running it again")
+                if claimant == RequestClaimant.cli { await engine.reloadRules() }
                 return ControlResponse(
                     ok: true,
                     message: "request \(requestID) was run already (by \(claimant)), so it was not run again",

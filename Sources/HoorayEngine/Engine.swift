@@ -724,13 +724,19 @@ public actor Engine {
 
     /// Presses a notice's button: the engine's snooze, or the plugin that posted the notice handles it.
     ///
+    /// - Parameters:
+    ///   - action: The button's id; `default` is the click on the notification itself.
+    ///   - id: The notice.
+    ///   - declaredOnly: Whether only the notice's own buttons may be pressed, as for `hooray act`;
+    ///     otherwise a click on the notification (`default`) is handed to the plugin too.
     /// - Returns: What the press did, or why it did nothing.
-    public func press(action: String, on id: NoticeID) async -> ActionOutcome {
+    public func press(action: String, on id: NoticeID, declaredOnly: Bool = false) async -> ActionOutcome {
         do {
             guard let stored = try await database.notice(id) else {
                 return .refused("there is no notice \(id); `hooray inbox --all` lists the notices and their buttons")
             }
-            guard action == "default" || stored.notice.actions.contains(where: { $0.id == action }) else {
+            guard (action == "default" && !declaredOnly) || stored.notice.actions.contains(where: { $0.id == action })
+            else {
                 let known = stored.notice.actions.map(\.id).joined(separator: ", ")
                 return .refused(
                     "notice \(id) has no action \"\(action)\""

@@ -26,7 +26,8 @@ public struct DeletedData: Sendable, Hashable {
 
 extension HoorayDatabase {
     /// Removes everything kept about the user: notices, recorded occurrences, every plugin's stored
-    /// data (key-value pairs and records), and the reminder rules (plugins schedule their configured reminders again when activated).
+    /// data (key-value pairs and records), the reminder rules (plugins schedule their configured reminders again when
+    /// activated), and the ids of recent commands with their times (the `request` table).
     ///
     /// One transaction: either all of it goes or, on an error, none. Then the deleted text is wiped
     /// from the files too, also while `hoorayd` has the database open: every connection overwrites
@@ -42,7 +43,7 @@ extension HoorayDatabase {
             try db.execute(
                 sql: """
                     DELETE FROM notice; DELETE FROM occurrence; DELETE FROM pluginValue; DELETE FROM record;
-                    DELETE FROM rule;
+                    DELETE FROM rule; DELETE FROM request;
                     """)
             return DeletedData(notices: notices, plugins: plugins, occurrences: occurrences)
         }

@@ -33,8 +33,10 @@ struct Next: AsyncParsableCommand, OffersJSON {
 
     func run() async throws {
         let session = try CLISession(configFile: global.configFile)
-        let status = (try? session.send(.status))?.status
-        let running = status != nil
+        let (running, status) = session.daemonStatus()
+        if running && status == nil {
+            warn("hoorayd did not answer (it is stopped or very busy), so this is planned from the configuration.")
+        }
         let database: HoorayDatabase
         let active: Set<String>
         var scratch: String?
@@ -318,7 +320,17 @@ struct Reload: AsyncParsableCommand {
 
     func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
-        guard let response = try session.send(.reload) else {
+        let answer: ControlResponse?
+        do {
+            answer = try session.send(.reload)
+        } catch {
+            // The request waits in hoorayd's socket: it reloads once it gets to it.
+            warn(
+                "hooray reload: hoorayd did not answer (it is stopped or very busy): \(error). It reloads once it gets to the request."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
+        }
+        guard let response = answer else {
             warn("hooray reload: hoorayd is not running; the configuration is read when it starts.")
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
@@ -344,7 +356,15 @@ struct Status: AsyncParsableCommand, OffersJSON {
 
     func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
-        let response = try session.send(.status)
+        let response: ControlResponse?
+        do {
+            response = try session.send(.status)
+        } catch {
+            warn(
+                "hooray status: hoorayd is there but did not answer (it is stopped or very busy): \(error). Try again in a moment."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
+        }
         if let response, response.status == nil {
             // A daemon is there but would not say how it is, such as when it is busy: try again later.
             warn(

@@ -63,7 +63,7 @@ struct GlobalArguments: Sendable {
                     }
                 } else if word.hasPrefix("--json=") || word.hasPrefix("--no-color=") {
                     let name = word.prefix { $0 != "=" }
-                    problem = "\(name) is a flag and takes no value (remove \"\(word.dropFirst(name.count))\")"
+                    problem = "\(name) is a flag and takes no value; leave out \"\(word.dropFirst(name.count + 1))\""
                 } else if index + 1 < words.count, Self.isNegativeNumber(words[index + 1]),
                     word.hasPrefix("--") && !word.contains("=") || Self.isShortOption(word)
                 {

@@ -163,11 +163,12 @@ enum PluginCommandLine {
         let candidates = Array(hostCommandNames) + commandTree.visibleChildren(of: 0).map(\.word)
         var message = "\(prefix): there is no command \"\(word)\""
         if let near = NameSuggestion.closest(to: word, among: candidates.sorted()) {
-            message += "; did you mean `hooray \(near)`?"
+            // `hooray help nxt` suggests `hooray help next`.
+            message += "; did you mean `\(prefix) \(near)`?"
         }
         warn(message)
         warn("See `hooray --help` for the commands.")
-        return 64
+        return ExitStatus.usage.rawValue
     }
 
     static func runCommand(path: [String], target: CommandTree.Target, words: [String]) async -> Int32 {

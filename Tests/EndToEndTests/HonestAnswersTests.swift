@@ -14,10 +14,15 @@ struct HonestAnswersTests {
         let text: String
     }
 
+    struct PrintedStatus: Decodable {
+        let nextDue: Date?
+    }
+
     struct PrintedNext: Decodable {
         let plugin: String
         let id: String
         let title: String
+        let due: Date
         let schedule: String
         let shown: Bool
         let notShownBecause: String?
@@ -32,7 +37,9 @@ struct HonestAnswersTests {
     func next(_ fixture: HoorayFixture, _ arguments: String..., fakeTime: String? = nil) async throws -> [PrintedNext] {
         let output = try await fixture.hooray(arguments: ["next", "--json"] + arguments, fakeTime: fakeTime)
         #expect(output.status == .exited(0), "\(output.standardError)")
-        return try JSONDecoder().decode([PrintedNext].self, from: Data(output.standardOutput.utf8))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([PrintedNext].self, from: Data(output.standardOutput.utf8))
     }
 
     // MARK: 1. A frozen daemon
@@ -51,8 +58,17 @@ struct HonestAnswersTests {
                 "\(win.standardError)")
             #expect(!win.standardError.contains("Nothing was saved"))
             #expect(win.standardOutput.hasPrefix("Moment logged"))
+            let habit = try await fixture.hooray("habit", "add", "Stretch", "--remind", "23:59")
+            #expect(habit.status == .exited(0), "\(habit.standardError)")
+            #expect(habit.standardError.contains("so what you asked was done here instead."), "\(habit.standardError)")
+            // hooray's own commands say the daemon is there but not answering: busy, not "not running".
+            let frozen = try await fixture.hooray("status")
+            #expect(frozen.status == .exited(75), "\(frozen.standardError)")
+            #expect(frozen.standardError.contains("did not answer"), "\(frozen.standardError)")
+            let inbox = try await fixture.hooray("inbox")
+            #expect(!inbox.standardError.contains("not running"), "\(inbox.standardError)")
 
-            // Once it runs again, hoorayd reads the request and finds it was run already.
+            // Once it runs again, hoorayd reads the requests and finds they were run already.
             daemon.send(SIGCONT)
             #expect(
                 await daemon.waitForOutput(
@@ -60,6 +76,17 @@ struct HonestAnswersTests {
                     timeout: .seconds(30)), "\(daemon.standardError)")
             let status = try await fixture.hooray("status")
             #expect(status.status == .exited(0))
+
+            // What was done here is scheduled by hoorayd too: the new habit's reminder is its next.
+            let planned = try #require(try await next(fixture).first { $0.title == "Stretch" })
+            let nextDue = await pollUntil(timeout: .seconds(30)) { () -> Date? in
+                guard let output = try? await fixture.hooray("status", "--json") else { return nil }
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                let printed = try? decoder.decode(PrintedStatus.self, from: Data(output.standardOutput.utf8))
+                return printed?.nextDue == planned.due ? planned.due : nil
+            }
+            #expect(nextDue != nil, "hoorayd did not schedule the habit added while it was frozen")
 
             #expect(try await moments(fixture).filter { $0.text == "Watered the plants" }.count == 1)
             #expect(await fixture.waitUntilSettled(daemon))
@@ -171,6 +198,11 @@ struct HonestAnswersTests {
             let button = try await fixture.hooray("act", String(stretch), "explode")
             #expect(button.status == .exited(1))
             #expect(button.standardError.contains("has no action \"explode\""))
+            // A click on the notification itself is no button of this one: nothing to say it was handled.
+            let body = try await fixture.hooray("act", String(stretch), "default")
+            #expect(body.status == .exited(1))
+            #expect(body.standardError.contains("has no action \"default\""), "\(body.standardError)")
+            #expect(!body.standardOutput.contains("Pressed"))
             let malformed = try await fixture.hooray("act", "twelve", "snooze")
             #expect(malformed.status == .exited(64))
             #expect(await daemon.stop() == .exited(0))
@@ -267,7 +299,9 @@ struct HonestAnswersTests {
             let planned = try await fixture.hooray("next", "--json")
             #expect(planned.status == .exited(0), "\(planned.standardError)")
             #expect(warnsOnce(planned), "\(planned.standardError)")
-            let entries = try JSONDecoder().decode([PrintedNext].self, from: Data(planned.standardOutput.utf8))
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let entries = try decoder.decode([PrintedNext].self, from: Data(planned.standardOutput.utf8))
             #expect(entries.contains { $0.title == "Read" }, "\(entries.map(\.title))")
             #expect(entries.contains { $0.plugin == "water" })
             #expect(!entries.contains { $0.plugin == "reminders" })

@@ -245,16 +245,16 @@ struct SafeTextTests {
             let notes = fixture.home.appending("notes.jpg")
             try "just words, named like a photo\n".write(toFile: notes, atomically: true, encoding: .utf8)
             let text = try await fixture.hooray("win", "Walked", "--photo", notes)
-            #expect(text.status != .exited(0))
+            #expect(text.status == .exited(1))
             #expect(
                 text.standardError.contains("--photo \(notes) is a text file, not an image"), "\(text.standardError)")
 
             let folder = try await fixture.hooray("win", "Walked", "--photo", fixture.home.path)
-            #expect(folder.status != .exited(0))
+            #expect(folder.status == .exited(1))
             #expect(folder.standardError.contains("is a folder"))
 
             let device = try await fixture.hooray("win", "Walked", "--photo", "/dev/null")
-            #expect(device.status != .exited(0))
+            #expect(device.status == .exited(1))
             #expect(device.standardError.contains("/dev/null is not a regular file"), "\(device.standardError)")
 
             // Nothing was saved by the refused commands.
@@ -276,7 +276,7 @@ struct SafeTextTests {
     @Test func anUnknownMoodIsASentenceWithTheMoodsListed() async throws {
         try await HoorayFixture.with { fixture in
             let near = try await fixture.hooray("win", "Walked", "--mood", "hapy")
-            #expect(near.status != .exited(0))
+            #expect(near.status == .exited(64))
             #expect(
                 near.standardError.contains(
                     "--mood \"hapy\" is not a mood I know; did you mean happy? The moods are calm, happy, proud"),

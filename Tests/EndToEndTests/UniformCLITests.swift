@@ -19,7 +19,7 @@ struct UniformCLITests {
                 (["config", "chek"], "did you mean `hooray config check`?"),
                 (["ai", "set-kye"], "did you mean `hooray ai set-key`?"),
                 (["help", "bogus"], "hooray help: there is no command \"bogus\""),
-                (["help", "nxt"], "did you mean `hooray next`?"),
+                (["help", "nxt"], "did you mean `hooray help next`?"),
                 (["help", "wins", "typo"], "hooray help wins: there is no command \"typo\""),
                 (["help", "habit", "dnoe"], "did you mean `hooray help habit done`?"),
                 (["help", "config", "chek"], "did you mean `hooray help config check`?"),

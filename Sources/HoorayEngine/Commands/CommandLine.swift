@@ -89,7 +89,7 @@ public enum CommandLineParser {
                     || (name == "yes" && spec.confirmation != nil)
                 {
                     if let inline {
-                        throw CommandUsageError("--\(name) is a flag and takes no value (remove \"=\(inline)\")")
+                        throw CommandUsageError("--\(name) is a flag and takes no value; leave out \"\(inline)\"")
                     }
                     switch name {
                     case "json" where spec.offersJSON: parsed.invocation.json = true
