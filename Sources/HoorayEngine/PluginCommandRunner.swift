@@ -186,6 +186,7 @@ public final class PluginCommandRunner: Sendable {
         guard response.ok, let reply = response.reply else {
             throw PluginCommandFailed(
                 message: response.message ?? "hoorayd could not run the command",
+                status: response.busy == true ? .busy : .failed,
                 invalidValue: response.ok ? nil : response.invalidValue)
         }
         return .answered(reply)

@@ -298,7 +298,8 @@ struct Act: AsyncParsableCommand {
             throw ExitCode(ExitStatus.failed.rawValue)
         } else {
             warn("hooray act: \(response.message ?? "the button did nothing")")
-            throw ExitCode(ExitStatus.failed.rawValue)
+            // Turned away unread by a busy hoorayd: trying again later may work.
+            throw ExitCode(response.busy == true ? ExitStatus.busy.rawValue : ExitStatus.failed.rawValue)
         }
     }
 }

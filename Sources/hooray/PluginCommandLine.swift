@@ -249,7 +249,8 @@ enum PluginCommandLine {
         } catch let failure as PluginCommandFailed {
             switch failure.status {
             case .busy:
-                // Queued in a hoorayd that has not answered: it runs once, so this is no failure to retry.
+                // Queued in a hoorayd that has not answered (it runs once), or turned away by a busy one:
+                // the message says which, and neither is the command's failure.
                 warn(TerminalText.safe(failure.message, multiline: true))
             default:
                 // The message may quote stored text, such as a habit's name.

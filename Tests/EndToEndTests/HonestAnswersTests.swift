@@ -96,6 +96,32 @@ struct HonestAnswersTests {
         }
     }
 
+    // MARK: 1, 10. A daemon too busy to take the request
+
+    @Test func aDaemonTooBusyToTakeTheRequestSaysSoExits75AndNothingIsSaved() async throws {
+        try await HoorayFixture.with { fixture in
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            // Every connection slot taken by a client that says nothing (each is let go after 5 s).
+            let path = fixture.home.appending("runtime/hooray/control.sock")
+            var held = try (0..<64).map { _ in try RawControlConnection(path: path) }
+            let win = try await fixture.hooray("win", "Too soon")
+            #expect(win.status == .exited(75), "\(win.standardError)")
+            #expect(win.standardError.contains("hoorayd is busy with 64 other connections, so nothing was done"))
+            #expect(!win.standardError.contains("Nothing was saved.\nNothing"))
+            // Once they are gone, hoorayd answers again, and nothing was saved.
+            held.removeAll()
+            let listed = await pollUntil(timeout: .seconds(20)) { () -> String? in
+                guard let output = try? await fixture.hooray("moments", "--json"), output.status == .exited(0) else {
+                    return nil
+                }
+                return output.standardOutput
+            }
+            #expect(listed?.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(String(describing: listed))")
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
     // MARK: 5. A broken configuration
 
     @Test func aHalfTypedReminderNeverStopsLoggingButStillStopsTheDaemon() async throws {

@@ -46,7 +46,7 @@ import Testing
             try JSONValue(
                 encoding: ControlResponse(
                     ok: true, message: "m", status: status, reply: reply, snoozedUntil: Date(), duplicate: true,
-                    invalidValue: "--x")),
+                    invalidValue: "--x", busy: true)),
             try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation, requestID: "r")),
             try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a", requestID: "r")),
         ] {

@@ -106,6 +106,9 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var snoozedUntil: Date?
     /// Whether the request was not run because its request id had been claimed already (it ran once).
     public var duplicate: Bool?
+    /// `true` when the daemon turned the request away unread because it is busy (too many open
+    /// connections): nothing was done, and trying again in a moment may work.
+    public var busy: Bool?
     /// For a refused command: the option or argument whose value the plugin refused (a usage
     /// error, see ``PluginCommandError/Kind/invalidValue(option:)``); `nil` for other failures.
     public var invalidValue: String?
@@ -116,14 +119,15 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         case apiVersion = "api_version"
         case snoozedUntil = "snoozed_until"
         case invalidValue = "invalid_value"
-        case ok, message, status, reply, duplicate
+        case ok, message, status, reply, duplicate, busy
     }
 
     /// Creates a response.
     public init(
         ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
-        snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil
+        snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil
     ) {
+        self.busy = busy
         self.ok = ok
         self.message = message
         self.status = status

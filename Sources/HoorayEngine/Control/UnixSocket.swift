@@ -182,8 +182,8 @@ public final class ControlServer: @unchecked Sendable {
                         ControlResponse(
                             ok: false,
                             message:
-                                "hoorayd is busy with \(Self.maxConnections) other connections; try again in a moment"
-                        ))
+                                "hoorayd is busy with \(Self.maxConnections) other connections, so nothing was done; try again in a moment",
+                            busy: true))
                     close(client)
                     continue
                 }
