@@ -335,6 +335,29 @@ struct HonestAnswersTests {
         }
     }
 
+    // MARK: 3. A broken core section
+
+    @Test func aBrokenLogSectionKeepsTheIdentityStoreTheUserChose() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig(
+                """
+                [identity]
+                store = "file"
+
+                [log]
+                level = "loud"
+                """)
+            let status = try await fixture.hooray("status")
+            #expect(status.status == .exited(69), "\(status.standardError)")
+            #expect(status.standardOutput.contains("Anonymous id: not made yet (file)"), "\(status.standardOutput)")
+            let ignored = "the [log] section is ignored until it is fixed"
+            #expect(
+                status.standardError.components(separatedBy: ignored).count - 1 == 1
+                    && status.standardError.contains("~/config/hooray/hooray.toml:5:"), "\(status.standardError)")
+            #expect(!status.standardError.contains("[identity]"), "\(status.standardError)")
+        }
+    }
+
     // MARK: 2. The internal AI-praise retry
 
     @Test func theAIPraiseRetryIsNeverListedAsComingAndIsGoneWhileAIIsOff() async throws {
