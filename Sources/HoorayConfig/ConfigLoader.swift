@@ -53,9 +53,9 @@ public struct ConfigLoader: Sendable {
     /// that a mistake elsewhere never stops the user from logging something or looking at it.
     ///
     /// A part of a file that is not valid TOML is left out — the sections it belongs to, such as
-    /// every `[plugins.reminders…]` table of the file — and the rest of the file is read; settings
-    /// and other plugins' sections with errors fall back to their defaults. Each part left out is
-    /// reported once, in ``LenientConfiguration/ignored``.
+    /// every `[plugins.reminders…]` table of the file — and the rest of the file is read; a core
+    /// section (such as `[log]`) or another plugin's section with errors falls back to its defaults,
+    /// and only that section. Each part left out is reported once, in ``LenientConfiguration/ignored``.
     ///
     /// - Parameter plugin: The plugin whose command runs: errors in its own section still count.
     ///   `nil` for a command that only shows what the configuration says, such as `hooray next`:
@@ -71,7 +71,7 @@ public struct ConfigLoader: Sendable {
         for error in evaluation.diagnostics.errors {
             ignored.append(IgnoredPart(diagnostic: error, part: IgnoredPart.part(of: error.path)))
         }
-        let core = evaluation.core ?? (try? CoreSettings.decode(from: .emptyTable()))?.0
+        let core = evaluation.core ?? coreWithoutBrokenSections(evaluation)
         guard let core else { throw evaluation.diagnostics }
         for known in plugins where evaluation.configurations[known.name] == nil {
             if let (configuration, _) = try? decodeErased(known, from: nil) {
@@ -83,6 +83,21 @@ public struct ConfigLoader: Sendable {
             warnings: evaluation.diagnostics.warnings, root: evaluation.root,
             configurations: evaluation.configurations, extras: evaluation.extras)
         return LenientConfiguration(loaded: loaded, ignored: ignored)
+    }
+
+    /// The core settings decoded again without the core sections that have errors, so that a
+    /// mistake in `[log]` sends only `[log]` back to its defaults and `[identity]` keeps what the
+    /// user wrote. Should the rest still not decode, every core section falls back to its defaults.
+    func coreWithoutBrokenSections(_ evaluation: Evaluation) -> CoreSettings? {
+        let defaults = (try? CoreSettings.decode(from: .emptyTable()))?.0
+        guard var table = evaluation.root.table else { return defaults }
+        for error in evaluation.diagnostics.errors {
+            if case .key(let section)? = error.path?.components.first, CoreSettings.sectionNames.contains(section) {
+                table[section] = nil
+            }
+        }
+        let kept = ConfigNode(.table(table), location: evaluation.root.location)
+        return (try? CoreSettings.decode(from: kept, alsoPermitted: Set(extraSections.map(\.name))))?.0 ?? defaults
     }
 
     /// Checks the configuration and reports every problem, for `hooray config check`.

@@ -18,6 +18,13 @@ public struct IgnoredPart: Sendable, Hashable {
         self.part = part
     }
 
+    /// Whether the part left out is the top-level section `[name]`, such as `[ai]`.
+    ///
+    /// - Parameter name: The section's name.
+    public func isSection(_ name: String) -> Bool {
+        part == Self.part(ofHeader: [name])
+    }
+
     /// The part a key path belongs to: `plugins.NAME…` is the NAME section, `KEY…` the `[KEY]` section.
     static func part(of path: ConfigKeyPath?) -> String {
         let keys = (path?.components ?? []).compactMap { component -> String? in

@@ -136,7 +136,7 @@ public struct CLISession: Sendable {
             })
         // Planning asks no AI service, but plugins plan their retries only while AI is on.
         await engine.setPraiseProvider(
-            loaded.ai.provider == .off
+            loaded.ai.provider == .off && !loaded.aiSectionIgnored
                 ? NoPraiseProvider() : NoPraiseProvider(error: .unreachable(reason: "not asked while planning")))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
     }

@@ -33,6 +33,23 @@ public struct DaemonConfiguration: Sendable {
         loaded.extraSection(AIConfiguration.sectionName, as: AIConfiguration.self) ?? .defaults
     }
 
+    /// Whether the `[ai]` section was left out because it has errors, by a command that runs while
+    /// hoorayd is stopped: AI is then not off but unknown, and moments logged meanwhile wait for
+    /// their AI praise until the section is fixed.
+    public var aiSectionIgnored = false
+
+    /// The praise provider of a command that runs while hoorayd is stopped: none is asked while
+    /// the `[ai]` section has errors (``aiSectionIgnored``), so that the moments wait, pending,
+    /// for hoorayd to ask once it is fixed; otherwise the one `[ai]` describes.
+    ///
+    /// - Parameters:
+    ///   - paths: Where the identity file is.
+    ///   - logger: Where the provider logs.
+    public func commandPraiseProvider(paths: HoorayPaths, logger: Logger) -> any PraiseProvider {
+        if aiSectionIgnored { return PraiseLeftForLater() }
+        return Daemon.makePraiseProvider(ai, identity: identityStore, paths: paths, logger: logger)
+    }
+
     /// Where the anonymous identity is kept: `[identity] store`.
     public var identityStore: CoreSettings.Identity.Store { loaded.core.identity.store }
 
@@ -106,7 +123,9 @@ public struct ConfigurationLoader: Sendable {
             return (place.isEmpty ? "" : place + ": ") + firstLine
                 + " — \(part.part) is ignored until it is fixed; `hooray config check` shows what is wrong."
         }
-        return (DaemonConfiguration(loaded: lenient.loaded, setups: setups), ignored)
+        var configuration = DaemonConfiguration(loaded: lenient.loaded, setups: setups)
+        configuration.aiSectionIgnored = lenient.ignored.contains { $0.isSection(AIConfiguration.sectionName) }
+        return (configuration, ignored)
     }
 
     static func configuration<P: HoorayPlugin>(of plugin: P, in loaded: LoadedConfiguration) throws(ConfigDiagnostics)
@@ -136,4 +155,13 @@ public struct ConfigurationLoader: Sendable {
     static let extraSections = [
         ExtraSection(name: AIConfiguration.sectionName, as: AIConfiguration.self, default: .defaults)
     ]
+}
+
+/// The praise provider while the `[ai]` section has errors and hoorayd is stopped: AI may be meant to
+/// be on, so nothing is asked now and no moment is marked as having no AI. Each request ends as
+/// if cancelled, which leaves the moment pending; hoorayd asks for it once the section is fixed.
+struct PraiseLeftForLater: PraiseProvider {
+    func praise(for moment: MomentForPraise) async throws -> AIPraise {
+        throw CancellationError()
+    }
 }

@@ -308,9 +308,7 @@ final class LocalHostBox: @unchecked Sendable {
         let engine = Engine(
             database: try session.database(), sink: sink, settings: loaded.settings,
             timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: quiet)
-        await engine.setPraiseProvider(
-            Daemon.makePraiseProvider(
-                loaded.ai, identity: loaded.identityStore, paths: session.paths, logger: quiet("ai")))
+        await engine.setPraiseProvider(loaded.commandPraiseProvider(paths: session.paths, logger: quiet("ai")))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { $0.plugin.name == plugin })
         lock.withLock {
             made = (engine, sink)

@@ -395,6 +395,82 @@ struct HonestAnswersTests {
         }
     }
 
+    // MARK: 3. A broken core section
+
+    @Test func aBrokenLogSectionKeepsTheIdentityStoreTheUserChose() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig(
+                """
+                [identity]
+                store = "file"
+
+                [log]
+                level = "loud"
+                """)
+            let status = try await fixture.hooray("status")
+            #expect(status.status == .exited(69), "\(status.standardError)")
+            #expect(status.standardOutput.contains("Anonymous id: not made yet (file)"), "\(status.standardOutput)")
+            let ignored = "the [log] section is ignored until it is fixed"
+            #expect(
+                status.standardError.components(separatedBy: ignored).count - 1 == 1
+                    && status.standardError.contains("~/config/hooray/hooray.toml:5:"), "\(status.standardError)")
+            #expect(!status.standardError.contains("[identity]"), "\(status.standardError)")
+        }
+    }
+
+    // MARK: 10. A broken [ai] section
+
+    @Test func aWinLoggedWhileTheAISectionIsBrokenGetsAIPraiseOnceItIsFixed() async throws {
+        struct Synced: Decodable {
+            let text: String
+            let aiPraise: String?
+            let sync: String
+        }
+        func moments(_ fixture: HoorayFixture) async throws -> [Synced] {
+            let output = try await fixture.hooray("moments", "--json")
+            #expect(output.status == .exited(0), "\(output.standardError)")
+            return try JSONDecoder().decode([Synced].self, from: Data(output.standardOutput.utf8))
+        }
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.startServer()
+            try await withAIServer { ai in
+                func config(timeout: String) -> String {
+                    """
+                    [ai]
+                    provider = "hooray"
+                    endpoint = "\(ai.endpoint("good").absoluteString)"
+                    timeout = \(timeout)
+
+                    [plugins.wins]
+                    retry_first = "1s"
+                    retry_max = "2s"
+                    """
+                }
+                try fixture.writeConfig(config(timeout: "\"soon\""))
+                let win = try await fixture.hooray("win", "Made the bed")
+                #expect(win.status == .exited(0), "\(win.standardError)")
+                #expect(
+                    win.standardError.contains("the [ai] section is ignored until it is fixed"), "\(win.standardError)")
+                let waiting = try await moments(fixture)
+                #expect(waiting.map(\.sync) == ["pending"], "\(waiting)")
+                #expect(try ai.requests().isEmpty)
+
+                // Fixed: hoorayd asks for the praise the moment waited for.
+                try fixture.writeConfig(config(timeout: "\"3s\""))
+                let daemon = try await fixture.startDaemon()
+                let synced = await pollUntil(timeout: .seconds(40)) { () -> [Synced]? in
+                    guard let all = try? await moments(fixture), all.allSatisfy({ $0.sync == "synced" }) else {
+                        return nil
+                    }
+                    return all
+                }
+                #expect(synced?.map(\.text) == ["Made the bed"], "\(daemon.standardError)")
+                #expect(synced?.first?.aiPraise != nil)
+                #expect(await daemon.stop() == .exited(0))
+            }
+        }
+    }
+
     // MARK: 2. The internal AI-praise retry
 
     @Test func theAIPraiseRetryIsNeverListedAsComingAndIsGoneWhileAIIsOff() async throws {
