@@ -8,12 +8,10 @@ import Testing
         #expect(ExitStatus(rawValue: exit.rawValue) != nil, "hoorayd exits \(exit.rawValue), which is not in the table")
     }
 
-    @Test func theTableListsEachCodeOnceWithItsMeaning() {
-        let lines = ExitStatus.table.split(separator: "\n")
-        #expect(lines.count == ExitStatus.allCases.count)
-        for (line, status) in zip(lines, ExitStatus.allCases) {
-            #expect(line.hasSuffix("  " + status.meaning))
-            #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix(String(status.rawValue)))
-        }
+    /// The codes users and scripts rely on, as the README documents them (sysexits.h values).
+    @Test func theCodesAreTheDocumentedOnes() {
+        #expect(ExitStatus.allCases.map(\.rawValue) == [0, 1, 64, 69, 75, 78])
+        #expect(ExitStatus.table.split(separator: "\n").first == "  0  done")
+        #expect(ExitStatus.table.contains(" 64  usage: the command line was not understood"))
     }
 }
