@@ -14,6 +14,22 @@ struct HonestAnswersTests {
         let text: String
     }
 
+    /// Two reminders, the first with its title's quote left open on line 5 of the file (after a
+    /// three-line section): the reminders section of that file is left out.
+    static let halfTypedReminders = """
+        [[plugins.reminders.reminder]]
+        title = "Stretch
+        at = "15:00"
+
+        [[plugins.reminders.reminder]]
+        title = "Breathe"
+        at = "16:00"
+        """
+
+    /// What a command says once about the reminders section it left out.
+    static let remindersIgnored =
+        "the reminders section is ignored until it is fixed; `hooray config check` shows what is wrong."
+
     struct PrintedStatus: Decodable {
         let nextDue: Date?
     }
@@ -132,18 +148,11 @@ struct HonestAnswersTests {
                 [plugins.wins]
                 retry_first = "1s"
 
-                [[plugins.reminders.reminder]]
-                title = "Stretch
-                at = "15:00"
 
-                [[plugins.reminders.reminder]]
-                title = "Breathe"
-                at = "16:00"
-                """)
+                """ + Self.halfTypedReminders)
             // The fixture's XDG_CONFIG_HOME is ~/config.
             let place = "~/config/hooray/hooray.toml:5:"
-            let ignored =
-                "the reminders section is ignored until it is fixed; `hooray config check` shows what is wrong."
+            let ignored = Self.remindersIgnored
 
             let win = try await fixture.hooray("win", "Drank some water")
             #expect(win.status == .exited(0), "\(win.standardError)")
@@ -305,17 +314,10 @@ struct HonestAnswersTests {
                 [plugins.water]
                 enabled = true
 
-                [[plugins.reminders.reminder]]
-                title = "Stretch
-                at = "15:00"
 
-                [[plugins.reminders.reminder]]
-                title = "Breathe"
-                at = "16:00"
-                """)
+                """ + Self.halfTypedReminders)
             let place = "~/config/hooray/hooray.toml:5:"
-            let ignored =
-                "the reminders section is ignored until it is fixed; `hooray config check` shows what is wrong."
+            let ignored = Self.remindersIgnored
             func warnsOnce(_ output: ProcessOutput) -> Bool {
                 output.standardError.components(separatedBy: ignored).count - 1 == 1
                     && output.standardError.contains(place)
