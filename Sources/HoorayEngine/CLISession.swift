@@ -83,22 +83,32 @@ public struct CLISession: Sendable {
         try ConfigurationLoader(environment: environment, extraFile: configFile, plugins: plugins).load()
     }
 
-    /// The database for a command that plans without saving, such as `hooray next` with no
-    /// daemon running: the user's, or when there is none yet an empty one in a private temporary
-    /// folder, so that reading makes no data folder.
+    /// The database for a command that plans without saving, such as `hooray next`: the user's, or
+    /// a copy of it in a private temporary folder when the plan must not touch it (`copy`), or when
+    /// there is none yet an empty one there, so that reading makes no data folder.
     ///
+    /// - Parameter copy: Whether to plan in a copy of the user's database, such as while hoorayd
+    ///   runs on it, or when part of the configuration is left out.
     /// - Returns: The database, and what removes the temporary one once the command is done with it
     ///   (nothing for the user's).
-    public func databaseForPlanning() throws -> (database: HoorayDatabase, cleanUp: @Sendable () -> Void) {
-        if let existing = try existingDatabase() { return (existing, {}) }
-        var template = Array((NSTemporaryDirectory() + "/hooray-plan-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            return (try database(), {})
+    public func databaseForPlanning(copy: Bool = false) throws -> (
+        database: HoorayDatabase, cleanUp: @Sendable () -> Void
+    ) {
+        let existing = try existingDatabase()
+        if let existing, !copy { return (existing, {}) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hooray-plan-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let cleanUp: @Sendable () -> Void = { try? FileManager.default.removeItem(atPath: folder) }
+        do {
+            let path = folder + "/hooray.sqlite"
+            return (try existing?.copy(to: path) ?? HoorayDatabase(path: path), cleanUp)
+        } catch {
+            cleanUp()
+            throw error
         }
-        let folder = String(cString: made)
-        return (
-            try HoorayDatabase(path: folder + "/hooray.sqlite"), { try? FileManager.default.removeItem(atPath: folder) }
-        )
     }
 
     /// Loads what reads well of the configuration, for commands that show what it says (`hooray

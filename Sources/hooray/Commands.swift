@@ -10,8 +10,8 @@ struct Next: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(
         abstract: "Show the upcoming reminders, in local time.",
         discussion: """
-            Lists what will be shown. Reminders that will not be — of a disabled plugin, of a paused \
-            habit, or a plugin's internal work — are left out; --all lists them too, with a STATE column.
+            Lists what will be shown. Reminders that will not be — of a disabled plugin, held by their \
+            plugin (paused), or a plugin's internal work — are left out; --all lists them too, with a STATE column.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -19,7 +19,7 @@ struct Next: AsyncParsableCommand, OffersJSON {
     @Option(name: .shortAndLong, help: "Show at most this many.")
     var limit: Int = 20
 
-    @Flag(help: "Also list what will not be shown (disabled plugins, paused habits, internal work), marked as such.")
+    @Flag(help: "Also list what will not be shown (disabled plugins, paused reminders, internal work), marked as such.")
     var all = false
 
     @Flag(help: "Print JSON instead of a table.")
@@ -39,12 +39,8 @@ struct Next: AsyncParsableCommand, OffersJSON {
         }
         let database: HoorayDatabase
         let active: Set<String>
-        var scratch: String?
         var cleanUp: @Sendable () -> Void = {}
-        defer {
-            if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
-            cleanUp()
-        }
+        defer { cleanUp() }
         if let status, global.configFile == nil {
             database = try session.database()
             active = Set(status.plugins)
@@ -55,17 +51,9 @@ struct Next: AsyncParsableCommand, OffersJSON {
             // reminders of a half-typed section are not taken from the database meanwhile.
             let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: builtInPlugins)
             for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
-            if running || !ignored.isEmpty, let existing = try session.existingDatabase() {
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "hooray-next-\(UUID().uuidString)"
-                ).path
-                scratch = folder
-                database = try existing.copy(to: folder + "/hooray.sqlite")
-            } else {
-                // The user's database, or with no data yet a temporary one: reading makes no data folder.
-                let planning = try session.databaseForPlanning()
-                (database, cleanUp) = (planning.database, planning.cleanUp)
-            }
+            // The user's database, or a copy; with no data yet a temporary one: reading makes no data folder.
+            let planning = try session.databaseForPlanning(copy: running || !ignored.isEmpty)
+            (database, cleanUp) = (planning.database, planning.cleanUp)
             try await session.syncRules(from: loaded, into: database)
             active = loaded.enabledPlugins
         }
@@ -362,14 +350,14 @@ struct Status: AsyncParsableCommand, OffersJSON {
             response = try session.send(.status)
         } catch {
             warn(
-                "hooray status: hoorayd is there but did not answer (it is stopped or very busy): \(error). Try again in a moment."
+                "hooray status: hoorayd is there but did not answer (it is stopped or very busy): \(error). Try again shortly."
             )
             throw ExitCode(ExitStatus.busy.rawValue)
         }
         if let response, response.status == nil {
             // A daemon is there but would not say how it is, such as when it is busy: try again later.
             warn(
-                "hooray status: hoorayd is running but answered: \(response.message ?? "no status"); try again in a moment."
+                "hooray status: hoorayd is running but answered: \(response.message ?? "no status"); try again shortly."
             )
             throw ExitCode(ExitStatus.busy.rawValue)
         }

@@ -57,7 +57,7 @@ struct DeleteMyData: AsyncParsableCommand {
             warn(
                 "The deleted text can no longer be read through Hooray, but the database stayed busy, so it may "
                     + "still be in the files of \(session.paths.dataDirectory) for a while. Run "
-                    + "`hooray delete-my-data --yes` again in a moment to wipe it.")
+                    + "`hooray delete-my-data --yes` again shortly to wipe it.")
         }
     }
 }

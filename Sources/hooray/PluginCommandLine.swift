@@ -129,8 +129,8 @@ enum PluginCommandLine {
             print(CommandHelp.groupText(tree: commandTree, node: node), terminator: "")
             return 0
         case .command(let node, let target, let rest):
-            // A command with commands under it and no arguments of its own (`moments` and `moments
-            // fav`): a word after it can only be a mistyped command.
+            // A command with commands under it and no arguments of its own (such as a plugin's list
+            // command with an `edit` under it): a word after it can only be a mistyped command.
             if let word = rest.first, !word.hasPrefix("-"), target.spec.arguments.isEmpty,
                 !commandTree.visibleChildren(of: node).isEmpty
             {
@@ -253,7 +253,7 @@ enum PluginCommandLine {
                 // the message says which, and neither is the command's failure.
                 warn(TerminalText.safe(failure.message, multiline: true))
             default:
-                // The message may quote stored text, such as a habit's name.
+                // The message may quote stored text, such as a name the user gave.
                 warn("\(label): \(TerminalText.safe(failure.message, multiline: true))")
                 if !failure.mayHaveRun && spec.writes { warn("Nothing was saved.") }
             }
@@ -359,7 +359,7 @@ func makeNodeTypes<Index: TypeIndex>(_ index: Index.Type, count: Int) -> [any Pa
 
 /// Shell completion of plugin commands' options and values, which swift-argument-parser's scripts
 /// ask `hooray` for: option names, an option's choices, files for paths and `--config`, and values
-/// a command prints (habit names from `hooray habit list --names`).
+/// a command prints (a plugin command's `completionCommand`, such as a list of names).
 enum PluginCompletion {
     static func complete(words: [String], index: Int, prefix: String) -> [String] {
         // The words before the one being completed, without `hooray` itself.
