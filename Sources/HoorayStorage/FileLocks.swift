@@ -37,9 +37,13 @@ public enum FileLocks {
             var status = stat()
             if stat(path, &status) == 0 { inodes.insert(UInt64(status.st_ino)) }
         }
-        guard !inodes.isEmpty, let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
-            return []
-        }
+        // Read to the end: procfs files report no size, and String(contentsOfFile:) then reads one
+        // page only, which cuts the table off when many files are locked.
+        guard !inodes.isEmpty, let handle = FileHandle(forReadingAtPath: "/proc/locks"),
+            let bytes = try? handle.readToEnd()
+        else { return [] }
+        try? handle.close()
+        let table = String(decoding: bytes, as: UTF8.self)
         return pids(in: table, inodes: inodes, anyMode: anyMode, excluding: getpid()).map {
             LockHolder(pid: $0, command: command(of: $0))
         }

@@ -117,6 +117,41 @@ func paste(_ command: String) throws -> (status: Int32, output: String) {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// With many files locked (a busy machine: every SQLite file in use has a lock), the kernel's
+    /// table is longer than a page, and the holder's line is still found wherever it is.
+    @Test func aHolderIsFoundInALongLockTable() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-locks-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        func lockMore(_ count: Int, from start: Int) {
+            for index in start..<(start + count) {
+                let fd = open(folder + "/other-\(index)", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+                if fd >= 0, flock(fd, LOCK_EX) == 0 { held.append(fd) }
+            }
+        }
+        lockMore(200, from: 0)
+        let file = folder + "/held"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = [
+            "-c",
+            "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.lockf(f, fcntl.LOCK_EX); print('L', flush=True); time.sleep(30)",
+            file,
+        ]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        _ = try output.fileHandleForReading.read(upToCount: 2)
+        lockMore(200, from: 200)
+        let table = (try? FileHandle(forReadingAtPath: "/proc/locks")?.readToEnd()) ?? nil
+        #expect((table?.count ?? 0) > 8192, "the table is long enough to cross a page")
+        #expect(FileLocks.holders(of: [file]).map(\.pid) == [holder.processIdentifier])
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+    }
+
     @Test(arguments: ["/plain/path", "/a b/c", "it's", "$HOME `id` \"x\"", "", "-dash", "tab\there", "ünïcode"])
     func aQuotedWordReadsBackExactly(word: String) throws {
         let echoed = try paste("printf %s \(ShellCommand.quoted(word))")
