@@ -258,10 +258,7 @@ extension WinsPlugin {
         """
         Hooray \(environment.hostVersion) — small wins, gentle reminders, on your desktop.
 
-        Hooray is not a crisis service. If you are in danger or thinking about harming yourself,
-        please call your local emergency number now (112 in Europe, 911 in North America), or
-        reach a crisis line: in the US call or text 988; elsewhere https://findahelpline.com lists
-        free, confidential lines in your country.
+        \(CrisisHelp.paragraph)
 
         Privacy: what you log stays on this computer (\(environment.dataDirectory)).
         AI praise is off until you configure it; then only the words of a moment, its times, your

@@ -187,7 +187,8 @@ public struct CommandTree: Sendable {
         if let first = rest.first, !first.hasPrefix("-") {
             return .group(node: current, unknown: first)
         }
-        if rest.isEmpty || rest.allSatisfy({ $0.hasPrefix("-") && !CommandHelp.isHelp($0) }),
+        // The first word is an option (`hooray recovery --weeks 4`): the default command's, values and all.
+        if rest.isEmpty || !rest.contains(where: CommandHelp.isHelp),
             let child = nodes[current].defaultChild, let target = nodes[child].command
         {
             return .command(node: child, target: target, rest: rest)

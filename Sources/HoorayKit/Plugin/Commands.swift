@@ -136,17 +136,33 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var isPath: Bool
         /// A question asked on a terminal when the argument is left out (Enter leaves it out).
         public var prompt: String?
+        /// The answers to ``prompt`` as a one-key menu: on a terminal the question shows them and
+        /// one key picks one. Empty for a question answered with a line.
+        public var menu: [MenuChoice]
         /// The words of a `hooray` command whose output, one value a line, the shell offers to
         /// complete this argument, such as `["habit", "list", "--names"]`; `nil` for none. Paths
         /// (``isPath``) complete as files without it.
         public var completionCommand: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case name, help, prompt
+            case name, help, prompt, menu
             case isOptional = "is_optional"
             case isRepeating = "is_repeating"
             case isPath = "is_path"
             case completionCommand = "completion_command"
+        }
+
+        /// Decodes an argument; one described before menus existed has none.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            help = try container.decode(String.self, forKey: .help)
+            isOptional = try container.decode(Bool.self, forKey: .isOptional)
+            isRepeating = try container.decode(Bool.self, forKey: .isRepeating)
+            isPath = try container.decode(Bool.self, forKey: .isPath)
+            prompt = try container.decodeIfPresent(String.self, forKey: .prompt)
+            menu = try container.decodeIfPresent([MenuChoice].self, forKey: .menu) ?? []
+            completionCommand = try container.decodeIfPresent([String].self, forKey: .completionCommand)
         }
 
         /// Creates an argument.
@@ -158,11 +174,13 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         ///   - isRepeating: Whether it takes every remaining word.
         ///   - isPath: Whether its values are file paths.
         ///   - prompt: A question to ask on a terminal when it is left out.
+        ///   - menu: The answers to `prompt` as a one-key menu; none for a line.
         ///   - completionCommand: A `hooray` command that prints the values the shell may complete.
         public init(
             name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false, isPath: Bool = false,
-            prompt: String? = nil, completionCommand: [String]? = nil
+            prompt: String? = nil, menu: [MenuChoice] = [], completionCommand: [String]? = nil
         ) {
+            self.menu = menu
             self.name = name
             self.help = help
             self.isOptional = isOptional
@@ -189,17 +207,34 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var choices: [String]
         /// A question asked on a terminal when the option is not given (Enter leaves it out).
         public var prompt: String?
+        /// The answers to ``prompt`` as a one-key menu: on a terminal the question shows them and
+        /// one key picks one. Empty for a question answered with a line.
+        public var menu: [MenuChoice]
         /// The words of a `hooray` command whose output, one value a line, the shell offers to
         /// complete this option's value; `nil` for none. ``choices`` and paths (``isPath``) complete
         /// without it.
         public var completionCommand: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case name, help, choices, prompt
+            case name, help, choices, prompt, menu
             case valueName = "value_name"
             case isRepeating = "is_repeating"
             case isPath = "is_path"
             case completionCommand = "completion_command"
+        }
+
+        /// Decodes an option; one described before menus existed has none.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            valueName = try container.decode(String.self, forKey: .valueName)
+            help = try container.decode(String.self, forKey: .help)
+            isRepeating = try container.decode(Bool.self, forKey: .isRepeating)
+            isPath = try container.decode(Bool.self, forKey: .isPath)
+            choices = try container.decode([String].self, forKey: .choices)
+            prompt = try container.decodeIfPresent(String.self, forKey: .prompt)
+            menu = try container.decodeIfPresent([MenuChoice].self, forKey: .menu) ?? []
+            completionCommand = try container.decodeIfPresent([String].self, forKey: .completionCommand)
         }
 
         /// Creates an option.
@@ -212,11 +247,13 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         ///   - isPath: Whether its values are file paths.
         ///   - choices: The values it accepts, for completion.
         ///   - prompt: A question to ask on a terminal when it is not given.
+        ///   - menu: The answers to `prompt` as a one-key menu; none for a line.
         ///   - completionCommand: A `hooray` command that prints the values the shell may complete.
         public init(
             name: String, valueName: String? = nil, help: String, isRepeating: Bool = false, isPath: Bool = false,
-            choices: [String] = [], prompt: String? = nil, completionCommand: [String]? = nil
+            choices: [String] = [], prompt: String? = nil, menu: [MenuChoice] = [], completionCommand: [String]? = nil
         ) {
+            self.menu = menu
             self.completionCommand = completionCommand
             self.name = name
             self.valueName = valueName ?? name
@@ -244,6 +281,33 @@ public struct CommandSpec: Sendable, Hashable, Codable {
             self.name = name
             self.help = help
         }
+    }
+}
+
+/// One answer of a one-key menu (``CommandSpec/Option/menu``): on a terminal, `hooray` shows the
+/// question with each answer's key and label, and pressing a key gives that answer's value.
+///
+/// ```swift
+/// MenuChoice(key: "1", value: "dating", label: "💔 Dating")
+/// ```
+public struct MenuChoice: Sendable, Hashable, Codable {
+    /// The key that picks it: one character, such as `1` or `d`.
+    public var key: String
+    /// The value it gives the option or argument, such as `dating`.
+    public var value: String
+    /// What the menu shows for it, such as `💔 Dating`.
+    public var label: String
+
+    /// Creates an answer.
+    ///
+    /// - Parameters:
+    ///   - key: The one character that picks it.
+    ///   - value: The value it gives.
+    ///   - label: What the menu shows.
+    public init(key: String, value: String, label: String) {
+        self.key = key
+        self.value = value
+        self.label = label
     }
 }
 

@@ -1,0 +1,130 @@
+import Foundation
+import HoorayKit
+
+/// The words of the recovery plugin, from seed 002 (ResilientMe) and in its voice: warm, never
+/// shaming, never pressing.
+public enum RecoveryCopy {
+    /// The recovery card's title for a type (seed 002 §3, `getRecoveryTitle`).
+    public static func title(for type: RejectionType) -> String {
+        switch type {
+        case .dating: "Ghosted Again? You're Not Alone"
+        case .job: "Another 'No'? Let's Rebuild Your Confidence"
+        case .social: "Awkward Moment? Everyone Has Them"
+        case .academic: "Rejection Builds Character"
+        case .other: "This Too Shall Pass"
+        }
+    }
+
+    /// The heading of the plan's steps.
+    public static let planHeading = "5-Minute Recovery Plan:"
+
+    /// The five steps of the plan for a type (seed 002 §3, `getRecoverySteps`).
+    public static func plan(for type: RejectionType) -> [String] {
+        switch type {
+        case .dating:
+            [
+                "Take 3 deep breaths - this is about them, not you",
+                "Remember: 77% of Gen Z have ghosted someone",
+                "Text a friend who makes you laugh",
+                "Do one thing that makes you feel good about yourself",
+                "Remind yourself of your worth - write down 3 good qualities",
+            ]
+        case .job:
+            [
+                "Remember: average job gets 240+ applications",
+                "This rejection brings you closer to the right fit",
+                "Update your application tracker",
+                "Apply to 2 more positions today",
+                "Celebrate that you're putting yourself out there",
+            ]
+        case .social, .academic, .other:
+            [
+                "Acknowledge the feeling without judgment",
+                "Put it in perspective - is this important in a year?",
+                "Do something kind for yourself",
+                "Connect with someone who supports you",
+                "Focus on what you can control going forward",
+            ]
+        }
+    }
+
+    /// The plan as lines: the heading, then each step after a check mark.
+    public static func planLines(for type: RejectionType) -> [String] {
+        [planHeading] + plan(for: type).map { "✓ \($0)" }
+    }
+
+    /// Encouraging lines for a type; one is shown when a rejection is logged.
+    public static func encouragements(for type: RejectionType) -> [String] {
+        switch type {
+        case .dating:
+            [
+                "This is about their communication style, not your worth.",
+                "Someone not choosing you is not a verdict on you.",
+                "You showed up with an open heart. That takes courage.",
+            ]
+        case .job:
+            [
+                "A 'no' is about one opening, not about what you can do.",
+                "Every application you send is practice, and practice adds up.",
+                "You're putting yourself out there. That's the hard part.",
+            ]
+        case .social:
+            [
+                "Everyone replays awkward moments. Almost nobody else remembers them.",
+                "One moment doesn't define how people see you.",
+                "You reached out. That's worth more than how it landed.",
+            ]
+        case .academic:
+            [
+                "A rejection letter grades one application, not you.",
+                "Many people you admire heard 'no' first.",
+                "You aimed high. Keep aiming.",
+            ]
+        case .other:
+            [
+                "This feeling is real, and it will pass.",
+                "Be as kind to yourself as you would be to a friend.",
+                "You're still here, and you're still growing.",
+            ]
+        }
+    }
+
+    /// The 24-hour follow-up's title (seed 002 §7).
+    public static let followUpTitle = "How are you doing?"
+    /// The follow-up's body for one rejection (seed 002 §7).
+    public static let followUpBody = "Yesterday was tough. You're stronger than you know."
+
+    /// The follow-up's body for `count` rejections whose follow-ups fell in the same hour.
+    public static func followUpBody(count: Int) -> String {
+        count <= 1
+            ? followUpBody
+            : "Yesterday was tough: \(count) hard moments in a row. You're stronger than you know."
+    }
+
+    /// The daily check-in's title and body (seed 002 §7).
+    public static let checkInTitle = "How are you feeling today?"
+    /// The daily check-in's body.
+    public static let checkInBody = "Take 30 seconds to check in with yourself"
+
+    /// The resilience score's message for a score of 0–100 (seed 002 §2, `getResilienceMessage`).
+    public static func scoreMessage(_ score: Int) -> String {
+        switch score {
+        case 80...: "You're bouncing back stronger! 🚀"
+        case 60..<80: "Building solid resilience 💪"
+        case 40..<60: "Making progress, keep going 📈"
+        case 20..<40: "Every step counts 🌱"
+        default: "You're taking the first step 🌟"
+        }
+    }
+
+    /// A face for how much a rejection hurt, 1–10, for the impact question and lists.
+    public static func face(forImpact impact: Int) -> String {
+        switch impact {
+        case ...2: "🙂"
+        case 3...4: "😕"
+        case 5...6: "😟"
+        case 7...8: "😣"
+        default: "😭"
+        }
+    }
+}

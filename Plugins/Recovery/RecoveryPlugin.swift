@@ -1,0 +1,402 @@
+import Foundation
+import HoorayKit
+
+/// Rejection recovery (seed 002, ResilientMe): log a rejection in 30 seconds, get a plan that fits,
+/// a gentle follow-up a day later, a daily check-in and a daily challenge.
+///
+/// `hooray reject --type job --impact 6` saves a ``Rejection`` and answers at once, in the terminal
+/// and as a notification, with the type's title, an encouraging line and the five-minute recovery
+/// plan. A rejection that hurt at least `follow_up_min_impact` gets one follow-up
+/// `follow_up_after` later, shown exactly once — after a crash or a suspend too, however late —
+/// unless the user said "I'm okay now" first; follow-ups due within the same hour are shown as one.
+public struct RecoveryPlugin: HoorayPlugin {
+    public typealias Configuration = RecoveryConfiguration
+
+    public var name: String { "recovery" }
+    public var summary: String { "Log a rejection (`hooray reject`), get a plan that fits and a gentle follow-up" }
+
+    /// Creates the plugin.
+    public init() {}
+
+    /// The daily check-in reminder's id.
+    static let checkInReminder = "checkin"
+    /// The morning challenge reminder's id.
+    static let challengeReminder = "challenge"
+    /// The prefix of a follow-up reminder's id; the rest is its group's id.
+    static let followUpPrefix = "follow-up-"
+    /// How close follow-ups must be due to be shown as one.
+    static let followUpWindow: TimeInterval = 3600
+    /// How far ahead "now" is scheduled: a one-off reminder is due strictly after it is scheduled.
+    static let soon: TimeInterval = 1
+
+    // Buttons.
+    static let showPlan = NoticeAction(id: "show-plan", label: "Show plan")
+    static let okay = NoticeAction(id: "okay", label: "I'm okay now")
+    static let stillHard = NoticeAction(id: "still-hard", label: "Still hard")
+    static let challengeDone = NoticeAction(id: "challenge-done", label: "Done")
+    static let challengeSkip = NoticeAction(id: "challenge-skip", label: "Skip today")
+    /// A mood button's id: `mood-low`, `mood-okay`, `mood-good`, `mood-strong`.
+    static func moodAction(_ mood: CheckInMood) -> NoticeAction {
+        NoticeAction(id: "mood-\(mood.rawValue)", label: mood.label)
+    }
+
+    // MARK: Reminders
+
+    public func activate(context: PluginContext, configuration: RecoveryConfiguration) async throws {
+        try await scheduleCheckIn(context: context, configuration: configuration)
+        if let time = configuration.challengeAt {
+            try await context.reminders.schedule(
+                Reminder(
+                    id: Self.challengeReminder, schedule: .daily(at: time, zone: context.timeZone),
+                    notice: Notice(title: "Today's challenge", category: "hooray.recovery.challenge")))
+        } else {
+            try await context.reminders.cancel(id: Self.challengeReminder)
+        }
+        try await reconcileFollowUps(context: context)
+    }
+
+    /// Schedules the daily check-in, held back for the rest of the day once today's check-in exists,
+    /// or cancels it when `checkin = false`.
+    func scheduleCheckIn(context: PluginContext, configuration: RecoveryConfiguration) async throws {
+        guard configuration.checkIn else {
+            try await context.reminders.cancel(id: Self.checkInReminder)
+            return
+        }
+        let today = context.today
+        let checkedIn = try await context.records(of: CheckIn.self).record(today.description) != nil
+        let hold =
+            checkedIn
+            ? ReminderHold(
+                reason: "checked in today",
+                until: LocalDayRange(from: today, through: today, in: context.timeZone).instants.upperBound)
+            : nil
+        try await context.reminders.schedule(
+            Reminder(
+                id: Self.checkInReminder, schedule: .daily(at: configuration.checkInAt, zone: context.timeZone),
+                notice: Self.checkInNotice, hold: hold))
+    }
+
+    /// The daily check-in notification, with a button for each mood.
+    static let checkInNotice = Notice(
+        title: RecoveryCopy.checkInTitle, body: RecoveryCopy.checkInBody,
+        actions: CheckInMood.allCases.map(moodAction), category: "hooray.recovery.checkin")
+
+    public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
+        let id = due.reminder.id
+        if id == Self.checkInReminder {
+            let day = LocalDate(instant: due.dueAt, in: context.timeZone)
+            // Yesterday's check-in is not worth asking for today; nor one already given.
+            guard day == context.today, try await context.records(of: CheckIn.self).record(day.description) == nil
+            else { return nil }
+            var notice = Self.checkInNotice
+            notice.payload = .object(["day": .string(day.description)])
+            return notice
+        }
+        if id == Self.challengeReminder {
+            let day = LocalDate(instant: due.dueAt, in: context.timeZone)
+            guard day == context.today else { return nil }
+            return try await challengeNotice(on: day, context: context)
+        }
+        if id.hasPrefix(Self.followUpPrefix),
+            let group = UUID(uuidString: String(id.dropFirst(Self.followUpPrefix.count)))
+        {
+            let waiting = try await followUpMembers(group, context: context).filter { !$0.isRecovered }
+            guard !waiting.isEmpty else { return nil }
+            return Self.followUpNotice(group: group, count: waiting.count)
+        }
+        return nil
+    }
+
+    /// The follow-up: "How are you doing?", for one rejection or several due within the hour.
+    static func followUpNotice(group: UUID, count: Int) -> Notice {
+        Notice(
+            title: RecoveryCopy.followUpTitle, body: RecoveryCopy.followUpBody(count: count),
+            actions: [okay, stillHard], category: "hooray.recovery.follow-up",
+            payload: .object(["group": .string(group.uuidString.lowercased())]))
+    }
+
+    public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
+        switch action.actionID {
+        case Self.showPlan.id:
+            let rejection = try await rejection(from: action, context: context)
+            try await context.notices.post(Self.planNotice(for: rejection.type))
+        case Self.okay.id:
+            let rejections = try await rejections(from: action, context: context)
+            let waiting = rejections.filter { !$0.isRecovered }
+            guard !waiting.isEmpty else {
+                throw ActionDeclined(
+                    "You already said you're okay; nothing more to do. `hooray recovery` shows how you're doing.")
+            }
+            for rejection in waiting {
+                _ = try await markRecovered(rejection, context: context)
+            }
+        case Self.stillHard.id:
+            let rejections = try await rejections(from: action, context: context)
+            let type = rejections.max { $0.impact < $1.impact }?.type ?? .other
+            try await context.notices.post(Self.stillHardNotice(for: type))
+        case Self.challengeDone.id, Self.challengeSkip.id:
+            let day = action.dueAt.map { LocalDate(instant: $0, in: context.timeZone) } ?? context.today
+            _ = try await recordChallenge(
+                on: day, outcome: action.actionID == Self.challengeDone.id ? .done : .skipped, context: context)
+        default:
+            guard action.actionID.hasPrefix("mood-"),
+                let mood = CheckInMood(rawValue: String(action.actionID.dropFirst(5)))
+            else { return }
+            let day =
+                action.payload?["day"]?.stringValue.flatMap(LocalDate.init(parsing:))
+                ?? action.dueAt.map { LocalDate(instant: $0, in: context.timeZone) } ?? context.today
+            _ = try await checkIn(mood, note: nil, on: day, context: context)
+        }
+    }
+
+    /// The plan, on its own notification (the **Show plan** button).
+    static func planNotice(for type: RejectionType) -> Notice {
+        Notice(
+            title: RecoveryCopy.title(for: type), body: RecoveryCopy.planLines(for: type).joined(separator: "\n"),
+            category: "hooray.recovery.plan", timeout: .never)
+    }
+
+    /// What **Still hard** shows: the plan again, and where to find help in a crisis.
+    static func stillHardNotice(for type: RejectionType) -> Notice {
+        Notice(
+            title: "That's okay. One step at a time.",
+            body: (RecoveryCopy.planLines(for: type) + ["", CrisisHelp.short]).joined(separator: "\n"),
+            category: "hooray.recovery.plan", timeout: .never)
+    }
+
+    /// The rejection a button is about: the notice's `rejection`, else the latest.
+    func rejection(from action: InvokedAction, context: PluginContext) async throws -> Rejection {
+        guard let found = try await rejections(from: action, context: context).first else {
+            throw ActionDeclined("That rejection is no longer in your history.")
+        }
+        return found
+    }
+
+    /// The rejections a button is about: the notice's `rejection`, or its follow-up `group`.
+    func rejections(from action: InvokedAction, context: PluginContext) async throws -> [Rejection] {
+        let book = context.records(of: Rejection.self)
+        if let id = action.payload?["rejection"]?.stringValue {
+            return try await book.record(id).map { [$0] } ?? []
+        }
+        if let group = action.payload?["group"]?.stringValue.flatMap(UUID.init(uuidString:)) {
+            return try await followUpMembers(group, context: context)
+        }
+        return []
+    }
+
+    // MARK: Logging
+
+    /// Logs a rejection: checks everything first, then saves it and its notification in one step,
+    /// and plans its follow-up.
+    func log(_ request: RejectionRequest, context: PluginContext, configuration: RecoveryConfiguration) async throws
+        -> Rejection
+    {
+        let checked = try request.checked(timeInput: context.timeInput)
+        let now = context.now
+        var rejection = Rejection(
+            type: checked.type, impact: checked.impact, note: checked.note, screenshots: checked.screenshots,
+            happenedAt: now.addingTimeInterval(-Double(checked.secondsAgo)), loggedAt: now,
+            timeZone: context.timeZone.identifier,
+            encouragement: RecoveryCopy.encouragements(for: checked.type).randomElement()!)
+        if checked.impact >= configuration.followUpMinImpact {
+            let due = rejection.happenedAt.addingTimeInterval(Double(configuration.followUpAfter.seconds))
+            if due > now {
+                let joined = try await followUpToJoin(dueAt: due, context: context)
+                rejection.followUpGroup = joined?.group ?? rejection.id
+                rejection.followUpDue = joined?.due ?? due
+            }
+        }
+        let book = context.records(of: Rejection.self)
+        let notice = try await book.insert(rejection, announcing: Self.loggedNotice(for: rejection))
+        if let group = rejection.followUpGroup, let due = rejection.followUpDue {
+            try await scheduleFollowUp(group: group, at: due, context: context)
+        }
+        if configuration.ai {
+            let saved = rejection
+            context.background.start("asking for AI encouragement") {
+                try await self.askForEncouragement(saved, notice: notice, context: context)
+            }
+        }
+        return rejection
+    }
+
+    /// The notification of a logged rejection: the type's title, the encouraging line and the plan.
+    static func loggedNotice(for rejection: Rejection) -> Notice {
+        Notice(
+            title: RecoveryCopy.title(for: rejection.type),
+            body: ([rejection.encouragement, ""] + RecoveryCopy.planLines(for: rejection.type)).joined(
+                separator: "\n"),
+            actions: [showPlan, okay], category: "hooray.recovery.logged",
+            payload: .object(["rejection": .string(rejection.recordID)]))
+    }
+
+    /// What the terminal shows for a logged rejection.
+    static func loggedText(for rejection: Rejection, color: Bool) -> String {
+        var lines = [
+            "\(rejection.type.emoji) \(RecoveryCopy.title(for: rejection.type))",
+            rejection.encouragement,
+            "",
+        ]
+        lines += RecoveryCopy.planLines(for: rejection.type).enumerated().map {
+            $0.offset == 0 ? $0.element : "  " + $0.element
+        }
+        lines.append("")
+        var saved =
+            "Logged \(rejection.type.rawValue) · \(rejection.impact)/10 [\(String(rejection.recordID.prefix(8)))]."
+        if let due = rejection.followUpDue {
+            let zone = TimeZone(identifier: rejection.timeZone) ?? .current
+            saved += " I'll check on you \(Self.when(due, from: rejection.loggedAt, in: zone))."
+        }
+        lines.append(saved)
+        lines.append("When you feel better: hooray recovery okay")
+        return lines.joined(separator: "\n")
+    }
+
+    /// "tomorrow at 10:00", "today at 22:00", "on 2026-11-27 at 10:00".
+    static func when(_ instant: Date, from now: Date, in zone: TimeZone) -> String {
+        let day = LocalDate(instant: instant, in: zone)
+        let today = LocalDate(instant: now, in: zone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: instant)
+        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        switch today.days(until: day) {
+        case 0: return "today at \(time)"
+        case 1: return "tomorrow at \(time)"
+        default: return "on \(day) at \(time)"
+        }
+    }
+
+    // MARK: Follow-ups
+
+    /// The rejections of a follow-up group.
+    func followUpMembers(_ group: UUID, context: PluginContext) async throws -> [Rejection] {
+        try await context.records(of: Rejection.self).all().filter { $0.followUpGroup == group }
+    }
+
+    /// A follow-up still to come that a rejection whose own would be due at `due` joins: one due
+    /// within the hour before.
+    func followUpToJoin(dueAt due: Date, context: PluginContext) async throws -> (group: UUID, due: Date)? {
+        let pending = try await context.reminders.list().filter {
+            $0.reminder.id.hasPrefix(Self.followUpPrefix) && $0.nextDue != nil
+        }
+        let candidates = pending.compactMap { scheduled -> (group: UUID, due: Date)? in
+            guard let next = scheduled.nextDue, next <= due, due.timeIntervalSince(next) < Self.followUpWindow,
+                let group = UUID(uuidString: String(scheduled.reminder.id.dropFirst(Self.followUpPrefix.count)))
+            else { return nil }
+            return (group, next)
+        }
+        return candidates.min { $0.due < $1.due }
+    }
+
+    /// Schedules a group's follow-up; scheduling it again with the same time keeps it as it is.
+    func scheduleFollowUp(group: UUID, at due: Date, context: PluginContext) async throws {
+        try await context.reminders.schedule(
+            Reminder(
+                id: Self.followUpPrefix + group.uuidString.lowercased(), schedule: .once(at: due),
+                notice: Self.followUpNotice(group: group, count: 1)))
+    }
+
+    /// Cancels a group's follow-up when none of its rejections still waits for it.
+    func cancelFollowUpIfDone(group: UUID, context: PluginContext) async throws {
+        let waiting = try await followUpMembers(group, context: context).filter { !$0.isRecovered }
+        if waiting.isEmpty {
+            try await context.reminders.cancel(id: Self.followUpPrefix + group.uuidString.lowercased())
+        }
+    }
+
+    /// Puts back the follow-up of a rejection saved by a process that stopped before it scheduled
+    /// it. A follow-up already shown stays in the list of reminders, so it is never shown twice.
+    func reconcileFollowUps(context: PluginContext) async throws {
+        let known = Set(
+            try await context.reminders.list().map(\.reminder.id).filter { $0.hasPrefix(Self.followUpPrefix) })
+        let waiting = try await context.records(of: Rejection.self).all().filter { !$0.isRecovered }
+        var scheduled: Set<UUID> = []
+        for rejection in waiting {
+            guard let group = rejection.followUpGroup, let due = rejection.followUpDue,
+                !known.contains(Self.followUpPrefix + group.uuidString.lowercased()), scheduled.insert(group).inserted
+            else { continue }
+            try await scheduleFollowUp(
+                group: group, at: max(due, context.now.addingTimeInterval(Self.soon)), context: context)
+        }
+    }
+
+    // MARK: Recovery
+
+    /// Marks a rejection recovered now, keeps its recovery time, and cancels its follow-up when
+    /// nothing else waits for it.
+    ///
+    /// - Returns: The rejection as saved.
+    func markRecovered(_ rejection: Rejection, context: PluginContext) async throws -> Rejection {
+        let now = context.now
+        let book = context.records(of: Rejection.self)
+        let updated = try await book.update(rejection.recordID) { stored -> Rejection in
+            if stored.recoveredAt == nil { stored.recoveredAt = now }
+            return stored
+        }
+        guard let updated else {
+            throw PluginCommandError("that rejection is no longer in your history; `hooray recovery list` shows it")
+        }
+        if let group = updated.followUpGroup {
+            try await cancelFollowUpIfDone(group: group, context: context)
+        }
+        return updated
+    }
+
+    // MARK: Check-ins
+
+    /// Records the day's check-in (again: the latest mood counts), and holds the check-in reminder
+    /// for the rest of the day.
+    ///
+    /// - Returns: The check-in, and whether it replaced an earlier one of the same day.
+    func checkIn(_ mood: CheckInMood, note: String?, on day: LocalDate, context: PluginContext) async throws
+        -> (checkIn: CheckIn, replaced: Bool)
+    {
+        let book = context.records(of: CheckIn.self)
+        let checkIn = CheckIn(day: day, mood: mood, note: note, at: context.now)
+        let replaced = try await book.update(day.description) { stored -> Bool in
+            stored.mood = mood
+            stored.at = checkIn.at
+            if let note { stored.note = note }
+            return true
+        }
+        if replaced == nil {
+            try await book.insert(checkIn)
+        }
+        if day == context.today {
+            try await scheduleCheckIn(context: context, configuration: try context.configuration(of: self))
+        }
+        return (try await book.record(day.description) ?? checkIn, replaced != nil)
+    }
+
+    // MARK: AI
+
+    /// Asks the AI service for an encouraging line — sending only the type and the impact — and
+    /// puts it in place of the offline one, on the notification and in the history.
+    func askForEncouragement(_ rejection: Rejection, notice: NoticeID, context: PluginContext) async throws {
+        let asked = MomentForPraise(
+            clientID: UUID(),
+            text: "I logged a \(rejection.type.rawValue) rejection that hurt \(rejection.impact) out of 10.",
+            happenedAt: rejection.loggedAt, submittedAt: rejection.loggedAt, timeZone: "UTC", timeAgo: "just now")
+        let praise: AIPraise
+        do {
+            praise = try await context.ai.praise(for: asked)
+        } catch is CancellationError {
+            return
+        } catch {
+            context.logger.notice("no AI encouragement this time (\(error)); the offline line stays")
+            return
+        }
+        let book = context.records(of: Rejection.self)
+        guard
+            let updated = try await book.update(
+                rejection.recordID,
+                { stored -> Rejection in
+                    stored.encouragement = praise.text
+                    stored.encouragementFromAI = true
+                    return stored
+                })
+        else { return }
+        try await context.notices.update(notice, to: Self.loggedNotice(for: updated))
+    }
+}
