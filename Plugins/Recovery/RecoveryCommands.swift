@@ -101,7 +101,8 @@ extension RecoveryPlugin {
                 name: "list", summary: "Your rejections, newest first.",
                 options: [
                     .init(name: "type", valueName: "type", help: "Only this kind.", choices: Self.typeChoices),
-                    .init(name: "since", valueName: "date", help: "Only since this day, such as 2026-11-01 or 7d."),
+                    .init(
+                        name: "since", valueName: "date", help: "Only since this day: YYYY-MM-DD, yesterday or 7d ago."),
                 ],
                 flags: [.init(name: "ids", help: "Print only the ids, one a line.")],
                 examples: ["hooray recovery list", "hooray recovery list --type job --since 30d"], offersJSON: true,

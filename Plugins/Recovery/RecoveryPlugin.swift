@@ -119,7 +119,13 @@ public struct RecoveryPlugin: HoorayPlugin {
         switch action.actionID {
         case Self.showPlan.id:
             let rejection = try await rejection(from: action, context: context)
-            try await context.notices.post(Self.planNotice(for: rejection.type))
+            var plan = Self.planNotice(for: rejection.type)
+            if !rejection.isRecovered {
+                // The notification pressed is closed now: the plan carries its other button.
+                plan.actions = [Self.okay]
+                plan.payload = .object(["rejection": .string(rejection.recordID)])
+            }
+            try await context.notices.post(plan)
         case Self.okay.id:
             let rejections = try await rejections(from: action, context: context)
             let waiting = rejections.filter { !$0.isRecovered }

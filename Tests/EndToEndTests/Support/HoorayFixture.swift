@@ -144,11 +144,12 @@ final class HoorayFixture: Sendable {
         let due: Date
     }
 
-    /// The scheduled reminders, soonest first, as `hooray next --json` reports them.
+    /// The scheduled reminders, soonest first, as `hooray next --json` reports them; with `all`, those
+    /// that will not be shown too (`--all`).
     ///
     /// - Throws: `DecodingError` when it printed no such list, for example because it failed.
-    func nextEntries() async throws -> [NextEntry] {
-        let output = try await hooray("next", "--json")
+    func nextEntries(all: Bool = false) async throws -> [NextEntry] {
+        let output = try await hooray(arguments: ["next", "--json"] + (all ? ["--all"] : []))
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode([NextEntry].self, from: Data(output.standardOutput.utf8))

@@ -1,0 +1,244 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// The recovery plugin as a user meets it: the real `hoorayd` and `hooray`, a private bus, a headless
+/// notification server and libfaketime clocks. Issue 14's "Done when": the 24-hour follow-up is shown
+/// exactly once across `kill -9` and a late restart, is cancelled by "I'm okay now", and several due
+/// within the hour are one; the 20:00 check-in records the mood pressed.
+@Suite(.timeLimit(.minutes(3)))
+struct RecoveryTests {
+    /// Only the follow-ups and the notices of logging: no check-in or challenge reminder in the way.
+    static let quietConfig = """
+        [plugins.recovery]
+        checkin = false
+        challenge_at = "off"
+
+        """
+
+    /// A rejection as `hooray recovery list --json` prints it.
+    struct PrintedRejection: Decodable {
+        let id: String
+        let type: String
+        let impact: Int
+        let recoveredAt: Date?
+        let recoverySeconds: Int?
+        let followUpAt: Date?
+    }
+
+    /// A notice as `hooray inbox --all --json` prints it.
+    struct PrintedNotice: Decodable {
+        let id: Int64
+        let title: String
+        let body: String
+    }
+
+    @Test func aFollowUpMissedWhileKilledIsShownOnceAtOnceTheNextDay() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig(Self.quietConfig)
+            // A rejection of impact 8 at 10:00,
+            var daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 10:00:00")
+            let logged = try await fixture.hooray(
+                "reject", "--type", "dating", "--impact", "8", "Ghosted after three dates")
+            #expect(logged.status == .exited(0), "\(logged.standardError)")
+            #expect(logged.standardOutput.contains("Ghosted Again? You're Not Alone"))
+            #expect(logged.standardOutput.contains("I'll check on you tomorrow at 10:00"))
+            let first = try #require(try await server.waitForNotifications(count: 1).first)
+            #expect(first.summary == "Ghosted Again? You're Not Alone")
+            #expect(first.body.contains("5-Minute Recovery Plan:"))
+            #expect(first.body.contains("Take 3 deep breaths - this is about them, not you"))
+            #expect(first.actionList == ["show-plan", "Show plan", "okay", "I'm okay now"])
+            // hoorayd killed with SIGKILL at 12:00,
+            daemon.send(SIGKILL)
+            _ = await daemon.waitForExit(timeout: .seconds(10))
+            daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 12:00:00")
+            #expect(
+                await daemon.waitForOutput(
+                    containing: HoorayFixture.caughtUpLine, in: .standardError, timeout: .seconds(20)))
+            daemon.send(SIGKILL)
+            #expect(await daemon.waitForExit(timeout: .seconds(10)) == .signalled(SIGKILL))
+            #expect(try server.notifications().count == 1, "nothing is due before tomorrow 10:00")
+
+            // and started again at 11:00 the next day: the follow-up comes at once, once.
+            daemon = try await fixture.startDaemon(fakeTime: "2026-11-25 11:00:00")
+            let arrived = try await server.waitForNotifications(count: 2, timeout: .seconds(20))
+            let followUp = try #require(arrived.last)
+            #expect(followUp.summary == "How are you doing?")
+            #expect(followUp.body == "Yesterday was tough. You're stronger than you know.")
+            #expect(followUp.actionList == ["okay", "I'm okay now", "still-hard", "Still hard"])
+            #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-11-25 11:00:00"))
+            // Exactly once: restarted, hoorayd does not show it again; `hooray act` still reaches its buttons.
+            #expect(await daemon.stop() == .exited(0))
+            daemon = try await fixture.startDaemon(fakeTime: "2026-11-25 11:00:30")
+            #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-11-25 11:00:30"))
+            #expect(try server.notifications().count == 2)
+            let notice = try #require(try await allNotices(fixture).first { $0.title == "How are you doing?" })
+            let pressed = try await fixture.hooray("act", String(notice.id), "still-hard")
+            #expect(pressed.status == .exited(0), "\(pressed.standardError)")
+            let viaCLI = try #require(try await server.waitForNotifications(count: 3, timeout: .seconds(10)).last)
+            #expect(viaCLI.summary == "That's okay. One step at a time.")
+            // "Still hard" shows the plan again with the crisis help; "I'm okay now" keeps the recovery time.
+            #expect(viaCLI.body.contains("Take 3 deep breaths - this is about them, not you"))
+            #expect(viaCLI.body.contains("988"))
+            let okay = try await fixture.hooray("act", String(notice.id), "okay")
+            #expect(okay.status == .exited(0), "\(okay.standardError)")
+            let recovered = try #require(
+                await pollUntil(timeout: .seconds(10)) { () -> PrintedRejection? in
+                    try? await list(fixture).first { $0.recoveredAt != nil }
+                })
+            // Logged at 10:00 yesterday, okay a day and a minute or so later.
+            let seconds = try #require(recovered.recoverySeconds)
+            #expect(seconds >= 25 * 3600 && seconds < 25 * 3600 + 300)
+            #expect(try await allNotices(fixture).map(\.title).filter { $0 == "How are you doing?" }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func sayingOkayFirstCancelsTheFollowUp() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig(Self.quietConfig)
+            var daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 10:00:00")
+            let logged = try await fixture.hooray("reject", "--type", "job", "--impact", "8")
+            #expect(logged.status == .exited(0), "\(logged.standardError)")
+            #expect(try await fixture.nextEntries(all: true).contains { $0.id.hasPrefix("follow-up-") })
+            let okay = try await fixture.hooray("recovery", "okay")
+            #expect(okay.status == .exited(0), "\(okay.standardError)")
+            #expect(okay.standardOutput.contains("Glad you're okay"))
+            #expect(try await fixture.nextEntries(all: true).allSatisfy { !$0.id.hasPrefix("follow-up-") })
+            #expect(await daemon.stop() == .exited(0))
+
+            // The next day, past the hour it would have come: nothing but the logged notice.
+            daemon = try await fixture.startDaemon(fakeTime: "2026-11-25 10:30:00")
+            #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-11-25 10:30:00"))
+            #expect(try server.notifications().map(\.summary) == ["Another 'No'? Let's Rebuild Your Confidence"])
+            let again = try await fixture.hooray("recovery", "okay")
+            #expect(again.status == .exited(1))
+            #expect(again.standardError.contains("nothing to recover from"))
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func theButtonsOfALoggedRejectionShowThePlanAndMarkItOkay() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig(Self.quietConfig)
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 10:00:00")
+            let logged = try await fixture.hooray("reject", "--type", "academic", "--impact", "7", "--json")
+            #expect(logged.status == .exited(0), "\(logged.standardError)")
+            let notice = try #require(try await server.waitForNotifications(count: 1).first)
+            #expect(notice.summary == "Rejection Builds Character")
+            try await server.invokeAction(id: notice.id, key: "show-plan")
+            let plan = try #require(try await server.waitForNotifications(count: 2).last)
+            #expect(plan.summary == "Rejection Builds Character")
+            #expect(plan.body.hasPrefix("5-Minute Recovery Plan:\n✓ Acknowledge the feeling without judgment"))
+            #expect(plan.actionList == ["okay", "I'm okay now"])
+            try await server.invokeAction(id: plan.id, key: "okay")
+            let recovered = try #require(
+                await pollUntil(timeout: .seconds(10)) { () -> PrintedRejection? in
+                    try? await list(fixture).first { $0.recoveredAt != nil }
+                })
+            #expect(recovered.type == "academic" && recovered.impact == 7)
+            #expect(try await fixture.nextEntries(all: true).allSatisfy { !$0.id.hasPrefix("follow-up-") })
+            _ = daemon
+        }
+    }
+
+    @Test func twoHardRejectionsFiveMinutesApartGetOneFollowUpNamingTwo() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig(Self.quietConfig)
+            var daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 10:00:00")
+            for ago in ["5m", "0m"] {
+                let logged = try await fixture.hooray("reject", "--type", "social", "--impact", "9", "--ago", ago)
+                #expect(logged.status == .exited(0), "\(logged.standardError)")
+            }
+            let followUps = try await fixture.nextEntries(all: true).filter { $0.id.hasPrefix("follow-up-") }
+            #expect(followUps.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+
+            daemon = try await fixture.startDaemon(fakeTime: "2026-11-25 10:01:00")
+            let arrived = try await server.waitForNotifications(count: 3, timeout: .seconds(20))
+            #expect(arrived.last?.summary == "How are you doing?")
+            #expect(arrived.last?.body.contains("2 hard moments") == true)
+            #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-11-25 10:01:00"))
+            #expect(try server.notifications().count == 3)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func theEveningCheckInRecordsTheMoodPressed() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig("[plugins.recovery]\nchallenge_at = \"off\"\n")
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 19:59:58")
+            let checkIn = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(20)).first)
+            #expect(checkIn.summary == "How are you feeling today?")
+            #expect(checkIn.body == "Take 30 seconds to check in with yourself")
+            #expect(
+                checkIn.actionList == [
+                    "mood-low", "😔 Low", "mood-okay", "😐 Okay", "mood-good", "🙂 Good", "mood-strong", "💪 Strong",
+                ])
+            try await server.invokeAction(id: checkIn.id, key: "mood-strong")
+            let mood = try #require(
+                await pollUntil(timeout: .seconds(10)) { () -> String? in
+                    guard let output = try? await fixture.hooray("recovery", "--json"),
+                        let value = try? JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8))
+                            as? [String: Any],
+                        let today = value["todayCheckIn"] as? [String: Any]
+                    else { return nil }
+                    return today["mood"] as? String
+                })
+            #expect(mood == "strong")
+            // Checked in: tonight's reminder is not listed as coming, and `hooray act` changes the mood.
+            let next = try await fixture.hooray("next")
+            #expect(!next.standardOutput.contains("How are you feeling today?"))
+            let act = try await fixture.hooray("act", "1", "mood-good")
+            #expect(act.status == .exited(0), "\(act.standardError)")
+            let list = try await fixture.hooray("recovery", "--json")
+            #expect(list.standardOutput.contains("\"good\""))
+            _ = daemon
+        }
+    }
+
+    @Test func badInputIsRefusedWithTheFixAndNothingIsSaved() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig(Self.quietConfig)
+            let long = String(repeating: "a", count: 2001)
+            let cases: [([String], Int32, String)] = [
+                (["reject", "--type", "job", "--impact", "0"], 64, "give 1 (barely stung) to 10"),
+                (["reject", "--type", "job", "--impact", "11"], 64, "give 1 (barely stung) to 10"),
+                (["reject", "--type", "job", "--impact", "high"], 64, "is not a number"),
+                (["reject", "--type", "datng", "--impact", "5"], 64, "did you mean dating?"),
+                (["reject", "--type", "job"], 64, "--impact"),
+                (["reject", "--impact", "4"], 64, "--type dating, job, social, academic or other"),
+                (["reject", "--type", "job", "--impact", "5", "--screenshot", "/nowhere/shot.png"], 1, "no such file"),
+                (["reject", "--type", "job", "--impact", "5", "--note", long], 64, "at most 2000"),
+                (["recovery", "okay"], 1, "nothing to recover from"),
+                (["recovery", "checkin", "ecstatic"], 64, "Give one of low, okay, good, strong"),
+                (["recovery", "checkin", "god"], 64, "did you mean good?"),
+            ]
+            for (arguments, status, message) in cases {
+                let output = try await fixture.hooray(arguments: arguments)
+                #expect(output.status == .exited(status), "\(arguments): \(output.standardError)")
+                #expect(output.standardError.contains(message), "\(arguments): \(output.standardError)")
+            }
+            #expect(try await list(fixture).isEmpty)
+            let checkIns = try await fixture.hooray("recovery", "--json")
+            #expect(!checkIns.standardOutput.contains("todayCheckIn\" : {"))
+        }
+    }
+
+    func list(_ fixture: HoorayFixture) async throws -> [PrintedRejection] {
+        let output = try await fixture.hooray("recovery", "list", "--json")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([PrintedRejection].self, from: Data(output.standardOutput.utf8))
+    }
+
+    func allNotices(_ fixture: HoorayFixture) async throws -> [PrintedNotice] {
+        let output = try await fixture.hooray("inbox", "--all", "--json")
+        return try JSONDecoder().decode([PrintedNotice].self, from: Data(output.standardOutput.utf8))
+    }
+}
