@@ -173,7 +173,9 @@ let package = Package(
         .testTarget(name: "HoorayCelebrationsTests", dependencies: ["HoorayCelebrations", "HoorayTesting"]),
         .testTarget(
             name: "HoorayConfigTests",
-            dependencies: ["HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "HoorayTesting"]),
+            dependencies: [
+                "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "HoorayTesting",
+            ]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
         .testTarget(

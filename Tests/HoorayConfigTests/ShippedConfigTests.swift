@@ -2,6 +2,7 @@ import Foundation
 import HoorayAI
 import HoorayConfig
 import HoorayKit
+import RecoveryPlugin
 import RemindersPlugin
 import Testing
 import WinsPlugin
@@ -94,6 +95,28 @@ import WinsPlugin
             .write(toFile: file, atomically: true, encoding: .utf8)
         let report = ConfigLoader(paths: directory.paths, plugins: [WinsPlugin()]).check(onlyFile: file)
         #expect(report.diagnostics.isEmpty, "\(report)")
+    }
+
+    @Test func theRecoveryExampleIsValidOnceUncommentedAndItsDefaultsAreThePlugins() throws {
+        let text = try String(contentsOfFile: shippedFile, encoding: .utf8)
+        let example = commentedExample(in: text, startingWith: "# [plugins.recovery]")
+        let root = try ConfigFileParser.parse(example, file: "example.toml")
+        let recovery = try #require(root.node(at: ["plugins", "recovery"])?.table)
+        #expect(
+            recovery.keys == ["follow_up_min_impact", "follow_up_after", "checkin", "checkin_at", "challenge_at", "ai"])
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/example.toml"
+        try example.write(toFile: file, atomically: true, encoding: .utf8)
+        let report = ConfigLoader(paths: directory.paths, plugins: [RecoveryPlugin()]).check(onlyFile: file)
+        #expect(report.diagnostics.isEmpty, "\(report)")
+        // The example shows the defaults: decoding it gives what an empty section gives.
+        let written = try JSONDecoder().decode(
+            RecoveryConfiguration.self,
+            from: Data(
+                #"{"follow_up_min_impact":7,"follow_up_after":"24h","checkin":true,"checkin_at":"20:00","challenge_at":"09:00","ai":false}"#
+                    .utf8))
+        #expect(written == RecoveryConfiguration())
+        #expect(try JSONDecoder().decode(RecoveryConfiguration.self, from: Data("{}".utf8)) == RecoveryConfiguration())
     }
 
     /// The commented-out example that starts with `header`, up to the first line that is not a comment.
