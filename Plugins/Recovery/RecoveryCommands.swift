@@ -234,7 +234,7 @@ extension RecoveryPlugin {
             replaced
             ? "Today's check-in is now \(mood.label). Thanks for checking in again."
             : "Checked in: \(mood.label). Thanks for taking 30 seconds for yourself."
-        return CommandReply(text: text, json: try JSONValue(encoding: checkIn))
+        return CommandReply(text: text, json: try JSONValue(encoding: CheckInView(checkIn)))
     }
 
     /// `hooray recovery plan [ID] [--type T]`.
@@ -365,6 +365,27 @@ struct RejectionView: Codable, Sendable, Hashable {
     var encouragement: String
     var followUpAt: Date?
 
+    enum CodingKeys: String, CodingKey {
+        case id, type, impact, note, screenshots, happenedAt, loggedAt, recoveredAt, recoverySeconds, encouragement
+        case followUpAt
+    }
+
+    /// Encodes every key, an absent value as `null` (docs/json.md).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(type, forKey: .type)
+        try container.encode(impact, forKey: .impact)
+        try container.encode(note, forKey: .note)
+        try container.encode(screenshots, forKey: .screenshots)
+        try container.encode(happenedAt, forKey: .happenedAt)
+        try container.encode(loggedAt, forKey: .loggedAt)
+        try container.encode(recoveredAt, forKey: .recoveredAt)
+        try container.encode(recoverySeconds, forKey: .recoverySeconds)
+        try container.encode(encouragement, forKey: .encouragement)
+        try container.encode(followUpAt, forKey: .followUpAt)
+    }
+
     init(_ rejection: Rejection) {
         id = rejection.recordID
         type = rejection.type
@@ -403,5 +424,33 @@ enum RecoveryFormat {
     static func ago(_ instant: Date, now: Date) -> String {
         let seconds = now.timeIntervalSince(instant)
         return seconds < 60 ? "just now" : duration(seconds) + " ago"
+    }
+}
+
+/// A check-in as `--json` prints it: `{"at":…,"day":"2026-11-24","mood":"good","note":null}`.
+struct CheckInView: Codable, Sendable, Hashable {
+    var day: LocalDate
+    var mood: CheckInMood
+    var note: String?
+    var at: Date
+
+    init(_ checkIn: CheckIn) {
+        day = checkIn.day
+        mood = checkIn.mood
+        note = checkIn.note
+        at = checkIn.at
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case day, mood, note, at
+    }
+
+    /// Encodes every key, an absent note as `null` (docs/json.md).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(day, forKey: .day)
+        try container.encode(mood, forKey: .mood)
+        try container.encode(note, forKey: .note)
+        try container.encode(at, forKey: .at)
     }
 }

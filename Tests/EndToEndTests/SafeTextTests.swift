@@ -186,7 +186,10 @@ struct SafeTextTests {
         let documented = try Self.documentedKeys()
         #expect(
             Set(documented.keys)
-                == ["moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay"])
+                == [
+                    "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay", "rejection",
+                    "checkIn",
+                ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
             var printed: [(type: String, command: [String], output: ProcessOutput)] = []
@@ -213,12 +216,21 @@ struct SafeTextTests {
             try await record("identity", ["identity", "--json"])
             try await record("waterDay", ["water", "drink", "--json"])
             try await record("waterDay", ["water", "today", "--json"])
+            try await record("rejection", ["reject", "--type", "job", "--impact", "8", "--json"])
+            try await record("rejection", ["reject", "Ghosted", "--type", "dating", "--impact", "3", "--json"])
+            try await record("rejection", ["recovery", "list", "--json"])
+            try await record("rejection", ["recovery", "okay", "--json"])
+            try await record("checkIn", ["recovery", "checkin", "good", "--json"])
+            let rejectionID = try #require(
+                try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
             let daemon = try await fixture.startDaemon()
             try await record("moment", ["win", "Watered the plants", "--json"])
             try await record("moment", ["moments", "--json"])
             try await record("status", ["status", "--json"])
             try await record("reminder", ["next", "--json"])
+            try await record("rejection", ["recovery", "edit", rejectionID, "--note", "", "--json"])
+            try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])
 
             for (type, command, output) in printed {
                 let keys = try #require(documented[type])
