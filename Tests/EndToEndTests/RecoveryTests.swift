@@ -24,6 +24,7 @@ struct RecoveryTests {
         let recoveredAt: Date?
         let recoverySeconds: Int?
         let followUpAt: Date?
+        let encouragement: String
     }
 
     /// A notice as `hooray inbox --all --json` prints it.
@@ -227,6 +228,98 @@ struct RecoveryTests {
             #expect(try await list(fixture).isEmpty)
             let checkIns = try await fixture.hooray("recovery", "--json")
             #expect(!checkIns.standardOutput.contains("todayCheckIn\" : {"))
+        }
+    }
+
+    @Test(arguments: ["hooray", "openai"])
+    func withAIOnTheEncouragingLineIsReplacedInPlaceAndOnlyTypeAndImpactAreSent(provider: String) async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await withAIServer { ai in
+                try fixture.writeConfig(
+                    """
+                    [ai]
+                    provider = "\(provider)"
+                    endpoint = "\(ai.endpoint("good").absoluteString)"
+                    timeout = "3s"
+                    \(provider == "openai" ? "model = \"test-model\"\napi_key_env = \"HOORAY_TEST_KEY\"" : "")
+
+                    \(Self.quietConfig)
+                    ai = true
+                    """)
+                let daemon = try await fixture.startDaemon(environment: ["HOORAY_TEST_KEY": "sk-test-key"])
+                let shot = fixture.home.appending("secret-chat.png")
+                try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: shot))
+                let logged = try await fixture.hooray(
+                    "reject", "--type", "job", "--impact", "6", "--note", "Acme Corp said no to Sam", "--screenshot",
+                    shot)
+                #expect(logged.status == .exited(0), "\(logged.standardError)")
+                let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(15))
+                try #require(shown.count == 2)
+                #expect(shown[1].id == shown[0].id, "the same notification, updated in place")
+                #expect(shown[1].summary == "Another 'No'? Let's Rebuild Your Confidence")
+                #expect(shown[1].body.hasPrefix("You made space for yourself.\n"))
+                #expect(shown[1].body.contains("5-Minute Recovery Plan:"))
+                let request = try #require(try ai.requests().first)
+                #expect(request.body.contains("job") && request.body.contains("6 out of 10"))
+                for secret in ["Acme", "Sam", "secret-chat", fixture.home.path] {
+                    #expect(!request.body.contains(secret), "\(secret) left the machine")
+                }
+                let stored = try #require(try await list(fixture).first)
+                #expect(stored.encouragement == "You made space for yourself.")
+                _ = daemon
+            }
+        }
+    }
+
+    @Test func editingAndDeletingKeepTheFollowUpsInLine() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig(Self.quietConfig)
+            let now = "2026-11-24 10:00:00"
+            func followUps() async throws -> Int {
+                try await fixture.nextEntries(all: true).filter { $0.id.hasPrefix("follow-up-") }.count
+            }
+            for (type, impact) in [("job", "5"), ("dating", "9")] {
+                let output = try await fixture.hooray(
+                    arguments: ["reject", "--type", type, "--impact", impact], fakeTime: now)
+                #expect(output.status == .exited(0), "\(output.standardError)")
+            }
+            #expect(try await followUps() == 1)
+            let rejections = try await list(fixture)
+            let job = try #require(rejections.first { $0.type == "job" })
+            let dating = try #require(rejections.first { $0.type == "dating" })
+
+            // The job one now hurt 8: it joins tomorrow's follow-up; the dating one 4: it leaves it.
+            let raised = try await fixture.hooray(
+                arguments: ["recovery", "edit", String(job.id.prefix(8)), "--impact", "8"], fakeTime: now)
+            #expect(raised.status == .exited(0), "\(raised.standardError)")
+            #expect(raised.standardOutput.contains("I'll check on you tomorrow at 10:00"))
+            #expect(try await followUps() == 1)
+            let lowered = try await fixture.hooray(
+                arguments: ["recovery", "edit", String(dating.id.prefix(8)), "--impact", "4", "--type", "social"],
+                fakeTime: now)
+            #expect(lowered.status == .exited(0), "\(lowered.standardError)")
+            #expect(lowered.standardOutput.contains("👥 Social"))
+            #expect(try await followUps() == 1, "the job one still waits for it")
+
+            // Deleting asks first; without a terminal it needs --yes, and then the follow-up goes with it.
+            let unasked = try await fixture.hooray("recovery", "delete", String(job.id.prefix(8)))
+            #expect(unasked.status == .exited(64))
+            #expect(unasked.standardError.contains("--yes"))
+            #expect(try await list(fixture).count == 2)
+            let deleted = try await fixture.hooray("recovery", "delete", String(job.id.prefix(8)), "--yes")
+            #expect(deleted.status == .exited(0), "\(deleted.standardError)")
+            #expect(try await list(fixture).map(\.type) == ["social"])
+            #expect(try await followUps() == 0)
+
+            let nothing = try await fixture.hooray("recovery", "edit", String(dating.id.prefix(8)))
+            #expect(nothing.status == .exited(64))
+            #expect(nothing.standardError.contains("say what to change"))
+            let unknown = try await fixture.hooray("recovery", "edit", "ffffffff", "--impact", "3")
+            #expect(unknown.status == .exited(1))
+            #expect(unknown.standardError.contains("no rejection has an id starting with ffffffff"))
+            let plan = try await fixture.hooray("recovery", "plan")
+            #expect(plan.standardOutput.hasPrefix("👥 Awkward Moment? Everyone Has Them\n\n5-Minute Recovery Plan:"))
         }
     }
 

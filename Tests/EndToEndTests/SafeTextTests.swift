@@ -187,7 +187,8 @@ struct SafeTextTests {
         #expect(
             Set(documented.keys)
                 == [
-                    "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay", "rejection",
+                    "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
+                    "rejection",
                     "checkIn",
                 ])
         try await HoorayFixture.with { fixture in
