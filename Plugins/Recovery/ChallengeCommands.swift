@@ -19,9 +19,4 @@ extension RecoveryPlugin {
     {
         nil
     }
-
-    /// `hooray recovery templates`.
-    func templatesCommand(_ command: CommandInvocation) throws -> CommandReply {
-        throw PluginCommandError("templates are being built")
-    }
 }
