@@ -127,18 +127,35 @@ extension RecoveryPlugin {
                 confirmation: "Delete the rejection {id}? This cannot be undone."),
             CommandSpec(
                 name: "templates", summary: "Response templates: graceful words for a reply.",
+                discussion: """
+                    The seed's templates for dating and job rejections, and more for social, academic and \
+                    other ones, numbered and grouped by kind. Placeholders such as [Name] stay as they are \
+                    until --fill fills them. --copy shows one template, the first or the one --number picks, \
+                    and puts its text on the clipboard with wl-copy (Wayland) or xclip (X11); without either \
+                    it says how to install one and exits 1, the text printed for copying by hand.
+                    """,
                 options: [
                     .init(
                         name: "type", valueName: "type", help: "Only templates for this kind.",
                         choices: Self.typeChoices),
                     .init(
+                        name: "number", valueName: "n",
+                        help: "Only the template with this number in the list (with --copy: the one to copy)."),
+                    .init(
                         name: "fill", valueName: "Placeholder=text",
-                        help: "Fill a placeholder, such as --fill Name=Sam. Repeatable.", isRepeating: true),
+                        help: "Fill a placeholder, such as --fill Name=Sam for [Name]. Repeatable.", isRepeating: true),
                 ],
-                flags: [.init(name: "copy", help: "Put the (first) template's text on the clipboard.")],
+                flags: [
+                    .init(
+                        name: "copy",
+                        help:
+                            "Show one template, the first or --number N, and put its text on the clipboard (wl-copy or xclip)."
+                    )
+                ],
                 examples: [
                     "hooray recovery templates --type job",
                     "hooray recovery templates --type job --fill Name=Sam --fill Position=Designer --copy",
+                    "hooray recovery templates --type dating --number 2 --copy",
                 ],
                 offersJSON: true, writes: false),
             CommandSpec(

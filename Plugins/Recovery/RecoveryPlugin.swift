@@ -44,14 +44,7 @@ public struct RecoveryPlugin: HoorayPlugin {
 
     public func activate(context: PluginContext, configuration: RecoveryConfiguration) async throws {
         try await scheduleCheckIn(context: context, configuration: configuration)
-        if let time = configuration.challengeAt {
-            try await context.reminders.schedule(
-                Reminder(
-                    id: Self.challengeReminder, schedule: .daily(at: time, zone: context.timeZone),
-                    notice: Notice(title: "Today's challenge", category: "hooray.recovery.challenge")))
-        } else {
-            try await context.reminders.cancel(id: Self.challengeReminder)
-        }
+        try await scheduleChallenge(context: context, configuration: configuration)
         try await reconcileFollowUps(context: context)
     }
 
@@ -141,9 +134,15 @@ public struct RecoveryPlugin: HoorayPlugin {
             let type = rejections.max { $0.impact < $1.impact }?.type ?? .other
             try await context.notices.post(Self.stillHardNotice(for: type))
         case Self.challengeDone.id, Self.challengeSkip.id:
-            let day = action.dueAt.map { LocalDate(instant: $0, in: context.timeZone) } ?? context.today
-            _ = try await recordChallenge(
+            let day =
+                action.payload?["day"]?.stringValue.flatMap(LocalDate.init(parsing:))
+                ?? action.dueAt.map { LocalDate(instant: $0, in: context.timeZone) } ?? context.today
+            let recorded = try await recordChallenge(
                 on: day, outcome: action.actionID == Self.challengeDone.id ? .done : .skipped, context: context)
+            guard recorded.changed else {
+                throw ActionDeclined(
+                    "That day's challenge is already \(recorded.entry.outcome.rawValue); `hooray challenge` shows it.")
+            }
         default:
             guard action.actionID.hasPrefix("mood-"),
                 let mood = CheckInMood(rawValue: String(action.actionID.dropFirst(5)))

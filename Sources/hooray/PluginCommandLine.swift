@@ -263,6 +263,18 @@ enum PluginCommandLine {
             return 1
         }
         show(reply, json: invocation.json)
+        var status: Int32 = 0
+        if let text = reply.clipboard {
+            // Here, not in the plugin: hoorayd may have run the command, outside the user's desktop session.
+            switch Clipboard.copy(text, environment: session.environment) {
+            case .copied(let tool):
+                let line = "Copied to the clipboard with \(tool.name)."
+                if invocation.json { warn(line) } else { print(line) }
+            case .notCopied(let message):
+                warn("\(label): \(message)")
+                status = ExitStatus.failed.rawValue
+            }
+        }
         if let file = session.configFile, venue == .daemon {
             // The daemon's plugins run with the configuration it read; say so rather than seem to have read FILE.
             warn(
@@ -277,7 +289,7 @@ enum PluginCommandLine {
                     "No notification server answered; the notification waits in `hooray inbox`. What you did is saved.")
             }
         }
-        return 0
+        return status
     }
 
     static func show(_ reply: CommandReply, json: Bool) {

@@ -97,17 +97,6 @@ public enum JourneyView {
         }
     }
 
-    /// The day's index into a pool of `count` summaries: FNV-1a of `YYYY-MM-DD`, which, unlike
-    /// `hashValue`, is the same in every run.
-    static func summaryIndex(for date: LocalDate, count: Int) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in date.description.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return Int(hash % UInt64(count))
-    }
-
     private static func cards(
         _ moments: [Moment], now: Date, timeZone: TimeZone, days: Int, summaries: [String: [String]]
     ) -> [Card] {
@@ -118,7 +107,7 @@ public enum JourneyView {
             let pool = summaries[summarySection(count: oldestFirst.count)] ?? []
             return Card(
                 date: date, mood: mood(of: oldestFirst), texts: oldestFirst.map(\.text),
-                summary: pool.isEmpty ? nil : pool[summaryIndex(for: date, count: pool.count)])
+                summary: pool.isEmpty ? nil : pool[date.stableIndex(among: pool.count)])
         }
     }
 

@@ -413,6 +413,14 @@ public struct CommandReply: Sendable, Hashable, Codable {
     /// finished, when it hosted the plugin itself because no `hoorayd` was running — to print what
     /// that work did, such as the AI's praise. The daemon's replies leave it out.
     public var followUp: CommandInvocation?
+    /// Text for the user's clipboard, such as a response template the user asked to copy; `nil` for none.
+    ///
+    /// A command may run in `hoorayd`, which is not in the user's desktop session, so the plugin
+    /// never copies itself: `hooray`, after printing the reply, hands this text to `wl-copy`
+    /// (Wayland) or `xclip` (X11) in the user's own environment and says which it used. When neither
+    /// can be used it says why and how to install one, and exits with status 1; the reply's text
+    /// should then show what was to be copied, so that the user can copy it by hand.
+    public var clipboard: String?
 
     /// Creates a reply.
     ///
@@ -421,17 +429,31 @@ public struct CommandReply: Sendable, Hashable, Codable {
     ///   - json: What to print with `--json`.
     ///   - warnings: Lines for standard error.
     ///   - followUp: A command to run after the background work, when hosted by `hooray`.
-    public init(text: String = "", json: JSONValue? = nil, warnings: [String] = [], followUp: CommandInvocation? = nil)
-    {
+    ///   - clipboard: Text for `hooray` to put on the user's clipboard.
+    public init(
+        text: String = "", json: JSONValue? = nil, warnings: [String] = [], followUp: CommandInvocation? = nil,
+        clipboard: String? = nil
+    ) {
         self.text = text
         self.json = json
         self.warnings = warnings
         self.followUp = followUp
+        self.clipboard = clipboard
     }
 
     enum CodingKeys: String, CodingKey {
-        case text, json, warnings
+        case text, json, warnings, clipboard
         case followUp = "follow_up"
+    }
+
+    /// Decodes a reply; one from a host or plugin that predates a member leaves it out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        json = try container.decodeIfPresent(JSONValue.self, forKey: .json)
+        warnings = try container.decode([String].self, forKey: .warnings)
+        followUp = try container.decodeIfPresent(CommandInvocation.self, forKey: .followUp)
+        clipboard = try container.decodeIfPresent(String.self, forKey: .clipboard)
     }
 
     /// A reply that is text only.

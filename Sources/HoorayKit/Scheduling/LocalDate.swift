@@ -86,6 +86,24 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// An index from 0 to `count - 1` that is the same for this date in every run: for picking the
+    /// day's item of a list, such as a daily challenge or quote, so that it stays put all day.
+    ///
+    /// It is FNV-1a of the `YYYY-MM-DD` text. Swift's `hashValue` would not do: it is seeded anew in
+    /// each process, so `hooray` and `hoorayd` would pick differently.
+    ///
+    /// - Parameter count: How many items there are to pick from; at least 1.
+    /// - Returns: The day's index.
+    public func stableIndex(among count: Int) -> Int {
+        precondition(count > 0, "stableIndex(among:) needs at least one item to pick from")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in description.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int(hash % UInt64(count))
+    }
+
     /// Orders dates from earlier to later.
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 

@@ -69,7 +69,8 @@ final class HoorayFixture: Sendable {
         ]
         if withoutBus { values["DBUS_SESSION_BUS_ADDRESS"] = nil }
         values.merge(overriding) { _, new in new }
-        var removed = ["DISPLAY", "WAYLAND_DISPLAY", "JOURNAL_STREAM"]
+        // The user's desktop session stays out, unless a test gives one.
+        var removed = ["DISPLAY", "WAYLAND_DISPLAY", "JOURNAL_STREAM"].filter { overriding[$0] == nil }
         if overriding["FAKETIME"] == nil { removed += ["FAKETIME", "LD_PRELOAD"] }
         if withoutBus { removed.append("DBUS_SESSION_BUS_ADDRESS") }
         for name in removing { values[name] = nil }
