@@ -76,7 +76,9 @@ public struct ResilienceScore: Sendable, Hashable, Codable {
         }
         steadyLogging = 3.75 * Double(blocks.count)
 
-        let sum = recoverySpeed + self.challenges + self.checkIns + steadyLogging
+        // Worked to the millionth first: floating point makes a part such as 40 × 1.5 / 3 come out
+        // as 19.999999999999996, and a sum of exactly x.5 would then round down instead of up.
+        let sum = ((recoverySpeed + self.challenges + self.checkIns + steadyLogging) * 1_000_000).rounded() / 1_000_000
         total = min(100, max(0, Int((sum + 0.5).rounded(.down))))
     }
 }
