@@ -129,9 +129,9 @@ extension RecoveryPlugin {
                 previous = try await book.update(day.description, change)
             }
         }
-        if day == context.today {
-            try await scheduleChallenge(context: context, configuration: try context.configuration(of: self))
-        }
+        try await holdForToday(
+            reminder: Self.challengeReminder, day: day,
+            reason: outcome == .done ? "challenge done today" : "challenge skipped today", context: context)
         let entries = try await book.all()
         let streak = RecoveryStreaks(
             checkIns: try await context.records(of: CheckIn.self).all(), challenges: entries, today: context.today

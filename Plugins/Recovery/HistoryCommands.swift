@@ -11,8 +11,13 @@ extension RecoveryPlugin {
         switch command.command {
         case "list":
             let type = try command.value("type").map { try RejectionType.parse($0) }
-            let since = try command.value("since").map {
-                try TimeInput(now: context.now, timeZone: zone).day($0, option: "--since", limit: .todayOrEarlier)
+            let input = TimeInput(now: context.now, timeZone: zone)
+            let since = try command.value("since").map { text -> LocalDate in
+                // `--since 30d` reads as "the last 30 days", as `30d ago` does.
+                if case .length(let seconds) = input.parse(text) {
+                    return input.today.adding(days: -(seconds / 86400))
+                }
+                return try input.day(text, option: "--since", limit: .todayOrEarlier)
             }
             let shown = try await book.all()
                 .filter { type == nil || $0.type == type }

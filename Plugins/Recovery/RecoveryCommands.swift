@@ -102,7 +102,7 @@ extension RecoveryPlugin {
                 options: [
                     .init(name: "type", valueName: "type", help: "Only this kind.", choices: Self.typeChoices),
                     .init(
-                        name: "since", valueName: "date", help: "Only since this day: YYYY-MM-DD, yesterday or 7d ago."),
+                        name: "since", valueName: "date", help: "Only since this day: YYYY-MM-DD, yesterday, or 30d for the last 30 days."),
                 ],
                 flags: [.init(name: "ids", help: "Print only the ids, one a line.")],
                 examples: ["hooray recovery list", "hooray recovery list --type job --since 30d"], offersJSON: true,
@@ -220,10 +220,12 @@ extension RecoveryPlugin {
                 )
             }
         } else {
-            guard let latest = try await book.all().filter({ !$0.isRecovered }).max(by: { $0.loggedAt < $1.loggedAt })
-            else {
+            let all = try await book.all()
+            guard let latest = all.filter({ !$0.isRecovered }).max(by: { $0.loggedAt < $1.loggedAt }) else {
                 throw PluginCommandError(
-                    "nothing to recover from: every rejection you logged is already marked okay. `hooray reject` logs a new one"
+                    all.isEmpty
+                        ? "nothing to recover from: no rejection is logged yet. When one stings, `hooray reject` logs it"
+                        : "nothing to recover from: every rejection you logged is already marked okay. `hooray reject` logs a new one"
                 )
             }
             rejection = latest
@@ -231,8 +233,15 @@ extension RecoveryPlugin {
         let updated = try await markRecovered(rejection, context: context)
         let took = RecoveryFormat.duration(updated.recoverySeconds ?? 0)
         var lines = ["Glad you're okay. \(updated.type.label) · \(updated.impact)/10 — bounced back in \(took)."]
-        if rejection.followUpDue != nil, rejection.followUpDue! > context.now {
-            lines.append("No follow-up needed now.")
+        if let group = rejection.followUpGroup, let due = rejection.followUpDue, due > context.now {
+            let followUp = Self.followUpPrefix + group.uuidString.lowercased()
+            let stillComing = try await context.reminders.list().contains {
+                $0.reminder.id == followUp && $0.nextDue != nil
+            }
+            lines.append(
+                stillComing
+                    ? "The follow-up still comes for the other rejection logged then."
+                    : "No follow-up needed now.")
         }
         return CommandReply(text: lines.joined(separator: "\n"), json: try JSONValue(encoding: RejectionView(updated)))
     }

@@ -35,6 +35,9 @@ public struct RecoveryPlugin: HoorayPlugin {
     static let stillHard = NoticeAction(id: "still-hard", label: "Still hard")
     static let challengeDone = NoticeAction(id: "challenge-done", label: "Done")
     static let challengeSkip = NoticeAction(id: "challenge-skip", label: "Skip today")
+    /// The line added when no AI encouragement came (PRODUCT.md).
+    static let aiFailedLine = "Couldn't fetch extra encouragement this time."
+
     /// A mood button's id: `mood-low`, `mood-okay`, `mood-good`, `mood-strong`.
     static func moodAction(_ mood: CheckInMood) -> NoticeAction {
         NoticeAction(id: "mood-\(mood.rawValue)", label: mood.label)
@@ -45,7 +48,12 @@ public struct RecoveryPlugin: HoorayPlugin {
     public func activate(context: PluginContext, configuration: RecoveryConfiguration) async throws {
         try await scheduleCheckIn(context: context, configuration: configuration)
         try await scheduleChallenge(context: context, configuration: configuration)
-        try await reconcileFollowUps(context: context)
+        do {
+            try await reconcileFollowUps(context: context)
+        } catch {
+            // The check-in and challenge go on; the next start or reload tries again.
+            context.logger.error("could not put back the follow-ups of rejections saved by a stopped process: \(error)")
+        }
     }
 
     /// Schedules the daily check-in, held back for the rest of the day once today's check-in exists,
@@ -67,6 +75,23 @@ public struct RecoveryPlugin: HoorayPlugin {
             Reminder(
                 id: Self.checkInReminder, schedule: .daily(at: configuration.checkInAt, zone: context.timeZone),
                 notice: Self.checkInNotice, hold: hold))
+    }
+
+    /// Holds a daily reminder for the rest of `day` once it is answered (a check-in, a challenge done),
+    /// so `hooray next` does not list it as coming, keeping its schedule as `activate` made it.
+    ///
+    /// A command runs with the user's terminal time zone, which may not be `hoorayd`'s; the
+    /// reminder's own zone says where its day ends. A day that is not the reminder's today changes
+    /// nothing.
+    func holdForToday(reminder id: String, day: LocalDate, reason: String, context: PluginContext) async throws {
+        guard var reminder = try await context.reminders.list().first(where: { $0.reminder.id == id })?.reminder
+        else { return }
+        let zone = reminder.schedule.zone ?? context.timeZone
+        let today = LocalDate(instant: context.now, in: zone)
+        guard day == today else { return }
+        reminder.hold = ReminderHold(
+            reason: reason, until: LocalDayRange(from: today, through: today, in: zone).instants.upperBound)
+        try await context.reminders.schedule(reminder)
     }
 
     /// The daily check-in notification, with a button for each mood.
@@ -93,17 +118,23 @@ public struct RecoveryPlugin: HoorayPlugin {
         if id.hasPrefix(Self.followUpPrefix),
             let group = UUID(uuidString: String(id.dropFirst(Self.followUpPrefix.count)))
         {
-            let waiting = try await followUpMembers(group, context: context).filter { !$0.isRecovered }
-            guard !waiting.isEmpty else { return nil }
-            return Self.followUpNotice(group: group, count: waiting.count)
+            // A threshold raised since (11 turns follow-ups off) applies to those already planned too.
+            let least = try context.configuration(of: self).followUpMinImpact
+            let waiting = try await followUpMembers(group, context: context).filter {
+                !$0.isRecovered && $0.impact >= least
+            }
+            guard let earliest = waiting.map(\.happenedAt).min() else { return nil }
+            // "Yesterday" is true of a follow-up a day later; one shown days late after a suspend is not.
+            let hours = context.now.timeIntervalSince(earliest) / 3600
+            return Self.followUpNotice(group: group, count: waiting.count, yesterday: (18...36).contains(hours))
         }
         return nil
     }
 
     /// The follow-up: "How are you doing?", for one rejection or several due within the hour.
-    static func followUpNotice(group: UUID, count: Int) -> Notice {
+    static func followUpNotice(group: UUID, count: Int, yesterday: Bool = true) -> Notice {
         Notice(
-            title: RecoveryCopy.followUpTitle, body: RecoveryCopy.followUpBody(count: count),
+            title: RecoveryCopy.followUpTitle, body: RecoveryCopy.followUpBody(count: count, yesterday: yesterday),
             actions: [okay, stillHard], category: "hooray.recovery.follow-up",
             payload: .object(["group": .string(group.uuidString.lowercased())]))
     }
@@ -121,6 +152,9 @@ public struct RecoveryPlugin: HoorayPlugin {
             try await context.notices.post(plan)
         case Self.okay.id:
             let rejections = try await rejections(from: action, context: context)
+            guard !rejections.isEmpty else {
+                throw ActionDeclined("That rejection is no longer in your history; nothing to mark.")
+            }
             let waiting = rejections.filter { !$0.isRecovered }
             guard !waiting.isEmpty else {
                 throw ActionDeclined(
@@ -132,7 +166,13 @@ public struct RecoveryPlugin: HoorayPlugin {
         case Self.stillHard.id:
             let rejections = try await rejections(from: action, context: context)
             let type = rejections.max { $0.impact < $1.impact }?.type ?? .other
-            try await context.notices.post(Self.stillHardNotice(for: type))
+            var notice = Self.stillHardNotice(for: type)
+            if rejections.contains(where: { !$0.isRecovered }), let payload = action.payload {
+                // The follow-up pressed is closed now: the plan carries its other button.
+                notice.actions = [Self.okay]
+                notice.payload = payload
+            }
+            try await context.notices.post(notice)
         case Self.challengeDone.id, Self.challengeSkip.id:
             let day =
                 action.payload?["day"]?.stringValue.flatMap(LocalDate.init(parsing:))
@@ -203,18 +243,26 @@ public struct RecoveryPlugin: HoorayPlugin {
             happenedAt: now.addingTimeInterval(-Double(checked.secondsAgo)), loggedAt: now,
             timeZone: context.timeZone.identifier,
             encouragement: RecoveryCopy.encouragements(for: checked.type).randomElement()!)
-        if checked.impact >= configuration.followUpMinImpact {
-            let due = rejection.happenedAt.addingTimeInterval(Double(configuration.followUpAfter.seconds))
-            if due > now {
-                let joined = try await followUpToJoin(dueAt: due, context: context)
-                rejection.followUpGroup = joined?.group ?? rejection.id
-                rejection.followUpDue = joined?.due ?? due
-            }
+        let ownDue = rejection.happenedAt.addingTimeInterval(Double(configuration.followUpAfter.seconds))
+        if checked.impact >= configuration.followUpMinImpact, ownDue > now {
+            let joined = try await followUpToJoin(dueAt: ownDue, context: context)
+            rejection.followUpGroup = joined?.group ?? rejection.id
+            rejection.followUpDue = joined?.due ?? ownDue
         }
         let book = context.records(of: Rejection.self)
         let notice = try await book.insert(rejection, announcing: Self.loggedNotice(for: rejection))
-        if let group = rejection.followUpGroup, let due = rejection.followUpDue {
-            try await scheduleFollowUp(group: group, at: due, context: context)
+        if let group = rejection.followUpGroup, let due = rejection.followUpDue,
+            try await scheduleFollowUp(group: group, at: due, context: context) == nil, group != rejection.id
+        {
+            // The follow-up it joined was shown meanwhile: this one gets its own.
+            let own = max(ownDue, context.now.addingTimeInterval(Self.soon))
+            try await book.update(rejection.recordID) { stored in
+                stored.followUpGroup = stored.id
+                stored.followUpDue = own
+            }
+            rejection.followUpGroup = rejection.id
+            rejection.followUpDue = own
+            try await scheduleFollowUp(group: rejection.id, at: own, context: context)
         }
         if configuration.ai {
             let saved = rejection
@@ -226,11 +274,11 @@ public struct RecoveryPlugin: HoorayPlugin {
     }
 
     /// The notification of a logged rejection: the type's title, the encouraging line and the plan.
-    static func loggedNotice(for rejection: Rejection) -> Notice {
+    static func loggedNotice(for rejection: Rejection, failedLine: Bool = false) -> Notice {
         Notice(
             title: RecoveryCopy.title(for: rejection.type),
-            body: ([rejection.encouragement, ""] + RecoveryCopy.planLines(for: rejection.type)).joined(
-                separator: "\n"),
+            body: ([rejection.encouragement] + (failedLine ? [aiFailedLine] : []) + [""]
+                + RecoveryCopy.planLines(for: rejection.type)).joined(separator: "\n"),
             actions: [showPlan, okay], category: "hooray.recovery.logged",
             payload: .object(["rejection": .string(rejection.recordID)]))
     }
@@ -280,26 +328,38 @@ public struct RecoveryPlugin: HoorayPlugin {
     }
 
     /// A follow-up still to come that a rejection whose own would be due at `due` joins: one due
-    /// within the hour before.
+    /// within the hour before or after. The group then comes at the earlier of the two times.
+    ///
+    /// - Returns: The group, and when its follow-up comes once the rejection joined it.
     func followUpToJoin(dueAt due: Date, context: PluginContext) async throws -> (group: UUID, due: Date)? {
         let pending = try await context.reminders.list().filter {
             $0.reminder.id.hasPrefix(Self.followUpPrefix) && $0.nextDue != nil
         }
         let candidates = pending.compactMap { scheduled -> (group: UUID, due: Date)? in
-            guard let next = scheduled.nextDue, next <= due, due.timeIntervalSince(next) < Self.followUpWindow,
+            guard let next = scheduled.nextDue, next > context.now.addingTimeInterval(Self.soon),
+                abs(due.timeIntervalSince(next)) < Self.followUpWindow,
                 let group = UUID(uuidString: String(scheduled.reminder.id.dropFirst(Self.followUpPrefix.count)))
             else { return nil }
-            return (group, next)
+            return (group, min(next, due))
         }
         return candidates.min { $0.due < $1.due }
     }
 
-    /// Schedules a group's follow-up; scheduling it again with the same time keeps it as it is.
-    func scheduleFollowUp(group: UUID, at due: Date, context: PluginContext) async throws {
-        try await context.reminders.schedule(
+    /// Schedules a group's follow-up, and notes its time on the group's rejections; scheduling it
+    /// again at the same time keeps it as it is.
+    ///
+    /// - Returns: When it comes; `nil` when it was already shown.
+    @discardableResult
+    func scheduleFollowUp(group: UUID, at due: Date, context: PluginContext) async throws -> Date? {
+        let scheduled = try await context.reminders.schedule(
             Reminder(
                 id: Self.followUpPrefix + group.uuidString.lowercased(), schedule: .once(at: due),
                 notice: Self.followUpNotice(group: group, count: 1)))
+        let book = context.records(of: Rejection.self)
+        for member in try await followUpMembers(group, context: context) where member.followUpDue != due {
+            try await book.update(member.recordID) { stored in stored.followUpDue = due }
+        }
+        return scheduled.nextDue
     }
 
     /// Cancels a group's follow-up when none of its rejections still waits for it.
@@ -359,18 +419,22 @@ public struct RecoveryPlugin: HoorayPlugin {
     {
         let book = context.records(of: CheckIn.self)
         let checkIn = CheckIn(day: day, mood: mood, note: note, at: context.now)
-        let replaced = try await book.update(day.description) { stored -> Bool in
+        let change: @Sendable (inout CheckIn) throws -> Bool = { stored in
             stored.mood = mood
             stored.at = checkIn.at
             if let note { stored.note = note }
             return true
         }
+        var replaced = try await book.update(day.description, change)
         if replaced == nil {
-            try await book.insert(checkIn)
+            do {
+                try await book.insert(checkIn)
+            } catch RecordBookError.duplicateID {
+                // A button pressed meanwhile saved the day's check-in first: the latest mood still counts.
+                replaced = try await book.update(day.description, change)
+            }
         }
-        if day == context.today {
-            try await scheduleCheckIn(context: context, configuration: try context.configuration(of: self))
-        }
+        try await holdForToday(reminder: Self.checkInReminder, day: day, reason: "checked in today", context: context)
         return (try await book.record(day.description) ?? checkIn, replaced != nil)
     }
 
@@ -388,8 +452,12 @@ public struct RecoveryPlugin: HoorayPlugin {
             praise = try await context.ai.praise(for: asked)
         } catch is CancellationError {
             return
+        } catch AIRequestError.notConfigured {
+            return  // AI is off: the offline line is the whole answer, and nothing is missing.
         } catch {
             context.logger.notice("no AI encouragement this time (\(error)); the offline line stays")
+            guard let current = try await context.records(of: Rejection.self).record(rejection.recordID) else { return }
+            try await context.notices.update(notice, to: Self.loggedNotice(for: current, failedLine: true))
             return
         }
         let book = context.records(of: Rejection.self)

@@ -192,14 +192,34 @@ struct RecoveryTests {
                     return today["mood"] as? String
                 })
             #expect(mood == "strong")
-            // Checked in: tonight's reminder is not listed as coming, and `hooray act` changes the mood.
-            let next = try await fixture.hooray("next")
-            #expect(!next.standardOutput.contains("How are you feeling today?"))
+            // `hooray act` changes the mood.
             let act = try await fixture.hooray("act", "1", "mood-good")
             #expect(act.status == .exited(0), "\(act.standardError)")
             let list = try await fixture.hooray("recovery", "--json")
             #expect(list.standardOutput.contains("\"good\""))
             _ = daemon
+        }
+    }
+
+    @Test func aCheckInInTheMorningHoldsTonightsReminderAndAnotherChangesIt() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig("[plugins.recovery]\nchallenge_at = \"off\"\n")
+            let morning = "2026-11-24 09:00:00"
+            let before = try await fixture.hooray(arguments: ["next"], fakeTime: morning)
+            #expect(before.standardOutput.contains("today 20:00     How are you feeling today?"))
+            let first = try await fixture.hooray(arguments: ["recovery", "checkin", "okay"], fakeTime: morning)
+            #expect(first.status == .exited(0), "\(first.standardError)")
+            #expect(first.standardOutput == "Checked in: 😐 Okay. Thanks for taking 30 seconds for yourself.\n")
+            let after = try await fixture.hooray(arguments: ["next"], fakeTime: morning)
+            #expect(!after.standardOutput.contains("How are you feeling today?"), "\(after.standardOutput)")
+            let all = try await fixture.hooray(arguments: ["next", "--all"], fakeTime: morning)
+            #expect(all.standardOutput.contains("not shown: checked in today"))
+            let again = try await fixture.hooray(
+                arguments: ["recovery", "checkin", "strong", "--note", "Went for a run", "--json"], fakeTime: morning)
+            let value = try #require(
+                try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])
+            #expect(value["mood"] as? String == "strong" && value["note"] as? String == "Went for a run")
+            #expect(value["day"] as? String == "2026-11-24")
         }
     }
 

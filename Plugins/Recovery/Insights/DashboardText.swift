@@ -128,6 +128,11 @@ extension RecoveryDashboard {
                 TerminalText.padding(label, toWidth: width)
                     + (days == 0 ? "ready when you are" : "\(days) \(days == 1 ? "day" : "days") in a row")
             }
+            + [
+                "  Today: "
+                    + (todayCheckIn.map { "checked in \($0.mood.label)" }
+                        ?? "not checked in yet (hooray recovery checkin)")
+            ]
     }
 
     /// `30`, `17.5`, `11.25`: at most two decimals, none when whole.

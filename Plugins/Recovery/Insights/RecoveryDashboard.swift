@@ -21,6 +21,8 @@ struct RecoveryDashboard: Sendable, Hashable {
     var streaks: RecoveryStreaks
     /// Whether nothing at all is logged yet: no rejection, check-in or challenge.
     var isFirstRun: Bool
+    /// Today's check-in, once there is one.
+    var todayCheckIn: CheckIn?
 
     /// Works the dashboard out.
     ///
@@ -45,6 +47,7 @@ struct RecoveryDashboard: Sendable, Hashable {
         trend = RecoveryTrend(rejections: rejections, today: today, timeZone: timeZone, weeks: weeks)
         streaks = RecoveryStreaks(checkIns: checkIns, challenges: challenges, today: today)
         isFirstRun = rejections.isEmpty && checkIns.isEmpty && challenges.isEmpty
+        todayCheckIn = checkIns.first { $0.day == today }
     }
 
     /// The dashboard as `--json` prints it: one object, keys in camelCase, every key always present
@@ -82,6 +85,7 @@ struct RecoveryDashboard: Sendable, Hashable {
                 "challenge": .number(Double(streaks.challenge)),
                 "checkIn": .number(Double(streaks.checkIn)),
             ]),
+            "todayCheckIn": todayCheckIn.flatMap { try? JSONValue(encoding: CheckInView($0)) } ?? .null,
         ])
     }
 

@@ -94,11 +94,15 @@ public enum RecoveryCopy {
     /// The follow-up's body for one rejection (seed 002 §7).
     public static let followUpBody = "Yesterday was tough. You're stronger than you know."
 
-    /// The follow-up's body for `count` rejections whose follow-ups fell in the same hour.
-    public static func followUpBody(count: Int) -> String {
-        count <= 1
-            ? followUpBody
-            : "Yesterday was tough: \(count) hard moments in a row. You're stronger than you know."
+    /// The follow-up's body for `count` rejections whose follow-ups fell in the same hour; the seed's
+    /// "Yesterday" only when the rejections were about a day ago.
+    public static func followUpBody(count: Int, yesterday: Bool = true) -> String {
+        switch (count, yesterday) {
+        case (...1, true): followUpBody
+        case (...1, false): "That was a tough time. You're stronger than you know."
+        case (_, true): "Yesterday was tough: \(count) hard moments. You're stronger than you know."
+        case (_, false): "That was a tough time: \(count) hard moments. You're stronger than you know."
+        }
     }
 
     /// The daily check-in's title and body (seed 002 §7).

@@ -1,0 +1,94 @@
+import Foundation
+import HoorayKit
+import HoorayTesting
+import RecoveryPlugin
+import Testing
+
+/// The 24-hour follow-up on Hooray's real engine with a manual clock (`PluginWorld`): once, on time,
+/// after sleep and restarts; one for several due within the hour, in whichever order they were
+/// logged; none once the user is okay or the threshold is raised; and put back when a process
+/// stopped between saving a rejection and planning its follow-up.
+@Suite struct FollowUpTests {
+    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    /// Tuesday 24 November 2026, 10:00 in Berlin.
+    static let tuesday = Date(timeIntervalSince1970: 1_795_510_800)
+    /// Only follow-ups: no check-in or challenge reminder.
+    static let quiet = RecoveryConfiguration(checkIn: false, challengeAt: nil)
+
+    func world(_ configuration: RecoveryConfiguration = quiet) async throws -> PluginWorld<RecoveryPlugin> {
+        try await PluginWorld(
+            plugin: RecoveryPlugin(), configuration: configuration, now: Self.tuesday, timeZone: Self.berlin)
+    }
+
+    func followUps(_ world: PluginWorld<RecoveryPlugin>) async -> [ShownNotice] {
+        await world.shown.filter { $0.notice.title == "How are you doing?" && !$0.isUpdate }
+    }
+
+    @Test func aHardRejectionGetsOneFollowUpADayLaterEvenAcrossSleepAndRestarts() async throws {
+        let world = try await world()
+        try await world.run("log", "--type", "job", "--impact", "8")
+        await world.advance(by: .seconds(23 * 3600))
+        #expect(await followUps(world).isEmpty)
+        // Asleep over the hour it was due: shown once on waking, however late.
+        await world.suspend(for: .seconds(3 * 3600))
+        let shown = await followUps(world)
+        #expect(shown.count == 1)
+        #expect(shown.first?.notice.body == "Yesterday was tough. You're stronger than you know.")
+        try await world.restart(after: .seconds(60))
+        try await world.restart(after: .seconds(3 * 86400))
+        #expect(await followUps(world).count == 1)
+    }
+
+    @Test(arguments: [["5m", "0m"], ["0m", "5m"], ["0m", "50m"]])
+    func hardRejectionsDueWithinTheHourGetOneFollowUpThatSaysHowMany(agos: [String]) async throws {
+        let world = try await world()
+        for ago in agos {
+            try await world.run("log", "--type", "dating", "--impact", "9", "--ago", ago)
+        }
+        #expect(try await world.reminders().filter { $0.reminder.id.hasPrefix("follow-up-") }.count == 1)
+        await world.advance(by: .seconds(25 * 3600))
+        let shown = await followUps(world)
+        #expect(shown.count == 1)
+        #expect(shown.first?.notice.body == "Yesterday was tough: 2 hard moments. You're stronger than you know.")
+    }
+
+    @Test func rejectionsMoreThanAnHourApartGetAFollowUpEach() async throws {
+        let world = try await world()
+        try await world.run("log", "--type", "dating", "--impact", "9", "--ago", "2h")
+        try await world.run("log", "--type", "dating", "--impact", "9")
+        await world.advance(by: .seconds(25 * 3600))
+        #expect(await followUps(world).count == 2)
+    }
+
+    @Test func okayFirstOrARaisedThresholdMeansNoFollowUp() async throws {
+        let world = try await world()
+        try await world.run("log", "--type", "job", "--impact", "8")
+        try await world.run("okay")
+        try await world.run("log", "--type", "social", "--impact", "7", "--ago", "3h")
+        // Follow-ups turned off: the one already planned is not shown either.
+        try await world.reload(configuration: RecoveryConfiguration(followUpMinImpact: 11, checkIn: false, challengeAt: nil))
+        await world.advance(by: .seconds(2 * 86400))
+        #expect(await followUps(world).isEmpty)
+    }
+
+    @Test func aRejectionSavedWithoutItsFollowUpGetsItBackOnTheNextStartOnce() async throws {
+        // As if hoorayd was killed after saving the rejection and before planning its follow-up.
+        let harness = PluginTestHarness(pluginName: "recovery", now: Self.tuesday, configuration: Self.quiet)
+        let group = UUID()
+        let book = harness.context.records(of: Rejection.self)
+        for (id, hoursAgo) in [(group, 30.0), (UUID(), 29.5)] {
+            try await book.insert(
+                Rejection(
+                    id: id, type: .job, impact: 8, happenedAt: Self.tuesday.addingTimeInterval(-hoursAgo * 3600),
+                    loggedAt: Self.tuesday.addingTimeInterval(-hoursAgo * 3600), timeZone: "Europe/Berlin",
+                    followUpGroup: group, followUpDue: Self.tuesday.addingTimeInterval(-6 * 3600)))
+        }
+        try await RecoveryPlugin().activate(context: harness.context, configuration: Self.quiet)
+        try await RecoveryPlugin().activate(context: harness.context, configuration: Self.quiet)
+        let planned = try await harness.context.reminders.list().filter { $0.reminder.id.hasPrefix("follow-up-") }
+        #expect(planned.map(\.reminder.id) == ["follow-up-" + group.uuidString.lowercased()])
+        // Its time is past: it comes at once.
+        let due = try #require(planned.first?.nextDue)
+        #expect(due > Self.tuesday && due <= Self.tuesday.addingTimeInterval(2))
+    }
+}
