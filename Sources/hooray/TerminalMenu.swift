@@ -140,7 +140,8 @@ enum Terminal {
 ///
 /// The terminal's modes are put back by ``end()`` on every normal way out and, through signal
 /// handlers, when the process is terminated, hung up or stopped (`kill -TSTP`; Ctrl-Z is handled as
-/// a key and raises the same signal). A stopped process gets its modes back on `fg`.
+/// a key and raises the same signal). A stopped process takes the keys again on `fg`. A signal the
+/// process was started ignoring (a background job's SIGINT) stays ignored.
 final class SingleKeys {
     /// A key pressed, as the menu needs it.
     enum Key: Equatable {
@@ -176,7 +177,7 @@ final class SingleKeys {
         }
         keyModes = modes
         // The handlers must find the saved modes before the terminal is changed.
-        modesChanged = 1
+        terminalState = TerminalState.keys
         for signal in Self.endingSignals { install(restoreAndRaise, for: signal) }
         install(restoreAndStop, for: SIGTSTP)
         // TCSANOW, not TCSAFLUSH: a key typed as the menu appears is kept.
@@ -188,71 +189,121 @@ final class SingleKeys {
 
     /// Puts the terminal's modes and the signal handlers back as they were.
     func end() {
-        guard modesChanged != 0 else { return }
+        guard terminalState != TerminalState.unchanged else { return }
+        // Ending first: a stop from now on must not take the keys again on `fg`, while a signal
+        // that ends the process still puts the modes back.
+        terminalState = TerminalState.ending
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedModes)
-        modesChanged = 0
+        terminalState = TerminalState.unchanged
         for (signal, var action) in previousActions { _ = sigaction(signal, &action, nil) }
         previousActions = [:]
     }
 
     deinit { end() }
 
+    /// Bytes read and not yet taken as keys. They outlive one menu: keys typed ahead (`28`) answer
+    /// the menus that follow in turn.
+    nonisolated(unsafe) private static var pending: [UInt8] = []
+
     /// Waits for the next key.
     func next() -> Key {
-        var buffer = [UInt8](repeating: 0, count: 32)
-        while true {
-            let count = read(STDIN_FILENO, &buffer, buffer.count)
-            if count < 0 && errno == EINTR {
-                if resumedFromStop != 0 {
-                    resumedFromStop = 0
-                    return .resumed
-                }
-                continue
-            }
+        if Self.pending.isEmpty {
+            switch fill() {
+            case .read: break
+            case .resumed: return .resumed
             // The terminal went away: nothing more will be typed.
-            guard count > 0 else { return .cancel }
-            let bytes = Array(buffer[0..<count])
-            switch bytes {
-            case [0x1B]:
-                // An arrow key's sequence starts with Esc; its rest follows at once.
-                return moreInputWaiting() ? drained() : .cancel
-            case [interrupt], [endOfFile]:
-                return .cancel
-            case [suspend]:
-                raise(SIGTSTP)
-                resumedFromStop = 0
-                return .resumed
-            case [0x0D], [0x0A]:
-                return .enter
-            default:
-                let text = String(decoding: bytes, as: UTF8.self)
-                guard bytes.first != 0x1B, text.count == 1, let character = text.first else { return .other }
-                return .character(character)
+            case .nothing: return .cancel
             }
+        }
+        let first = Self.pending.removeFirst()
+        switch first {
+        case 0x1B:
+            // Esc alone cancels; an arrow key's sequence (Esc [ A) starts with it, its rest at once.
+            if Self.pending.isEmpty && fill(waiting: 50) != .read { return .cancel }
+            dropEscapeSequence()
+            return .other
+        case interrupt, endOfFile:
+            return .cancel
+        case suspend:
+            // Ctrl-Z. This thread may be one of the runtime's, which block signals: unblocked, the
+            // signal runs the handler here and now, and the process stops inside it.
+            var stop = sigset_t()
+            sigemptyset(&stop)
+            sigaddset(&stop, SIGTSTP)
+            var previous = sigset_t()
+            pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
+            raise(SIGTSTP)
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+            resumedFromStop = 0
+            return .resumed
+        case 0x0D, 0x0A:
+            return .enter
+        default:
+            // A character of several UTF-8 bytes (é, 💔) may come in two reads.
+            let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            var bytes = [first]
+            while bytes.count < length {
+                if Self.pending.isEmpty && fill(waiting: 50) != .read { break }
+                bytes.append(Self.pending.removeFirst())
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard text.count == 1, let character = text.first else { return .other }
+            return .character(character)
         }
     }
 
-    /// Whether more input arrives within 50 ms.
-    private func moreInputWaiting() -> Bool {
-        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 50) > 0
+    /// Drops the rest of an escape sequence after its Esc: `[`, parameters and a final letter
+    /// (arrows, function keys), `O` and a letter, or one key (Alt with a key).
+    private func dropEscapeSequence() {
+        guard !Self.pending.isEmpty else { return }
+        let introducer = Self.pending.removeFirst()
+        if introducer == UInt8(ascii: "[") {
+            while let byte = Self.pending.first, (0x20...0x3F).contains(byte) { Self.pending.removeFirst() }
+        }
+        if introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O"),
+            let byte = Self.pending.first, (0x40...0x7E).contains(byte)
+        {
+            Self.pending.removeFirst()
+        }
     }
 
-    /// Reads and drops the rest of an escape sequence.
-    private func drained() -> Key {
-        var buffer = [UInt8](repeating: 0, count: 32)
-        while moreInputWaiting(), read(STDIN_FILENO, &buffer, buffer.count) > 0 {}
-        return .other
+    private enum Fill { case read, resumed, nothing }
+
+    /// Reads what was typed into ``pending``, waiting for it up to `milliseconds` (-1: as long as
+    /// it takes).
+    private func fill(waiting milliseconds: Int32 = -1) -> Fill {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        if milliseconds >= 0 && poll(&descriptor, 1, milliseconds) <= 0 { return .nothing }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = read(STDIN_FILENO, &buffer, buffer.count)
+            if count > 0 {
+                Self.pending += buffer[0..<count]
+                return .read
+            }
+            guard count < 0 && errno == EINTR else { return .nothing }
+            if resumedFromStop != 0 {
+                resumedFromStop = 0
+                return .resumed
+            }
+        }
     }
 
     private func install(_ handler: @convention(c) (Int32) -> Void, for signal: Int32) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
-        // No SA_RESTART: a read interrupted by a stop and continue returns, so the menu is shown again.
+        // No SA_RESTART: a read interrupted by a stop and continue returns, and the menu is shown
+        // again (when the signal reached the thread reading; otherwise the keys still work).
         action.sa_flags = 0
         var previous = sigaction()
-        if sigaction(signal, &action, &previous) == 0 { previousActions[signal] = previous }
+        guard sigaction(signal, &action, &previous) == 0 else { return }
+        if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        {
+            _ = sigaction(signal, &previous, nil)
+        } else {
+            previousActions[signal] = previous
+        }
     }
 }
 
@@ -260,12 +311,22 @@ final class SingleKeys {
 // and these values, written before the handlers are installed and after they are removed.
 nonisolated(unsafe) private var savedModes = termios()
 nonisolated(unsafe) private var keyModes = termios()
-nonisolated(unsafe) private var modesChanged: sig_atomic_t = 0
+nonisolated(unsafe) private var terminalState: sig_atomic_t = TerminalState.unchanged
 nonisolated(unsafe) private var resumedFromStop: sig_atomic_t = 0
+
+/// What the signal handlers are to do with the terminal's modes.
+private enum TerminalState {
+    /// Nothing: the modes are the user's.
+    static let unchanged: sig_atomic_t = 0
+    /// Put them back before the process ends or stops, and take the keys again after a stop.
+    static let keys: sig_atomic_t = 1
+    /// Put them back before the process ends or stops; ``SingleKeys/end()`` is doing so.
+    static let ending: sig_atomic_t = 2
+}
 
 /// Puts the terminal back and ends the process by the signal, as it would have ended without us.
 private func restoreAndRaise(_ signal: Int32) {
-    if modesChanged != 0 {
+    if terminalState != TerminalState.unchanged {
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedModes)
         _ = write(STDOUT_FILENO, "\n", 1)
     }
@@ -276,7 +337,7 @@ private func restoreAndRaise(_ signal: Int32) {
 /// Puts the terminal back, stops, and on `fg` takes the keys again.
 private func restoreAndStop(_ signal: Int32) {
     let saved = errno
-    if modesChanged != 0 { _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
+    if terminalState != TerminalState.unchanged { _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
     _ = Glibc.signal(SIGTSTP, SIG_DFL)
     var stop = sigset_t()
     sigemptyset(&stop)
@@ -286,12 +347,14 @@ private func restoreAndStop(_ signal: Int32) {
     _ = raise(SIGTSTP)
     // Continued.
     _ = pthread_sigmask(SIG_BLOCK, &stop, nil)
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = restoreAndStop
-    sigemptyset(&action.sa_mask)
-    action.sa_flags = 0
-    _ = sigaction(SIGTSTP, &action, nil)
-    if modesChanged != 0 { _ = tcsetattr(STDIN_FILENO, TCSANOW, &keyModes) }
-    resumedFromStop = 1
+    if terminalState == TerminalState.keys {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = restoreAndStop
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        _ = sigaction(SIGTSTP, &action, nil)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &keyModes)
+        resumedFromStop = 1
+    }
     errno = saved
 }
