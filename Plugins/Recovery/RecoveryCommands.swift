@@ -36,7 +36,8 @@ extension RecoveryPlugin {
                         menu: (1...10).map { impact in
                             MenuChoice(
                                 key: impact == 10 ? "0" : String(impact), value: String(impact),
-                                label: "\(impact) \(RecoveryCopy.face(forImpact: impact))")
+                                label: "\(impact) \(RecoveryCopy.face(forImpact: impact))",
+                                echo: "\(impact)/10 \(RecoveryCopy.face(forImpact: impact))")
                         }),
                     .init(
                         name: "note", valueName: "text", help: "A quick note; the same as the words after the command."),

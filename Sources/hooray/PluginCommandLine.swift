@@ -221,13 +221,30 @@ enum PluginCommandLine {
                 return 0
             }
         }
-        // What was left out and has a question is asked on a terminal; Enter leaves it out.
+        // What was left out and has a question is asked on a terminal, arguments first, in the order
+        // declared; Enter leaves it out. A question with a menu is answered with one key.
         let questions =
-            spec.arguments.compactMap { argument in argument.prompt.map { (argument.name, $0) } }
-            + spec.options.compactMap { option in option.prompt.map { (option.name, $0) } }
+            spec.arguments.compactMap { argument in
+                argument.prompt.map {
+                    (argument.name, MenuQuestion(text: $0, choices: argument.menu, isOptional: argument.isOptional))
+                }
+            }
+            + spec.options.compactMap { option in
+                option.prompt.map { (option.name, MenuQuestion(text: $0, choices: option.menu, isOptional: true)) }
+            }
         for (name, question) in questions where interactive && invocation.values[name] == nil {
-            print("\(question) ", terminator: "")
-            if let answer = readLine(), !answer.isEmpty { invocation.values[name] = [answer] }
+            guard !question.choices.isEmpty else {
+                print("\(question.text) ", terminator: "")
+                if let answer = readLine(), !answer.isEmpty { invocation.values[name] = [answer] }
+                continue
+            }
+            switch question.ask() {
+            case .picked(let value): invocation.values[name] = [value]
+            case .leftOut: break
+            case .cancelled:
+                warn(MenuQuestion.cancelledMessage)
+                return ExitStatus.failed.rawValue
+            }
         }
         for argument in spec.arguments where !argument.isOptional && invocation.values[argument.name] == nil {
             warn("\(label): missing <\(argument.name)>: \(argument.help)")

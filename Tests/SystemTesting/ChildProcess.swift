@@ -139,6 +139,55 @@ public final class ChildProcess: Sendable {
         state.startReaping(pid)
     }
 
+    /// Starts a program on a pseudo-terminal: its standard input, output and error are the terminal,
+    /// which is its controlling terminal, in a session of its own.
+    ///
+    /// What it writes is ``standardOutput`` (standard error is mixed in, as on a screen; the
+    /// ``standardError`` property stays empty), and ``write(toStandardInput:)`` types keys.
+    ///
+    /// - Parameters:
+    ///   - executable: An absolute or relative path, or a name looked up on the child's `PATH`.
+    ///   - arguments: The arguments, without the program name.
+    ///   - environment: The child's environment; inherited by default.
+    ///   - terminal: The terminal to run it on.
+    /// - Throws: ``SystemTestingError/executableNotFound(_:)`` or ``SystemTestingError/launchFailed(executable:reason:)``.
+    public init(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: ProcessEnvironment = .inherited(),
+        terminal: PseudoTerminal
+    ) throws {
+        let variables = environment.resolved()
+        let path = try Self.locate(executable, searchPath: variables["PATH"])
+        commandLine = ([executable] + arguments).joined(separator: " ")
+        // Copies of the controller side: the reader closes its own at the end, and the terminal stays
+        // open for PseudoTerminal.modes() after the program exits.
+        let reading = try terminal.duplicateController()
+        let typing: Int32
+        do {
+            typing = try terminal.duplicateController()
+        } catch {
+            close(reading)
+            throw error
+        }
+        do {
+            pid = try Spawn.run(
+                path: path, arguments: [executable] + arguments, environment: variables.map { "\($0.key)=\($0.value)" },
+                standardInput: nil, standardOutput: -1, standardError: -1, workingDirectory: nil,
+                terminal: terminal.path)
+        } catch {
+            close(reading)
+            close(typing)
+            throw error
+        }
+        input = InputPipe(descriptor: typing)
+        // Reading the controller side ends with EIO once the program and all it started have closed
+        // the terminal.
+        state.startReading(reading, stream: .standardOutput, pid: pid)
+        state.withLock { $0.errorEnded = true }
+        state.startReaping(pid)
+    }
+
     deinit {
         // A test that forgot to stop its child must not leave it, or anything it started, running.
         send(SIGKILL, toProcessGroup: true)
@@ -289,7 +338,7 @@ private final class InputPipe: @unchecked Sendable {
 }
 
 /// `posix_spawn` with a clean signal state, and the GNU functions Swift's Glibc module does not show.
-private enum Spawn {
+enum Spawn {
     private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     private typealias AddChdir =
         @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
@@ -297,8 +346,11 @@ private enum Spawn {
     /// `pipe2` and `posix_spawn_file_actions_addchdir_np` (glibc 2.9 and 2.29), looked up at run time.
     private static let pipe2: Pipe2? = symbol("pipe2")
     private static let addChdir: AddChdir? = symbol("posix_spawn_file_actions_addchdir_np")
+    /// glibc's `POSIX_SPAWN_SETSID` (2.26), which Swift's Glibc module does not show.
+    private static let setSession: Int32 = 0x80
 
-    private static func symbol<Function>(_ name: String) -> Function? {
+    /// A C library function Swift's Glibc module does not show, looked up at run time.
+    static func symbol<Function>(_ name: String) -> Function? {
         guard let address = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
         return unsafeBitCast(address, to: Function.self)
     }
@@ -328,18 +380,27 @@ private enum Spawn {
         standardInput: Int32?,
         standardOutput: Int32,
         standardError: Int32,
-        workingDirectory: String?
+        workingDirectory: String?,
+        terminal: String? = nil
     ) throws(SystemTestingError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let standardInput {
-            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        if let terminal {
+            // Opened by the leader of a new session (POSIX_SPAWN_SETSID below, applied before these
+            // actions), the terminal becomes its controlling terminal, as a login shell's would.
+            posix_spawn_file_actions_addopen(&actions, 0, terminal, O_RDWR, 0)
+            posix_spawn_file_actions_adddup2(&actions, 0, 1)
+            posix_spawn_file_actions_adddup2(&actions, 0, 2)
         } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            if let standardInput {
+                posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            }
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+            posix_spawn_file_actions_adddup2(&actions, standardError, 2)
         }
-        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
         if let workingDirectory {
             guard let addChdir else {
                 throw .launchFailed(executable: path, reason: "this C library cannot set a child's working directory")
@@ -359,10 +420,9 @@ private enum Spawn {
         sigdelset(&everySignal, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes,
-            Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)
-        )
+        // A new session is a new process group too, with the same id as the child's.
+        let group = terminal == nil ? Int32(POSIX_SPAWN_SETPGROUP) : setSession
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | group))
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]

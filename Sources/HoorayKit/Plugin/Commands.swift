@@ -138,6 +138,10 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var prompt: String?
         /// The answers to ``prompt`` as a one-key menu: on a terminal the question shows them and
         /// one key picks one. Empty for a question answered with a line.
+        ///
+        /// Enter leaves the value out; Esc, Ctrl-C or Ctrl-D cancels the command ("Cancelled; nothing
+        /// was saved.", exit 1) before the plugin sees it. When standard output is not a terminal the
+        /// question is answered with a line: a key or a value.
         public var menu: [MenuChoice]
         /// The words of a `hooray` command whose output, one value a line, the shell offers to
         /// complete this argument, such as `["habit", "list", "--names"]`; `nil` for none. Paths
@@ -209,6 +213,10 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var prompt: String?
         /// The answers to ``prompt`` as a one-key menu: on a terminal the question shows them and
         /// one key picks one. Empty for a question answered with a line.
+        ///
+        /// Enter leaves the value out; Esc, Ctrl-C or Ctrl-D cancels the command ("Cancelled; nothing
+        /// was saved.", exit 1) before the plugin sees it. When standard output is not a terminal the
+        /// question is answered with a line: a key or a value.
         public var menu: [MenuChoice]
         /// The words of a `hooray` command whose output, one value a line, the shell offers to
         /// complete this option's value; `nil` for none. ``choices`` and paths (``isPath``) complete
@@ -295,8 +303,11 @@ public struct MenuChoice: Sendable, Hashable, Codable {
     public var key: String
     /// The value it gives the option or argument, such as `dating`.
     public var value: String
-    /// What the menu shows for it, such as `💔 Dating`.
+    /// What the menu shows for it, such as `💔 Dating`. A label that starts with its key and a
+    /// space, such as `8 😣` for key `8`, is shown without the key in front again.
     public var label: String
+    /// What `hooray` shows once it is picked, after an arrow (`→ 8/10 😣`); `nil` shows the label.
+    public var echo: String?
 
     /// Creates an answer.
     ///
@@ -304,10 +315,12 @@ public struct MenuChoice: Sendable, Hashable, Codable {
     ///   - key: The one character that picks it.
     ///   - value: The value it gives.
     ///   - label: What the menu shows.
-    public init(key: String, value: String, label: String) {
+    ///   - echo: What is shown once it is picked; the label when `nil`.
+    public init(key: String, value: String, label: String, echo: String? = nil) {
         self.key = key
         self.value = value
         self.label = label
+        self.echo = echo
     }
 }
 
