@@ -103,7 +103,8 @@ extension RecoveryPlugin {
                 options: [
                     .init(name: "type", valueName: "type", help: "Only this kind.", choices: Self.typeChoices),
                     .init(
-                        name: "since", valueName: "date", help: "Only since this day: YYYY-MM-DD, yesterday, or 30d for the last 30 days."),
+                        name: "since", valueName: "date",
+                        help: "Only since this day: YYYY-MM-DD, yesterday, or 30d for the last 30 days."),
                 ],
                 flags: [.init(name: "ids", help: "Print only the ids, one a line.")],
                 examples: ["hooray recovery list", "hooray recovery list --type job --since 30d"], offersJSON: true,

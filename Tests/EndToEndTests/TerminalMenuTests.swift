@@ -53,9 +53,10 @@ struct TerminalMenuTests {
     }
 
     func latestRejection(_ fixture: HoorayFixture) async throws -> StoredRejection {
-        let okay = try await fixture.hooray("recovery", "okay", "--json")
-        #expect(okay.status == .exited(0), "\(okay.standardError)")
-        return try JSONDecoder().decode(StoredRejection.self, from: Data(okay.standardOutput.utf8))
+        let list = try await fixture.hooray("recovery", "list", "--json")
+        #expect(list.status == .exited(0), "\(list.standardError)")
+        return try #require(
+            try JSONDecoder().decode([StoredRejection].self, from: Data(list.standardOutput.utf8)).first)
     }
 
     @Test func twoKeysLogARejectionWithoutTheDaemon() async throws {

@@ -77,6 +77,7 @@ import Testing
             Streaks
               Challenges   3 days in a row
               Check-ins    5 days in a row
+              Today: not checked in yet (hooray recovery checkin)
             """
         #expect(reply.text == expected)
         #expect(!reply.text.contains("\u{1B}"), "no colour unless the terminal takes it")
@@ -213,6 +214,9 @@ import Testing
         #expect(text.contains("  Average impact                  —           —\n"))
         #expect(text.contains("Patterns\n  Nothing stands out yet. Patterns show here as your history grows.\n"))
         #expect(text.contains("  Nothing marked okay yet. When you feel better, `hooray recovery okay` records it.\n"))
-        #expect(text.hasSuffix("Streaks\n  Challenges   ready when you are\n  Check-ins    1 day in a row"))
+        #expect(
+            text.hasSuffix(
+                "Streaks\n  Challenges   ready when you are\n  Check-ins    1 day in a row\n  Today: checked in 🙂 Good")
+        )
     }
 }

@@ -66,7 +66,8 @@ import Testing
         try await world.run("okay")
         try await world.run("log", "--type", "social", "--impact", "7", "--ago", "3h")
         // Follow-ups turned off: the one already planned is not shown either.
-        try await world.reload(configuration: RecoveryConfiguration(followUpMinImpact: 11, checkIn: false, challengeAt: nil))
+        try await world.reload(
+            configuration: RecoveryConfiguration(followUpMinImpact: 11, checkIn: false, challengeAt: nil))
         await world.advance(by: .seconds(2 * 86400))
         #expect(await followUps(world).isEmpty)
     }
