@@ -32,6 +32,7 @@ struct RecoveryChallengeTests {
             let server = try await fixture.startServer()
             // Tuesday 16 June 2026, three seconds before the 09:00 challenge. Nothing logged yet: a
             // self-care challenge, and 16 June's pick of those is the seed's Self-Care Check.
+            try fixture.writeConfig("[plugins.recovery]\nchallenge_at = \"09:00\"\n")
             let daemon = try await fixture.startDaemon(fakeTime: "2026-06-16 08:59:57")
             let shown = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(20)).first)
             #expect(shown.summary == "Today's challenge: Self-Care Check")

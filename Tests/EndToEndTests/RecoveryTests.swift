@@ -173,7 +173,7 @@ struct RecoveryTests {
     @Test func theEveningCheckInRecordsTheMoodPressed() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
-            try fixture.writeConfig("[plugins.recovery]\nchallenge_at = \"off\"\n")
+            try fixture.writeConfig("[plugins.recovery]\ncheckin = true\n")
             let daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 19:59:58")
             let checkIn = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(20)).first)
             #expect(checkIn.summary == "How are you feeling today?")
@@ -199,7 +199,7 @@ struct RecoveryTests {
 
     @Test func aCheckInInTheMorningHoldsTonightsReminderAndAnotherChangesIt() async throws {
         try await HoorayFixture.with { fixture in
-            try fixture.writeConfig("[plugins.recovery]\nchallenge_at = \"off\"\n")
+            try fixture.writeConfig("[plugins.recovery]\ncheckin = true\n")
             let morning = "2026-11-24 09:00:00"
             let before = try await fixture.hooray(arguments: ["next"], fakeTime: morning)
             #expect(before.standardOutput.contains("How are you feeling today?"), "\(before.standardOutput)")
