@@ -1,4 +1,5 @@
 import Foundation
+import HoorayEngine
 import HoorayKit
 
 #if canImport(Glibc)
@@ -75,8 +76,7 @@ struct MenuQuestion {
     private func askWithKeys() -> Answer? {
         guard let keys = SingleKeys() else { return nil }
         defer { keys.end() }
-        var size = winsize()
-        let width = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
+        let width = TerminalColumns.of(STDOUT_FILENO)
         let menu = lines(width: width).joined(separator: "\n") + "\n"
         Terminal.write(menu)
         var hinted = false
