@@ -1,8 +1,41 @@
 import Foundation
 import HoorayKit
 
+/// One of a few named choices with an emoji, such as a kind of rejection or a mood: shown as
+/// `💔 Dating`, typed as `dating`.
+public protocol EmojiChoice: RawRepresentable<String>, CaseIterable {
+    /// Its emoji.
+    var emoji: String { get }
+}
+
+extension EmojiChoice {
+    /// The emoji and the capitalised name, such as `💔 Dating` or `😔 Low`.
+    public var label: String { "\(emoji) \(rawValue.prefix(1).uppercased() + rawValue.dropFirst())" }
+
+    /// Reads a choice as the user typed it, whatever the case and spaces around it.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed.
+    ///   - option: The option or argument it was given to, for the usage error.
+    ///   - refusal: The start of the message when it is no choice: what was wrong.
+    /// - Throws: ``PluginCommandError`` (usage) naming the nearest choice and every choice.
+    static func parse(_ text: String, option: String, refusal: String) throws -> Self {
+        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let choice = Self(rawValue: key) { return choice }
+        let names = allCases.map(\.rawValue)
+        var message = refusal
+        if let near = NameSuggestion.closest(to: key, among: names) {
+            message += "; did you mean \(near)? "
+        } else {
+            message += ". "
+        }
+        message += "Give one of \(names.joined(separator: ", "))."
+        throw PluginCommandError.invalidValue(option, message)
+    }
+}
+
 /// What kind of rejection it was (seed 002's `RejectionType`).
-public enum RejectionType: String, Sendable, Hashable, Codable, CaseIterable {
+public enum RejectionType: String, Sendable, Hashable, Codable, CaseIterable, EmojiChoice {
     case dating, job, social, academic, other
 
     /// The seed's emoji: 💔 💼 👥 📚 😔.
@@ -16,25 +49,12 @@ public enum RejectionType: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    /// The seed's label with its emoji, such as `💔 Dating`.
-    public var label: String { "\(emoji) \(rawValue.prefix(1).uppercased() + rawValue.dropFirst())" }
-
     /// Reads a type as the user typed it (`Dating`, ` job `).
     ///
     /// - Throws: ``PluginCommandError`` for an unknown type, naming the nearest and every type:
     ///   an invalid value of `option`.
     public static func parse(_ text: String, option: String = "--type") throws -> RejectionType {
-        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if let type = RejectionType(rawValue: key) { return type }
-        let names = allCases.map(\.rawValue)
-        var message = "\(option) \"\(text)\" is not a kind of rejection I know"
-        if let near = NameSuggestion.closest(to: key, among: names) {
-            message += "; did you mean \(near)? "
-        } else {
-            message += ". "
-        }
-        message += "Give one of \(names.joined(separator: ", "))."
-        throw PluginCommandError.invalidValue(option, message)
+        try parse(text, option: option, refusal: "\(option) \"\(text)\" is not a kind of rejection I know")
     }
 }
 
@@ -104,7 +124,7 @@ public struct Rejection: PluginRecord, Identifiable, Hashable {
 }
 
 /// How the user feels at the daily check-in (seed 002 §7).
-public enum CheckInMood: String, Sendable, Hashable, Codable, CaseIterable {
+public enum CheckInMood: String, Sendable, Hashable, Codable, CaseIterable, EmojiChoice {
     case low, okay, good, strong
 
     /// 😔 😐 🙂 💪.
@@ -117,24 +137,11 @@ public enum CheckInMood: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    /// The button's label, such as `😔 Low`.
-    public var label: String { "\(emoji) \(rawValue.prefix(1).uppercased() + rawValue.dropFirst())" }
-
     /// Reads a mood as the user typed it.
     ///
     /// - Throws: ``PluginCommandError`` for an unknown mood, naming the nearest and every mood.
     public static func parse(_ text: String, option: String = "<mood>") throws -> CheckInMood {
-        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if let mood = CheckInMood(rawValue: key) { return mood }
-        let names = allCases.map(\.rawValue)
-        var message = "\"\(text)\" is not a check-in mood"
-        if let near = NameSuggestion.closest(to: key, among: names) {
-            message += "; did you mean \(near)? "
-        } else {
-            message += ". "
-        }
-        message += "Give one of \(names.joined(separator: ", "))."
-        throw PluginCommandError.invalidValue(option, message)
+        try parse(text, option: option, refusal: "\"\(text)\" is not a check-in mood")
     }
 }
 
