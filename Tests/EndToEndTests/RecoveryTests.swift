@@ -50,6 +50,9 @@ struct RecoveryTests {
             #expect(first.body.contains("5-Minute Recovery Plan:"))
             #expect(first.body.contains("Take 3 deep breaths - this is about them, not you"))
             #expect(first.actionList == ["show-plan", "Show plan", "okay", "I'm okay now"])
+            // Shown, and hoorayd knows it (killed sooner, the notice would wait in the inbox as "may
+            // not have been shown").
+            #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-11-24 10:00:00"))
             // hoorayd killed with SIGKILL at 12:00,
             daemon.send(SIGKILL)
             _ = await daemon.waitForExit(timeout: .seconds(10))
