@@ -73,26 +73,10 @@ public struct RecoveryConfiguration: Decodable, Sendable, Equatable {
         checkInAt =
             (errors.attempt { try container.decodeIfPresent(TimeOfDay.self, forKey: .checkInAt) } ?? nil)
             ?? defaults.checkInAt
-        if container.contains(.challengeAt) {
-            challengeAt = errors.attempt { try Self.decodeOptionalTime(.challengeAt, in: container) } ?? nil
-        } else {
-            challengeAt = defaults.challengeAt
-        }
+        challengeAt =
+            errors.attempt { try container.decodeTimeOrOff(.challengeAt, default: defaults.challengeAt) }
+            ?? defaults.challengeAt
         ai = (errors.attempt { try container.decodeIfPresent(Bool.self, forKey: .ai) } ?? nil) ?? false
         try errors.throwIfAny()
-    }
-
-    /// A time of day, or `"off"` (or `false`) for none.
-    static func decodeOptionalTime(_ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws
-        -> TimeOfDay?
-    {
-        if let text = try? container.decode(String.self, forKey: key), text.lowercased() == "off" { return nil }
-        if let on = try? container.decode(Bool.self, forKey: key), !on { return nil }
-        guard let time = try? container.decode(TimeOfDay.self, forKey: key) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container,
-                debugDescription: "\(key.rawValue) must be a time such as \"09:00\", or \"off\" for no reminder")
-        }
-        return time
     }
 }

@@ -26,3 +26,32 @@ extension KeyedDecodingContainer {
         return value
     }
 }
+
+extension KeyedDecodingContainer {
+    /// Decodes the time of an optional reminder: `"HH:MM"`, or `"off"` (or `false`) for none.
+    ///
+    /// ```toml
+    /// night_prep = "21:00"
+    /// morning_focus = "off"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - defaultValue: The value when the key is absent.
+    /// - Returns: The time, `nil` for off, or `defaultValue`.
+    /// - Throws: `DecodingError` naming the key, the accepted forms and an example when the value is
+    ///   neither.
+    public func decodeTimeOrOff(_ key: Key, default defaultValue: TimeOfDay?) throws -> TimeOfDay? {
+        guard contains(key) else { return defaultValue }
+        if let text = try? decode(String.self, forKey: key), text.lowercased() == "off" { return nil }
+        if let on = try? decode(Bool.self, forKey: key), !on { return nil }
+        guard let time = try? decode(TimeOfDay.self, forKey: key) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription:
+                    "\(key.stringValue) must be a time as HH:MM, such as \"\(defaultValue ?? TimeOfDay(hour: 9)!)\", or \"off\" for no reminder"
+            )
+        }
+        return time
+    }
+}

@@ -434,6 +434,13 @@ public struct CommandReply: Sendable, Hashable, Codable {
     /// can be used it says why and how to install one, and exits with status 1; the reply's text
     /// should then show what was to be copied, so that the user can copy it by hand.
     public var clipboard: String?
+    /// A guide `hooray` plays in the user's terminal after printing the reply, such as a breathing
+    /// exercise: timed steps with their cues and a progress bar; `nil` for none.
+    ///
+    /// Like ``clipboard``, it is `hooray`'s to play, never the plugin's, since a command may run in
+    /// `hoorayd`. Without a terminal (or with `NO_COLOR`/`TERM=dumb` for the bar), `hooray` prints the
+    /// steps as lines instead of waiting through them; Ctrl-C ends a guide early and cleanly.
+    public var guide: TerminalGuide?
 
     /// Creates a reply.
     ///
@@ -443,10 +450,12 @@ public struct CommandReply: Sendable, Hashable, Codable {
     ///   - warnings: Lines for standard error.
     ///   - followUp: A command to run after the background work, when hosted by `hooray`.
     ///   - clipboard: Text for `hooray` to put on the user's clipboard.
+    ///   - guide: A guide for `hooray` to play in the user's terminal.
     public init(
         text: String = "", json: JSONValue? = nil, warnings: [String] = [], followUp: CommandInvocation? = nil,
-        clipboard: String? = nil
+        clipboard: String? = nil, guide: TerminalGuide? = nil
     ) {
+        self.guide = guide
         self.text = text
         self.json = json
         self.warnings = warnings
@@ -455,7 +464,7 @@ public struct CommandReply: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case text, json, warnings, clipboard
+        case text, json, warnings, clipboard, guide
         case followUp = "follow_up"
     }
 
@@ -467,10 +476,62 @@ public struct CommandReply: Sendable, Hashable, Codable {
         warnings = try container.decode([String].self, forKey: .warnings)
         followUp = try container.decodeIfPresent(CommandInvocation.self, forKey: .followUp)
         clipboard = try container.decodeIfPresent(String.self, forKey: .clipboard)
+        guide = try container.decodeIfPresent(TerminalGuide.self, forKey: .guide)
     }
 
     /// A reply that is text only.
     public static func text(_ text: String) -> CommandReply {
         CommandReply(text: text)
     }
+}
+
+/// Timed steps `hooray` plays in the user's terminal (``CommandReply/guide``), such as a calm
+/// breathing exercise: each step's cue is shown with a progress bar for its seconds.
+///
+/// ```swift
+/// TerminalGuide(
+///     title: "90 seconds of calm breathing",
+///     steps: [.init(cue: "Breathe in", seconds: 4), .init(cue: "Hold", seconds: 4), .init(cue: "Breathe out", seconds: 6)],
+///     closing: "Well done. The craving has had time to pass.")
+/// ```
+public struct TerminalGuide: Sendable, Hashable, Codable {
+    /// One step: a cue shown for some seconds.
+    public struct Step: Sendable, Hashable, Codable {
+        /// What to do, such as `Breathe in`.
+        public var cue: String
+        /// How long, in seconds, 1 to 600.
+        public var seconds: Int
+
+        /// Creates a step.
+        ///
+        /// - Parameters:
+        ///   - cue: What to do.
+        ///   - seconds: How long.
+        public init(cue: String, seconds: Int) {
+            self.cue = cue
+            self.seconds = seconds
+        }
+    }
+
+    /// The guide's title, shown first.
+    public var title: String
+    /// The steps, in order.
+    public var steps: [Step]
+    /// A line shown when the guide ends (not when it is stopped early).
+    public var closing: String
+
+    /// Creates a guide.
+    ///
+    /// - Parameters:
+    ///   - title: Its title.
+    ///   - steps: Its steps, in order.
+    ///   - closing: The line shown at its end.
+    public init(title: String, steps: [Step], closing: String) {
+        self.title = title
+        self.steps = steps
+        self.closing = closing
+    }
+
+    /// The whole guide's length, in seconds.
+    public var totalSeconds: Int { steps.reduce(0) { $0 + $1.seconds } }
 }

@@ -1,0 +1,51 @@
+import Foundation
+import HoorayKit
+
+/// The swaps plugin's commands: `hooray swap …`.
+extension SwapsPlugin {
+    public var commands: [CommandSpec] {
+        [
+            CommandSpec(
+                name: "log", summary: "Log tonight's healthy swap.",
+                arguments: [
+                    .init(
+                        name: "text", help: "What you swapped, such as \"Sparkling water instead of soda\".",
+                        isRepeating: true)
+                ],
+                options: [
+                    .init(
+                        name: "date", valueName: "day",
+                        help: "The day it counts for: today (default), yesterday or YYYY-MM-DD; never a future day.")
+                ],
+                examples: [
+                    "hooray swap \"Sparkling water instead of soda\"",
+                    "hooray swap \"Fruit for dessert\" --date yesterday",
+                ],
+                aliases: ["swap"], offersJSON: true, noun: "your swap"),
+            CommandSpec(
+                name: "inspire", summary: "Today's inspiration: one sentence, the same all day.",
+                examples: ["hooray swap inspire"], aliases: ["swap inspire"], offersJSON: true, writes: false),
+            CommandSpec(
+                name: "prep", summary: "Prep tonight: up to three swaps for tomorrow.",
+                arguments: [
+                    .init(
+                        name: "items", help: "Up to three swaps, each in quotes.", isOptional: true, isRepeating: true)
+                ],
+                examples: ["hooray swap prep \"Oatmeal instead of a pastry\" \"Walk after lunch\""],
+                aliases: ["swap prep"], offersJSON: true, noun: "your prep"),
+            CommandSpec(
+                name: "need-help", summary: "I need help: your top three swaps and a 90-second calm breathing guide.",
+                flags: [.init(name: "no-animation", help: "Print the breathing steps instead of guiding them.")],
+                examples: ["hooray swap help", "hooray swap help --no-animation"], aliases: ["swap help"],
+                writes: false),
+            CommandSpec(
+                name: "tutorial", summary: "Three short steps: Morning Focus, I Need Help, Night Prep.",
+                examples: ["hooray swap tutorial"], aliases: ["swap tutorial"], writes: false),
+            CommandSpec(
+                name: "history", summary: "A calendar of the days you swapped, totals and streaks.",
+                options: [.init(name: "days", valueName: "n", help: "How many days back (default 28).")],
+                examples: ["hooray swap history", "hooray swap history --days 60 --json"],
+                aliases: ["swap history"], offersJSON: true, writes: false),
+        ]
+    }
+}
