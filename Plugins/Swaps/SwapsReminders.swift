@@ -1,0 +1,7 @@
+import Foundation
+import HoorayKit
+
+// PLACEHOLDER-SWAPS: the swaps-reminders helper owns this file.
+extension SwapsPlugin {
+    public func activate(context: PluginContext, configuration: SwapsConfiguration) async throws {}
+}
