@@ -29,8 +29,23 @@ extension RecoveryPlugin {
         let basis = ChallengeCatalog.basis(
             on: day, rejections: try await context.records(of: Rejection.self).all(),
             checkIns: try await context.records(of: CheckIn.self).all(), challenges: entries, timeZone: timeZone)
+        let picked = DayPick(
+            challengeID: ChallengeCatalog.pick(for: basis.type, level: basis.level, on: day).id, basis: basis)
+        // The first pick of the day is kept: an edit or a deletion later that day, or yesterday's
+        // button pressed after midnight, changes what the day would be chosen from, not its challenge.
+        let stored = try await context.storage.modify(forKey: "challenge-pick.\(day)") {
+            try $0 ?? JSONEncoder().encode(picked)
+        }
+        let pick = (stored.flatMap { try? JSONDecoder().decode(DayPick.self, from: $0) }) ?? picked
         return DaysChallenge(
-            challenge: ChallengeCatalog.pick(for: basis.type, level: basis.level, on: day), basis: basis)
+            challenge: ChallengeCatalog.challenge(id: pick.challengeID) ?? ChallengeCatalog.selfCareCheck,
+            basis: pick.basis)
+    }
+
+    /// A day's challenge as first chosen, kept for the rest of the day.
+    struct DayPick: Codable, Sendable, Hashable {
+        var challengeID: String
+        var basis: ChallengeCatalog.Basis
     }
 
     // MARK: The reminder
@@ -142,10 +157,11 @@ extension RecoveryPlugin {
                 day: day, challengeID: challenge.id, title: challenge.title, points: points, outcome: outcome, at: now)
         var celebration: String?
         if outcome == .done, previous != .done {
+            let big = try await claimMilestone(streak: streak, entries: entries, context: context)
             celebration =
                 await context.celebrate(
                     Celebration(
-                        size: Self.challengeMilestones.contains(streak) ? .big : .small,
+                        size: big ? .big : .small,
                         title: "Challenge done: \(challenge.title)",
                         detail: "+\(challenge.points) points · \(Self.streakText(streak)) challenge streak"))?.line
         }
@@ -156,6 +172,25 @@ extension RecoveryPlugin {
 
     /// Challenge streaks celebrated as milestones: 7, 30, 100 and 365 days.
     static let challengeMilestones: Set<Int> = [7, 30, 100, 365]
+
+    /// Whether a streak of `streak` days reaches a milestone not yet celebrated in its run; claims it
+    /// when it does, so done, skip and done again celebrate it once.
+    func claimMilestone(streak: Int, entries: [ChallengeEntry], context: PluginContext) async throws -> Bool {
+        guard Self.challengeMilestones.contains(streak) else { return false }
+        let days = entries.filter { $0.outcome == .done }.map(\.day)
+        guard let first = days.min(),
+            let runStart = StreakHistory(due: .daily, start: first, done: DaySet(days)).streak(today: context.today)
+                .runStart
+        else { return false }
+        let milestone = CelebratedMilestone(days: streak, runStart: runStart)
+        return try await context.storage.update(forKey: "challenge-milestones") { data -> Bool in
+            var celebrated = (data.flatMap { try? JSONDecoder().decode([CelebratedMilestone].self, from: $0) }) ?? []
+            guard !celebrated.contains(milestone) else { return false }
+            celebrated.append(milestone)
+            data = try JSONEncoder().encode(celebrated)
+            return true
+        }
+    }
 
     /// The points of every challenge done.
     static func totalPoints(_ entries: [ChallengeEntry]) -> Int {
@@ -181,7 +216,8 @@ extension RecoveryPlugin {
 
     /// `hooray challenge`, `hooray challenge done`, `hooray challenge skip`.
     func challengeCommand(_ command: CommandInvocation, context: PluginContext) async throws -> CommandReply {
-        // The plugin's time zone, not the terminal's: the reminder and its buttons count days there too.
+        // The context's zone: the user's terminal's for a command, hoorayd's for the reminder and its
+        // buttons. They differ only when the two run in different zones; the day's pick is kept per day.
         let zone = context.timeZone
         let today = context.today
         switch command.command {
@@ -228,13 +264,13 @@ extension RecoveryPlugin {
         return lines.joined(separator: "\n")
     }
 
-    /// `Picked for your week (3 dating rejections) and your level (intermediate, score 52).`
+    /// `Picked for your week (3 dating rejections) and your level as of yesterday (intermediate, score 52).`
     static func basisLine(_ basis: ChallengeCatalog.Basis) -> String {
         let week =
             basis.count == 0
             ? "a quiet week"
             : "your week (\(basis.count) \(basis.type.rawValue) rejection\(basis.count == 1 ? "" : "s"))"
-        return "Picked for \(week) and your level (\(basis.level.rawValue), score \(basis.score))."
+        return "Picked for \(week) and your level as of yesterday (\(basis.level.rawValue), score \(basis.score))."
     }
 
     /// What `hooray challenge done` and `hooray challenge skip` print.

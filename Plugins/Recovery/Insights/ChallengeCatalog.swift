@@ -36,9 +36,10 @@ public struct Challenge: Sendable, Hashable, Codable, Identifiable {
 /// Every daily challenge, and how the day's is chosen.
 ///
 /// The seed's table (`generateChallenge`) gives five: Small Social Step and Confidence Builder for
-/// dating, Application Momentum and Network Expansion for jobs, and Self-Care Check for everything
-/// else. The rest are in the same voice, so that every kind of rejection has at least two challenges
-/// at every level; the day's is one of its cell's, picked by a hash of the date.
+/// dating beginners and intermediates, Application Momentum and Network Expansion for jobs, and
+/// Self-Care Check for everything else. Where the seed names a challenge, it is the day's, every
+/// day. The rest — advanced ones, and social and academic ones at every level — are in the same
+/// voice, at least two to a kind and level; the day's is one of them, picked by a hash of the date.
 public enum ChallengeCatalog {
     /// Every challenge, by kind of rejection, then level.
     public static let all: [Challenge] = [
@@ -48,17 +49,9 @@ public enum ChallengeCatalog {
             description: "Start a conversation with one new person today", points: 10, timeEstimate: "5 minutes",
             type: .dating, level: .beginner),
         Challenge(
-            id: "worth-list", title: "Worth List",
-            description: "Write down three things you bring to a relationship", points: 10,
-            timeEstimate: "5 minutes", type: .dating, level: .beginner),
-        Challenge(
             id: "confidence-builder", title: "Confidence Builder",
             description: "Ask someone for their number or social media", points: 25, timeEstimate: "10 minutes",
             type: .dating, level: .intermediate),
-        Challenge(
-            id: "open-invitation", title: "Open Invitation",
-            description: "Suggest a specific plan to someone you've been chatting with", points: 25,
-            timeEstimate: "10 minutes", type: .dating, level: .intermediate),
         Challenge(
             id: "first-move", title: "First Move",
             description: "Ask someone you like out for coffee, in person or by message", points: 40,
@@ -73,17 +66,9 @@ public enum ChallengeCatalog {
             description: "Apply to 3 jobs today, focus on quality applications", points: 15,
             timeEstimate: "30 minutes", type: .job, level: .beginner),
         Challenge(
-            id: "resume-refresh", title: "Resume Refresh",
-            description: "Add one recent accomplishment to your resume", points: 10, timeEstimate: "15 minutes",
-            type: .job, level: .beginner),
-        Challenge(
             id: "network-expansion", title: "Network Expansion",
             description: "Reach out to 2 people in your desired field on LinkedIn", points: 30,
             timeEstimate: "20 minutes", type: .job, level: .intermediate),
-        Challenge(
-            id: "feedback-ask", title: "Feedback Ask",
-            description: "Ask a recruiter or interviewer for one piece of feedback", points: 25,
-            timeEstimate: "10 minutes", type: .job, level: .intermediate),
         Challenge(
             id: "stretch-application", title: "Stretch Application",
             description: "Apply to one role that feels just beyond your reach", points: 40,
@@ -148,18 +133,6 @@ public enum ChallengeCatalog {
             description: "Do one thing today that makes you feel good about yourself", points: 10,
             timeEstimate: "15 minutes", type: .other, level: .beginner),
         Challenge(
-            id: "gratitude-three", title: "Gratitude Three",
-            description: "Write down three things that went okay today", points: 10, timeEstimate: "5 minutes",
-            type: .other, level: .beginner),
-        Challenge(
-            id: "comfort-zone-nudge", title: "Comfort Zone Nudge",
-            description: "Do one small thing today that feels a little uncomfortable", points: 25,
-            timeEstimate: "15 minutes", type: .other, level: .intermediate),
-        Challenge(
-            id: "reframe-it", title: "Reframe It",
-            description: "Write down, in one sentence, what a recent rejection taught you", points: 20,
-            timeEstimate: "10 minutes", type: .other, level: .intermediate),
-        Challenge(
             id: "ask-for-it", title: "Ask for It",
             description: "Ask for something you want, knowing the answer might be no", points: 40,
             timeEstimate: "10 minutes", type: .other, level: .advanced),
@@ -175,6 +148,11 @@ public enum ChallengeCatalog {
     }
 
     /// The challenges of a cell: for a kind of rejection at a level.
+    /// The seed's default: Self-Care Check.
+    public static var selfCareCheck: Challenge { challenge(id: "self-care-check")! }
+
+    /// The challenges of one kind and level; one for a cell of the seed's table, none for a cell the
+    /// seed leaves to its default (``selfCareCheck``).
     public static func candidates(for type: RejectionType, level: ResilienceLevel) -> [Challenge] {
         all.filter { $0.type == type && $0.level == level }
     }
@@ -183,7 +161,8 @@ public enum ChallengeCatalog {
     /// ``HoorayKit/LocalDate/stableIndex(among:)``, so that it is the same all day in every process.
     public static func pick(for type: RejectionType, level: ResilienceLevel, on day: LocalDate) -> Challenge {
         let cell = candidates(for: type, level: level)
-        guard !cell.isEmpty else { return all[0] }
+        // A cell the seed left to its default is Self-Care Check's.
+        guard !cell.isEmpty else { return selfCareCheck }
         return cell[day.stableIndex(among: cell.count)]
     }
 
