@@ -29,7 +29,7 @@ extension RecoveryPlugin {
                         choices: Self.typeChoices, prompt: "What kind of rejection?",
                         menu: RejectionType.allCases.enumerated().map { index, type in
                             MenuChoice(key: String(index + 1), value: type.rawValue, label: type.label)
-                        }),
+                        }, isRequired: true),
                     .init(
                         name: "impact", valueName: "1-10", help: "How much it hurt, from 1 to 10.",
                         prompt: "How much did this hurt? (1–10)",
@@ -38,7 +38,7 @@ extension RecoveryPlugin {
                                 key: impact == 10 ? "0" : String(impact), value: String(impact),
                                 label: "\(impact) \(RecoveryCopy.face(forImpact: impact))",
                                 echo: "\(impact)/10 \(RecoveryCopy.face(forImpact: impact))")
-                        }),
+                        }, isRequired: true),
                     .init(
                         name: "note", valueName: "text", help: "A quick note; the same as the words after the command."),
                     .init(

@@ -215,7 +215,7 @@ enum PluginCommandLine {
             for (name, values) in invocation.values {
                 asked = asked.replacingOccurrences(of: "{\(name)}", with: values.joined(separator: " "))
             }
-            print("\(asked) [y/N] ", terminator: "")
+            Self.prompt("\(asked) [y/N] ")
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 print("Kept.")
                 return 0
@@ -230,11 +230,13 @@ enum PluginCommandLine {
                 }
             }
             + spec.options.compactMap { option in
-                option.prompt.map { (option.name, MenuQuestion(text: $0, choices: option.menu, isOptional: true)) }
+                option.prompt.map {
+                    (option.name, MenuQuestion(text: $0, choices: option.menu, isOptional: !option.isRequired))
+                }
             }
         for (name, question) in questions where interactive && invocation.values[name] == nil {
             guard !question.choices.isEmpty else {
-                print("\(question.text) ", terminator: "")
+                Self.prompt("\(question.text) ")
                 if let answer = readLine(), !answer.isEmpty { invocation.values[name] = [answer] }
                 continue
             }
@@ -307,6 +309,17 @@ enum PluginCommandLine {
             }
         }
         return status
+    }
+
+    /// Asks a question where the user sees it: on standard output when it is the terminal, else on
+    /// standard error (with output to a file or a pipe, a question there would never be seen).
+    static func prompt(_ question: String) {
+        if isatty(STDOUT_FILENO) == 1 {
+            print(question, terminator: "")
+            fflush(nil)
+        } else {
+            FileHandle.standardError.write(Data(question.utf8))
+        }
     }
 
     static func show(_ reply: CommandReply, json: Bool) {

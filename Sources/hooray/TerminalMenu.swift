@@ -222,9 +222,10 @@ final class SingleKeys {
             if Self.pending.isEmpty && fill(waiting: 50) != .read { return .cancel }
             dropEscapeSequence()
             return .other
-        case interrupt, endOfFile:
+        // A key the user turned off (`stty susp undef`) reads as 0, _POSIX_VDISABLE: not a NUL typed.
+        case interrupt where interrupt != 0, endOfFile where endOfFile != 0:
             return .cancel
-        case suspend:
+        case suspend where suspend != 0:
             // Ctrl-Z. This thread may be one of the runtime's, which block signals: unblocked, the
             // signal runs the handler here and now, and the process stops inside it.
             var stop = sigset_t()
@@ -313,8 +314,10 @@ nonisolated(unsafe) private var savedModes = termios()
 nonisolated(unsafe) private var keyModes = termios()
 nonisolated(unsafe) private var terminalState: sig_atomic_t = TerminalState.unchanged
 nonisolated(unsafe) private var resumedFromStop: sig_atomic_t = 0
+nonisolated(unsafe) private var newline: UInt8 = 0x0A
 
-/// What the signal handlers are to do with the terminal's modes.
+/// What the signal handlers are to do with the terminal's modes. The handlers compare with the
+/// numbers themselves: a static constant may be initialised lazily, which a handler must not do.
 private enum TerminalState {
     /// Nothing: the modes are the user's.
     static let unchanged: sig_atomic_t = 0
@@ -326,9 +329,11 @@ private enum TerminalState {
 
 /// Puts the terminal back and ends the process by the signal, as it would have ended without us.
 private func restoreAndRaise(_ signal: Int32) {
-    if terminalState != TerminalState.unchanged {
+    if terminalState != 0 /* TerminalState.unchanged */ {
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedModes)
-        _ = write(STDOUT_FILENO, "\n", 1)
+        // A byte written before the handlers were installed: a String here would be converted,
+        // and allocating is not safe in a signal handler.
+        _ = write(STDOUT_FILENO, &newline, 1)
     }
     _ = Glibc.signal(signal, SIG_DFL)
     _ = raise(signal)
@@ -337,7 +342,7 @@ private func restoreAndRaise(_ signal: Int32) {
 /// Puts the terminal back, stops, and on `fg` takes the keys again.
 private func restoreAndStop(_ signal: Int32) {
     let saved = errno
-    if terminalState != TerminalState.unchanged { _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
+    if terminalState != 0 /* TerminalState.unchanged */ { _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
     _ = Glibc.signal(SIGTSTP, SIG_DFL)
     var stop = sigset_t()
     sigemptyset(&stop)
@@ -347,7 +352,7 @@ private func restoreAndStop(_ signal: Int32) {
     _ = raise(SIGTSTP)
     // Continued.
     _ = pthread_sigmask(SIG_BLOCK, &stop, nil)
-    if terminalState == TerminalState.keys {
+    if terminalState == 1 /* TerminalState.keys */ {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = restoreAndStop
         sigemptyset(&action.sa_mask)

@@ -124,6 +124,22 @@ struct TerminalMenuTests {
         }
     }
 
+    @Test func enterDoesNotLeaveOutARequiredValue() async throws {
+        try await HoorayFixture.with { fixture in
+            let session = try onTerminal(fixture, "reject")
+            #expect(await session.sees(Self.typeQuestion))
+            try session.press("\r")
+            #expect(await session.sees(Self.hint))
+            #expect(await !session.screen().contains("Enter leaves it out"), "the kind is required")
+            try session.press("4")
+            #expect(await session.sees("→ 📚 Academic"))
+            try session.press("\r")
+            try session.press("3")
+            #expect(await session.hooray.waitForExit(timeout: .seconds(30)) == .exited(0))
+            #expect(try await latestRejection(fixture) == StoredRejection(type: "academic", impact: 3))
+        }
+    }
+
     @Test func keysTypedAheadAnswerTheMenusInTurn() async throws {
         try await HoorayFixture.with { fixture in
             let session = try onTerminal(fixture, "reject")

@@ -214,10 +214,13 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         /// The answers to ``prompt`` as a one-key menu: on a terminal the question shows them and
         /// one key picks one. Empty for a question answered with a line.
         ///
-        /// Enter leaves the value out; Esc, Ctrl-C or Ctrl-D cancels the command ("Cancelled; nothing
-        /// was saved.", exit 1) before the plugin sees it. When standard output is not a terminal the
-        /// question is answered with a line: a key or a value.
+        /// Enter leaves the value out (unless it ``isRequired``); Esc, Ctrl-C or Ctrl-D cancels the
+        /// command ("Cancelled; nothing was saved.", exit 1) before the plugin sees it. When standard
+        /// output is not a terminal the question is answered with a line: a key or a value.
         public var menu: [MenuChoice]
+        /// Whether the command needs the option: on a terminal its question cannot be left out with
+        /// Enter; without one, the plugin refuses the command when it is missing (exit 64, naming it).
+        public var isRequired: Bool
         /// The words of a `hooray` command whose output, one value a line, the shell offers to
         /// complete this option's value; `nil` for none. ``choices`` and paths (``isPath``) complete
         /// without it.
@@ -225,6 +228,7 @@ public struct CommandSpec: Sendable, Hashable, Codable {
 
         enum CodingKeys: String, CodingKey {
             case name, help, choices, prompt, menu
+            case isRequired = "is_required"
             case valueName = "value_name"
             case isRepeating = "is_repeating"
             case isPath = "is_path"
@@ -242,6 +246,7 @@ public struct CommandSpec: Sendable, Hashable, Codable {
             choices = try container.decode([String].self, forKey: .choices)
             prompt = try container.decodeIfPresent(String.self, forKey: .prompt)
             menu = try container.decodeIfPresent([MenuChoice].self, forKey: .menu) ?? []
+            isRequired = try container.decodeIfPresent(Bool.self, forKey: .isRequired) ?? false
             completionCommand = try container.decodeIfPresent([String].self, forKey: .completionCommand)
         }
 
@@ -256,11 +261,14 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         ///   - choices: The values it accepts, for completion.
         ///   - prompt: A question to ask on a terminal when it is not given.
         ///   - menu: The answers to `prompt` as a one-key menu; none for a line.
+        ///   - isRequired: Whether the command needs it.
         ///   - completionCommand: A `hooray` command that prints the values the shell may complete.
         public init(
             name: String, valueName: String? = nil, help: String, isRepeating: Bool = false, isPath: Bool = false,
-            choices: [String] = [], prompt: String? = nil, menu: [MenuChoice] = [], completionCommand: [String]? = nil
+            choices: [String] = [], prompt: String? = nil, menu: [MenuChoice] = [], isRequired: Bool = false,
+            completionCommand: [String]? = nil
         ) {
+            self.isRequired = isRequired
             self.menu = menu
             self.completionCommand = completionCommand
             self.name = name
