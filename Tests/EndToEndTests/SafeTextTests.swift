@@ -189,7 +189,7 @@ struct SafeTextTests {
                 == [
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
-                    "checkIn",
+                    "checkIn", "prep",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -222,6 +222,8 @@ struct SafeTextTests {
             try await record("rejection", ["recovery", "list", "--json"])
             try await record("rejection", ["recovery", "okay", "--json"])
             try await record("checkIn", ["recovery", "checkin", "good", "--json"])
+            try await record("prep", ["swap", "prep", "--json"])
+            try await record("prep", ["swap", "prep", "Oatmeal instead of a pastry", "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
