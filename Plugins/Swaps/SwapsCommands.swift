@@ -35,6 +35,10 @@ extension SwapsPlugin {
                 aliases: ["swap prep"], offersJSON: true, noun: "your prep"),
             CommandSpec(
                 name: "need-help", summary: "I need help: your top three swaps and a 90-second calm breathing guide.",
+                discussion:
+                    "On a terminal the guide shows each step (breathe in 4 s, hold 4 s, breathe out 7 s, six rounds) "
+                    + "with a bar that fills as you go. Ctrl-C ends it whenever you like, and the command still "
+                    + "exits 0. Without a terminal, or with --no-animation, the steps are printed instead.",
                 flags: [.init(name: "no-animation", help: "Print the breathing steps instead of guiding them.")],
                 examples: ["hooray swap help", "hooray swap help --no-animation"], aliases: ["swap help"],
                 writes: false),

@@ -308,6 +308,14 @@ enum PluginCommandLine {
                     "No notification server answered; the notification waits in `hooray inbox`. What you did is saved.")
             }
         }
+        if let guide = reply.guide {
+            // Here, not in the plugin: hoorayd, which may have run the command, has no terminal. Last,
+            // once all else is said; stopping it early is the user's choice, not a failure.
+            GuidePlayer.play(
+                guide,
+                mode: GuidePlayer.mode(
+                    json: invocation.json, environment: session.environment, color: invocation.environment.color))
+        }
         return status
     }
 

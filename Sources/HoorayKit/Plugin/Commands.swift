@@ -446,8 +446,11 @@ public struct CommandReply: Sendable, Hashable, Codable {
     /// exercise: timed steps with their cues and a progress bar; `nil` for none.
     ///
     /// Like ``clipboard``, it is `hooray`'s to play, never the plugin's, since a command may run in
-    /// `hoorayd`. Without a terminal (or with `NO_COLOR`/`TERM=dumb` for the bar), `hooray` prints the
-    /// steps as lines instead of waiting through them; Ctrl-C ends a guide early and cleanly.
+    /// `hoorayd`. On a terminal `hooray` shows each step's cue with a bar that fills over its seconds;
+    /// with `TERM=dumb` it prints one line per step as the step begins. Without a terminal, or with
+    /// `--json` (then on standard error), it prints ``TerminalGuide/listing`` at once. Ctrl-C or
+    /// `SIGTERM` ends a guide early and cleanly: the cursor and the terminal's modes are put back, a
+    /// kind line is printed and `hooray` exits 0, as the command itself did what was asked.
     public var guide: TerminalGuide?
 
     /// Creates a reply.
@@ -542,4 +545,13 @@ public struct TerminalGuide: Sendable, Hashable, Codable {
 
     /// The whole guide's length, in seconds.
     public var totalSeconds: Int { steps.reduce(0) { $0 + $1.seconds } }
+
+    /// The guide as lines to read rather than be guided through: the title, one line per step
+    /// (`Breathe in — 4 s`) and the whole length (`In all: 90 s.`).
+    ///
+    /// `hooray` prints it when it cannot play the guide (no terminal, or `--json`), and a plugin can
+    /// put it in a reply's text for a user who asked for no animation, so both read alike.
+    public var listing: String {
+        ([title] + steps.map { "\($0.cue) — \($0.seconds) s" } + ["In all: \(totalSeconds) s."]).joined(separator: "\n")
+    }
 }
