@@ -16,8 +16,11 @@ extension RecoveryPlugin {
         let listed = ResponseTemplates.templates(for: type)
         var shown = Array(zip(1..., listed))
         if let given = command.value("number") {
-            guard let number = Int(given.trimmingCharacters(in: .whitespaces)), (1...listed.count).contains(number)
-            else {
+            guard let number = Int(given.trimmingCharacters(in: .whitespaces)) else {
+                throw PluginCommandError.invalidValue(
+                    "--number", "--number \"\(given)\" is not a number; give a template's number, such as --number 2")
+            }
+            guard (1...listed.count).contains(number) else {
                 throw PluginCommandError.invalidValue(
                     "--number",
                     "--number \(given) is not in the list; give 1 to \(listed.count), as `hooray recovery templates\(type.map { " --type \($0.rawValue)" } ?? "")` numbers them"

@@ -38,17 +38,21 @@ enum Clipboard {
                     + "copied; copy the text above by hand, or run the command in a terminal of your desktop")
         }
         let path = environment["PATH"] ?? ""
-        guard
-            let (tool, program) = sessions.lazy.compactMap({ tool in find(tool.name, in: path).map { (tool, $0) } })
-                .first
-        else {
+        let installed = sessions.compactMap { tool in find(tool.name, in: path).map { (tool, $0) } }
+        guard !installed.isEmpty else {
             let installs = sessions.map { "`sudo apt install \($0.package)` for \($0.name)" }
             return .notCopied(
                 "nothing was copied: \(sessions.map(\.name).joined(separator: " and ")) "
                     + "\(sessions.count == 1 ? "is" : "are") not installed. Install it with "
                     + installs.joined(separator: ", or ") + "; meanwhile copy the text above by hand")
         }
-        return run(program, tool: tool, input: text)
+        // One that fails (a Wayland socket gone stale) leaves the next its turn.
+        var outcome = Outcome.notCopied("")
+        for (tool, program) in installed {
+            outcome = run(program, tool: tool, input: text)
+            if case .copied = outcome { break }
+        }
+        return outcome
     }
 
     /// The executable file called `name` in the first folder of `path` that has one.

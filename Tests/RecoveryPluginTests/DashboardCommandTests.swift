@@ -48,6 +48,7 @@ import Testing
               Steady logging   15 of 15
 
             This week's reality       This week   Last week
+              Days                     Mar 8–14     Mar 1–7
               💔 Dating                       1           2
               💼 Job                          2           2
               👥 Social                       1           1

@@ -60,7 +60,11 @@ extension RecoveryDashboard {
     func realityLines(_ style: TextStyle) -> [String] {
         let this = reality.thisWeek
         let last = reality.lastWeek
-        var rows: [(label: String, this: String, last: String)] = RejectionType.allCases.compactMap { type in
+        // The weeks are the 7 days up to today and the 7 before, not calendar weeks: say which.
+        var rows: [(label: String, this: String, last: String)] = [
+            ("  Days", Self.span(this.week), Self.span(last.week))
+        ]
+        rows += RejectionType.allCases.compactMap { type in
             let now = this.counts[type, default: 0]
             let before = last.counts[type, default: 0]
             return now + before == 0 ? nil : ("  " + type.label, "\(now)", "\(before)")
@@ -133,6 +137,15 @@ extension RecoveryDashboard {
                     + (todayCheckIn.map { "checked in \($0.mood.label)" }
                         ?? "not checked in yet (hooray recovery checkin)")
             ]
+    }
+
+    /// `Nov 18–24`, `Oct 29–Nov 4`.
+    static func span(_ week: DashboardWeek) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let (from, through) = (week.from, week.through)
+        let start = "\(months[from.month - 1]) \(from.day)"
+        return from.month == through.month
+            ? "\(start)–\(through.day)" : "\(start)–\(months[through.month - 1]) \(through.day)"
     }
 
     /// `30`, `17.5`, `11.25`: at most two decimals, none when whole.
