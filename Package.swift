@@ -114,6 +114,7 @@ let package = Package(
                 .embedInCode("pools/home-phrases.txt"),
                 .embedInCode("pools/journey-summaries.txt"),
                 .embedInCode("pools/celebrations.txt"),
+                .embedInCode("pools/swaps-inspiration.txt"),
             ]
         ),
 

@@ -2,6 +2,7 @@ import HabitsPlugin
 import HoorayKit
 import RecoveryPlugin
 import RemindersPlugin
+import SwapsPlugin
 import WaterPlugin
 import WinsPlugin
 
@@ -9,6 +10,6 @@ import WinsPlugin
 public enum BuiltInPlugins {
     /// A fresh instance of every built-in plugin, in the order `hooray plugins` lists them.
     public static var all: [any HoorayPlugin] {
-        [RemindersPlugin(), WinsPlugin(), RecoveryPlugin(), HabitsPlugin(), WaterPlugin()]
+        [RemindersPlugin(), WinsPlugin(), RecoveryPlugin(), SwapsPlugin(), HabitsPlugin(), WaterPlugin()]
     }
 }

@@ -50,10 +50,10 @@ extension SwapsPlugin {
         let sentence = inspiration(on: today, configuration: configuration)
         let text =
             sentence.map { "💡 " + $0 }
-            ?? """
-            The daily inspiration is turned off (inspiration = false in [plugins.swaps]). \
-            Set inspiration = true in ~/.config/hooray/hooray.toml for one sentence a day.
-            """
+                ?? """
+                The daily inspiration is turned off (inspiration = false in [plugins.swaps]). \
+                Set inspiration = true in ~/.config/hooray/hooray.toml for one sentence a day.
+                """
         return CommandReply(text: text, json: try JSONValue(encoding: InspirationView(day: today, text: sentence)))
     }
 }

@@ -19,7 +19,8 @@ extension SwapsPlugin {
     static func checkedHistoryDays(_ text: String) throws -> Int {
         guard let days = Int(text.trimmingCharacters(in: .whitespaces)), (1...maxHistoryDays).contains(days) else {
             throw PluginCommandError.invalidValue(
-                "--days", "--days \"\(text)\" is not a number of days from 1 to \(maxHistoryDays); give one such as --days 60")
+                "--days",
+                "--days \"\(text)\" is not a number of days from 1 to \(maxHistoryDays); give one such as --days 60")
         }
         return days
     }

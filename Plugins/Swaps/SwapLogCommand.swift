@@ -12,14 +12,27 @@ extension SwapsPlugin {
     {
         let text = try Self.checkedSwapText(command.values("text").joined(separator: " "))
         let input = TimeInput(now: context.now, timeZone: command.environment.timeZone)
-        let day = try command.value("date").map { try input.day($0, option: "--date", limit: .todayOrEarlier) } ?? input.today
+        let day = try command.value("date").map { try Self.checkedSwapDay($0, input: input) } ?? input.today
         let outcome = try await recordSwap(text, on: day, fromPrep: false, context: context)
         let inspiration = try await firstInspiration(on: input.today, configuration: configuration, context: context)
         let style = context.celebrations.style
         return CommandReply(
             text: Self.loggedText(outcome, style: style, today: input.today, color: command.environment.color),
-            json: try JSONValue(encoding: SwapView(outcome, style: style, inspiration: inspiration)))
-            .withInspiration(command.json ? nil : inspiration)
+            json: try JSONValue(encoding: SwapView(outcome, style: style, inspiration: inspiration))
+        )
+        .withInspiration(command.json ? nil : inspiration)
+    }
+
+    /// The day a swap counts for: today or an earlier day.
+    ///
+    /// - Throws: ``PluginCommandError`` (usage) for a day in the future or text that is not a day.
+    static func checkedSwapDay(_ text: String, input: TimeInput) throws -> LocalDate {
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "tomorrow" {
+            throw TimeInput.refusal(
+                "--date", text, "is in the future",
+                "a swap counts for today or an earlier day, such as --date yesterday")
+        }
+        return try input.day(text, option: "--date", limit: .todayOrEarlier)
     }
 
     /// A swap's text: trimmed, its lines joined, 1 to 200 characters.
@@ -49,9 +62,11 @@ extension SwapsPlugin {
         case .off:
             lines.append(SwapCelebration.savedLine)
         case .calm:
-            lines.append(TerminalText.safe(outcome.celebrationLine ?? "✓ " + SwapCelebration.oneLine(outcome.swap.text)))
+            lines.append(
+                TerminalText.safe(outcome.celebrationLine ?? "✓ " + SwapCelebration.oneLine(outcome.swap.text)))
         case .playful:
-            lines.append(TerminalText.safe(outcome.celebrationLine ?? "✨ " + SwapCelebration.oneLine(outcome.swap.text)))
+            lines.append(
+                TerminalText.safe(outcome.celebrationLine ?? "✨ " + SwapCelebration.oneLine(outcome.swap.text)))
             lines.append(SwapCelebration.sprout(color: color))
             if let streak = SwapCelebration.streakLine(outcome.streak) { lines.append(streak) }
         }

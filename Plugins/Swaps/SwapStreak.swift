@@ -10,8 +10,7 @@ enum SwapStreak {
     static let celebratedKey = "streak.celebrated"
 
     /// The history of these days, every day due, from the earliest (or from `from`, when earlier).
-    static func history(days: DaySet, from: LocalDate? = nil, celebrated: [CelebratedMilestone] = []) -> StreakHistory
-    {
+    static func history(days: DaySet, from: LocalDate? = nil, celebrated: [CelebratedMilestone] = []) -> StreakHistory {
         let earliest = [days.min(), from].compactMap { $0 }.min() ?? LocalDate(daysSinceEpoch: 0)
         return StreakHistory(due: .daily, start: earliest, done: days, celebrated: celebrated)
     }

@@ -17,17 +17,21 @@ extension SwapsPlugin {
             _ = try await firstInspiration(on: today, configuration: configuration, context: context)
         case "prep":
             reply = try await prepCommand(command, context: context, configuration: configuration)
-            reply = try await withFirstInspiration(reply, command: command, context: context, configuration: configuration)
+            reply = try await withFirstInspiration(
+                reply, command: command, context: context, configuration: configuration)
         case "need-help":
             reply = try await needHelpCommand(command, context: context)
-            reply = try await withFirstInspiration(reply, command: command, context: context, configuration: configuration)
+            reply = try await withFirstInspiration(
+                reply, command: command, context: context, configuration: configuration)
         case "tutorial":
             reply = .text(SwapsWelcome.tutorial(configuration: configuration))
         case "history":
             reply = try await historyCommand(command, context: context)
-            reply = try await withFirstInspiration(reply, command: command, context: context, configuration: configuration)
+            reply = try await withFirstInspiration(
+                reply, command: command, context: context, configuration: configuration)
         default:
-            throw PluginCommandError("the swaps plugin has no command \"\(command.command)\"; `hooray help swap` lists them")
+            throw PluginCommandError(
+                "the swaps plugin has no command \"\(command.command)\"; `hooray help swap` lists them")
         }
         return try await withWelcome(reply, command: command, context: context, configuration: configuration)
     }
@@ -39,6 +43,7 @@ extension SwapsPlugin {
     ) async throws -> CommandReply {
         guard !command.json else { return reply }
         let today = LocalDate(instant: context.now, in: command.environment.timeZone)
-        return reply.withInspiration(try await firstInspiration(on: today, configuration: configuration, context: context))
+        return reply.withInspiration(
+            try await firstInspiration(on: today, configuration: configuration, context: context))
     }
 }

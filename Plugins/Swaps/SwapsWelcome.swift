@@ -18,11 +18,14 @@ enum SwapsWelcome {
         let rows = [
             ("Morning Focus (\(time(configuration.morningFocus)))", "last night's prep and the day's inspiration"),
             ("During the day", "make your swap, then: hooray swap \"Sparkling water instead of soda\""),
-            ("Night Prep (\(time(configuration.nightPrep)))", "pick tomorrow's swap: hooray swap prep \"Fruit for dessert\""),
+            (
+                "Night Prep (\(time(configuration.nightPrep)))",
+                "pick tomorrow's swap: hooray swap prep \"Fruit for dessert\""
+            ),
         ]
         let width = rows.map { TerminalText.width($0.0) }.max() ?? 0
-        return (
-            [
+        return
+            ([
                 "🌿 Welcome to healthy swaps: one small, healthier choice a day.",
                 "",
                 "The loop:",
@@ -30,8 +33,7 @@ enum SwapsWelcome {
                 "",
                 "This screen shows only once: skip it and go straight in. `hooray swap tutorial` replays the steps any time.",
                 "",
-            ]
-        ).joined(separator: "\n")
+            ]).joined(separator: "\n")
     }
 
     /// The three steps of `hooray swap tutorial`, ending with "Got it."
@@ -51,7 +53,9 @@ enum SwapsWelcome {
 extension SwapsPlugin {
     /// The reply with the first-run screen in front, when this is the first swap command ever to
     /// answer on a terminal; notes that it was shown. Replies for `--json` are left as they are.
-    func withWelcome(_ reply: CommandReply, command: CommandInvocation, context: PluginContext, configuration: SwapsConfiguration)
+    func withWelcome(
+        _ reply: CommandReply, command: CommandInvocation, context: PluginContext, configuration: SwapsConfiguration
+    )
         async throws -> CommandReply
     {
         guard !command.json else { return reply }
