@@ -175,7 +175,8 @@ let package = Package(
         .testTarget(
             name: "HoorayConfigTests",
             dependencies: [
-                "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "HoorayTesting",
+                "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "SwapsPlugin",
+                "HoorayTesting",
             ]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),

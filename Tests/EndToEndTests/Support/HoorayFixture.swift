@@ -48,10 +48,21 @@ final class HoorayFixture: Sendable {
                 attributes: [.posixPermissions: 0o700])
         }
         // The one-time welcome would be every test's first notification, and the daily check-in and
-        // challenge would come between a test's own; tests of them turn them back on in the user's
-        // file, which overrides this system drop-in.
-        try "[plugins.wins]\nwelcome = false\n\n[plugins.recovery]\ncheckin = false\nchallenge_at = \"off\"\n".write(
-            toFile: home.appending("etc/conf.d/10-tests.toml"), atomically: true, encoding: .utf8)
+        // challenge, and the swaps' Night Prep and Morning Focus, would come between a test's own;
+        // tests of them turn them back on in the user's file, which overrides this system drop-in.
+        try """
+        [plugins.wins]
+        welcome = false
+
+        [plugins.recovery]
+        checkin = false
+        challenge_at = "off"
+
+        [plugins.swaps]
+        night_prep = "off"
+        morning_focus = "off"
+
+        """.write(toFile: home.appending("etc/conf.d/10-tests.toml"), atomically: true, encoding: .utf8)
     }
 
     /// The environment of the binaries: this fixture's folders, bus and a fixed time zone.
