@@ -189,7 +189,7 @@ struct SafeTextTests {
                 == [
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
-                    "checkIn",
+                    "checkIn", "swap", "swapHistory", "inspiration",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -222,6 +222,10 @@ struct SafeTextTests {
             try await record("rejection", ["recovery", "list", "--json"])
             try await record("rejection", ["recovery", "okay", "--json"])
             try await record("checkIn", ["recovery", "checkin", "good", "--json"])
+            try await record("swap", ["swap", "Sparkling water instead of soda", "--json"])
+            try await record("swap", ["swap", "Fruit for dessert", "--date", "yesterday", "--json"])
+            try await record("swapHistory", ["swap", "history", "--json"])
+            try await record("inspiration", ["swap", "inspire", "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
@@ -232,6 +236,8 @@ struct SafeTextTests {
             try await record("reminder", ["next", "--json"])
             try await record("rejection", ["recovery", "edit", rejectionID, "--note", "", "--json"])
             try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])
+            try await record("swap", ["swap", "Tea instead of wine", "--json"])
+            try await record("swapHistory", ["swap", "history", "--days", "7", "--json"])
 
             for (type, command, output) in printed {
                 let keys = try #require(documented[type])
