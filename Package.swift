@@ -114,6 +114,7 @@ let package = Package(
                 .embedInCode("pools/home-phrases.txt"),
                 .embedInCode("pools/journey-summaries.txt"),
                 .embedInCode("pools/celebrations.txt"),
+                .embedInCode("pools/swaps-inspiration.txt"),
             ]
         ),
 
@@ -174,7 +175,8 @@ let package = Package(
         .testTarget(
             name: "HoorayConfigTests",
             dependencies: [
-                "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "HoorayTesting",
+                "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "SwapsPlugin",
+                "HoorayTesting",
             ]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),

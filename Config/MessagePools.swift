@@ -17,6 +17,9 @@ public enum MessagePools {
     /// and `playful.big` (`celebrations.txt`).
     public static var celebrations: [String: [String]] { sections(PackageResources.celebrations_txt) }
 
+    /// The daily inspiration of the swaps plugin: one sentence a day (`swaps-inspiration.txt`).
+    public static var swapsInspiration: [String] { lines(PackageResources.swaps_inspiration_txt) }
+
     /// The messages of a pool file's text.
     public static func lines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)

@@ -27,9 +27,24 @@ extension SwapsPlugin {
     func recordSwap(_ text: String, on day: LocalDate, fromPrep: Bool, context: PluginContext) async throws
         -> SwapOutcome
     {
+        let configuration = try context.configuration(of: self)
+        let book = context.records(of: Swap.self)
+        let today = context.today
         let swap = Swap(text: text, day: day, loggedAt: context.now, fromPrep: fromPrep)
-        try await context.records(of: Swap.self).insert(swap)
-        return SwapOutcome(swap: swap, streak: 0, addedDay: true, milestone: nil, celebrationLine: nil)
+        try await book.insert(swap)
+        let all = try await book.all()
+        let days = DaySet(all.map(\.day))
+        let earlierDays = DaySet(all.filter { $0.id != swap.id }.map(\.day))
+        let milestone = try await SwapStreak.complete(
+            day, earlierDays: earlierDays, today: today, milestones: configuration.milestones, storage: context.storage)
+        let streak = SwapStreak.history(days: days).streak(today: today).days
+        let style = context.celebrations.style
+        let celebration = SwapCelebration.celebration(for: swap, streak: streak, milestone: milestone, style: style)
+        let outcome = await context.celebrate(celebration)
+        let line = style == .off ? SwapCelebration.savedLine : outcome?.line
+        return SwapOutcome(
+            swap: swap, streak: streak, addedDay: !earlierDays.contains(day), milestone: milestone,
+            celebrationLine: line)
     }
 
     /// The user's most frequent swaps, most frequent first (ties: the most recent first), compared

@@ -1,18 +1,49 @@
 import Foundation
 import HoorayKit
 
-// PLACEHOLDER-SWAPS: the swaps-core helper owns this file.
 extension SwapsPlugin {
     public func run(_ command: CommandInvocation, context: PluginContext, configuration: SwapsConfiguration)
         async throws -> CommandReply
     {
+        let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+        var reply: CommandReply
         switch command.command {
+        case "log":
+            // The swap's reply carries the day's inspiration itself, in its JSON too.
+            reply = try await logCommand(command, context: context, configuration: configuration)
+        case "inspire":
+            reply = try inspireCommand(command, context: context, configuration: configuration)
+            // Shown now: the day's first swap need not repeat it.
+            _ = try await firstInspiration(on: today, configuration: configuration, context: context)
         case "prep":
-            return try await prepCommand(command, context: context, configuration: configuration)
+            reply = try await prepCommand(command, context: context, configuration: configuration)
+            reply = try await withFirstInspiration(
+                reply, command: command, context: context, configuration: configuration)
         case "need-help":
-            return try await needHelpCommand(command, context: context)
+            reply = try await needHelpCommand(command, context: context)
+            reply = try await withFirstInspiration(
+                reply, command: command, context: context, configuration: configuration)
+        case "tutorial":
+            reply = .text(SwapsWelcome.tutorial(configuration: configuration))
+        case "history":
+            reply = try await historyCommand(command, context: context)
+            reply = try await withFirstInspiration(
+                reply, command: command, context: context, configuration: configuration)
         default:
-            throw PluginCommandError("the swaps plugin is being built")
+            throw PluginCommandError(
+                "the swaps plugin has no command \"\(command.command)\"; `hooray help swap` lists them")
         }
+        return try await withWelcome(reply, command: command, context: context, configuration: configuration)
+    }
+
+    /// The reply with the day's inspiration as its last line when it is the day's first swap command
+    /// to answer on a terminal.
+    func withFirstInspiration(
+        _ reply: CommandReply, command: CommandInvocation, context: PluginContext, configuration: SwapsConfiguration
+    ) async throws -> CommandReply {
+        guard !command.json else { return reply }
+        let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+        return reply.withInspiration(
+            try await firstInspiration(on: today, configuration: configuration, context: context))
     }
 }

@@ -6,7 +6,8 @@ extension CelebrationStyle {
     /// The notice a celebration gets in this style, or `nil` for ``off``.
     ///
     /// - ``calm``: the celebration's title; the phrase (and the detail on a line of its own) as the
-    ///   body; low urgency; no sound; the server's usual time on screen.
+    ///   body; low urgency; no sound; the server's usual time on screen for a small one, 10 seconds
+    ///   for a big one, so that a milestone stays a little longer.
     /// - ``playful``: the title behind `✨` (small) or `🎉` (big); the phrase framed in sparkles
     ///   (small) or confetti and sparkles (big); normal urgency; the freedesktop.org sound
     ///   `complete`; 10 (small) or 15 seconds (big) on screen. The sound theme has no sound meant
@@ -26,7 +27,7 @@ extension CelebrationStyle {
         case .calm:
             return Notice(
                 title: celebration.title, body: phrase + detail, urgency: .low, category: category,
-                timeout: .serverDefault, sound: .silent)
+                timeout: celebration.size == .big ? .milliseconds(10_000) : .serverDefault, sound: .silent)
         case .playful:
             let big = celebration.size == .big
             let framed = big ? "🎊✨ \(phrase) ✨🎊" : "✨ \(phrase) ✨"

@@ -59,9 +59,22 @@ public struct CelebrationPhrases: Sendable, Hashable {
         style: CelebrationStyle, size: Celebration.Size, avoiding recent: [String],
         using random: inout some RandomNumberGenerator
     ) -> (phrase: String, recent: [String]) {
-        let lines = phrases(style: style, size: size)
+        Self.pick(from: phrases(style: style, size: size), avoiding: recent, using: &random)
+    }
+
+    /// Picks one of `lines` that is none of the last few picked: the rule of every pool, the shared
+    /// ones and a plugin's own (``CelebrationPhrasePool``).
+    ///
+    /// - Parameters:
+    ///   - lines: The phrases to pick from.
+    ///   - recent: The phrases picked lately from them, most recent last.
+    ///   - random: The source of randomness.
+    /// - Returns: The phrase (empty when `lines` is), and the recent list to keep for next time.
+    public static func pick(
+        from lines: [String], avoiding recent: [String], using random: inout some RandomNumberGenerator
+    ) -> (phrase: String, recent: [String]) {
         guard !lines.isEmpty else { return ("", recent) }
-        let memory = Self.memory(forPoolOf: lines.count)
+        let memory = memory(forPoolOf: lines.count)
         let avoided = Set(recent.suffix(memory))
         let candidates = lines.filter { !avoided.contains($0) }
         let phrase = (candidates.isEmpty ? lines : candidates).randomElement(using: &random) ?? lines[0]

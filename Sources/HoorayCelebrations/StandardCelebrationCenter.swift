@@ -51,7 +51,7 @@ public struct StandardCelebrationCenter: CelebrationCenter {
     /// - Throws: What the notice board threw when the notice could not be posted.
     public func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {
         guard style != .off else { return .quiet(line: style.line(for: celebration, phrase: "")) }
-        let phrase = await nextPhrase(for: celebration.size)
+        let phrase = await nextPhrase(for: celebration)
         guard let notice = style.notice(for: celebration, phrase: phrase) else {
             return .quiet(line: style.line(for: celebration, phrase: phrase))
         }
@@ -59,16 +59,43 @@ public struct StandardCelebrationCenter: CelebrationCenter {
         return .shown(id, line: style.line(for: celebration, phrase: phrase))
     }
 
+    /// The key under which the recent picks of a plugin's own pool are remembered, for a style and
+    /// size, such as `recent.swaps.calm.small`.
+    public static func memoryKey(pool: CelebrationPhrasePool, style: CelebrationStyle, size: Celebration.Size)
+        -> String
+    {
+        "recent.\(pool.name)." + CelebrationPhrases.poolName(style: style, size: size)
+    }
+
     /// Picks the next phrase for a celebration of `size` in this center's style, and remembers it.
     ///
     /// - Parameter size: The celebration's size.
     /// - Returns: A phrase that none of the last few picks of this style and size used.
     public func nextPhrase(for size: Celebration.Size) async -> String {
-        let (style, phrases) = (self.style, self.phrases)
+        await nextPhrase(for: Celebration(size: size, title: ""))
+    }
+
+    /// Picks the next phrase for a celebration in this center's style, and remembers it: from the
+    /// celebration's own ``Celebration/phrases`` when they have some for this style, else from the
+    /// shared pool of its style and size.
+    ///
+    /// - Parameter celebration: The celebration.
+    /// - Returns: A phrase that none of the last few picks from the same pool, style and size used.
+    public func nextPhrase(for celebration: Celebration) async -> String {
+        let (style, size) = (self.style, celebration.size)
+        let lines: [String]
+        let key: String
+        if let pool = celebration.phrases, !pool.phrases(for: style).isEmpty {
+            lines = pool.phrases(for: style)
+            key = Self.memoryKey(pool: pool, style: style, size: size)
+        } else {
+            lines = phrases.phrases(style: style, size: size)
+            key = Self.memoryKey(style: style, size: size)
+        }
         do {
-            let stored = try await memory.modify(forKey: Self.memoryKey(style: style, size: size)) { data in
+            let stored = try await memory.modify(forKey: key) { data in
                 var random = SystemRandomNumberGenerator()
-                let picked = phrases.pick(style: style, size: size, avoiding: Self.recent(in: data), using: &random)
+                let picked = CelebrationPhrases.pick(from: lines, avoiding: Self.recent(in: data), using: &random)
                 return try JSONEncoder().encode(picked.recent)
             }
             if let phrase = Self.recent(in: stored).last { return phrase }
@@ -76,7 +103,7 @@ public struct StandardCelebrationCenter: CelebrationCenter {
             // Fall through: a fresh pick without memory still celebrates.
         }
         var random = SystemRandomNumberGenerator()
-        return phrases.pick(style: style, size: size, avoiding: [], using: &random).phrase
+        return CelebrationPhrases.pick(from: lines, avoiding: [], using: &random).phrase
     }
 
     private static func recent(in data: Data?) -> [String] {

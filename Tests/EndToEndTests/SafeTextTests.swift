@@ -189,7 +189,7 @@ struct SafeTextTests {
                 == [
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
-                    "checkIn", "prep",
+                    "checkIn", "prep", "swap", "swapHistory", "inspiration",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -224,6 +224,10 @@ struct SafeTextTests {
             try await record("checkIn", ["recovery", "checkin", "good", "--json"])
             try await record("prep", ["swap", "prep", "--json"])
             try await record("prep", ["swap", "prep", "Oatmeal instead of a pastry", "--json"])
+            try await record("swap", ["swap", "Sparkling water instead of soda", "--json"])
+            try await record("swap", ["swap", "Fruit for dessert", "--date", "yesterday", "--json"])
+            try await record("swapHistory", ["swap", "history", "--json"])
+            try await record("inspiration", ["swap", "inspire", "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
@@ -234,6 +238,8 @@ struct SafeTextTests {
             try await record("reminder", ["next", "--json"])
             try await record("rejection", ["recovery", "edit", rejectionID, "--note", "", "--json"])
             try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])
+            try await record("swap", ["swap", "Tea instead of wine", "--json"])
+            try await record("swapHistory", ["swap", "history", "--days", "7", "--json"])
 
             for (type, command, output) in printed {
                 let keys = try #require(documented[type])

@@ -102,6 +102,43 @@ private func expectNoRecentRepeats(
         #expect(try await memory.keys() == ["recent.playful.big", "recent.playful.small"])
         #expect(StandardCelebrationCenter.memoryKey(style: .playful, size: .big) == "recent.playful.big")
     }
+
+    @Test(arguments: [CelebrationStyle.calm, .playful])
+    func aPluginsOwnPhrasesAreTheOnlyOnesItsCelebrationsSayAndTheyDoNotRepeatTheLastOne(style: CelebrationStyle)
+        async throws
+    {
+        let own = CelebrationPhrasePool(
+            name: "swaps",
+            phrases: [.calm: ["Calm one.", "Calm two.", "Calm three."], .playful: ["Play one.", "Play two."]])
+        let memory = InMemoryPluginStore()
+        let board = RecordingNoticeBoard()
+        let center = StandardCelebrationCenter(style: style, notices: board, memory: memory, phrases: onePhrase)
+
+        var phrases: [String] = []
+        for _ in 0..<60 {
+            phrases.append(await center.nextPhrase(for: Celebration(size: .small, title: "Swap", phrases: own)))
+        }
+        // The shared pool is left alone: its own memory is untouched, and its phrase is never said.
+        _ = try await center.celebrate(Celebration(size: .small, title: "Read"))
+
+        #expect(Set(phrases) == Set(own.phrases(for: style)))
+        expectNoRecentRepeats(phrases, memory: 1)
+        #expect(try await memory.keys() == ["recent.\(style.rawValue).small", "recent.swaps.\(style.rawValue).small"])
+        #expect(await board.notices.map(\.body).last?.contains("Nice choice.") == true)
+    }
+
+    @Test func aStyleThePluginHasNoPhrasesForUsesTheSharedPool() async throws {
+        let own = CelebrationPhrasePool(name: "swaps", phrases: [.calm: ["Swap complete. 🌿"]])
+        let board = RecordingNoticeBoard()
+        let center = StandardCelebrationCenter(style: .playful, notices: board, phrases: onePhrase)
+
+        _ = try await center.celebrate(Celebration(size: .small, title: "Swap", phrases: own))
+        _ = try await StandardCelebrationCenter(style: .calm, notices: board, phrases: onePhrase)
+            .celebrate(Celebration(size: .small, title: "Swap", phrases: own))
+
+        #expect(await board.notices.map(\.body) == ["✨ Nice choice. ✨", "Swap complete. 🌿"])
+        #expect(center.style == .playful)
+    }
 }
 
 @Suite struct CelebrationStyleTests {
@@ -126,7 +163,7 @@ private func expectNoRecentRepeats(
             line: "✓ Read 10 pages — Nice choice."),
         Expected(
             style: .calm, size: .big, title: "Read 10 pages", body: "Small steps, big wins.\nYour longest run yet.",
-            urgency: .low, sound: .silent, timeout: .serverDefault, category: "hooray.celebration.big",
+            urgency: .low, sound: .silent, timeout: .milliseconds(10_000), category: "hooray.celebration.big",
             line: "✓ Read 10 pages — Small steps, big wins."),
         Expected(
             style: .playful, size: .small, title: "✨ Read 10 pages", body: "✨ Nice choice. ✨\nYour longest run yet.",

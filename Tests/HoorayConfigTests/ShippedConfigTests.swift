@@ -4,6 +4,7 @@ import HoorayConfig
 import HoorayKit
 import RecoveryPlugin
 import RemindersPlugin
+import SwapsPlugin
 import Testing
 import WinsPlugin
 
@@ -117,6 +118,49 @@ import WinsPlugin
                     .utf8))
         #expect(written == RecoveryConfiguration())
         #expect(try JSONDecoder().decode(RecoveryConfiguration.self, from: Data("{}".utf8)) == RecoveryConfiguration())
+    }
+
+    @Test func theSwapsExampleIsValidOnceUncommentedAndItsDefaultsAreThePlugins() throws {
+        let text = try String(contentsOfFile: shippedFile, encoding: .utf8)
+        let example = commentedExample(in: text, startingWith: "# [plugins.swaps]")
+        let root = try ConfigFileParser.parse(example, file: "example.toml")
+        let swaps = try #require(root.node(at: ["plugins", "swaps"])?.table)
+        #expect(swaps.keys == ["celebrations", "milestones", "inspiration", "night_prep", "morning_focus"])
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/example.toml"
+        try example.write(toFile: file, atomically: true, encoding: .utf8)
+        let report = ConfigLoader(paths: directory.paths, plugins: [SwapsPlugin()]).check(onlyFile: file)
+        #expect(report.diagnostics.isEmpty, "\(report)")
+        // The example shows the defaults: decoding it gives what an empty section gives.
+        let written = try JSONDecoder().decode(
+            SwapsConfiguration.self,
+            from: Data(
+                #"{"milestones":[3,7,14,30],"inspiration":true,"night_prep":"21:00","morning_focus":"08:00"}"#.utf8))
+        #expect(written == SwapsConfiguration())
+        #expect(try JSONDecoder().decode(SwapsConfiguration.self, from: Data("{}".utf8)) == SwapsConfiguration())
+    }
+
+    @Test func aBadSwapsSectionReportsEveryMistakeAtItsPlaceWithTheFix() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "config/hooray/hooray.toml",
+            """
+            [plugins.swaps]
+            celebrations = "playfull"
+            milestones = [7, 3]
+            night_prep = "9pm"
+            morning_focus = "08:00"
+            """)
+
+        let report = ConfigLoader(paths: directory.paths, plugins: [SwapsPlugin()]).check()
+
+        #expect(
+            report.diagnostics.map(\.description) == [
+                "\(file):2:16: error: plugins.swaps.celebrations: \"playfull\" is not one of \"calm\", \"playful\" or \"off\""
+                    + "\n    hint: did you mean \"playful\"?",
+                "\(file):3:14: error: plugins.swaps.milestones: milestones must be positive numbers of days, ascending, such as [3, 7, 14, 30]",
+                "\(file):4:14: error: plugins.swaps.night_prep: night_prep must be a time as HH:MM, such as \"21:00\", or \"off\" for no reminder",
+            ])
     }
 
     /// The commented-out example that starts with `header`, up to the first line that is not a comment.

@@ -28,6 +28,9 @@ public struct Celebration: Sendable, Hashable {
     public var title: String
     /// An optional extra line, such as `Your longest run yet.`; plain text.
     public var detail: String?
+    /// The plugin's own encouraging phrases for this celebration, picked from instead of the shared
+    /// pool of its style and size; `nil` (the default) for the shared pool.
+    public var phrases: CelebrationPhrasePool?
 
     /// Creates a celebration.
     ///
@@ -35,10 +38,46 @@ public struct Celebration: Sendable, Hashable {
     ///   - size: A small, everyday celebration or a big one for a milestone.
     ///   - title: What happened, one short line; plain text.
     ///   - detail: An optional extra line; plain text.
-    public init(size: Size, title: String, detail: String? = nil) {
+    ///   - phrases: The plugin's own phrases for it; the shared pool when `nil`.
+    public init(size: Size, title: String, detail: String? = nil, phrases: CelebrationPhrasePool? = nil) {
         self.size = size
         self.title = title
         self.detail = detail
+        self.phrases = phrases
+    }
+}
+
+/// A plugin's own encouraging phrases, by style, for celebrations whose words belong to the plugin,
+/// such as the swaps plugin's "Swap complete. 🌿".
+///
+/// The center picks from the phrases of its style as it picks from the shared pool: never one of
+/// the last few picks of this pool, style and size. A style without phrases here uses the shared
+/// pool. The ``CelebrationStyle/off`` style shows no phrase.
+///
+/// ```swift
+/// let pool = CelebrationPhrasePool(name: "swaps", phrases: [.calm: ["Swap complete. 🌿", "Nice choice."]])
+/// await context.celebrate(Celebration(size: .small, title: "Sparkling water", phrases: pool))
+/// ```
+public struct CelebrationPhrasePool: Sendable, Hashable {
+    /// The pool's name, such as `swaps`: it keeps the memory of its recent picks apart from the
+    /// shared pool's and from other pools'.
+    public var name: String
+    /// The phrases of each style; plain text.
+    public var phrases: [CelebrationStyle: [String]]
+
+    /// Creates a pool.
+    ///
+    /// - Parameters:
+    ///   - name: Its name, such as `swaps`.
+    ///   - phrases: The phrases of each style; a style left out uses the shared pool.
+    public init(name: String, phrases: [CelebrationStyle: [String]]) {
+        self.name = name
+        self.phrases = phrases
+    }
+
+    /// The phrases for `style`; empty when the pool has none for it.
+    public func phrases(for style: CelebrationStyle) -> [String] {
+        phrases[style] ?? []
     }
 }
 
@@ -63,6 +102,12 @@ public enum CelebrationOutcome: Sendable, Hashable {
 /// them. They describe what happened with a ``Celebration`` and never design their own confetti,
 /// so every celebration on the desktop looks alike and respects the user's choice.
 public protocol CelebrationCenter: Sendable {
+    /// The style the user chose for this plugin's celebrations, for a command that shapes its
+    /// terminal reply to it (such as a drawing only in the playful style).
+    ///
+    /// A center that does not say celebrates in the default style, ``CelebrationStyle/calm``.
+    var style: CelebrationStyle { get }
+
     /// Celebrates in the user's style for this plugin; posts through the plugin's notice board.
     ///
     /// In the ``CelebrationStyle/calm`` and ``CelebrationStyle/playful`` styles a notice is posted
@@ -73,6 +118,11 @@ public protocol CelebrationCenter: Sendable {
     /// - Returns: The posted notice's id and a line for the terminal, or only the line.
     /// - Throws: What the notice board threw when the notice could not be posted.
     func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome
+}
+
+extension CelebrationCenter {
+    /// The default style, ``CelebrationStyle/calm``, for centers that do not say.
+    public var style: CelebrationStyle { .calm }
 }
 
 extension PluginContext {

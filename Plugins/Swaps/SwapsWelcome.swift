@@ -1,0 +1,71 @@
+import Foundation
+import HoorayKit
+
+/// The first-run screen and the tutorial (seed 004, "Onboarding"): the loop of Morning Focus, the
+/// swap and Night Prep, shown once before the first swap command's reply; `hooray swap tutorial`
+/// replays three short steps.
+enum SwapsWelcome {
+    /// The storage key noting that the first-run screen was shown.
+    static let shownKey = "welcome.shown"
+
+    /// `08:00`, or `off` for a reminder turned off.
+    static func time(_ time: TimeOfDay?) -> String {
+        time.map(\.description) ?? "off"
+    }
+
+    /// The one screen of the first run.
+    static func screen(configuration: SwapsConfiguration) -> String {
+        let rows = [
+            ("Morning Focus (\(time(configuration.morningFocus)))", "last night's prep and the day's inspiration"),
+            ("During the day", "make your swap, then: hooray swap \"Sparkling water instead of soda\""),
+            (
+                "Night Prep (\(time(configuration.nightPrep)))",
+                "pick tomorrow's swap: hooray swap prep \"Fruit for dessert\""
+            ),
+        ]
+        let width = rows.map { TerminalText.width($0.0) }.max() ?? 0
+        return
+            ([
+                "🌿 Welcome to healthy swaps: one small, healthier choice a day.",
+                "",
+                "The loop:",
+            ] + rows.map { "  " + TerminalText.padding($0.0, toWidth: width) + "  " + $0.1 } + [
+                "",
+                "This screen shows only once: skip it and go straight in. `hooray swap tutorial` replays the steps any time.",
+                "",
+            ]).joined(separator: "\n")
+    }
+
+    /// The three steps of `hooray swap tutorial`, ending with "Got it."
+    static func tutorial(configuration: SwapsConfiguration) -> String {
+        let morning =
+            configuration.morningFocus.map { "at \($0) a notification brings" } ?? "(turned off) would bring"
+        let night = configuration.nightPrep.map { "at \($0)," } ?? "(turned off) any evening,"
+        return [
+            "1/3 Morning Focus: \(morning) last night's prep and a line of inspiration.",
+            "2/3 I Need Help: when a craving comes, `hooray swap help` shows your top three swaps and breathes with you for 90 seconds.",
+            "3/3 Night Prep: \(night) pick tomorrow's swap with `hooray swap prep \"…\"`; once it's done, press I did my swap or run `hooray swap \"…\"`.",
+            "Got it.",
+        ].joined(separator: "\n")
+    }
+}
+
+extension SwapsPlugin {
+    /// The reply with the first-run screen in front, when this is the first swap command ever to
+    /// answer on a terminal; notes that it was shown. Replies for `--json` are left as they are.
+    func withWelcome(
+        _ reply: CommandReply, command: CommandInvocation, context: PluginContext, configuration: SwapsConfiguration
+    )
+        async throws -> CommandReply
+    {
+        guard !command.json else { return reply }
+        let isFirst = try await context.storage.update(forKey: SwapsWelcome.shownKey) { data in
+            defer { data = Data("true".utf8) }
+            return data == nil
+        }
+        guard isFirst, command.command != "tutorial" else { return reply }
+        var shown = reply
+        shown.text = SwapsWelcome.screen(configuration: configuration) + "\n" + reply.text
+        return shown
+    }
+}
