@@ -12,9 +12,14 @@ import Testing
     func world(at start: String, _ configuration: SwapsConfiguration = SwapsConfiguration()) async throws
         -> PluginWorld<SwapsPlugin>
     {
-        try await PluginWorld(
+        let world = try await PluginWorld(
             plugin: SwapsPlugin(), configuration: configuration, now: swapsTime(start, in: Self.berlin),
             timeZone: Self.berlin)
+        // A returning user: the first-run screen and the day's inspiration are behind them, so the
+        // replies here are the prep's alone.
+        try await world.run("tutorial")
+        try await world.run("inspire")
+        return world
     }
 
     func preps(_ world: PluginWorld<SwapsPlugin>) async throws -> [Prep] {
