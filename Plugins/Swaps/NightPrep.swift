@@ -88,8 +88,8 @@ extension SwapsPlugin {
         }
     }
 
-    /// Holds Night Prep for the rest of the reminder's day once the prep for its next day is made,
-    /// so `hooray next` does not list a question already answered. Changes the reminder as
+    /// Holds Night Prep for the rest of the reminder's day once the prep for its next day is made and
+    /// the day's swap is saved, so `hooray next` does not list a question already answered. Changes the reminder as
     /// `activate` made it, in its own zone (a command may run in another one).
     func holdNightPrep(ifPreppedFor day: LocalDate, context: PluginContext) async throws {
         guard
@@ -99,8 +99,8 @@ extension SwapsPlugin {
         else { return }
         let zone = reminder.schedule.zone ?? context.timeZone
         let today = LocalDate(instant: context.now, in: zone)
-        guard day == today.adding(days: 1), let hold = Self.nightPrepHold(today: today, prepped: true, in: zone),
-            reminder.hold != hold
+        guard day == today.adding(days: 1), try await nothingLeftToAsk(tonight: today, context: context),
+            let hold = Self.nightPrepHold(today: today, prepped: true, in: zone), reminder.hold != hold
         else { return }
         reminder.hold = hold
         try await context.reminders.schedule(reminder)

@@ -14,13 +14,29 @@ extension SwapsPlugin {
         let input = TimeInput(now: context.now, timeZone: command.environment.timeZone)
         let day = try command.value("date").map { try Self.checkedSwapDay($0, input: input) } ?? input.today
         let outcome = try await recordSwap(text, on: day, fromPrep: false, context: context)
-        let inspiration = try await firstInspiration(on: input.today, configuration: configuration, context: context)
         let style = context.celebrations.style
+        // The quiet style says "✅ Swap saved." and nothing else; the sentence waits for another command.
+        let inspiration =
+            style == .off
+            ? nil
+            : (try? await firstInspiration(on: input.today, configuration: configuration, context: context)) ?? nil
+        var answer = Self.loggedText(outcome, style: style, today: input.today, color: command.environment.color)
+        if command.value("date") == nil, style != .off, Self.isSmallHours(context.now, in: input.timeZone) {
+            // Just after midnight a swap may be last night's: say which day it went to.
+            answer += "\nCounted for today, \(input.today); if it was last night's, log it with --date yesterday."
+        }
         return CommandReply(
-            text: Self.loggedText(outcome, style: style, today: input.today, color: command.environment.color),
-            json: try JSONValue(encoding: SwapView(outcome, style: style, inspiration: inspiration))
+            text: answer, json: try JSONValue(encoding: SwapView(outcome, style: style, inspiration: inspiration))
         )
         .withInspiration(command.json ? nil : inspiration)
+    }
+
+    /// Whether `instant` is between midnight and 05:00 in `zone`, when "tonight's swap" may be
+    /// yesterday's.
+    static func isSmallHours(_ instant: Date, in zone: TimeZone) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.component(.hour, from: instant) < 5
     }
 
     /// The day a swap counts for: today or an earlier day.

@@ -32,12 +32,27 @@ extension SwapsPlugin {
         let today = context.today
         let swap = Swap(text: text, day: day, loggedAt: context.now, fromPrep: fromPrep)
         try await book.insert(swap)
-        let all = try await book.all()
+        // Saved: what follows crowns it, and must not make the user think it failed (and log it again).
+        let all = (try? await book.all()) ?? [swap]
         let days = DaySet(all.map(\.day))
         let earlierDays = DaySet(all.filter { $0.id != swap.id }.map(\.day))
-        let milestone = try await SwapStreak.complete(
-            day, earlierDays: earlierDays, today: today, milestones: configuration.milestones, storage: context.storage)
+        var milestone: Int?
+        do {
+            milestone = try await SwapStreak.complete(
+                day, earlierDays: earlierDays, today: today, milestones: configuration.milestones,
+                storage: context.storage)
+        } catch {
+            context.logger.error("a swap was saved, but its milestone could not be checked: \(error)")
+        }
         let streak = SwapStreak.history(days: days).streak(today: today).days
+        // Today's swap and tomorrow's prep both there: tonight's Night Prep has nothing left to ask.
+        if day == today {
+            do {
+                try await holdNightPrep(ifPreppedFor: today.adding(days: 1), context: context)
+            } catch {
+                context.logger.error("a swap was saved, but tonight's Night Prep could not be held: \(error)")
+            }
+        }
         let style = context.celebrations.style
         let celebration = SwapCelebration.celebration(for: swap, streak: streak, milestone: milestone, style: style)
         let outcome = await context.celebrate(celebration)
@@ -57,7 +72,8 @@ extension SwapsPlugin {
         let swaps = try await context.records(of: Swap.self).all().sorted { $0.loggedAt > $1.loggedAt }
         var order: [String] = []
         var found: [String: (text: String, count: Int)] = [:]
-        for swap in swaps {
+        // The words the **I did my swap** button saves without a prep name no swap to reach for.
+        for swap in swaps where swap.text != Self.unnamedSwap {
             let key = swap.text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             if let known = found[key] {
                 found[key] = (known.text, known.count + 1)

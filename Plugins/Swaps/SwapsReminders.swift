@@ -33,7 +33,7 @@ extension SwapsPlugin {
             return
         }
         let today = context.today
-        let prepped = try await context.records(of: Prep.self).record(today.adding(days: 1).description) != nil
+        let prepped = try await nothingLeftToAsk(tonight: today, context: context)
         try await context.reminders.schedule(
             Reminder(
                 id: Self.nightPrepReminder, schedule: .daily(at: time, zone: context.timeZone),
@@ -62,8 +62,8 @@ extension SwapsPlugin {
         switch due.reminder.id {
         case Self.nightPrepReminder:
             let preps = context.records(of: Prep.self)
-            // Tomorrow prepped already (before the hold was set): nothing to ask tonight.
-            guard try await preps.record(day.adding(days: 1).description) == nil else { return nil }
+            // Tomorrow prepped and today's swap saved (before the hold was set): nothing to ask tonight.
+            guard try await !nothingLeftToAsk(tonight: day, context: context) else { return nil }
             let today = try await preps.record(day.description)
             let swapped = try await context.records(of: Swap.self).all().filter { $0.day == day }
             return Self.nightPrepNotice(on: day, todaysPrep: today, swapped: swapped)
@@ -74,6 +74,15 @@ extension SwapsPlugin {
         default:
             return nil
         }
+    }
+
+    /// Whether Night Prep has nothing left to ask on `day`: tomorrow is prepped and the day's swap is
+    /// saved. Prepped early but not swapped yet, the evening still brings **I did my swap**.
+    func nothingLeftToAsk(tonight day: LocalDate, context: PluginContext) async throws -> Bool {
+        guard try await context.records(of: Prep.self).record(day.adding(days: 1).description) != nil else {
+            return false
+        }
+        return try await !context.records(of: Swap.self).records(on: day, in: context.timeZone).isEmpty
     }
 
     /// Night Prep for `day`: what **I did my swap** would save, and how to prep tomorrow. Once a swap
@@ -120,6 +129,13 @@ extension SwapsPlugin {
             ?? action.dueAt.map { LocalDate(instant: $0, in: context.timeZone) } ?? context.today
         switch action.actionID {
         case Self.didSwap.id:
+            // Last night's button pressed after midnight still counts for last night; an older one
+            // would fill a day long past, which the user should choose with --date.
+            guard context.today.adding(days: -1) <= day else {
+                throw ActionDeclined(
+                    "That Night Prep was for \(day), which has passed; to count a swap for it, run "
+                        + "`hooray swap \"…\" --date \(day)`.")
+            }
             _ = try await recordDidSwap(on: day, context: context)
         case Self.prepNow.id:
             let tonight = try await context.records(of: Prep.self).record(day.adding(days: 1).description)

@@ -20,9 +20,8 @@ extension SwapsPlugin {
             reply = try await withFirstInspiration(
                 reply, command: command, context: context, configuration: configuration)
         case "need-help":
+            // Nothing between the user and the breathing: no inspiration, no welcome.
             reply = try await needHelpCommand(command, context: context)
-            reply = try await withFirstInspiration(
-                reply, command: command, context: context, configuration: configuration)
         case "tutorial":
             reply = .text(SwapsWelcome.tutorial(configuration: configuration))
         case "history":

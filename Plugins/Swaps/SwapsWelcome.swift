@@ -31,7 +31,7 @@ enum SwapsWelcome {
                 "The loop:",
             ] + rows.map { "  " + TerminalText.padding($0.0, toWidth: width) + "  " + $0.1 } + [
                 "",
-                "This screen shows only once: skip it and go straight in. `hooray swap tutorial` replays the steps any time.",
+                "Nothing to do to skip it: this screen shows only once. `hooray swap tutorial` replays the steps any time.",
                 "",
             ]).joined(separator: "\n")
     }
@@ -58,7 +58,11 @@ extension SwapsPlugin {
     )
         async throws -> CommandReply
     {
-        guard !command.json else { return reply }
+        // Not with --json, not in the quiet style's swap ("✅ Swap saved." alone), and not in the way
+        // of "I need help": the next command shows it.
+        guard !command.json, command.command != "need-help",
+            !(command.command == "log" && context.celebrations.style == .off)
+        else { return reply }
         let isFirst = try await context.storage.update(forKey: SwapsWelcome.shownKey) { data in
             defer { data = Data("true".utf8) }
             return data == nil

@@ -302,6 +302,15 @@ private func wakeGuide() {
     _ = write(guideWake.write, &byte, 1)
 }
 
+// The bytes the handlers write, made before any handler runs: a String literal passed to `write`
+// would be converted on the heap, and a signal handler must not allocate.
+nonisolated(unsafe) private var hideCursorBytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+    0x1B, 0x5B, 0x3F, 0x32, 0x35, 0x6C
+)
+nonisolated(unsafe) private var showCursorBytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+    0x1B, 0x5B, 0x3F, 0x32, 0x35, 0x68
+)
+
 /// An ending signal: the player stops the guide.
 private func noteEnding(_ signal: Int32) {
     let saved = errno
@@ -313,14 +322,14 @@ private func noteEnding(_ signal: Int32) {
 /// Continued after a stop: the cursor is hidden again.
 private func hideCursorAgain(_ signal: Int32) {
     let saved = errno
-    if guideHidesCursor != 0 { _ = write(STDOUT_FILENO, "\u{1B}[?25l", 6) }
+    if guideHidesCursor != 0 { _ = write(STDOUT_FILENO, &hideCursorBytes, 6) }
     errno = saved
 }
 
 /// Ctrl-Z: shows the cursor, stops, and on `fg` takes the stop handler again.
 private func showCursorAndStop(_ signal: Int32) {
     let saved = errno
-    _ = write(STDOUT_FILENO, "\u{1B}[?25h", 6)
+    _ = write(STDOUT_FILENO, &showCursorBytes, 6)
     _ = Glibc.signal(SIGTSTP, SIG_DFL)
     var stop = sigset_t()
     sigemptyset(&stop)

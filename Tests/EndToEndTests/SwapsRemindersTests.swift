@@ -47,7 +47,7 @@ struct SwapsRemindersTests {
             try fixture.writeConfig(Self.config)
 
             // Monday 15 June 2026, three seconds before 21:00: Night Prep.
-            var daemon = try await fixture.startDaemon(fakeTime: "2026-06-15 20:59:57")
+            var daemon = try await fixture.startDaemon(fakeTime: "2026-06-15 20:59:50")
             let night = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(20)).last)
             #expect(night.summary == "Prep tonight: what's your swap for tomorrow?")
             #expect(night.actions.map(\.label) == ["I did my swap", "Prep now", "I need help"])
@@ -69,7 +69,7 @@ struct SwapsRemindersTests {
             #expect(await daemon.stop() == .exited(0))
 
             // That evening's Night Prep names the day's prep; I did my swap, clicked, records it.
-            daemon = try await fixture.startDaemon(fakeTime: "2026-06-16 20:59:57")
+            daemon = try await fixture.startDaemon(fakeTime: "2026-06-16 20:59:50")
             let evening = try #require(try await server.waitForNotifications(count: 3, timeout: .seconds(20)).last)
             #expect(evening.summary == "Prep tonight: what's your swap for tomorrow?")
             #expect(evening.body.hasPrefix("Today's prep: Oatmeal instead of a pastry.\n"))

@@ -295,6 +295,7 @@ import Testing
 
 /// A celebration center whose notices cannot be posted, as when the database is full.
 struct FailingCelebrationCenter: CelebrationCenter {
+    var style: CelebrationStyle { .calm }
     struct Failure: Error {}
 
     func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {

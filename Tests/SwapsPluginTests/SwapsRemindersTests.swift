@@ -118,6 +118,8 @@ func swapsTime(_ text: String, in zone: TimeZone) -> Date {
 
     @Test func preppingTomorrowHoldsTonightsNightPrepSoNextTellsTheTruth() async throws {
         let world = try await world(at: "2026-06-15 19:00")
+        // Today's swap saved and tomorrow prepped: tonight's question is answered.
+        try await world.run("log", "Sparkling water instead of soda")
         try await world.run("prep", "Fruit for dessert")
         let nightPrep = try #require(
             try await world.reminders().first { $0.reminder.id == SwapsPlugin.nightPrepReminder })
@@ -132,6 +134,7 @@ func swapsTime(_ text: String, in zone: TimeZone) -> Date {
         // The next evening's prep holds that night's; a restart (activate) keeps the hold.
         await world.advance(to: at("2026-06-17 18:00"))
         try await world.run("prep", "Tea instead of wine")
+        try await world.run("log", "Fruit for dessert")
         try await world.restart(after: .seconds(60))
         let held = try #require(
             try await world.reminders().first { $0.reminder.id == SwapsPlugin.nightPrepReminder })
@@ -229,5 +232,27 @@ func swapsTime(_ text: String, in zone: TimeZone) -> Date {
         await world.advance(to: at("2026-06-16 20:00"))
         await world.suspend(until: at("2026-06-16 23:30"))
         #expect(await reminderLog(world) == ["2026-06-16 08:00 \(Self.morning)", "2026-06-16 23:30 \(Self.night)"])
+    }
+
+    @Test func preppedEarlyButNotSwappedYetTheEveningStillAsks() async throws {
+        let world = try await world(at: "2026-06-15 12:00")
+        try await world.run("prep", "Fruit for dessert")
+        await world.advance(to: at("2026-06-15 21:30"))
+        let night = try #require(await shown(Self.night, in: world).first)
+        try await world.press(SwapsPlugin.didSwap.id, on: night)
+        #expect(try await swaps(world).map(\.day) == [LocalDate(parsing: "2026-06-15")!])
+    }
+
+    @Test func anOldNightPrepsButtonDoesNotFillADayLongPast() async throws {
+        let world = try await world(at: "2026-06-15 20:00")
+        await world.advance(to: at("2026-06-15 21:30"))
+        let night = try #require(await shown(Self.night, in: world).first)
+        // Three days later, from the inbox: not counted for the 15th behind the user's back.
+        await world.advance(to: at("2026-06-18 10:00"))
+        let declined = await #expect(throws: PluginWorldError.self) {
+            try await world.press(SwapsPlugin.didSwap.id, on: night)
+        }
+        #expect(declined?.message.contains("--date 2026-06-15") == true, "\(declined?.message ?? "")")
+        #expect(try await swaps(world).isEmpty)
     }
 }

@@ -187,6 +187,7 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
 
 /// A celebration center whose notices cannot be posted, as when the database is full.
 struct FailingCelebrationCenter: CelebrationCenter {
+    var style: CelebrationStyle { .calm }
     struct Failure: Error {}
 
     func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {

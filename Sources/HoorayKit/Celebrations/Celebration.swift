@@ -104,8 +104,6 @@ public enum CelebrationOutcome: Sendable, Hashable {
 public protocol CelebrationCenter: Sendable {
     /// The style the user chose for this plugin's celebrations, for a command that shapes its
     /// terminal reply to it (such as a drawing only in the playful style).
-    ///
-    /// A center that does not say celebrates in the default style, ``CelebrationStyle/calm``.
     var style: CelebrationStyle { get }
 
     /// Celebrates in the user's style for this plugin; posts through the plugin's notice board.
@@ -118,11 +116,6 @@ public protocol CelebrationCenter: Sendable {
     /// - Returns: The posted notice's id and a line for the terminal, or only the line.
     /// - Throws: What the notice board threw when the notice could not be posted.
     func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome
-}
-
-extension CelebrationCenter {
-    /// The default style, ``CelebrationStyle/calm``, for centers that do not say.
-    public var style: CelebrationStyle { .calm }
 }
 
 extension PluginContext {
