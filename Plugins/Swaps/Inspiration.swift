@@ -8,10 +8,24 @@ enum SwapInspiration {
     /// The sentences, in the pool's order.
     static let sentences = MessagePools.swapsInspiration
 
-    /// The sentence for `day`.
+    /// The sentence for `day`: the same all day, in every process, and never the same twice within
+    /// as many days in a row as the pool has sentences.
+    ///
+    /// The hash of the date is a step through the pool: the day's number (days since 1970) times a
+    /// step that shares no factor with the pool's size, so that consecutive days walk the whole pool
+    /// before a sentence comes back; a plain hash of each day would repeat one within a month now
+    /// and then.
     static func sentence(on day: LocalDate) -> String {
-        sentences[day.stableIndex(among: sentences.count)]
+        sentences[index(on: day, among: sentences.count)]
     }
+
+    /// The index of the day's sentence among `count`.
+    static func index(on day: LocalDate, among count: Int) -> Int {
+        let step = [13, 17, 19, 23, 29, 31, 37, 1].first { gcd($0, count) == 1 }!
+        return ((day.daysSinceEpoch % count + count) * step) % count
+    }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
     /// The storage key holding the last day the inspiration came with a swap command's reply.
     static let shownKey = "inspiration.shown-on"

@@ -217,7 +217,14 @@ let quietSwaps = SwapsConfiguration(nightPrep: nil, morningFocus: nil)
         let sentences = days.map { plugin.inspiration(on: $0, configuration: SwapsConfiguration()) }
         let changes = zip(sentences, sentences.dropFirst()).filter { $0 != $1 }.count
         #expect(changes >= 20, "\(changes) changes")
-        #expect(Set(sentences).count >= 15)
+        #expect(Set(sentences).count >= 20)
+        // Not only in November: every 30 days in a row of ten years bring at least 20 different
+        // sentences (30, with a pool of 32), across the year's turn too.
+        let decade = (0..<(10 * 366)).map { LocalDate(year: 2026, month: 1, day: 1)!.adding(days: $0) }
+        let picks = decade.map { SwapInspiration.sentence(on: $0) }
+        for start in 0..<(picks.count - 30) {
+            #expect(Set(picks[start..<start + 30]).count >= 20, "30 days from \(decade[start])")
+        }
 
         // The same from morning to night, in the command too.
         let world = try await world()
