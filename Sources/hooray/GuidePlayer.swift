@@ -330,21 +330,7 @@ private func hideCursorAgain(_ signal: Int32) {
 private func showCursorAndStop(_ signal: Int32) {
     let saved = errno
     _ = write(STDOUT_FILENO, &showCursorBytes, 6)
-    _ = Glibc.signal(SIGTSTP, SIG_DFL)
-    var stop = sigset_t()
-    sigemptyset(&stop)
-    sigaddset(&stop, SIGTSTP)
-    // SIGTSTP is blocked while its handler runs: unblock it so that raising it stops the process here.
-    _ = pthread_sigmask(SIG_UNBLOCK, &stop, nil)
-    _ = raise(SIGTSTP)
-    // Continued.
-    _ = pthread_sigmask(SIG_BLOCK, &stop, nil)
-    if guideHidesCursor != 0 {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = showCursorAndStop
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        _ = sigaction(SIGTSTP, &action, nil)
-    }
+    stopFromHandler()
+    if guideHidesCursor != 0 { handleStopAgain(with: showCursorAndStop, flags: SA_RESTART) }
     errno = saved
 }

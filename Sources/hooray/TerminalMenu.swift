@@ -343,21 +343,9 @@ private func restoreAndRaise(_ signal: Int32) {
 private func restoreAndStop(_ signal: Int32) {
     let saved = errno
     if terminalState != 0 /* TerminalState.unchanged */ { _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
-    _ = Glibc.signal(SIGTSTP, SIG_DFL)
-    var stop = sigset_t()
-    sigemptyset(&stop)
-    sigaddset(&stop, SIGTSTP)
-    // SIGTSTP is blocked while its handler runs: unblock it so that raising it stops the process here.
-    _ = pthread_sigmask(SIG_UNBLOCK, &stop, nil)
-    _ = raise(SIGTSTP)
-    // Continued.
-    _ = pthread_sigmask(SIG_BLOCK, &stop, nil)
+    stopFromHandler()
     if terminalState == 1 /* TerminalState.keys */ {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = restoreAndStop
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        _ = sigaction(SIGTSTP, &action, nil)
+        handleStopAgain(with: restoreAndStop, flags: 0)
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &keyModes)
         resumedFromStop = 1
     }
