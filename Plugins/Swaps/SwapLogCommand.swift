@@ -16,10 +16,13 @@ extension SwapsPlugin {
         let outcome = try await recordSwap(text, on: day, fromPrep: false, context: context)
         let style = context.celebrations.style
         // The quiet style says "✅ Swap saved." and nothing else; the sentence waits for another command.
+        // A script's --json gets the day's sentence without using up the terminal's first showing of it.
         let inspiration =
-            style == .off
-            ? nil
-            : (try? await firstInspiration(on: input.today, configuration: configuration, context: context)) ?? nil
+            command.json
+            ? inspiration(on: input.today, configuration: configuration)
+            : style == .off
+                ? nil
+                : (try? await firstInspiration(on: input.today, configuration: configuration, context: context)) ?? nil
         var answer = Self.loggedText(outcome, style: style, today: input.today, color: command.environment.color)
         if command.value("date") == nil, style != .off, Self.isSmallHours(context.now, in: input.timeZone) {
             // Just after midnight a swap may be last night's: say which day it went to.

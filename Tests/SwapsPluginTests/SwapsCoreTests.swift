@@ -246,6 +246,14 @@ let quietSwaps = SwapsConfiguration(nightPrep: nil, morningFocus: nil)
         #expect(!(try await world.run("log", "Water").text.contains("💡")))
     }
 
+    @Test func aScriptsJSONGetsTheSentenceWithoutUsingUpTheTerminalsShowing() async throws {
+        let world = try await world()
+        let sentence = SwapInspiration.sentence(on: LocalDate(year: 2026, month: 11, day: 23)!)
+        let json = try await world.run("log", "Fruit", "--json")
+        #expect(json.json?["inspiration"] == .string(sentence))
+        #expect(try await world.run("log", "Tea").text.hasSuffix("💡 " + sentence))
+    }
+
     @Test func turnedOffThereIsNoInspirationAndInspireSaysHowToTurnItOn() async throws {
         let world = try await world(SwapsConfiguration(inspiration: false, nightPrep: nil, morningFocus: nil))
         #expect(!(try await world.run("log", "Fruit").text.contains("💡")))
