@@ -162,12 +162,9 @@ enum RejectionListView {
         return first.count > 40 ? String(first.prefix(39)) + "…" : first
     }
 
-    /// `today 10:00`, `yesterday 21:15`, `Mon 12 Nov 09:30`.
+    /// `today 10:00`, `yesterday 21:15`, `2026-11-12 09:30`.
     static func when(_ instant: Date, now: Date, timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute], from: instant)
-        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let time = RecoveryFormat.clock(instant, in: timeZone)
         let day = LocalDate(instant: instant, in: timeZone)
         switch day.days(until: LocalDate(instant: now, in: timeZone)) {
         case 0: return "today \(time)"

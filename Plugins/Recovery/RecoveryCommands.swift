@@ -448,6 +448,14 @@ enum RecoveryFormat {
         }
     }
 
+    /// The time of day of an instant in a zone, `HH:MM`.
+    static func clock(_ instant: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: instant)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
     /// `just now`, `5 min ago`, `3 h ago`, `2 d ago`.
     static func ago(_ instant: Date, now: Date) -> String {
         let seconds = now.timeIntervalSince(instant)

@@ -309,10 +309,7 @@ public struct RecoveryPlugin: HoorayPlugin {
     static func when(_ instant: Date, from now: Date, in zone: TimeZone) -> String {
         let day = LocalDate(instant: instant, in: zone)
         let today = LocalDate(instant: now, in: zone)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: instant)
-        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let time = RecoveryFormat.clock(instant, in: zone)
         switch today.days(until: day) {
         case 0: return "today at \(time)"
         case 1: return "tomorrow at \(time)"
