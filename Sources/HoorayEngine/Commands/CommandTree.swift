@@ -153,8 +153,8 @@ public struct CommandTree: Sendable {
 
     /// The words `hooray` uses itself, which no plugin may take.
     public static let hostWords = [
-        "next", "inbox", "act", "status", "plugins", "config", "reload", "delete-my-data", "identity", "ai", "help",
-        "version",
+        "next", "inbox", "act", "status", "plugins", "plugin", "config", "reload", "delete-my-data", "identity", "ai",
+        "help", "version",
     ]
 
     /// The node at these words, if there is one.

@@ -1,0 +1,75 @@
+import Foundation
+import HoorayKit
+
+/// What a plugin in another language asks of the host: one of the `permissions` of its `plugin.toml`.
+public enum PluginPermission: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    /// Post and update notices, and celebrate.
+    case notify
+    /// Schedule and cancel its reminders.
+    case schedule
+    /// Keep values in its own storage.
+    case storage
+    /// Ask the AI service for praise.
+    case ai
+
+    public static func < (lhs: PluginPermission, rhs: PluginPermission) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A plugin's `plugin.toml`, read and checked: everything the host knows about an external
+/// plugin before it starts it (see the plugin protocol in `docs/protocol.md`).
+public struct PluginManifest: Sendable, Hashable {
+    /// The plugin's name, such as `pomodoro`.
+    public var name: String
+    /// The plugin's own version, such as `1.0.0`.
+    public var version: String
+    /// The plugin API versions it speaks.
+    public var apiVersions: ClosedRange<Int>
+    /// One line for `hooray plugins`.
+    public var description: String
+    /// The program, as an absolute path inside ``folder``, then its arguments.
+    public var exec: [String]
+    /// The folder the plugin lives in, absolute, without a trailing slash.
+    public var folder: String
+    /// Its commands, as `hooray NAME COMMAND` offers them.
+    public var commands: [CommandSpec]
+    /// What it may do.
+    public var permissions: Set<PluginPermission>
+
+    /// Creates a manifest.
+    public init(
+        name: String, version: String, apiVersions: ClosedRange<Int>, description: String, exec: [String],
+        folder: String, commands: [CommandSpec] = [], permissions: Set<PluginPermission> = []
+    ) {
+        self.name = name
+        self.version = version
+        self.apiVersions = apiVersions
+        self.description = description
+        self.exec = exec
+        self.folder = folder
+        self.commands = commands
+        self.permissions = permissions
+    }
+
+    /// The plugin API versions this host speaks.
+    public static let hostAPIVersions: ClosedRange<Int> = 1...1
+}
+
+/// A plugin folder the host found and will not run, and why.
+public struct RefusedPlugin: Sendable, Hashable {
+    /// The folder.
+    public var folder: String
+    /// The plugin's name when it could be read, else the folder's name.
+    public var name: String
+    /// Why, as a sentence that names the fix, such as
+    /// `plugin.toml:3:15: api_version 99 is not one this Hooray speaks (it speaks 1); …`.
+    public var reason: String
+
+    /// Creates a refusal.
+    public init(folder: String, name: String, reason: String) {
+        self.folder = folder
+        self.name = name
+        self.reason = reason
+    }
+}
