@@ -52,8 +52,10 @@ run: build
 test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
-	HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
-		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS)
+	set -o pipefail; HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
+		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) 2>&1 | tee .build/test.log \
+		|| { echo; echo "== What failed (the whole output is in .build/test.log) =="; \
+		     grep -a -A4 -E '✘|recorded an issue|error:' .build/test.log | head -150; exit 1; }
 
 # Installing from source: the binaries the Debian package ships (scripts/build-release, shared with
 # packaging/debian/rules), under PREFIX, with their man pages, completions, icon, desktop entry and

@@ -206,7 +206,10 @@ struct AIKeyTests {
 
             // Once it is unlocked, the retries send the key.
             try await keyring.restartUnlocked()
-            let synced = await Self.waitForMoment(fixture, text: "Finished the report") { $0.sync == "synced" }
+            // The retry after a locked keyring waits its turn; on a loaded machine that is well past 30 s.
+            let synced = await Self.waitForMoment(fixture, text: "Finished the report", timeout: .seconds(120)) {
+                $0.sync == "synced"
+            }
             #expect(synced != nil, "\(daemon.standardError)")
             #expect(try ai.requests().first?.headers["authorization"] == "Bearer \(key)")
 
