@@ -58,8 +58,11 @@ public enum Daemon {
                 "hoorayd: the plugins' commands cannot be offered as declared, so hoorayd did not start: \(error)")
             return .badConfiguration
         }
+        // The built-in plugins and those in other languages found in the plugin folders; the
+        // catalog looks again at each reload.
+        let catalog = PluginCatalog(builtIns: plugins, environment: options.environment, hostVersion: version)
         let loader = ConfigurationLoader(
-            environment: options.environment, extraFile: options.configFile, plugins: plugins)
+            environment: options.environment, extraFile: options.configFile, plugins: catalog.plugins)
         let loaded: DaemonConfiguration
         do {
             loaded = try loader.load()
@@ -74,6 +77,7 @@ public enum Daemon {
         }
         let logger = Logger(label: "hoorayd")
         for warning in loaded.warnings { logger.warning("\(warning)") }
+        announceRefused(catalog, logger: logger)
 
         let paths: HoorayPaths
         do {
@@ -134,7 +138,7 @@ public enum Daemon {
             database: database, sink: sink, settings: loaded.settings, timeZone: systemTimeZone.current(),
             systemTimeZone: systemTimeZone, makeLogger: { Logger(label: $0) })
         let startedAt = Date()
-        let state = DaemonState(configuration: loaded)
+        let state = DaemonState(configuration: loaded, catalog: catalog, extraFile: options.configFile)
 
         logger.info("hoorayd \(version) starting; data in \(paths.dataDirectory)")
         if loaded.files.isEmpty {
@@ -163,9 +167,31 @@ public enum Daemon {
                     identity: identity)
                 return ControlResponse(ok: true, status: status)
             case .reload:
-                let result = await reload(
-                    loader: loader, engine: engine, state: state, logLevel: logLevel, logger: logger)
+                let result = await reload(engine: engine, state: state, logLevel: logLevel, logger: logger)
                 return ControlResponse(ok: result == nil, message: result)
+            case .plugins:
+                let reports = await PluginReport.reports(
+                    catalog: state.catalog, enabled: state.configuration.enabledPlugins, engine: engine)
+                return ControlResponse(ok: true, plugins: reports)
+            case .restart(let name):
+                guard let plugin = await engine.externalPlugins[name] else {
+                    let known = state.catalog.external.map(\.name)
+                    let message =
+                        known.contains(name)
+                        ? "the \(name) plugin is turned off; `[plugins.\(name)] enabled = true` turns it on"
+                        : state.catalog.builtIns.contains(where: { $0.name == name })
+                            ? "\(name) is a built-in plugin, part of hoorayd; only plugins in other languages are restarted"
+                            : "there is no plugin \(name); `hooray plugins` lists them"
+                    return ControlResponse(ok: false, message: message)
+                }
+                await plugin.supervisor.restart()
+                let ready = await plugin.supervisor.waitUntilReady(timeout: 10)
+                let status = await plugin.supervisor.status()
+                return ControlResponse(
+                    ok: ready,
+                    message: ready
+                        ? "restarted \(name) (pid \(status.pid.map(String.init) ?? "?"))"
+                        : "\(name) was started again but is not running: \(status.lastError ?? status.state)")
             case .refresh:
                 await engine.reloadRules()
                 return ControlResponse(ok: true)
@@ -194,7 +220,9 @@ public enum Daemon {
                     if invocation.json { reply.text = "" } else { reply.json = nil }
                     return ControlResponse(ok: true, reply: reply)
                 } catch let error as PluginCommandError {
-                    return ControlResponse(ok: false, message: error.message, invalidValue: error.invalidOption)
+                    return ControlResponse(
+                        ok: false, message: error.message, invalidValue: error.invalidOption,
+                        exitCode: error.exitCode == 1 || error.invalidOption != nil ? nil : error.exitCode)
                 } catch {
                     return ControlResponse(ok: false, message: "\(error)")
                 }
@@ -202,7 +230,7 @@ public enum Daemon {
         }
 
         let service = EngineService(engine: engine, alarm: alarm, logger: logger)
-        let reloader = ReloadService(loader: loader, engine: engine, state: state, logLevel: logLevel, logger: logger)
+        let reloader = ReloadService(engine: engine, state: state, logLevel: logLevel, logger: logger)
         var configuration = ServiceGroupConfiguration(
             services: [
                 .init(service: service),
@@ -218,6 +246,7 @@ public enum Daemon {
             logger.error("hoorayd stopped with an error: \(error)")
         }
         control.shutdown()
+        await engine.stopExternalPlugins()
         alarm.shutdown()
         await sink.shutdown()
         logger.info("hoorayd stopped")
@@ -317,10 +346,20 @@ public enum Daemon {
         }
     }
 
-    /// Reloads the configuration; on errors keeps the running one and returns a message.
-    static func reload(
-        loader: ConfigurationLoader, engine: Engine, state: DaemonState, logLevel: SharedLogLevel, logger: Logger
-    ) async -> String? {
+    /// Says which plugin folders are not loaded, and why.
+    static func announceRefused(_ catalog: PluginCatalog, logger: Logger) {
+        for refused in catalog.refused {
+            logger.warning("the plugin in \(refused.folder) is not loaded: \(refused.reason)")
+        }
+    }
+
+    /// Looks in the plugin folders again and reloads the configuration; on errors keeps the
+    /// running one and returns a message.
+    static func reload(engine: Engine, state: DaemonState, logLevel: SharedLogLevel, logger: Logger) async -> String? {
+        state.catalog.refresh()
+        announceRefused(state.catalog, logger: logger)
+        let loader = ConfigurationLoader(
+            environment: state.environment, extraFile: state.extraFile, plugins: state.catalog.plugins)
         do {
             let loaded = try loader.load()
             logLevel.level = loaded.logLevel
@@ -348,13 +387,22 @@ public enum Daemon {
 
 /// The configuration in force, shared by the reload paths.
 final class DaemonState: @unchecked Sendable {
-    // @unchecked: `configuration` is guarded by `lock`.
+    // @unchecked: `configuration` is guarded by `lock`; the rest is set once.
     private let lock = NSLock()
     private var current: DaemonConfiguration
+    /// The plugins, built-in and found.
+    let catalog: PluginCatalog
+    /// The file of `--config`.
+    let extraFile: String?
 
-    init(configuration: DaemonConfiguration) {
+    init(configuration: DaemonConfiguration, catalog: PluginCatalog, extraFile: String?) {
         current = configuration
+        self.catalog = catalog
+        self.extraFile = extraFile
     }
+
+    /// The environment the configuration and the plugin folders are found from.
+    var environment: [String: String] { catalog.environment }
 
     var configuration: DaemonConfiguration {
         get { lock.withLock { current } }
@@ -386,7 +434,6 @@ struct EngineService: Service, CustomStringConvertible {
 struct ReloadService: Service, CustomStringConvertible {
     var description: String { "ReloadService" }
 
-    let loader: ConfigurationLoader
     let engine: Engine
     let state: DaemonState
     let logLevel: SharedLogLevel
@@ -396,7 +443,7 @@ struct ReloadService: Service, CustomStringConvertible {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         for await _ in signals.cancelOnGracefulShutdown() {
             logger.info("SIGHUP: reloading the configuration")
-            _ = await Daemon.reload(loader: loader, engine: engine, state: state, logLevel: logLevel, logger: logger)
+            _ = await Daemon.reload(engine: engine, state: state, logLevel: logLevel, logger: logger)
         }
     }
 }

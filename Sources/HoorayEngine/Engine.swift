@@ -178,9 +178,21 @@ public actor Engine {
         celebrationStyles = Dictionary(
             setups.compactMap { setup in setup.celebrationStyle.map { (setup.plugin.name, $0) } },
             uniquingKeysWith: { _, last in last })
+        // A plugin in another language that is gone or turned off is stopped; one that stays keeps running.
+        let staying = Set(
+            setups.filter(\.enabled).compactMap { ($0.plugin as? ExternalPlugin)?.supervisor }.map(
+                ObjectIdentifier.init))
+        for case let external as ExternalPlugin in plugins.values
+        where !staying.contains(ObjectIdentifier(external.supervisor)) {
+            await external.supervisor.deactivate()
+        }
         plugins = [:]
         for setup in setups where setup.enabled {
             let name = setup.plugin.name
+            if let external = setup.plugin as? ExternalPlugin {
+                // Its reminders wait until its program answers `initialize` (see `isHeld`).
+                await external.supervisor.attach(engine: self)
+            }
             let context = makeContext(for: name)
             do {
                 try await withTimeLimit(settings.activationTimeLimit) { [setup] in
@@ -356,7 +368,7 @@ public actor Engine {
     public func reloadRules() async {
         do {
             var fresh = SchedulerState()
-            for rule in try await database.ruleTimes() where plugins[rule.plugin] != nil {
+            for rule in try await database.ruleTimes() where plugins[rule.plugin] != nil && !isHeld(rule.plugin) {
                 fresh.upsert(RuleKey(plugin: rule.plugin, reminder: rule.reminderID), nextDue: rule.nextDue)
             }
             state = fresh
@@ -454,7 +466,7 @@ public actor Engine {
 
     func fire(_ key: RuleKey, now: Date) async {
         do {
-            guard let plugin = plugins[key.plugin],
+            guard let plugin = plugins[key.plugin], !isHeld(key.plugin),
                 let rule = try await database.rule(plugin: key.plugin, reminderID: key.reminder),
                 let due = rule.nextDue
             else {
@@ -871,5 +883,34 @@ extension Engine {
     /// The notice board a plugin's context gets, for tests and for plugins hosted outside `activate`.
     public func noticeBoard(for plugin: String) -> any NoticeBoard {
         EngineNoticeBoard(engine: self, plugin: plugin)
+    }
+}
+
+extension Engine {
+    /// Whether a plugin's reminders are kept but do not come due: a plugin in another language
+    /// whose program is not running (starting, restarting or given up).
+    func isHeld(_ plugin: String) -> Bool {
+        guard let external = plugins[plugin] as? ExternalPlugin else { return false }
+        return !external.supervisor.running.value
+    }
+
+    /// A plugin's program started or stopped: its reminders come due again (those due meanwhile as
+    /// after a restart), or wait.
+    func pluginRunningChanged() async {
+        await reloadRules()
+    }
+
+    /// The plugins in other languages that are running or trying to, by name.
+    public var externalPlugins: [String: ExternalPlugin] {
+        plugins.compactMapValues { $0 as? ExternalPlugin }
+    }
+
+    /// Stops every plugin in another language: `shutdown`, then signals.
+    public func stopExternalPlugins() async {
+        await withTaskGroup(of: Void.self) { group in
+            for external in externalPlugins.values {
+                group.addTask { await external.supervisor.deactivate() }
+            }
+        }
     }
 }

@@ -187,7 +187,7 @@ public final class PluginCommandRunner: Sendable {
             throw PluginCommandFailed(
                 message: response.message ?? "hoorayd could not run the command",
                 status: response.busy == true ? .busy : .failed,
-                invalidValue: response.ok ? nil : response.invalidValue)
+                invalidValue: response.ok ? nil : response.invalidValue, exitCode: response.exitCode)
         }
         return .answered(reply)
     }
@@ -203,7 +203,9 @@ public final class PluginCommandRunner: Sendable {
             reply.warnings = host.configurationWarnings + reply.warnings
             return (reply, .here)
         } catch let error as PluginCommandError {
-            throw PluginCommandFailed(message: error.message, invalidValue: error.invalidOption)
+            throw PluginCommandFailed(
+                message: error.message, invalidValue: error.invalidOption,
+                exitCode: error.exitCode == 1 || error.invalidOption != nil ? nil : error.exitCode)
         } catch {
             throw PluginCommandFailed(message: "\(error)")
         }
@@ -228,6 +230,7 @@ public final class PluginCommandRunner: Sendable {
         let undelivered = ((try? await engine.database.pendingNotices()) ?? []).contains {
             $0.plugin == plugin && !waitingBefore.contains($0.id)
         }
+        await engine.stopExternalPlugins()
         await sink.shutdown()
         return (followUp, undelivered)
     }
@@ -247,6 +250,8 @@ public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     /// The option or argument whose value the plugin refused, when that was the failure: a usage
     /// error, for which `hooray` shows the command's usage line and exits 64.
     public let invalidValue: String?
+    /// The status a plugin in another language chose for its failed command, other than 1.
+    public let exitCode: Int32?
     public var description: String { message }
 
     /// Creates a failure.
@@ -256,7 +261,12 @@ public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
     ///   - status: The exit status it calls for.
     ///   - mayHaveRun: Whether the command may have run all the same.
     ///   - invalidValue: The option or argument whose value was refused, if that was the failure.
-    public init(message: String, status: ExitStatus = .failed, mayHaveRun: Bool = false, invalidValue: String? = nil) {
+    ///   - exitCode: The status a plugin in another language chose, other than 1.
+    public init(
+        message: String, status: ExitStatus = .failed, mayHaveRun: Bool = false, invalidValue: String? = nil,
+        exitCode: Int32? = nil
+    ) {
+        self.exitCode = exitCode
         self.message = message
         self.status = status
         self.mayHaveRun = mayHaveRun

@@ -54,7 +54,7 @@ struct ProviderOption: ParsableArguments {
     func loadAI() -> AIConfiguration? {
         guard
             let (loaded, ignored) = try? CLISession(configFile: global.configFile).loadConfigurationLeniently(
-                plugins: builtInPlugins)
+                plugins: installedPlugins)
         else { return nil }
         for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
         return loaded.ai

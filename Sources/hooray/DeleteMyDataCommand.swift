@@ -41,7 +41,7 @@ struct DeleteMyData: AsyncParsableCommand {
         let deleted = try await session.database().deleteUserData()
         let hadIdentity: Bool
         do {
-            hadIdentity = try session.identityVault(plugins: builtInPlugins).delete()
+            hadIdentity = try session.identityVault(plugins: installedPlugins).delete()
         } catch {
             throw CommandFailure(message: "your data was deleted, but the anonymous id was not: \(error)")
         }

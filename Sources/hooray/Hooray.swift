@@ -63,7 +63,8 @@ struct Hooray: AsyncParsableCommand {
 
     /// `hooray`'s own commands; the plugins' follow them.
     static let hostCommands: [any ParsableCommand.Type] = [
-        Next.self, Inbox.self, Act.self, Status.self, Plugins.self, PluginAuthoring.self, ConfigCommand.self, Reload.self,
+        Next.self, Inbox.self, Act.self, Status.self, Plugins.self, PluginAuthoring.self, ConfigCommand.self,
+        Reload.self,
         DeleteMyData.self, IdentityCommand.self, AIGroup.self,
     ]
 
@@ -92,8 +93,14 @@ struct Hooray: AsyncParsableCommand {
     }
 }
 
-/// The built-in plugins, registered explicitly.
-let builtInPlugins = BuiltInPlugins.all
+/// The built-in plugins, registered explicitly, and the plugins in other languages found in the
+/// plugin folders (their commands come from their plugin.toml; they start only to run one).
+let pluginCatalog = PluginCatalog(
+    builtIns: BuiltInPlugins.all, environment: HoorayPaths.withAbsoluteHome(ProcessInfo.processInfo.environment),
+    hostVersion: HoorayVersion.current)
+
+/// Every plugin `hooray` knows.
+let installedPlugins = pluginCatalog.plugins
 
 /// Prints a line to standard error.
 func warn(_ text: String) {

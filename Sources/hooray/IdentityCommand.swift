@@ -25,7 +25,7 @@ struct IdentityCommand: AsyncParsableCommand, OffersJSON {
         let identity: AnonymousIdentity
         let place: IdentityVault.Place
         do {
-            (identity, place) = try session.identityVault(plugins: builtInPlugins).identity()
+            (identity, place) = try session.identityVault(plugins: installedPlugins).identity()
         } catch {
             warn(error.description)
             throw ExitCode.failure

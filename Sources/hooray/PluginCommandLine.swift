@@ -9,7 +9,7 @@ let commandTree: CommandTree = {
     do {
         // hoorayd reserves CommandTree.hostWords; these are hooray's own commands as they stand.
         return try CommandTree(
-            plugins: builtInPlugins,
+            plugins: installedPlugins,
             reserved: Array(Set(CommandTree.hostWords).union(PluginCommandLine.hostCommandNames)))
     } catch {
         warn("hooray: \(error)")
@@ -103,7 +103,7 @@ enum PluginCommandLine {
             return status.plugins.contains(plugin)
         }
         // Errors in the plugin's own section: its command runs, and says what to fix.
-        guard let (loaded, _) = try? session.loadConfigurationLeniently(plugins: builtInPlugins, for: plugin) else {
+        guard let (loaded, _) = try? session.loadConfigurationLeniently(plugins: installedPlugins, for: plugin) else {
             return true
         }
         return loaded.enabledPlugins.contains(plugin)
@@ -253,7 +253,7 @@ enum PluginCommandLine {
             warn("Usage: \(CommandHelp.usage(path: path, spec: spec))")
             return 64
         }
-        let runner = PluginCommandRunner(session: session, plugins: builtInPlugins)
+        let runner = PluginCommandRunner(session: session, plugins: installedPlugins)
         let reply: CommandReply
         let venue: PluginCommandRunner.Venue
         do {
@@ -274,9 +274,11 @@ enum PluginCommandLine {
             default:
                 // The message may quote stored text, such as a name the user gave.
                 warn("\(label): \(TerminalText.safe(failure.message, multiline: true))")
-                if !failure.mayHaveRun && spec.writes { warn("Nothing was saved.") }
+                // A plugin in another language keeps its own promises; only a built-in one's are known here.
+                let isBuiltIn = !pluginCatalog.external.contains { $0.name == target.plugin }
+                if !failure.mayHaveRun && spec.writes && isBuiltIn { warn("Nothing was saved.") }
             }
-            return failure.status.rawValue
+            return failure.exitCode ?? failure.status.rawValue
         } catch {
             warn("\(label): \(TerminalText.safe("\(error)", multiline: true))")
             return 1

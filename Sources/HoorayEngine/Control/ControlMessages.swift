@@ -21,6 +21,10 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     case act(notice: Int64, action: String, requestID: String? = nil)
     /// Run a command of a plugin, such as `hooray win`; `requestID` as for ``act(notice:action:requestID:)``.
     case command(plugin: String, invocation: CommandInvocation, requestID: String? = nil)
+    /// Every plugin and how it is doing (`hooray plugins`).
+    case plugins
+    /// Stops a plugin in another language and starts it again (`hooray plugins restart NAME`).
+    case restart(plugin: String)
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
@@ -32,12 +36,12 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     public var requestID: String? {
         switch self {
         case .act(_, _, let id), .command(_, _, let id): id
-        case .status, .reload, .refresh: nil
+        case .status, .reload, .refresh, .plugins, .restart: nil
         }
     }
 
     /// The methods, as the `method` member names them.
-    public static let methods = ["status", "reload", "refresh", "act", "command"]
+    public static let methods = ["status", "reload", "refresh", "act", "command", "plugins", "restart"]
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -54,6 +58,8 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case "status": self = .status
         case "reload": self = .reload
         case "refresh": self = .refresh
+        case "plugins": self = .plugins
+        case "restart": self = .restart(plugin: try container.decode(String.self, forKey: .plugin))
         case "act":
             self = .act(
                 notice: try container.decode(Int64.self, forKey: .notice),
@@ -78,6 +84,10 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .status: try container.encode("status", forKey: .method)
         case .reload: try container.encode("reload", forKey: .method)
         case .refresh: try container.encode("refresh", forKey: .method)
+        case .plugins: try container.encode("plugins", forKey: .method)
+        case .restart(let plugin):
+            try container.encode("restart", forKey: .method)
+            try container.encode(plugin, forKey: .plugin)
         case .act(let notice, let action, let requestID):
             try container.encode("act", forKey: .method)
             try container.encode(notice, forKey: .notice)
@@ -112,6 +122,10 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     /// For a refused command: the option or argument whose value the plugin refused (a usage
     /// error, see ``PluginCommandError/Kind/invalidValue(option:)``); `nil` for other failures.
     public var invalidValue: String?
+    /// For a failed `command`: the status `hooray` exits with, when the plugin chose one other than 1.
+    public var exitCode: Int32?
+    /// For `plugins`: every plugin and how it is doing.
+    public var plugins: [PluginReport]?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
@@ -119,14 +133,18 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         case apiVersion = "api_version"
         case snoozedUntil = "snoozed_until"
         case invalidValue = "invalid_value"
-        case ok, message, status, reply, duplicate, busy
+        case exitCode = "exit_code"
+        case ok, message, status, reply, duplicate, busy, plugins
     }
 
     /// Creates a response.
     public init(
         ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
-        snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil
+        snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil,
+        exitCode: Int32? = nil, plugins: [PluginReport]? = nil
     ) {
+        self.exitCode = exitCode
+        self.plugins = plugins
         self.busy = busy
         self.ok = ok
         self.message = message

@@ -38,6 +38,25 @@ public struct PluginCommandError: Error, Sendable, Hashable, CustomStringConvert
         self.kind = kind
     }
 
+    /// The exit status `hooray` ends with: 64 for a refused value, otherwise 1 unless the command
+    /// said another (a plugin in another language may answer any status from 1 to 255).
+    public var exitCode: Int32 {
+        if invalidOption != nil { return 64 }
+        return customExitCode ?? 1
+    }
+    var customExitCode: Int32?
+
+    /// Creates a failure that ends `hooray` with a status of the command's choosing.
+    ///
+    /// - Parameters:
+    ///   - message: What went wrong and what to do, for a person.
+    ///   - exitCode: The status, from 1 to 255.
+    public init(_ message: String, exitCode: Int32) {
+        self.message = message
+        self.kind = .failed
+        self.customExitCode = (1...255).contains(exitCode) ? exitCode : 1
+    }
+
     /// A refusal of a value given on the command line: `hooray` exits 64 with the usage line.
     ///
     /// - Parameters:

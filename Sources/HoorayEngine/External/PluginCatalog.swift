@@ -1,0 +1,180 @@
+import Foundation
+import HoorayKit
+
+/// The plugins a host runs: the built-in ones, then the plugins in other languages found in the
+/// plugin folders (see ``PluginDiscovery``).
+///
+/// Looking again (``refresh()``, on `hooray reload`) keeps the same ``ExternalPlugin`` — and so its
+/// running program — for a plugin whose `plugin.toml` did not change.
+public final class PluginCatalog: @unchecked Sendable {
+    // @unchecked: `adapters` and `refusedPlugins` are guarded by `lock`.
+    private let lock = NSLock()
+    /// The built-in plugins.
+    public let builtIns: [any HoorayPlugin]
+    let environment: [String: String]
+    let hostVersion: String
+    let dataDirectory: String
+    private var adapters: [String: ExternalPlugin] = [:]
+    private var refusedPlugins: [RefusedPlugin] = []
+
+    /// Creates a catalog and looks in the plugin folders.
+    ///
+    /// - Parameters:
+    ///   - builtIns: The built-in plugins.
+    ///   - environment: The environment the plugin folders are found from.
+    ///   - hostVersion: Hooray's version, told to plugins.
+    public init(builtIns: [any HoorayPlugin], environment: [String: String], hostVersion: String) {
+        self.builtIns = builtIns
+        self.environment = environment
+        self.hostVersion = hostVersion
+        dataDirectory = (try? HoorayPaths(environment: environment).dataDirectory) ?? "/tmp"
+        refresh()
+    }
+
+    /// Looks in the plugin folders again.
+    public func refresh() {
+        let result = PluginDiscovery.discover(
+            folders: PluginDiscovery.folders(environment: environment), builtIns: builtIns)
+        lock.withLock {
+            var fresh: [String: ExternalPlugin] = [:]
+            for manifest in result.found {
+                if let kept = adapters[manifest.name], kept.manifest == manifest {
+                    fresh[manifest.name] = kept
+                } else {
+                    fresh[manifest.name] = ExternalPlugin(
+                        manifest: manifest, hostVersion: hostVersion, environment: environment,
+                        dataDirectory: dataDirectory)
+                }
+            }
+            adapters = fresh
+            refusedPlugins = result.refused
+        }
+    }
+
+    /// The plugins in other languages found, by name.
+    public var external: [ExternalPlugin] {
+        lock.withLock { adapters.values.sorted { $0.name < $1.name } }
+    }
+
+    /// The plugin folders found and refused, each with its reason.
+    public var refused: [RefusedPlugin] {
+        lock.withLock { refusedPlugins }
+    }
+
+    /// Every plugin to run: the built-in ones, then the others by name.
+    public var plugins: [any HoorayPlugin] {
+        builtIns + external.map { $0 as any HoorayPlugin }
+    }
+}
+
+/// One line of `hooray plugins`: a plugin and how it is doing.
+public struct PluginReport: Codable, Sendable, Hashable {
+    /// The plugin's name.
+    public var name: String
+    /// `built-in` or `external`.
+    public var kind: String
+    /// `running`, `disabled`, `starting`, `restarting`, `given up`, `stopped` or `refused`; for a
+    /// built-in plugin while hoorayd is stopped, `enabled`.
+    public var state: String
+    /// What it does, in a line.
+    public var summary: String
+    /// An external plugin's own version.
+    public var version: String?
+    /// The plugin API it speaks: the settled version while it runs, else its `plugin.toml` range.
+    public var apiVersion: String?
+    /// The process id while it runs.
+    public var pid: Int32?
+    /// How many times it was started again.
+    public var restarts: Int?
+    /// The last thing that went wrong, or why it is refused.
+    public var lastError: String?
+    /// Its folder.
+    public var folder: String?
+
+    /// Creates a report.
+    public init(
+        name: String, kind: String, state: String, summary: String, version: String? = nil,
+        apiVersion: String? = nil, pid: Int32? = nil, restarts: Int? = nil, lastError: String? = nil,
+        folder: String? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.state = state
+        self.summary = summary
+        self.version = version
+        self.apiVersion = apiVersion
+        self.pid = pid
+        self.restarts = restarts
+        self.lastError = lastError
+        self.folder = folder
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, kind, state, summary, version, pid, restarts, folder
+        case apiVersion = "api_version"
+        case lastError = "last_error"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Absent values are written as null, as every JSON of hooray does.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(state, forKey: .state)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(version, forKey: .version)
+        try container.encode(apiVersion, forKey: .apiVersion)
+        try container.encode(pid, forKey: .pid)
+        try container.encode(restarts, forKey: .restarts)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(folder, forKey: .folder)
+    }
+
+    /// The range a manifest gives, as `hooray plugins` shows it: `1`, or `1-2`.
+    static func range(_ versions: ClosedRange<Int>) -> String {
+        versions.lowerBound == versions.upperBound
+            ? "\(versions.lowerBound)" : "\(versions.lowerBound)-\(versions.upperBound)"
+    }
+
+    /// The reports of a set of plugins: live ones from an engine, or from the configuration alone.
+    ///
+    /// - Parameters:
+    ///   - catalog: The plugins.
+    ///   - enabled: The names of the enabled plugins.
+    ///   - engine: The running engine; `nil` in a `hooray` without a daemon.
+    public static func reports(catalog: PluginCatalog, enabled: Set<String>, engine: Engine?) async -> [PluginReport] {
+        let live = await engine?.externalPlugins ?? [:]
+        let active = Set(await engine?.activePlugins ?? [])
+        var reports: [PluginReport] = []
+        for plugin in catalog.builtIns {
+            let state =
+                !enabled.contains(plugin.name)
+                ? "disabled" : engine == nil ? "enabled" : active.contains(plugin.name) ? "running" : "stopped"
+            reports.append(PluginReport(name: plugin.name, kind: "built-in", state: state, summary: plugin.summary))
+        }
+        for plugin in catalog.external {
+            var report = PluginReport(
+                name: plugin.name, kind: "external", state: enabled.contains(plugin.name) ? "enabled" : "disabled",
+                summary: plugin.summary, version: plugin.manifest.version,
+                apiVersion: range(plugin.manifest.apiVersions), folder: plugin.manifest.folder)
+            if let running = live[plugin.name] {
+                let status = await running.supervisor.status()
+                report.state = status.state
+                report.pid = status.pid
+                report.restarts = status.restarts
+                report.lastError = status.lastError
+                if let version = status.apiVersion { report.apiVersion = "\(version)" }
+            } else if engine != nil, enabled.contains(plugin.name) {
+                report.state = "stopped"
+            }
+            reports.append(report)
+        }
+        for refused in catalog.refused {
+            reports.append(
+                PluginReport(
+                    name: refused.name, kind: "external", state: "refused", summary: "", lastError: refused.reason,
+                    folder: refused.folder))
+        }
+        return reports
+    }
+}

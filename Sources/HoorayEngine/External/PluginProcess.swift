@@ -1,0 +1,165 @@
+import Foundation
+import HoorayKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a plugin's process did, in the order it did it.
+enum PluginProcessEvent: Sendable {
+    /// A frame's body arrived on standard output.
+    case frame(Data)
+    /// Standard output broke the framing; the process is being killed.
+    case violation(String)
+    /// A line on standard error.
+    case logLine(String)
+    /// The process ended: its exit status, or the signal that ended it.
+    case exited(status: Int32, signalled: Bool)
+}
+
+/// One run of a plugin's program: started with a clean environment in its folder, with its standard
+/// output cut into frames on a thread of its own and its standard input written on another, so that
+/// nothing the plugin does or leaves undone blocks the host.
+final class PluginProcess: @unchecked Sendable {
+    // @unchecked: `queued` and `stopped` are guarded by `lock`; the rest is set once in `init`.
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    let events: AsyncStream<PluginProcessEvent>
+    let continuation: AsyncStream<PluginProcessEvent>.Continuation
+    let writer: DispatchQueue
+    private let lock = NSLock()
+    private var queued = 0
+    private var inputClosed = false
+
+    /// The most bytes waiting for the plugin to read before it is stopped.
+    static let maximumQueued = 8 << 20
+
+    /// Starts the program.
+    ///
+    /// - Parameters:
+    ///   - manifest: The plugin.
+    ///   - environment: Its whole environment.
+    /// - Throws: When the program cannot be started at all.
+    init(manifest: PluginManifest, environment: [String: String]) throws {
+        (events, continuation) = AsyncStream.makeStream(of: PluginProcessEvent.self, bufferingPolicy: .unbounded)
+        writer = DispatchQueue(label: "plugin-\(manifest.name)-input")
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
+        process.executableURL = URL(fileURLWithPath: manifest.exec[0])
+        process.arguments = Array(manifest.exec.dropFirst())
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: manifest.folder, isDirectory: true)
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let continuation = continuation
+        process.terminationHandler = { process in
+            continuation.yield(
+                .exited(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal))
+            continuation.finish()
+        }
+        try process.run()
+        let outputFD = output.fileHandleForReading.fileDescriptor
+        let errorFD = errors.fileHandleForReading.fileDescriptor
+        let pid = process.processIdentifier
+        Thread.detachNewThread { [continuation] in
+            Self.readFrames(from: outputFD, pid: pid, into: continuation)
+        }
+        Thread.detachNewThread { [continuation] in
+            Self.readLines(from: errorFD, into: continuation)
+        }
+    }
+
+    /// The process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Queues bytes for the plugin's standard input.
+    ///
+    /// - Returns: `false` when more than ``maximumQueued`` bytes wait unread: the plugin is not reading.
+    func send(_ data: Data) -> Bool {
+        let accepted = lock.withLock { () -> Bool in
+            guard !inputClosed else { return true }
+            guard queued + data.count <= Self.maximumQueued else { return false }
+            queued += data.count
+            return true
+        }
+        guard accepted else { return false }
+        let fd = input.fileHandleForWriting.fileDescriptor
+        writer.async { [weak self] in
+            guard let self, self.lock.withLock({ !self.inputClosed }) else { return }
+            data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return
+                    }
+                    offset += written
+                }
+            }
+            self.lock.withLock { self.queued -= data.count }
+        }
+        return true
+    }
+
+    /// Closes the plugin's standard input once what is queued has been written.
+    func closeInput() {
+        writer.async { [weak self] in
+            guard let self else { return }
+            let close = self.lock.withLock { () -> Bool in
+                defer { self.inputClosed = true }
+                return !self.inputClosed
+            }
+            if close { try? self.input.fileHandleForWriting.close() }
+        }
+    }
+
+    /// Sends a signal to the process, if it still runs.
+    func signal(_ number: Int32) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, number)
+    }
+
+    static func readFrames(from fd: Int32, pid: Int32, into continuation: AsyncStream<PluginProcessEvent>.Continuation)
+    {
+        var decoder = FrameDecoder()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            decoder.append(buffer[0..<count])
+            do {
+                while let body = try decoder.next() {
+                    continuation.yield(.frame(body))
+                }
+            } catch {
+                continuation.yield(.violation(error.description))
+                kill(pid, SIGKILL)
+                break
+            }
+        }
+    }
+
+    static func readLines(from fd: Int32, into continuation: AsyncStream<PluginProcessEvent>.Continuation) {
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            pending.append(contentsOf: buffer[0..<count])
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                continuation.yield(.logLine(String(decoding: pending[..<newline].prefix(2000), as: UTF8.self)))
+                pending.removeSubrange(...newline)
+            }
+            if pending.count > 4000 {
+                continuation.yield(.logLine(String(decoding: pending.prefix(2000), as: UTF8.self) + "…"))
+                pending.removeAll()
+            }
+        }
+        if !pending.isEmpty { continuation.yield(.logLine(String(decoding: pending.prefix(2000), as: UTF8.self))) }
+    }
+}

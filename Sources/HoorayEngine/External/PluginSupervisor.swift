@@ -1,0 +1,680 @@
+import Foundation
+import HoorayKit
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How an external plugin is doing, as `hooray plugins` shows it.
+public struct ExternalPluginStatus: Sendable, Hashable, Codable {
+    /// `starting`, `running`, `restarting` (waiting to start again after an exit), `stopped` or `given up`.
+    public var state: String
+    /// The process id while it runs.
+    public var pid: Int32?
+    /// How many times it was started again after it exited or was stopped for breaking the protocol.
+    public var restarts: Int
+    /// The last thing that went wrong, in a sentence.
+    public var lastError: String?
+    /// The plugin API version settled by `initialize`.
+    public var apiVersion: Int?
+
+    /// Creates a status.
+    public init(state: String, pid: Int32? = nil, restarts: Int = 0, lastError: String? = nil, apiVersion: Int? = nil) {
+        self.state = state
+        self.pid = pid
+        self.restarts = restarts
+        self.lastError = lastError
+        self.apiVersion = apiVersion
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, pid, restarts
+        case lastError = "last_error"
+        case apiVersion = "api_version"
+    }
+}
+
+/// Time limits and quotas of one external plugin.
+public struct ExternalPluginLimits: Sendable, Hashable {
+    /// How long `initialize` may take.
+    public var initializeTimeout: Double = 10
+    /// How long every other call may take.
+    public var callTimeout: Double = 5
+    /// How many notices a minute it may post.
+    public var noticesPerMinute = 10
+    /// How many reminders it may keep.
+    public var maximumReminders = 1000
+    /// How many storage keys it may keep.
+    public var maximumKeys = 10000
+    /// How large one stored value may be.
+    public var maximumValueBytes = 64 * 1024
+    /// After `shutdown`, how long before `SIGTERM`, and before `SIGKILL`.
+    public var termAfter: Double = 2
+    /// How long after `shutdown` before `SIGKILL`.
+    public var killAfter: Double = 5
+    /// Exits within ``crashWindow`` after which the host gives up.
+    public var crashLimit = 5
+    /// The window of ``crashLimit``, in seconds.
+    public var crashWindow: Double = 180
+
+    /// The defaults of the plugin protocol.
+    public init() {}
+}
+
+/// Runs one external plugin's program: starts it, speaks JSON-RPC with it, serves its calls in its
+/// own namespace, restarts it with backoff when it exits, and gives up after too many exits.
+///
+/// Nothing here waits on the plugin without a time limit, and nothing the plugin sends can stop
+/// the host: it is the plugin that is stopped.
+public actor PluginSupervisor {
+    let manifest: PluginManifest
+    let hostVersion: String
+    let environment: [String: String]
+    let dataDirectory: String
+    var limits = ExternalPluginLimits()
+    /// The plugin's logger: its context's (quiet in `hooray`, hoorayd's log in the daemon).
+    var logger: Logger { context?.logger ?? Logger(label: manifest.name, factory: { _ in SwiftLogNoOpLogHandler() }) }
+
+    var context: PluginContext?
+    var config: JSONValue = .object([:])
+    weak var engine: Engine?
+
+    enum Phase {
+        case idle
+        case starting(PluginProcess)
+        case running(PluginProcess)
+        case stopping(PluginProcess)
+        case waiting
+        case gaveUp
+    }
+
+    var phase = Phase.idle
+    var generation = 0
+    var nextID: Int64 = 1
+    var pending: [RPCID: CheckedContinuation<JSONValue, any Error>] = [:]
+    var readyWaiters: [CheckedContinuation<Void, Never>] = []
+    var exitWaiters: [CheckedContinuation<Void, Never>] = []
+    var crashes: [ContinuousClock.Instant] = []
+    var restarts = 0
+    var lastError: String?
+    var apiVersion: Int?
+    var deliberateStop = false
+    var incoming: AsyncStream<RPCMessage>.Continuation?
+    var incomingCount = 0
+    var noticeTimes: [ContinuousClock.Instant] = []
+    var noisyNoticeShown: ContinuousClock.Instant?
+    var logWindow = (start: ContinuousClock.now, lines: 0, dropped: 0)
+    var reminderIDs: Set<String>?
+    var gaveUpNoticePosted = false
+
+    /// Creates the supervisor of a plugin; nothing starts until ``activate(context:configuration:)``.
+    ///
+    /// - Parameters:
+    ///   - manifest: The plugin.
+    ///   - hostVersion: Hooray's version, for `initialize`.
+    ///   - environment: The host's environment, from which the plugin's clean one is made.
+    ///   - dataDirectory: Hooray's data folder; the plugin's is `plugin-data/NAME` inside it.
+    public init(manifest: PluginManifest, hostVersion: String, environment: [String: String], dataDirectory: String) {
+        self.manifest = manifest
+        self.hostVersion = hostVersion
+        self.dataDirectory = dataDirectory + "/plugin-data/" + manifest.name
+        self.environment = Self.cleanEnvironment(environment, plugin: manifest.name, data: self.dataDirectory)
+    }
+
+    /// The variables a plugin gets: the basics of a session and its own, never a secret of the user's.
+    static func cleanEnvironment(_ host: [String: String], plugin: String, data: String) -> [String: String] {
+        var clean = host.filter { name, _ in
+            ["PATH", "HOME", "LANG", "LANGUAGE", "TZ"].contains(name) || name.hasPrefix("LC_")
+        }
+        if clean["PATH"] == nil { clean["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
+        clean["HOORAY_PLUGIN"] = plugin
+        clean["HOORAY_PLUGIN_DATA"] = data
+        clean["PYTHONUNBUFFERED"] = "1"
+        return clean
+    }
+
+    // MARK: The engine's side
+
+    /// Brings the plugin in line with its configuration: starts it when it is not running, or tells
+    /// it that its configuration changed. Returns at once; the plugin starts in the background.
+    func activate(context: PluginContext, configuration: ExternalPluginConfiguration) {
+        self.context = context
+        if let timeout = configuration.callTimeout { limits.callTimeout = timeout }
+        if let perMinute = configuration.noticesPerMinute { limits.noticesPerMinute = perMinute }
+        let changed = config != configuration.section
+        config = configuration.section
+        switch phase {
+        case .idle:
+            start()
+        case .running where changed:
+            notify("configChanged", ["config": config])
+        default:
+            break
+        }
+    }
+
+    /// Tells the supervisor which engine holds the plugin's reminders while it is not running.
+    func attach(engine: Engine) {
+        self.engine = engine
+    }
+
+    /// Whether the program runs and has answered `initialize`, readable without waiting for the
+    /// supervisor: the engine asks it before each reminder of the plugin comes due.
+    public nonisolated let running = RunningFlag()
+
+    /// Whether the plugin's reminders may come due now: it is running.
+    var isRunning: Bool {
+        if case .running = phase { return true }
+        return false
+    }
+
+    /// How the plugin is doing.
+    public func status() -> ExternalPluginStatus {
+        let state: String
+        var pid: Int32?
+        switch phase {
+        case .idle: state = "stopped"
+        case .starting(let process):
+            state = "starting"
+            pid = process.pid
+        case .running(let process):
+            state = "running"
+            pid = process.pid
+        case .stopping(let process):
+            state = "stopping"
+            pid = process.pid
+        case .waiting: state = "restarting"
+        case .gaveUp: state = "given up"
+        }
+        return ExternalPluginStatus(
+            state: state, pid: pid, restarts: restarts, lastError: lastError, apiVersion: apiVersion)
+    }
+
+    /// Stops the plugin for good (it was turned off or removed, or the host stops).
+    public func deactivate() async {
+        await stop()
+        phase = .idle
+    }
+
+    /// Stops the plugin if it runs, forgets its exits, and starts it again.
+    public func restart() async {
+        await stop()
+        crashes = []
+        gaveUpNoticePosted = false
+        lastError = nil
+        phase = .idle
+        start()
+    }
+
+    /// Waits until the plugin has answered `initialize`, or until it cannot.
+    ///
+    /// - Returns: Whether it runs.
+    func waitUntilReady(timeout: Double) async -> Bool {
+        switch phase {
+        case .running: return true
+        case .gaveUp, .idle, .stopping: return false
+        case .starting, .waiting: break
+        }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(timeout))
+            await self?.releaseReadyWaiters()
+        }
+        await withCheckedContinuation { readyWaiters.append($0) }
+        timer.cancel()
+        return isRunning
+    }
+
+    func releaseReadyWaiters() {
+        let waiters = readyWaiters
+        readyWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: Starting and stopping
+
+    func start() {
+        generation += 1
+        let run = generation
+        deliberateStop = false
+        apiVersion = nil
+        reminderIDs = nil
+        do {
+            try FileManager.default.createDirectory(
+                atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let process = try PluginProcess(manifest: manifest, environment: environment)
+            phase = .starting(process)
+            logger.info("started (pid \(process.pid))")
+            let (requests, continuation) = AsyncStream.makeStream(of: RPCMessage.self, bufferingPolicy: .unbounded)
+            incoming = continuation
+            incomingCount = 0
+            Task { [weak self] in
+                for await event in process.events {
+                    guard let self else { return }
+                    await self.handle(event, run: run)
+                }
+            }
+            Task { [weak self] in
+                for await message in requests {
+                    guard let self else { return }
+                    await self.serve(message, run: run)
+                }
+            }
+            Task { await self.initialize(run: run) }
+        } catch {
+            lastError = "could not be started: \(error.localizedDescription)"
+            lastErrorRun = run
+            crashed(run: run)
+        }
+    }
+
+    func initialize(run: Int) async {
+        let params: [String: JSONValue] = [
+            "api_version": .object([
+                "min": .number(Double(PluginManifest.hostAPIVersions.lowerBound)),
+                "max": .number(Double(PluginManifest.hostAPIVersions.upperBound)),
+            ]),
+            "host_version": .string(hostVersion), "plugin": .string(manifest.name), "config": config,
+            "data_directory": .string(dataDirectory),
+            "time_zone": .string((context?.timeZone ?? .current).identifier),
+            "now": WireInstant.json(context?.now ?? Date()),
+        ]
+        do {
+            let answer = try await call("initialize", params, timeout: limits.initializeTimeout)
+            guard run == generation, case .starting(let process) = phase else { return }
+            guard case .number(let version)? = answer["api_version"],
+                PluginManifest.hostAPIVersions.contains(Int(version))
+            else {
+                let said = answer["api_version"].map { $0.text() } ?? "nothing"
+                fail(
+                    "answered initialize with api_version \(said), and this Hooray speaks plugin API \(PluginManifest.hostAPIVersions.lowerBound); install a version of the plugin made for it",
+                    run: run)
+                return
+            }
+            apiVersion = Int(version)
+            phase = .running(process)
+            logger.info("running (plugin API \(Int(version)))")
+            releaseReadyWaiters()
+            running.value = true
+            await engine?.pluginRunningChanged()
+        } catch {
+            guard run == generation else { return }
+            fail(
+                error is CallTimedOut
+                    ? "did not answer initialize within \(Int(limits.initializeTimeout)) s"
+                    : "refused initialize: \(error)", run: run)
+        }
+    }
+
+    /// Stops the plugin for breaking the protocol or a time limit; it counts as an exit.
+    func fail(_ reason: String, run: Int) {
+        guard run == generation else { return }
+        lastError = reason
+        lastErrorRun = run
+        logger.error("\(reason); stopping it")
+        switch phase {
+        case .starting(let process), .running(let process):
+            process.signal(SIGKILL)
+        default:
+            break
+        }
+    }
+
+    /// Stops the running process: `shutdown`, standard input closed, `SIGTERM`, then `SIGKILL`.
+    func stop() async {
+        let process: PluginProcess
+        switch phase {
+        case .starting(let running), .running(let running), .stopping(let running): process = running
+        case .waiting, .gaveUp, .idle:
+            generation += 1
+            return
+        }
+        deliberateStop = true
+        let wasRunning = isRunning
+        phase = .stopping(process)
+        running.value = false
+        let run = generation
+        let term = Task {
+            try await Task.sleep(for: .seconds(limits.termAfter))
+            process.signal(SIGTERM)
+            try await Task.sleep(for: .seconds(limits.killAfter - limits.termAfter))
+            process.signal(SIGKILL)
+        }
+        if wasRunning {
+            _ = try? await call("shutdown", [:], timeout: limits.termAfter, during: .stopping)
+        }
+        process.closeInput()
+        if run == generation, case .stopping = phase {
+            await withCheckedContinuation { exitWaiters.append($0) }
+        }
+        term.cancel()
+    }
+
+    // MARK: Events
+
+    func handle(_ event: PluginProcessEvent, run: Int) async {
+        guard run == generation else { return }
+        switch event {
+        case .frame(let body):
+            let message: RPCMessage
+            do {
+                message = try RPCMessage(body: body)
+            } catch {
+                if error.code == -32700 {
+                    fail(error.message, run: run)
+                } else {
+                    logger.warning("\(error.message)")
+                    send(.error(id: nil, error))
+                }
+                return
+            }
+            switch message {
+            case .result(let id, let value):
+                answer(id, with: .success(value))
+            case .error(let id?, let error):
+                answer(id, with: .failure(error))
+            case .error(nil, let error):
+                logger.warning("sent an error about a message it could not read: \(error.message)")
+            case .request, .notification:
+                incomingCount += 1
+                if incomingCount > 1000 {
+                    fail("sent more than 1000 calls without waiting for the answers", run: run)
+                    return
+                }
+                incoming?.yield(message)
+            }
+        case .violation(let reason):
+            lastError = reason
+            lastErrorRun = run
+            logger.error("\(reason); stopping it")
+        case .logLine(let line):
+            log(line)
+        case .exited(let status, let signalled):
+            exited(status: status, signalled: signalled, run: run)
+        }
+    }
+
+    func answer(_ id: RPCID, with result: Result<JSONValue, RPCError>) {
+        guard let waiter = pending.removeValue(forKey: id) else {
+            logger.notice("answered request \(id), which had timed out or was never sent; the answer is dropped")
+            return
+        }
+        switch result {
+        case .success(let value): waiter.resume(returning: value)
+        case .failure(let error): waiter.resume(throwing: error)
+        }
+    }
+
+    /// Standard error goes to the log, at most 20 lines in 10 seconds.
+    func log(_ line: String) {
+        let now = ContinuousClock.now
+        if now - logWindow.start > .seconds(10) {
+            if logWindow.dropped > 0 {
+                logger.warning("\(logWindow.dropped) more line(s) of its standard error were left out")
+            }
+            logWindow = (now, 0, 0)
+        }
+        guard logWindow.lines < 20 else {
+            logWindow.dropped += 1
+            return
+        }
+        logWindow.lines += 1
+        logger.info("\(TerminalText.safe(line))")
+    }
+
+    func exited(status: Int32, signalled: Bool, run: Int) {
+        incoming?.finish()
+        incoming = nil
+        let waiters = pending
+        pending = [:]
+        for (_, waiter) in waiters { waiter.resume(throwing: PluginStopped(plugin: manifest.name)) }
+        let exitWaiting = exitWaiters
+        exitWaiters = []
+        for waiter in exitWaiting { waiter.resume() }
+        let how = signalled ? "was ended by signal \(status)" : "exited with status \(status)"
+        if deliberateStop {
+            logger.info("stopped (\(how))")
+            phase = .idle
+            releaseReadyWaiters()
+            return
+        }
+        // The reason this run was stopped for stays; otherwise the exit itself is the news.
+        if lastErrorRun != run {
+            lastError = how
+            lastErrorRun = run
+        }
+        logger.error("\(how)")
+        crashed(run: run)
+    }
+
+    /// The run ``lastError`` is about.
+    var lastErrorRun = 0
+
+    func crashed(run: Int) {
+        running.value = false
+        let now = ContinuousClock.now
+        crashes = crashes.filter { now - $0 < .seconds(limits.crashWindow) } + [now]
+        if crashes.count >= limits.crashLimit {
+            phase = .gaveUp
+            releaseReadyWaiters()
+            logger.error(
+                "gave up after \(crashes.count) exits in \(Int(limits.crashWindow / 60)) minutes; `hooray plugins restart \(manifest.name)` starts it again"
+            )
+            postGaveUpNotice()
+            return
+        }
+        phase = .waiting
+        let delay = min(60, pow(2, Double(crashes.count - 1)))
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(delay))
+            await self?.restartAfterBackoff(run: run)
+        }
+    }
+
+    func restartAfterBackoff(run: Int) {
+        guard run == generation, case .waiting = phase else { return }
+        restarts += 1
+        start()
+    }
+
+    func postGaveUpNotice() {
+        guard !gaveUpNoticePosted, let context else { return }
+        gaveUpNoticePosted = true
+        let reason = lastError.map { " The last problem: it \($0)." } ?? ""
+        let notice = Notice(
+            title: "The \(manifest.name) plugin has stopped",
+            body:
+                "It stopped \(limits.crashLimit) times in \(Int(limits.crashWindow / 60)) minutes, so Hooray let it rest.\(reason) Its reminders are kept. `hooray plugins restart \(manifest.name)` starts it again."
+        )
+        Task { _ = try? await context.notices.post(notice) }
+    }
+
+    // MARK: Calls to the plugin
+
+    enum CallPhase { case any, stopping }
+
+    /// Calls the plugin and waits for its answer, at most `timeout` seconds.
+    func call(_ method: String, _ params: [String: JSONValue], timeout: Double? = nil, during: CallPhase = .any)
+        async throws -> JSONValue
+    {
+        let process: PluginProcess
+        switch phase {
+        case .starting(let running) where method == "initialize": process = running
+        case .running(let running): process = running
+        case .stopping(let running) where during == .stopping: process = running
+        default: throw PluginStopped(plugin: manifest.name)
+        }
+        let id = RPCID.number(nextID)
+        nextID += 1
+        let run = generation
+        let limit = timeout ?? limits.callTimeout
+        let timer = Task { [weak self] in
+            try await Task.sleep(for: .seconds(limit))
+            await self?.timedOut(id)
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            pending[id] = continuation
+            if !process.send(RPCMessage.request(id: id, method: method, params: params).frame) {
+                fail("is not reading its standard input (8 MiB of messages wait)", run: run)
+            }
+        }
+    }
+
+    func timedOut(_ id: RPCID) {
+        pending.removeValue(forKey: id)?.resume(throwing: CallTimedOut())
+    }
+
+    func notify(_ method: String, _ params: [String: JSONValue]) {
+        send(.notification(method: method, params: params))
+    }
+
+    func send(_ message: RPCMessage) {
+        switch phase {
+        case .starting(let process), .running(let process), .stopping(let process):
+            if !process.send(message.frame) {
+                fail("is not reading its standard input (8 MiB of messages wait)", run: generation)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Tells the plugin that one of its reminders came due; its notice is shown already.
+    func reminderDue(_ due: DueReminder) {
+        guard isRunning else { return }
+        notify(
+            "reminderDue",
+            [
+                "reminder": .string(due.reminder.id), "due_at": WireInstant.json(due.dueAt),
+                "payload": due.reminder.payload ?? .null, "catch_up": .bool(due.isCatchUp),
+                "now": WireInstant.json(context?.now ?? Date()),
+            ])
+    }
+
+    /// Hands a pressed button to the plugin.
+    func actionInvoked(_ action: InvokedAction) async throws {
+        guard await waitUntilReady(timeout: limits.initializeTimeout) else { throw unavailable() }
+        let answer = try await callForUser(
+            "actionInvoked",
+            [
+                "notice": .number(Double(action.notice.rawValue)), "action": .string(action.actionID),
+                "reminder": action.reminderID.map { .string($0) } ?? .null, "due_at": WireInstant.json(action.dueAt),
+                "payload": action.payload ?? .null, "now": WireInstant.json(context?.now ?? Date()),
+            ])
+        if case .string(let message)? = answer["message"] { throw ActionDeclined(message) }
+    }
+
+    /// Runs a command of the plugin.
+    func command(_ invocation: CommandInvocation) async throws -> CommandReply {
+        guard await waitUntilReady(timeout: limits.initializeTimeout) else { throw unavailable() }
+        var params: [String: JSONValue] = [:]
+        if case .object(let members) = try JSONValue(encoding: invocation) { params = members }
+        params["now"] = WireInstant.json(context?.now ?? Date())
+        let answer = try await callForUser("command", params)
+        guard case .object(let reply) = answer else {
+            throw PluginCommandError(
+                "the \(manifest.name) plugin answered the command with something that is not an object")
+        }
+        let text = reply["text"]?.stringValue ?? ""
+        var warnings: [String] = []
+        if case .array(let lines)? = reply["warnings"] { warnings = lines.compactMap(\.stringValue) }
+        var code = 0
+        if case .number(let number)? = reply["exit_code"], number.rounded() == number, (0...255).contains(number) {
+            code = Int(number)
+        }
+        guard code == 0 else {
+            throw PluginCommandError(
+                text.isEmpty ? "the \(manifest.name) plugin's command ended with status \(code)" : text,
+                exitCode: Int32(code))
+        }
+        return CommandReply(text: text, json: invocation.json ? (reply["json"] ?? .null) : nil, warnings: warnings)
+    }
+
+    /// A call a person waits for: its failures are sentences for them.
+    func callForUser(_ method: String, _ params: [String: JSONValue]) async throws -> JSONValue {
+        do {
+            return try await call(method, params)
+        } catch is CallTimedOut {
+            let message = "did not answer \(method) within \(Self.seconds(limits.callTimeout))"
+            logger.warning("\(message)")
+            throw PluginCommandError(
+                "the \(manifest.name) plugin \(message); nothing else was changed. Try again, or see `hooray plugins`.")
+        } catch let error as RPCError {
+            throw PluginCommandError("the \(manifest.name) plugin could not do it: \(error.message)")
+        } catch is PluginStopped {
+            throw PluginCommandError(
+                "the \(manifest.name) plugin stopped while it was working on this\(lastError.map { " (it \($0))" } ?? ""); `hooray plugins` says more"
+            )
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value.rounded() == value ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    func unavailable() -> PluginCommandError {
+        let name = manifest.name
+        switch phase {
+        case .gaveUp:
+            return PluginCommandError(
+                "the \(name) plugin has stopped after exiting \(limits.crashLimit) times\(lastError.map { " (last: it \($0))" } ?? ""); `hooray plugins restart \(name)` starts it again"
+            )
+        default:
+            return PluginCommandError(
+                "the \(name) plugin is not running\(lastError.map { " (it \($0))" } ?? ""); `hooray plugins` says more")
+        }
+    }
+
+    // MARK: Calls from the plugin
+
+    func serve(_ message: RPCMessage, run: Int) async {
+        incomingCount -= 1
+        guard run == generation else { return }
+        switch message {
+        case .request(let id, let method, let params):
+            let result: RPCMessage
+            do {
+                result = .result(id: id, try await perform(method, params))
+            } catch let error as RPCError {
+                result = .error(id: id, error)
+            } catch {
+                result = .error(id: id, .internalError("\(error)"))
+            }
+            guard run == generation else { return }
+            send(result)
+        case .notification(let method, let params):
+            do {
+                _ = try await perform(method, params)
+            } catch {
+                logger.notice("its \(TerminalText.safe(String(method.prefix(40)))) notification did nothing: \(error)")
+            }
+        default:
+            break
+        }
+    }
+}
+
+/// A flag read and written from any thread.
+public final class RunningFlag: @unchecked Sendable {
+    // @unchecked: `flag` is guarded by `lock`.
+    private let lock = NSLock()
+    private var flag = false
+
+    /// The value.
+    public var value: Bool {
+        get { lock.withLock { flag } }
+        set { lock.withLock { flag = newValue } }
+    }
+}
+
+/// A call to a plugin was not answered in time.
+struct CallTimedOut: Error, CustomStringConvertible {
+    var description: String { "the plugin did not answer in time" }
+}
+
+/// A plugin stopped before it answered.
+struct PluginStopped: Error, CustomStringConvertible {
+    let plugin: String
+    var description: String { "the \(plugin) plugin stopped" }
+}
