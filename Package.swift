@@ -118,6 +118,23 @@ let package = Package(
             ]
         ),
 
+        // The Python SDK and the scaffolds of `hooray plugin new`, compiled in from sdk/.
+        .target(
+            name: "HooraySDK",
+            path: "sdk",
+            exclude: ["python/test_hooray_plugin.py", "python/test_examples.py"],
+            sources: ["swift"],
+            resources: [
+                .embedInCode("python/hooray_plugin.py"),
+                .embedInCode("templates/python-plugin.toml"),
+                .embedInCode("templates/python-program.py"),
+                .embedInCode("templates/python-README.md"),
+                .embedInCode("templates/sh-plugin.toml"),
+                .embedInCode("templates/sh-program.sh"),
+                .embedInCode("templates/sh-README.md"),
+            ]
+        ),
+
         // The list of built-in plugins the executables load.
         .target(
             name: "BuiltInPlugins",
@@ -156,7 +173,7 @@ let package = Package(
             name: "hooray",
             dependencies: [
                 "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
-                "HoorayAI", "HoorayKeyring", "CLinux",
+                "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -184,7 +201,7 @@ let package = Package(
             name: "HoorayEngineTests",
             dependencies: [
                 "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
-                "HoorayMessages", "HoorayConfig", "RemindersPlugin", "WinsPlugin", "HabitsPlugin",
+                "HoorayMessages", "HoorayConfig", "HooraySDK", "RemindersPlugin", "WinsPlugin", "HabitsPlugin",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
