@@ -27,6 +27,11 @@ let pluginTestTargets: [Target] = pluginFolders.filter { folder in
         dependencies: [.target(name: folder + "Plugin"), "HoorayMessages", "HoorayTesting"])
 }
 
+/// Python's bytecode cache, when running the SDK's tests by hand left one beside them.
+let sdkBytecode = ["python/__pycache__", "python/.pytest_cache"].filter {
+    FileManager.default.fileExists(atPath: Context.packageDirectory + "/sdk/" + $0)
+}
+
 let package = Package(
     name: "hooray",
     platforms: [.macOS(.v14)],
@@ -122,7 +127,7 @@ let package = Package(
         .target(
             name: "HooraySDK",
             path: "sdk",
-            exclude: ["python/test_hooray_plugin.py", "python/test_examples.py"],
+            exclude: ["python/test_hooray_plugin.py", "python/test_examples.py"] + sdkBytecode,
             sources: ["swift"],
             resources: [
                 .embedInCode("python/hooray_plugin.py"),
