@@ -6,6 +6,8 @@ memory and records notices and celebrations.
 
 import os
 import shutil
+import subprocess
+import tempfile
 import unittest
 
 from test_hooray_plugin import PluginProcess
@@ -68,9 +70,6 @@ class FakeHost:
 
 class ExampleProcess(PluginProcess):
     def __init__(self, folder, program, runner):
-        import subprocess
-        import tempfile
-
         self.folder = tempfile.TemporaryDirectory()
         self.process = subprocess.Popen(
             runner + [os.path.join(EXAMPLES, folder, program)],
