@@ -57,11 +57,11 @@ struct PluginNew: AsyncParsableCommand {
         let allowed = name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
         }
-        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), allowed, name.count <= 40 else {
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), allowed, name.count <= 32 else {
             return "\"\(name)\" cannot be a plugin's name: use lowercase letters, digits and dashes, "
-                + "starting with a letter (at most 40), such as focus-timer."
+                + "starting with a letter (at most 32), such as focus-timer."
         }
-        if builtInPlugins.contains(where: { $0.name == name }) {
+        if pluginCatalog.builtIns.contains(where: { $0.name == name }) {
             return "\(name) is the name of a built-in plugin; choose another, such as my-\(name)."
         }
         let ownCommands = Hooray.hostCommands.map { $0._commandName }

@@ -11,7 +11,9 @@ import Testing
         var found: [String] = []
         let bytes = Array(text.utf8)
         let chunks =
-            split.map { size in stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) } }
+            split.map { size in
+                stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) }
+            }
             ?? [bytes]
         for chunk in chunks {
             decoder.append(chunk)
@@ -42,7 +44,9 @@ import Testing
 
     @Test func aBodyOverOneMebibyteIsRefusedFromItsHeaderAlone() {
         #expect(throws: FrameError.bodyTooLarge(100_000_000)) { try bodies("Content-Length: 100000000\r\n\r\n") }
-        #expect(throws: FrameError.badHeader("X-Custom: 1")) { try bodies("Content-Length: 2\r\nX-Custom: 1\r\n\r\n{}") }
+        #expect(throws: FrameError.badHeader("X-Custom: 1")) {
+            try bodies("Content-Length: 2\r\nX-Custom: 1\r\n\r\n{}")
+        }
         #expect(throws: FrameError.badHeader("Content-Length: many")) { try bodies("Content-Length: many\r\n\r\n") }
         #expect(throws: FrameError.headerTooLong) {
             try bodies("Content-Type: " + String(repeating: "x", count: 5000))
@@ -110,7 +114,8 @@ import Testing
                 == .weekly(on: [.monday, .wednesday], at: TimeOfDay(hour: 18)!, zone: berlin))
         for bad: JSONValue in [
             .object([:]), .object(["daily": .string("8h")]), .object(["in": .number(-1)]),
-            .object(["at": .string("tomorrow")]), .object(["weekly": .array([.string("someday")]), "time": .string("08:00")]),
+            .object(["at": .string("tomorrow")]),
+            .object(["weekly": .array([.string("someday")]), "time": .string("08:00")]),
             .object(["daily": .string("08:00"), "zone": .string("Mars/Olympus")]), .string("daily"),
         ] {
             #expect(throws: RPCError.self, "\(bad.text())") {
@@ -119,13 +124,16 @@ import Testing
         }
         let notice = try Wire.notice(
             .object([
-                "title": .string("Focus session done 🍅"), "actions": .array([.object(["id": .string("break"), "label": .string("Break")])]),
+                "title": .string("Focus session done 🍅"),
+                "actions": .array([.object(["id": .string("break"), "label": .string("Break")])]),
                 "payload": .object(["session": .number(2)]),
             ]), method: "m")
         #expect(notice.title == "Focus session done 🍅")
         #expect(notice.actions == [NoticeAction(id: "break", label: "Break")])
         #expect(notice.payload == .object(["session": .number(2)]))
         #expect(throws: RPCError.self) { try Wire.notice(.object(["body": .string("no title")]), method: "m") }
-        #expect(throws: RPCError.self) { try Wire.notice(.object(["title": .string("t"), "sound": .string("x")]), method: "m") }
+        #expect(throws: RPCError.self) {
+            try Wire.notice(.object(["title": .string("t"), "sound": .string("x")]), method: "m")
+        }
     }
 }
