@@ -54,7 +54,13 @@ final class PluginProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         let continuation = continuation
+        // What the plugin wrote before it exited — an answer, the traceback of a crash — comes
+        // before its exit: the exit waits briefly for both readers to reach the end of their pipes.
+        let readers = DispatchGroup()
+        readers.enter()
+        readers.enter()
         process.terminationHandler = { process in
+            _ = readers.wait(timeout: .now() + 0.5)
             continuation.yield(
                 .exited(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal))
             continuation.finish()
@@ -65,9 +71,11 @@ final class PluginProcess: @unchecked Sendable {
         let pid = process.processIdentifier
         Thread.detachNewThread { [continuation] in
             Self.readFrames(from: outputFD, pid: pid, into: continuation)
+            readers.leave()
         }
         Thread.detachNewThread { [continuation] in
             Self.readLines(from: errorFD, into: continuation)
+            readers.leave()
         }
     }
 

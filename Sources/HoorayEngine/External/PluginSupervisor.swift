@@ -107,6 +107,8 @@ public actor PluginSupervisor {
     var logWindow = (start: ContinuousClock.now, lines: 0, dropped: 0)
     var reminderIDs: Set<String>?
     var gaveUpNoticePosted = false
+    /// The last lines of its standard error, before any is left out of the log.
+    var recentErrorLines: [String] = []
 
     /// Creates the supervisor of a plugin; nothing starts until ``activate(context:configuration:)``.
     ///
@@ -297,6 +299,9 @@ public actor PluginSupervisor {
             releaseReadyWaiters()
             running.value = true
             await engine?.pluginRunningChanged()
+        } catch is PluginStopped {
+            // It exited before it answered: its exit, or what it was stopped for, says why.
+            return
         } catch {
             guard run == generation else { return }
             fail(
@@ -407,6 +412,7 @@ public actor PluginSupervisor {
 
     /// Standard error goes to the log, at most 20 lines in 10 seconds.
     func log(_ line: String) {
+        recentErrorLines = Array((recentErrorLines + [line]).suffix(10))
         let now = ContinuousClock.now
         if now - logWindow.start > .seconds(10) {
             if logWindow.dropped > 0 {
@@ -568,10 +574,7 @@ public actor PluginSupervisor {
     /// Runs a command of the plugin.
     func command(_ invocation: CommandInvocation) async throws -> CommandReply {
         guard await waitUntilReady(timeout: limits.initializeTimeout) else { throw unavailable() }
-        var params: [String: JSONValue] = [:]
-        if case .object(let members) = try JSONValue(encoding: invocation) { params = members }
-        params["now"] = WireInstant.json(context?.now ?? Date())
-        let answer = try await callForUser("command", params)
+        let answer = try await callForUser("command", try commandParams(invocation))
         guard case .object(let reply) = answer else {
             throw PluginCommandError(
                 "the \(manifest.name) plugin answered the command with something that is not an object")
@@ -589,6 +592,14 @@ public actor PluginSupervisor {
                 exitCode: Int32(code))
         }
         return CommandReply(text: text, json: invocation.json ? (reply["json"] ?? .null) : nil, warnings: warnings)
+    }
+
+    /// The `params` of a `command` request.
+    func commandParams(_ invocation: CommandInvocation) throws -> [String: JSONValue] {
+        var params: [String: JSONValue] = [:]
+        if case .object(let members) = try JSONValue(encoding: invocation) { params = members }
+        params["now"] = WireInstant.json(context?.now ?? Date())
+        return params
     }
 
     /// A call a person waits for: its failures are sentences for them.
