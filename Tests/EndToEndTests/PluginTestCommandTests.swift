@@ -1,0 +1,186 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// `hooray plugin test PATH`, the conformance kit, as a plugin author runs it.
+@Suite(.timeLimit(.minutes(2)))
+struct PluginTestCommandTests {
+    /// The repository's root, where `examples/` is.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// Writes a plugin folder whose program answers `initialize` and `shutdown`, and breaks
+    /// `command hello` in the way `hello` says.
+    static func writePlugin(in folder: String, hello: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try """
+        name = "greeter"
+        version = "0.1.0"
+        api_version = 1
+        description = "Says hello."
+        exec = ["greeter.py"]
+
+        [[commands]]
+        name = "hello"
+        summary = "Say hello."
+        """.write(toFile: folder + "/plugin.toml", atomically: true, encoding: .utf8)
+        try """
+        #!/usr/bin/env python3
+        import json, sys
+        def send(message):
+            body = json.dumps(message).encode()
+            sys.stdout.buffer.write(b"Content-Length: %d\\r\\n\\r\\n" % len(body) + body)
+            sys.stdout.buffer.flush()
+        while True:
+            length = None
+            while True:
+                line = sys.stdin.buffer.readline()
+                if not line:
+                    sys.exit(0)
+                if not line.strip():
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            message = json.loads(sys.stdin.buffer.read(length))
+            method, ident = message.get("method"), message.get("id")
+            if ident is None or method is None:
+                continue
+            if method == "initialize":
+                send({"jsonrpc": "2.0", "id": ident, "result": {"api_version": 1}})
+            elif method == "command" and isinstance(message["params"].get("values"), dict):
+                \(hello)
+            elif method == "command":
+                send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": "values"}})
+            elif method in ("shutdown", "actionInvoked"):
+                send({"jsonrpc": "2.0", "id": ident, "result": {}})
+            else:
+                send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no " + method}})
+        """.write(toFile: folder + "/greeter.py", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/greeter.py")
+    }
+
+    static let goodHello =
+        #"send({"jsonrpc": "2.0", "id": ident, "result": {"text": "Hello!", "exit_code": 0}})"#
+    static let helloWithoutExitCode = #"send({"jsonrpc": "2.0", "id": ident, "result": {"text": "Hello!"}})"#
+
+    @Test func aGoodPluginPassesEveryStepAndExits0() async throws {
+        try await HoorayFixture.with { fixture in
+            let folder = fixture.home.appending("greeter")
+            try Self.writePlugin(in: folder, hello: Self.goodHello)
+
+            let output = try await fixture.hooray("plugin", "test", folder)
+
+            #expect(output.status == .exited(0), "\(output.standardOutput)\(output.standardError)")
+            let lines = output.standardOutput.split(separator: "\n").map(String.init)
+            #expect(lines.first == "✓ plugin.toml: greeter 0.1.0, plugin API 1, 1 command")
+            #expect(lines.contains { $0.hasPrefix("✓ handshake: answered initialize in ") })
+            #expect(lines.contains { $0.hasPrefix("✓ command hello: exit 0 in ") })
+            #expect(
+                lines.contains { $0.hasPrefix("✓ due reminder: it scheduled no reminder, so a made-up one came due") })
+            #expect(lines.contains { $0.hasPrefix("– action round trip: skipped: the plugin posted no notice") })
+            #expect(
+                lines.contains(
+                    "✓ bad input: an unknown method: answered a request for an unknown method with error -32601"))
+            #expect(lines.contains { $0.hasPrefix("✓ shutdown: answered shutdown in ") })
+            #expect(lines.last == "9 passed, 0 failed.")
+            // Nothing was made in the user's data folder.
+            let data = try FileManager.default.contentsOfDirectory(atPath: fixture.home.appending("data"))
+            #expect(data.isEmpty, "\(data)")
+        }
+    }
+
+    @Test func aBrokenAnswerFailsItsStepWithTheReasonAndExits1() async throws {
+        try await HoorayFixture.with { fixture in
+            let folder = fixture.home.appending("greeter")
+            try Self.writePlugin(in: folder, hello: Self.helloWithoutExitCode)
+
+            let output = try await fixture.hooray("plugin", "test", folder)
+
+            #expect(output.status == .exited(1))
+            #expect(
+                output.standardOutput.contains(
+                    "✗ command hello: the answer has no `exit_code` from 0 to 255; answer {\"text\": \"…\", \"exit_code\": 0}, or a non-zero exit_code when the command fails"
+                ), "\(output.standardOutput)")
+            #expect(output.standardOutput.hasSuffix("8 passed, 1 failed.\n"))
+        }
+    }
+
+    @Test func aCrashShowsItsStandardErrorAndTheStepsNotRun() async throws {
+        try await HoorayFixture.with { fixture in
+            let folder = fixture.home.appending("greeter")
+            try Self.writePlugin(in: folder, hello: #"raise SystemExit("greeter: no greeting today")"#)
+
+            let output = try await fixture.hooray("plugin", "test", folder)
+
+            #expect(output.status == .exited(1))
+            #expect(
+                output.standardOutput.contains(
+                    "✗ command hello: while it ran the command, the plugin exited with status 1\n    its standard error ended with:\n    greeter: no greeting today\n"
+                ), "\(output.standardOutput)")
+            #expect(output.standardOutput.contains("– shutdown: not run: the plugin stopped at command hello"))
+            #expect(output.standardOutput.hasSuffix("2 passed, 1 failed.\n"))
+        }
+    }
+
+    @Test func theJSONReportHasEveryStep() async throws {
+        try await HoorayFixture.with { fixture in
+            let folder = fixture.home.appending("greeter")
+            try Self.writePlugin(in: folder, hello: Self.helloWithoutExitCode)
+
+            let output = try await fixture.hooray("plugin", "test", folder, "--json")
+
+            #expect(output.status == .exited(1))
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+            #expect(report["passed"] as? Int == 8)
+            #expect(report["failed"] as? Int == 1)
+            let steps = try #require(report["steps"] as? [[String: Any]])
+            #expect(steps.count == 10)
+            let hello = try #require(steps.first { $0["name"] as? String == "command hello" })
+            #expect(hello["passed"] as? Bool == false)
+            #expect((hello["detail"] as? String)?.hasPrefix("the answer has no `exit_code`") == true)
+            let skipped = try #require(steps.first { $0["name"] as? String == "action round trip" })
+            #expect(skipped["passed"] is NSNull)
+        }
+    }
+
+    @Test func aPathThatIsNoFolderIsAUsageError() async throws {
+        try await HoorayFixture.with { fixture in
+            let missing = try await fixture.hooray("plugin", "test", fixture.home.appending("nowhere"))
+            #expect(missing.status == .exited(64))
+            #expect(missing.standardError.contains("does not exist; give the plugin's folder"))
+            let file = fixture.home.appending("config/hooray/hooray.toml")
+            try fixture.writeConfig("")
+            let notFolder = try await fixture.hooray("plugin", "test", file)
+            #expect(notFolder.status == .exited(64))
+            #expect(notFolder.standardError.contains("is not a folder"))
+            #expect(notFolder.standardOutput.isEmpty)
+        }
+    }
+
+    @Test func aFolderWithoutPluginTomlFailsTheFirstStepWithTheReadersError() async throws {
+        try await HoorayFixture.with { fixture in
+            let folder = fixture.home.appending("empty-plugin")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+
+            let output = try await fixture.hooray("plugin", "test", folder)
+
+            #expect(output.status == .exited(1))
+            let first = try #require(output.standardOutput.split(separator: "\n").first)
+            #expect(first.hasPrefix("✗ plugin.toml: "))
+            #expect(output.standardOutput.hasSuffix("0 passed, 1 failed.\n"))
+        }
+    }
+
+    @Test(arguments: ["pomodoro", "stretch"])
+    func theExamplePluginsPass(example: String) async throws {
+        try await HoorayFixture.with { fixture in
+            let output = try await fixture.hooray("plugin", "test", Self.root + "/examples/plugins/" + example)
+
+            #expect(output.status == .exited(0), "\(output.standardOutput)\(output.standardError)")
+            #expect(!output.standardOutput.contains("✗"))
+            #expect(output.standardOutput.hasSuffix(" passed, 0 failed.\n"))
+        }
+    }
+}
