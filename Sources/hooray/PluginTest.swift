@@ -38,7 +38,8 @@ struct PluginTest: AsyncParsableCommand, OffersJSON {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         let kit = ConformanceKit(
-            folder: folder, hostVersion: HoorayVersion.current, environment: ProcessInfo.processInfo.environment)
+            folder: folder, hostVersion: HoorayVersion.current, environment: ProcessInfo.processInfo.environment,
+            builtIns: pluginCatalog.builtIns)
         let report = await kit.run()
         if json {
             print(try Output.json(report))

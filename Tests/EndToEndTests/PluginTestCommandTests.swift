@@ -11,10 +11,10 @@ struct PluginTestCommandTests {
 
     /// Writes a plugin folder whose program answers `initialize` and `shutdown`, and breaks
     /// `command hello` in the way `hello` says.
-    static func writePlugin(in folder: String, hello: String) throws {
+    static func writePlugin(in folder: String, hello: String, name: String = "greeter") throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try """
-        name = "greeter"
+        name = "\(name)"
         version = "0.1.0"
         api_version = 1
         description = "Says hello."
@@ -170,6 +170,22 @@ struct PluginTestCommandTests {
             let first = try #require(output.standardOutput.split(separator: "\n").first)
             #expect(first.hasPrefix("✗ plugin.toml: "))
             #expect(output.standardOutput.hasSuffix("0 passed, 1 failed.\n"))
+        }
+    }
+
+    @Test func aPluginHoorayWouldRefuseFailsTheFirstStepWithTheReason() async throws {
+        try await HoorayFixture.with { fixture in
+            let folder = fixture.home.appending("habits")
+            try Self.writePlugin(in: folder, hello: Self.goodHello, name: "habits")
+
+            let output = try await fixture.hooray("plugin", "test", folder)
+
+            #expect(output.status == .exited(1))
+            #expect(
+                output.standardOutput.hasPrefix(
+                    "✗ plugin.toml: the name `habits` belongs to a built-in plugin; rename the plugin in plugin.toml"),
+                "\(output.standardOutput)")
+            #expect(output.standardOutput.contains("– handshake: not run: hoorayd would not start this plugin"))
         }
     }
 

@@ -125,6 +125,8 @@ public struct ConformanceKit: Sendable {
     public let hostVersion: String
     /// The environment the plugin's clean one is made from.
     public let environment: [String: String]
+    /// The built-in plugins, whose names and command words a plugin may not take.
+    public let builtIns: [any HoorayPlugin]
 
     /// Creates a kit for one plugin folder.
     ///
@@ -133,7 +135,12 @@ public struct ConformanceKit: Sendable {
     ///   - options: The time limits.
     ///   - hostVersion: Hooray's version.
     ///   - environment: The environment the plugin's clean one is made from.
-    public init(folder: String, options: Options = Options(), hostVersion: String, environment: [String: String]) {
+    ///   - builtIns: The built-in plugins, whose names and command words a plugin may not take.
+    public init(
+        folder: String, options: Options = Options(), hostVersion: String, environment: [String: String],
+        builtIns: [any HoorayPlugin] = []
+    ) {
+        self.builtIns = builtIns
         self.folder = folder
         self.options = options
         self.hostVersion = hostVersion
@@ -142,17 +149,25 @@ public struct ConformanceKit: Sendable {
 
     /// Runs every step and reports how each went.
     public func run() async -> ConformanceReport {
-        let manifest: PluginManifest
+        let refusal: String
         do {
-            manifest = try PluginManifest.read(folder: folder)
+            let manifest = try PluginManifest.read(folder: folder)
+            guard let clash = PluginDiscovery.clash(of: manifest, builtIns: builtIns) else {
+                return await run(manifest)
+            }
+            refusal = clash
         } catch {
-            let steps =
-                [ConformanceStep(name: "plugin.toml", outcome: .failed, detail: error.description)]
-                + ["handshake", "commands", "due reminder", "action round trip", "bad input", "shutdown"].map {
-                    ConformanceStep(name: $0, outcome: .notRun, detail: "not run: plugin.toml could not be read")
-                }
-            return ConformanceReport(steps: steps)
+            refusal = error.description
         }
+        let steps =
+            [ConformanceStep(name: "plugin.toml", outcome: .failed, detail: refusal)]
+            + ["handshake", "commands", "due reminder", "action round trip", "bad input", "shutdown"].map {
+                ConformanceStep(name: $0, outcome: .notRun, detail: "not run: hoorayd would not start this plugin")
+            }
+        return ConformanceReport(steps: steps)
+    }
+
+    func run(_ manifest: PluginManifest) async -> ConformanceReport {
         let commands = manifest.commands.count == 1 ? "1 command" : "\(manifest.commands.count) commands"
         let read = ConformanceStep(
             name: "plugin.toml", outcome: .passed,
