@@ -96,6 +96,10 @@ struct ScriptedPlugin {
             if method == "initialize":
                 if FLAW == "silent-initialize":
                     return
+                if FLAW == "huge-frame":
+                    out.write(b"Content-Length: 104857600\\r\\n\\r\\n")
+                    out.flush()
+                    return
                 answer({"api_version": 1})
             elif method == "command":
                 if FLAW == "crash-on-command":
@@ -103,6 +107,11 @@ struct ScriptedPlugin {
                     1 / 0
                 if not isinstance(params.get("values"), dict):
                     return error(-32602, "command: `values` must be an object")
+                if FLAW == "log-line":
+                    print("starting a session")
+                    sys.stdout.flush()
+                if FLAW == "slow-start" and params["command"] == "start":
+                    time.sleep(2.5)
                 if params["command"] == "start":
                     request("scheduleReminder", {
                         "id": "session-end", "schedule": {"in": 1500},
@@ -276,6 +285,52 @@ struct ScriptedPlugin {
         #expect(shutdown.detail.hasPrefix("did not answer shutdown within 0.50 s"), "\(shutdown.detail)")
         #expect(shutdown.detail.contains("so it was killed"))
         #expect(shutdown.detail.contains("answer shutdown with {}, and exit when its standard input closes"))
+        #expect(report.failed == 1)
+    }
+
+    @Test func aFrameOver1MiBFailsTheHandshakeWithTheLimit() async throws {
+        let plugin = try ScriptedPlugin(flaw: "huge-frame")
+        defer { plugin.remove() }
+
+        let report = await run(plugin)
+
+        let handshake = try #require(report.step("handshake"))
+        #expect(handshake.outcome == .failed)
+        #expect(
+            handshake.detail
+                == "during the handshake, the plugin sent a message of 104857600 bytes; the most is 1048576 bytes (1 MiB)"
+        )
+    }
+
+    @Test func aLogLineOnStandardOutputFailsTheCommandThatPrintedIt() async throws {
+        let plugin = try ScriptedPlugin(flaw: "log-line")
+        defer { plugin.remove() }
+
+        let report = await run(plugin)
+
+        #expect(report.step("handshake")?.outcome == .passed)
+        let start = try #require(report.step("command start"))
+        #expect(start.outcome == .failed)
+        #expect(
+            start.detail.hasPrefix(
+                "while it ran the command, the plugin wrote “starting a session"),
+            "\(start.detail)")
+        #expect(start.detail.contains("log to standard error"))
+        #expect(report.step("shutdown")?.outcome == .notRun)
+    }
+
+    @Test func aCommandAnsweredAfterTheLimitFailsAndTheRunGoesOn() async throws {
+        let plugin = try ScriptedPlugin(flaw: "slow-start")
+        defer { plugin.remove() }
+
+        let report = await run(plugin)
+
+        let start = try #require(report.step("command start"))
+        #expect(start.outcome == .failed)
+        #expect(start.detail.hasPrefix("did not answer within 2 s; answer every `command` request in time"))
+        // Its late answer is dropped, and the later steps run as usual.
+        #expect(report.step("command status")?.outcome == .passed)
+        #expect(report.step("shutdown")?.outcome == .passed)
         #expect(report.failed == 1)
     }
 

@@ -289,6 +289,8 @@ final class ConformanceRun {
             let stopped = await supervisor.hasStopped
             if stopped, case .passed = verdict {
                 verdict = .stopped("after it answered")
+            } else if stopped, case .failed(let detail) = verdict {
+                verdict = .failed(detail + "\n" + (await stoppedDetail(when: "After that", fix: nil)))
             }
             switch verdict {
             case .passed(let detail): steps.append(ConformanceStep(name: check.name, outcome: .passed, detail: detail))
