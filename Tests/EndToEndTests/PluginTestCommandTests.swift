@@ -189,6 +189,21 @@ struct PluginTestCommandTests {
         }
     }
 
+    @Test(arguments: ["python", "sh"])
+    func aNewPluginsScaffoldPasses(language: String) async throws {
+        try await HoorayFixture.with { fixture in
+            let made = try await fixture.hooray(
+                "plugin", "new", "focus-timer", "--lang", language, "--dir", fixture.home.path)
+            #expect(made.status == .exited(0), "\(made.standardError)")
+
+            let output = try await fixture.hooray("plugin", "test", fixture.home.appending("focus-timer"))
+
+            #expect(output.status == .exited(0), "\(output.standardOutput)\(output.standardError)")
+            #expect(output.standardOutput.contains("✓ action round trip: pressed "))
+            #expect(output.standardOutput.hasSuffix("10 passed, 0 failed.\n"))
+        }
+    }
+
     @Test(arguments: ["pomodoro", "stretch"])
     func theExamplePluginsPass(example: String) async throws {
         try await HoorayFixture.with { fixture in
