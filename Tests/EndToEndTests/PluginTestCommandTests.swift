@@ -2,6 +2,23 @@ import Foundation
 import HooraySystemTesting
 import Testing
 
+/// Writes an executable file with a descriptor closed on `exec`: a program written with an
+/// inheritable descriptor can be held open for writing by a process that another test starts
+/// meanwhile, and then cannot be run ("text file busy").
+func writeProgram(_ text: String, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        offset += written
+    }
+    fchmod(descriptor, 0o755)
+}
+
 /// `hooray plugin test PATH`, the conformance kit, as a plugin author runs it.
 @Suite(.timeLimit(.minutes(2)))
 struct PluginTestCommandTests {
@@ -24,40 +41,40 @@ struct PluginTestCommandTests {
         name = "hello"
         summary = "Say hello."
         """.write(toFile: folder + "/plugin.toml", atomically: true, encoding: .utf8)
-        try """
-        #!/usr/bin/env python3
-        import json, sys
-        def send(message):
-            body = json.dumps(message).encode()
-            sys.stdout.buffer.write(b"Content-Length: %d\\r\\n\\r\\n" % len(body) + body)
-            sys.stdout.buffer.flush()
-        while True:
-            length = None
+        try writeProgram(
+            """
+            #!/usr/bin/env python3
+            import json, sys
+            def send(message):
+                body = json.dumps(message).encode()
+                sys.stdout.buffer.write(b"Content-Length: %d\\r\\n\\r\\n" % len(body) + body)
+                sys.stdout.buffer.flush()
             while True:
-                line = sys.stdin.buffer.readline()
-                if not line:
-                    sys.exit(0)
-                if not line.strip():
-                    break
-                name, _, value = line.decode().partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            message = json.loads(sys.stdin.buffer.read(length))
-            method, ident = message.get("method"), message.get("id")
-            if ident is None or method is None:
-                continue
-            if method == "initialize":
-                send({"jsonrpc": "2.0", "id": ident, "result": {"api_version": 1}})
-            elif method == "command" and isinstance(message["params"].get("values"), dict):
-                \(hello)
-            elif method == "command":
-                send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": "values"}})
-            elif method in ("shutdown", "actionInvoked"):
-                send({"jsonrpc": "2.0", "id": ident, "result": {}})
-            else:
-                send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no " + method}})
-        """.write(toFile: folder + "/greeter.py", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/greeter.py")
+                length = None
+                while True:
+                    line = sys.stdin.buffer.readline()
+                    if not line:
+                        sys.exit(0)
+                    if not line.strip():
+                        break
+                    name, _, value = line.decode().partition(":")
+                    if name.lower() == "content-length":
+                        length = int(value)
+                message = json.loads(sys.stdin.buffer.read(length))
+                method, ident = message.get("method"), message.get("id")
+                if ident is None or method is None:
+                    continue
+                if method == "initialize":
+                    send({"jsonrpc": "2.0", "id": ident, "result": {"api_version": 1}})
+                elif method == "command" and isinstance(message["params"].get("values"), dict):
+                    \(hello)
+                elif method == "command":
+                    send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": "values"}})
+                elif method in ("shutdown", "actionInvoked"):
+                    send({"jsonrpc": "2.0", "id": ident, "result": {}})
+                else:
+                    send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no " + method}})
+            """, to: folder + "/greeter.py")
     }
 
     static let goodHello =
