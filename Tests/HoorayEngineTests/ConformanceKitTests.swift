@@ -303,6 +303,19 @@ func writeProgram(_ text: String, to path: String) throws {
         #expect(report.failed == 1)
     }
 
+    @Test func aScriptWhoseInterpreterIsMissingFailsTheHandshakeNamingItsFirstLine() async throws {
+        let plugin = try ScriptedPlugin()
+        defer { plugin.remove() }
+        try writeProgram("#!/nowhere/python3\nprint('hello')\n", to: plugin.folder + "/focus.py")
+
+        let report = await run(plugin)
+
+        #expect(
+            report.step("handshake")?.detail
+                == "during the handshake, the plugin could not be started: its first line asks for /nowhere/python3, which is not there; fix its #! line (such as #!/usr/bin/env python3)"
+        )
+    }
+
     @Test func aFrameOver1MiBFailsTheHandshakeWithTheLimit() async throws {
         let plugin = try ScriptedPlugin(flaw: "huge-frame")
         defer { plugin.remove() }

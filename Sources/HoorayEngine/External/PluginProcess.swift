@@ -88,6 +88,23 @@ final class PluginProcess: @unchecked Sendable {
     /// The process id.
     var pid: Int32 { process.processIdentifier }
 
+    /// Why the program could not be started, for a person: a script whose `#!` line names an
+    /// interpreter that is not there is said so, since the system only says that a file is missing.
+    static func whyNotStarted(_ error: any Error, program: String) -> String {
+        if let handle = FileHandle(forReadingAtPath: program) {
+            defer { try? handle.close() }
+            let head = String(decoding: (try? handle.read(upToCount: 256)) ?? Data(), as: UTF8.self)
+            if head.hasPrefix("#!"), let line = head.dropFirst(2).split(separator: "\n").first {
+                let interpreter = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+                if !FileManager.default.isExecutableFile(atPath: interpreter) {
+                    return
+                        "its first line asks for \(TerminalText.safe(interpreter)), which is not there; fix its #! line (such as #!/usr/bin/env python3)"
+                }
+            }
+        }
+        return error.localizedDescription
+    }
+
     /// Queues bytes for the plugin's standard input.
     ///
     /// - Returns: `false` when more than ``maximumQueued`` bytes wait unread: the plugin is not reading.

@@ -264,7 +264,7 @@ public actor PluginSupervisor {
             }
             Task { await self.initialize(run: run) }
         } catch {
-            lastError = "could not be started: \(error.localizedDescription)"
+            lastError = "could not be started: \(PluginProcess.whyNotStarted(error, program: manifest.exec[0]))"
             lastErrorRun = run
             crashed(run: run)
         }
