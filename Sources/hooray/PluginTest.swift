@@ -64,6 +64,11 @@ struct PluginTest: AsyncParsableCommand, OffersJSON {
             TerminalText.safe(String($0))
         }
         let rest = lines.dropFirst().map { "    " + $0 }
-        return (["\(mark) \(TerminalText.safe(step.name)): \(lines.first ?? "")"] + rest).joined(separator: "\n")
+        let first = lines.first ?? ""
+        // The reader's errors start with `plugin.toml:LINE:COLUMN:` already.
+        let head =
+            first.hasPrefix(step.name + ":")
+            ? "\(mark) \(first)" : "\(mark) \(TerminalText.safe(step.name)): \(first)"
+        return ([head] + rest).joined(separator: "\n")
     }
 }

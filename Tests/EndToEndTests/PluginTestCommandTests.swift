@@ -185,7 +185,7 @@ struct PluginTestCommandTests {
 
             #expect(output.status == .exited(1))
             let first = try #require(output.standardOutput.split(separator: "\n").first)
-            #expect(first.hasPrefix("✗ plugin.toml: "))
+            #expect(first.hasPrefix("✗ plugin.toml: there is no plugin.toml in "), "\(first)")
             #expect(output.standardOutput.hasSuffix("0 passed, 1 failed.\n"))
         }
     }
