@@ -299,11 +299,9 @@ public actor PluginSupervisor {
             releaseReadyWaiters()
             running.value = true
             await engine?.pluginRunningChanged()
-        } catch is PluginStopped {
-            // It exited before it answered: its exit, or what it was stopped for, says why.
-            return
         } catch {
-            guard run == generation else { return }
+            // A program that exited before it answered has its exit as the reason, said already.
+            guard run == generation, !(error is PluginStopped) else { return }
             fail(
                 error is CallTimedOut
                     ? "did not answer initialize within \(Int(limits.initializeTimeout)) s"
