@@ -250,8 +250,8 @@ final class ConformanceRun {
     /// Commands that were answered, to ask again to learn whether the plugin still answers; one
     /// that only reads is asked first.
     var answeredCommands: [(invocation: CommandInvocation, writes: Bool)] = []
-    /// The first command after which the plugin had reminders, to run again when a later command
-    /// cancelled them all before one could come due.
+    /// The first command that scheduled a reminder, to run again when a later command cancelled
+    /// them all before one could come due.
     var schedulingCommand: CommandInvocation?
     /// Whether the plugin answers a request for an unknown method; `nil` until asked.
     var answersUnknownMethods: Bool?
@@ -355,6 +355,7 @@ final class ConformanceRun {
     func command(_ spec: CommandSpec, json: Bool) async -> Verdict {
         let invocation = Self.placeholderInvocation(spec, json: json)
         let given = Self.describe(invocation)
+        let rulesBefore = await dueRules().count
         let answer: JSONValue
         let took: Duration
         do {
@@ -393,7 +394,7 @@ final class ConformanceRun {
                     "ended with exit_code \(exitCode) and an empty text\(given); when a command fails, its text says why"
                 )
             }
-            await answered(invocation, writes: spec.writes)
+            await answered(invocation, writes: spec.writes, rulesBefore: rulesBefore)
             return .passed(
                 "exit \(exitCode) in \(Self.seconds(took))\(given), saying “\(Self.short(text))” (a failure the placeholder values may well call for)"
             )
@@ -403,13 +404,14 @@ final class ConformanceRun {
                 "the answer has no `json`, though plugin.toml says json = true; answer {\"text\": \"\", \"json\": …, \"exit_code\": 0}"
             )
         }
-        await answered(invocation, writes: spec.writes)
+        await answered(invocation, writes: spec.writes, rulesBefore: rulesBefore)
         return .passed("exit 0 in \(Self.seconds(took))\(given)")
     }
 
-    func answered(_ invocation: CommandInvocation, writes: Bool) async {
+    /// Notes a command that was answered, and whether it scheduled a reminder.
+    func answered(_ invocation: CommandInvocation, writes: Bool, rulesBefore: Int) async {
         answeredCommands.append((invocation, writes))
-        if schedulingCommand == nil, !(await dueRules()).isEmpty { schedulingCommand = invocation }
+        if schedulingCommand == nil, await dueRules().count > rulesBefore { schedulingCommand = invocation }
     }
 
     /// The plugin's reminders that will come due, soonest first.
