@@ -311,12 +311,13 @@ public actor PluginSupervisor {
 
     /// Stops the plugin for breaking the protocol or a time limit; it counts as an exit.
     func fail(_ reason: String, run: Int) {
+        // Only a process that still runs can be stopped for a reason; one that exited has its own.
         guard run == generation else { return }
-        lastError = reason
-        lastErrorRun = run
-        logger.error("\(reason); stopping it")
         switch phase {
         case .starting(let process), .running(let process):
+            lastError = reason
+            lastErrorRun = run
+            logger.error("\(reason); stopping it")
             process.signal(SIGKILL)
         default:
             break
@@ -590,6 +591,8 @@ public actor PluginSupervisor {
         } catch is CallTimedOut {
             let message = "did not answer \(method) within \(Self.seconds(limits.callTimeout))"
             logger.warning("\(message)")
+            // A plugin that keeps running but is too slow shows it in `hooray plugins`, not only in the log.
+            lastError = message
             throw PluginCommandError(
                 "the \(manifest.name) plugin \(message); nothing else was changed. Try again, or see `hooray plugins`.")
         } catch let error as RPCError {
@@ -629,6 +632,7 @@ public actor PluginSupervisor {
             do {
                 result = .result(id: id, try await perform(method, params))
             } catch let error as RPCError {
+                noteRefusal(of: method, error)
                 result = .error(id: id, error)
             } catch {
                 result = .error(id: id, .internalError("\(error)"))
@@ -639,11 +643,30 @@ public actor PluginSupervisor {
             do {
                 _ = try await perform(method, params)
             } catch {
+                if let error = error as? RPCError { noteRefusal(of: method, error) }
                 logger.notice("its \(TerminalText.safe(String(method.prefix(40)))) notification did nothing: \(error)")
             }
         default:
             break
         }
+    }
+}
+
+extension PluginSupervisor {
+    /// The codes of the refusals that are the plugin's own doing: a call that is no call, an unknown
+    /// method, wrong `params` (such as naming another plugin), a missing permission, a limit reached.
+    static let pluginFaults: Set<Int> = [-32600, -32601, -32602, -32001, -32002]
+
+    /// Keeps a refusal of the plugin's own doing as its last error, so that `hooray plugins` says why
+    /// a plugin that runs on gets less than it asked for (its 1001st reminder, another plugin's data).
+    ///
+    /// It is not the reason of this run: when the plugin exits afterwards, the exit is the news.
+    func noteRefusal(of method: String, _ error: RPCError) {
+        guard Self.pluginFaults.contains(error.code) else { return }
+        let name = TerminalText.safe(String(method.prefix(40)))
+        var message = error.message
+        if message.hasPrefix(name + ": ") { message.removeFirst(name.count + 2) }
+        lastError = "called \(name) and was refused: \(message)"
     }
 }
 

@@ -1,0 +1,428 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// The hostile plugin corpus (`Tests/Fixtures/plugins/hostile`, see its README) end to end: all of
+/// it installed at once in the user's plugin folder of one real `hoorayd`, with a built-in reminder
+/// due while the plugins are at their worst. Each test checks one plugin's line in `hooray plugins`
+/// and what its case demands; every test also checks that `hoorayd` is still up.
+///
+/// The tests share the one run (``HostileRun``), so that the crash loops' backoff, the longest
+/// wait, is waited once. The daemon runs on the real clock, not under libfaketime: libfaketime
+/// moves the absolute deadlines of every timer by the faked offset, monotonic ones too, so
+/// `hoorayd`'s time limits and backoff sleeps would not fire when due and the test would see a
+/// supervisor that never wakes. The reminder is at a whole minute instead, and the run starts
+/// 11 to 15 seconds before it.
+@Suite(.timeLimit(.minutes(3)), HostileRun.Scope())
+struct HostilePluginTests {
+    /// One plugin of the corpus and the line `hooray plugins` must give it once it has settled.
+    struct HostileCase: Sendable, CustomTestStringConvertible {
+        /// Its folder in the corpus.
+        let folder: String
+        /// Its name in `plugin.toml`.
+        let name: String
+        /// The states it may settle in.
+        let states: Set<String>
+        /// What its reason must say.
+        let reason: [String]
+        /// A `hooray` command that makes it show its fault, when it shows none by itself.
+        let command: [String]
+
+        init(
+            _ folder: String, name: String? = nil, _ states: Set<String>, _ reason: [String],
+            command: [String] = []
+        ) {
+            self.folder = folder
+            self.name = name ?? folder
+            self.states = states
+            self.reason = reason
+            self.command = command
+        }
+
+        var testDescription: String { folder }
+
+        /// Whether a line of `hooray plugins` is the one this plugin must settle in.
+        @Sendable func isSettled(_ line: PluginLine) -> Bool {
+            states.contains(line.state) && reason.allSatisfy { line.lastError?.contains($0) == true }
+        }
+    }
+
+    static let corpus: [HostileCase] = [
+        .init("missing-program", ["refused"], ["`exec` names missing-program.py, and there is no such file in"]),
+        .init("not-executable", ["refused"], ["not-executable.py is not executable; make it so with chmod +x"]),
+        .init("crashes-at-start", ["given up"], ["exited with status 3"]),
+        .init("crashes-in-a-loop", ["given up"], ["exited with status 1"]),
+        .init("garbage-on-stdout", ["given up"], ["to standard output outside a frame"]),
+        .init("not-json", ["given up"], ["sent a message that is not JSON"]),
+        .init(
+            "log-line-on-stdout", ["given up"],
+            ["wrote “[info] ready, waiting for reminders” to standard output outside a frame", "log to standard error"]),
+        .init("never-initializes", ["starting", "restarting"], ["did not answer initialize within 10 s"]),
+        .init(
+            "answers-late", ["running"], ["did not answer command within 5 s"], command: ["answers-late", "ping"]),
+        .init("sends-100mb", ["given up"], ["sent a message of 104857600 bytes; the most is 1048576 bytes (1 MiB)"]),
+        .init(
+            "million-reminders", ["running"],
+            ["called scheduleReminder and was refused: the plugin has 1000 reminders, the most it may keep"]),
+        .init(
+            "reads-other-storage", ["running"],
+            ["and was refused", "a plugin reaches only its own storage and reminders"]
+        ),
+        .init("api-99", ["refused"], ["api-99 speaks plugin API 99, and this Hooray speaks 1"]),
+        .init(
+            "initializes-as-api-99", ["given up"],
+            ["answered initialize with api_version 99, and this Hooray speaks plugin API 1"]),
+        .init("builtin-command", name: "win", ["refused"], ["`hooray win` already belongs to the wins plugin"]),
+        .init("builtin-name", name: "wins", ["refused"], ["the name `wins` belongs to a built-in plugin"]),
+    ]
+
+    @Test(arguments: corpus)
+    func eachPluginGetsALineSayingWhatIsWrong(_ hostile: HostileCase) async throws {
+        let run = try #require(HostileRun.current)
+        if !hostile.command.isEmpty {
+            _ = try await run.hooray(hostile.command)
+        }
+        let line = await run.line(hostile.folder, within: .seconds(60), where: hostile.isSettled)
+        let seen = await run.latest(hostile.folder)
+        #expect(line != nil, "\(hostile.folder): \(seen.map { "\($0)" } ?? "not listed")")
+        #expect(seen?.name == hostile.name)
+        #expect(seen?.kind == "external")
+        await run.expectUp()
+    }
+
+    @Test func theCrashLoopIsGivenUpAfterFiveExitsWithBackoffAndSaidOnceInANotice() async throws {
+        let run = try #require(HostileRun.current)
+        let line = await run.line("crashes-in-a-loop", within: .seconds(60)) { $0.state == "given up" }
+        // Started, then started again after 1, 2, 4 and 8 s, each run a second long: at least 19 s.
+        #expect(ContinuousClock.now - run.started >= .seconds(19))
+        #expect(line?.restarts == 4)
+        #expect(line?.pid == nil)
+        #expect(line?.lastError == "exited with status 1")
+
+        let title = "The crashes-in-a-loop plugin has stopped"
+        let notice = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) {
+            try? run.server.notifications().first { $0.summary == title }
+        }
+        #expect(notice?.body.contains("It stopped 5 times in 3 minutes, so Hooray let it rest.") == true)
+        #expect(notice?.body.contains("`hooray plugins restart crashes-in-a-loop` starts it again") == true)
+        // Every notice queued so far has reached the server: the one is all there is.
+        #expect(await run.fixture.waitUntilSettled(nil), "\(run.daemon.standardError)")
+        #expect(try run.server.notifications().filter { $0.summary == title }.count == 1)
+        await run.expectUp()
+    }
+
+    @Test func aPluginThatNeverInitializesIsStoppedAfterTenSecondsAndTriedAgain() async throws {
+        let run = try #require(HostileRun.current)
+        let line = await run.line("never-initializes", within: .seconds(40)) { $0.lastError != nil }
+        #expect(ContinuousClock.now - run.started >= .seconds(10))
+        #expect(line?.lastError == "did not answer initialize within 10 s")
+        let again = await run.line("never-initializes", within: .seconds(20)) {
+            $0.state == "starting" && ($0.restarts ?? 0) >= 1 && $0.pid != nil
+        }
+        let latest = await run.latest("never-initializes")
+        #expect(again != nil, "\(String(describing: latest))")
+        await run.expectUp()
+    }
+
+    @Test func aCommandAnsweredLateFailsAfterFiveSecondsAndThePluginRunsOn() async throws {
+        let run = try #require(HostileRun.current)
+        let before = try #require(await run.line("answers-late") { $0.state == "running" })
+
+        let started = ContinuousClock.now
+        let ping = try await run.hooray(["answers-late", "ping"])
+        let took = ContinuousClock.now - started
+        #expect(ping.status == .exited(1))
+        #expect(ping.standardError.contains("the answers-late plugin did not answer command within 5 s"))
+        #expect(ping.standardOutput.isEmpty)
+        // Not before the 5 s call limit, and not after hoorayd's own 10 s limit for a plugin's command.
+        #expect(took >= .seconds(4.5) && took < .seconds(10), "it took \(took)")
+
+        // Its answer, seven seconds after the question, is dropped with a line in the log.
+        #expect(
+            await run.daemon.waitForOutput(
+                containing: "answers-late: answered request", in: .standardError, timeout: .seconds(10)))
+        let after = await run.latest("answers-late")
+        #expect(after?.state == "running")
+        #expect(after?.pid == before.pid)
+        #expect(after?.lastError == "did not answer command within 5 s")
+        await run.expectUp()
+    }
+
+    @Test func aHundredMegabyteMessageStopsThePluginWithoutHoorayDHoldingIt() async throws {
+        let run = try #require(HostileRun.current)
+        let line = await run.line("sends-100mb", within: .seconds(60)) { $0.state == "given up" }
+        #expect(line?.restarts == 4)
+        #expect(line?.lastError == "sent a message of 104857600 bytes; the most is 1048576 bytes (1 MiB)")
+        // Five 100 MB messages later, hoorayd's peak memory is its own: a debug build peaks near
+        // 60 MiB here, and one that had read a message would have passed 160.
+        let peak = try #require(run.peakMemory())
+        #expect(peak < 128 << 20, "hoorayd's peak resident memory: \(peak >> 20) MiB")
+        await run.expectUp()
+    }
+
+    @Test func aMillionRemindersEndAtAThousandAndThePluginHearsWhy() async throws {
+        let run = try #require(HostileRun.current)
+        #expect(
+            await run.daemon.waitForOutput(
+                containing:
+                    "million-reminders: scheduled 1000 reminders, then the host refused the next with -32002: scheduleReminder: the plugin has 1000 reminders, the most it may keep; cancel some first",
+                in: .standardError, timeout: .seconds(60)), "\(run.daemon.standardError)")
+        let output = try await run.hooray(["next", "--all", "--json", "--limit", "5000"])
+        #expect(output.status == .exited(0), "\(output.standardError)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let planned = try decoder.decode([HoorayFixture.NextEntry].self, from: Data(output.standardOutput.utf8))
+        let kept = planned.filter { $0.plugin == "million-reminders" }.map(\.id)
+        #expect(kept.count == 1000)
+        #expect(Set(kept) == Set((0..<1000).map { "r\($0)" }))
+        #expect(planned.contains { $0.plugin == "reminders" }, "the built-in reminder is still planned")
+        await run.expectUp()
+    }
+
+    @Test func anotherPluginsStorageAndRemindersStayOutOfReach() async throws {
+        let run = try #require(HostileRun.current)
+        #expect(
+            await run.daemon.waitForOutput(
+                containing:
+                    "reads-other-storage: kept to my own storage: the host refused all 7 calls naming another plugin",
+                in: .standardError, timeout: .seconds(60)), "\(run.daemon.standardError)")
+        #expect(!run.daemon.standardError.contains("SAW WHAT IS NOT MINE"))
+        // The wins plugin's moments are as they were before any plugin ran, the one that took its
+        // name included.
+        let moments = try await run.hooray(["moments", "--json"])
+        #expect(moments.status == .exited(0), "\(moments.standardError)")
+        #expect(moments.standardOutput == run.momentsBefore)
+        #expect(run.momentsBefore.contains("Kept going while the plugins misbehaved"))
+        await run.expectUp()
+    }
+
+    @Test func theBuiltInReminderIsShownOnTimeWhileTheWholeCorpusMisbehaves() async throws {
+        let run = try #require(HostileRun.current)
+        let wait = Duration.seconds(max(0, run.due.timeIntervalSinceNow) + 20)
+        let shown = await pollUntil(timeout: wait, interval: .milliseconds(50)) {
+            try? run.server.notifications().first { $0.summary == "Chaos check" }
+        }
+        let notice = try #require(shown, "\(run.daemon.standardError)")
+        // The server's wall clock when the notice arrived, against the reminder's minute.
+        let lateness = notice.realtime - run.due.timeIntervalSince1970
+        #expect(lateness >= 0 && lateness <= 1, "shown \(lateness) s after its time")
+        #expect(notice.body == "Shown on time, whatever the plugins do.")
+        #expect(run.daemon.standardError.contains("reminders/chaos-check is due; queued notice"))
+
+        // It was due in the thick of it: the crash loop had not been given up yet.
+        let atDue = await run.board.snapshot(before: run.due)
+        let looping = atDue?.first { $0.folderName == "crashes-in-a-loop" }
+        #expect(looping != nil && looping?.state != "given up", "\(String(describing: looping))")
+
+        // Once the crash loops are over, every plugin of the corpus is listed with its reason, and
+        // each one given up was said once in a notice.
+        _ = await run.line("crashes-in-a-loop", within: .seconds(60)) { $0.state == "given up" }
+        _ = await run.line("never-initializes", within: .seconds(30)) { $0.lastError != nil }
+        #expect(await run.fixture.waitUntilSettled(nil), "\(run.daemon.standardError)")
+        let lines = await run.board.lines
+        for hostile in Self.corpus where hostile.command.isEmpty {
+            let line = lines.first { $0.folderName == hostile.folder }
+            #expect(line?.lastError?.isEmpty == false, "\(hostile.folder): \(String(describing: line))")
+        }
+        let notices = try run.server.notifications()
+        for line in lines where line.state == "given up" {
+            let said = notices.filter { $0.summary == "The \(line.name) plugin has stopped" }
+            #expect(said.count == 1, "\(line.name): \(said.count) notices")
+        }
+        #expect(notices.filter { $0.summary == "Chaos check" }.count == 1)
+        await run.expectUp()
+    }
+}
+
+/// A line of `hooray plugins --json`.
+struct PluginLine: Decodable, Sendable, CustomStringConvertible {
+    let name: String
+    let kind: String
+    let state: String
+    let version: String?
+    let apiVersion: String?
+    let pid: Int32?
+    let restarts: Int?
+    let lastError: String?
+    let folder: String?
+
+    /// The name of its folder, such as `crashes-at-start`.
+    var folderName: String? { folder.map { URL(fileURLWithPath: $0).lastPathComponent } }
+
+    var description: String {
+        "\(name) \(state), pid \(pid.map(String.init) ?? "—"), restarts \(restarts.map(String.init) ?? "—"): "
+            + (lastError ?? "no error")
+    }
+}
+
+/// What `hooray plugins --json` said, as often as it is asked.
+actor PluginBoard {
+    /// The latest lines.
+    private(set) var lines: [PluginLine] = []
+    private var history: [(at: Date, lines: [PluginLine])] = []
+
+    func record(_ lines: [PluginLine], at time: Date) {
+        self.lines = lines
+        history.append((time, lines))
+    }
+
+    /// The last lines printed before `time`.
+    func snapshot(before time: Date) -> [PluginLine]? {
+        history.last { $0.at < time }?.lines
+    }
+}
+
+/// One real `hoorayd` with the whole hostile corpus installed, shared by the tests of
+/// ``HostilePluginTests`` through ``current``.
+final class HostileRun: Sendable {
+    /// The run of the suite being run.
+    @TaskLocal static var current: HostileRun?
+
+    /// Sets up the run once for the whole suite, and stops it when every test is done.
+    struct Scope: SuiteTrait, TestScoping {
+        var isRecursive: Bool { false }
+
+        func provideScope(
+            for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+        ) async throws {
+            try await HoorayFixture.with { fixture in
+                let run = try await HostileRun(fixture: fixture)
+                do {
+                    try await HostileRun.$current.withValue(run) { try await function() }
+                } catch {
+                    await run.finish()
+                    throw error
+                }
+                await run.finish()
+            }
+        }
+    }
+
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/plugins/hostile").path
+
+    let fixture: HoorayFixture
+    let server: TestNotificationServer
+    let daemon: ChildProcess
+    let board = PluginBoard()
+    let poller: Task<Void, Never>
+    /// The user's plugin folder.
+    let pluginFolder: String
+    /// When the built-in reminder is due: a whole minute, 11 to 15 s after `hoorayd` starts.
+    let due: Date
+    /// When `hoorayd` was started.
+    let started: ContinuousClock.Instant
+    /// `hooray moments --json` before any plugin ran.
+    let momentsBefore: String
+
+    init(fixture: HoorayFixture) async throws {
+        self.fixture = fixture
+        server = try await fixture.startServer()
+        pluginFolder = fixture.home.appending("data/hooray/plugins")
+        try FileManager.default.createDirectory(atPath: pluginFolder, withIntermediateDirectories: true)
+        let copy = try await ProcessRunner.run("/bin/cp", arguments: ["-R", "-p", Self.corpus + "/.", pluginFolder])
+        #expect(copy.status == .exited(0), "\(copy.standardError)")
+        try? FileManager.default.removeItem(atPath: pluginFolder + "/README.md")
+
+        // A win logged before hoorayd starts, to find unchanged afterwards.
+        let win = try await fixture.hooray("win", "Kept going while the plugins misbehaved")
+        #expect(win.status == .exited(0), "\(win.standardError)")
+        momentsBefore = try await fixture.hooray("moments", "--json").standardOutput
+
+        // The reminder's minute, and hoorayd started 11 to 15 s before it.
+        let now = Date().timeIntervalSince1970
+        var minute = (now / 60).rounded(.up) * 60
+        if minute - now < 11 { minute += 60 }
+        if minute - now > 15 {
+            try await Task.sleep(for: .seconds(minute - 13 - Date().timeIntervalSince1970))
+        }
+        due = Date(timeIntervalSince1970: minute)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "HH:mm"
+        try fixture.writeConfig(
+            reminderTOML(
+                title: "Chaos check", body: "Shown on time, whatever the plugins do.", at: formatter.string(from: due),
+                extra: "id = \"chaos-check\""))
+
+        started = ContinuousClock.now
+        daemon = try await fixture.startDaemon()
+        // Plugins start beside hoorayd, not before it: not even one that never answers holds it up.
+        #expect(ContinuousClock.now - started < .seconds(10), "hoorayd took \(ContinuousClock.now - started) to start")
+
+        poller = Task { [fixture, board] in
+            while !Task.isCancelled {
+                if let output = try? await fixture.hooray("plugins", "--json"), output.status == .exited(0),
+                    let lines = try? JSONDecoder().decode([PluginLine].self, from: Data(output.standardOutput.utf8))
+                {
+                    await board.record(lines, at: Date())
+                }
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+        }
+    }
+
+    /// Runs `hooray` in the run's world.
+    func hooray(_ arguments: [String]) async throws -> ProcessOutput {
+        try await fixture.hooray(arguments: arguments)
+    }
+
+    /// Waits until `hooray plugins` lists the plugin of a corpus folder in a way that satisfies
+    /// `condition`, and returns that line; `nil` when it did not in time.
+    func line(
+        _ folder: String, within timeout: Duration = .seconds(30),
+        where condition: @escaping @Sendable (PluginLine) -> Bool = { _ in true }
+    ) async -> PluginLine? {
+        await pollUntil(timeout: timeout, interval: .milliseconds(100)) {
+            await board.lines.first { $0.folderName == folder && condition($0) }
+        }
+    }
+
+    /// The latest line of the plugin of a corpus folder.
+    func latest(_ folder: String) async -> PluginLine? {
+        await board.lines.first { $0.folderName == folder }
+    }
+
+    /// `hoorayd`'s peak resident memory so far, in bytes (`VmHWM`).
+    func peakMemory() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).dropLast(3))
+        else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// Checks that `hoorayd` still runs and answers.
+    func expectUp(sourceLocation: SourceLocation = #_sourceLocation) async {
+        #expect(daemon.isRunning, "hoorayd ended: \(daemon.standardError)", sourceLocation: sourceLocation)
+        let status = try? await hooray(["status"])
+        #expect(
+            status?.status == .exited(0), "hooray status: \(status?.standardError ?? "did not run")",
+            sourceLocation: sourceLocation)
+    }
+
+    /// Stops `hoorayd`, which stops every plugin it started: none is left running in the plugin folder.
+    func finish() async {
+        poller.cancel()
+        #expect(await daemon.stop(gracePeriod: .seconds(15)) == .exited(0), "\(daemon.standardError)")
+        let left = await pollUntil(timeout: .seconds(8), interval: .milliseconds(100)) {
+            let running = Self.processes(workingIn: pluginFolder)
+            return running.isEmpty ? [] : nil
+        }
+        #expect(left != nil, "still running in the plugin folder: \(Self.processes(workingIn: pluginFolder))")
+    }
+
+    /// The processes whose working directory is inside `folder`: plugins start in their own folder.
+    static func processes(workingIn folder: String) -> [String] {
+        let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { Int($0) != nil }
+        return pids.compactMap { pid in
+            guard let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
+                cwd.hasPrefix(real + "/") || cwd.hasPrefix(folder + "/")
+            else { return nil }
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            return "\(pid) \(command.replacingOccurrences(of: "\0", with: " "))"
+        }
+    }
+}
