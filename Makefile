@@ -127,10 +127,10 @@ package-test: package-deps test-deps
 	./scripts/package-test
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Plugins Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Plugins Tests sdk/swift
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests sdk/swift
 
 # The plugin API's documentation, with the article "Writing a Hooray plugin", as a DocC archive in
 # .build/plugins/Swift-DocC/outputs/HoorayKit.doccarchive. DOCS_FLAGS="--warnings-as-errors" fails on

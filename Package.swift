@@ -27,6 +27,11 @@ let pluginTestTargets: [Target] = pluginFolders.filter { folder in
         dependencies: [.target(name: folder + "Plugin"), "HoorayMessages", "HoorayTesting"])
 }
 
+/// Python's bytecode cache, when running the SDK's tests by hand left one beside them.
+let sdkBytecode = ["python/__pycache__", "python/.pytest_cache"].filter {
+    FileManager.default.fileExists(atPath: Context.packageDirectory + "/sdk/" + $0)
+}
+
 let package = Package(
     name: "hooray",
     platforms: [.macOS(.v14)],
@@ -118,6 +123,23 @@ let package = Package(
             ]
         ),
 
+        // The Python SDK and the scaffolds of `hooray plugin new`, compiled in from sdk/.
+        .target(
+            name: "HooraySDK",
+            path: "sdk",
+            exclude: ["python/test_hooray_plugin.py", "python/test_examples.py"] + sdkBytecode,
+            sources: ["swift"],
+            resources: [
+                .embedInCode("python/hooray_plugin.py"),
+                .embedInCode("templates/python-plugin.toml"),
+                .embedInCode("templates/python-program.py"),
+                .embedInCode("templates/python-README.md"),
+                .embedInCode("templates/sh-plugin.toml"),
+                .embedInCode("templates/sh-program.sh"),
+                .embedInCode("templates/sh-README.md"),
+            ]
+        ),
+
         // The list of built-in plugins the executables load.
         .target(
             name: "BuiltInPlugins",
@@ -156,7 +178,7 @@ let package = Package(
             name: "hooray",
             dependencies: [
                 "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
-                "HoorayAI", "HoorayKeyring", "CLinux",
+                "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -184,7 +206,7 @@ let package = Package(
             name: "HoorayEngineTests",
             dependencies: [
                 "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
-                "HoorayMessages", "HoorayConfig", "RemindersPlugin", "WinsPlugin", "HabitsPlugin",
+                "HoorayMessages", "HoorayConfig", "HooraySDK", "RemindersPlugin", "WinsPlugin", "HabitsPlugin",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -148,7 +148,9 @@ public struct CLISession: Sendable {
         await engine.setPraiseProvider(
             loaded.ai.provider == .off && !loaded.aiSectionIgnored
                 ? NoPraiseProvider() : NoPraiseProvider(error: .unreachable(reason: "not asked while planning")))
-        await engine.apply(settings: loaded.settings, plugins: loaded.setups)
+        // Plugins in other languages keep their reminders stored themselves; their programs are
+        // started only to run one of their commands, never to plan.
+        await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { !($0.plugin is ExternalPlugin) })
     }
 
     /// Asks the session bus for the notification server directly.

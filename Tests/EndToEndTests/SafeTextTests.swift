@@ -189,7 +189,7 @@ struct SafeTextTests {
                 == [
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
-                    "checkIn", "prep", "swap", "swapHistory", "inspiration",
+                    "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -214,6 +214,7 @@ struct SafeTextTests {
             try await record("reminder", ["next", "--json"])
             try await record("notice", ["inbox", "--all", "--json"])
             try await record("status", ["status", "--json"])
+            try await record("plugin", ["plugins", "--json"])
             try await record("identity", ["identity", "--json"])
             try await record("waterDay", ["water", "drink", "--json"])
             try await record("waterDay", ["water", "today", "--json"])
@@ -235,6 +236,7 @@ struct SafeTextTests {
             try await record("moment", ["win", "Watered the plants", "--json"])
             try await record("moment", ["moments", "--json"])
             try await record("status", ["status", "--json"])
+            try await record("plugin", ["plugins", "--json"])
             try await record("reminder", ["next", "--json"])
             try await record("rejection", ["recovery", "edit", rejectionID, "--note", "", "--json"])
             try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])

@@ -1,7 +1,8 @@
 import Foundation
-import HoorayEngine
 import HoorayKit
 import Testing
+
+@testable import HoorayEngine
 
 /// docs/protocol.md and the code agree: its examples decode, and every member the code writes is described.
 @Suite struct ProtocolDocumentTests {
@@ -46,7 +47,13 @@ import Testing
             try JSONValue(
                 encoding: ControlResponse(
                     ok: true, message: "m", status: status, reply: reply, snoozedUntil: Date(), duplicate: true,
-                    invalidValue: "--x", busy: true)),
+                    invalidValue: "--x", busy: true, exitCode: 3,
+                    plugins: [
+                        PluginReport(
+                            name: "p", kind: "external", state: "running", summary: "s", version: "1", apiVersion: "1",
+                            pid: 2, restarts: 0, lastError: "e", folder: "/f")
+                    ])),
+            try JSONValue(encoding: ControlRequest.restart(plugin: "p")),
             try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation, requestID: "r")),
             try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a", requestID: "r")),
         ] {
@@ -54,6 +61,35 @@ import Testing
                 #expect(Self.document.contains("`\(member)`"), "\(member) is not described in docs/protocol.md")
             }
         }
+    }
+
+    /// The method names in the first column of the table under a heading of the document.
+    static func methods(under heading: String) -> [String] {
+        guard let start = document.range(of: heading) else { return [] }
+        var names: [String] = []
+        for line in document[start.upperBound...].split(separator: "\n").dropFirst() {
+            if line.hasPrefix("#") { break }
+            guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { continue }
+            names.append(String(line[line.index(line.startIndex, offsetBy: 3)..<end]))
+        }
+        return names
+    }
+
+    @Test func thePluginProtocolsMethodsAreTheOnesTheHostServesAndSends() {
+        // The plugin's calls: the document's table and the host's dispatch list agree both ways.
+        #expect(Set(Self.methods(under: "### The plugin calls the host")) == Set(PluginSupervisor.hostMethods.keys))
+        for (method, permission) in PluginSupervisor.hostMethods {
+            let row = Self.document.split(separator: "\n").first { $0.hasPrefix("| `\(method)` |") } ?? ""
+            #expect(row.contains(permission.map { "| `\($0.rawValue)` |" } ?? "| — |"), "\(method)'s permission")
+        }
+        // The host's calls: each name in the table is sent by the supervisor.
+        let sent = ["initialize", "reminderDue", "actionInvoked", "command", "configChanged", "shutdown"]
+        #expect(Self.methods(under: "### The host calls the plugin") == sent)
+        #expect(Self.document.contains("plugin `api_version` **\(PluginManifest.hostAPIVersions.upperBound)**"))
+        #expect(Self.document.contains("at most \(ExternalPluginLimits().noticesPerMinute) a minute"))
+        #expect(Self.document.contains("at most \(ExternalPluginLimits().maximumReminders) per plugin"))
+        #expect(Self.document.contains("after \(ExternalPluginLimits().crashLimit) such exits in"))
+        #expect(Self.document.contains("(\(FrameDecoder.maximumBody) bytes)"))
     }
 
     /// Every member name in a JSON value, nested ones included (as `environment.time_zone` or `time_zone`).

@@ -98,7 +98,8 @@ public struct FrameDecoder: Sendable {
             if index - start > Self.maximumHeader { throw .headerTooLong }
         }
         // An unfinished line must still be able to become a header.
-        let partial = String(decoding: buffer[lineStart..<buffer.count], as: UTF8.self).lowercased()
+        var partial = String(decoding: buffer[lineStart..<buffer.count], as: UTF8.self).lowercased()
+        if partial.hasSuffix("\r") { partial.removeLast() }
         if !partial.isEmpty, !Self.names.contains(where: { $0.hasPrefix(partial) || partial.hasPrefix($0 + ":") }) {
             let text = String(decoding: buffer[lineStart..<buffer.count], as: UTF8.self)
             throw lineStart == start ? .outsideFrame(text) : .badHeader(text)

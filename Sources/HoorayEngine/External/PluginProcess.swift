@@ -35,6 +35,11 @@ final class PluginProcess: @unchecked Sendable {
 
     /// The most bytes waiting for the plugin to read before it is stopped.
     static let maximumQueued = 8 << 20
+    /// The most frames read but not yet handled before the plugin is stopped: it sends faster than
+    /// anything could be done with its messages.
+    static let maximumBacklog = 2000
+    /// Frames read and not yet handled (``handled()`` counts them down).
+    let backlog = Backlog()
 
     /// Starts the program.
     ///
@@ -63,8 +68,9 @@ final class PluginProcess: @unchecked Sendable {
         let outputFD = output.fileHandleForReading.fileDescriptor
         let errorFD = errors.fileHandleForReading.fileDescriptor
         let pid = process.processIdentifier
+        let backlog = backlog
         Thread.detachNewThread { [continuation] in
-            Self.readFrames(from: outputFD, pid: pid, into: continuation)
+            Self.readFrames(from: outputFD, pid: pid, backlog: backlog, into: continuation)
         }
         Thread.detachNewThread { [continuation] in
             Self.readLines(from: errorFD, into: continuation)
@@ -122,8 +128,14 @@ final class PluginProcess: @unchecked Sendable {
         kill(process.processIdentifier, number)
     }
 
-    static func readFrames(from fd: Int32, pid: Int32, into continuation: AsyncStream<PluginProcessEvent>.Continuation)
-    {
+    /// Counts a frame as handled.
+    func handled() {
+        backlog.add(-1)
+    }
+
+    static func readFrames(
+        from fd: Int32, pid: Int32, backlog: Backlog, into continuation: AsyncStream<PluginProcessEvent>.Continuation
+    ) {
         var decoder = FrameDecoder()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -133,6 +145,13 @@ final class PluginProcess: @unchecked Sendable {
             decoder.append(buffer[0..<count])
             do {
                 while let body = try decoder.next() {
+                    guard backlog.add(1) <= maximumBacklog else {
+                        continuation.yield(
+                            .violation(
+                                "sent more than \(maximumBacklog) messages faster than they could be handled"))
+                        kill(pid, SIGKILL)
+                        return
+                    }
                     continuation.yield(.frame(body))
                 }
             } catch {
@@ -143,7 +162,25 @@ final class PluginProcess: @unchecked Sendable {
         }
     }
 
+    /// Reads standard error line by line, passing on at most 20 lines in 10 seconds, then one line
+    /// that says how many were left out: a plugin that floods its log costs the host nothing more.
     static func readLines(from fd: Int32, into continuation: AsyncStream<PluginProcessEvent>.Continuation) {
+        var window = (start: ContinuousClock.now, lines: 0, dropped: 0)
+        func pass(_ line: String) {
+            let now = ContinuousClock.now
+            if now - window.start > .seconds(10) {
+                if window.dropped > 0 {
+                    continuation.yield(.logLine("(\(window.dropped) more line(s) of its standard error were left out)"))
+                }
+                window = (now, 0, 0)
+            }
+            guard window.lines < 20 else {
+                window.dropped += 1
+                return
+            }
+            window.lines += 1
+            continuation.yield(.logLine(line))
+        }
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
@@ -152,14 +189,33 @@ final class PluginProcess: @unchecked Sendable {
             guard count > 0 else { break }
             pending.append(contentsOf: buffer[0..<count])
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                continuation.yield(.logLine(String(decoding: pending[..<newline].prefix(2000), as: UTF8.self)))
+                pass(String(decoding: pending[..<newline].prefix(2000), as: UTF8.self))
                 pending.removeSubrange(...newline)
             }
             if pending.count > 4000 {
-                continuation.yield(.logLine(String(decoding: pending.prefix(2000), as: UTF8.self) + "…"))
+                pass(String(decoding: pending.prefix(2000), as: UTF8.self) + "…")
                 pending.removeAll()
             }
         }
-        if !pending.isEmpty { continuation.yield(.logLine(String(decoding: pending.prefix(2000), as: UTF8.self))) }
+        if !pending.isEmpty { pass(String(decoding: pending.prefix(2000), as: UTF8.self)) }
+        if window.dropped > 0 {
+            continuation.yield(.logLine("(\(window.dropped) more line(s) of its standard error were left out)"))
+        }
+    }
+}
+
+/// A count shared by a reader thread and the task that handles what it read.
+final class Backlog: @unchecked Sendable {
+    // @unchecked: `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Adds to the count and returns the new count.
+    @discardableResult
+    func add(_ delta: Int) -> Int {
+        lock.withLock {
+            count += delta
+            return count
+        }
     }
 }

@@ -104,7 +104,6 @@ public actor PluginSupervisor {
     var incomingCount = 0
     var noticeTimes: [ContinuousClock.Instant] = []
     var noisyNoticeShown: ContinuousClock.Instant?
-    var logWindow = (start: ContinuousClock.now, lines: 0, dropped: 0)
     var reminderIDs: Set<String>?
     var gaveUpNoticePosted = false
 
@@ -252,6 +251,7 @@ public actor PluginSupervisor {
                 for await event in process.events {
                     guard let self else { return }
                     await self.handle(event, run: run)
+                    if case .frame = event { process.handled() }
                 }
             }
             Task { [weak self] in
@@ -388,7 +388,7 @@ public actor PluginSupervisor {
             lastErrorRun = run
             logger.error("\(reason); stopping it")
         case .logLine(let line):
-            log(line)
+            logger.info("\(TerminalText.safe(line))")
         case .exited(let status, let signalled):
             exited(status: status, signalled: signalled, run: run)
         }
@@ -403,23 +403,6 @@ public actor PluginSupervisor {
         case .success(let value): waiter.resume(returning: value)
         case .failure(let error): waiter.resume(throwing: error)
         }
-    }
-
-    /// Standard error goes to the log, at most 20 lines in 10 seconds.
-    func log(_ line: String) {
-        let now = ContinuousClock.now
-        if now - logWindow.start > .seconds(10) {
-            if logWindow.dropped > 0 {
-                logger.warning("\(logWindow.dropped) more line(s) of its standard error were left out")
-            }
-            logWindow = (now, 0, 0)
-        }
-        guard logWindow.lines < 20 else {
-            logWindow.dropped += 1
-            return
-        }
-        logWindow.lines += 1
-        logger.info("\(TerminalText.safe(line))")
     }
 
     func exited(status: Int32, signalled: Bool, run: Int) {

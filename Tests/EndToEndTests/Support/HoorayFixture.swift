@@ -75,6 +75,8 @@ final class HoorayFixture: Sendable {
             "XDG_DATA_HOME": home.appending("data"),
             "XDG_RUNTIME_DIR": home.appending("runtime"),
             "HOORAY_SYSCONFDIR": home.appending("etc"),
+            // The system's plugin folder (/usr/lib/hooray/plugins) is the test's own, empty unless it fills it.
+            "HOORAY_SYSTEM_PLUGIN_DIR": home.appending("system-plugins"),
             "TZ": "UTC",
             "LANG": "C.UTF-8",
             "DBUS_SESSION_BUS_ADDRESS": bus.address,
