@@ -25,8 +25,7 @@ lateness    precision.py's method: one **Snooze 1 h** pressed for real, its stor
                             host's 5 s call limit.
             Both runs poll `plugins` twice a second (the calm run too, so that is not the difference).
 
-Plugins are folders in $XDG_DATA_HOME/hooray/plugins/NAME/ with a plugin.toml and the program;
-each also gets an `exec` file naming the program, for hosts whose discovery still reads that.
+Plugins are folders in $XDG_DATA_HOME/hooray/plugins/NAME/ with a plugin.toml and the program.
 hoorayd's standard error goes straight to a file, so a reader here cannot slow it down.
 
 Standard library only; run with /usr/bin/python3. Measures, asserts nothing.
@@ -55,10 +54,12 @@ from benchlib import (
     proc_cpu_seconds,
     proc_kb,
     proc_status,
+    proc_threads,
     progress,
     resolve_binaries,
     run_standalone,
     stop_process,
+    thread_window,
     wait_for_file_text,
 )
 from precision import distinct_instants, lateness_of, snooze_template, summary, write_snoozes
@@ -153,7 +154,6 @@ def install_plugin(world, name):
     shutil.copyfile(PLUGIN_PROGRAM, folder / "plugin.py")
     os.chmod(folder / "plugin.py", 0o755)
     (folder / "plugin.toml").write_text(plugin_toml(name, permissions, commands), encoding="utf-8")
-    (folder / "exec").write_text("plugin.py\n", encoding="utf-8")
 
 
 class LoggedDaemon:
@@ -173,7 +173,9 @@ class LoggedDaemon:
         self.pid = self.process.pid
         if not wait_for_file_text(self.log_path, "hoorayd is running", self.process, timeout):
             status, _ = self.stop()
-            raise Failure(f"hoorayd did not say it is running within {timeout:g} s (exit status {status}):\n{self.tail()}")
+            raise Failure(
+                f"hoorayd did not say it is running within {timeout:g} s (exit status {status}):\n{self.tail()}"
+            )
 
     def tail(self, size=4000):
         return self.log_path.read_text(encoding="utf-8", errors="replace")[-size:]
@@ -331,6 +333,7 @@ def deliver(world, hoorayd, template, reader, label, prefix, count, spacing, lea
     try:
         drivers.start()
         load_before = os.getloadavg()[0]
+        threads_before = proc_threads(daemon.pid)
         cpu_before, wall_before = proc_cpu_seconds(daemon.pid), time.monotonic()
         due = dict(zip(titles, instants))
         deadline = time.monotonic() + (instants[-1] - time.time()) + 30
@@ -341,6 +344,14 @@ def deliver(world, hoorayd, template, reader, label, prefix, count, spacing, lea
                 break
             time.sleep(0.01)
         cpu_after, wall_after = proc_cpu_seconds(daemon.pid), time.monotonic()
+        busiest = sorted(
+            (row for row in thread_window(threads_before, proc_threads(daemon.pid)) if row.get("cpu_ms")),
+            key=lambda row: -row["cpu_ms"],
+        )
+        result["busiest_threads"] = [
+            {"comm": row["comm"], "tid": row["tid"], "cpu_ms": row["cpu_ms"], "state": row.get("state", "")}
+            for row in busiest[:6]
+        ]
         result["hoorayd_cpu_s"] = cpu_after - cpu_before
         result["window_s"] = wall_after - wall_before
         result["loadavg_1min"] = [load_before, os.getloadavg()[0]]
@@ -372,7 +383,7 @@ def deliver(world, hoorayd, template, reader, label, prefix, count, spacing, lea
         # hoorayd stops its plugins (`shutdown`, SIGTERM after 2 s, SIGKILL after 5) before it exits.
         result["hoorayd_exit"], result["stop_s"] = daemon.stop()
         result["log_bytes"] = daemon.log_path.stat().st_size
-    if result["missing"]:
+    if result.get("missing"):
         progress(f"  plugins: {result['missing']} of the {count} reminders of the {label} run did not arrive")
     return result
 

@@ -602,6 +602,10 @@ def details(results, options):
     return "\n".join(out)
 
 
+def times(count):
+    return "once" if count == 1 else f"{count} times"
+
+
 def stopped(run):
     """How long hoorayd took to exit after SIGTERM, or that it was killed."""
     if run["hoorayd_exit"] == -9:
@@ -670,7 +674,7 @@ def plugin_details(report):
     if crash:
         text.append(
             f"bench-crash was started again {crash['restarts']} times by the host and given up on "
-            f"{drivers['restarts_asked']} times (each time `restart` was asked at once)"
+            f"{times(drivers['restarts_asked'])} (each time `restart` was asked at once)"
         )
     if drivers["silent_calls"]:
         text.append(
@@ -687,6 +691,19 @@ def plugin_details(report):
         f"{hostile['log_bytes'] / 1e3:,.0f} kB of log (the calm run {report['calm']['log_bytes'] / 1e3:,.0f} kB)"
     )
     out.append("\nDuring the hostile run: " + "; ".join(text) + ".\n")
+    for key, label in (("calm", "calm run"), ("hostile", "hostile run")):
+        busiest = report[key].get("busiest_threads")
+        if busiest:
+            out.append(
+                f"hoorayd's busiest threads in the {label} (CPU in the window; libdispatch's names are cut to "
+                "15 characters, and threads hoorayd starts itself carry the name of the thread that started them): "
+                + ", ".join(
+                    f"`{row['comm']}` ({row['tid']}{', ' + row['state'] if row['state'] else ''}) "
+                    f"{row['cpu_ms']:,.0f} ms"
+                    for row in busiest
+                )
+                + ".\n"
+            )
     return out
 
 
@@ -698,14 +715,14 @@ def plugin_findings(report):
     if s and ref and hostile["window_s"]:
         out.append(
             f"- **Hostile plugins, CPU** (not a missed target): hoorayd used {hostile['hoorayd_cpu_s']:.1f} s of CPU in "
-            f"the {hostile['window_s']:.0f} s window ({calm['hoorayd_cpu_s']:.1f} s calm) serving bench-flood — every "
-            "line of its standard error is read and handed to its supervisor before the rate limit drops it, and "
-            "every call is answered — and the reminders' p99 went from "
+            f"the {hostile['window_s']:.0f} s window ({calm['hoorayd_cpu_s']:.1f} s calm) serving bench-flood (reading "
+            "its standard error, answering its calls) and the others, and the reminders' p99 went from "
             f"{ms(ref['p99_ms'])} to {ms(s['p99_ms'])} (max {ms(s['max_ms'])}): delivery shares the machine's cores "
             "with that work."
         )
     flood = hostile.get("flood")
-    grew = hostile.get("hoorayd_hwm_kb") and calm.get("hoorayd_hwm_kb") and hostile["hoorayd_hwm_kb"] > 2 * calm["hoorayd_hwm_kb"]
+    peak, calm_peak = hostile.get("hoorayd_hwm_kb"), calm.get("hoorayd_hwm_kb")
+    grew = peak and calm_peak and peak > 2 * calm_peak
     if grew:
         text = (
             f"- **Hostile plugins, memory**: hoorayd's RSS reached {mb(hostile['hoorayd_hwm_kb'])} in the "
@@ -718,16 +735,13 @@ def plugin_findings(report):
                 f"{flood['calls'] / span:,.0f} of its calls a second served"
             )
         text += (
-            ". The reading thread of the plugin's standard error (`PluginProcess.readLines`) yields every line into "
-            "the process's event stream, an `AsyncStream` with `.unbounded` buffering shared with the plugin's "
-            "frames, and the 20-lines-in-10-s limit is applied only when the supervisor actor takes each line off "
-            "it (`PluginSupervisor.log`): a plugin that writes faster than the actor drains grows the queue without "
-            "bound, and its own calls and answers wait behind the queued lines."
+            ": what the plugin sends is queued faster than hoorayd handles it (see `PluginProcess`, whose reader "
+            "threads hand the plugin's frames and standard error to its supervisor)."
         )
         if hostile.get("stop_s", 0) > 7:
             text += (
                 f" Stopping hoorayd then took {hostile['stop_s']:.0f} s (calm: {calm['stop_s']:.1f} s) although the "
-                "plugin is killed after 5 s: its exit waits in the same queue."
+                "plugin is killed after 5 s."
             )
         out.append(text)
     return out
