@@ -98,6 +98,8 @@ public actor PluginSupervisor {
     var pending: [RPCID: CheckedContinuation<JSONValue, any Error>] = [:]
     var readyWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     var nextWaiter = 0
+    /// Calls served in the current second (see ``pace()``).
+    var callWindow = (start: ContinuousClock.now, calls: 0)
     /// Whether the plugin should run: `false` once it was turned off, removed, or the host stops.
     var wanted = true
     /// The configuration `initialize` carried, to tell the plugin of a change made while it started.
@@ -685,6 +687,8 @@ public actor PluginSupervisor {
         // Calls queued by a run that ended (killed, turned off, removed) are not performed.
         guard run == generation, hasProcess, !deliberateStop else { return }
         incomingCount -= 1
+        await pace()
+        guard run == generation, hasProcess, !deliberateStop else { return }
         switch message {
         case .request(let id, let method, let params):
             let result: RPCMessage
@@ -726,6 +730,24 @@ extension PluginSupervisor {
         var message = error.message
         if message.hasPrefix(name + ": ") { message.removeFirst(name.count + 2) }
         lastError = "called \(name) and was refused: \(message)"
+    }
+}
+
+extension PluginSupervisor {
+    /// The most calls of a plugin served in a second; more wait their turn, so that a plugin that
+    /// calls in a loop costs the host a bounded share of a core.
+    static let callsPerSecond = 200
+
+    /// Waits, when the plugin has had its calls for this second, until the next second begins.
+    func pace() async {
+        let now = ContinuousClock.now
+        if now - callWindow.start >= .seconds(1) {
+            callWindow = (now, 0)
+        }
+        callWindow.calls += 1
+        guard callWindow.calls > Self.callsPerSecond else { return }
+        try? await Task.sleep(until: callWindow.start + .seconds(1), clock: .continuous)
+        callWindow = (ContinuousClock.now, 1)
     }
 }
 
