@@ -176,6 +176,13 @@ public enum Daemon {
             case .restart(let name):
                 guard let plugin = await engine.externalPlugins[name] else {
                     let known = state.catalog.external.map(\.name)
+                    if let refused = state.catalog.refused.first(where: { $0.name == name }) {
+                        return ControlResponse(
+                            ok: false,
+                            message:
+                                "the \(name) plugin in \(refused.folder) is not loaded: \(refused.reason); fix it, then `hooray reload`"
+                        )
+                    }
                     let message =
                         known.contains(name)
                         ? "the \(name) plugin is turned off; `[plugins.\(name)] enabled = true` turns it on"

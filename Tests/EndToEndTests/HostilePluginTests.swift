@@ -97,7 +97,9 @@ struct HostilePluginTests {
         #expect(ContinuousClock.now - run.started >= .seconds(19))
         #expect(line?.restarts == 4)
         #expect(line?.pid == nil)
-        #expect(line?.lastError == "exited with status 1")
+        #expect(
+            line?.lastError
+                == "exited with status 1; its last words: “crashes-in-a-loop: lost my footing a second after starting”")
 
         let title = "The crashes-in-a-loop plugin has stopped"
         let notice = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) {
