@@ -206,7 +206,8 @@ let package = Package(
             name: "HoorayEngineTests",
             dependencies: [
                 "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
-                "HoorayMessages", "HoorayConfig", "HooraySDK", "RemindersPlugin", "WinsPlugin", "HabitsPlugin",
+                "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
+                "HabitsPlugin",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

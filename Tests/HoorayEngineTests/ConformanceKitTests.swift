@@ -1,5 +1,6 @@
 import Foundation
 import HoorayEngine
+import HooraySystemTesting
 import Testing
 
 /// A plugin in a temporary folder: a `plugin.toml` and a Python program speaking the protocol with
@@ -144,23 +145,6 @@ struct ScriptedPlugin {
             handle(message)
         """
     }
-}
-
-/// Writes an executable file with a descriptor closed on `exec`: a program written with an
-/// inheritable descriptor can be held open for writing by a process that another test starts
-/// meanwhile, and then cannot be run ("text file busy").
-func writeProgram(_ text: String, to path: String) throws {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-    defer { close(descriptor) }
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        offset += written
-    }
-    fchmod(descriptor, 0o755)
 }
 
 @Suite struct ConformanceKitTests {
