@@ -190,6 +190,7 @@ struct SafeTextTests {
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
+                    "pluginTest",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -215,6 +216,9 @@ struct SafeTextTests {
             try await record("notice", ["inbox", "--all", "--json"])
             try await record("status", ["status", "--json"])
             try await record("plugin", ["plugins", "--json"])
+            let stretch = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../examples/plugins/stretch").standardizedFileURL.path
+            try await record("pluginTest", ["plugin", "test", stretch, "--json"])
             try await record("identity", ["identity", "--json"])
             try await record("waterDay", ["water", "drink", "--json"])
             try await record("waterDay", ["water", "today", "--json"])

@@ -48,7 +48,9 @@ while receive; do
             answer '{"api_version":1,"name":"{{NAME}}","version":"0.1.0"}'
             ;;
         '"command"')
-            if [ "$(member command)" = '"hello"' ]; then
+            if ! printf '%s' "$body" | grep -q '"values" *: *{'; then
+                send "{\"jsonrpc\":\"2.0\",\"id\":$id,\"error\":{\"code\":-32602,\"message\":\"command: values must be an object\"}}"
+            elif [ "$(member command)" = '"hello"' ]; then
                 call postNotice '{"notice":{"title":"Hello","body":"This notice comes from the {{NAME}} plugin.","actions":[{"id":"wave","label":"Wave back"}]}}'
                 answer '{"text":"Hello! A notice is on its way.","warnings":[],"exit_code":0}'
             else

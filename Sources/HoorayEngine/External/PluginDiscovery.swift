@@ -104,18 +104,8 @@ public struct PluginDiscovery: Sendable {
                     continue
                 }
                 let name = manifest.name
-                if builtInNames.contains(name) {
-                    refuse(
-                        name,
-                        "the name `\(name)` belongs to a built-in plugin; rename the plugin in plugin.toml "
-                            + "(and its [plugins.NAME] section, if it has one)")
-                    continue
-                }
-                if CommandTree.hostWords.contains(name) {
-                    refuse(
-                        name,
-                        "the name `\(name)` is one of hooray's own commands (`hooray \(name)`); rename the plugin "
-                            + "in plugin.toml")
+                if let clash = nameClash(name, builtInNames: builtInNames) {
+                    refuse(name, clash)
                     continue
                 }
                 if let earlier = refusedNames[name], earlier < root { continue }
@@ -128,25 +118,57 @@ public struct PluginDiscovery: Sendable {
                     continue
                 }
                 claims[name] = (root, folder)
-                if checksCommands {
-                    let plugins = builtIns + (result.found + [manifest]).map { ManifestCommands(manifest: $0) }
-                    do {
-                        _ = try CommandTree(plugins: plugins)
-                    } catch let conflict as CommandConflict {
-                        let words = "`hooray \(conflict.words.joined(separator: " "))`"
-                        refuse(
-                            name,
-                            "\(words) already belongs to \(conflict.first); rename \(conflict.second) in plugin.toml")
-                        continue
-                    } catch {
-                        refuse(name, "\(error); fix it in plugin.toml")
-                        continue
-                    }
+                if checksCommands,
+                    let clash = commandClash(
+                        builtIns + (result.found + [manifest]).map { ManifestCommands(manifest: $0) })
+                {
+                    refuse(name, clash)
+                    continue
                 }
                 result.found.append(manifest)
             }
         }
         return result
+    }
+
+    /// Why `hoorayd` would refuse a plugin beside the built-in plugins alone — its name is a
+    /// built-in's or one of hooray's own commands, or its commands claim a built-in's words — or
+    /// `nil` when it would run it.
+    ///
+    /// - Parameters:
+    ///   - manifest: The plugin.
+    ///   - builtIns: The built-in plugins.
+    /// - Returns: The reason, naming the fix, as `hooray plugins` shows it.
+    public static func clash(of manifest: PluginManifest, builtIns: [any HoorayPlugin]) -> String? {
+        if let clash = nameClash(manifest.name, builtInNames: Set(builtIns.map(\.name))) { return clash }
+        guard (try? CommandTree(plugins: builtIns)) != nil else { return nil }
+        return commandClash(builtIns + [ManifestCommands(manifest: manifest)])
+    }
+
+    /// Why a plugin's name cannot be used: a built-in plugin's, or a word of hooray's own.
+    static func nameClash(_ name: String, builtInNames: Set<String>) -> String? {
+        if builtInNames.contains(name) {
+            return "the name `\(name)` belongs to a built-in plugin; rename the plugin in plugin.toml "
+                + "(and its [plugins.NAME] section, if it has one)"
+        }
+        if CommandTree.hostWords.contains(name) {
+            return "the name `\(name)` is one of hooray's own commands (`hooray \(name)`); rename the plugin "
+                + "in plugin.toml"
+        }
+        return nil
+    }
+
+    /// Why the last of `plugins` cannot join the others: a command or alias claims words they have.
+    static func commandClash(_ plugins: [any HoorayPlugin]) -> String? {
+        do {
+            _ = try CommandTree(plugins: plugins)
+            return nil
+        } catch let conflict as CommandConflict {
+            let words = "`hooray \(conflict.words.joined(separator: " "))`"
+            return "\(words) already belongs to \(conflict.first); rename \(conflict.second) in plugin.toml"
+        } catch {
+            return "\(error); fix it in plugin.toml"
+        }
     }
 
     /// The subfolders of a folder, sorted by name byte by byte, hidden ones left out; none when

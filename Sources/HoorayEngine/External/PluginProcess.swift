@@ -59,7 +59,13 @@ final class PluginProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         let continuation = continuation
+        // What the plugin wrote before it exited — an answer, the traceback of a crash — comes
+        // before its exit: the exit waits briefly for both readers to reach the end of their pipes.
+        let readers = DispatchGroup()
+        readers.enter()
+        readers.enter()
         process.terminationHandler = { process in
+            _ = readers.wait(timeout: .now() + 0.5)
             continuation.yield(
                 .exited(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal))
             continuation.finish()
@@ -71,14 +77,33 @@ final class PluginProcess: @unchecked Sendable {
         let backlog = backlog
         Thread.detachNewThread { [continuation] in
             Self.readFrames(from: outputFD, pid: pid, backlog: backlog, into: continuation)
+            readers.leave()
         }
         Thread.detachNewThread { [continuation] in
             Self.readLines(from: errorFD, into: continuation)
+            readers.leave()
         }
     }
 
     /// The process id.
     var pid: Int32 { process.processIdentifier }
+
+    /// Why the program could not be started, for a person: a script whose `#!` line names an
+    /// interpreter that is not there is said so, since the system only says that a file is missing.
+    static func whyNotStarted(_ error: any Error, program: String) -> String {
+        if let handle = FileHandle(forReadingAtPath: program) {
+            defer { try? handle.close() }
+            let head = String(decoding: (try? handle.read(upToCount: 256)) ?? Data(), as: UTF8.self)
+            if head.hasPrefix("#!"), let line = head.dropFirst(2).split(separator: "\n").first {
+                let interpreter = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+                if !FileManager.default.isExecutableFile(atPath: interpreter) {
+                    return
+                        "its first line asks for \(TerminalText.safe(interpreter)), which is not there; fix its #! line (such as #!/usr/bin/env python3)"
+                }
+            }
+        }
+        return error.localizedDescription
+    }
 
     /// Queues bytes for the plugin's standard input.
     ///

@@ -106,6 +106,8 @@ public actor PluginSupervisor {
     var noisyNoticeShown: ContinuousClock.Instant?
     var reminderIDs: Set<String>?
     var gaveUpNoticePosted = false
+    /// The last lines of its standard error that were passed on to the log.
+    var recentErrorLines: [String] = []
 
     /// Creates the supervisor of a plugin; nothing starts until ``activate(context:configuration:)``.
     ///
@@ -262,7 +264,7 @@ public actor PluginSupervisor {
             }
             Task { await self.initialize(run: run) }
         } catch {
-            lastError = "could not be started: \(error.localizedDescription)"
+            lastError = "could not be started: \(PluginProcess.whyNotStarted(error, program: manifest.exec[0]))"
             lastErrorRun = run
             crashed(run: run)
         }
@@ -390,6 +392,7 @@ public actor PluginSupervisor {
             lastErrorRun = run
             logger.error("\(reason); stopping it")
         case .logLine(let line):
+            recentErrorLines = Array((recentErrorLines + [line]).suffix(10))
             logger.info("\(TerminalText.safe(line))")
         case .exited(let status, let signalled):
             exited(status: status, signalled: signalled, run: run)
@@ -553,10 +556,7 @@ public actor PluginSupervisor {
     /// Runs a command of the plugin.
     func command(_ invocation: CommandInvocation) async throws -> CommandReply {
         guard await waitUntilReady(timeout: limits.initializeTimeout) else { throw unavailable() }
-        var params: [String: JSONValue] = [:]
-        if case .object(let members) = try JSONValue(encoding: invocation) { params = members }
-        params["now"] = WireInstant.json(context?.now ?? Date())
-        let answer = try await callForUser("command", params)
+        let answer = try await callForUser("command", try commandParams(invocation))
         guard case .object(let reply) = answer else {
             throw PluginCommandError(
                 "the \(manifest.name) plugin answered the command with something that is not an object")
@@ -574,6 +574,14 @@ public actor PluginSupervisor {
                 exitCode: Int32(code))
         }
         return CommandReply(text: text, json: invocation.json ? (reply["json"] ?? .null) : nil, warnings: warnings)
+    }
+
+    /// The `params` of a `command` request.
+    func commandParams(_ invocation: CommandInvocation) throws -> [String: JSONValue] {
+        var params: [String: JSONValue] = [:]
+        if case .object(let members) = try JSONValue(encoding: invocation) { params = members }
+        params["now"] = WireInstant.json(context?.now ?? Date())
+        return params
     }
 
     /// A call a person waits for: its failures are sentences for them.

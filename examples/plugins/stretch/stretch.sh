@@ -53,7 +53,9 @@ while receive; do
             call scheduleReminder "{\"id\":\"daily\",\"schedule\":{\"daily\":\"15:00\"},\"notice\":$notice}"
             ;;
         '"command"')
-            if [ "$(member command)" = '"now"' ]; then
+            if ! printf '%s' "$body" | grep -q '"values" *: *{'; then
+                send "{\"jsonrpc\":\"2.0\",\"id\":$id,\"error\":{\"code\":-32602,\"message\":\"command: values must be an object\"}}"
+            elif [ "$(member command)" = '"now"' ]; then
                 call postNotice "{\"notice\":$notice}"
                 answer '{"text":"A stretch notice is on its way. Go gently.","warnings":[],"exit_code":0}'
             else
