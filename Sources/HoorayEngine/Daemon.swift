@@ -176,16 +176,21 @@ public enum Daemon {
             case .restart(let name):
                 guard let plugin = await engine.externalPlugins[name] else {
                     let known = state.catalog.external.map(\.name)
+                    let refused = state.catalog.refused.first { $0.name == name }
                     let message =
                         known.contains(name)
                         ? "the \(name) plugin is turned off; `[plugins.\(name)] enabled = true` turns it on"
                         : state.catalog.builtIns.contains(where: { $0.name == name })
                             ? "\(name) is a built-in plugin, part of hoorayd; only plugins in other languages are restarted"
-                            : "there is no plugin \(name); `hooray plugins` lists them"
+                            : refused.map {
+                                "the \(name) plugin is not loaded, so it cannot be started: \($0.reason); then `hooray reload`"
+                            } ?? "there is no plugin \(name); `hooray plugins` lists them"
                     return ControlResponse(ok: false, message: message)
                 }
                 await plugin.supervisor.restart()
-                let ready = await plugin.supervisor.waitUntilReady(timeout: 10)
+                // A second longer than `initialize` may take, so that one that does not answer says so.
+                let ready = await plugin.supervisor.waitUntilReady(
+                    timeout: await plugin.supervisor.limits.initializeTimeout + 1)
                 let status = await plugin.supervisor.status()
                 return ControlResponse(
                     ok: ready,

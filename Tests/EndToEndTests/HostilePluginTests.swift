@@ -427,3 +427,67 @@ final class HostileRun: Sendable {
         }
     }
 }
+
+/// `hooray plugins restart` on plugins of the hostile corpus: each answer says what became of it.
+@Suite(.timeLimit(.minutes(2)))
+struct HostilePluginRestartTests {
+    @Test func restartingAPluginSaysWhetherItCameBackAndIfNotWhy() async throws {
+        try await HoorayFixture.with { fixture in
+            let plugins = fixture.home.appending("data/hooray/plugins")
+            try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+            for folder in ["answers-late", "crashes-at-start", "never-initializes", "api-99"] {
+                let copy = try await ProcessRunner.run(
+                    "/bin/cp", arguments: ["-R", "-p", HostileRun.corpus + "/" + folder, plugins + "/" + folder])
+                #expect(copy.status == .exited(0), "\(copy.standardError)")
+            }
+            let daemon = try await fixture.startDaemon()
+            func line(_ name: String) async -> PluginLine? {
+                let output = try? await fixture.hooray("plugins", "--json")
+                let lines = try? JSONDecoder().decode(
+                    [PluginLine].self, from: Data((output?.standardOutput ?? "").utf8))
+                return lines?.first { $0.name == name }
+            }
+
+            // One that runs comes back as a new process.
+            let before = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) { () -> Int32? in
+                await line("answers-late")?.pid
+            }
+            let restarted = try await fixture.hooray("plugins", "restart", "answers-late")
+            #expect(restarted.status == .exited(0), "\(restarted.standardError)")
+            let after = await line("answers-late")
+            #expect(after?.state == "running")
+            #expect(after?.pid != nil && after?.pid != before)
+            #expect(restarted.standardOutput == "Restarted answers-late (pid \(after?.pid ?? 0)).\n")
+
+            // One that exits as it starts says so as soon as it has.
+            var started = ContinuousClock.now
+            let crashed = try await fixture.hooray("plugins", "restart", "crashes-at-start")
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(crashed.status == .exited(1))
+            #expect(
+                crashed.standardError
+                    == "hooray plugins restart: crashes-at-start was started again but is not running: exited with status 3\n"
+            )
+
+            // One that never answers says so once `initialize` has had its 10 s, not "hoorayd did not answer".
+            started = ContinuousClock.now
+            let silent = try await fixture.hooray("plugins", "restart", "never-initializes")
+            #expect(ContinuousClock.now - started >= .seconds(10))
+            #expect(silent.status == .exited(1))
+            #expect(
+                silent.standardError
+                    == "hooray plugins restart: never-initializes was started again but is not running: did not answer initialize within 10 s\n"
+            )
+
+            // A folder that is not loaded is named as such, with the reason and the fix.
+            let refused = try await fixture.hooray("plugins", "restart", "api-99")
+            #expect(refused.status == .exited(1))
+            #expect(
+                refused.standardError.hasPrefix(
+                    "hooray plugins restart: the api-99 plugin is not loaded, so it cannot be started: plugin.toml:4:15: api-99 speaks plugin API 99, and this Hooray speaks 1"
+                ))
+            #expect(refused.standardError.hasSuffix("; then `hooray reload`\n"))
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+}

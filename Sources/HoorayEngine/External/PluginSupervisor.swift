@@ -452,6 +452,9 @@ public actor PluginSupervisor {
             return
         }
         phase = .waiting
+        // Whoever waits for it to answer (`hooray plugins restart`, a command) hears now that this run
+        // failed, and why, rather than at the end of its wait.
+        releaseReadyWaiters()
         let delay = min(60, pow(2, Double(crashes.count - 1)))
         Task { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
