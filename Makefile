@@ -30,7 +30,7 @@ help:
 	@echo "make uninstall PREFIX=~/.local  remove exactly what make install put there"
 	@echo "make deb    build dist/hooray_<version>_<arch>.deb"
 	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
-	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 10–12 minutes) and rewrite it"
+	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 12–14 minutes) and rewrite it"
 	@echo "make lint   check formatting with swift format"
 	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
 	@echo "make doc-coverage  check that every public symbol of HoorayKit has a doc comment (make test does)"
@@ -168,7 +168,7 @@ bench-deps: deps
 bench-build: bench-deps
 	set -o pipefail; $(BENCH_BUILD) 2>&1 | { grep -v 'prohibited flag' || true; }
 
-# Every figure of BENCHMARKS.md, each beside its reference, in one run (10–12 minutes here,
+# Every figure of BENCHMARKS.md, each beside its reference, in one run (12–14 minutes here,
 # build included); rewrites BENCHMARKS.md. BENCH_FLAGS="--only idle,memory --json out.json".
 bench: bench-deps
 	@mkdir -p $(BENCH_SCRATCH) && date +%s > $(BENCH_SCRATCH)/started

@@ -49,7 +49,14 @@ public struct CLISession: Sendable {
 
     /// Sends a request to the daemon; `nil` when it is not running.
     public func send(_ request: ControlRequest) throws -> ControlResponse? {
-        try ControlClient.send(request, socketPath: paths.controlSocket)
+        // A reload or restart may stop a plugin in another language (up to 5 s) and wait for it to
+        // start again (up to 10 s).
+        let timeout =
+            switch request {
+            case .reload, .restart: 25
+            default: 5
+            }
+        return try ControlClient.send(request, socketPath: paths.controlSocket, timeout: timeout)
     }
 
     /// Whether a daemon is there: it answers on the control socket, or it accepted the connection

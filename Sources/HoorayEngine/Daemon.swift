@@ -176,15 +176,19 @@ public enum Daemon {
             case .restart(let name):
                 guard let plugin = await engine.externalPlugins[name] else {
                     let known = state.catalog.external.map(\.name)
-                    let refused = state.catalog.refused.first { $0.name == name }
+                    if let refused = state.catalog.refused.first(where: { $0.name == name }) {
+                        return ControlResponse(
+                            ok: false,
+                            message:
+                                "the \(name) plugin in \(refused.folder) is not loaded: \(refused.reason); fix it, then `hooray reload`"
+                        )
+                    }
                     let message =
                         known.contains(name)
                         ? "the \(name) plugin is turned off; `[plugins.\(name)] enabled = true` turns it on"
                         : state.catalog.builtIns.contains(where: { $0.name == name })
                             ? "\(name) is a built-in plugin, part of hoorayd; only plugins in other languages are restarted"
-                            : refused.map {
-                                "the \(name) plugin is not loaded, so it cannot be started: \($0.reason); then `hooray reload`"
-                            } ?? "there is no plugin \(name); `hooray plugins` lists them"
+                            : "there is no plugin \(name); `hooray plugins` lists them"
                     return ControlResponse(ok: false, message: message)
                 }
                 await plugin.supervisor.restart()

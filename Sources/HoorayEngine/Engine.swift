@@ -264,7 +264,8 @@ public actor Engine {
         }
         // The command's days and times are the user's, whose zone may differ from the daemon's.
         let context = makeContext(for: name, timeZone: command.environment.timeZone)
-        return try await withTimeLimit(settings.pluginTimeLimit) {
+        // A plugin in another language has time limits of its own, which name it when they run out.
+        return try await withTimeLimit(plugin is ExternalPlugin ? 60 : settings.pluginTimeLimit) {
             try await plugin.run(command, context: context, erasedConfiguration: setup.configuration)
         }
     }
@@ -460,7 +461,12 @@ public actor Engine {
             let now = clock.now
             let action = state.nextAction(now: now)
             guard case .fire(let keys) = action else { return action }
-            for key in keys { await fire(key, now: now) }
+            // Built-in plugins' reminders first: a plugin in another language with many reminders
+            // due at once never holds them up.
+            let external = Set(plugins.filter { $0.value is ExternalPlugin }.keys)
+            for key in keys.filter({ !external.contains($0.plugin) }) + keys.filter({ external.contains($0.plugin) }) {
+                await fire(key, now: now)
+            }
         }
     }
 
@@ -779,7 +785,7 @@ public actor Engine {
             let invoked = InvokedAction(
                 notice: id, actionID: action, reminderID: reminderID, dueAt: reminderID == nil ? nil : stored.dueAt,
                 payload: stored.notice.payload)
-            try await withTimeLimit(settings.pluginTimeLimit) {
+            try await withTimeLimit(plugin is ExternalPlugin ? 60 : settings.pluginTimeLimit) {
                 try await plugin.actionInvoked(invoked, context: context)
             }
             logger.info("\(stored.plugin): action \(action) on notice \(id)")

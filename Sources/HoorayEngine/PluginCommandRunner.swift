@@ -211,6 +211,13 @@ public final class PluginCommandRunner: Sendable {
         }
     }
 
+    /// When the command ran here and failed: stops the programs of plugins in other languages it
+    /// started, which ``finish(after:)`` does after a command that succeeded.
+    public func stopHostedPlugins() async {
+        guard let (engine, _) = host.current else { return }
+        await engine.stopExternalPlugins()
+    }
+
     /// When the command ran here: waits for the plugin's background work, shows what it changed,
     /// runs the reply's follow-up, and lets go of the notification server. Does nothing when the
     /// daemon ran it.

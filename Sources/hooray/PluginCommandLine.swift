@@ -260,12 +260,14 @@ enum PluginCommandLine {
             (reply, venue) = try await runner.run(
                 invocation, plugin: target.plugin, noun: spec.noun, writes: spec.writes)
         } catch let failure as PluginCommandFailed where failure.invalidValue != nil {
+            await runner.stopHostedPlugins()
             // A value the plugin refused is a usage error, as an unknown option is.
             warn("\(label): \(TerminalText.safe(failure.message, multiline: true))")
             warn("Usage: \(CommandHelp.usage(path: path, spec: spec))")
             warn("See `hooray help \(path.joined(separator: " "))`.")
             return ExitStatus.usage.rawValue
         } catch let failure as PluginCommandFailed {
+            await runner.stopHostedPlugins()
             switch failure.status {
             case .busy:
                 // Queued in a hoorayd that has not answered (it runs once), or turned away by a busy one:
@@ -280,6 +282,7 @@ enum PluginCommandLine {
             }
             return failure.exitCode ?? failure.status.rawValue
         } catch {
+            await runner.stopHostedPlugins()
             warn("\(label): \(TerminalText.safe("\(error)", multiline: true))")
             return 1
         }

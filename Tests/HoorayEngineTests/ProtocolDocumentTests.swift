@@ -83,7 +83,9 @@ import Testing
             #expect(row.contains(permission.map { "| `\($0.rawValue)` |" } ?? "| — |"), "\(method)'s permission")
         }
         // The host's calls: each name in the table is sent by the supervisor.
-        let sent = ["initialize", "reminderDue", "actionInvoked", "command", "configChanged", "shutdown"]
+        let sent = [
+            "initialize", "reminderDue", "reminderSkipped", "actionInvoked", "command", "configChanged", "shutdown",
+        ]
         #expect(Self.methods(under: "### The host calls the plugin") == sent)
         #expect(Self.document.contains("plugin `api_version` **\(PluginManifest.hostAPIVersions.upperBound)**"))
         #expect(Self.document.contains("at most \(ExternalPluginLimits().noticesPerMinute) a minute"))

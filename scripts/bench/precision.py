@@ -177,9 +177,15 @@ def measure(bin_dir, count=100, spacing=0.2, keep=False):
 
 def clone_snoozes(database, titles, instants):
     """Replaces the one real snoozed rule by one per reminder, due at `instants`."""
+    write_snoozes(database, snooze_template(database), titles, instants)
+
+
+def snooze_template(database):
+    """The one snoozed rule a real **Snooze 1 h** left, as a dict of its row (the template of the clones)."""
     connection = sqlite3.connect(database)
     connection.row_factory = sqlite3.Row
     rows = connection.execute("SELECT * FROM rule WHERE reminderID LIKE 'snoozed.%'").fetchall()
+    connection.close()
     if len(rows) != 1:
         raise Failure(f"expected one snoozed rule after `hooray act 1 snooze`, found {len(rows)}")
     template = dict(rows[0])
@@ -187,6 +193,12 @@ def clone_snoozes(database, titles, instants):
     schedule = json.loads(template["scheduleKey"])
     if "once" not in schedule or set(schedule["once"]) != {"at"} or reminder.get("schedule") != schedule:
         raise Failure(f"unexpected stored form of a snoozed rule: {template['reminder']!r}")
+    return template
+
+
+def write_snoozes(database, template, titles, instants):
+    """Replaces every snoozed rule by one clone of `template` per title, due at `instants`."""
+    reminder = json.loads(template["reminder"])
     values = []
     for index, (title, at) in enumerate(zip(titles, instants), start=1):
         clone = dict(reminder, id=f"snoozed.r{index:03d}", schedule={"once": {"at": at}})
@@ -202,6 +214,7 @@ def clone_snoozes(database, titles, instants):
                 template["createdAt"],
             )
         )
+    connection = sqlite3.connect(database)
     with connection:
         connection.execute("DELETE FROM rule WHERE reminderID LIKE 'snoozed.%'")
         connection.executemany(

@@ -12,6 +12,7 @@ The parts (each also runnable on its own; see scripts/bench/README.md):
   precision  precision.py    lateness of delivery against the due instant
   ai         ai_overhead.py  AI answer → in-place update, the service's latency subtracted
   micro      microbench.py   the next 1,000,000 occurrences (package-benchmark)
+  plugins    plugins.py      a plugin in another language: round trip, and lateness beside hostile ones
 
 A part that cannot run (a missing tool, a failure) becomes a row that says why; the others go
 on. Benchmarks measure and never fail because something is slow: the exit status is 0 unless
@@ -31,11 +32,12 @@ import feedback
 import idle
 import memory
 import microbench
+import plugins
 import precision
 import scale
 from benchlib import REPO_ROOT, Failure, Prerequisite, machine_description, mb, ms, program_version, progress
 
-PARTS = ["feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro"]
+PARTS = ["feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro", "plugins"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -91,6 +93,7 @@ def run_all(options):
         "precision": lambda: precision.measure(bin_dir, count=options.reminders, spacing=0.2),
         "ai": lambda: ai_overhead.measure(bin_dir, runs=20, warmup=2, delay=0.25),
         "micro": lambda: microbench.measure(options.swift),
+        "plugins": lambda: plugins.measure(bin_dir, runs=options.plugin_runs, warmup=50, count=options.reminders),
     }
     for name in PARTS:
         if name in options.only:
@@ -314,6 +317,58 @@ def ai_rows(result):
     ]
 
 
+def signed(value_ms):
+    return "—" if value_ms is None else f"{value_ms:+.1f} ms"
+
+
+def plugin_rows(result, count):
+    figures = {
+        "round_trip": "7. Plugins: host → plugin → host round trip (p50 · p99)",
+        "hostile": f"7. Plugins: lateness of {count} reminders while hostile plugins misbehave (p50 · p99)",
+    }
+    targets = {"round_trip": "—", "hostile": "each within 1 s"}
+    if not result or not result["ok"]:
+        return [skipped_row(figures[key], targets[key], result) for key in figures]
+    report = result["report"]
+    trip = report["round_trip"]
+    plugin, local = trip["plugin"], trip["in_process"]
+    rows = [
+        {
+            "figure": figures["round_trip"],
+            "measured": f"{ms(plugin['p50_ms'], 2)} · {ms(plugin['p99_ms'], 2)} ({plugin['count']} `command`s over the "
+            f"control socket to a Python plugin that calls `storageGet` once; the plugin's share "
+            f"{signed(plugin['p50_ms'] - local['p50_ms'])} · {signed(plugin['p99_ms'] - local['p99_ms'])})",
+            "reference": f"in-process `water today`: {ms(local['p50_ms'], 2)} · {ms(local['p99_ms'], 2)}",
+            "target": targets["round_trip"],
+            "met": "—",
+        }
+    ]
+    hostile, calm = report["hostile"], report["calm"]
+    s, ref = hostile.get("summary"), calm.get("summary")
+    measured = "no figures"
+    if s:
+        measured = f"{ms(s['p50_ms'])} · {ms(s['p99_ms'])} (max {ms(s['max_ms'])})"
+        if hostile["missing"]:
+            measured += f"; **{hostile['missing']} never shown**"
+        if not hostile["hoorayd_stayed_up"]:
+            measured += "; **hoorayd stopped**"
+        calm_peak, peak = calm.get("hoorayd_hwm_kb"), hostile.get("hoorayd_hwm_kb")
+        if peak and calm_peak and peak > 2 * calm_peak:
+            measured += f"; **hoorayd's RSS {mb(peak)}** (calm {mb(calm_peak)})"
+    rows.append(
+        {
+            "figure": figures["hostile"],
+            "measured": measured,
+            "reference": f"no hostile plugin: {ms(ref['p50_ms'])} · {ms(ref['p99_ms'])} (max {ms(ref['max_ms'])})"
+            if ref
+            else "—",
+            "target": targets["hostile"],
+            "met": met(bool(s) and not hostile["missing"] and s["max_ms"] < 1000 and hostile["hoorayd_stayed_up"]),
+        }
+    )
+    return rows
+
+
 def build_rows(results, options):
     rows = []
     rows += feedback_rows(results.get("feedback"))
@@ -324,6 +379,7 @@ def build_rows(results, options):
     rows += dbsize_rows(results.get("dbsize"))
     rows += precision_rows(results.get("precision"), options.reminders)
     rows += ai_rows(results.get("ai"))
+    rows += plugin_rows(results.get("plugins"), options.reminders)
     return rows
 
 
@@ -539,7 +595,156 @@ def details(results, options):
             f"the reference sends it {ms(ref_lag['p50_ms'])} after its first Notify.\n"
         )
 
+    part = results.get("plugins")
+    if part and part["ok"]:
+        out += plugin_details(part["report"])
+
     return "\n".join(out)
+
+
+def times(count):
+    return "once" if count == 1 else f"{count} times"
+
+
+def stopped(run):
+    """How long hoorayd took to exit after SIGTERM, or that it was killed."""
+    if run["hoorayd_exit"] == -9:
+        return f"**killed after {run['stop_s']:.0f} s**"
+    return f"{run['stop_s']:.1f} s"
+
+
+def plugin_details(report):
+    out = ["### 7. Plugins\n"]
+    out.append(
+        f"`plugins.py`: {report['runs']} `command` requests of each kind after {report['warmup']} warm-ups, "
+        "interleaved, one control-socket connection each, from one resident client; time = connect → the whole "
+        "answer read.\n"
+    )
+    out.append("| request | n | p50 | p99 | min | max | mean |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|")
+    for key, _, _, label in plugins.VARIANTS:
+        s = report["round_trip"][key]
+        out.append(
+            f"| {label} | {s['count']} | {ms(s['p50_ms'], 2)} | {ms(s['p99_ms'], 2)} | {ms(s['min_ms'], 2)} "
+            f"| {ms(s['max_ms'], 2)} | {ms(s['mean_ms'], 2)} |"
+        )
+    trip = report["round_trip"]
+    requests = sum(trip[key]["count"] for key in trip) + report["warmup"] * len(trip)
+    out.append(
+        f"\nhoorayd used {report['round_trip_hoorayd_cpu_s'] * 1000 / requests:.2f} ms of CPU per request on "
+        f"average over the three kinds. The plugin's own `storageGet` (echo − ping, p50): "
+        f"{signed(trip['plugin']['p50_ms'] - trip['plugin_ping']['p50_ms'])}.\n"
+    )
+    out.append(
+        f"Lateness of {report['count']} built-in reminders at distinct instants, without and with the hostile "
+        "plugins in the same hoorayd:\n"
+    )
+    out.append(
+        "| run | n | p50 | p99 | min | max | hoorayd CPU in the window | hoorayd RSS at the end (peak) "
+        "| SIGTERM → hoorayd exited | load (1 min) |"
+    )
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for key, label in (("calm", "calm (bench-echo idle)"), ("hostile", "bench-flood, bench-crash, bench-silent")):
+        run = report[key]
+        s = run.get("summary")
+        if not s:
+            out.append(f"| {label} | 0 | — | — | — | — | — | — | — | — |")
+            continue
+        out.append(
+            f"| {label} | {s['count']} | {ms(s['p50_ms'])} | {ms(s['p99_ms'])} | {ms(s['min_ms'])} | {ms(s['max_ms'])} "
+            f"| {run['hoorayd_cpu_s']:.2f} s of {run['window_s']:.1f} s "
+            f"| {mb(run['hoorayd_rss_kb'])} ({mb(run['hoorayd_hwm_kb'])}) | {stopped(run)} "
+            f"| {run['loadavg_1min'][0]:.1f} → {run['loadavg_1min'][1]:.1f} |"
+        )
+    hostile = report["hostile"]
+    text = []
+    flood = hostile.get("flood")
+    if flood:
+        span = max(flood["written"] - flood["started"], 1e-9)
+        refused = sum(flood["errors"].values())
+        text.append(
+            f"bench-flood made {flood['calls']:,} calls in {span:.0f} s ({flood['calls'] / span:,.0f} a second, 50 in "
+            f"flight), {refused:,} of them refused ("
+            + ", ".join(f"{count:,} with {code}" for code, count in sorted(flood["errors"].items()))
+            + f"), and wrote {flood['stderr_lines']:,} lines to its standard error"
+        )
+    plugins_now = hostile.get("plugins", {})
+    crash = plugins_now.get("bench-crash")
+    drivers = hostile["drivers"]
+    if crash:
+        text.append(
+            f"bench-crash was started again {crash['restarts']} times by the host and given up on "
+            f"{times(drivers['restarts_asked'])} (each time `restart` was asked at once)"
+        )
+    if drivers["silent_calls"]:
+        text.append(
+            f"{drivers['silent_calls']} `command` requests to bench-silent were answered after "
+            f"{drivers['silent_answer_p50_ms'] / 1000:.1f} s (p50) with: “{drivers['silent_message']}”"
+        )
+    text.append(
+        f"other notices shown during the run: {hostile['other_notice_count']} ("
+        + "; ".join(f"“{title}”" for title in hostile["other_notices"])
+        + ")"
+    )
+    text.append(
+        f"hoorayd {'stayed up' if hostile['hoorayd_stayed_up'] else '**stopped**'} and wrote "
+        f"{hostile['log_bytes'] / 1e3:,.0f} kB of log (the calm run {report['calm']['log_bytes'] / 1e3:,.0f} kB)"
+    )
+    out.append("\nDuring the hostile run: " + "; ".join(text) + ".\n")
+    for key, label in (("calm", "calm run"), ("hostile", "hostile run")):
+        busiest = report[key].get("busiest_threads")
+        if busiest:
+            out.append(
+                f"hoorayd's busiest threads in the {label} (CPU in the window; libdispatch's names are cut to "
+                "15 characters, and threads hoorayd starts itself carry the name of the thread that started them): "
+                + ", ".join(
+                    f"`{row['comm']}` ({row['tid']}{', ' + row['state'] if row['state'] else ''}) "
+                    f"{row['cpu_ms']:,.0f} ms"
+                    for row in busiest
+                )
+                + ".\n"
+            )
+    return out
+
+
+def plugin_findings(report):
+    """What the hostile plugins did to hoorayd beyond the lateness figure, when it is worth saying."""
+    out = []
+    calm, hostile = report["calm"], report["hostile"]
+    s, ref = hostile.get("summary"), calm.get("summary")
+    if s and ref and hostile["window_s"]:
+        out.append(
+            f"- **Hostile plugins, CPU** (not a missed target): hoorayd used {hostile['hoorayd_cpu_s']:.1f} s of CPU in "
+            f"the {hostile['window_s']:.0f} s window ({calm['hoorayd_cpu_s']:.1f} s calm) serving bench-flood (reading "
+            "its standard error, answering its calls) and the others, and the reminders' p99 went from "
+            f"{ms(ref['p99_ms'])} to {ms(s['p99_ms'])} (max {ms(s['max_ms'])}): delivery shares the machine's cores "
+            "with that work."
+        )
+    flood = hostile.get("flood")
+    peak, calm_peak = hostile.get("hoorayd_hwm_kb"), calm.get("hoorayd_hwm_kb")
+    grew = peak and calm_peak and peak > 2 * calm_peak
+    if grew:
+        text = (
+            f"- **Hostile plugins, memory**: hoorayd's RSS reached {mb(hostile['hoorayd_hwm_kb'])} in the "
+            f"{hostile['window_s']:.0f} s window ({mb(calm['hoorayd_hwm_kb'])} calm)"
+        )
+        if flood and flood.get("stderr_lines"):
+            span = max(flood["written"] - flood["started"], 1e-9)
+            text += (
+                f", while bench-flood wrote {flood['stderr_lines']:,} lines to its standard error and got only "
+                f"{flood['calls'] / span:,.0f} of its calls a second served"
+            )
+        text += (
+            ": what the plugin sends is queued faster than hoorayd handles it (see `PluginProcess`, whose reader "
+            "threads hand the plugin's frames and standard error to its supervisor)."
+        )
+        if hostile.get("stop_s", 0) > 7:
+            text += (
+                f" Stopping hoorayd then took {hostile['stop_s']:.0f} s (calm: {calm['stop_s']:.1f} s) although the "
+                "plugin is killed after 5 s."
+            )
+        out.append(text)
+    return out
 
 
 def findings(results, options):
@@ -717,6 +922,10 @@ def findings(results, options):
                 "transaction to record the occurrence and queue the notice, then a Notify round trip, one after "
                 f"another — against {ref['max_ms'] / report['count']:.1f} ms per Notify for the reference client."
             )
+
+    part = results.get("plugins")
+    if part and part["ok"]:
+        out += plugin_findings(part["report"])
     if not out:
         return ""
     return "## What dominates where a target is missed\n\n" + "\n".join(out) + "\n"
@@ -768,6 +977,18 @@ this is part of `make test`.
 6. **AI overhead** (`ai_overhead.py`): the AI server's stamp when its answer was written → the server's
    stamp of the replacing `Notify`; the service's own latency is outside the figure by construction.
    The reference does the least possible on that path: urllib POST, then `Notify` with `replaces_id`.
+7. **Plugins** (`plugins.py`, with `bench_plugin.py`, a plugin in Python that speaks the protocol with raw
+   `Content-Length` framing and no SDK). *Round trip*: `command` requests over the control socket, one
+   connection each, from one resident client; connect → the whole answer read. The plugin's `echo` calls the
+   host's `storageGet` once and then answers (host → plugin → host → plugin → host); the reference is the
+   built-in `water today`, which reads its records from the same database in-process; the difference is the
+   plugin's share. *Lateness*: precision's method (one real **Snooze 1 h** cloned to reminders at distinct
+   instants 200 ms apart), once with an idle plugin and once with three hostile ones in the same hoorayd:
+   bench-flood writes its standard error as fast as hoorayd reads it and keeps 50 calls in flight
+   (`postNotice` past its allowance, `storagePut` of a new key each time past its 10,000 keys, `log`);
+   bench-crash exits 0.2 s after each start and is restarted at once whenever the host gives up on it;
+   bench-silent answers nothing while 3 `command` requests wait on it. hoorayd's log goes to a file. Target:
+   issue 16 asks that a built-in reminder due while hostile plugins run is shown within a second of its time.
 """
 
 
@@ -833,6 +1054,7 @@ def parse_options(arguments):
     parser.add_argument("--habits", type=int, default=10_000)
     parser.add_argument("--rules", type=int, default=100_000)
     parser.add_argument("--reminders", type=int, default=100)
+    parser.add_argument("--plugin-runs", type=int, default=500, help="round trips of each kind (plugins)")
     parser.add_argument("--render", metavar="FILE", help="write the document from the --json FILE of an earlier run")
     options = parser.parse_args(arguments)
     options.only = [part.strip() for part in options.only.split(",") if part.strip()]
@@ -842,7 +1064,7 @@ def parse_options(arguments):
     return options
 
 
-SIZES = ("feedback_runs", "idle_window", "habits", "rules", "reminders", "build_description")
+SIZES = ("feedback_runs", "idle_window", "habits", "rules", "reminders", "plugin_runs", "build_description")
 
 
 def main():
@@ -851,7 +1073,8 @@ def main():
         # Write the document again from the raw figures of an earlier run; nothing is measured.
         raw = json.loads(Path(options.render).read_text(encoding="utf-8"))
         for name in SIZES:
-            setattr(options, name, raw["options"][name])
+            # A file from before a size was added keeps that size's default.
+            setattr(options, name, raw["options"].get(name, getattr(options, name)))
         machine, results, elapsed = raw["machine"], raw["results"], raw["elapsed_s"]
         finished = datetime.fromisoformat(raw["finished"])
     else:

@@ -640,7 +640,9 @@ final class ConformanceRun {
     func stoppedDetail(when: String, fix: String?) async -> String {
         // Its last lines on standard error may still be on their way.
         try? await Task.sleep(for: .milliseconds(50))
-        let reason = await supervisor.status().lastError ?? "stopped"
+        var reason = await supervisor.status().lastError ?? "stopped"
+        // The report shows the end of its standard error below, whole.
+        if let words = reason.range(of: "; its last words: ") { reason = String(reason[..<words.lowerBound]) }
         var detail = "\(when), the plugin \(reason)"
         if reason.hasPrefix("did not answer initialize") {
             detail += "; answer initialize first, with {\"api_version\": 1}"

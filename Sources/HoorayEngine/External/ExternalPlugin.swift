@@ -30,9 +30,10 @@ public struct ExternalPluginConfiguration: Decodable, Sendable, Hashable {
             switch key.stringValue {
             case "call_timeout":
                 let duration = try container.decode(ConfigDuration.self, forKey: key)
-                guard (1...60).contains(duration.seconds) else {
+                guard (1...10).contains(duration.seconds) else {
                     throw DecodingError.dataCorruptedError(
-                        forKey: key, in: container, debugDescription: "call_timeout must be from 1s to 60s")
+                        forKey: key, in: container,
+                        debugDescription: "call_timeout must be from 1s to 10s (hooray waits 15 s for a command)")
                 }
                 callTimeout = Double(duration.seconds)
             case "notices_per_minute":
@@ -82,9 +83,14 @@ public struct ExternalPlugin: HoorayPlugin {
     }
 
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
-        // The notice is shown at once; the plugin hears of it without holding up the schedule.
+        // The notice is shown at once; the plugin hears of it without holding up the schedule. Its
+        // reminders' notices count against its allowance like those it posts.
         await supervisor.reminderDue(due)
-        return due.reminder.notice
+        return await supervisor.admitsReminderNotice() ? due.reminder.notice : nil
+    }
+
+    public func reminderSkipped(_ skipped: SkippedReminder, context: PluginContext) async throws {
+        await supervisor.reminderSkipped(skipped)
     }
 
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {

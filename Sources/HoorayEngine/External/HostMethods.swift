@@ -53,15 +53,18 @@ extension PluginSupervisor {
             let id = try await context.notices.post(notice)
             result = .object(["id": .number(Double(id.rawValue))])
         case "updateNotice":
-            guard case .number(let number) = try params.required("id"), number.rounded() == number else {
+            guard case .number(let value) = try params.required("id"), let number = Int64(exactly: value),
+                number > 0, number < 1 << 53
+            else {
                 throw RPCError.invalidParams("updateNotice: `id` must be a notice's id, a whole number")
             }
             let notice = try Wire.notice(try params.required("notice"), method: method)
             try params.finish()
+            try await admitNotice()
             do {
-                try await context.notices.update(NoticeID(rawValue: Int64(number)), to: notice)
+                try await context.notices.update(NoticeID(rawValue: number), to: notice)
             } catch {
-                throw RPCError.invalidParams("updateNotice: the plugin has no notice \(Int64(number))")
+                throw RPCError.invalidParams("updateNotice: the plugin has no notice \(number)")
             }
             result = .object([:])
         case "celebrate":
@@ -109,6 +112,12 @@ extension PluginSupervisor {
             let prefix = try params.optionalString("prefix") ?? ""
             try params.finish()
             let values = try await context.storage.values(withPrefix: prefix)
+            let size = values.reduce(0) { $0 + $1.key.utf8.count + $1.data.count + 16 }
+            guard size <= Self.maximumAnswerBytes else {
+                throw RPCError.limit(
+                    "storageQuery: the values under \"\(TerminalText.safe(prefix))\" come to \(size) bytes, more than one answer may carry (\(Self.maximumAnswerBytes)); query a longer prefix"
+                )
+            }
             result = .object([
                 "items": .array(
                     values.map { .object(["key": .string($0.key), "value": Self.decodeStored($0.data)]) })
@@ -131,6 +140,10 @@ extension PluginSupervisor {
             let message = try params.string("message")
             try params.finish()
             let safe = TerminalText.safe(String(message.prefix(2000)))
+            guard ["debug", "info", "notice", "warning", "error"].contains(level) else {
+                throw RPCError.invalidParams("log: `level` must be debug, info, notice, warning or error")
+            }
+            guard admitLogLine() else { return .object([:]) }
             switch level {
             case "debug": logger.debug("\(safe)")
             case "notice": logger.notice("\(safe)")
@@ -157,8 +170,18 @@ extension PluginSupervisor {
         let payload = params.value("payload")
         let catchUp = try params.optionalNumber("catch_up_within")
         try params.finish()
+        if let catchUp, !(0...31_622_400).contains(catchUp) {
+            throw RPCError.invalidParams("scheduleReminder: `catch_up_within` must be 0 to 31622400 seconds")
+        }
+        if let payload, payload.text().utf8.count > limits.maximumValueBytes {
+            throw RPCError.limit("scheduleReminder: the payload is over 64 KiB; keep the bulk in storage")
+        }
         if reminderIDs == nil {
             reminderIDs = Set(try await context.reminders.list().map(\.reminder.id))
+        }
+        if reminderIDs?.contains(id) != true, (reminderIDs?.count ?? 0) >= limits.maximumReminders {
+            // One-offs that came and went do not count: read again which will still come due.
+            reminderIDs = Set(try await context.reminders.list().filter { $0.nextDue != nil }.map(\.reminder.id))
         }
         if reminderIDs?.contains(id) != true, (reminderIDs?.count ?? 0) >= limits.maximumReminders {
             throw RPCError.limit(
@@ -171,6 +194,19 @@ extension PluginSupervisor {
                 payload: payload))
         reminderIDs?.insert(id)
         return .object(["id": .string(id), "next_due": WireInstant.json(scheduled.nextDue)])
+    }
+
+    /// Counts a reminder's notice against the plugin's allowance.
+    ///
+    /// - Returns: Whether to show it; past the allowance it is recorded without being shown.
+    func admitsReminderNotice() async -> Bool {
+        do {
+            try await admitNotice()
+            return true
+        } catch {
+            logger.notice("a reminder's notice was not shown: more than \(limits.noticesPerMinute) in a minute")
+            return false
+        }
     }
 
     /// Counts a notice against the plugin's allowance; past it, refuses it and tells the user once.
@@ -194,6 +230,26 @@ extension PluginSupervisor {
         throw RPCError.limit(
             "postNotice: more than \(limits.noticesPerMinute) notices in a minute; the rest are held back (`notices_per_minute`)"
         )
+    }
+
+    /// The most an answer to the plugin may carry, so that it fits in one frame.
+    static let maximumAnswerBytes = 900 * 1024
+
+    /// Counts a line the plugin has logged, at most 20 in 10 seconds; then says once how many were left out.
+    func admitLogLine() -> Bool {
+        let now = ContinuousClock.now
+        if now - logWindow.start > .seconds(10) {
+            if logWindow.dropped > 0 {
+                logger.warning("(\(logWindow.dropped) more log line(s) of it were left out)")
+            }
+            logWindow = (now, 0, 0)
+        }
+        guard logWindow.lines < 20 else {
+            logWindow.dropped += 1
+            return false
+        }
+        logWindow.lines += 1
+        return true
     }
 
     static func decodeStored(_ data: Data) -> JSONValue {

@@ -71,16 +71,22 @@ final class PluginProcess: @unchecked Sendable {
             continuation.finish()
         }
         try process.run()
-        let outputFD = output.fileHandleForReading.fileDescriptor
-        let errorFD = errors.fileHandleForReading.fileDescriptor
+        // Each reader owns its handle until it is done: the descriptor is never closed under it and
+        // handed to another file while it still reads.
+        let outputHandle = output.fileHandleForReading
+        let errorHandle = errors.fileHandleForReading
         let pid = process.processIdentifier
         let backlog = backlog
         Thread.detachNewThread { [continuation] in
-            Self.readFrames(from: outputFD, pid: pid, backlog: backlog, into: continuation)
+            withExtendedLifetime(outputHandle) {
+                Self.readFrames(from: outputHandle.fileDescriptor, pid: pid, backlog: backlog, into: continuation)
+            }
             readers.leave()
         }
         Thread.detachNewThread { [continuation] in
-            Self.readLines(from: errorFD, into: continuation)
+            withExtendedLifetime(errorHandle) {
+                Self.readLines(from: errorHandle.fileDescriptor, into: continuation)
+            }
             readers.leave()
         }
     }
@@ -150,7 +156,14 @@ final class PluginProcess: @unchecked Sendable {
     /// Sends a signal to the process, if it still runs.
     func signal(_ number: Int32) {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, number)
+        Self.signal(process.processIdentifier, number)
+    }
+
+    /// Signals the program and, when it leads a process group of its own, every process it
+    /// started: a shell script's children do not outlive it holding its pipes.
+    static func signal(_ pid: Int32, _ number: Int32) {
+        if getpgid(pid) == pid { kill(-pid, number) }
+        kill(pid, number)
     }
 
     /// Counts a frame as handled.
@@ -174,14 +187,14 @@ final class PluginProcess: @unchecked Sendable {
                         continuation.yield(
                             .violation(
                                 "sent more than \(maximumBacklog) messages faster than they could be handled"))
-                        kill(pid, SIGKILL)
+                        signal(pid, SIGKILL)
                         return
                     }
                     continuation.yield(.frame(body))
                 }
             } catch {
                 continuation.yield(.violation(error.description))
-                kill(pid, SIGKILL)
+                signal(pid, SIGKILL)
                 break
             }
         }

@@ -41,6 +41,9 @@ public struct ExternalPluginLimits: Sendable, Hashable {
     public var initializeTimeout: Double = 10
     /// How long every other call may take.
     public var callTimeout: Double = 5
+    /// How long a command or a button waits for a plugin that is starting: with ``callTimeout``
+    /// (at most 10 s), within the 15 s `hooray` waits for hoorayd's answer.
+    public var readyForCall: Double = 4
     /// How many notices a minute it may post.
     public var noticesPerMinute = 10
     /// How many reminders it may keep.
@@ -93,7 +96,16 @@ public actor PluginSupervisor {
     var generation = 0
     var nextID: Int64 = 1
     var pending: [RPCID: CheckedContinuation<JSONValue, any Error>] = [:]
-    var readyWaiters: [CheckedContinuation<Void, Never>] = []
+    var readyWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    var nextWaiter = 0
+    /// Calls served in the current second (see ``pace()``).
+    var callWindow = (start: ContinuousClock.now, calls: 0)
+    /// Whether the plugin should run: `false` once it was turned off, removed, or the host stops.
+    var wanted = true
+    /// The configuration `initialize` carried, to tell the plugin of a change made while it started.
+    var initializedConfig: JSONValue?
+    /// Lines logged for the plugin's `log` calls and refusals in the current 10 seconds.
+    var logWindow = (start: ContinuousClock.now, lines: 0, dropped: 0)
     var exitWaiters: [CheckedContinuation<Void, Never>] = []
     var crashes: [ContinuousClock.Instant] = []
     var restarts = 0
@@ -145,6 +157,7 @@ public actor PluginSupervisor {
         if let perMinute = configuration.noticesPerMinute { limits.noticesPerMinute = perMinute }
         let changed = config != configuration.section
         config = configuration.section
+        wanted = true
         switch phase {
         case .idle:
             start()
@@ -194,18 +207,31 @@ public actor PluginSupervisor {
 
     /// Stops the plugin for good (it was turned off or removed, or the host stops).
     public func deactivate() async {
+        wanted = false
+        // Whatever started meanwhile (a restart that was under way) is stopped too.
+        while hasProcess { await stop() }
         await stop()
-        phase = .idle
     }
 
     /// Stops the plugin if it runs, forgets its exits, and starts it again.
     public func restart() async {
+        wanted = true
         await stop()
         crashes = []
         gaveUpNoticePosted = false
         lastError = nil
+        // Two restarts at once start one program: the second finds the first's running.
+        guard wanted, !hasProcess else { return }
         phase = .idle
         start()
+    }
+
+    /// Whether a program of the plugin runs, or is being started or stopped.
+    var hasProcess: Bool {
+        switch phase {
+        case .starting, .running, .stopping: true
+        case .idle, .waiting, .gaveUp: false
+        }
     }
 
     /// Waits until the plugin has answered `initialize`, or until it cannot.
@@ -217,19 +243,25 @@ public actor PluginSupervisor {
         case .gaveUp, .idle, .stopping: return false
         case .starting, .waiting: break
         }
+        nextWaiter += 1
+        let key = nextWaiter
         let timer = Task { [weak self] in
             try? await Task.sleep(for: .seconds(timeout))
-            await self?.releaseReadyWaiters()
+            await self?.releaseReadyWaiter(key)
         }
-        await withCheckedContinuation { readyWaiters.append($0) }
+        await withCheckedContinuation { readyWaiters[key] = $0 }
         timer.cancel()
         return isRunning
     }
 
+    func releaseReadyWaiter(_ key: Int) {
+        readyWaiters.removeValue(forKey: key)?.resume()
+    }
+
     func releaseReadyWaiters() {
         let waiters = readyWaiters
-        readyWaiters = []
-        for waiter in waiters { waiter.resume() }
+        readyWaiters = [:]
+        for waiter in waiters.values { waiter.resume() }
     }
 
     // MARK: Starting and stopping
@@ -240,6 +272,7 @@ public actor PluginSupervisor {
         deliberateStop = false
         apiVersion = nil
         reminderIDs = nil
+        initializedConfig = config
         do {
             try FileManager.default.createDirectory(
                 atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -284,8 +317,8 @@ public actor PluginSupervisor {
         do {
             let answer = try await call("initialize", params, timeout: limits.initializeTimeout)
             guard run == generation, case .starting(let process) = phase else { return }
-            guard case .number(let version)? = answer["api_version"],
-                PluginManifest.hostAPIVersions.contains(Int(version))
+            guard case .number(let number)? = answer["api_version"], let version = Int(exactly: number),
+                PluginManifest.hostAPIVersions.contains(version)
             else {
                 let said = answer["api_version"].map { $0.text() } ?? "nothing"
                 fail(
@@ -293,15 +326,19 @@ public actor PluginSupervisor {
                     run: run)
                 return
             }
-            apiVersion = Int(version)
+            apiVersion = version
             phase = .running(process)
-            logger.info("running (plugin API \(Int(version)))")
+            logger.info("running (plugin API \(version))")
             releaseReadyWaiters()
             running.value = true
+            if let sent = initializedConfig, sent != config {
+                // The configuration changed while it started.
+                notify("configChanged", ["config": config])
+            }
             await engine?.pluginRunningChanged()
         } catch {
             // A program that exited before it answered has its exit as the reason, said already.
-            guard run == generation, !(error is PluginStopped) else { return }
+            guard run == generation, !(error is PluginStopped), !deliberateStop else { return }
             fail(
                 error is CallTimedOut
                     ? "did not answer initialize within \(Int(limits.initializeTimeout)) s"
@@ -331,6 +368,7 @@ public actor PluginSupervisor {
         case .starting(let running), .running(let running), .stopping(let running): process = running
         case .waiting, .gaveUp, .idle:
             generation += 1
+            phase = .idle
             return
         }
         deliberateStop = true
@@ -419,7 +457,14 @@ public actor PluginSupervisor {
         let exitWaiting = exitWaiters
         exitWaiters = []
         for waiter in exitWaiting { waiter.resume() }
-        let how = signalled ? "was ended by signal \(status)" : "exited with status \(status)"
+        var how = signalled ? "was ended by signal \(status)" : "exited with status \(status)"
+        if !signalled, status == 126 || status == 127 {
+            how =
+                "could not run its program (status \(status): a missing interpreter in its #! line, or a missing command)"
+        }
+        if let words = recentErrorLines.last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            how += "; its last words: “\(TerminalText.safe(String(words.prefix(200))))”"
+        }
         if deliberateStop {
             logger.info("stopped (\(how))")
             phase = .idle
@@ -440,6 +485,7 @@ public actor PluginSupervisor {
 
     func crashed(run: Int) {
         running.value = false
+        releaseReadyWaiters()
         let now = ContinuousClock.now
         crashes = crashes.filter { now - $0 < .seconds(limits.crashWindow) } + [now]
         if crashes.count >= limits.crashLimit {
@@ -452,9 +498,6 @@ public actor PluginSupervisor {
             return
         }
         phase = .waiting
-        // Whoever waits for it to answer (`hooray plugins restart`, a command) hears now that this run
-        // failed, and why, rather than at the end of its wait.
-        releaseReadyWaiters()
         let delay = min(60, pow(2, Double(crashes.count - 1)))
         Task { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
@@ -463,7 +506,7 @@ public actor PluginSupervisor {
     }
 
     func restartAfterBackoff(run: Int) {
-        guard run == generation, case .waiting = phase else { return }
+        guard run == generation, wanted, case .waiting = phase else { return }
         restarts += 1
         start()
     }
@@ -495,6 +538,8 @@ public actor PluginSupervisor {
         case .stopping(let running) where during == .stopping: process = running
         default: throw PluginStopped(plugin: manifest.name)
         }
+        // A caller that gave up must not have its call sent after all.
+        try Task.checkCancellation()
         let id = RPCID.number(nextID)
         nextID += 1
         let run = generation
@@ -543,9 +588,21 @@ public actor PluginSupervisor {
             ])
     }
 
+    /// Tells the plugin that a one-off reminder came due too long ago to be shown (it was not running,
+    /// or the computer was off, beyond the reminder's catch-up limit).
+    func reminderSkipped(_ skipped: SkippedReminder) {
+        guard isRunning else { return }
+        notify(
+            "reminderSkipped",
+            [
+                "reminder": .string(skipped.reminder.id), "due_at": WireInstant.json(skipped.dueAt),
+                "payload": skipped.reminder.payload ?? .null, "now": WireInstant.json(context?.now ?? Date()),
+            ])
+    }
+
     /// Hands a pressed button to the plugin.
     func actionInvoked(_ action: InvokedAction) async throws {
-        guard await waitUntilReady(timeout: limits.initializeTimeout) else { throw unavailable() }
+        guard await waitUntilReady(timeout: limits.readyForCall) else { throw unavailable() }
         let answer = try await callForUser(
             "actionInvoked",
             [
@@ -558,7 +615,7 @@ public actor PluginSupervisor {
 
     /// Runs a command of the plugin.
     func command(_ invocation: CommandInvocation) async throws -> CommandReply {
-        guard await waitUntilReady(timeout: limits.initializeTimeout) else { throw unavailable() }
+        guard await waitUntilReady(timeout: limits.readyForCall) else { throw unavailable() }
         let answer = try await callForUser("command", try commandParams(invocation))
         guard case .object(let reply) = answer else {
             throw PluginCommandError(
@@ -627,8 +684,11 @@ public actor PluginSupervisor {
     // MARK: Calls from the plugin
 
     func serve(_ message: RPCMessage, run: Int) async {
+        // Calls queued by a run that ended (killed, turned off, removed) are not performed.
+        guard run == generation, hasProcess, !deliberateStop else { return }
         incomingCount -= 1
-        guard run == generation else { return }
+        await pace()
+        guard run == generation, hasProcess, !deliberateStop else { return }
         switch message {
         case .request(let id, let method, let params):
             let result: RPCMessage
@@ -670,6 +730,24 @@ extension PluginSupervisor {
         var message = error.message
         if message.hasPrefix(name + ": ") { message.removeFirst(name.count + 2) }
         lastError = "called \(name) and was refused: \(message)"
+    }
+}
+
+extension PluginSupervisor {
+    /// The most calls of a plugin served in a second; more wait their turn, so that a plugin that
+    /// calls in a loop costs the host a bounded share of a core.
+    static let callsPerSecond = 200
+
+    /// Waits, when the plugin has had its calls for this second, until the next second begins.
+    func pace() async {
+        let now = ContinuousClock.now
+        if now - callWindow.start >= .seconds(1) {
+            callWindow = (now, 0)
+        }
+        callWindow.calls += 1
+        guard callWindow.calls > Self.callsPerSecond else { return }
+        try? await Task.sleep(until: callWindow.start + .seconds(1), clock: .continuous)
+        callWindow = (ContinuousClock.now, 1)
     }
 }
 

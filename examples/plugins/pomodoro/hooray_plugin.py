@@ -531,6 +531,7 @@ class Plugin:
         self._actions = {}
         self._on_initialize = []
         self._on_config_changed = []
+        self._on_reminder_skipped = []
         self._on_shutdown = []
         self._queue = deque()
         self._shutting_down = False
@@ -571,6 +572,12 @@ class Plugin:
     def on_config_changed(self, function):
         """Runs handler(config, host) when the user's [plugins.NAME] section changed."""
         self._on_config_changed.append(function)
+        return function
+
+    def on_reminder_skipped(self, function):
+        """Runs handler(params, host) when a one-off reminder came due too long ago to be shown
+        (params: reminder, due_at, payload, now)."""
+        self._on_reminder_skipped.append(function)
         return function
 
     def on_shutdown(self, function):
@@ -651,6 +658,10 @@ class Plugin:
             for handler in self._on_config_changed:
                 handler(config, self.host)
             return {}
+        if method == "reminderSkipped":
+            for handler in self._on_reminder_skipped:
+                handler(params, self.host)
+            return {}
         if method == "shutdown":
             self._shutting_down = True
             for handler in self._on_shutdown:
@@ -659,6 +670,8 @@ class Plugin:
                 except Exception:
                     _log_line("hooray_plugin: on_shutdown failed:\n%s" % traceback.format_exc().rstrip())
             return {}
+        if not is_request:
+            return {}  # a notification of a newer host: ignored, as the protocol asks
         raise ProtocolError(METHOD_NOT_FOUND, "no method %s" % (method,))
 
     def _initialize(self, params):
