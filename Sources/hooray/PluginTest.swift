@@ -11,8 +11,9 @@ struct PluginTest: AsyncParsableCommand, OffersJSON {
             Runs the plugin in PATH as hoorayd would, but on a temporary database and data folder: the \
             handshake, each command in its plugin.toml (with placeholder values), a due reminder, a button \
             of one of its notices, bad input (an unknown method, wrong params, an answer to no request, an \
-            unknown notification) and shutdown. Prints one line per step, ✓ or ✗ with the reason, then how \
-            many passed and failed. Nothing of yours is touched.
+            unknown notification) and shutdown, and whether the host refused any of its calls. Prints one \
+            line per step, ✓ or ✗ with the reason, then how many passed and failed. Nothing of yours is \
+            touched.
 
             Exits 0 when every step passes, 1 when one fails, 64 when PATH is not a folder.
             """)

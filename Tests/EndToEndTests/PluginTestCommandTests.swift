@@ -100,7 +100,7 @@ struct PluginTestCommandTests {
                 lines.contains(
                     "✓ bad input: an unknown method: answered a request for an unknown method with error -32601"))
             #expect(lines.contains { $0.hasPrefix("✓ shutdown: answered shutdown in ") })
-            #expect(lines.last == "9 passed, 0 failed.")
+            #expect(lines.last == "10 passed, 0 failed.")
             // Nothing was made in the user's data folder.
             let data = try FileManager.default.contentsOfDirectory(atPath: fixture.home.appending("data"))
             #expect(data.isEmpty, "\(data)")
@@ -119,7 +119,7 @@ struct PluginTestCommandTests {
                 output.standardOutput.contains(
                     "✗ command hello: the answer has no `exit_code` from 0 to 255; answer {\"text\": \"…\", \"exit_code\": 0}, or a non-zero exit_code when the command fails"
                 ), "\(output.standardOutput)")
-            #expect(output.standardOutput.hasSuffix("8 passed, 1 failed.\n"))
+            #expect(output.standardOutput.hasSuffix("9 passed, 1 failed.\n"))
         }
     }
 
@@ -150,10 +150,10 @@ struct PluginTestCommandTests {
             #expect(output.status == .exited(1))
             let report = try #require(
                 try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
-            #expect(report["passed"] as? Int == 8)
+            #expect(report["passed"] as? Int == 9)
             #expect(report["failed"] as? Int == 1)
             let steps = try #require(report["steps"] as? [[String: Any]])
-            #expect(steps.count == 10)
+            #expect(steps.count == 11)
             let hello = try #require(steps.first { $0["name"] as? String == "command hello" })
             #expect(hello["passed"] as? Bool == false)
             #expect((hello["detail"] as? String)?.hasPrefix("the answer has no `exit_code`") == true)
@@ -217,7 +217,61 @@ struct PluginTestCommandTests {
 
             #expect(output.status == .exited(0), "\(output.standardOutput)\(output.standardError)")
             #expect(output.standardOutput.contains("✓ action round trip: pressed "))
-            #expect(output.standardOutput.hasSuffix("10 passed, 0 failed.\n"))
+            #expect(output.standardOutput.hasSuffix("11 passed, 0 failed.\n"))
+        }
+    }
+
+    /// Each plugin of the hostile corpus, and the words of the line that fails it: the same reason
+    /// `hooray plugins` gives. Which step meets a plugin that fails on its own clock may vary, so
+    /// the words are looked for in any failed step.
+    static let hostile: [(folder: String, reason: String)] = [
+        ("missing-program", "✗ plugin.toml:6:9: `exec` names missing-program.py, and there is no such file"),
+        ("not-executable", "is not executable; make it so with chmod +x"),
+        ("api-99", "✗ plugin.toml:4:15: api-99 speaks plugin API 99, and this Hooray speaks 1"),
+        ("builtin-command", "✗ plugin.toml: `hooray win` already belongs to the wins plugin"),
+        ("builtin-name", "✗ plugin.toml: the name `wins` belongs to a built-in plugin"),
+        (
+            "crashes-at-start",
+            "✗ handshake: during the handshake, the plugin exited with status 3\n    its standard error ended with:\n    crashes-at-start: my settings file is missing"
+        ),
+        ("crashes-in-a-loop", "the plugin exited with status 1\n    its standard error ended with:"),
+        ("garbage-on-stdout", "✗ handshake: during the handshake, the plugin wrote “"),
+        ("not-json", "the plugin sent a message that is not JSON"),
+        (
+            "log-line-on-stdout",
+            "the plugin wrote “[info] ready, waiting for reminders” to standard output outside a frame"
+        ),
+        ("never-initializes", "✗ handshake: during the handshake, the plugin did not answer initialize within 10 s"),
+        ("answers-late", "✗ command ping: did not answer within 5 s"),
+        ("sends-100mb", "the plugin sent a message of 104857600 bytes; the most is 1048576 bytes (1 MiB)"),
+        (
+            "million-reminders",
+            "✗ calls to the host: 1 of its calls was refused as its own fault; the first: it called scheduleReminder and was refused: the plugin has 1000 reminders"
+        ),
+        ("reads-other-storage", "a plugin reaches only its own storage and reminders"),
+        ("initializes-as-api-99", "the plugin answered initialize with api_version 99"),
+    ]
+
+    @Test func everyHostilePluginIsInTheList() throws {
+        let corpus = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/Tests/Fixtures/plugins/hostile")
+            .filter { !$0.hasSuffix(".md") }
+        #expect(Set(corpus) == Set(Self.hostile.map(\.folder)))
+    }
+
+    @Test(arguments: PluginTestCommandTests.hostile.map(\.folder))
+    func eachHostilePluginFailsWithItsReason(folder: String) async throws {
+        let reason = try #require(Self.hostile.first { $0.folder == folder }?.reason)
+        try await HoorayFixture.with { fixture in
+            // A plugin that answers nothing in time takes each step's whole time limit.
+            let output = try await ProcessRunner.run(
+                HoorayFixture.binDirectory + "/hooray",
+                arguments: ["plugin", "test", Self.root + "/Tests/Fixtures/plugins/hostile/" + folder],
+                environment: fixture.environment(), timeout: .seconds(90))
+
+            #expect(output.status == .exited(1))
+            #expect(output.standardOutput.contains(reason), "\(output.standardOutput)")
+            #expect(output.standardOutput.hasSuffix(" failed.\n"))
+            #expect(!output.standardOutput.hasSuffix(" 0 failed.\n"))
         }
     }
 

@@ -346,6 +346,9 @@ enum Spawn {
     /// `pipe2` and `posix_spawn_file_actions_addchdir_np` (glibc 2.9 and 2.29), looked up at run time.
     private static let pipe2: Pipe2? = symbol("pipe2")
     private static let addChdir: AddChdir? = symbol("posix_spawn_file_actions_addchdir_np")
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), looked up at run time.
+    private static let addCloseFrom: AddCloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
     /// glibc's `POSIX_SPAWN_SETSID` (2.26), which Swift's Glibc module does not show.
     private static let setSession: Int32 = 0x80
 
@@ -401,6 +404,10 @@ enum Spawn {
             posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
             posix_spawn_file_actions_adddup2(&actions, standardError, 2)
         }
+        // Only its standard streams: descriptors of this process that do not close on exec — such
+        // as the socket by which Foundation's `Process` learns that a child it started in this test
+        // process exited — would otherwise live on in this child, and hold that news back.
+        _ = addCloseFrom?(&actions, 3)
         if let workingDirectory {
             guard let addChdir else {
                 throw .launchFailed(executable: path, reason: "this C library cannot set a child's working directory")

@@ -161,7 +161,10 @@ public struct ConformanceKit: Sendable {
         }
         let steps =
             [ConformanceStep(name: "plugin.toml", outcome: .failed, detail: refusal)]
-            + ["handshake", "commands", "due reminder", "action round trip", "bad input", "shutdown"].map {
+            + [
+                "handshake", "commands", "due reminder", "action round trip", "bad input", "shutdown",
+                "calls to the host",
+            ].map {
                 ConformanceStep(name: $0, outcome: .notRun, detail: "not run: hoorayd would not start this plugin")
             }
         return ConformanceReport(steps: steps)
@@ -210,6 +213,7 @@ final class ConformanceRun {
         case unsentAnswer
         case unknownNotification
         case shutdown
+        case hostCalls
 
         var name: String {
             switch self {
@@ -222,6 +226,7 @@ final class ConformanceRun {
             case .unsentAnswer: "bad input: an answer to no request"
             case .unknownNotification: "bad input: an unknown notification"
             case .shutdown: "shutdown"
+            case .hostCalls: "calls to the host"
             }
         }
     }
@@ -282,7 +287,10 @@ final class ConformanceRun {
                 spec.offersJSON
                     ? [Check.command(spec, json: false), .command(spec, json: true)] : [.command(spec, json: false)]
             }
-            + [.dueReminder, .action, .unknownMethod, .wrongParams, .unsentAnswer, .unknownNotification, .shutdown]
+            + [
+                .dueReminder, .action, .unknownMethod, .wrongParams, .unsentAnswer, .unknownNotification, .shutdown,
+                .hostCalls,
+            ]
         var steps: [ConformanceStep] = []
         for (index, check) in plan.enumerated() {
             var verdict = await perform(check)
@@ -334,6 +342,7 @@ final class ConformanceRun {
                 after: "a notification it does not know",
                 passed: "ignored a notification it does not know; it still answers")
         case .shutdown: return await shutdown()
+        case .hostCalls: return await hostCalls()
         }
     }
 
@@ -594,6 +603,18 @@ final class ConformanceRun {
             return .failed(said + "; " + problems.joined(separator: ", and ") + lines)
         }
         return .passed(said)
+    }
+
+    /// Whether the host refused any of the plugin's calls as its own fault, over the whole run.
+    func hostCalls() async -> Verdict {
+        let refused = await supervisor.refusedCalls
+        guard refused.count > 0, let first = refused.first else {
+            return .passed("the host refused none of its calls")
+        }
+        let how = refused.count == 1 ? "1 of its calls was" : "\(refused.count) of its calls were"
+        return .failed(
+            "\(how) refused as its own fault; the first: it \(first); make only calls the protocol allows, within its limits and permissions"
+        )
     }
 
     // MARK: Helpers

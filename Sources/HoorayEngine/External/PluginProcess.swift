@@ -58,6 +58,14 @@ final class PluginProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        // The pipes are this plugin's alone: another program the host starts meanwhile must not
+        // inherit them, or the plugin would never see its standard input close. (The plugin gets
+        // its ends as 0, 1 and 2, which do not keep the flag.)
+        for pipe in [input, output, errors] {
+            for handle in [pipe.fileHandleForReading, pipe.fileHandleForWriting] {
+                _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            }
+        }
         let continuation = continuation
         // What the plugin wrote before it exited — an answer, the traceback of a crash — comes
         // before its exit: the exit waits briefly for both readers to reach the end of their pipes.

@@ -120,6 +120,8 @@ public actor PluginSupervisor {
     var gaveUpNoticePosted = false
     /// The last lines of its standard error that were passed on to the log.
     var recentErrorLines: [String] = []
+    /// How many of its calls were refused as its own fault (``noteRefusal(of:_:)``), and the first.
+    var refusedCalls: (count: Int, first: String?) = (0, nil)
 
     /// Creates the supervisor of a plugin; nothing starts until ``activate(context:configuration:)``.
     ///
@@ -730,6 +732,8 @@ extension PluginSupervisor {
         var message = error.message
         if message.hasPrefix(name + ": ") { message.removeFirst(name.count + 2) }
         lastError = "called \(name) and was refused: \(message)"
+        refusedCalls.count += 1
+        if refusedCalls.first == nil, let lastError { refusedCalls.first = lastError }
     }
 }
 
