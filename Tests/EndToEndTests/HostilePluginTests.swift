@@ -226,6 +226,15 @@ struct HostilePluginTests {
             let line = lines.first { $0.folderName == hostile.folder }
             #expect(line?.lastError?.isEmpty == false, "\(hostile.folder): \(String(describing: line))")
         }
+        for line in lines where line.state == "given up" {
+            let title = "The \(line.name) plugin has stopped"
+            let said = await pollUntil(timeout: .seconds(10), interval: .milliseconds(100)) {
+                try? run.server.notifications().filter { $0.summary == title }.count > 0 ? true : nil
+            }
+            #expect(said == true, "no notice that \(line.name) stopped")
+        }
+        // Every notice queued so far has reached the server: one each is all there is.
+        #expect(await run.fixture.waitUntilSettled(nil), "\(run.daemon.standardError)")
         let notices = try run.server.notifications()
         for line in lines where line.state == "given up" {
             let said = notices.filter { $0.summary == "The \(line.name) plugin has stopped" }
