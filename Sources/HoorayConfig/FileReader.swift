@@ -10,7 +10,7 @@ import HoorayKit
 
 /// Reads configuration files and directories with POSIX calls, so each failure can say exactly
 /// why (`permission denied`, `is a directory`) and a missing file is told apart from an unreadable one.
-enum FileReader {
+public enum FileReader {
     /// Reads a file as UTF-8 text.
     ///
     /// - Returns: The text, or `nil` when there is no file at `path`.
@@ -87,7 +87,9 @@ enum FileReader {
         return .error(at: .wholeFile(path), "cannot read \(path): \(reason)", hint: hint)
     }
 
-    private static func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int)? {
+    /// Where the first byte that is not UTF-8 is, as a line and a column (in characters), or `nil`
+    /// when every byte is.
+    public static func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int)? {
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         var line = 1

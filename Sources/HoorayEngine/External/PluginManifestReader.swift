@@ -155,7 +155,7 @@ private enum ManifestFile {
         }
         // The file may have grown since `fstat`.
         if bytes.count > PluginManifest.largestManifest { throw tooLarge(bytes: bytes.count) }
-        if let bad = firstInvalidUTF8(in: bytes) {
+        if let bad = FileReader.firstInvalidUTF8(in: bytes) {
             throw PluginManifestError(
                 line: bad.line, column: bad.column, problem: "the file is not UTF-8 text; save it with UTF-8 encoding")
         }
@@ -170,28 +170,6 @@ private enum ManifestFile {
 
     static func reason(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
-    }
-
-    private static func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int)? {
-        var iterator = bytes.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        var line = 1
-        var column = 1
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                if encoded.count == 1 && encoded.first == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else {
-                    column += 1
-                }
-            case .error:
-                return (line, column)
-            case .emptyInput:
-                return nil
-            }
-        }
     }
 }
 

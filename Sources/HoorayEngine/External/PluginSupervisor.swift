@@ -740,7 +740,7 @@ extension PluginSupervisor {
 extension PluginSupervisor {
     /// The most calls of a plugin served in a second; more wait their turn, so that a plugin that
     /// calls in a loop costs the host a bounded share of a core.
-    static let callsPerSecond = 200
+    static let callsPerSecond = 500
 
     /// Waits, when the plugin has had its calls for this second, until the next second begins.
     func pace() async {
