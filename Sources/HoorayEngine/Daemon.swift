@@ -192,7 +192,9 @@ public enum Daemon {
                     return ControlResponse(ok: false, message: message)
                 }
                 await plugin.supervisor.restart()
-                let ready = await plugin.supervisor.waitUntilReady(timeout: 10)
+                // A second longer than `initialize` may take, so that one that does not answer says so.
+                let ready = await plugin.supervisor.waitUntilReady(
+                    timeout: await plugin.supervisor.limits.initializeTimeout + 1)
                 let status = await plugin.supervisor.status()
                 return ControlResponse(
                     ok: ready,

@@ -596,7 +596,9 @@ struct PluginsRestart: AsyncParsableCommand {
         let session = try CLISession(configFile: global.configFile)
         let response: ControlResponse?
         do {
-            response = try session.send(.restart(plugin: name))
+            // hoorayd stops the plugin (at most 5 s) and waits for its answer to `initialize` (at most 11 s).
+            response = try ControlClient.send(
+                .restart(plugin: name), socketPath: session.paths.controlSocket, timeout: 20)
         } catch {
             warn("hooray plugins restart: hoorayd did not answer (\(error)); try again shortly.")
             throw ExitCode(ExitStatus.busy.rawValue)

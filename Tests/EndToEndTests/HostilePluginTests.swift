@@ -226,6 +226,15 @@ struct HostilePluginTests {
             let line = lines.first { $0.folderName == hostile.folder }
             #expect(line?.lastError?.isEmpty == false, "\(hostile.folder): \(String(describing: line))")
         }
+        for line in lines where line.state == "given up" {
+            let title = "The \(line.name) plugin has stopped"
+            let said = await pollUntil(timeout: .seconds(10), interval: .milliseconds(100)) {
+                try? run.server.notifications().filter { $0.summary == title }.count > 0 ? true : nil
+            }
+            #expect(said == true, "no notice that \(line.name) stopped")
+        }
+        // Every notice queued so far has reached the server: one each is all there is.
+        #expect(await run.fixture.waitUntilSettled(nil), "\(run.daemon.standardError)")
         let notices = try run.server.notifications()
         for line in lines where line.state == "given up" {
             let said = notices.filter { $0.summary == "The \(line.name) plugin has stopped" }
@@ -351,7 +360,8 @@ final class HostileRun: Sendable {
         started = ContinuousClock.now
         daemon = try await fixture.startDaemon()
         // Plugins start beside hoorayd, not before it: not even one that never answers holds it up.
-        #expect(ContinuousClock.now - started < .seconds(10), "hoorayd took \(ContinuousClock.now - started) to start")
+        let log = daemon.standardError
+        #expect(log.contains("hoorayd is running") && !log.contains("did not answer initialize"), "\(log)")
 
         poller = Task { [fixture, board] in
             while !Task.isCancelled {
@@ -425,6 +435,70 @@ final class HostileRun: Sendable {
             else { return nil }
             let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
             return "\(pid) \(command.replacingOccurrences(of: "\0", with: " "))"
+        }
+    }
+}
+
+/// `hooray plugins restart` on plugins of the hostile corpus: each answer says what became of it.
+@Suite(.timeLimit(.minutes(2)))
+struct HostilePluginRestartTests {
+    @Test func restartingAPluginSaysWhetherItCameBackAndIfNotWhy() async throws {
+        try await HoorayFixture.with { fixture in
+            let plugins = fixture.home.appending("data/hooray/plugins")
+            try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+            for folder in ["answers-late", "crashes-at-start", "never-initializes", "api-99"] {
+                let copy = try await ProcessRunner.run(
+                    "/bin/cp", arguments: ["-R", "-p", HostileRun.corpus + "/" + folder, plugins + "/" + folder])
+                #expect(copy.status == .exited(0), "\(copy.standardError)")
+            }
+            let daemon = try await fixture.startDaemon()
+            func line(_ name: String) async -> PluginLine? {
+                let output = try? await fixture.hooray("plugins", "--json")
+                let lines = try? JSONDecoder().decode(
+                    [PluginLine].self, from: Data((output?.standardOutput ?? "").utf8))
+                return lines?.first { $0.name == name }
+            }
+
+            // One that runs comes back as a new process.
+            let before = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) { () -> Int32? in
+                await line("answers-late")?.pid
+            }
+            let restarted = try await fixture.hooray("plugins", "restart", "answers-late")
+            #expect(restarted.status == .exited(0), "\(restarted.standardError)")
+            let after = await line("answers-late")
+            #expect(after?.state == "running")
+            #expect(after?.pid != nil && after?.pid != before)
+            #expect(restarted.standardOutput == "Restarted answers-late (pid \(after?.pid ?? 0)).\n")
+
+            // One that exits as it starts says so as soon as it has.
+            var started = ContinuousClock.now
+            let crashed = try await fixture.hooray("plugins", "restart", "crashes-at-start")
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(crashed.status == .exited(1))
+            #expect(
+                crashed.standardError
+                    == "hooray plugins restart: crashes-at-start was started again but is not running: exited with status 3; its last words: “crashes-at-start: my settings file is missing, so I stop here”\n"
+            )
+
+            // One that never answers says so once `initialize` has had its 10 s, not "hoorayd did not answer".
+            started = ContinuousClock.now
+            let silent = try await fixture.hooray("plugins", "restart", "never-initializes")
+            #expect(ContinuousClock.now - started >= .seconds(10))
+            #expect(silent.status == .exited(1))
+            #expect(
+                silent.standardError
+                    == "hooray plugins restart: never-initializes was started again but is not running: did not answer initialize within 10 s\n"
+            )
+
+            // A folder that is not loaded is named as such, with the reason and the fix.
+            let refused = try await fixture.hooray("plugins", "restart", "api-99")
+            #expect(refused.status == .exited(1))
+            #expect(
+                refused.standardError.hasPrefix(
+                    "hooray plugins restart: the api-99 plugin in \(plugins)/api-99 is not loaded: plugin.toml:4:15: api-99 speaks plugin API 99, and this Hooray speaks 1"
+                ), "\(refused.standardError)")
+            #expect(refused.standardError.hasSuffix("; fix it, then `hooray reload`\n"))
+            #expect(await daemon.stop() == .exited(0))
         }
     }
 }
