@@ -90,4 +90,69 @@ struct ExternalPluginTests {
             #expect(off.standardError.contains("enabled = true"), "\(off.standardError)")
         }
     }
+
+    /// Writes a plugin that posts fifteen notices in one command, with the SDK beside it.
+    static func writeNoisyPlugin(into fixture: HoorayFixture) throws {
+        let folder = fixture.home.appending("data/hooray/plugins/chatty")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try """
+        name = "chatty"
+        version = "1.0.0"
+        api_version = 1
+        description = "Says too much."
+        exec = ["chatty.py"]
+        permissions = ["notify"]
+
+        [[commands]]
+        name = "burst"
+        summary = "Post fifteen notices at once."
+        """.write(toFile: folder + "/plugin.toml", atomically: true, encoding: .utf8)
+        try writeProgram(
+            """
+            #!/usr/bin/env python3
+            from hooray_plugin import Plugin, HostError
+
+            plugin = Plugin()
+
+            @plugin.command("burst")
+            def burst(command, host):
+                shown = held = 0
+                for number in range(15):
+                    try:
+                        host.post_notice({"title": "Burst %d" % number})
+                        shown += 1
+                    except HostError as error:
+                        held += 1
+                        reason = error.message
+                return "%d shown, %d held back: %s" % (shown, held, reason)
+
+            plugin.run()
+
+            """, to: folder + "/chatty.py")
+        try FileManager.default.copyItem(
+            atPath: examples + "/pomodoro/hooray_plugin.py", toPath: folder + "/hooray_plugin.py")
+    }
+
+    @Test func aPluginPostingTooManyNoticesIsHeldBackWithOneNoisyNotice() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try Self.writeNoisyPlugin(into: fixture)
+            let daemon = try await fixture.startDaemon()
+            let burst = try await fixture.hooray("chatty", "burst")
+            #expect(burst.status == .exited(0), "\(burst.standardError)")
+            #expect(burst.standardOutput.hasPrefix("10 shown, 5 held back: "), "\(burst.standardOutput)")
+            #expect(burst.standardOutput.contains("notices_per_minute"))
+
+            // The ten it may post, and one notice saying it is being noisy — once.
+            let shown = try await server.waitForNotifications(count: 11, timeout: .seconds(20))
+            #expect(shown.filter { $0.summary.hasPrefix("Burst ") }.count == 10)
+            #expect(shown.filter { $0.summary == "chatty is being noisy" }.count == 1)
+            let again = try await fixture.hooray("chatty", "burst")
+            #expect(again.standardOutput.hasPrefix("0 shown, 15 held back"), "\(again.standardOutput)")
+            #expect(await fixture.waitUntilSettled(daemon))
+            let all = try server.notifications()
+            #expect(all.count == 11, "\(all.map(\.summary))")
+            await daemon.stop()
+        }
+    }
 }
