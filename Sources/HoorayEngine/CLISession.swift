@@ -49,8 +49,8 @@ public struct CLISession: Sendable {
 
     /// Sends a request to the daemon; `nil` when it is not running.
     public func send(_ request: ControlRequest) throws -> ControlResponse? {
-        // A reload or restart may stop a plugin in another language (up to 5 s) and wait for it to
-        // start again (up to 10 s).
+        // A reload or restart may stop a plugin in another language (up to 5 s) and wait for its
+        // answer to `initialize` (up to 11 s).
         let timeout =
             switch request {
             case .reload, .restart: 25

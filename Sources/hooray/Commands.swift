@@ -596,9 +596,8 @@ struct PluginsRestart: AsyncParsableCommand {
         let session = try CLISession(configFile: global.configFile)
         let response: ControlResponse?
         do {
-            // hoorayd stops the plugin (at most 5 s) and waits for its answer to `initialize` (at most 11 s).
-            response = try ControlClient.send(
-                .restart(plugin: name), socketPath: session.paths.controlSocket, timeout: 20)
+            // The session waits long enough for hoorayd to stop the plugin and for its `initialize`.
+            response = try session.send(.restart(plugin: name))
         } catch {
             warn("hooray plugins restart: hoorayd did not answer (\(error)); try again shortly.")
             throw ExitCode(ExitStatus.busy.rawValue)

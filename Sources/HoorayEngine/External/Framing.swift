@@ -57,9 +57,6 @@ public struct FrameDecoder: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
-    /// Whether bytes of an unfinished frame are waiting.
-    public var hasPartialFrame: Bool { start < buffer.count }
-
     /// The next whole body, or `nil` until more bytes arrive.
     public mutating func next() throws(FrameError) -> Data? {
         if bodyLength == nil {
