@@ -211,7 +211,14 @@ struct AIKeyTests {
                 $0.sync == "synced"
             }
             #expect(synced != nil, "\(daemon.standardError)")
-            #expect(try ai.requests().first?.headers["authorization"] == "Bearer \(key)")
+            // The server may record the request a moment after hoorayd has its answer.
+            let first = await pollUntil(timeout: .seconds(10), interval: .milliseconds(50)) {
+                () -> RecordedAIRequest? in (try? ai.requests())?.first
+            }
+            #expect(
+                first?.headers["authorization"] == "Bearer \(key)",
+                "the requests: \(((try? ai.requests()) ?? []).map { $0.headers["authorization"] ?? "no authorization" })"
+            )
 
             await daemon.stop()
         }

@@ -341,7 +341,9 @@ final class ConformanceRun {
             return await stillAnswers(
                 after: "a notification it does not know",
                 passed: "ignored a notification it does not know; it still answers")
-        case .shutdown: return await shutdown()
+        case .shutdown:
+            await waitForCallsToSettle()
+            return await shutdown()
         case .hostCalls: return await hostCalls()
         }
     }
@@ -603,6 +605,21 @@ final class ConformanceRun {
             return .failed(said + "; " + problems.joined(separator: ", and ") + lines)
         }
         return .passed(said)
+    }
+
+    /// Lets the plugin finish what it started before it is stopped — such as scheduling its
+    /// reminders, which on a busy machine takes a while: waits until it has made no call for a
+    /// second, at most 30 s.
+    func waitForCallsToSettle() async {
+        var last = await supervisor.callsServed
+        var quiet = 0
+        for _ in 0..<150 {
+            try? await Task.sleep(for: .milliseconds(200))
+            let now = await supervisor.callsServed
+            quiet = now == last ? quiet + 1 : 0
+            last = now
+            if quiet >= 5 { return }
+        }
     }
 
     /// Whether the host refused any of the plugin's calls as its own fault, over the whole run.

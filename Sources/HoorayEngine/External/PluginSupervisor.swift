@@ -122,6 +122,8 @@ public actor PluginSupervisor {
     var recentErrorLines: [String] = []
     /// How many of its calls were refused as its own fault (``noteRefusal(of:_:)``), and the first.
     var refusedCalls: (count: Int, first: String?) = (0, nil)
+    /// How many of the plugin's calls have been taken up, over every run.
+    var callsServed = 0
 
     /// Creates the supervisor of a plugin; nothing starts until ``activate(context:configuration:)``.
     ///
@@ -689,6 +691,7 @@ public actor PluginSupervisor {
         // Calls queued by a run that ended (killed, turned off, removed) are not performed.
         guard run == generation, hasProcess, !deliberateStop else { return }
         incomingCount -= 1
+        callsServed += 1
         await pace()
         guard run == generation, hasProcess, !deliberateStop else { return }
         switch message {
