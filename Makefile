@@ -10,7 +10,7 @@ BUILD_FLAGS  ?= --manifest-cache none
 BIN          := .build/debug
 
 RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev
-TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools \
+TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
                 libglib2.0-bin
 
 # At most this many tests run at once. Every end-to-end test starts its own dbus-daemon, and each

@@ -164,7 +164,7 @@ public enum Daemon {
                     server: engine.serverStatus.info, serverProblem: engine.serverStatus.problem,
                     waitingNotices: (try? database.pendingNotices().count) ?? 0,
                     plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue,
-                    identity: identity)
+                    identity: identity, doNotDisturb: engine.doNotDisturbState)
                 return ControlResponse(ok: true, status: status)
             case .reload:
                 let result = await reload(engine: engine, state: state, logLevel: logLevel, logger: logger)

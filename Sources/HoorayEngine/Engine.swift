@@ -128,6 +128,10 @@ public actor Engine {
     let deliveryEvents: AsyncStream<Void>
     let deliveryContinuation: AsyncStream<Void>.Continuation
     let background = BackgroundTracker()
+    /// The notification server's do-not-disturb state, as last heard or asked.
+    public internal(set) var doNotDisturbState = DoNotDisturb.off
+    /// Tells subscribers (such as `hooray bar --follow`) that what they show may have changed.
+    public nonisolated let changes = ChangeBroadcast()
 
     enum LoopEvent: Sendable {
         case alarm(WallClockAlarm.Event)
@@ -264,6 +268,8 @@ public actor Engine {
         }
         // The command's days and times are the user's, whose zone may differ from the daemon's.
         let context = makeContext(for: name, timeZone: command.environment.timeZone)
+        // Whatever the command did may change what a status bar shows.
+        defer { changes.publish() }
         // A plugin in another language has time limits of its own, which name it when they run out.
         return try await withTimeLimit(plugin is ExternalPlugin ? 60 : settings.pluginTimeLimit) {
             try await plugin.run(command, context: context, erasedConfiguration: setup.configuration)
@@ -294,6 +300,7 @@ public actor Engine {
         }
         state.upsert(RuleKey(plugin: plugin, reminder: reminder.id), nextDue: stored.nextDue)
         loopContinuation.yield(.changed)
+        changes.publish()
         return ScheduledReminder(reminder: reminder, nextDue: stored.nextDue)
     }
 
@@ -314,6 +321,7 @@ public actor Engine {
             state.upsert(RuleKey(plugin: plugin, reminder: rule.reminder.id), nextDue: rule.nextDue)
         }
         loopContinuation.yield(.changed)
+        changes.publish()
     }
 
     func cancel(reminderID: String, plugin: String) async throws {
@@ -322,6 +330,7 @@ public actor Engine {
             state.remove(RuleKey(plugin: plugin, reminder: id))
         }
         loopContinuation.yield(.changed)
+        changes.publish()
     }
 
     // MARK: Snoozes
@@ -506,6 +515,7 @@ public actor Engine {
                 if let id {
                     logger.info("\(key.plugin)/\(key.reminder) is due; queued notice \(id)")
                     deliveryContinuation.yield()
+                    changes.publish()
                 }
             } else if plan.fire == nil, case .once = reminder.schedule,
                 try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminder, dueAt: due)
@@ -589,6 +599,7 @@ public actor Engine {
         let id = try await database.insertNotice(
             notice, plugin: plugin, now: clock.now, storing: values, inserting: records)
         deliveryContinuation.yield()
+        changes.publish()
         return id
     }
 
@@ -729,6 +740,12 @@ public actor Engine {
             deliveryContinuation.yield()
         case .action(let id, let action):
             _ = await press(action: action, on: id)
+        case .doNotDisturbChanged(let state):
+            guard state != doNotDisturbState else { return }
+            logger.info("do not disturb: \(state)")
+            doNotDisturbState = state
+            deliveryContinuation.yield()
+            changes.publish()
         }
     }
 
@@ -789,6 +806,7 @@ public actor Engine {
                 try await plugin.actionInvoked(invoked, context: context)
             }
             logger.info("\(stored.plugin): action \(action) on notice \(id)")
+            changes.publish()
             let label = stored.notice.actions.first { $0.id == action }?.label
             return .handled(button: label ?? action, plugin: stored.plugin)
         } catch let declined as ActionDeclined {

@@ -11,6 +11,13 @@ public protocol NotificationSink: Sendable {
     func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome
     /// Stops the sink.
     func shutdown() async
+    /// Whether the server is in do-not-disturb mode now, asked at delivery time.
+    func doNotDisturb() async -> DoNotDisturb
+}
+
+extension NotificationSink {
+    /// A sink that knows no do-not-disturb state is never in it.
+    public func doNotDisturb() async -> DoNotDisturb { .off }
 }
 
 /// Something that happened on the notification side.
@@ -19,6 +26,8 @@ public enum SinkEvent: Sendable, Equatable {
     case action(NoticeID, String)
     /// A notification server appeared on the bus.
     case serverAppeared
+    /// The server's do-not-disturb state changed (sent where the server has a change signal).
+    case doNotDisturbChanged(DoNotDisturb)
 }
 
 extension ServerStatus {

@@ -178,6 +178,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var nextDue: Date?
     /// Where the anonymous identity is kept, in words (see `IdentityVault.whereabouts()`).
     public var identity: String?
+    /// The notification server's do-not-disturb state, when hoorayd knows it.
+    public var doNotDisturb: DoNotDisturb?
 
     enum CodingKeys: String, CodingKey {
         case pid, version, server, plugins, identity
@@ -186,14 +188,17 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         case waitingNotices = "waiting_notices"
         case configFiles = "config_files"
         case nextDue = "next_due"
+        case doNotDisturb = "do_not_disturb"
     }
 
     /// Creates a status.
     public init(
         pid: Int32, version: String, startedAt: Date, server: ServerInfo?, serverProblem: String?,
-        waitingNotices: Int, plugins: [String], configFiles: [String], nextDue: Date?, identity: String? = nil
+        waitingNotices: Int, plugins: [String], configFiles: [String], nextDue: Date?, identity: String? = nil,
+        doNotDisturb: DoNotDisturb? = nil
     ) {
         self.identity = identity
+        self.doNotDisturb = doNotDisturb
         self.pid = pid
         self.version = version
         self.startedAt = startedAt
