@@ -158,4 +158,8 @@ public enum DeliveryEvent: Sendable, Hashable {
     /// The notification server left the bus, or the bus itself went away. Notices it showed are gone
     /// from the screen; updating one shows it anew.
     case serverVanished
+    /// The server went into do-not-disturb mode or came out of it, as its change signal says; also
+    /// sent when a server appears in it. Servers without such a signal (mako) are only asked, at
+    /// delivery time, through ``NotificationDelivery/doNotDisturb()``.
+    case doNotDisturbChanged(DoNotDisturb)
 }

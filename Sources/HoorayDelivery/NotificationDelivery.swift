@@ -102,6 +102,19 @@ public final class NotificationDelivery: Sendable {
         }
     }
 
+    /// Asks the notification server whether it is in do-not-disturb mode, such as dunst paused.
+    ///
+    /// Servers with a change signal (dunst, KDE, GNOME) also report changes on ``events`` as
+    /// ``DeliveryEvent/doNotDisturbChanged(_:)``; mako has none, so ask before delivering.
+    ///
+    /// - Returns: The state and the server it comes from; ``DoNotDisturb/off`` when there is no
+    ///   server, it keeps no such state, or it did not answer in time.
+    public func doNotDisturb() async -> DoNotDisturb {
+        await thread.perform(timeout: configuration.timeout, timedOut: .off, stopped: .off) { session in
+            session.doNotDisturb()
+        }
+    }
+
     /// Shows a notice, or updates it in place.
     ///
     /// A notice this process already shows is updated in place: same notification, same server id,

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayAI
+import HoorayConfig
 import HoorayDelivery
 import HoorayKit
 import HoorayStorage
@@ -162,12 +163,48 @@ public struct CLISession: Sendable {
 
     /// Asks the session bus for the notification server directly.
     public func probeServer() async -> ServerStatus {
+        await probeDesktop().server
+    }
+
+    /// Asks the session bus for the notification server and its do-not-disturb state directly.
+    public func probeDesktop() async -> (server: ServerStatus, doNotDisturb: DoNotDisturb) {
         var logger = Logger(label: "hooray")
         logger.logLevel = .critical
         let sink = LibNotifySink(icon: "hooray", serverTimeout: .seconds(3), logger: logger)
         let status = await sink.serverStatus()
+        let doNotDisturb = status.info == nil ? DoNotDisturb.off : await sink.doNotDisturb()
         await sink.shutdown()
-        return status
+        return (status, doNotDisturb)
+    }
+}
+
+extension CLISession {
+    /// Asks the configured AI service for praise once, with short time limits (3 s to connect,
+    /// 8 s in all), to find out whether it answers, as `hooray doctor` does.
+    ///
+    /// - Parameters:
+    ///   - configuration: The `[ai]` section; it must not be off.
+    ///   - identityStore: Where the anonymous identity sent as `x-user-id` is kept.
+    /// - Returns: The praise, or why there was none (an ``AIRequestError`` says what to do).
+    public func askAIOnce(_ configuration: AIConfiguration, identityStore: CoreSettings.Identity.Store) async
+        -> Result<AIPraise, any Error>
+    {
+        var quick = configuration
+        quick.connectTimeout = min(configuration.connectTimeout, .seconds(3))
+        quick.timeout = min(configuration.timeout, .seconds(8))
+        var logger = Logger(label: "ai")
+        logger.logLevel = .critical
+        let provider = IdentityResolvingPraiseProvider(
+            configuration: quick, vault: IdentityVault(store: identityStore, paths: paths), logger: logger)
+        let now = Date()
+        let moment = MomentForPraise(
+            clientID: UUID(), text: "Checked that Hooray works", happenedAt: now, submittedAt: now,
+            timeZone: SystemTimeZone(environment: environment).current().identifier, timeAgo: "just now")
+        do {
+            return .success(try await provider.praise(for: moment))
+        } catch {
+            return .failure(error)
+        }
     }
 }
 

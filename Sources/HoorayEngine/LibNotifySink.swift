@@ -27,6 +27,7 @@ public final class LibNotifySink: NotificationSink {
                     switch event {
                     case .actionInvoked(let notice, let actionID): onEvent(.action(notice, actionID))
                     case .serverAppeared: onEvent(.serverAppeared)
+                    case .doNotDisturbChanged(let state): onEvent(.doNotDisturbChanged(state))
                     case .closed, .serverVanished: break
                     }
                 }
@@ -35,6 +36,10 @@ public final class LibNotifySink: NotificationSink {
 
     public func serverStatus() async -> ServerStatus {
         await delivery.serverStatus()
+    }
+
+    public func doNotDisturb() async -> DoNotDisturb {
+        await delivery.doNotDisturb()
     }
 
     public func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {

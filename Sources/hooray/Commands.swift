@@ -378,6 +378,7 @@ struct Status: AsyncParsableCommand, OffersJSON {
                 print(
                     "Notification server: none (\(status.serverProblem ?? "unknown")); notices wait in `hooray inbox`.")
             }
+            print(Self.doNotDisturbLine(status.doNotDisturb ?? .off))
             print("Plugins: \(status.plugins.joined(separator: ", "))")
             print("Waiting notices: \(status.waitingNotices)")
             print("Next reminder: \(status.nextDue.map { Output.when($0) } ?? "none")")
@@ -390,9 +391,13 @@ struct Status: AsyncParsableCommand, OffersJSON {
             warn(TerminalText.safe(line, multiline: true))
         }
         let identity = session.identityVault(plugins: installedPlugins).whereabouts()
-        let server = await session.probeServer()
+        let (server, doNotDisturb) = await session.probeDesktop()
         if json {
-            print(try Output.json(StatusItem(offline: server.info, serverProblem: server.problem, identity: identity)))
+            print(
+                try Output.json(
+                    StatusItem(
+                        offline: server.info, serverProblem: server.problem, doNotDisturb: doNotDisturb,
+                        identity: identity)))
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         print("hoorayd is not running. Start it with `make run` or `systemctl --user start hooray`.")
@@ -405,8 +410,17 @@ struct Status: AsyncParsableCommand, OffersJSON {
         case .unavailable, .timedOut:
             print("Notification server: none (\(server.problem ?? "unknown")); notices would wait in `hooray inbox`.")
         }
+        if server.info != nil { print(Self.doNotDisturbLine(doNotDisturb)) }
         print("Anonymous id: \(identity)")
         throw ExitCode(ExitStatus.unavailable.rawValue)
+    }
+
+    /// "Do not disturb: on (dunst) — notices wait in `hooray inbox` until it ends." or "Do not disturb: off".
+    static func doNotDisturbLine(_ state: DoNotDisturb) -> String {
+        let source = state.source.map { " (\(TerminalText.safe($0)))" } ?? ""
+        return state.isOn
+            ? "Do not disturb: on\(source) — notices wait in `hooray inbox` until it ends."
+            : "Do not disturb: off\(source)"
     }
 }
 
@@ -425,6 +439,26 @@ struct StatusItem: Encodable {
     let configFiles: [String]?
     /// Where the anonymous identity is kept, in words.
     let identity: String?
+    /// The notification server's do-not-disturb state.
+    let doNotDisturb: DoNotDisturbItem?
+
+    /// The `doNotDisturb` member: whether it is on, and which server says so.
+    struct DoNotDisturbItem: Encodable {
+        let on: Bool
+        let source: String?
+
+        init(_ state: DoNotDisturb) {
+            (on, source) = (state.isOn, state.source)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(on, forKey: .on)
+            try container.encode(source, forKey: .source)
+        }
+
+        enum CodingKeys: String, CodingKey { case on, source }
+    }
 
     /// The notification server, as the `server` member.
     struct Server: Encodable {
@@ -453,10 +487,12 @@ struct StatusItem: Encodable {
         nextDue = status.nextDue
         configFiles = status.configFiles
         identity = status.identity
+        doNotDisturb = status.doNotDisturb.map(DoNotDisturbItem.init)
     }
 
     /// What `hooray` sees itself when no daemon runs.
-    init(offline server: ServerInfo?, serverProblem: String?, identity: String) {
+    init(offline server: ServerInfo?, serverProblem: String?, doNotDisturb: DoNotDisturb, identity: String) {
+        self.doNotDisturb = server == nil ? nil : DoNotDisturbItem(doNotDisturb)
         running = false
         (pid, version, startedAt, plugins, waitingNotices, nextDue, configFiles) = (nil, nil, nil, nil, nil, nil, nil)
         self.server = server.map(Server.init)
@@ -466,7 +502,7 @@ struct StatusItem: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case running, pid, version, startedAt, server, serverProblem, plugins, waitingNotices, nextDue, configFiles
-        case identity
+        case identity, doNotDisturb
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -482,6 +518,7 @@ struct StatusItem: Encodable {
         try container.encode(nextDue, forKey: .nextDue)
         try container.encode(configFiles, forKey: .configFiles)
         try container.encode(identity, forKey: .identity)
+        try container.encode(doNotDisturb, forKey: .doNotDisturb)
     }
 }
 

@@ -41,6 +41,13 @@ final class LibNotifySession {
     private var shown: [NoticeID: ShownNotification] = [:]
     /// Notifications the server closed, kept until libnotify has finished emitting `closed` on them.
     private var closedNotifications: [ShownNotification] = []
+    /// The do-not-disturb state last reported on ``events``.
+    private var reportedDoNotDisturb = DoNotDisturb.off
+    private lazy var doNotDisturbWatch = DoNotDisturbWatch(timeout: configuration.timeout, logger: logger) {
+        [weak self] in
+        // Read outside the signal's dispatch, after the jobs already queued.
+        self?.thread?.post { [weak self] in self?.reportDoNotDisturb() }
+    }
 
     init(configuration: NotificationDelivery.Configuration, events: AsyncStream<DeliveryEvent>.Continuation) {
         self.configuration = configuration
@@ -156,6 +163,27 @@ final class LibNotifySession {
         _ = close(serverID: serverID)
     }
 
+    /// Asks the server whether it is in do-not-disturb mode; see ``DoNotDisturbWatch`` for where each
+    /// server keeps it. Off when there is no server or it keeps no such state.
+    func doNotDisturb() -> DoNotDisturb {
+        guard case .success(let bus) = connectedBus(),
+            let reply = try? call(bus, "GetServerInformation", replyType: "(ssss)")
+        else { return .off }
+        let name = string(in: reply, at: 0)
+        g_variant_unref(reply)
+        return doNotDisturbWatch.read(on: bus, serverName: name)
+    }
+
+    /// Reads the do-not-disturb state and reports it on ``events`` when it differs from the last report.
+    private func reportDoNotDisturb(_ known: DoNotDisturb? = nil) {
+        guard !isStopped else { return }
+        let state = known ?? doNotDisturb()
+        guard state != reportedDoNotDisturb else { return }
+        reportedDoNotDisturb = state
+        logger.debug("Do not disturb: \(state)")
+        events.yield(.doNotDisturbChanged(state))
+    }
+
     // MARK: Callbacks from GLib
 
     func actionInvoked(on notice: NoticeID, key: String) {
@@ -178,6 +206,8 @@ final class LibNotifySession {
         guard !isStopped else { return }
         serverPresent = true
         logger.debug("A notification server appeared on the session bus")
+        // Before `serverAppeared`, so that notices retried then see a server that is in do-not-disturb.
+        reportDoNotDisturb()
         events.yield(.serverAppeared)
     }
 
@@ -194,6 +224,7 @@ final class LibNotifySession {
         if serverPresent {
             serverPresent = false
             logger.info("The notification server left the session bus")
+            reportDoNotDisturb(.off)
             events.yield(.serverVanished)
         }
     }
@@ -240,6 +271,7 @@ final class LibNotifySession {
             SessionReference.release
         )
         connection = bus
+        doNotDisturbWatch.attach(to: bus)
         cancelRetry()
         logger.debug("Connected to the session bus")
         return .success(bus)
@@ -255,6 +287,7 @@ final class LibNotifySession {
         notify_init(NotificationDelivery.appName)
         if serverPresent {
             serverPresent = false
+            reportDoNotDisturb(.off)
             events.yield(.serverVanished)
         }
         armRetry()
@@ -265,6 +298,7 @@ final class LibNotifySession {
             g_bus_unwatch_name(nameWatch)
             nameWatch = 0
         }
+        doNotDisturbWatch.detach()
         if let connection {
             if connectionClosedHandler != 0 {
                 g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), connectionClosedHandler)
