@@ -47,6 +47,10 @@ public final class TestNotificationServer: Sendable {
     ///   - hang: Own the name but never answer `Notify`, like a server that hangs.
     ///   - answerDelay: Answer `Notify` only after this long, like a slow server.
     ///   - name: The server name `GetServerInformation` returns.
+    ///   - inhibited: Have KDE Plasma's `Inhibited` property (do-not-disturb), starting with this
+    ///     value; ``setInhibited(_:)`` changes it. `nil`: no such property.
+    ///   - makoModes: Answer mako's `ListModes` with these modes (such as `do-not-disturb`); `nil`:
+    ///     no mako interface.
     ///   - timeout: How long the server may take to start.
     /// - Throws: ``SystemTestingError/notReady(what:output:)`` when it does not start, for example
     ///   because another server already owns the name.
@@ -56,6 +60,8 @@ public final class TestNotificationServer: Sendable {
         hang: Bool = false,
         answerDelay: Duration? = nil,
         name: String = "hooray-test-server",
+        inhibited: Bool? = nil,
+        makoModes: [String]? = nil,
         timeout: Duration = .seconds(10)
     ) async throws {
         self.busAddress = busAddress
@@ -67,6 +73,8 @@ public final class TestNotificationServer: Sendable {
             Self.scriptPath, "--caps", capabilities.joined(separator: ","), "--record", recordFile, "--name", name,
         ]
         if hang { arguments.append("--hang") }
+        if let inhibited { arguments += ["--inhibited", inhibited ? "on" : "off"] }
+        if let makoModes { arguments += ["--mako-modes", makoModes.joined(separator: ",")] }
         if let answerDelay {
             let seconds = Double(answerDelay.components.seconds) + Double(answerDelay.components.attoseconds) / 1e18
             arguments += ["--delay", String(seconds)]
@@ -148,6 +156,12 @@ public final class TestNotificationServer: Sendable {
     ///   - reason: 1 expired, 2 dismissed by the user (the default), 3 closed by a call.
     public func dismiss(id: UInt32, reason: UInt32 = 2) async throws {
         try await control("Dismiss", "uint32:\(id)", "uint32:\(reason)")
+    }
+
+    /// Turns KDE's do-not-disturb on or off: sets `Inhibited` and emits `PropertiesChanged`, as
+    /// Plasma does. Only for a server started with `inhibited`.
+    public func setInhibited(_ inhibited: Bool) async throws {
+        try await control("SetInhibited", "boolean:\(inhibited)")
     }
 
     /// Stops the server (`SIGTERM`, then `SIGKILL`) and waits until the bus has released its name.

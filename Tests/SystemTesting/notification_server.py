@@ -19,6 +19,10 @@ Options:
   --hang                            own the name but never answer Notify
   --delay SECONDS                   answer Notify only after this long, like a slow server
   --name NAME                       server name (default: hooray-test-server)
+  --inhibited on|off                have KDE's Inhibited property (do-not-disturb), starting so;
+                                    TestControl.SetInhibited(b) changes it and emits PropertiesChanged
+  --mako-modes MODE,...             answer mako's fr.emersion.Mako ListModes/SetModes at /fr/emersion/Mako
+                                    with these modes active (such as do-not-disturb)
 
 It prints READY on stdout once the name is owned, and exits on SIGTERM or SIGINT
 or when the bus goes away.
@@ -35,7 +39,8 @@ import time
 from dbus_next import BusType, Variant
 from dbus_next.aio import MessageBus
 from dbus_next.constants import NameFlag, RequestNameReply
-from dbus_next.service import ServiceInterface, method, signal as dbus_signal
+from dbus_next.constants import PropertyAccess
+from dbus_next.service import ServiceInterface, dbus_property, method, signal as dbus_signal
 
 BUS_NAME = "org.freedesktop.Notifications"
 OBJECT_PATH = "/org/freedesktop/Notifications"
@@ -151,6 +156,38 @@ class Notifications(ServiceInterface):
             self.NotificationClosed(notification_id, reason)
 
 
+class InhibitedNotifications(Notifications):
+    """The same server with KDE Plasma's Inhibited property: true while do-not-disturb is on."""
+
+    def __init__(self, options, recorder):
+        super().__init__(options, recorder)
+        self.inhibited = options.inhibited == "on"
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Inhibited(self) -> "b":
+        return self.inhibited
+
+    def set_inhibited(self, value):
+        self.inhibited = value
+        self.emit_properties_changed({"Inhibited": value})
+
+
+class Mako(ServiceInterface):
+    """mako's own interface, as far as its modes go (mako 1.7 and later)."""
+
+    def __init__(self, modes):
+        super().__init__("fr.emersion.Mako")
+        self.modes = modes
+
+    @method()
+    def ListModes(self) -> "as":
+        return list(self.modes)
+
+    @method()
+    def SetModes(self, modes: "as"):
+        self.modes = list(modes)
+
+
 class TestControl(ServiceInterface):
     """Lets a test do what a user does with the mouse."""
 
@@ -170,6 +207,10 @@ class TestControl(ServiceInterface):
         self.recorder.write({"method": "Dismiss", "id": id, "reason": reason})
         self.notifications.close(id, reason)
 
+    @method()
+    def SetInhibited(self, inhibited: "b"):
+        self.notifications.set_inhibited(inhibited)
+
 
 def parse_options(arguments):
     parser = argparse.ArgumentParser(description="Headless notification server for tests.")
@@ -178,6 +219,8 @@ def parse_options(arguments):
     parser.add_argument("--hang", action="store_true")
     parser.add_argument("--delay", type=float, default=0)
     parser.add_argument("--name", default="hooray-test-server")
+    parser.add_argument("--inhibited", choices=["on", "off"], default=None)
+    parser.add_argument("--mako-modes", default=None)
     options = parser.parse_args(arguments)
     options.caps = [cap for cap in options.caps.split(",") if cap]
     return options
@@ -186,8 +229,11 @@ def parse_options(arguments):
 async def serve(options):
     recorder = Recorder(options.record)
     bus = await MessageBus(bus_type=BusType.SESSION).connect()
-    notifications = Notifications(options, recorder)
+    kind = InhibitedNotifications if options.inhibited else Notifications
+    notifications = kind(options, recorder)
     bus.export(OBJECT_PATH, notifications)
+    if options.mako_modes is not None:
+        bus.export("/fr/emersion/Mako", Mako([mode for mode in options.mako_modes.split(",") if mode]))
     bus.export(OBJECT_PATH, TestControl(notifications, recorder))
 
     # A server stopped just before may still own the name for a moment: try again for a while.

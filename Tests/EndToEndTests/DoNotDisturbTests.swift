@@ -1,0 +1,110 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// The desktop's do-not-disturb, end to end: the real dunst under Xvfb, and test servers shaped
+/// like KDE Plasma and mako.
+@Suite(.timeLimit(.minutes(3)))
+struct DoNotDisturbTests {
+    /// Waits until `hooray status` prints a line containing `text`, and returns what it printed.
+    func statusSays(_ text: String, _ fixture: HoorayFixture) async throws -> String? {
+        await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) { () -> String? in
+            let output = try? await fixture.hooray("status").standardOutput
+            return output?.contains(text) == true ? output : nil
+        }
+    }
+
+    @Test func whileDunstIsPausedAReminderWaitsAndItIsShownWhenDunstResumes() async throws {
+        try await HoorayFixture.with { fixture in
+            let dunst = try await DunstServer(busAddress: fixture.bus.address)
+            // Given dunst paused, as `dunstctl set-paused true` does for do-not-disturb,
+            try await dunst.control("set-paused", "true")
+            try fixture.writeConfig(reminderTOML(title: "Stretch", body: "Roll your shoulders.", at: "15:00"))
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 14:59:57")
+
+            // hoorayd knows it,
+            let paused = try await statusSays("Do not disturb: on (dunst)", fixture)
+            #expect(paused != nil, "\(daemon.standardError)")
+            // and the reminder, once due, waits in the inbox, saying why,
+            let waiting = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) { () -> String? in
+                let inbox = try? await fixture.hooray("inbox").standardOutput
+                return inbox?.contains("Stretch") == true ? inbox : nil
+            }
+            let inbox = try #require(waiting, "\(daemon.standardError)")
+            #expect(inbox.lowercased().contains("do not disturb"), "\(inbox)")
+            // instead of reaching dunst, which neither shows it nor holds it itself.
+            #expect(try await dunst.count("displayed") == 0)
+            #expect(try await dunst.count("waiting") == 0)
+
+            // When dunst resumes, hoorayd hears it and shows the reminder.
+            try await dunst.control("set-paused", "false")
+            let shown = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) { () -> Bool? in
+                let displayed = (try? await dunst.count("displayed")) ?? 0
+                let history = (try? await dunst.count("history")) ?? 0
+                return displayed + history >= 1 ? true : nil
+            }
+            #expect(shown == true, "\(daemon.standardError)\n\(dunst.log)")
+            #expect(try await statusSays("Do not disturb: off (dunst)", fixture) != nil)
+            #expect(await fixture.waitUntilSettled(daemon), "\(daemon.standardError)")
+            #expect(try await dunst.count("displayed") + dunst.count("history") == 1)
+            #expect(await daemon.stop() == .exited(0))
+            await dunst.stop()
+        }
+    }
+
+    @Test func statusSaysWhenDunstIsPausedEvenWithoutHoorayd() async throws {
+        try await HoorayFixture.with { fixture in
+            let dunst = try await DunstServer(busAddress: fixture.bus.address)
+            try await dunst.control("set-paused", "true")
+            let status = try await fixture.hooray("status")
+            #expect(status.standardOutput.contains("Do not disturb: on (dunst)"), "\(status.standardOutput)")
+            let json = try await fixture.hooray("status", "--json")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+            let state = try #require(object["doNotDisturb"] as? [String: Any], "\(json.standardOutput)")
+            #expect(state["on"] as? Bool == true)
+            #expect(state["source"] as? String == "dunst")
+            await dunst.stop()
+        }
+    }
+
+    @Test func kdesInhibitedPropertyIsFollowedThroughItsChangeSignal() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await TestNotificationServer(
+                busAddress: fixture.bus.address, name: "Plasma", inhibited: true)
+            let daemon = try await fixture.startDaemon()
+            #expect(try await statusSays("Do not disturb: on (KDE)", fixture) != nil, "\(daemon.standardError)")
+            // Turned off in Plasma: hoorayd hears PropertiesChanged and says so, without being asked to look.
+            try await server.setInhibited(false)
+            #expect(try await statusSays("Do not disturb: off (KDE)", fixture) != nil, "\(daemon.standardError)")
+            try await server.setInhibited(true)
+            #expect(try await statusSays("Do not disturb: on (KDE)", fixture) != nil, "\(daemon.standardError)")
+            #expect(await daemon.stop() == .exited(0))
+            await server.stop()
+        }
+    }
+
+    @Test func makosDoNotDisturbModeIsReadWhenAsked() async throws {
+        for (modes, line) in [
+            (["default", "do-not-disturb"], "Do not disturb: on (mako)"),
+            (["default"], "Do not disturb: off (mako)"),
+        ] {
+            try await HoorayFixture.with { fixture in
+                let server = try await TestNotificationServer(
+                    busAddress: fixture.bus.address, name: "mako", makoModes: modes)
+                let status = try await fixture.hooray("status")
+                #expect(status.standardOutput.contains(line), "\(status.standardOutput)")
+                await server.stop()
+            }
+        }
+    }
+
+    @Test func aServerWithoutDoNotDisturbIsNeverInIt() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let status = try await fixture.hooray("status")
+            #expect(status.standardOutput.contains("Do not disturb: off\n"), "\(status.standardOutput)")
+            await server.stop()
+        }
+    }
+}
