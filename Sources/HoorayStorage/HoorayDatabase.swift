@@ -324,6 +324,25 @@ func decodeJSON<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
 }
 
 extension HoorayDatabase {
+    /// Runs SQLite's `PRAGMA quick_check`, as `hooray doctor` does.
+    ///
+    /// - Throws: ``StorageError`` with ``StorageError/Problem/damaged(_:companions:)`` (and its fix)
+    ///   when SQLite finds the file damaged, or whatever else kept it from reading the file.
+    public func quickCheck() async throws(StorageError) {
+        let findings: [String]
+        do {
+            findings = try await read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(path: path, problem: .other("\(error)"))
+        }
+        guard findings != ["ok"] else { return }
+        let companions = StorageError.companionSuffixes.filter { FileManager.default.fileExists(atPath: path + $0) }
+        let detail = findings.prefix(3).joined(separator: "; ")
+        throw StorageError(path: path, problem: .damaged("quick_check: \(detail)", companions: companions))
+    }
+
     /// Copies the whole database into a new file, for work that must not touch the original, such
     /// as `hooray next --config FILE` planning reminders while `hoorayd` runs on the real one.
     ///

@@ -419,7 +419,7 @@ struct Status: AsyncParsableCommand, OffersJSON {
     static func doNotDisturbLine(_ state: DoNotDisturb) -> String {
         let source = state.source.map { " (\(TerminalText.safe($0)))" } ?? ""
         return state.isOn
-            ? "Do not disturb: on\(source) — notices wait in `hooray inbox` until it ends."
+            ? "Do not disturb: on\(source) — notices that are not urgent wait in `hooray inbox` until it ends."
             : "Do not disturb: off\(source)"
     }
 }

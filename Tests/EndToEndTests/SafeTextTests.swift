@@ -190,7 +190,7 @@ struct SafeTextTests {
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
-                    "pluginTest",
+                    "pluginTest", "doctorCheck",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -215,6 +215,7 @@ struct SafeTextTests {
             try await record("reminder", ["next", "--json"])
             try await record("notice", ["inbox", "--all", "--json"])
             try await record("status", ["status", "--json"])
+            try await record("doctorCheck", ["doctor", "--json"])
             try await record("plugin", ["plugins", "--json"])
             let stretch = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../examples/plugins/stretch").standardizedFileURL.path
