@@ -84,6 +84,33 @@ struct DoNotDisturbTests {
         }
     }
 
+    @Test func gnomesShowBannersSettingIsFollowedThroughItsChangeSignal() async throws {
+        try await HoorayFixture.with { fixture in
+            // GSettings kept in a key file of the test's home, which every process of the test shares.
+            let settings = ["GSETTINGS_BACKEND": "keyfile"]
+            func showBanners(_ value: Bool) async throws {
+                let output = try await ProcessRunner.run(
+                    "gsettings", arguments: ["set", "org.gnome.desktop.notifications", "show-banners", "\(value)"],
+                    environment: fixture.environment(overriding: settings))
+                #expect(output.status == .exited(0), "\(output.standardError)")
+            }
+            let server = try await TestNotificationServer(busAddress: fixture.bus.address, name: "gnome-shell")
+            try await showBanners(false)
+            let daemon = try await fixture.startDaemon(environment: settings)
+            func statusSays(_ text: String) async -> Bool {
+                await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) { () -> Bool? in
+                    let output = try? await fixture.hooray("status", environment: settings).standardOutput
+                    return output?.contains(text) == true ? true : nil
+                } ?? false
+            }
+            #expect(await statusSays("Do not disturb: on (GNOME)"), "\(daemon.standardError)")
+            try await showBanners(true)
+            #expect(await statusSays("Do not disturb: off (GNOME)"), "\(daemon.standardError)")
+            #expect(await daemon.stop() == .exited(0))
+            await server.stop()
+        }
+    }
+
     @Test func makosDoNotDisturbModeIsReadWhenAsked() async throws {
         for (modes, line) in [
             (["default", "do-not-disturb"], "Do not disturb: on (mako)"),

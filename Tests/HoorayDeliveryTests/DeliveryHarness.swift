@@ -97,13 +97,19 @@ final class DeliveryHarness {
     func startServer(
         capabilities: [String] = TestNotificationServer.defaultCapabilities,
         hang: Bool = false,
-        answerDelay: Duration? = nil
+        answerDelay: Duration? = nil,
+        name: String = "hooray-test-server",
+        inhibited: Bool? = nil,
+        makoModes: [String]? = nil
     ) async throws -> TestNotificationServer {
         let server = try await TestNotificationServer(
             busAddress: bus.address,
             capabilities: capabilities,
             hang: hang,
-            answerDelay: answerDelay
+            answerDelay: answerDelay,
+            name: name,
+            inhibited: inhibited,
+            makoModes: makoModes
         )
         servers.append(server)
         return server
