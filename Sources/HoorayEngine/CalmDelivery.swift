@@ -123,7 +123,11 @@ extension Engine {
                     counts.append((entry.title, entry.count))
                 }
             }
-            let list = counts.map { $0.count > 1 ? "\($0.title) ×\($0.count)" : $0.title }
+            // The most missed first, at most five by name.
+            let named = counts.enumerated().sorted { ($1.element.count, $0.offset) < ($0.element.count, $1.offset) }
+                .map(\.element)
+            var list = named.prefix(5).map { $0.count > 1 ? "\($0.title) ×\($0.count)" : $0.title }
+            if named.count > 5 { list.append("\(named.count - 5) more") }
             let notice = Notice(
                 title: "While you were away",
                 body: "\(total == 1 ? "1 reminder" : "\(total) reminders") passed while the computer was off or "
