@@ -15,12 +15,14 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     public var celebrations: Celebrations
     /// `[identity]`: where the anonymous identity is kept.
     public var identity: Identity
+    /// `[storage]`: how long delivery records are kept.
+    public var storage: Storage
 
     /// The built-in defaults.
     public static let defaults = CoreSettings()
 
     /// The top-level sections Hooray reads, besides `plugins`.
-    public static let sectionNames = ["scheduler", "delivery", "log", "celebrations", "identity"]
+    public static let sectionNames = ["scheduler", "delivery", "log", "celebrations", "identity", "storage"]
 
     /// Creates settings.
     ///
@@ -30,10 +32,12 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     ///   - log: The `[log]` section.
     ///   - celebrations: The `[celebrations]` section.
     ///   - identity: The `[identity]` section.
+    ///   - storage: The `[storage]` section.
     public init(
         scheduler: Scheduler = Scheduler(), delivery: Delivery = Delivery(), log: Log = Log(),
-        celebrations: Celebrations = Celebrations(), identity: Identity = Identity()
+        celebrations: Celebrations = Celebrations(), identity: Identity = Identity(), storage: Storage = Storage()
     ) {
+        self.storage = storage
         self.scheduler = scheduler
         self.delivery = delivery
         self.log = log
@@ -42,7 +46,7 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case scheduler, delivery, log, celebrations, identity
+        case scheduler, delivery, log, celebrations, identity, storage
     }
 
     /// Decodes the sections, each independently so that errors in all of them are reported.
@@ -63,6 +67,8 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         identity =
             errors.attempt { try container.decodeIfPresent(Identity.self, forKey: .identity) ?? Identity() }
             ?? Identity()
+        storage =
+            errors.attempt { try container.decodeIfPresent(Storage.self, forKey: .storage) ?? Storage() } ?? Storage()
         try errors.throwIfAny()
     }
 
@@ -130,6 +136,14 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         ///
         /// `retry_every`, 30 seconds by default.
         public var retryEvery: ConfigDuration
+        /// When notices that are not urgent wait, to arrive as one digest when the quiet hours end.
+        ///
+        /// `quiet_hours`, none by default.
+        public var quietHours: QuietHours
+        /// How many notices due within a minute are shown one by one; more become one digest.
+        ///
+        /// `burst_limit`, 3 by default; at least 1.
+        public var burstLimit: Int
 
         /// Creates the section.
         ///
@@ -137,19 +151,26 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         ///   - icon: An icon-theme name or an absolute path.
         ///   - serverTimeout: How long to wait for the notification server.
         ///   - retryEvery: How often to retry undelivered notices.
+        ///   - quietHours: When notices that are not urgent wait.
+        ///   - burstLimit: How many notices within a minute are shown one by one.
         public init(
             icon: String = "hooray", serverTimeout: ConfigDuration = ConfigDuration(seconds: 5),
-            retryEvery: ConfigDuration = ConfigDuration(seconds: 30)
+            retryEvery: ConfigDuration = ConfigDuration(seconds: 30), quietHours: QuietHours = .none,
+            burstLimit: Int = 3
         ) {
             self.icon = icon
             self.serverTimeout = serverTimeout
             self.retryEvery = retryEvery
+            self.quietHours = quietHours
+            self.burstLimit = burstLimit
         }
 
         private enum CodingKeys: String, CodingKey {
             case icon
             case serverTimeout = "server_timeout"
             case retryEvery = "retry_every"
+            case quietHours = "quiet_hours"
+            case burstLimit = "burst_limit"
         }
 
         /// Decodes the section, checking that the icon is not empty and the durations are in range:
@@ -177,7 +198,50 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
                 errors.attempt {
                     try container.decodeDuration(.retryEvery, default: defaults.retryEvery, within: 1...86400)
                 } ?? defaults.retryEvery
+            quietHours =
+                errors.attempt {
+                    try container.decodeIfPresent(QuietHours.self, forKey: .quietHours) ?? defaults.quietHours
+                }
+                ?? defaults.quietHours
+            burstLimit =
+                errors.attempt {
+                    let limit = try container.decodeIfPresent(Int.self, forKey: .burstLimit) ?? defaults.burstLimit
+                    guard limit >= 1 else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .burstLimit, in: container,
+                            debugDescription: "burst_limit is \(limit), but at least 1 notice a minute must be "
+                                + "shown on its own; use 1 to make every burst a digest, or the default 3")
+                    }
+                    return limit
+                } ?? defaults.burstLimit
             try errors.throwIfAny()
+        }
+    }
+
+    /// `[storage]`: how long delivery records are kept.
+    public struct Storage: Sendable, Hashable, Decodable {
+        /// How long records of delivered notices, shown occurrences and missed reminders are kept;
+        /// older ones are pruned once a day. User data is never pruned.
+        ///
+        /// `keep_delivered`, 90 days by default; from 1 day to 100 years.
+        public var keepDelivered: ConfigDuration
+
+        /// Creates the section.
+        ///
+        /// - Parameter keepDelivered: How long delivery records are kept.
+        public init(keepDelivered: ConfigDuration = ConfigDuration(seconds: 90 * 86400)) {
+            self.keepDelivered = keepDelivered
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case keepDelivered = "keep_delivered"
+        }
+
+        /// Decodes the section, checking that `keep_delivered` is from 1 day to 100 years.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            keepDelivered = try container.decodeDuration(
+                .keepDelivered, default: Storage().keepDelivered, within: 86400...(36500 * 86400))
         }
     }
 

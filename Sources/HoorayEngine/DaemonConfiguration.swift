@@ -15,7 +15,9 @@ public struct DaemonConfiguration: Sendable {
         EngineSettings(
             catchUpWithin: .seconds(loaded.core.scheduler.catchUpWithin.seconds),
             retryEvery: .seconds(loaded.core.delivery.retryEvery.seconds),
-            celebrationStyle: loaded.core.celebrations.style)
+            celebrationStyle: loaded.core.celebrations.style, quietHours: loaded.core.delivery.quietHours,
+            burstLimit: loaded.core.delivery.burstLimit,
+            keepDelivered: .seconds(loaded.core.storage.keepDelivered.seconds))
     }
 
     /// The log level.

@@ -19,12 +19,22 @@ public struct EngineSettings: Sendable, Equatable {
     public var activationTimeLimit: Double
     /// The celebration style of plugins without one of their own (`[celebrations] style`).
     public var celebrationStyle: CelebrationStyle
+    /// When notices that are not urgent wait (`[delivery] quiet_hours`).
+    public var quietHours: QuietHours
+    /// How many notices due within a minute are shown one by one (`[delivery] burst_limit`).
+    public var burstLimit: Int
+    /// How long delivery records are kept (`[storage] keep_delivered`).
+    public var keepDelivered: Duration
 
     /// Creates settings.
     public init(
         catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10,
-        activationTimeLimit: Double = 60, celebrationStyle: CelebrationStyle = .calm
+        activationTimeLimit: Double = 60, celebrationStyle: CelebrationStyle = .calm, quietHours: QuietHours = .none,
+        burstLimit: Int = 3, keepDelivered: Duration = .seconds(90 * 86400)
     ) {
+        self.quietHours = quietHours
+        self.burstLimit = burstLimit
+        self.keepDelivered = keepDelivered
         self.catchUpWithin = catchUpWithin
         self.retryEvery = retryEvery
         self.pluginTimeLimit = pluginTimeLimit
@@ -130,6 +140,14 @@ public actor Engine {
     let background = BackgroundTracker()
     /// The notification server's do-not-disturb state, as last heard or asked.
     public internal(set) var doNotDisturbState = DoNotDisturb.off
+    /// Whether a pass of the scheduler is firing reminders; delivery waits for its end.
+    var firing = false
+    /// When notices held for quiet hours go out.
+    var deliveryWake: Date?
+    /// When delivery records are pruned next.
+    var nextPruning: Date?
+    /// Reminders found missed in the current pass, told in one "While you were away" notice at its end.
+    var missedThisPass: [MissedReminder] = []
     /// Tells subscribers (such as `hooray bar --follow`) that what they show may have changed.
     public nonisolated let changes = ChangeBroadcast()
 
@@ -424,11 +442,14 @@ public actor Engine {
         var caughtUp = false
         while !Task.isCancelled {
             let action = await processDue()
+            // Besides the next reminder: the end of quiet hours, when held notices go out, and the
+            // daily pruning of delivery records.
+            let calmDeadlines = [deliveryWake, nextPruning].compactMap { $0 }
             switch action {
             case .sleep(let until):
-                alarm.set(deadline: until)
+                alarm.set(deadline: ([until] + calmDeadlines).min())
             case .idle, .fire:
-                alarm.set(deadline: nil)
+                alarm.set(deadline: calmDeadlines.min())
             }
             if !caughtUp {
                 // What came due while hoorayd was stopped has now been shown, skipped or queued.
@@ -466,10 +487,19 @@ public actor Engine {
     /// - Returns: `.sleep(until:)` the next due instant, or `.idle` when nothing will be due.
     @discardableResult
     public func processDue() async -> SchedulerAction {
+        firing = true
+        defer {
+            firing = false
+            deliveryContinuation.yield()
+        }
+        await housekeeping()
         while true {
             let now = clock.now
             let action = state.nextAction(now: now)
-            guard case .fire(let keys) = action else { return action }
+            guard case .fire(let keys) = action else {
+                await tellMissed(now: now)
+                return action
+            }
             // Built-in plugins' reminders first: a plugin in another language with many reminders
             // due at once never holds them up.
             let external = Set(plugins.filter { $0.value is ExternalPlugin }.keys)
@@ -495,6 +525,12 @@ public actor Engine {
             if plan.skipped > 0 {
                 logger.notice(
                     "\(key.plugin)/\(key.reminder): skipped \(plan.skipped) missed occurrence(s), too late to show")
+                if reminder.notShownReason(at: due) == nil {
+                    missedThisPass.append(
+                        MissedReminder(
+                            plugin: key.plugin, reminderID: key.reminder, title: reminder.notice.title,
+                            count: plan.skipped, firstDueAt: due, lastDueAt: plan.lastSkipped ?? due, recordedAt: now))
+                }
             }
             if let dueAt = plan.fire,
                 try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt)
@@ -513,8 +549,9 @@ public actor Engine {
                     plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt, snoozedDueAt: rule.snoozedDueAt,
                     notice: notice, outcome: notice == nil ? .suppressed : .shown, nextDue: plan.nextDue, now: now)
                 if let id {
+                    // Delivery is told once the whole pass is done, so that notices due together can
+                    // be gathered into one digest.
                     logger.info("\(key.plugin)/\(key.reminder) is due; queued notice \(id)")
-                    deliveryContinuation.yield()
                     changes.publish()
                 }
             } else if plan.fire == nil, case .once = reminder.schedule,
@@ -523,6 +560,12 @@ public actor Engine {
                 // A one-off later than its own limit would vanish without a word; its plugin is told,
                 // then the skip is recorded so that a restart does not tell it again.
                 await tellSkipped(SkippedReminder(reminder: reminder, dueAt: due), plugin: plugin)
+                if reminder.notShownReason(at: due) == nil {
+                    missedThisPass.append(
+                        MissedReminder(
+                            plugin: key.plugin, reminderID: key.reminder, title: reminder.notice.title, count: 1,
+                            firstDueAt: due, lastDueAt: due, recordedAt: now))
+                }
                 _ = try await database.recordOccurrence(
                     plugin: key.plugin, reminderID: key.reminder, dueAt: due, notice: nil, outcome: .skipped,
                     nextDue: plan.nextDue, now: now)
@@ -648,14 +691,24 @@ public actor Engine {
             scheduleRetry()
             return false
         }
+        // A pass of the scheduler is firing reminders: it asks for delivery once it is done.
+        if firing { return false }
         if server.info == nil, server != Self.serverNotChecked, !pending.isEmpty,
             await !serverIsBack(waiting: pending)
         {
             scheduleRetry()
             return false
         }
+        let ready: [StoredNotice]
+        do {
+            guard let calm = try await calmDelivery(pending) else { return true }
+            ready = calm
+        } catch {
+            logger.error("cannot hold or gather notices: \(error)")
+            ready = pending
+        }
         var updatedWhileSending = false
-        for item in pending {
+        for item in ready {
             do {
                 guard let current = try await database.markSending(item.id) else { continue }
                 let outcome = await sink.show(current.notice, id: current.id, replacing: current.serverID)
@@ -777,6 +830,10 @@ public actor Engine {
                     "notice \(id) has no action \"\(action)\""
                         + (known.isEmpty ? "; it has no buttons" : "; its actions: \(known)"))
             }
+            if stored.plugin == Self.hostPlugin {
+                return .refused(
+                    "notice \(id) is Hooray's own summary; the buttons of the notices it lists are in `hooray inbox`")
+            }
             guard let plugin = plugins[stored.plugin] else {
                 return .refused(
                     "the \(stored.plugin) plugin that posted notice \(id) is not enabled, so its buttons do nothing")
@@ -792,6 +849,7 @@ public actor Engine {
                 }
                 let until = clock.now.addingTimeInterval(delay.timeInterval)
                 try await snooze(key, plugin: stored.plugin, until: until, shown: (stored.notice, dueAt: stored.dueAt))
+                if stored.state == .digested { try await database.settleDigested(id) }
                 return .snoozed(until: until)
             }
             let context = makeContext(for: stored.plugin)
@@ -806,6 +864,7 @@ public actor Engine {
                 try await plugin.actionInvoked(invoked, context: context)
             }
             logger.info("\(stored.plugin): action \(action) on notice \(id)")
+            if stored.state == .digested { try await database.settleDigested(id) }
             changes.publish()
             let label = stored.notice.actions.first { $0.id == action }?.label
             return .handled(button: label ?? action, plugin: stored.plugin)

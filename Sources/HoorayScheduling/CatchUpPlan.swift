@@ -21,6 +21,9 @@ public struct CatchUpPlan: Sendable, Hashable {
     /// The first instant strictly after now at which the rule is due, or `nil` when it will never be
     /// due again (a one-off).
     public var nextDue: Date?
+    /// The latest of the occurrences not shown, when any is not (``skipped`` > 0), for
+    /// "while you were away".
+    public var lastSkipped: Date?
 
     /// Creates a plan from its parts.
     ///
@@ -29,7 +32,9 @@ public struct CatchUpPlan: Sendable, Hashable {
     ///   - isCatchUp: Whether that occurrence is shown late.
     ///   - skipped: How many missed occurrences are not shown.
     ///   - nextDue: The next due instant after now, if any.
-    public init(fire: Date?, isCatchUp: Bool, skipped: Int, nextDue: Date?) {
+    ///   - lastSkipped: The latest occurrence not shown, if any.
+    public init(fire: Date?, isCatchUp: Bool, skipped: Int, nextDue: Date?, lastSkipped: Date? = nil) {
+        self.lastSkipped = lastSkipped
         self.fire = fire
         self.isCatchUp = isCatchUp
         self.skipped = skipped
@@ -75,11 +80,18 @@ public struct CatchUpPlan: Sendable, Hashable {
         let lateness = now.timeIntervalSince(latest)
         let onTime = lateness <= onTimeTolerance.timeInterval
         let fires = onTime || catchUpWithin.map { lateness <= $0.timeInterval } ?? true
+        let skipped = fires ? missed - 1 : missed
+        // The latest skipped one is the one before the shown one, or the latest of all when none is shown.
+        let lastSkipped: Date? =
+            if skipped == 0 { nil } else if !fires { latest } else if skipped == 1 { nextDue } else {
+                NextDue.lastOccurrence(atOrBefore: latest.addingTimeInterval(-1), of: schedule)?.instant ?? nextDue
+            }
         return CatchUpPlan(
             fire: fires ? latest : nil,
             isCatchUp: fires && !onTime,
-            skipped: fires ? missed - 1 : missed,
-            nextDue: NextDue.next(after: now, for: schedule)
+            skipped: skipped,
+            nextDue: NextDue.next(after: now, for: schedule),
+            lastSkipped: lastSkipped
         )
     }
 }

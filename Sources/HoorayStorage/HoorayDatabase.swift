@@ -137,6 +137,29 @@ public final class HoorayDatabase: Sendable {
                     CREATE INDEX request_claimedAt ON request(claimedAt);
                     """)
         }
+        // Calm delivery: notices held for quiet hours or do-not-disturb say until when and why; notices
+        // shown together in one digest point to it; reminders missed while the computer was off or
+        // asleep are listed by `hooray missed`.
+        migrator.registerMigration("v6: calm delivery") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE notice ADD COLUMN heldUntil DOUBLE;
+                    ALTER TABLE notice ADD COLUMN heldBecause TEXT;
+                    ALTER TABLE notice ADD COLUMN digestID INTEGER;
+                    CREATE TABLE missed (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        plugin TEXT NOT NULL,
+                        reminderID TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        firstDueAt DOUBLE NOT NULL,
+                        lastDueAt DOUBLE NOT NULL,
+                        recordedAt DOUBLE NOT NULL
+                    );
+                    CREATE INDEX missed_recordedAt ON missed(recordedAt);
+                    CREATE INDEX occurrence_handledAt ON occurrence(handledAt);
+                    """)
+        }
         return migrator
     }
 }

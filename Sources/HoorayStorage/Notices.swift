@@ -13,6 +13,9 @@ public enum NoticeState: String, Sendable, Codable, CaseIterable {
     /// A hand-over was under way when the daemon stopped unexpectedly; it may or may not have
     /// appeared. It is not sent again, so that nothing is shown twice; `hooray inbox` keeps it.
     case unconfirmed
+    /// Shown as a line of a digest notice (``StoredNotice/digestID``) rather than on its own; its
+    /// buttons are reachable through `hooray inbox` and `hooray act`.
+    case digested
 }
 
 /// A notice as stored, with its delivery state.
@@ -41,6 +44,13 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
     public var deliveredAt: Date?
     /// How many times its content was updated; pass it back to ``HoorayDatabase/markDelivered(_:serverID:now:revision:)``.
     public var revision: Int
+    /// While it is held back (quiet hours), when it will be shown; `nil` when it is not held or
+    /// held until something ends whose end is not known (do-not-disturb).
+    public var heldUntil: Date?
+    /// Why it is held back, for a person, while it is.
+    public var heldBecause: String?
+    /// The digest notice it was shown in, when it was.
+    public var digestID: NoticeID?
 
     init(row: Row) throws {
         id = NoticeID(rawValue: row["id"])
@@ -55,6 +65,9 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
         createdAt = Date(unixSeconds: row["createdAt"])
         deliveredAt = (row["deliveredAt"] as Double?).map(Date.init(unixSeconds:))
         revision = row["revision"]
+        heldUntil = (row["heldUntil"] as Double?).map(Date.init(unixSeconds:))
+        heldBecause = row["heldBecause"]
+        digestID = (row["digestID"] as Int64?).map(NoticeID.init(rawValue:))
     }
 }
 
@@ -171,7 +184,10 @@ extension HoorayDatabase {
     public func markSending(_ id: NoticeID) async throws -> StoredNotice? {
         try await write { db in
             try db.execute(
-                sql: "UPDATE notice SET state = ?, attempts = attempts + 1 WHERE id = ? AND state = ?",
+                sql: """
+                    UPDATE notice SET state = ?, attempts = attempts + 1, heldUntil = NULL, heldBecause = NULL
+                    WHERE id = ? AND state = ?
+                    """,
                 arguments: [NoticeState.sending.rawValue, id.rawValue, NoticeState.pending.rawValue])
             guard db.changesCount > 0 else { return nil }
             return try Row.fetchOne(db, sql: "SELECT * FROM notice WHERE id = ?", arguments: [id.rawValue])

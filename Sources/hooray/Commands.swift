@@ -62,31 +62,42 @@ struct Next: AsyncParsableCommand, OffersJSON {
             (rule: rule, hiddenBecause: Self.notShownReason(rule, active: active))
         }
         let hidden = planned.filter { $0.hiddenBecause != nil }.count
-        let rules = planned.filter { all || $0.hiddenBecause == nil }.prefix(limit)
+        // Notices held back for quiet hours come when the quiet hours end: listed beside the reminders.
+        let held = try await database.heldNotices().filter { $0.heldUntil != nil }.map { stored in
+            NextItem(
+                plugin: stored.plugin, id: stored.reminderID ?? "notice-\(stored.id)", title: stored.notice.title,
+                due: stored.heldUntil!, schedule: "waiting: \(stored.heldBecause ?? "held back")", zone: nil,
+                shown: true,
+                notShownBecause: nil, notice: stored.id.rawValue)
+        }
+        let reminders = planned.filter { all || $0.hiddenBecause == nil }.map { rule, reason in
+            NextItem(
+                plugin: rule.plugin, id: rule.reminder.id, title: rule.reminder.notice.title,
+                due: rule.nextDue!, schedule: rule.reminder.schedule.summary(in: .current, now: now),
+                zone: rule.reminder.schedule.zone?.identifier, shown: reason == nil, notShownBecause: reason,
+                notice: nil)
+        }
+        let items = (held + reminders).enumerated().sorted {
+            ($0.element.due, $0.offset) < ($1.element.due, $1.offset)
+        }.map(\.element).prefix(limit)
         if json {
-            let items = rules.map { rule, reason in
-                NextItem(
-                    plugin: rule.plugin, id: rule.reminder.id, title: rule.reminder.notice.title,
-                    due: rule.nextDue!, schedule: rule.reminder.schedule.summary(in: .current, now: now),
-                    zone: rule.reminder.schedule.zone?.identifier, shown: reason == nil, notShownBecause: reason)
-            }
             print(try Output.json(Array(items)))
-        } else if rules.isEmpty && hidden == 0 {
+        } else if items.isEmpty && hidden == 0 {
             print("No reminders are scheduled.")
             print("Add one to ~/.config/hooray/hooray.toml, for example:\n")
             print(Output.reminderExample)
-        } else if rules.isEmpty {
+        } else if items.isEmpty {
             print("No reminders will be shown.")
         } else {
             var table = Output.Table(headers: ["WHEN", "REMINDER", "SCHEDULE", "PLUGIN"] + (all ? ["STATE"] : []))
-            for (rule, reason) in rules {
-                var schedule = rule.reminder.schedule.summary(in: .current, now: now)
-                if let zone = rule.reminder.schedule.zone, zone.identifier != TimeZone.current.identifier {
-                    schedule += " (\(zone.identifier))"
+            for item in items {
+                var schedule = item.schedule
+                if let zone = item.zone, zone != TimeZone.current.identifier {
+                    schedule += " (\(zone))"
                 }
                 table.add(
-                    [Output.when(rule.nextDue!), rule.reminder.notice.title, schedule, rule.plugin]
-                        + (all ? [reason.map { "not shown: \($0)" } ?? "coming"] : []))
+                    [Output.when(item.due), item.title, schedule, item.plugin]
+                        + (all ? [item.notShownBecause.map { "not shown: \($0)" } ?? "coming"] : []))
             }
             print(table.render())
         }
@@ -121,8 +132,10 @@ struct NextItem: Encodable {
     let shown: Bool
     /// Why it will not be shown (`plugin disabled`, `paused`, `internal`), when it will not.
     let notShownBecause: String?
+    /// The notice this row is, when it is a notice held back for quiet hours rather than a reminder.
+    let notice: Int64?
 
-    enum CodingKeys: String, CodingKey { case plugin, id, title, due, schedule, zone, shown, notShownBecause }
+    enum CodingKeys: String, CodingKey { case plugin, id, title, due, schedule, zone, shown, notShownBecause, notice }
 
     /// Every key is written, `null` when absent, so every reminder has the same keys.
     func encode(to encoder: any Encoder) throws {
@@ -135,6 +148,7 @@ struct NextItem: Encodable {
         try container.encode(zone, forKey: .zone)
         try container.encode(shown, forKey: .shown)
         try container.encode(notShownBecause, forKey: .notShownBecause)
+        try container.encode(notice, forKey: .notice)
     }
 }
 
@@ -178,7 +192,7 @@ struct Inbox: AsyncParsableCommand, OffersJSON {
             return
         }
         // Why notices wait is said once per reason, not under every notice.
-        let reasons = Output.inboxReasons(notices)
+        let reasons = Output.inboxReasons(notices) + Output.heldReasons(notices)
         for line in reasons { print(line) }
         if !reasons.isEmpty { print() }
         for stored in notices {
@@ -208,8 +222,14 @@ struct InboxItem: Encodable {
     let deliveredAt: Date?
     let lastError: String?
     let actions: [NoticeAction]
+    let heldUntil: Date?
+    let heldBecause: String?
+    let digest: Int64?
 
     init(_ stored: StoredNotice) {
+        heldUntil = stored.heldUntil
+        heldBecause = stored.heldBecause
+        digest = stored.digestID?.rawValue
         id = stored.id.rawValue
         plugin = stored.plugin
         title = stored.notice.title
@@ -222,7 +242,7 @@ struct InboxItem: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, plugin, title, body, state, createdAt, deliveredAt, lastError, actions
+        case id, plugin, title, body, state, createdAt, deliveredAt, lastError, actions, heldUntil, heldBecause, digest
     }
 
     /// Every key is written, `null` when absent, so every notice has the same keys.
@@ -237,6 +257,9 @@ struct InboxItem: Encodable {
         try container.encode(deliveredAt, forKey: .deliveredAt)
         try container.encode(lastError, forKey: .lastError)
         try container.encode(actions, forKey: .actions)
+        try container.encode(heldUntil, forKey: .heldUntil)
+        try container.encode(heldBecause, forKey: .heldBecause)
+        try container.encode(digest, forKey: .digest)
     }
 }
 

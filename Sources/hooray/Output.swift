@@ -83,7 +83,7 @@ enum Output {
     static func inboxReasons(_ notices: [StoredNotice]) -> [String] {
         var reasons: [String] = []
         var ids: [String: [NoticeID]] = [:]
-        for stored in notices where stored.state == .pending {
+        for stored in notices where stored.state == .pending && stored.heldBecause == nil {
             guard let reason = stored.lastError else { continue }
             if ids[reason] == nil { reasons.append(reason) }
             ids[reason, default: []].append(stored.id)
@@ -95,12 +95,24 @@ enum Output {
         }
     }
 
+    /// Why notices are held back (quiet hours, do-not-disturb), once per reason.
+    static func heldReasons(_ notices: [StoredNotice]) -> [String] {
+        var reasons: [String] = []
+        for stored in notices where stored.state == .pending {
+            if let reason = stored.heldBecause, !reasons.contains(reason) { reasons.append(reason) }
+        }
+        return reasons.map { "Held back: \(TerminalText.safe($0))" }
+    }
+
     /// One notice as `hooray inbox` prints it; its text is made safe for the terminal.
     static func inboxEntry(_ stored: StoredNotice) -> String {
         let state: String
         switch stored.state {
         case .pending:
-            state = "waiting"
+            state = stored.heldBecause.map { "waiting: \($0)" } ?? "waiting"
+        case .digested:
+            state =
+                "shown in digest #\(stored.digestID.map(\.description) ?? "?") \(stored.deliveredAt.map { when($0) } ?? "")"
         case .sending: state = "being shown"
         case .delivered: state = "shown \(stored.deliveredAt.map { when($0) } ?? "")"
         case .unconfirmed: state = "may not have been shown (hoorayd stopped while showing it)"

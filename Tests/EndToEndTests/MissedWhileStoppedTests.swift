@@ -57,19 +57,23 @@ struct MissedWhileStoppedTests {
         // The snoozed one-off arrives once, three days late. Of the repeating reminders, only the
         // latest missed occurrence within the hour is caught up: Water at 10:00, once, and not Friday's,
         // Saturday's or Sunday's; Stretch at 09:00 is an hour and a half late, so it is skipped.
-        let arrived = try await server.waitForNotifications(count: 3, timeout: .seconds(20))
-        #expect(arrived.dropFirst().map(\.summary).sorted() == ["Stretch", "Water"])
+        // The occurrences too late to show are told in one "While you were away" notice.
+        let arrived = try await server.waitForNotifications(count: 4, timeout: .seconds(20))
+        #expect(arrived.dropFirst().map(\.summary).sorted() == ["Stretch", "Water", "While you were away"])
         #expect(arrived.dropFirst().first { $0.summary == "Stretch" }?.body == "Stand up and roll your shoulders.")
+        let away = arrived.first { $0.summary == "While you were away" }
+        #expect(away?.body.hasPrefix("6 reminders passed") == true, "\(String(describing: away))")
+        #expect(away?.body.contains("Water ×3, Stretch ×3") == true, "\(String(describing: away))")
         #expect(await daemon.waitForOutput(containing: Self.caughtUp, in: .standardError, timeout: .seconds(20)))
-        #expect(try await allNotices(fixture).sorted() == ["Stretch", "Stretch", "Water"])
+        #expect(try await allNotices(fixture).sorted() == ["Stretch", "Stretch", "Water", "While you were away"])
         #expect(try await next(fixture).map(\.id).sorted() == ["stretch", "water"], "the one-off is done")
 
         // Exactly once: a restart shows neither again.
         #expect(await daemon.stop() == .exited(0))
         daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 10:31:00")
         #expect(await daemon.waitForOutput(containing: Self.caughtUp, in: .standardError, timeout: .seconds(20)))
-        #expect(try await allNotices(fixture).sorted() == ["Stretch", "Stretch", "Water"])
-        #expect(try server.notifications().count == 3)
+        #expect(try await allNotices(fixture).sorted() == ["Stretch", "Stretch", "Water", "While you were away"])
+        #expect(try server.notifications().count == 4)
         #expect(await daemon.stop() == .exited(0))
     }
 

@@ -57,8 +57,9 @@ import WinsPlugin
         #expect(aiWarnings.isEmpty)
         #expect(
             settings == [
-                "catch_up_within", "icon", "server_timeout", "retry_every", "level", "style", "store", "provider",
-                "connect_timeout", "timeout", "max_response_bytes",
+                "catch_up_within", "icon", "server_timeout", "retry_every", "quiet_hours", "burst_limit",
+                "keep_delivered", "level", "style", "store", "provider", "connect_timeout", "timeout",
+                "max_response_bytes",
             ])
     }
 

@@ -251,3 +251,70 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect(try await database.pendingNotices().count == 1)
     }
 }
+
+@Suite struct DeliveryRecordPruningTests {
+    @Test func oldDeliveryRecordsGoAndUserDataAndTheLatestOccurrenceStay() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let day: TimeInterval = 86400
+        try await database.upsertRule(plugin: "reminders", reminder: reminder("stretch"), now: t0) { _ in t0 }
+        // Two occurrences 100 and 99 days ago, both shown; a notice still waiting from then; a user record.
+        var shown: [NoticeID] = []
+        for age in [100.0, 99.0] {
+            let at = t0.addingTimeInterval(-age * day)
+            let id = try #require(
+                try await database.recordOccurrence(
+                    plugin: "reminders", reminderID: "stretch", dueAt: at, notice: Notice(title: "Stretch"),
+                    outcome: .shown, nextDue: at.addingTimeInterval(day), now: at))
+            let sent = try #require(try await database.markSending(id))
+            try await database.markDelivered(id, serverID: 1, now: at, revision: sent.revision)
+            shown.append(id)
+        }
+        let waiting = try await database.insertNotice(
+            Notice(title: "Still waiting"), plugin: "wins", now: t0.addingTimeInterval(-100 * day))
+        try await database.setPluginValue(Data("kept".utf8), plugin: "wins", key: "mine")
+        try await database.recordMissed([
+            MissedReminder(
+                plugin: "reminders", reminderID: "stretch", title: "Stretch", count: 2,
+                firstDueAt: t0.addingTimeInterval(-98 * day), lastDueAt: t0.addingTimeInterval(-97 * day),
+                recordedAt: t0.addingTimeInterval(-96 * day))
+        ])
+
+        let pruned = try await database.pruneDeliveryRecords(before: t0.addingTimeInterval(-90 * day))
+
+        #expect(pruned.notices == 2)
+        #expect(pruned.occurrences == 1, "the latest occurrence of a reminder stays")
+        #expect(pruned.missed == 1)
+        for id in shown { #expect(try await database.notice(id) == nil) }
+        #expect(try await database.notice(waiting)?.notice.title == "Still waiting")
+        #expect(try await database.pluginValue(plugin: "wins", key: "mine") == Data("kept".utf8))
+        #expect(
+            try await database.hasOccurrence(
+                plugin: "reminders", reminderID: "stretch", dueAt: t0.addingTimeInterval(-99 * day)))
+        // Nothing more to prune a second time.
+        #expect(try await database.pruneDeliveryRecords(before: t0.addingTimeInterval(-90 * day)).isEmpty)
+    }
+
+    @Test func aDigestGathersOnlyWhatStillWaitsAndKeepsButtonsInTheInbox() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let plain = try await database.insertNotice(Notice(title: "Water"), plugin: "reminders", now: t0)
+        let withButton = try await database.insertNotice(
+            Notice(title: "Stretch", actions: [NoticeAction(id: "done", label: "Done")]), plugin: "reminders", now: t0)
+        let digest = try #require(
+            try await database.gatherIntoDigest(
+                [plain, withButton], withButtons: [withButton], digest: Notice(title: "2 reminders: Water, Stretch"),
+                plugin: "hooray", now: t0))
+        #expect(try await database.notice(plain)?.state == .delivered)
+        #expect(try await database.notice(withButton)?.state == .digested)
+        #expect(try await database.notice(withButton)?.digestID == digest)
+        #expect(try await database.pendingNotices().map(\.id) == [digest])
+        #expect(try await database.inbox(includeDelivered: false).map(\.id).contains(withButton))
+        // Gathering them again finds nothing waiting, and makes no digest.
+        #expect(
+            try await database.gatherIntoDigest(
+                [plain, withButton], withButtons: [], digest: Notice(title: "again"), plugin: "hooray", now: t0) == nil)
+        try await database.settleDigested(withButton)
+        #expect(try await database.notice(withButton)?.state == .delivered)
+    }
+}

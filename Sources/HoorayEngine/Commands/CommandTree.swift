@@ -154,7 +154,9 @@ public struct CommandTree: Sendable {
     /// The words `hooray` uses itself, which no plugin may take.
     public static let hostWords = [
         "next", "inbox", "act", "status", "plugins", "plugin", "config", "reload", "delete-my-data", "identity", "ai",
-        "help", "version",
+        "help", "version", "missed", "bar", "doctor", "export", "import",
+        // The name under which hoorayd posts its own notices (digests, "While you were away").
+        "hooray",
     ]
 
     /// The node at these words, if there is one.
