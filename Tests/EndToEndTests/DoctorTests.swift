@@ -54,6 +54,19 @@ struct DoctorTests {
         }
     }
 
+    @Test func noSessionBusIsNamedWithItsFix() async throws {
+        try await HoorayFixture.with { fixture in
+            let missing = fixture.home.appending("no-bus-here")
+            let doctor = try await fixture.hooray(
+                "doctor", environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(missing)"])
+            #expect(doctor.status == .exited(1))
+            let bus = try #require(line(doctor, "Session bus"), "\(doctor.standardOutput)")
+            #expect(bus.hasPrefix("✗ Session bus: Cannot connect to the D-Bus session bus"), "\(bus)")
+            #expect(bus.contains("Fix: Log in to a graphical session, or run hoorayd under `dbus-run-session`"))
+            #expect(line(doctor, "Notification server") == "! Notification server: not checked without a session bus")
+        }
+    }
+
     @Test func aStoppedHoorayd() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
