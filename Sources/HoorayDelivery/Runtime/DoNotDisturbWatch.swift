@@ -72,26 +72,49 @@ final class DoNotDisturbWatch {
         gnomeHandler = 0
     }
 
+    /// What reading a server's state found.
+    enum Reading: Equatable {
+        /// The server's state.
+        case state(DoNotDisturb)
+        /// The server answered that it keeps no such state: it is never in do-not-disturb.
+        case none
+        /// The server could not be asked, or did not answer in time.
+        case unknown
+
+        /// The state to act on: off unless the server said it is on.
+        var state: DoNotDisturb {
+            if case .state(let state) = self { return state }
+            return .off
+        }
+    }
+
+    /// Whether the server named `serverName` reports changes of its state with a signal that this
+    /// watch follows, so that the last reading holds until the signal says otherwise.
+    static func signalsChanges(_ serverName: String) -> Bool {
+        ["dunst", "Plasma", "gnome-shell"].contains(serverName)
+    }
+
     /// Reads the state of the server named `serverName`.
     ///
     /// - Parameters:
     ///   - bus: The session bus.
     ///   - serverName: What `GetServerInformation` called the server.
-    /// - Returns: The state, with the server it comes from; off with no source when the server keeps
-    ///   no such state or could not tell.
-    func read(on bus: OpaquePointer, serverName: String) -> DoNotDisturb {
+    /// - Returns: The state, with the server it comes from; or that the server keeps none; or that
+    ///   it could not tell.
+    func read(on bus: OpaquePointer, serverName: String) -> Reading {
         switch serverName {
         case "dunst":
             return booleanProperty(on: bus, interface: Self.dunstInterface, name: "paused")
-                .map { DoNotDisturb(isOn: $0, source: "dunst") } ?? .off
+                .map { DoNotDisturb(isOn: $0, source: "dunst") }
         case "gnome-shell":
-            return showBanners().map { DoNotDisturb(isOn: !$0, source: "GNOME") } ?? .off
+            guard let showBanners = showBanners() else { return .none }
+            return .state(DoNotDisturb(isOn: !showBanners, source: "GNOME"))
         case "mako":
-            return makoModes(on: bus).map { DoNotDisturb(isOn: $0.contains(Self.makoMode), source: "mako") } ?? .off
+            return makoModes(on: bus).map { DoNotDisturb(isOn: $0.contains(Self.makoMode), source: "mako") }
         default:
             let source = serverName == "Plasma" ? "KDE" : serverName
             return booleanProperty(on: bus, interface: Self.notificationsInterface, name: "Inhibited")
-                .map { DoNotDisturb(isOn: $0, source: source) } ?? .off
+                .map { DoNotDisturb(isOn: $0, source: source) }
         }
     }
 
@@ -110,47 +133,56 @@ final class DoNotDisturbWatch {
 
     // MARK: Reading
 
-    /// A boolean property of the server's object, or `nil` when it has none (or did not answer).
-    private func booleanProperty(on bus: OpaquePointer, interface: String, name: String) -> Bool? {
+    /// A boolean property of the server's object.
+    private func booleanProperty(on bus: OpaquePointer, interface: String, name: String) -> Answer<Bool> {
         let arguments = [g_variant_new_string(interface), g_variant_new_string(name)]
         let parameters = arguments.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
-        guard
-            let reply = call(
-                bus, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.DBus.Properties",
-                method: "Get", parameters: parameters, replyType: "(v)")
-        else { return nil }
+        let reply: OpaquePointer
+        switch call(
+            bus, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.DBus.Properties",
+            method: "Get", parameters: parameters, replyType: "(v)")
+        {
+        case .value(let value): reply = value
+        case .absent: return .absent
+        case .unknown: return .unknown
+        }
         defer { g_variant_unref(reply) }
         let boxed = g_variant_get_child_value(reply, 0)
         defer { g_variant_unref(boxed) }
-        guard let value = g_variant_get_variant(boxed) else { return nil }
+        guard let value = g_variant_get_variant(boxed) else { return .absent }
         defer { g_variant_unref(value) }
-        guard g_variant_get_type_string(value).map({ String(cString: $0) }) == "b" else { return nil }
-        return g_variant_get_boolean(value) != 0
+        guard g_variant_get_type_string(value).map({ String(cString: $0) }) == "b" else { return .absent }
+        return .value(g_variant_get_boolean(value) != 0)
     }
 
     /// mako's active modes: `ListModes` (mako 1.7 and later), else `GetMode` (earlier releases).
-    private func makoModes(on bus: OpaquePointer) -> [String]? {
-        if let reply = call(
+    private func makoModes(on bus: OpaquePointer) -> Answer<[String]> {
+        let listed = call(
             bus, path: "/fr/emersion/Mako", interface: "fr.emersion.Mako", method: "ListModes", parameters: nil,
             replyType: "(as)")
-        {
+        if case .unknown = listed { return .unknown }
+        if case .value(let reply) = listed {
             defer { g_variant_unref(reply) }
             let list = g_variant_get_child_value(reply, 0)
             defer { g_variant_unref(list) }
             var count: gsize = 0
-            guard let strings = g_variant_get_strv(list, &count) else { return [] }
+            guard let strings = g_variant_get_strv(list, &count) else { return .value([]) }
             defer { g_free(strings) }
-            return (0..<Int(count)).compactMap { strings[$0].map { String(cString: $0) } }
+            return .value((0..<Int(count)).compactMap { strings[$0].map { String(cString: $0) } })
         }
-        guard
-            let reply = call(
-                bus, path: "/fr/emersion/Mako", interface: "fr.emersion.Mako", method: "GetMode", parameters: nil,
-                replyType: "(s)")
-        else { return nil }
+        let reply: OpaquePointer
+        switch call(
+            bus, path: "/fr/emersion/Mako", interface: "fr.emersion.Mako", method: "GetMode", parameters: nil,
+            replyType: "(s)")
+        {
+        case .value(let value): reply = value
+        case .absent: return .absent
+        case .unknown: return .unknown
+        }
         defer { g_variant_unref(reply) }
         let mode = g_variant_get_child_value(reply, 0)
         defer { g_variant_unref(mode) }
-        return [g_variant_get_string(mode, nil).map { String(cString: $0) } ?? ""]
+        return .value([g_variant_get_string(mode, nil).map { String(cString: $0) } ?? ""])
     }
 
     /// GNOME's `show-banners`, or `nil` when its schema is not installed.
@@ -180,22 +212,43 @@ final class DoNotDisturbWatch {
         return g_settings_get_boolean(gnomeSettings, "show-banners") != 0
     }
 
-    /// Calls a method on the notification server's name; `nil` when it failed, which is logged.
+    /// Calls a method on the notification server's name; a failure is logged.
+    ///
+    /// - Returns: The reply, which the caller unrefs; ``Answer/absent`` when the server has no such
+    ///   method, property or object; ``Answer/unknown`` when it could not be asked or did not answer.
     private func call(
         _ bus: OpaquePointer, path: String, interface: String, method: String, parameters: OpaquePointer?,
         replyType: String
-    ) -> OpaquePointer? {
+    ) -> Answer<OpaquePointer> {
         let type = g_variant_type_new(replyType)
         defer { g_variant_type_free(type) }
         var error: UnsafeMutablePointer<GError>?
         let reply = g_dbus_connection_call_sync(
             bus, "org.freedesktop.Notifications", path, interface, method, parameters, type,
             G_DBUS_CALL_FLAGS_NONE, gint(clamping: timeout.milliseconds), nil, &error)
-        if reply == nil {
-            let failure = GLibError(taking: error)
-            logger.debug("Could not read do-not-disturb: \(interface).\(method): \(failure.message)")
+        if let reply { return .value(reply) }
+        let failure = GLibError(taking: error)
+        logger.debug("Could not read do-not-disturb: \(interface).\(method): \(failure.message)")
+        return failure.meansNoSuchMember ? .absent : .unknown
+    }
+}
+
+/// What a server answered when asked for one value.
+private enum Answer<Value> {
+    /// The value.
+    case value(Value)
+    /// The server has no such method, property or object.
+    case absent
+    /// It could not be asked, or did not answer in time.
+    case unknown
+
+    /// The reading of a state made from the value.
+    func map(_ transform: (Value) -> DoNotDisturb) -> DoNotDisturbWatch.Reading {
+        switch self {
+        case .value(let value): .state(transform(value))
+        case .absent: .none
+        case .unknown: .unknown
         }
-        return reply
     }
 }
 

@@ -50,6 +50,14 @@ struct GLibError: Error, CustomStringConvertible {
     /// The connection to the bus is closed: the bus went away.
     var meansConnectionClosed: Bool { isIO(G_IO_ERROR_CLOSED) }
 
+    /// The server answered that it has no such object, interface, method or property.
+    var meansNoSuchMember: Bool {
+        [
+            G_DBUS_ERROR_UNKNOWN_METHOD, G_DBUS_ERROR_UNKNOWN_INTERFACE, G_DBUS_ERROR_UNKNOWN_PROPERTY,
+            G_DBUS_ERROR_UNKNOWN_OBJECT, G_DBUS_ERROR_INVALID_ARGS, G_DBUS_ERROR_NOT_SUPPORTED,
+        ].contains { isDBus($0) }
+    }
+
     var description: String { message }
 
     private func isIO(_ value: GIOErrorEnum) -> Bool {

@@ -43,10 +43,18 @@ final class LibNotifySession {
     private var closedNotifications: [ShownNotification] = []
     /// The do-not-disturb state last reported on ``events``.
     private var reportedDoNotDisturb = DoNotDisturb.off
+    /// The server's name, from `GetServerInformation`, until it leaves the bus.
+    private var knownServerName: String?
+    /// The do-not-disturb state while it needs no asking: of a server whose change signals are
+    /// followed (cleared when one comes), or of one that keeps no such state. Until the server leaves.
+    private var settledDoNotDisturb: DoNotDisturb?
     private lazy var doNotDisturbWatch = DoNotDisturbWatch(timeout: configuration.timeout, logger: logger) {
         [weak self] in
         // Read outside the signal's dispatch, after the jobs already queued.
-        self?.thread?.post { [weak self] in self?.reportDoNotDisturb() }
+        self?.thread?.post { [weak self] in
+            self?.settledDoNotDisturb = nil
+            self?.reportDoNotDisturb()
+        }
     }
 
     init(configuration: NotificationDelivery.Configuration, events: AsyncStream<DeliveryEvent>.Continuation) {
@@ -165,13 +173,35 @@ final class LibNotifySession {
 
     /// Asks the server whether it is in do-not-disturb mode; see ``DoNotDisturbWatch`` for where each
     /// server keeps it. Off when there is no server or it keeps no such state.
+    ///
+    /// Servers whose changes come as signals, and servers that keep no such state, are asked once
+    /// after they appear; only mako (no signal) is asked every time.
     func doNotDisturb() -> DoNotDisturb {
-        guard case .success(let bus) = connectedBus(),
-            let reply = try? call(bus, "GetServerInformation", replyType: "(ssss)")
-        else { return .off }
-        let name = string(in: reply, at: 0)
-        g_variant_unref(reply)
-        return doNotDisturbWatch.read(on: bus, serverName: name)
+        if let settledDoNotDisturb { return settledDoNotDisturb }
+        guard case .success(let bus) = connectedBus() else { return .off }
+        let name: String
+        if let knownServerName {
+            name = knownServerName
+        } else {
+            guard let reply = try? call(bus, "GetServerInformation", replyType: "(ssss)") else { return .off }
+            name = string(in: reply, at: 0)
+            g_variant_unref(reply)
+            knownServerName = name
+        }
+        let reading = doNotDisturbWatch.read(on: bus, serverName: name)
+        switch reading {
+        case .state where DoNotDisturbWatch.signalsChanges(name), .none:
+            settledDoNotDisturb = reading.state
+        case .state, .unknown:
+            break
+        }
+        return reading.state
+    }
+
+    /// Forgets what is known of the server, which has just appeared or left.
+    private func forgetServer() {
+        knownServerName = nil
+        settledDoNotDisturb = nil
     }
 
     /// Reads the do-not-disturb state and reports it on ``events`` when it differs from the last report.
@@ -206,6 +236,7 @@ final class LibNotifySession {
         guard !isStopped else { return }
         serverPresent = true
         logger.debug("A notification server appeared on the session bus")
+        forgetServer()
         // Before `serverAppeared`, so that notices retried then see a server that is in do-not-disturb.
         reportDoNotDisturb()
         events.yield(.serverAppeared)
@@ -221,6 +252,7 @@ final class LibNotifySession {
         }
         // Its notifications left the screen with it; a new server does not know their ids.
         releaseNotifications()
+        forgetServer()
         if serverPresent {
             serverPresent = false
             logger.info("The notification server left the session bus")
@@ -282,6 +314,7 @@ final class LibNotifySession {
         guard connection != nil else { return }
         logger.warning("Lost the connection to the session bus")
         releaseNotifications()
+        forgetServer()
         disconnect()
         notify_uninit()
         notify_init(NotificationDelivery.appName)
