@@ -85,9 +85,10 @@ extension RemindersPlugin {
         case "list":
             let entries = try await book.entries()
             if command.flag("ids") {
+                // For shell completion; with --json, the same reminders as the type every list prints.
+                let yours = entries.filter(\.isEditable)
                 return CommandReply(
-                    text: entries.filter(\.isEditable).map(\.id).joined(separator: "\n"),
-                    json: .array(entries.filter(\.isEditable).map { .string($0.id) }))
+                    text: yours.map(\.id).joined(separator: "\n"), json: try JSONValue(encoding: yours))
             }
             return CommandReply(text: ReminderEntry.listing(entries), json: try JSONValue(encoding: entries))
         case "edit":
