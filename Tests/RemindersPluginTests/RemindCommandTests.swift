@@ -111,6 +111,15 @@ import Testing
         #expect(ids == [.string("r3"), .string("r1"), .string("r4")])
     }
 
+    @Test func aReminderLaterWrittenInTheFileWithTheSameSlugLeavesTheAddedOneAlone() async throws {
+        let world = try await world()
+        _ = try await run(world, "add", "Tea", "--at", "16:00")
+        try await world.reload(configuration: .init(reminder: [try entry(["title": "R1", "at": "07:00"])]))
+        let ids = try await world.reminders().map(\.reminder.id).sorted()
+        #expect(ids == ["r1", "r1-2"])
+        #expect(try await run(world, "edit", "r1", "--at", "17:00").text.hasPrefix("Changed r1: Tea"))
+    }
+
     // MARK: Scheduling
 
     @Test func anAddedReminderIsPlannedAtOnceAndSurvivesReloadAndRestart() async throws {
