@@ -25,7 +25,9 @@ struct RemindCommandTests {
             let server = try await fixture.startServer()
             // The real clock: libfaketime would slow the daemon's timers (see NOTES.md).
             var daemon = try await fixture.startDaemon()
+            let before = Date()
             let added = try await fixture.hooray("remind", "Tea", "--in", "1m")
+            let after = Date()
             #expect(added.status == .exited(0), "\(added.standardError)")
             #expect(added.standardOutput.hasPrefix("Added r1: Tea, once, "))
             #expect(added.standardOutput.contains("`hooray remind remove r1` removes it."))
@@ -33,10 +35,13 @@ struct RemindCommandTests {
             let planned = try await fixture.nextEntries().filter { $0.title == "Tea" }
             #expect(planned.map(\.id) == ["r1"])
             let due = try #require(planned.first?.due)
-            #expect(abs(due.timeIntervalSinceNow - 60) < 30)
+            // A minute after the command was given, to the second.
+            #expect(due >= before.addingTimeInterval(59) && due <= after.addingTimeInterval(61), "\(due)")
 
             let shown = try await server.waitForNotifications(count: 1, timeout: .seconds(150))
             #expect(shown.map(\.summary) == ["Tea"])
+            // Not before it was due.
+            #expect(Date() >= due)
             #expect(await fixture.waitUntilSettled(daemon), "\(daemon.standardError)")
             #expect(try await fixture.nextEntries().filter { $0.title == "Tea" }.isEmpty)
             #expect(try await listed(fixture).isEmpty)
