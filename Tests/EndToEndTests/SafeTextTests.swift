@@ -190,7 +190,7 @@ struct SafeTextTests {
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
-                    "pluginTest", "missed",
+                    "pluginTest", "missed", "reminderEntry",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -233,6 +233,12 @@ struct SafeTextTests {
             try await record("swap", ["swap", "Fruit for dessert", "--date", "yesterday", "--json"])
             try await record("swapHistory", ["swap", "history", "--json"])
             try await record("inspiration", ["swap", "inspire", "--json"])
+            try fixture.writeConfig(
+                "[plugins.water]\nenabled = true\n\n" + reminderTOML(title: "Stretch", body: "", at: "15:00"))
+            try await record("reminderEntry", ["remind", "Call mom", "--at", "18:00", "--json"])
+            try await record("reminderEntry", ["remind", "Tea", "--in", "20m", "--json"])
+            try await record("reminderEntry", ["remind", "edit", "r1", "--days", "mon-fri", "--json"])
+            try await record("reminderEntry", ["remind", "list", "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
@@ -246,6 +252,8 @@ struct SafeTextTests {
             try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])
             try await record("swap", ["swap", "Tea instead of wine", "--json"])
             try await record("swapHistory", ["swap", "history", "--days", "7", "--json"])
+            try await record("reminderEntry", ["remind", "Read", "--on", "tomorrow", "--body", "Ten pages", "--json"])
+            try await record("reminderEntry", ["remind", "list", "--json"])
 
             for (type, command, output) in printed {
                 let keys = try #require(documented[type])
