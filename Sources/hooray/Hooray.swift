@@ -65,7 +65,7 @@ struct Hooray: AsyncParsableCommand {
     static let hostCommands: [any ParsableCommand.Type] = [
         Next.self, Inbox.self, Act.self, Status.self, Plugins.self, PluginAuthoring.self, ConfigCommand.self,
         Reload.self,
-        DeleteMyData.self, IdentityCommand.self, AIGroup.self,
+        DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self,
     ]
 
     static var configuration: CommandConfiguration {
