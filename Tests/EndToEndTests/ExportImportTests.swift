@@ -76,6 +76,25 @@ struct ExportImportTests {
         }
     }
 
+    @Test func aRunningDaemonPlansTheRemindersOfWhatWasImported() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.hooray("habit", "add", "Stretch", "--remind", "20:00")
+            let file = fixture.home.appending("a.json")
+            _ = try await fixture.hooray("export", "-o", file)
+            _ = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(try await fixture.hooray("delete-my-data", "--yes").status == .exited(0))
+            #expect(try await fixture.nextEntries().contains { $0.title == "Stretch" } == false)
+
+            let applied = try await fixture.hooray("import", file, "--apply")
+            #expect(applied.status == .exited(0), "\(applied.standardError)")
+            #expect(applied.standardOutput.contains("hoorayd has it too."), "\(applied.standardOutput)")
+            #expect(try await fixture.nextEntries().contains { $0.title == "Stretch" })
+            #expect(daemon.isRunning)
+            await daemon.stop()
+        }
+    }
+
     @Test func aChangedRecordIsAConflictKeptUnlessReplace() async throws {
         try await HoorayFixture.with { fixture in
             _ = try await fixture.hooray("habit", "add", "Stretch", fakeTime: Self.day)
