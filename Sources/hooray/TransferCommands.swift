@@ -189,7 +189,7 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 warn(
                     "hooray import: cannot read \(TerminalText.safe(path)): "
-                        + (FileManager.default.fileExists(atPath: path) ? "permission denied" : "there is no such file")
+                        + Self.unreadable(path)
                         + ". Give the file `hooray export -o FILE` wrote. Nothing was imported.")
                 throw ExitCode(ExitStatus.failed.rawValue)
             }
@@ -224,6 +224,15 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
             return
         }
         report(tallies, notes: notes, source: source, path: path, told: told)
+    }
+
+    /// Why a file could not be read, in a few words.
+    static func unreadable(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return "there is no such file"
+        }
+        return isFolder.boolValue ? "it is a folder" : "permission denied"
     }
 
     func report(_ tallies: [ImportTally], notes: [String], source: String, path: String, told: Bool) {
