@@ -133,7 +133,9 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The file to import (or, with --from, the file or folder).", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp("The file to import (or, with --from, the file or folder).", valueName: "file"),
+        completion: .file())
     var file: String
 
     @Option(
