@@ -111,6 +111,15 @@ struct ExportImportTests {
                 "import", fixture.home.appending("renamed.json"), "--apply", "--replace")
             #expect(replaced.status == .exited(0))
             #expect(try await fixture.hooray("habit", "list").standardOutput.contains("Stretch gently"))
+
+            // Data of a plugin that is not installed is kept for when it is.
+            let other = try read(file).replacingOccurrences(of: "\"habits\" : {", with: "\"garden\" : {")
+            let moved = try fixture.home.write(other, to: "garden.json")
+            let kept = try await fixture.hooray("import", moved, "--apply")
+            #expect(kept.status == .exited(0), "\(kept.standardError)")
+            #expect(
+                kept.standardOutput.contains("The plugin garden is not installed; its data is kept for when it is."))
+            #expect(try await fixture.hooray("export", "--plugin", "garden").standardOutput.contains("Stretch"))
         }
     }
 
