@@ -66,7 +66,7 @@ struct Hooray: AsyncParsableCommand {
         Next.self, Inbox.self, Missed.self, Act.self, Status.self, Plugins.self, PluginAuthoring.self,
         ConfigCommand.self,
         Reload.self,
-        DeleteMyData.self, IdentityCommand.self, AIGroup.self,
+        DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self,
     ]
 
     static var configuration: CommandConfiguration {

@@ -190,7 +190,7 @@ struct SafeTextTests {
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
-                    "pluginTest", "missed", "reminderEntry",
+                    "pluginTest", "missed", "reminderEntry", "importSummary", "importPart",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -239,6 +239,9 @@ struct SafeTextTests {
             try await record("reminderEntry", ["remind", "Tea", "--in", "20m", "--json"])
             try await record("reminderEntry", ["remind", "edit", "r1", "--days", "mon-fri", "--json"])
             try await record("reminderEntry", ["remind", "list", "--json"])
+            let exported = fixture.home.appending("export.json")
+            _ = try await fixture.hooray("export", "-o", exported)
+            try await record("importSummary", ["import", exported, "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
@@ -262,6 +265,13 @@ struct SafeTextTests {
                 for object in objects {
                     #expect(Set(object.keys) == keys, "\(command.joined(separator: " ")) differs from docs/json.md")
                 }
+            }
+            // Each part of an import's summary is an importPart.
+            let summary = try #require(printed.first { $0.type == "importSummary" })
+            let parts = try objects(summary.output).flatMap { $0["parts"] as? [[String: Any]] ?? [] }
+            #expect(!parts.isEmpty)
+            for part in parts {
+                #expect(Set(part.keys) == documented["importPart"], "an import's part differs from docs/json.md")
             }
             await daemon.stop()
         }

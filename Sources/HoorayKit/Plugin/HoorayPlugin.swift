@@ -101,6 +101,24 @@ public protocol HoorayPlugin: Sendable {
     /// - Returns: What to show: text, and JSON for `--json`.
     func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
         -> CommandReply
+
+    /// The importers the plugin offers for other programs' exports, run by
+    /// `hooray import --from NAME FILE`; see ``ImporterSpec``. The default is none.
+    var importers: [ImporterSpec] { get }
+
+    /// Reads another program's export and says which records it would add.
+    ///
+    /// Read only: `hooray` shows the plan, and adds its records in one transaction when the user
+    /// asks with `--apply`. Look at `records` to leave out what is already there.
+    ///
+    /// The default refuses every importer.
+    ///
+    /// - Parameters:
+    ///   - request: Which importer, the file or folder, the time and the user's time zone.
+    ///   - records: The plugin's stored records, to read.
+    /// - Returns: The records to add, with notes for the user.
+    /// - Throws: ``ImportError`` naming the file, the line or field, and the fix.
+    func planImport(_ request: ImportRequest, records: any RecordStore) async throws -> ImportPlan
 }
 
 extension HoorayPlugin {
@@ -126,6 +144,14 @@ extension HoorayPlugin {
         -> CommandReply
     {
         throw PluginCommandError("the plugin \(name) has no command \"\(command.command)\"")
+    }
+
+    /// No importers.
+    public var importers: [ImporterSpec] { [] }
+
+    /// Refuses the importer: the plugin has none.
+    public func planImport(_ request: ImportRequest, records: any RecordStore) async throws -> ImportPlan {
+        throw ImportError("the plugin \(name) has no importer \"\(request.importer)\"")
     }
 }
 
