@@ -41,6 +41,18 @@ import Testing
                 == instant("2026-11-23 13:30", berlin))
     }
 
+    @Test func theRepeatedHourWhenClocksGoBackEndsAtTheNextEndTime() throws {
+        let quiet = try QuietHours(parsing: "22:00-02:30")
+        // Berlin, 25 October 2026: 02:00–03:00 happens twice. At 02:40 in the first pass (CEST) the
+        // window has ended; at 02:10 in the second pass (CET) it ends at the second 02:30.
+        let firstPass = instant("2026-10-25 02:40", berlin)  // the formatter picks the first one
+        #expect(quiet.end(containing: firstPass, in: berlin) == nil)
+        let secondPassTen = firstPass.addingTimeInterval(3600 - 30 * 60)  // 02:10 CET
+        let end = try #require(quiet.end(containing: secondPassTen, in: berlin))
+        #expect(end > secondPassTen)
+        #expect(end.timeIntervalSince(secondPassTen) == 20 * 60)
+    }
+
     @Test func theDaylightSavingNightKeepsTheLocalEnd() throws {
         let quiet = try QuietHours(parsing: "22:00-07:30")
         // Berlin's clocks went back on 25 October 2026 at 03:00.
