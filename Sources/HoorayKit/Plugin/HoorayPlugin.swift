@@ -101,6 +101,22 @@ public protocol HoorayPlugin: Sendable {
     /// - Returns: What to show: text, and JSON for `--json`.
     func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
         -> CommandReply
+
+    /// The plugin's part of the status-bar line `hooray bar` prints: short texts, tooltip lines, a
+    /// current streak and today's progress (see ``BarItem``).
+    ///
+    /// Called whenever the line may have changed — after a command, a notice, a pressed button —
+    /// and at local midnight, by `hoorayd`, or by `hooray bar` itself while `hoorayd` is not
+    /// running. Read what is stored and answer quickly; change nothing. Count "today" in
+    /// ``PluginContext/timeZone``.
+    ///
+    /// Plugins in other languages contribute nothing to the bar. The default is no items.
+    ///
+    /// - Parameters:
+    ///   - context: The plugin's view of the engine.
+    ///   - configuration: The plugin's decoded `[plugins.NAME]` section.
+    /// - Returns: The items, in the order they go on the line.
+    func barItems(context: PluginContext, configuration: Configuration) async throws -> [BarItem]
 }
 
 extension HoorayPlugin {
@@ -127,6 +143,9 @@ extension HoorayPlugin {
     {
         throw PluginCommandError("the plugin \(name) has no command \"\(command.command)\"")
     }
+
+    /// No items: the plugin puts nothing on the status bar.
+    public func barItems(context: PluginContext, configuration: Configuration) async throws -> [BarItem] { [] }
 }
 
 /// The configuration of a plugin that takes none: an empty section.
