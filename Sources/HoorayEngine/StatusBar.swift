@@ -245,6 +245,16 @@ public struct BarLine: Sendable, Equatable {
         }
     }
 
+    /// The line as `hooray bar --json` prints it: one compact object on one line, the `bar` type of
+    /// docs/json.md, with the text as built (no markup escaping).
+    public func json(running: Bool) -> String {
+        let object: [String: Any] = [
+            "text": text, "tooltip": tooltip, "class": cssClass, "percentage": percentage, "running": running,
+        ]
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
     /// `text` on one line: line breaks and tabs become spaces, controls and bidirectional overrides
     /// are neutralised, runs of spaces are one, and past `limit` characters it ends with `…`.
     public static func oneLine(_ text: String, limit: Int) -> String {

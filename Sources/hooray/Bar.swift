@@ -4,7 +4,7 @@ import HoorayEngine
 import HoorayKit
 
 /// `hooray bar`: one line for a status bar (waybar, i3blocks, polybar), once or on every change.
-struct Bar: AsyncParsableCommand {
+struct Bar: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(
         abstract: "Print one line for a status bar: the next reminder, today's counts, the best streak.",
         discussion: """
@@ -28,9 +28,12 @@ struct Bar: AsyncParsableCommand {
     @Flag(help: "Print a new line whenever it changes, until interrupted.")
     var follow = false
 
+    @Flag(help: "Print each line as a JSON object (text, tooltip, class, percentage, running) instead of --format.")
+    var json = false
+
     func run() async throws {
         let session = try CLISession(configFile: global.configFile)
-        let printer = LinePrinter(format: format)
+        let printer = LinePrinter(format: format, json: json)
         guard follow else {
             let snapshot: BarSnapshot?
             do {
@@ -82,12 +85,17 @@ extension BarLine.Format: ExpressibleByArgument {}
 final class LinePrinter: @unchecked Sendable {
     // @unchecked: used from one task at a time.
     let format: BarLine.Format
+    let json: Bool
     private var previous: String?
 
-    init(format: BarLine.Format) { self.format = format }
+    init(format: BarLine.Format, json: Bool) {
+        self.format = format
+        self.json = json
+    }
 
     func print(_ snapshot: BarSnapshot, running: Bool, timeZone: TimeZone = .current) {
-        let line = BarLine(snapshot, running: running, now: Date(), timeZone: timeZone).rendered(format)
+        let built = BarLine(snapshot, running: running, now: Date(), timeZone: timeZone)
+        let line = json ? built.json(running: running) : built.rendered(format)
         guard line != previous else { return }
         previous = line
         // Written at once, not buffered: a bar reads from a pipe and shows each line as it comes.

@@ -190,7 +190,7 @@ struct SafeTextTests {
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
-                    "pluginTest",
+                    "pluginTest", "bar",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -233,6 +233,7 @@ struct SafeTextTests {
             try await record("swap", ["swap", "Fruit for dessert", "--date", "yesterday", "--json"])
             try await record("swapHistory", ["swap", "history", "--json"])
             try await record("inspiration", ["swap", "inspire", "--json"])
+            try await record("bar", ["bar", "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
@@ -246,6 +247,7 @@ struct SafeTextTests {
             try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])
             try await record("swap", ["swap", "Tea instead of wine", "--json"])
             try await record("swapHistory", ["swap", "history", "--days", "7", "--json"])
+            try await record("bar", ["--json", "bar"])
 
             for (type, command, output) in printed {
                 let keys = try #require(documented[type])
