@@ -22,7 +22,7 @@ struct Bar: AsyncParsableCommand, OffersJSON {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The output format: text, waybar, i3blocks or polybar.")
+    @Option(help: "The output format.")
     var format: BarLine.Format = .text
 
     @Flag(help: "Print a new line whenever it changes, until interrupted.")

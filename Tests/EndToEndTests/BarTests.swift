@@ -122,6 +122,26 @@ struct BarTests {
         }
     }
 
+    @Test func todaysCountsStartAgainAtMidnightWithNothingElseHappening() async throws {
+        try await HoorayFixture.with { fixture in
+            // hoorayd's clock starts 20 seconds before midnight; nothing is due at midnight.
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 23:59:40")
+            // A minute ago by hoorayd's clock: on the 23rd even if the machine is slow.
+            let win = try await fixture.hooray("win", "Late walk", "--ago", "1m")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            let follower = try startFollower(fixture)
+            let before = await waitForObject(follower) { ($0["text"] as? String)?.contains("🏆 1") == true }
+            #expect(before != nil, "\(lines(follower)) \(follower.standardError)")
+            let seen = lines(follower).count
+            let after = await waitForObject(follower, after: seen, timeout: .seconds(40)) {
+                ($0["text"] as? String)?.contains("🏆 0") == true
+            }
+            #expect(after != nil, "no new line at midnight: \(lines(follower))")
+            follower.send(SIGINT)
+            await daemon.stop()
+        }
+    }
+
     @Test func aFollowerWaitsForHooraydAndSaysWhenItStops() async throws {
         try await HoorayFixture.with { fixture in
             let follower = try startFollower(fixture)
