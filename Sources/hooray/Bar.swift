@@ -44,6 +44,7 @@ struct Bar: AsyncParsableCommand, OffersJSON {
             }
             if let snapshot {
                 printer.print(snapshot, running: true)
+                noteConfiguration(session)
             } else {
                 try await printer.print(offline: session)
             }
@@ -61,6 +62,7 @@ struct Bar: AsyncParsableCommand, OffersJSON {
                 guard let snapshot = response.bar else {
                     throw CommandFailure(message: "hooray bar: hoorayd answered: \(response.message ?? "no bar")")
                 }
+                if last == nil { noteConfiguration(session) }
                 last = snapshot
                 printer.print(snapshot, running: true)
                 return true
@@ -76,6 +78,15 @@ struct Bar: AsyncParsableCommand, OffersJSON {
                 }
             }
         }
+    }
+
+    /// With --config, says once that hoorayd's line comes from the configuration it started with.
+    func noteConfiguration(_ session: CLISession) {
+        guard let file = session.configFile else { return }
+        warn(
+            "Note: hoorayd made this line with the configuration it started with, not \(file); "
+                + "give --config to hoorayd itself (or `hooray reload` after adding the file to ~/.config/hooray/conf.d/)."
+        )
     }
 }
 

@@ -113,6 +113,11 @@ struct BarTests {
             for format in ["text", "i3blocks", "polybar"] {
                 try await check(format, wins: 1)
             }
+            // hoorayd's line comes from its own configuration, and --config says so.
+            let extra = try fixture.home.write("[plugins.habits]\nmilestones = [3]\n", to: "extra.toml")
+            let noted = try await fixture.hooray("bar", "--config", extra)
+            #expect(noted.status == .exited(0))
+            #expect(noted.standardError.contains("hoorayd made this line with the configuration it started with"))
             let running = try await fixture.hooray("--json", "bar")
             let json = try #require(
                 try JSONSerialization.jsonObject(with: Data(running.standardOutput.utf8)) as? [String: Any])

@@ -105,7 +105,8 @@ enum UnixSocket {
 
 /// The daemon's end of the control channel: a `0600` Unix socket in the runtime directory.
 ///
-/// Each connection carries one request line and one response line. Only the user can connect
+/// Each connection carries one request line and one response line — except a followed request
+/// (`bar` with `follow`), answered with a line per change until either side leaves. Only the user can connect
 /// (the socket's mode and the runtime directory's 0700), so the channel needs no authentication.
 ///
 /// Every connection is read on a thread of its own, never on the cooperative thread pool: a
