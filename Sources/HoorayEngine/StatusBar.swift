@@ -123,9 +123,6 @@ extension Engine {
         }
         return BarSnapshot(next: next, items: parts, doNotDisturb: doNotDisturbState.isOn)
     }
-
-    /// The user's local time zone, as the engine plans in it.
-    public var localTimeZone: TimeZone { timeZone }
 }
 
 extension HoorayPlugin {
