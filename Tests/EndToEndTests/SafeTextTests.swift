@@ -190,7 +190,7 @@ struct SafeTextTests {
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
-                    "pluginTest", "missed", "reminderEntry", "importSummary", "importPart",
+                    "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -242,6 +242,7 @@ struct SafeTextTests {
             let exported = fixture.home.appending("export.json")
             _ = try await fixture.hooray("export", "-o", exported)
             try await record("importSummary", ["import", exported, "--json"])
+            try await record("bar", ["bar", "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
@@ -257,6 +258,7 @@ struct SafeTextTests {
             try await record("swapHistory", ["swap", "history", "--days", "7", "--json"])
             try await record("reminderEntry", ["remind", "Read", "--on", "tomorrow", "--body", "Ten pages", "--json"])
             try await record("reminderEntry", ["remind", "list", "--json"])
+            try await record("bar", ["--json", "bar"])
 
             for (type, command, output) in printed {
                 let keys = try #require(documented[type])
