@@ -509,6 +509,8 @@ public actor Engine {
             for key in keys where external.contains(key.plugin) {
                 await fire(key, now: now)
             }
+            // Whatever came due, shown or not, moved its reminder on: a status bar shows the next one.
+            changes.publish()
         }
     }
 

@@ -159,8 +159,9 @@ let stretch = Reminder(
         await world.engine.processDue()
         await world.engine.deliverPending()
         #expect(world.sink.shown.map(\.notice.title).sorted() == ["Stretch", "While you were away"])
-        #expect(world.sink.shown.first { $0.notice.title == "While you were away" }?.notice.body.hasPrefix(
-            "2 reminders passed") == true)
+        #expect(
+            world.sink.shown.first { $0.notice.title == "While you were away" }?.notice.body.hasPrefix(
+                "2 reminders passed") == true)
         #expect(try await world.database.occurrenceCount() == 1)
     }
 
