@@ -1,7 +1,8 @@
 import Foundation
 import HoorayKit
 
-/// Reminders the user declares in the configuration file.
+/// Reminders the user declares in the configuration file, or adds with `hooray remind` (see
+/// `RemindCommands.swift`).
 ///
 /// ```toml
 /// [[plugins.reminders.reminder]]
@@ -162,16 +163,26 @@ public struct RemindersPlugin: HoorayPlugin {
 
     public var name: String { "reminders" }
 
-    public var summary: String { "Reminders you declare in hooray.toml: a title, a time, and which days." }
+    public var summary: String {
+        "Reminders with a title, a time and which days: in hooray.toml, or added with `hooray remind`."
+    }
 
     /// The button every reminder carries: the engine's standard "Snooze 1 h", which brings the
     /// reminder back once an hour later. A snoozed reminder survives reloads as long as it is still
     /// configured.
     public static let snooze = NoticeAction.snooze()
 
+    /// How long a one-off added with `hooray remind` is kept after it was shown: long enough that a
+    /// snooze of it still comes back, short enough that done ones do not pile up.
+    static let keepShownOneOffs: TimeInterval = 7 * 86400
+
     public func activate(context: PluginContext, configuration: Configuration) async throws {
-        var reminders: [Reminder] = []
+        // The reminders added with `hooray remind` first: they are the user's too, and their ids
+        // (r1, r2, …) are kept; a reminder in the file whose slug is the same gets a suffix.
+        let added = try await commandLineReminders(context: context)
+        var reminders = added.map { $0.reminder(defaultZone: context.timeZone) }
         var used: [String: Int] = [:]
+        for record in added { used[record.id] = 1 }
         for entry in configuration.reminder {
             let base = entry.id ?? Self.slug(entry.title)
             used[base, default: 0] += 1
@@ -189,6 +200,34 @@ public struct RemindersPlugin: HoorayPlugin {
         } else {
             context.logger.info("\(reminders.count) reminder(s) scheduled")
         }
+    }
+
+    /// The reminders added with `hooray remind` to keep scheduled; one-offs shown more than a week ago
+    /// are removed.
+    func commandLineReminders(context: PluginContext) async throws -> [CommandLineReminder] {
+        let book = context.records(of: CommandLineReminder.self)
+        var kept: [CommandLineReminder] = []
+        for record in try await book.all() {
+            if let shown = record.shownAt, record.isOneOff, context.now.timeIntervalSince(shown) > Self.keepShownOneOffs
+            {
+                try await book.delete(record.id)
+            } else {
+                kept.append(record)
+            }
+        }
+        return kept
+    }
+
+    /// Shows the reminder's notice; a one-off added with `hooray remind` is then done: it leaves
+    /// `hooray remind list` and never comes again.
+    public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
+        if case .once = due.reminder.schedule, !due.isSnoozed {
+            let now = context.now
+            try await context.records(of: CommandLineReminder.self).update(due.reminder.id) { record in
+                if record.shownAt == nil { record.shownAt = now }
+            }
+        }
+        return due.reminder.notice
     }
 
     func schedule(for entry: Entry, id: String, context: PluginContext) async throws -> Schedule {

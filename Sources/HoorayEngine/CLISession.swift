@@ -161,6 +161,35 @@ public struct CLISession: Sendable {
         await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { !($0.plugin is ExternalPlugin) })
     }
 
+    /// What a status bar shows, computed in this process while `hoorayd` is not running: the
+    /// enabled built-in plugins are activated against the database as `hooray next` does (in a copy
+    /// when part of the configuration is left out) and asked for their items.
+    ///
+    /// - Parameter plugins: The plugins the configuration knows.
+    /// - Returns: The snapshot, the user's time zone, and one line per part of the configuration
+    ///   left out.
+    public func offlineBarSnapshot(plugins: [any HoorayPlugin]) async throws -> (
+        snapshot: BarSnapshot, timeZone: TimeZone, ignored: [String]
+    ) {
+        let (loaded, ignored) = try loadConfigurationLeniently(plugins: plugins)
+        let planning = try databaseForPlanning(copy: !ignored.isEmpty)
+        defer { planning.cleanUp() }
+        let timeZone = SystemTimeZone(environment: environment).current()
+        let engine = Engine(
+            database: planning.database, sink: OfflineSink(), settings: loaded.settings, timeZone: timeZone,
+            makeLogger: { label in
+                var quiet = Logger(label: label)
+                quiet.logLevel = .critical
+                return quiet
+            })
+        // As when planning: no AI service is asked, but plugins keep their retries while AI is on.
+        await engine.setPraiseProvider(
+            loaded.ai.provider == .off && !loaded.aiSectionIgnored
+                ? NoPraiseProvider() : NoPraiseProvider(error: .unreachable(reason: "not asked for a status bar")))
+        await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { !($0.plugin is ExternalPlugin) })
+        return (await engine.barSnapshot(), timeZone, ignored)
+    }
+
     /// Asks the session bus for the notification server directly.
     public func probeServer() async -> ServerStatus {
         await probeDesktop().server

@@ -31,10 +31,12 @@ extension Engine {
 
     /// Holds back what must wait, and gathers what goes out together.
     ///
-    /// - Parameter pending: The notices waiting to be shown.
+    /// - Parameters:
+    ///   - pending: The notices waiting to be shown.
+    ///   - gathering: Whether notices may be gathered into a digest.
     /// - Returns: The notices to hand over now; `nil` when a digest was made, so that the queue is
     ///   read again.
-    func calmDelivery(_ pending: [StoredNotice]) async throws -> [StoredNotice]? {
+    func calmDelivery(_ pending: [StoredNotice], gathering: Bool) async throws -> [StoredNotice]? {
         guard !pending.isEmpty else { return pending }
         let now = clock.now
         let dnd = await sink.doNotDisturb()
@@ -43,7 +45,7 @@ extension Engine {
             doNotDisturbState = dnd
             changes.publish()
         }
-        let quietEnd = settings.quietHours.end(containing: now, in: timeZone)
+        let quietEnd = settings.quietHours.end(containing: now, in: timeZone).flatMap { $0 > now ? $0 : nil }
         let held: [StoredNotice]
         if dnd.isOn {
             held = pending.filter { $0.notice.urgency != .critical }
@@ -67,9 +69,12 @@ extension Engine {
         }
         let heldIDs = Set(held.map(\.id))
         let ready = pending.filter { !heldIDs.contains($0.id) }
-        // What waited goes out as one digest; so does a burst of reminders within a minute.
-        let released = ready.filter { $0.heldBecause != nil && Self.mayWait($0) }
-        let fresh = ready.filter { $0.heldBecause == nil && Self.mayWait($0) && Self.isScheduled($0) }
+        // What waited goes out as one digest; so does a burst of reminders within a minute. Hooray's
+        // own notices (a digest, "While you were away") are never gathered: their lists would be lost.
+        guard gathering else { return ready }
+        let gatherable = ready.filter { Self.mayWait($0) && $0.plugin != Self.hostPlugin }
+        let released = gatherable.filter { $0.heldBecause != nil }
+        let fresh = gatherable.filter { $0.heldBecause == nil && Self.isScheduled($0) }
         var gathered = released.count >= 2 ? released : []
         if fresh.count >= 2 {
             let recent = try await database.deliveredCount(since: now.addingTimeInterval(-60))
@@ -77,7 +82,7 @@ extension Engine {
         }
         if released.count == 1 && !gathered.isEmpty { gathered += released }
         guard gathered.count >= 2 else { return ready }
-        let digest = digestNotice(of: gathered, afterQuietHours: !released.isEmpty)
+        let digest = digestNotice(of: gathered, waitedFor: released.first?.heldBecause)
         guard
             let id = try await database.gatherIntoDigest(
                 gathered.map(\.id), withButtons: Set(gathered.filter { !$0.notice.actions.isEmpty }.map(\.id)),
@@ -88,7 +93,11 @@ extension Engine {
     }
 
     /// "4 reminders: Stretch, Water, Read 10 pages, Night Prep".
-    func digestNotice(of notices: [StoredNotice], afterQuietHours: Bool) -> Notice {
+    ///
+    /// - Parameters:
+    ///   - notices: The notices it gathers.
+    ///   - waitedFor: Why some of them waited, when they did.
+    func digestNotice(of notices: [StoredNotice], waitedFor: String?) -> Notice {
         let titles = notices.map(\.notice.title)
         var listed: [String] = []
         var length = 0
@@ -98,9 +107,15 @@ extension Engine {
             length += title.count + 2
         }
         let more = titles.count - listed.count
+        let kind = notices.allSatisfy { $0.reminderID != nil } ? "reminders" : "notices"
         let title =
-            "\(titles.count) reminders: " + listed.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
-        var body = afterQuietHours ? "These waited for your quiet hours to end." : "These came due together."
+            "\(titles.count) \(kind): " + listed.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+        var body =
+            switch waitedFor {
+            case .some(let reason) where reason.hasPrefix("quiet hours"): "These waited for your quiet hours to end."
+            case .some: "These waited while do not disturb was on."
+            case nil: "These came due together."
+            }
         if notices.contains(where: { !$0.notice.actions.isEmpty }) {
             body += " Their buttons are in `hooray inbox`."
         }

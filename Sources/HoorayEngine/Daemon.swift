@@ -152,8 +152,13 @@ public enum Daemon {
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
 
-        control.start { request in
+        control.start(follow: { request in
+            guard case .bar(follow: true) = request else { return nil }
+            return StatusBarFeed.answers(engine: engine)
+        }) { request in
             switch request {
+            case .bar:
+                return ControlResponse(ok: true, bar: await engine.barSnapshot())
             case .status:
                 // The configuration in force says where the identity is kept; the keyring is asked
                 // off the task threads.
@@ -249,11 +254,13 @@ public enum Daemon {
             logger: logger)
         configuration.maximumGracefulShutdownDuration = .milliseconds(1500)
         let group = ServiceGroup(configuration: configuration)
+        let barClock = StatusBarFeed.clock(engine: engine, logger: logger)
         do {
             try await group.run()
         } catch {
             logger.error("hoorayd stopped with an error: \(error)")
         }
+        barClock.cancel()
         control.shutdown()
         await engine.stopExternalPlugins()
         alarm.shutdown()

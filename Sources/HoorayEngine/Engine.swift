@@ -487,12 +487,8 @@ public actor Engine {
     /// - Returns: `.sleep(until:)` the next due instant, or `.idle` when nothing will be due.
     @discardableResult
     public func processDue() async -> SchedulerAction {
-        firing = true
-        defer {
-            firing = false
-            deliveryContinuation.yield()
-        }
         await housekeeping()
+        defer { deliveryContinuation.yield() }
         while true {
             let now = clock.now
             let action = state.nextAction(now: now)
@@ -500,12 +496,21 @@ public actor Engine {
                 await tellMissed(now: now)
                 return action
             }
-            // Built-in plugins' reminders first: a plugin in another language with many reminders
-            // due at once never holds them up.
+            // Built-in plugins' reminders first, delivered together once all of them are queued (so
+            // that a burst becomes one digest): a plugin in another language with many reminders due
+            // at once never holds them up. Its notices come later anyway, when it posts them.
             let external = Set(plugins.filter { $0.value is ExternalPlugin }.keys)
-            for key in keys.filter({ !external.contains($0.plugin) }) + keys.filter({ external.contains($0.plugin) }) {
+            firing = true
+            for key in keys where !external.contains(key.plugin) {
                 await fire(key, now: now)
             }
+            firing = false
+            deliveryContinuation.yield()
+            for key in keys where external.contains(key.plugin) {
+                await fire(key, now: now)
+            }
+            // Whatever came due, shown or not, moved its reminder on: a status bar shows the next one.
+            changes.publish()
         }
     }
 
@@ -525,7 +530,11 @@ public actor Engine {
             if plan.skipped > 0 {
                 logger.notice(
                     "\(key.plugin)/\(key.reminder): skipped \(plan.skipped) missed occurrence(s), too late to show")
-                if reminder.notShownReason(at: due) == nil {
+                // A one-off is noted below, when it is not shown at all. A plugin in another language
+                // is told of its own reminders' skips, and its program may have been stopped rather
+                // than the computer: those are not "while you were away".
+                let isOneOff: Bool = if case .once = reminder.schedule { true } else { false }
+                if reminder.notShownReason(at: due) == nil, !(plugin is ExternalPlugin), !isOneOff {
                     missedThisPass.append(
                         MissedReminder(
                             plugin: key.plugin, reminderID: key.reminder, title: reminder.notice.title,
@@ -560,7 +569,7 @@ public actor Engine {
                 // A one-off later than its own limit would vanish without a word; its plugin is told,
                 // then the skip is recorded so that a restart does not tell it again.
                 await tellSkipped(SkippedReminder(reminder: reminder, dueAt: due), plugin: plugin)
-                if reminder.notShownReason(at: due) == nil {
+                if reminder.notShownReason(at: due) == nil, !(plugin is ExternalPlugin) {
                     missedThisPass.append(
                         MissedReminder(
                             plugin: key.plugin, reminderID: key.reminder, title: reminder.notice.title, count: 1,
@@ -701,7 +710,9 @@ public actor Engine {
         }
         let ready: [StoredNotice]
         do {
-            guard let calm = try await calmDelivery(pending) else { return true }
+            // A command run while hoorayd is stopped shows only its own plugin's notices: it gathers
+            // nothing into a digest it would not show.
+            guard let calm = try await calmDelivery(pending, gathering: plugin == nil) else { return true }
             ready = calm
         } catch {
             logger.error("cannot hold or gather notices: \(error)")

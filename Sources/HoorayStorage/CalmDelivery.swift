@@ -91,7 +91,8 @@ extension HoorayDatabase {
     /// Replaces pending notices by one digest notice that lists them, in one transaction.
     ///
     /// Notices with buttons become ``NoticeState/digested``, so that `hooray inbox` keeps them until a
-    /// button is pressed; the others are delivered, as a line of the digest.
+    /// button is pressed or their reminder is gathered into a digest again; the others are delivered,
+    /// as a line of the digest.
     ///
     /// - Parameters:
     ///   - ids: The notices to gather; those no longer pending are left as they are.
@@ -122,6 +123,16 @@ extension HoorayDatabase {
                         now.unixSeconds, id.rawValue, NoticeState.pending.rawValue,
                     ])
                 gathered += db.changesCount
+                // An earlier digest's line of the same reminder has had its day: it leaves the inbox.
+                try db.execute(
+                    sql: """
+                        UPDATE notice SET state = ?
+                        WHERE state = ? AND id <> ? AND reminderID IS NOT NULL
+                            AND (plugin, reminderID) = (SELECT plugin, reminderID FROM notice WHERE id = ?)
+                        """,
+                    arguments: [
+                        NoticeState.delivered.rawValue, NoticeState.digested.rawValue, id.rawValue, id.rawValue,
+                    ])
             }
             if gathered == 0 {
                 try db.execute(sql: "DELETE FROM notice WHERE id = ?", arguments: [digestID])

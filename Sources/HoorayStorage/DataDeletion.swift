@@ -27,7 +27,8 @@ public struct DeletedData: Sendable, Hashable {
 extension HoorayDatabase {
     /// Removes everything kept about the user: notices, recorded occurrences, every plugin's stored
     /// data (key-value pairs and records), the reminder rules (plugins schedule their configured reminders again when
-    /// activated), and the ids of recent commands with their times (the `request` table).
+    /// activated), the ids of recent commands with their times (the `request` table), and the
+    /// reminders missed while the computer was off (the `missed` table, which keeps their titles).
     ///
     /// One transaction: either all of it goes or, on an error, none. Then the deleted text is wiped
     /// from the files too, also while `hoorayd` has the database open: every connection overwrites
@@ -43,7 +44,7 @@ extension HoorayDatabase {
             try db.execute(
                 sql: """
                     DELETE FROM notice; DELETE FROM occurrence; DELETE FROM pluginValue; DELETE FROM record;
-                    DELETE FROM rule; DELETE FROM request;
+                    DELETE FROM rule; DELETE FROM request; DELETE FROM missed;
                     """)
             return DeletedData(notices: notices, plugins: plugins, occurrences: occurrences)
         }

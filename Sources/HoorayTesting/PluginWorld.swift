@@ -96,6 +96,11 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
     /// Every notification shown so far, in order, updates in place included.
     public var shown: [ShownNotice] { sink.shown }
 
+    /// What a status bar shows now (`hooray bar`): the next reminder and the plugin's items.
+    public func barSnapshot() async -> BarSnapshot {
+        await engine.barSnapshot()
+    }
+
     /// The plugin's reminders and their next due instants, soonest first.
     public func reminders() async throws -> [ScheduledReminder] {
         try await database.rules(plugin: plugin.name).map {

@@ -204,19 +204,31 @@ struct AIKeyTests {
             #expect(waiting?.syncError?.contains("your keyring is locked") == true, "\(String(describing: waiting))")
             #expect(try ai.requests().isEmpty, "no request goes out without the stored key")
 
-            // Once it is unlocked, the retries send the key.
+            // Once it is unlocked, the retries send the key. (The test's keyring is unlocked by starting
+            // a new keyring daemon, which answers for a moment before its collection is loaded: a retry
+            // in that moment finds no key. Only the requests made once the key is readable count.)
             try await keyring.restartUnlocked()
-            // The retry after a locked keyring waits its turn; on a loaded machine that is well past 30 s.
-            let synced = await Self.waitForMoment(fixture, text: "Finished the report", timeout: .seconds(120)) {
-                $0.sync == "synced"
+            let readable = await pollUntil(timeout: .seconds(20), interval: .milliseconds(50)) {
+                try? await keyring.lookup(attributes: Self.openAIAttributes) == key ? true : nil
             }
-            #expect(synced != nil, "\(daemon.standardError)")
-            // The server may record the request a moment after hoorayd has its answer.
-            let first = await pollUntil(timeout: .seconds(10), interval: .milliseconds(50)) {
-                () -> RecordedAIRequest? in (try? ai.requests())?.first
+            #expect(readable == true)
+            let before = (try? ai.requests().count) ?? 0
+            _ = try await fixture.hooray("win", "Sent the invoice")
+            // The retry after a locked keyring waits its turn; on a loaded machine that is well past 30 s.
+            for text in ["Finished the report", "Sent the invoice"] {
+                let synced = await Self.waitForMoment(fixture, text: text, timeout: .seconds(120)) {
+                    $0.sync == "synced"
+                }
+                #expect(synced != nil, "\(text): \(daemon.standardError)")
+            }
+            // The server may record a request a moment after hoorayd has its answer.
+            let later = await pollUntil(timeout: .seconds(10), interval: .milliseconds(50)) {
+                () -> [RecordedAIRequest]? in
+                let requests = Array(((try? ai.requests()) ?? []).dropFirst(before))
+                return requests.contains { $0.body.contains("Sent the invoice") } ? requests : nil
             }
             #expect(
-                first?.headers["authorization"] == "Bearer \(key)",
+                later?.allSatisfy { $0.headers["authorization"] == "Bearer \(key)" } == true,
                 "the requests: \(((try? ai.requests()) ?? []).map { $0.headers["authorization"] ?? "no authorization" })"
             )
 

@@ -152,6 +152,36 @@ struct CalmDeliveryTests {
         }
     }
 
+    @Test func theAwayNoticeIsNeverFoldedIntoADigestOfCatchUps() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let four = Array(Self.five.prefix(4))
+            try fixture.writeConfig(Self.reminders(four, at: "09:00"))
+            var daemon = try await fixture.startDaemon(fakeTime: "2026-11-20 08:59:57")
+            _ = try await server.waitForNotifications(count: 1, timeout: .seconds(20))
+            #expect(await daemon.stop() == .exited(0))
+
+            // Three days later at 10:00: this morning's four are an hour late, still shown (as one
+            // digest); the two mornings before are told apart, in a notice of their own.
+            daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 10:00:00")
+            let arrived = try await server.waitForNotifications(count: 3, timeout: .seconds(20))
+            let summaries = arrived.dropFirst().map(\.summary)
+            #expect(summaries.contains("4 reminders: Night Prep, Read 10 pages, Stretch, Water"), "\(summaries)")
+            let away = try #require(arrived.first { $0.summary == "While you were away" })
+            #expect(away.body.hasPrefix("8 reminders passed"), "\(away.body)")
+            #expect(
+                await daemon.waitForOutput(
+                    containing: HoorayFixture.caughtUpLine, in: .standardError, timeout: .seconds(20)))
+            let shown = await pollUntil(timeout: .seconds(20)) { () -> Bool? in
+                let inbox = (try? await Self.inboxJSON(fixture)) ?? []
+                return inbox.count == 4 && inbox.allSatisfy { ($0["state"] as? String) == "digested" } ? true : nil
+            }
+            #expect(shown == true)
+            #expect(try server.notifications().count == 3)
+            await daemon.stop()
+        }
+    }
+
     @Test func badQuietHoursAndBurstLimitAreRefusedWithTheFix() async throws {
         try await HoorayFixture.with { fixture in
             for (setting, expected) in [

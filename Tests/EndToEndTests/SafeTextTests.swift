@@ -190,7 +190,7 @@ struct SafeTextTests {
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
-                    "pluginTest", "missed", "doctorCheck",
+                    "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -234,6 +234,16 @@ struct SafeTextTests {
             try await record("swap", ["swap", "Fruit for dessert", "--date", "yesterday", "--json"])
             try await record("swapHistory", ["swap", "history", "--json"])
             try await record("inspiration", ["swap", "inspire", "--json"])
+            try fixture.writeConfig(
+                "[plugins.water]\nenabled = true\n\n" + reminderTOML(title: "Stretch", body: "", at: "15:00"))
+            try await record("reminderEntry", ["remind", "Call mom", "--at", "18:00", "--json"])
+            try await record("reminderEntry", ["remind", "Tea", "--in", "20m", "--json"])
+            try await record("reminderEntry", ["remind", "edit", "r1", "--days", "mon-fri", "--json"])
+            try await record("reminderEntry", ["remind", "list", "--json"])
+            let exported = fixture.home.appending("export.json")
+            _ = try await fixture.hooray("export", "-o", exported)
+            try await record("importSummary", ["import", exported, "--json"])
+            try await record("bar", ["bar", "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.
@@ -247,6 +257,9 @@ struct SafeTextTests {
             try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])
             try await record("swap", ["swap", "Tea instead of wine", "--json"])
             try await record("swapHistory", ["swap", "history", "--days", "7", "--json"])
+            try await record("reminderEntry", ["remind", "Read", "--on", "tomorrow", "--body", "Ten pages", "--json"])
+            try await record("reminderEntry", ["remind", "list", "--json"])
+            try await record("bar", ["--json", "bar"])
 
             for (type, command, output) in printed {
                 let keys = try #require(documented[type])
@@ -255,6 +268,13 @@ struct SafeTextTests {
                 for object in objects {
                     #expect(Set(object.keys) == keys, "\(command.joined(separator: " ")) differs from docs/json.md")
                 }
+            }
+            // Each part of an import's summary is an importPart.
+            let summary = try #require(printed.first { $0.type == "importSummary" })
+            let parts = try objects(summary.output).flatMap { $0["parts"] as? [[String: Any]] ?? [] }
+            #expect(!parts.isEmpty)
+            for part in parts {
+                #expect(Set(part.keys) == documented["importPart"], "an import's part differs from docs/json.md")
             }
             await daemon.stop()
         }

@@ -153,11 +153,15 @@ let stretch = Reminder(
         let world = try World()
         defer { world.cleanUp() }
         await world.activate(ProbePlugin(reminders: [stretch]))
-        // Off from Monday 14:59 to Wednesday 15:30: Monday's and Tuesday's are skipped, today's shown late.
+        // Off from Monday 14:59 to Wednesday 15:30: Monday's and Tuesday's are skipped and told in one
+        // "While you were away" notice, today's is shown late.
         world.clock.advance(by: 2 * 86400 + 31 * 60)
         await world.engine.processDue()
         await world.engine.deliverPending()
-        #expect(world.sink.shown.count == 1)
+        #expect(world.sink.shown.map(\.notice.title).sorted() == ["Stretch", "While you were away"])
+        #expect(
+            world.sink.shown.first { $0.notice.title == "While you were away" }?.notice.body.hasPrefix(
+                "2 reminders passed") == true)
         #expect(try await world.database.occurrenceCount() == 1)
     }
 
@@ -168,7 +172,9 @@ let stretch = Reminder(
         world.clock.advance(by: 60 + 3 * 3600)  // 18:00, three hours late; the default limit is 2 h
         #expect(await world.engine.processDue() == .sleep(until: start.addingTimeInterval(60 + 86400)))
         await world.engine.deliverPending()
-        #expect(world.sink.shown.isEmpty)
+        // Only the word that it passed.
+        #expect(world.sink.shown.map(\.notice.title) == ["While you were away"])
+        #expect(world.sink.shown.first?.notice.body.hasPrefix("1 reminder passed") == true)
     }
 
     @Test func aOneOffMissedForThreeDaysIsShownOnceOnReturn() async throws {
@@ -215,15 +221,17 @@ let stretch = Reminder(
         world.clock.advance(by: 3 * 86400)
         await world.engine.processDue()
         await world.engine.deliverPending()
-        // then nothing is shown, and the plugin hears that it was skipped.
-        #expect(world.sink.shown.isEmpty)
+        // then it is not shown: one "While you were away" notice counts it once, and the plugin hears
+        // that it was skipped.
+        #expect(world.sink.shown.map(\.notice.title) == ["While you were away"])
+        #expect(world.sink.shown.first?.notice.body.hasPrefix("1 reminder passed") == true)
         #expect(await skipped.items == [SkippedReminder(reminder: checkIn, dueAt: due)])
         // Only once: not on another pass, nor after a restart that declares the reminder again.
         await world.engine.processDue()
         let again = await world.restart(with: plugin)
         await again.processDue()
         await again.deliverPending()
-        #expect(world.sink.shown.isEmpty)
+        #expect(world.sink.shown.count == 1)
         #expect(await skipped.items.count == 1)
     }
 

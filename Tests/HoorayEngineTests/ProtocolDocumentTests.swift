@@ -52,7 +52,11 @@ import Testing
                         PluginReport(
                             name: "p", kind: "external", state: "running", summary: "s", version: "1", apiVersion: "1",
                             pid: 2, restarts: 0, lastError: "e", folder: "/f")
-                    ])),
+                    ],
+                    bar: BarSnapshot(
+                        next: .init(title: "t", plugin: "p", due: Date()),
+                        items: [.init(plugin: "p", item: BarItem(text: "t"))]))),
+            try JSONValue(encoding: ControlRequest.bar(follow: true)),
             try JSONValue(encoding: ControlRequest.restart(plugin: "p")),
             try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation, requestID: "r")),
             try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a", requestID: "r")),

@@ -41,6 +41,19 @@ import Testing
                 == instant("2026-11-23 13:30", berlin))
     }
 
+    @Test func theRepeatedHourWhenClocksGoBackEndsAtTheNextEndTime() throws {
+        let quiet = try QuietHours(parsing: "22:00-02:30")
+        // Berlin, 25 October 2026: 02:00–03:00 happens twice (00:00–01:00 UTC in summer time, then
+        // 01:00–02:00 UTC in winter time). At 02:40 in the first pass the window has ended; at 02:10
+        // in the second pass it ends at the second 02:30.
+        let utc = TimeZone(identifier: "UTC")!
+        #expect(quiet.end(containing: instant("2026-10-25 00:40", utc), in: berlin) == nil)
+        #expect(
+            quiet.end(containing: instant("2026-10-25 00:10", utc), in: berlin) == instant("2026-10-25 00:30", utc))
+        #expect(
+            quiet.end(containing: instant("2026-10-25 01:10", utc), in: berlin) == instant("2026-10-25 01:30", utc))
+    }
+
     @Test func theDaylightSavingNightKeepsTheLocalEnd() throws {
         let quiet = try QuietHours(parsing: "22:00-07:30")
         // Berlin's clocks went back on 25 October 2026 at 03:00.

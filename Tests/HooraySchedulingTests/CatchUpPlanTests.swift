@@ -99,7 +99,7 @@ struct CatchUpPlanTests {
         let due = utc("2026-06-01T12:00:00Z")
         let plan = CatchUpPlan.plan(
             nextDue: due, schedule: .once(at: due), now: utc("2026-06-01T15:00:00Z"), catchUpWithin: .seconds(3600))
-        #expect(plan == CatchUpPlan(fire: nil, isCatchUp: false, skipped: 1, nextDue: nil))
+        #expect(plan == CatchUpPlan(fire: nil, isCatchUp: false, skipped: 1, nextDue: nil, lastSkipped: due))
     }
 
     @Test("A one-off with no limit missed for three days is shown once, late, and never due again")
@@ -145,7 +145,7 @@ struct CatchUpPlanTests {
         let plan = CatchUpPlan.plan(
             nextDue: due, schedule: reminder.schedule, now: utc("2026-06-08T12:00:00Z"),
             catchUpWithin: CatchUpPlan.catchUpLimit(for: reminder, default: .seconds(7200)))
-        #expect(plan == CatchUpPlan(fire: nil, isCatchUp: false, skipped: 1, nextDue: nil))
+        #expect(plan == CatchUpPlan(fire: nil, isCatchUp: false, skipped: 1, nextDue: nil, lastSkipped: due))
     }
 
     @Test("A daily rule missed for 30 years shows one notice and counts every skipped day")

@@ -239,6 +239,11 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
             nextDue: t0.addingTimeInterval(86400), now: t0)
         _ = try await database.insertNotice(Notice(title: "Moment logged"), plugin: "wins", now: t0)
         try await DatabasePluginStore(database: database, plugin: "wins").set(["a"], forKey: "moments")
+        try await database.recordMissed([
+            MissedReminder(
+                plugin: "reminders", reminderID: "stretch", title: "Call the clinic", count: 1, firstDueAt: t0,
+                lastDueAt: t0, recordedAt: t0)
+        ])
 
         let deleted = try await database.deleteUserData()
 
@@ -246,6 +251,7 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect(try await database.inbox(includeDelivered: true).isEmpty)
         #expect(try await database.rules().isEmpty)
         #expect(try await database.pluginKeys(plugin: "wins").isEmpty)
+        #expect(try await database.missedReminders(since: .distantPast).isEmpty, "missed reminders keep their titles")
         // The database still works afterwards.
         _ = try await database.insertNotice(Notice(title: "Again"), plugin: "wins", now: t0)
         #expect(try await database.pendingNotices().count == 1)

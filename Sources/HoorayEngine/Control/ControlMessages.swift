@@ -25,23 +25,26 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     case plugins
     /// Stops a plugin in another language and starts it again (`hooray plugins restart NAME`).
     case restart(plugin: String)
+    /// What a status bar shows (`hooray bar`): answered with `bar`; with `follow`, the connection
+    /// stays open and the daemon writes one more answer line each time the bar changes.
+    case bar(follow: Bool = false)
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
         case requestID = "request_id"
-        case method, notice, action, plugin, invocation
+        case method, notice, action, plugin, invocation, follow
     }
 
     /// The request id of a request that carries one.
     public var requestID: String? {
         switch self {
         case .act(_, _, let id), .command(_, _, let id): id
-        case .status, .reload, .refresh, .plugins, .restart: nil
+        case .status, .reload, .refresh, .plugins, .restart, .bar: nil
         }
     }
 
     /// The methods, as the `method` member names them.
-    public static let methods = ["status", "reload", "refresh", "act", "command", "plugins", "restart"]
+    public static let methods = ["status", "reload", "refresh", "act", "command", "plugins", "restart", "bar"]
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -60,6 +63,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case "refresh": self = .refresh
         case "plugins": self = .plugins
         case "restart": self = .restart(plugin: try container.decode(String.self, forKey: .plugin))
+        case "bar": self = .bar(follow: try container.decodeIfPresent(Bool.self, forKey: .follow) ?? false)
         case "act":
             self = .act(
                 notice: try container.decode(Int64.self, forKey: .notice),
@@ -88,6 +92,9 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .restart(let plugin):
             try container.encode("restart", forKey: .method)
             try container.encode(plugin, forKey: .plugin)
+        case .bar(let follow):
+            try container.encode("bar", forKey: .method)
+            if follow { try container.encode(true, forKey: .follow) }
         case .act(let notice, let action, let requestID):
             try container.encode("act", forKey: .method)
             try container.encode(notice, forKey: .notice)
@@ -126,6 +133,8 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var exitCode: Int32?
     /// For `plugins`: every plugin and how it is doing.
     public var plugins: [PluginReport]?
+    /// For `bar`: what a status bar shows.
+    public var bar: BarSnapshot?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
@@ -134,15 +143,16 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         case snoozedUntil = "snoozed_until"
         case invalidValue = "invalid_value"
         case exitCode = "exit_code"
-        case ok, message, status, reply, duplicate, busy, plugins
+        case ok, message, status, reply, duplicate, busy, plugins, bar
     }
 
     /// Creates a response.
     public init(
         ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
         snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil,
-        exitCode: Int32? = nil, plugins: [PluginReport]? = nil
+        exitCode: Int32? = nil, plugins: [PluginReport]? = nil, bar: BarSnapshot? = nil
     ) {
+        self.bar = bar
         self.exitCode = exitCode
         self.plugins = plugins
         self.busy = busy

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import HoorayThreads
 
@@ -104,7 +105,8 @@ enum UnixSocket {
 
 /// The daemon's end of the control channel: a `0600` Unix socket in the runtime directory.
 ///
-/// Each connection carries one request line and one response line. Only the user can connect
+/// Each connection carries one request line and one response line — except a followed request
+/// (`bar` with `follow`), answered with a line per change until either side leaves. Only the user can connect
 /// (the socket's mode and the runtime directory's 0700), so the channel needs no authentication.
 ///
 /// Every connection is read on a thread of its own, never on the cooperative thread pool: a
@@ -158,8 +160,15 @@ public final class ControlServer: @unchecked Sendable {
     /// Serves requests until ``shutdown()``: accepts on a dedicated thread, and reads and answers
     /// each connection on a thread of its own.
     ///
-    /// - Parameter handler: Answers one well-formed request.
-    public func start(handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
+    /// - Parameters:
+    ///   - follow: For a request that is followed rather than answered once (`bar` with `follow`):
+    ///     the answers to write, one line each, until the stream ends or the client goes away; `nil`
+    ///     for every other request, which `handler` answers.
+    ///   - handler: Answers one well-formed request.
+    public func start(
+        follow: @escaping @Sendable (ControlRequest) -> AsyncStream<ControlResponse>? = { _ in nil },
+        handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
+    ) {
         let open = ConnectionCount()
         let thread = Thread { [fd] in
             nameThisThread("hooray-control")
@@ -189,7 +198,7 @@ public final class ControlServer: @unchecked Sendable {
                 }
                 let worker = Thread {
                     nameThisThread("hooray-client")
-                    Self.serve(client, handler: handler)
+                    Self.serve(client, follow: follow, handler: handler)
                     // The slot is free before the client sees the end of the stream.
                     open.leave()
                     close(client)
@@ -202,7 +211,10 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Reads one request from `client`, answers it, and leaves closing to the caller.
-    static func serve(_ client: Int32, handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
+    static func serve(
+        _ client: Int32, follow: @Sendable (ControlRequest) -> AsyncStream<ControlResponse>? = { _ in nil },
+        handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
+    ) {
         let deadline = ContinuousClock.now.advanced(by: requestTimeout)
         let response: ControlResponse
         switch UnixSocket.readLine(client, limit: maxRequestBytes, deadline: deadline) {
@@ -217,6 +229,10 @@ public final class ControlServer: @unchecked Sendable {
         case .line(let line):
             do {
                 let request = try ControlCoding.decode(ControlRequest.self, from: line)
+                if let answers = follow(request) {
+                    stream(answers, to: client)
+                    return
+                }
                 let answer = ResponseBox()
                 Task { answer.set(await handler(request)) }
                 response = answer.wait()
@@ -225,6 +241,61 @@ public final class ControlServer: @unchecked Sendable {
             }
         }
         answer(client, response)
+    }
+
+    /// Writes each answer of `answers` as a line, skipping one identical to the line before, until
+    /// the stream ends, a write fails (the client stopped reading for ``requestTimeout`` or went
+    /// away: `EPIPE`, never `SIGPIPE`) or the client closes the connection.
+    ///
+    /// The thread waits in `poll` on the client and on an `eventfd` the answers' task rings, so a
+    /// client that goes away is noticed at once, not at the next change.
+    static func stream(_ answers: AsyncStream<ControlResponse>, to client: Int32) {
+        let wake = eventfd(0, Int32(EFD_CLOEXEC))
+        guard wake >= 0 else {
+            answer(client, ControlResponse(ok: false, message: "hoorayd cannot follow now (no eventfd); try again"))
+            return
+        }
+        defer { close(wake) }
+        let latest = LatestLine()
+        let task = Task {
+            for await response in answers {
+                if let line = try? ControlCoding.encode(response) { latest.put(line) }
+                eventfd_write(wake, 1)
+            }
+            latest.finish()
+            eventfd_write(wake, 1)
+        }
+        defer { task.cancel() }
+        var written: Data?
+        var readsClient = true
+        while true {
+            var watched = [
+                pollfd(fd: client, events: readsClient ? Int16(POLLIN) : 0, revents: 0),
+                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&watched, 2, -1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return }
+            // Closed entirely (or failed): the reader is gone.
+            if watched[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
+            if watched[0].revents & Int16(POLLIN) != 0 {
+                var ignored = [UInt8](repeating: 0, count: 512)
+                let count = recv(client, &ignored, ignored.count, Int32(MSG_DONTWAIT))
+                // A client that only closed its writing side may still read; what it sends is ignored.
+                if count == 0 { readsClient = false }
+                if count < 0 && errno != EAGAIN && errno != EINTR { return }
+            }
+            if watched[1].revents & Int16(POLLIN) != 0 {
+                var count: eventfd_t = 0
+                eventfd_read(wake, &count)
+                let (line, finished) = latest.take()
+                if let line, line != written {
+                    guard UnixSocket.writeAll(client, line) else { return }
+                    written = line
+                }
+                if finished { return }
+            }
+        }
     }
 
     private static func answer(_ client: Int32, _ response: ControlResponse) {
@@ -257,6 +328,26 @@ private final class ConnectionCount: @unchecked Sendable {
 
     func leave() {
         lock.withLock { count -= 1 }
+    }
+}
+
+/// The newest line a follower's task computed, for its connection's thread to write.
+private final class LatestLine: @unchecked Sendable {
+    // @unchecked: the fields are only touched under `lock`.
+    private let lock = NSLock()
+    private var line: Data?
+    private var finished = false
+
+    func put(_ new: Data) { lock.withLock { line = new } }
+
+    func finish() { lock.withLock { finished = true } }
+
+    /// The newest line not taken yet, and whether no more will come.
+    func take() -> (Data?, Bool) {
+        lock.withLock {
+            defer { line = nil }
+            return (line, finished)
+        }
     }
 }
 

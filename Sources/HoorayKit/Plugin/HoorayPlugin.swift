@@ -101,6 +101,40 @@ public protocol HoorayPlugin: Sendable {
     /// - Returns: What to show: text, and JSON for `--json`.
     func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
         -> CommandReply
+
+    /// The importers the plugin offers for other programs' exports, run by
+    /// `hooray import --from NAME FILE`; see ``ImporterSpec``. The default is none.
+    var importers: [ImporterSpec] { get }
+
+    /// Reads another program's export and says which records it would add.
+    ///
+    /// Read only: `hooray` shows the plan, and adds its records in one transaction when the user
+    /// asks with `--apply`. Look at `records` to leave out what is already there.
+    ///
+    /// The default refuses every importer.
+    ///
+    /// - Parameters:
+    ///   - request: Which importer, the file or folder, the time and the user's time zone.
+    ///   - records: The plugin's stored records, to read.
+    /// - Returns: The records to add, with notes for the user.
+    /// - Throws: ``ImportError`` naming the file, the line or field, and the fix.
+    func planImport(_ request: ImportRequest, records: any RecordStore) async throws -> ImportPlan
+
+    /// The plugin's part of the status-bar line `hooray bar` prints: short texts, tooltip lines, a
+    /// current streak and today's progress (see ``BarItem``).
+    ///
+    /// Called whenever the line may have changed — after a command, a notice, a pressed button —
+    /// and at local midnight, by `hoorayd`, or by `hooray bar` itself while `hoorayd` is not
+    /// running. Read what is stored and answer quickly; change nothing. Count "today" in
+    /// ``PluginContext/timeZone``.
+    ///
+    /// Plugins in other languages contribute nothing to the bar. The default is no items.
+    ///
+    /// - Parameters:
+    ///   - context: The plugin's view of the engine.
+    ///   - configuration: The plugin's decoded `[plugins.NAME]` section.
+    /// - Returns: The items, in the order they go on the line.
+    func barItems(context: PluginContext, configuration: Configuration) async throws -> [BarItem]
 }
 
 extension HoorayPlugin {
@@ -127,6 +161,17 @@ extension HoorayPlugin {
     {
         throw PluginCommandError("the plugin \(name) has no command \"\(command.command)\"")
     }
+
+    /// No importers.
+    public var importers: [ImporterSpec] { [] }
+
+    /// Refuses the importer: the plugin has none.
+    public func planImport(_ request: ImportRequest, records: any RecordStore) async throws -> ImportPlan {
+        throw ImportError("the plugin \(name) has no importer \"\(request.importer)\"")
+    }
+
+    /// No items: the plugin puts nothing on the status bar.
+    public func barItems(context: PluginContext, configuration: Configuration) async throws -> [BarItem] { [] }
 }
 
 /// The configuration of a plugin that takes none: an empty section.

@@ -103,26 +103,23 @@ public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
     private func endOfWindow(containing instant: Date, calendar: Calendar) -> Date? {
         let parts = calendar.dateComponents([.hour, .minute], from: instant)
         let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
-        let day = calendar.startOfDay(for: instant)
         for window in windows {
             let from = window.start.secondsSinceMidnight / 60
             let to = window.end.secondsSinceMidnight / 60
-            let endDay: Date?
-            if window.crossesMidnight {
-                if minute >= from {
-                    endDay = calendar.date(byAdding: .day, value: 1, to: day)
-                } else if minute < to {
-                    endDay = day
-                } else {
-                    continue
+            let inside = window.crossesMidnight ? (minute >= from || minute < to) : (minute >= from && minute < to)
+            guard inside else { continue }
+            // The window ends the next time its end comes round: today's, tomorrow's, or the second
+            // of a time that happens twice when the clocks go back.
+            let end = DateComponents(hour: window.end.hour, minute: window.end.minute, second: 0)
+            for policy in [Calendar.RepeatedTimePolicy.first, .last] {
+                if let next = calendar.nextDate(
+                    after: instant, matching: end, matchingPolicy: .nextTime, repeatedTimePolicy: policy,
+                    direction: .forward), next > instant
+                {
+                    return next
                 }
-            } else if minute >= from && minute < to {
-                endDay = day
-            } else {
-                continue
             }
-            guard let endDay else { continue }
-            return calendar.date(bySettingHour: window.end.hour, minute: window.end.minute, second: 0, of: endDay)
+            return nil
         }
         return nil
     }

@@ -71,9 +71,14 @@ public enum Schedule: Sendable, Hashable, Codable {
         }
     }
 
-    /// `today 08:36`, `tomorrow 08:36`, `yesterday 08:36`, `Tue 1 Dec 08:36`, or with the year when
-    /// it is another year's.
-    static func localDayAndTime(_ date: Date, in timeZone: TimeZone, now: Date) -> String {
+    /// An instant as a person reads it in a time zone: `today 08:36`, `tomorrow 08:36`,
+    /// `yesterday 08:36`, `Tue 1 Dec 08:36`, or with the year when it is another year's.
+    ///
+    /// - Parameters:
+    ///   - date: The instant.
+    ///   - timeZone: The zone it is read in: the user's.
+    ///   - now: The current instant, for "today" and "tomorrow".
+    public static func localDayAndTime(_ date: Date, in timeZone: TimeZone, now: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let formatter = DateFormatter()

@@ -1,0 +1,330 @@
+import Foundation
+import HoorayKit
+
+/// The reminders plugin's commands: `hooray remind "Call mom" --at 18:00`, and `hooray remind list`,
+/// `edit` and `remove`.
+///
+/// A reminder added here is kept in the plugin's record book and scheduled at once; reminders written
+/// in hooray.toml are listed beside them, marked as such, and are changed in the file.
+extension RemindersPlugin {
+    static let whenOptions: [CommandSpec.Option] = [
+        .init(
+            name: "at", valueName: "time",
+            help: "The time of day, HH:MM, such as 18:00 (every day unless --days or --every)."),
+        .init(name: "days", valueName: "days", help: "Only on these weekdays, such as mon-fri or sat,sun."),
+        .init(name: "every", valueName: "interval", help: "Every so many days, such as 3d or 2w, from today."),
+        .init(
+            name: "on", valueName: "date",
+            help: "Once, on this day: YYYY-MM-DD, today or tomorrow (at --at, or 09:00)."),
+        .init(name: "in", valueName: "length", help: "Once, this long from now, such as 20m or 1h30m."),
+        .init(name: "body", valueName: "text", help: "A line under the title."),
+        .init(
+            name: "zone", valueName: "zone",
+            help: "The time zone of --at, such as Europe/Berlin; the computer's own by default."),
+    ]
+
+    static let idArgument = CommandSpec.Argument(
+        name: "id", help: "The reminder's id, such as r3, as `hooray remind list` shows it.",
+        completionCommand: ["remind", "list", "--ids"])
+
+    public var commands: [CommandSpec] {
+        [
+            CommandSpec(
+                name: "add", summary: "Add a reminder without editing hooray.toml.",
+                discussion:
+                    "--at alone repeats every day; with --days on those weekdays, with --every every so many days. "
+                    + "--in and --on make a one-off, shown once and then gone; --on without --at comes at 09:00. "
+                    + "Values are read as in hooray.toml. The reminder gets a short id (r1, r2, …) for "
+                    + "`hooray remind edit` and `hooray remind remove`.",
+                arguments: [
+                    .init(name: "title", help: "What to be reminded of, such as \"Call mom\".", isRepeating: true)
+                ],
+                options: Self.whenOptions,
+                examples: [
+                    "hooray remind \"Call mom\" --at 18:00",
+                    "hooray remind Stretch --at 15:00 --days mon-fri",
+                    "hooray remind \"Water the plants\" --at 09:30 --every 3d",
+                    "hooray remind Tea --in 20m",
+                    "hooray remind \"Buy a gift\" --on 2026-12-20 --at 10:00 --body \"Something small.\"",
+                ],
+                aliases: ["remind"], offersJSON: true, noun: "your reminder"),
+            CommandSpec(
+                name: "list", summary: "Your reminders: the ones added with `hooray remind` and those in hooray.toml.",
+                flags: [.init(name: "ids", help: "Print only the ids of reminders you can edit, one a line.")],
+                examples: ["hooray remind list", "hooray remind list --json"], aliases: ["remind list"],
+                offersJSON: true, writes: false),
+            CommandSpec(
+                name: "edit", summary: "Change a reminder added with `hooray remind`: only what you give.",
+                discussion:
+                    "Takes the options of `hooray remind`; what you leave out stays as it is. --days, --every, --on "
+                    + "and --in replace the schedule as a whole. Reminders in hooray.toml are changed in the file.",
+                arguments: [Self.idArgument],
+                options: [.init(name: "title", valueName: "text", help: "A new title.")] + Self.whenOptions,
+                examples: ["hooray remind edit r3 --at 19:00", "hooray remind edit r3 --days sat,sun"],
+                aliases: ["remind edit"], offersJSON: true, noun: "your change"),
+            CommandSpec(
+                name: "remove", summary: "Remove a reminder added with `hooray remind`.",
+                arguments: [Self.idArgument], examples: ["hooray remind remove r3"], aliases: ["remind remove"]),
+        ]
+    }
+
+    public func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration)
+        async throws -> CommandReply
+    {
+        let book = RemindBook(context: context, userZone: command.environment.timeZone)
+        switch command.command {
+        case "add":
+            let options = try RemindOptions(
+                command, title: command.values("title").joined(separator: " "), input: book.input)
+            let (record, scheduled) = try await book.add(options)
+            let entry = book.entry(record, nextDue: scheduled.nextDue)
+            let id = record.id
+            return CommandReply(
+                text: "Added \(id): \(entry.sentence). `hooray remind remove \(id)` removes it.",
+                json: try JSONValue(encoding: entry))
+        case "list":
+            let entries = try await book.entries()
+            if command.flag("ids") {
+                // For shell completion; with --json, the same reminders as the type every list prints.
+                let yours = entries.filter(\.isEditable)
+                return CommandReply(
+                    text: yours.map(\.id).joined(separator: "\n"), json: try JSONValue(encoding: yours))
+            }
+            return CommandReply(text: ReminderEntry.listing(entries), json: try JSONValue(encoding: entries))
+        case "edit":
+            let options = try RemindOptions(command, title: command.value("title"), input: book.input)
+            guard !options.isEmpty else {
+                throw PluginCommandError.invalidValue(
+                    "--at",
+                    "give what to change: --title, --body, --at, --days, --every, --on, --in or --zone, such as --at 19:00"
+                )
+            }
+            let (record, scheduled) = try await book.edit(try await book.find(command.value("id") ?? ""), options)
+            let entry = book.entry(record, nextDue: scheduled.nextDue)
+            return CommandReply(text: "Changed \(record.id): \(entry.sentence).", json: try JSONValue(encoding: entry))
+        case "remove":
+            let record = try await book.find(command.value("id") ?? "")
+            try await book.remove(record)
+            return CommandReply(text: "Removed \(record.id): \(TerminalText.safe(record.title)).")
+        default:
+            throw PluginCommandError("the reminders plugin has no command \"\(command.command)\"")
+        }
+    }
+}
+
+/// The reminders added with `hooray remind`, over the plugin's record book and its scheduled
+/// reminders.
+struct RemindBook {
+    let context: PluginContext
+    /// The zone the user reads times in.
+    let userZone: TimeZone
+
+    var records: RecordBook<CommandLineReminder> { context.records(of: CommandLineReminder.self) }
+    var input: TimeInput { TimeInput(now: context.now, timeZone: userZone) }
+
+    /// The storage key of the number the next id takes.
+    static let counterKey = "remind.next-number"
+
+    /// Adds a reminder and schedules it.
+    func add(_ options: RemindOptions) async throws -> (CommandLineReminder, ScheduledReminder) {
+        var record = CommandLineReminder(id: "", title: options.title ?? "", body: "", createdAt: context.now)
+        try options.apply(to: &record, isNew: true, now: context.now, defaultZone: context.timeZone)
+        record.id = try await newID()
+        try await records.insert(record)
+        do {
+            return (record, try await context.reminders.schedule(record.reminder(defaultZone: context.timeZone)))
+        } catch {
+            _ = try? await records.delete(record.id)
+            throw error
+        }
+    }
+
+    /// Changes a reminder and reschedules it alone.
+    func edit(_ record: CommandLineReminder, _ options: RemindOptions) async throws
+        -> (CommandLineReminder, ScheduledReminder)
+    {
+        var changed = record
+        try options.apply(to: &changed, isNew: false, now: context.now, defaultZone: context.timeZone)
+        let final = changed
+        guard try await records.update(record.id, { stored in stored = final }) != nil else {
+            throw PluginCommandError("\(record.id) was removed meanwhile; `hooray remind list` shows what there is")
+        }
+        return (final, try await context.reminders.schedule(final.reminder(defaultZone: context.timeZone)))
+    }
+
+    /// Removes a reminder and its schedule.
+    func remove(_ record: CommandLineReminder) async throws {
+        try await records.delete(record.id)
+        try await context.reminders.cancel(id: record.id)
+    }
+
+    /// A short id no reminder has had: `r` and the next number, past any id hooray.toml uses.
+    func newID() async throws -> String {
+        let taken = Set(try await context.reminders.list().map(\.reminder.id))
+        while true {
+            let number = try await context.storage.update(forKey: Self.counterKey) { (data: inout Data?) -> Int in
+                let current = data.flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 1
+                data = Data(String(current + 1).utf8)
+                return current
+            }
+            let id = "r\(number)"
+            if !taken.contains(id), try await records.record(id) == nil { return id }
+        }
+    }
+
+    /// The reminder the user named, added with `hooray remind` and not yet done.
+    ///
+    /// - Throws: ``PluginCommandError`` for one in hooray.toml (change it there) and for an id that
+    ///   names none (with the ids there are).
+    func find(_ text: String) async throws -> CommandLineReminder {
+        let id = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let record = try await records.record(id) {
+            guard record.isDone else { return record }
+            throw PluginCommandError(
+                "\(record.id) (\(TerminalText.safe(record.title))) was a one-off and has been shown already; "
+                    + "`hooray remind` adds a new one, such as `hooray remind \"Tea\" --in 20m`")
+        }
+        let scheduled = try await context.reminders.list()
+        if scheduled.contains(where: { $0.reminder.id == id && $0.reminder.schedule.zone != nil }) {
+            throw PluginCommandError(
+                "\(TerminalText.safe(id)) is written in hooray.toml, so it is changed there: edit or remove its "
+                    + "[[plugins.reminders.reminder]] entry in ~/.config/hooray/hooray.toml, then run `hooray reload`")
+        }
+        let yours = try await records.all().filter { !$0.isDone }.map(\.id).sorted(by: Self.idOrder)
+        let known =
+            yours.isEmpty
+            ? "you have none added with `hooray remind` yet; `hooray remind \"Call mom\" --at 18:00` adds one"
+            : "yours are \(yours.joined(separator: ", ")) (`hooray remind list` shows them)"
+        throw PluginCommandError("there is no reminder \(TerminalText.safe(text)); \(known)")
+    }
+
+    /// `r2` before `r10`.
+    static func idOrder(_ lhs: String, _ rhs: String) -> Bool {
+        (Int(lhs.dropFirst()) ?? 0, lhs) < (Int(rhs.dropFirst()) ?? 0, rhs)
+    }
+
+    /// Every reminder of the plugin, soonest first: those added here that are not done, and those of
+    /// hooray.toml.
+    func entries() async throws -> [ReminderEntry] {
+        let scheduled = try await context.reminders.list()
+        var nextDue: [String: Date] = [:]
+        for item in scheduled { nextDue[item.reminder.id] = item.nextDue }
+        let added = try await records.all().filter { !$0.isDone }
+        let addedIDs = Set(added.map(\.id))
+        var entries = added.map { entry($0, nextDue: nextDue[$0.id]) }
+        for item in scheduled where !addedIDs.contains(item.reminder.id) && !item.reminder.isInternal {
+            // hooray.toml has no one-offs: this is one of `hooray remind`'s, done and kept until it is pruned.
+            if case .once = item.reminder.schedule { continue }
+            entries.append(
+                ReminderEntry(
+                    id: item.reminder.id, title: item.reminder.notice.title, body: item.reminder.notice.body,
+                    schedule: describe(item.reminder.schedule), due: item.nextDue,
+                    zone: item.reminder.schedule.zone?.identifier, source: ReminderEntry.fileSource, oneOff: false,
+                    dueText: item.nextDue.map(when)))
+        }
+        return entries.sorted { lhs, rhs in
+            switch (lhs.due, rhs.due) {
+            case (let l?, let r?): l < r || (l == r && lhs.id < rhs.id)
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): lhs.id < rhs.id
+            }
+        }
+    }
+
+    /// A reminder added here, as listed.
+    func entry(_ record: CommandLineReminder, nextDue: Date?) -> ReminderEntry {
+        let schedule = record.schedule(defaultZone: context.timeZone)
+        return ReminderEntry(
+            id: record.id, title: record.title, body: record.body, schedule: describe(schedule), due: nextDue,
+            zone: record.zone, source: ReminderEntry.commandSource, oneOff: record.isOneOff,
+            dueText: nextDue.map(when))
+    }
+
+    /// A schedule in words, in the user's zone, with its own zone when that differs.
+    func describe(_ schedule: Schedule) -> String {
+        var text = schedule.summary(in: userZone, now: context.now)
+        if let zone = schedule.zone, zone.identifier != userZone.identifier { text += " (\(zone.identifier))" }
+        return text
+    }
+
+    /// An instant as the user reads it: `today 18:00`, `Tue 1 Dec 08:36`.
+    func when(_ date: Date) -> String {
+        Schedule.localDayAndTime(date, in: userZone, now: context.now)
+    }
+}
+
+/// A reminder as `hooray remind` prints it; `--json` prints the `reminderEntry` type of docs/json.md.
+struct ReminderEntry: Encodable, Sendable {
+    static let commandSource = "hooray remind"
+    static let fileSource = "hooray.toml"
+
+    var id: String
+    var title: String
+    var body: String
+    var schedule: String
+    var due: Date?
+    var zone: String?
+    var source: String
+    var oneOff: Bool
+    /// `due` as the user reads it; not in the JSON.
+    var dueText: String?
+
+    var isEditable: Bool { source == Self.commandSource }
+
+    enum CodingKeys: String, CodingKey { case id, title, body, schedule, due, zone, source, oneOff, editable }
+
+    /// Every key is written, `null` when absent.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(schedule, forKey: .schedule)
+        try container.encode(due, forKey: .due)
+        try container.encode(zone, forKey: .zone)
+        try container.encode(source, forKey: .source)
+        try container.encode(oneOff, forKey: .oneOff)
+        try container.encode(isEditable, forKey: .editable)
+    }
+
+    /// `Call mom, every day at 18:00 — next: today 18:00`, or for a one-off `Tea, once, today 21:30`.
+    var sentence: String {
+        let title = TerminalText.safe(title)
+        if oneOff { return "\(title), \(schedule)" }
+        return "\(title), \(schedule)" + (dueText.map { " — next: \($0)" } ?? "")
+    }
+
+    /// The list as a table, with a word on how to change each kind.
+    static func listing(_ entries: [ReminderEntry]) -> String {
+        guard !entries.isEmpty else {
+            return "No reminders yet. `hooray remind \"Call mom\" --at 18:00` adds one, "
+                + "and so does a [[plugins.reminders.reminder]] in ~/.config/hooray/hooray.toml."
+        }
+        let rows =
+            [["ID", "REMINDER", "SCHEDULE", "NEXT", "FROM"]]
+            + entries.map { entry in
+                [
+                    TerminalText.safe(entry.id), TerminalText.safe(entry.title), entry.schedule,
+                    entry.dueText ?? "—", entry.source,
+                ]
+            }
+        var widths = [Int](repeating: 0, count: 5)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        var lines = rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }
+        lines.append("")
+        if entries.contains(where: \.isEditable) {
+            lines.append("`hooray remind edit ID` changes one of yours; `hooray remind remove ID` removes it.")
+        }
+        if entries.contains(where: { !$0.isEditable }) {
+            lines.append("Those from hooray.toml are changed in ~/.config/hooray/hooray.toml.")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,83 @@
+import CLinux
+import Foundation
+
+/// The client's end of a followed request (`bar` with `follow`): one answer line after another
+/// until the daemon goes away, and a way to wait, without polling, for a daemon to appear.
+public enum ControlFollower {
+    /// What ended a follow.
+    public enum End: Sendable, Equatable {
+        /// No daemon listens on the socket: nothing was received.
+        case notRunning
+        /// The daemon closed the connection (it stopped) after this many answers.
+        case closed(answers: Int)
+    }
+
+    /// Sends `request` and calls `answer` with each answer line until the daemon closes the
+    /// connection, or `answer` returns `false`.
+    ///
+    /// - Throws: ``ControlError`` for an answer that cannot be read or is of another protocol.
+    public static func follow(
+        _ request: ControlRequest, socketPath: String, answer: (ControlResponse) throws -> Bool
+    ) throws -> End {
+        guard let connection = ControlConnection(socketPath: socketPath) else { return .notRunning }
+        // Answers come when something changes, however long that takes; writing still times out.
+        var never = timeval(tv_sec: 0, tv_usec: 0)
+        setsockopt(connection.fd, SOL_SOCKET, SO_RCVTIMEO, &never, socklen_t(MemoryLayout<timeval>.size))
+        guard (try? connection.send(request)) == true else { return .notRunning }
+        var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var count = 0
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer = Data(buffer[buffer.index(after: newline)...])
+                count += 1
+                guard try answer(try ControlClient.decodeAnswer(Data(line))) else { return .closed(answers: count) }
+            }
+            guard buffer.count <= maxResponseBytes else {
+                throw ControlError(message: "the daemon's answer is longer than \(maxResponseBytes) bytes")
+            }
+            let received = recv(connection.fd, &chunk, chunk.count, 0)
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { return count == 0 ? .notRunning : .closed(answers: count) }
+            buffer.append(contentsOf: chunk[0..<received])
+        }
+    }
+
+    /// Blocks until something may listen on `socketPath`: the socket file or its folder was
+    /// created, replaced or had its mode set (the daemon sets it once it listens). Uses inotify on
+    /// the nearest existing folder, so nothing wakes while no daemon starts.
+    ///
+    /// Returns at once when a connection to the socket succeeds already. Returns `false` when the
+    /// folders cannot be watched (then the caller may give up, or wait some other way).
+    public static func waitForSocket(_ socketPath: String) -> Bool {
+        if isListening(socketPath) { return true }
+        let folder = (socketPath as NSString).deletingLastPathComponent
+        let parent = (folder as NSString).deletingLastPathComponent
+        let inotify = inotify_init1(Int32(IN_CLOEXEC))
+        guard inotify >= 0 else { return false }
+        defer { close(inotify) }
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+        // The socket's folder, or, while there is none yet, the folder it will be made in.
+        var watched = inotify_add_watch(inotify, folder, mask)
+        if watched < 0 {
+            watched = inotify_add_watch(inotify, parent, mask)
+            guard watched >= 0 else { return false }
+        }
+        // What happened between the first look and the watch.
+        if isListening(socketPath) { return true }
+        var events = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(inotify, &events, events.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            // Something changed where the socket is or will be: the caller looks again.
+            return true
+        }
+    }
+
+    /// Whether a daemon accepts connections on `socketPath` now.
+    public static func isListening(_ socketPath: String) -> Bool {
+        ControlConnection(socketPath: socketPath) != nil
+    }
+}

@@ -1,0 +1,344 @@
+import ArgumentParser
+import Foundation
+import HoorayEngine
+import HoorayKit
+import HoorayStorage
+
+/// `hooray export`: the user's data in a documented, versioned file (docs/export.md).
+struct ExportCommand: AsyncParsableCommand, OffersJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write everything you logged to a file you keep: JSON to import again, or CSV for a spreadsheet.",
+        discussion: """
+            Writes every plugin's records (everything you logged, and reminders you added from the command \
+            line) and the values plugins keep, in the versioned format of \
+            docs/export.md. The same data always gives the same file. Your API key and your anonymous id are \
+            never exported; notices and delivery history are not your data and are left out. \
+            `hooray import FILE` reads the JSON back. Exits 1 when the file cannot be written (nothing is), \
+            64 for an unknown plugin.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, csv
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("json (to import again) or csv (one row per record).", valueName: "format"))
+    var format: Format = .json
+
+    @Option(help: ArgumentHelp("Only this plugin's data (`hooray plugins` lists them).", valueName: "name"))
+    var plugin: String?
+
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"),
+        completion: .file())
+    var output: String?
+
+    @Flag(help: "The same as --format json.")
+    var json = false
+
+    func validate() throws {
+        if json, format == .csv { throw ValidationError("--json and --format csv disagree; give one of them") }
+    }
+
+    func run() async throws {
+        let session = try CLISession(configFile: GlobalArguments.current.config)
+        let database = try session.existingDatabase()
+        if let plugin {
+            let stored = try await database?.userData().plugins.keys.map { $0 } ?? []
+            let known = Set(installedPlugins.map(\.name) + stored)
+            guard known.contains(plugin) else {
+                let near = NameSuggestion.closest(to: plugin, among: known.sorted())
+                warn(
+                    "hooray export: there is no plugin \"\(TerminalText.safe(plugin))\""
+                        + (near.map { "; did you mean --plugin \($0)?" } ?? "; `hooray plugins` lists them."))
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
+        let data = try await database?.userData(plugin: plugin) ?? UserData()
+        let text = format == .csv ? ExportDocument.csv(data) : ExportDocument.json(data)
+        guard let output else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        let path = absolute(output)
+        do {
+            try Self.writePrivately(Data(text.utf8), to: path)
+        } catch {
+            warn(
+                "hooray export: cannot write \(TerminalText.safe(path)): \(Self.reason(error, path: path)). "
+                    + "Give -o a file in a folder you can write, such as -o ~/hooray-export.json. Nothing was written.")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
+        let records = data.plugins.values.map(\.records.count).reduce(0, +)
+        let values = data.plugins.values.map(\.values.count).reduce(0, +)
+        let plugins = data.plugins.keys.sorted().joined(separator: ", ")
+        print(
+            "Exported \(count(records, "record")) and \(count(values, "stored value"))"
+                + (plugins.isEmpty ? "" : " of \(plugins)") + " to \(TerminalText.safe(path)).")
+        if format == .json { print("`hooray import \(ShellCommand.quoted(path))` reads it back.") }
+    }
+
+    /// Writes a file readable by its owner only: a copy written next to it, then moved in place, so
+    /// that a failure leaves an earlier file as it was.
+    static func writePrivately(_ data: Data, to path: String) throws {
+        let previousMask = umask(0o077)
+        defer { umask(previousMask) }
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// Why a file could not be written, in a few words.
+    static func reason(_ error: any Error, path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return "it is a folder"
+        }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            return "the folder \(TerminalText.safe(folder)) does not exist"
+        }
+        if !FileManager.default.isWritableFile(atPath: folder) {
+            return "the folder \(TerminalText.safe(folder)) is not writable"
+        }
+        return (error as NSError).localizedDescription
+    }
+}
+
+/// `hooray import`: what an export (or another program's, through a plugin's importer) would add,
+/// and with `--apply` adding it.
+struct ImportCommand: AsyncParsableCommand, OffersJSON {
+    static var configuration: CommandConfiguration {
+        let importers = installedPlugins.flatMap { plugin in
+            plugin.importers.map { "  --from \($0.name): \($0.summary) (the \(plugin.name) plugin)" }
+        }
+        return CommandConfiguration(
+            commandName: "import",
+            abstract: "Show what a file from `hooray export` would add, and add it with --apply.",
+            discussion: """
+                Reads the JSON that `hooray export` writes (docs/export.md). Records and values already here \
+                with the same content are skipped, so importing twice adds nothing. One already here with \
+                other content is a conflict: yours is kept, unless --replace. Data of plugins that are not \
+                installed is kept for when they are. Everything is added in one step: on any error, nothing. \
+                A running hoorayd is told, so that reminders of what was added are planned.
+
+                With --from, a plugin reads another program's export instead:
+                \(importers.joined(separator: "\n"))
+
+                Exits 1 when the file cannot be read or is not such an export (nothing is changed), 64 for \
+                an unknown --from.
+                """)
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(
+        help: ArgumentHelp("The file to import (or, with --from, the file or folder).", valueName: "file"),
+        completion: .file())
+    var file: String
+
+    @Option(
+        help: ArgumentHelp("Read another program's export with a plugin's importer (listed above).", valueName: "name"))
+    var from: String?
+
+    @Flag(help: "Add what is new; without it, only show what would be added.")
+    var apply = false
+
+    @Flag(help: "Where a record here differs from the file's, take the file's.")
+    var replace = false
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        let session = try CLISession(configFile: GlobalArguments.current.config)
+        let path = absolute(file)
+        let data: UserData
+        var notes: [String] = []
+        var alreadyThere: [String: Int] = [:]
+        var source = "Hooray export"
+        if let from {
+            let offering = installedPlugins.compactMap { plugin in
+                plugin.importers.first { $0.name == from }.map { (plugin, $0) }
+            }
+            guard let (plugin, importer) = offering.first else {
+                let names = installedPlugins.flatMap { $0.importers.map(\.name) }
+                let near = NameSuggestion.closest(to: from, among: names)
+                warn(
+                    "hooray import: no plugin reads \"\(TerminalText.safe(from))\" exports"
+                        + (near.map { "; did you mean --from \($0)?" } ?? "")
+                        + " It reads: \(names.isEmpty ? "none" : names.joined(separator: ", ")); "
+                        + "leave out --from to import a file from `hooray export`.")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            source = importer.summary.prefix { $0 != "(" && $0 != ":" }.trimmingCharacters(in: .whitespaces)
+            let request = ImportRequest(
+                importer: importer.name, path: path, now: Date(),
+                timeZone: SystemTimeZone(environment: session.environment).current())
+            let plan: ImportPlan
+            do {
+                plan = try await plugin.planImport(
+                    request, records: DatabasePluginStore(database: try session.database(), plugin: plugin.name))
+            } catch let error as ImportError {
+                warn("hooray import: \(TerminalText.safe(error.message, multiline: true)) Nothing was imported.")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            data = UserData(plugins: [plugin.name: UserData.Plugin(records: plan.records)])
+            notes = plan.notes
+            alreadyThere = plan.alreadyThere.mapKeys { "\(plugin.name)\u{0}\($0)" }
+        } else {
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                warn(
+                    "hooray import: cannot read \(TerminalText.safe(path)): "
+                        + Self.unreadable(path)
+                        + ". Give the file `hooray export -o FILE` wrote. Nothing was imported.")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            do {
+                data = try ExportDocument.read(bytes, file: path)
+            } catch {
+                warn("hooray import: \(error.description)")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            let installed = Set(installedPlugins.map(\.name))
+            for name in data.plugins.keys.sorted() where !installed.contains(name) {
+                notes.append(
+                    "The plugin \(name) is not installed; its data is kept for when it is.")
+            }
+        }
+        var tallies = try await session.database().importUserData(data, apply: apply, replace: replace)
+        for index in tallies.indices {
+            let key = "\(tallies[index].plugin)\u{0}\(tallies[index].kind ?? "")"
+            tallies[index].unchanged += alreadyThere.removeValue(forKey: key) ?? 0
+        }
+        for (key, count) in alreadyThere.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            var tally = ImportTally(plugin: parts[0], kind: parts.count > 1 ? parts[1] : nil)
+            tally.unchanged = count
+            tallies.append(tally)
+        }
+        let changed = tallies.contains { $0.added > 0 || (replace && !$0.conflicts.isEmpty) }
+        // A running daemon activates the plugins again, so that what was added is planned.
+        let told = apply && changed && (try? session.send(.reload))??.ok == true
+        if json {
+            print(try Output.json(ImportSummary(file: path, applied: apply, tallies: tallies, notes: notes)))
+            return
+        }
+        report(tallies, notes: notes, source: source, path: path, told: told)
+    }
+
+    /// Why a file could not be read, in a few words.
+    static func unreadable(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return "there is no such file"
+        }
+        return isFolder.boolValue ? "it is a folder" : "permission denied"
+    }
+
+    func report(_ tallies: [ImportTally], notes: [String], source: String, path: String, told: Bool) {
+        let verb = apply ? "added" : "to add"
+        print("From \(TerminalText.safe(path)) (\(source)):")
+        for plugin in Set(tallies.map(\.plugin)).sorted() {
+            var parts: [String] = []
+            for tally in tallies where tally.plugin == plugin {
+                let thing = tally.kind ?? "stored value"
+                var words: [String] = []
+                if tally.added > 0 { words.append("\(count(tally.added, thing)) \(verb)") }
+                if tally.unchanged > 0 {
+                    words.append("\(count(tally.unchanged, thing)) already there")
+                }
+                if !tally.conflicts.isEmpty {
+                    let ids =
+                        tally.conflicts.prefix(3).map { TerminalText.safe(String($0.prefix(8))) }
+                        .joined(separator: ", ") + (tally.conflicts.count > 3 ? ", …" : "")
+                    let fate =
+                        replace ? (apply ? "replaced by the file's" : "to be replaced by the file's") : "yours kept"
+                    words.append("\(count(tally.conflicts.count, thing)) different here (\(ids)): \(fate)")
+                }
+                parts.append(words.joined(separator: ", "))
+            }
+            print("  \(plugin): \(parts.joined(separator: "; "))")
+        }
+        if tallies.isEmpty { print("  nothing: the file holds no records.") }
+        for note in notes { print(TerminalText.safe(note, multiline: true)) }
+        let added = tallies.map(\.added).reduce(0, +)
+        let conflicts = tallies.map(\.conflicts.count).reduce(0, +)
+        if !apply {
+            if added > 0 || (replace && conflicts > 0) {
+                let again =
+                    (["hooray", "import"] + (from.map { ["--from", $0] } ?? []) + [path]
+                    + (replace ? ["--replace"] : []) + ["--apply"]).map(ShellCommand.quoted).joined(separator: " ")
+                print("Nothing was changed yet; `\(again)` adds it.")
+            } else {
+                print("Everything in it is already here; there is nothing to add.")
+            }
+            if conflicts > 0, !replace {
+                print("Where yours differs, yours is kept; add --replace to take the file's instead.")
+            }
+        } else if added > 0 || (replace && conflicts > 0) {
+            print("Done, in one step." + (told ? " hoorayd has it too." : ""))
+        } else {
+            print("Everything in it was already here; nothing was added.")
+        }
+    }
+}
+
+/// `hooray import --json`: the `importSummary` type of docs/json.md.
+struct ImportSummary: Encodable {
+    struct Part: Encodable {
+        let plugin: String
+        let kind: String?
+        let added: Int
+        let alreadyThere: Int
+        let conflicts: [String]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(plugin, forKey: .plugin)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(added, forKey: .added)
+            try container.encode(alreadyThere, forKey: .alreadyThere)
+            try container.encode(conflicts, forKey: .conflicts)
+        }
+
+        enum CodingKeys: String, CodingKey { case plugin, kind, added, alreadyThere, conflicts }
+    }
+
+    let file: String
+    let applied: Bool
+    let parts: [Part]
+    let notes: [String]
+
+    init(file: String, applied: Bool, tallies: [ImportTally], notes: [String]) {
+        self.file = file
+        self.applied = applied
+        self.parts = tallies.map {
+            Part(
+                plugin: $0.plugin, kind: $0.kind, added: $0.added, alreadyThere: $0.unchanged,
+                conflicts: $0.conflicts)
+        }
+        self.notes = notes
+    }
+}
+
+/// A path made absolute against the working directory, `~/` expanded.
+func absolute(_ path: String) -> String {
+    let expanded = (path as NSString).expandingTildeInPath
+    if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
+    return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded) as NSString)
+        .standardizingPath
+}
+
+/// `1 record`, `2 records`.
+func count(_ number: Int, _ thing: String) -> String {
+    "\(number) \(thing)\(number == 1 ? "" : "s")"
+}
+
+extension Dictionary {
+    /// The dictionary with its keys changed.
+    fileprivate func mapKeys<NewKey: Hashable>(_ transform: (Key) -> NewKey) -> [NewKey: Value] {
+        Dictionary<NewKey, Value>(uniqueKeysWithValues: map { (transform($0.key), $0.value) })
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// `hooray export` and `hooray import` with the real binaries: the round trip, bad files, and Loop
+/// Habit Tracker's CSV export.
+@Suite(.timeLimit(.minutes(3)))
+struct ExportImportTests {
+    static let day = "2026-11-23 10:00:00"
+
+    /// Logs a moment, a habit with two days done, a rejection with a check-in, and a swap.
+    func makeData(_ fixture: HoorayFixture) async throws {
+        for words in [
+            ["win", "Answered one message"],
+            ["habit", "add", "Water the ferns", "--start", "2026-11-20"],
+            ["habit", "done", "Water the ferns", "--date", "yesterday"],
+            ["habit", "done", "Water the ferns"],
+            ["reject", "--type", "job", "--impact", "8"],
+            ["recovery", "checkin", "good"],
+            ["swap", "Sparkling water instead of soda"],
+        ] {
+            let output = try await fixture.hooray(arguments: words, fakeTime: Self.day)
+            #expect(output.status == .exited(0), "\(words): \(output.standardError)")
+        }
+    }
+
+    func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test func exportDeleteImportExportGivesTheSameFileAndASecondImportAddsNothing() async throws {
+        try await HoorayFixture.with { fixture in
+            try await makeData(fixture)
+            let first = fixture.home.appending("a.json")
+            let exported = try await fixture.hooray("export", "-o", first)
+            #expect(exported.status == .exited(0), "\(exported.standardError)")
+            let text = try read(first)
+            for word in ["Answered one message", "Water the ferns", "Sparkling water instead of soda", "\"job\""] {
+                #expect(text.contains(word), "the export holds \(word)")
+            }
+            #expect(text.contains("\"format\" : \"hooray-export\""))
+            #expect(!text.contains("hooray.celebrations"), "Hooray's own memory is not the user's data")
+            let mode = try FileManager.default.attributesOfItem(atPath: first)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+
+            let deleted = try await fixture.hooray("delete-my-data", "--yes")
+            #expect(deleted.status == .exited(0))
+            #expect(try await fixture.hooray("habit", "list").standardOutput.contains("Water the ferns") == false)
+
+            // The preview changes nothing.
+            let preview = try await fixture.hooray("import", first)
+            #expect(preview.status == .exited(0), "\(preview.standardError)")
+            #expect(preview.standardOutput.contains("habits: 1 habit to add"), "\(preview.standardOutput)")
+            #expect(preview.standardOutput.contains("--apply"))
+            #expect(try await fixture.hooray("moments").standardOutput.contains("Answered one message") == false)
+
+            let applied = try await fixture.hooray("import", first, "--apply")
+            #expect(applied.status == .exited(0), "\(applied.standardError)")
+            #expect(applied.standardOutput.contains("habits: 1 habit added"), "\(applied.standardOutput)")
+            let show = try await fixture.hooray("habit", "show", "Water the ferns", fakeTime: Self.day)
+            #expect(show.standardOutput.contains("Streak: 2 days"), "\(show.standardOutput)")
+            #expect(try await fixture.hooray("moments").standardOutput.contains("Answered one message"))
+
+            let second = fixture.home.appending("b.json")
+            #expect(try await fixture.hooray("export", "-o", second).status == .exited(0))
+            #expect(try read(second) == text, "the round trip gives the same bytes")
+            // Standard output gets the same bytes as -o.
+            #expect(try await fixture.hooray("export").standardOutput == text)
+
+            let again = try await fixture.hooray("import", first, "--apply")
+            #expect(again.status == .exited(0))
+            #expect(again.standardOutput.contains("nothing was added"), "\(again.standardOutput)")
+            #expect(again.standardOutput.contains("habits: 1 habit already there\n"), "\(again.standardOutput)")
+            #expect(again.standardOutput.contains("wins: 1 moment already there"), "\(again.standardOutput)")
+            let third = fixture.home.appending("c.json")
+            _ = try await fixture.hooray("export", "-o", third)
+            #expect(try read(third) == text)
+        }
+    }
+
+    @Test func aRunningDaemonPlansTheRemindersOfWhatWasImported() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.hooray("habit", "add", "Stretch", "--remind", "20:00")
+            let file = fixture.home.appending("a.json")
+            _ = try await fixture.hooray("export", "-o", file)
+            _ = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(try await fixture.hooray("delete-my-data", "--yes").status == .exited(0))
+            #expect(try await fixture.nextEntries().contains { $0.title == "Stretch" } == false)
+
+            let applied = try await fixture.hooray("import", file, "--apply")
+            #expect(applied.status == .exited(0), "\(applied.standardError)")
+            #expect(applied.standardOutput.contains("hoorayd has it too."), "\(applied.standardOutput)")
+            #expect(try await fixture.nextEntries().contains { $0.title == "Stretch" })
+            #expect(daemon.isRunning)
+            await daemon.stop()
+        }
+    }
+
+    @Test func aChangedRecordIsAConflictKeptUnlessReplace() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.hooray("habit", "add", "Stretch", fakeTime: Self.day)
+            let file = fixture.home.appending("a.json")
+            _ = try await fixture.hooray("export", "-o", file)
+            let renamed = try read(file).replacingOccurrences(of: "\"Stretch\"", with: "\"Stretch gently\"")
+            _ = try fixture.home.write(renamed, to: "renamed.json")
+            let preview = try await fixture.hooray("import", fixture.home.appending("renamed.json"))
+            #expect(preview.standardOutput.contains("1 habit different here"), "\(preview.standardOutput)")
+            #expect(preview.standardOutput.contains("--replace"))
+            _ = try await fixture.hooray("import", fixture.home.appending("renamed.json"), "--apply")
+            #expect(try await fixture.hooray("habit", "list").standardOutput.contains("Stretch gently") == false)
+            let replaced = try await fixture.hooray(
+                "import", fixture.home.appending("renamed.json"), "--apply", "--replace")
+            #expect(replaced.status == .exited(0))
+            #expect(try await fixture.hooray("habit", "list").standardOutput.contains("Stretch gently"))
+
+            // Data of a plugin that is not installed is kept for when it is.
+            let other = try read(file).replacingOccurrences(of: "\"habits\" : {", with: "\"garden\" : {")
+            let moved = try fixture.home.write(other, to: "garden.json")
+            let kept = try await fixture.hooray("import", moved, "--apply")
+            #expect(kept.status == .exited(0), "\(kept.standardError)")
+            #expect(
+                kept.standardOutput.contains("The plugin garden is not installed; its data is kept for when it is."))
+            #expect(try await fixture.hooray("export", "--plugin", "garden").standardOutput.contains("Stretch"))
+        }
+    }
+
+    @Test func aBadFileIsRefusedByNameAndChangesNothing() async throws {
+        try await HoorayFixture.with { fixture in
+            try await makeData(fixture)
+            let good = fixture.home.appending("good.json")
+            _ = try await fixture.hooray("export", "-o", good)
+            let text = try read(good)
+            _ = try await fixture.hooray("delete-my-data", "--yes")
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            // A record repeated: the second copy of the habit, right after the first.
+            let habit = try #require(
+                text.range(
+                    of: #"\{\s*"day" : "[^"]*",\s*"id" : "[^"]*",\s*"kind" : "habit"[\s\S]*?\n        \}"#,
+                    options: .regularExpression))
+            let duplicated = text.replacingCharacters(in: habit, with: text[habit] + ",\n" + text[habit])
+            let duplicateLine = text[..<habit.upperBound].filter { $0 == "\n" }.count + 4
+            let cases: [(name: String, content: String, words: [String])] = [
+                (
+                    "cut.json", lines.prefix(lines.count / 2).joined(separator: "\n"),
+                    ["cut short", "line \(lines.count / 2)"]
+                ),
+                (
+                    "other.json", #"{"name": "my-app", "version": 3, "items": []}"#,
+                    ["another program", "\"hooray-export\""]
+                ),
+                (
+                    "newer.json", text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 2"),
+                    ["version 2", "reads: version 1", "Update Hooray"]
+                ),
+                ("twice.json", duplicated, ["line \(duplicateLine)", "plugins.habits.records[1]", "repeats the id"]),
+                ("notes.csv", "Date,Note\n2026-11-20,hello\n", ["not a Hooray export", "--from loop"]),
+            ]
+            for bad in cases {
+                let path = try fixture.home.write(bad.content, to: bad.name)
+                for extra in [[], ["--apply"]] {
+                    let output = try await fixture.hooray(arguments: ["import", path] + extra)
+                    #expect(output.status == .exited(1), "\(bad.name): \(output.standardError)")
+                    for word in bad.words + ["Nothing was imported."] {
+                        #expect(output.standardError.contains(word), "\(bad.name): \(output.standardError)")
+                    }
+                }
+            }
+            let export = try await fixture.hooray("export")
+            #expect(!export.standardOutput.contains("Water the ferns"), "nothing was imported")
+        }
+    }
+
+    @Test func anExportPathThatCannotBeWrittenSaysWhyAndWritesNothing() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.hooray("habit", "add", "Stretch")
+            let missing = fixture.home.appending("no-such-folder/a.json")
+            let output = try await fixture.hooray("export", "-o", missing)
+            #expect(output.status == .exited(1))
+            #expect(output.standardError.contains("does not exist"), "\(output.standardError)")
+            #expect(output.standardError.contains("-o ~/hooray-export.json"))
+            #expect(output.standardError.contains("Nothing was written."))
+            #expect(!FileManager.default.fileExists(atPath: missing))
+
+            let unknown = try await fixture.hooray("export", "--plugin", "habbits")
+            #expect(unknown.status == .exited(64))
+            #expect(unknown.standardError.contains("did you mean --plugin habits?"), "\(unknown.standardError)")
+            let one = try await fixture.hooray("export", "--plugin", "habits", "--format", "csv")
+            #expect(one.status == .exited(0))
+            let rows = one.standardOutput.split(separator: "\r\n")
+            #expect(rows.first == "plugin,table,kind,id,day,instant,value")
+            #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("habits,record,habit,") } && rows.count == 2, "\(rows)")
+        }
+    }
+
+    static let loopSample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/loop").path
+
+    @Test func loopsCSVExportImportsWithTheSameDaysAndStreaks() async throws {
+        try await HoorayFixture.with { fixture in
+            // Loop's sample was exported on 25 January 2015.
+            let day = "2015-01-25 12:00:00"
+            let habits = Self.loopSample + "/Habits.csv"
+            let preview = try await fixture.hooray("import", "--from", "loop", habits, fakeTime: day)
+            #expect(preview.status == .exited(0), "\(preview.standardError)")
+            #expect(preview.standardOutput.contains("habits: 2 habits to add"), "\(preview.standardOutput)")
+            #expect(preview.standardOutput.contains("“Wake up early” is 2 in 3 days in Loop"))
+            #expect(try await fixture.hooray("habit", "list").standardOutput.contains("Wake up early") == false)
+
+            let applied = try await fixture.hooray("import", "--from", "loop", habits, "--apply", fakeTime: day)
+            #expect(applied.status == .exited(0), "\(applied.standardError)")
+            // Loop's streaks: 16–23 January (8 days), then 25 January after the NO of the 24th.
+            let today = try await fixture.hooray("habit", "show", "Wake up early", fakeTime: day)
+            #expect(today.standardOutput.contains("Streak: 1 day"), "\(today.standardOutput)")
+            let before = try await fixture.hooray("habit", "show", "Wake up early", fakeTime: "2015-01-23 20:00:00")
+            #expect(before.standardOutput.contains("Streak: 8 days"), "\(before.standardOutput)")
+            let json = try await fixture.hooray("habit", "list", "--json", fakeTime: day)
+            #expect(json.standardOutput.contains("\"Meditate\""))
+
+            // The folder works as well as its Habits.csv, and a second import adds nothing.
+            let again = try await fixture.hooray("import", "--from", "loop", Self.loopSample, "--apply", fakeTime: day)
+            #expect(again.standardOutput.contains("2 habits already there"), "\(again.standardOutput)")
+            #expect(again.standardOutput.contains("nothing was added"))
+
+            let wrong = try await fixture.hooray("import", "--from", "lop", habits)
+            #expect(wrong.status == .exited(64))
+            #expect(wrong.standardError.contains("did you mean --from loop?"), "\(wrong.standardError)")
+            let notLoop = try fixture.home.write("Date,Value\n2015-01-01,2\n", to: "Habits.csv")
+            let refused = try await fixture.hooray("import", "--from", "loop", notLoop)
+            #expect(refused.status == .exited(1))
+            #expect(refused.standardError.contains("line 1"), "\(refused.standardError)")
+            #expect(refused.standardError.contains("Nothing was imported."))
+        }
+    }
+}

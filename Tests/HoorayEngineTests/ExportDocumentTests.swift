@@ -1,0 +1,92 @@
+import Foundation
+import HoorayEngine
+import HoorayKit
+import HoorayStorage
+import Testing
+
+/// The export file: written the same way every time, read back exactly, refused with the fix.
+@Suite struct ExportDocumentTests {
+    static let sample = UserData(plugins: [
+        "wins": UserData.Plugin(
+            records: [
+                StoredRecord(
+                    kind: "moment", id: "b", date: .instant(Date(timeIntervalSince1970: 1_795_683_600.25)),
+                    data: Data(#"{"text":"Sent the email","at":1795683600.25,"tags":["a/b"]}"#.utf8)),
+                StoredRecord(
+                    kind: "moment", id: "a", date: .instant(Date(timeIntervalSince1970: 1_795_000_000)),
+                    data: Data(#"{"text":"Took a walk"}"#.utf8)),
+            ],
+            values: [
+                StoredValue(key: "flag.first", data: Data("true".utf8)),
+                StoredValue(key: "blob", data: Data([0xFF, 0x00, 0x01])),
+            ]),
+        "habits": UserData.Plugin(records: [
+            StoredRecord(
+                kind: "habit", id: "h1", date: .day(LocalDate(year: 2026, month: 11, day: 20)!),
+                data: Data(#"{"name":"Read","done":"AQ=="}"#.utf8))
+        ]),
+    ])
+
+    func canonical(_ data: UserData) -> UserData {
+        UserData(
+            plugins: data.plugins.mapValues { plugin in
+                UserData.Plugin(
+                    records: plugin.records.map {
+                        StoredRecord(kind: $0.kind, id: $0.id, date: $0.date, data: UserData.canonical($0.data))
+                    },
+                    values: plugin.values.map { StoredValue(key: $0.key, data: UserData.canonical($0.data)) })
+            })
+    }
+
+    @Test func whatIsWrittenReadsBackAndWritesTheSameBytes() throws {
+        let text = ExportDocument.json(Self.sample)
+        let read = try ExportDocument.read(Data(text.utf8), file: "a.json")
+        #expect(read == canonical(Self.sample))
+        #expect(ExportDocument.json(read) == text)
+        // Plugins, kinds and ids in order; bytes that are not JSON kept as base64.
+        let habits = try #require(text.range(of: "\"habits\""))
+        let wins = try #require(text.range(of: "\"wins\""))
+        #expect(habits.lowerBound < wins.lowerBound)
+        #expect(try #require(text.range(of: "Took a walk")).lowerBound < text.range(of: "Sent the email")!.lowerBound)
+        #expect(text.contains("\"base64\" : \"/wAB\""))
+        #expect(text.contains("\"instant\" : 1795683600.25"))
+        #expect(text.contains("\"day\" : \"2026-11-20\""))
+        #expect(text.hasSuffix("}\n"))
+    }
+
+    @Test func csvHasAHeaderAndOneRowPerRecordOrValue() {
+        let rows = ExportDocument.csv(Self.sample).split(separator: "\r\n").map(String.init)
+        #expect(rows.first == "plugin,table,kind,id,day,instant,value")
+        #expect(rows.count == 1 + 3 + 2)
+        #expect(rows[1] == #"habits,record,habit,h1,2026-11-20,,"{""done"":""AQ=="",""name"":""Read""}""#)
+        #expect(rows.contains("wins,value,,blob,,,base64:/wAB"))
+    }
+
+    @Test(arguments: [
+        ("", "is empty"),
+        ("{\n  \"format\" : \"hooray-export\",\n  \"plugins\" : {\n", "ends at line 3 before its JSON does"),
+        (#"{"format": "hooray-export", "version": 1, "plugins": {}} trailing"#, "is not valid JSON"),
+        (#"[1, 2]"#, "JSON from another program"),
+        (#"{"format": "hooray-export", "version": 7, "plugins": {}}"#, "version 7, newer than this Hooray"),
+        (#"{"format": "hooray-export", "version": "1", "plugins": {}}"#, "version is not a whole number"),
+        (
+            #"{"format": "hooray-export", "version": 1, "plugins": {"Wins": {}}}"#,
+            "plugins.Wins is not a plugin's name"
+        ),
+        (
+            #"{"format": "hooray-export", "version": 1, "plugins": {"wins": {"records": [{"kind": "moment", "id": "a", "value": 1}]}}}"#,
+            "plugins.wins.records[0] needs either \"day\""
+        ),
+        (
+            #"{"format": "hooray-export", "version": 1, "plugins": {"wins": {"values": [{"key": "k", "value": 1}, {"key": "k", "value": 2}]}}}"#,
+            "line 1, plugins.wins.values[1] repeats the id of plugins.wins.values[0]"
+        ),
+    ])
+    func aBadFileIsRefusedNamingWhatIsWrong(content: String, words: String) {
+        #expect {
+            try ExportDocument.read(Data(content.utf8), file: "a.json")
+        } throws: { error in
+            "\(error)".contains(words) && "\(error)".hasSuffix("Nothing was imported.")
+        }
+    }
+}
