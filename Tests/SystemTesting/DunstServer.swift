@@ -62,7 +62,7 @@ public final class DunstServer: Sendable {
         self.xServer = xServer
         display = ":\(number)"
         dunst = try ChildProcess(
-            "dunst", arguments: ["-config", config],
+            "dunst", arguments: ["-config", config, "-print"],
             environment: .inherited(
                 overriding: [
                     "DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": busAddress, "HOME": directory.path,
@@ -98,6 +98,16 @@ public final class DunstServer: Sendable {
                 standardError: output.standardError)
         }
         return output.standardOutput
+    }
+
+    /// The summary (title) of every notification dunst was given to show, oldest first, as its
+    /// `-print` output lists them.
+    public func summaries() -> [String] {
+        dunst.standardOutput.split(separator: "\n").compactMap { line in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("summary: '"), text.hasSuffix("'") else { return nil }
+            return String(text.dropFirst("summary: '".count).dropLast())
+        }
     }
 
     /// `dunstctl count displayed`, `waiting` or `history`: how many notifications are on screen, held
