@@ -333,6 +333,32 @@ struct ExportImportTests {
             #expect(older.status == .exited(0), "\(older.standardError)")
             #expect(older.standardOutput.contains("2 habits already there"), "\(older.standardOutput)")
 
+            // Two days later Loop has two more days: a new export adds them to the habit already here.
+            let sample = { (name: String) in try String(contentsOfFile: Self.loopSample + "/" + name, encoding: .utf8) }
+            let wake = "002 Wake up early/Checkmarks.csv"
+            let newer = try sample(wake).replacingOccurrences(
+                of: "Date,Value,Notes\n", with: "Date,Value,Notes\n2015-01-27,YES_MANUAL,\n2015-01-26,YES_MANUAL,\n")
+            #expect(newer != (try sample(wake)))
+            _ = try fixture.home.write(try sample("Habits.csv"), to: "later/Habits.csv")
+            _ = try fixture.home.write(newer, to: "later/" + wake)
+            _ = try fixture.home.write(
+                try sample("001 Meditate/Checkmarks.csv"), to: "later/001 Meditate/Checkmarks.csv")
+            let later = "2015-01-27 12:00:00"
+            let look = try await fixture.hooray(
+                "import", "--from", "loop", fixture.home.appending("later"), fakeTime: later)
+            #expect(
+                look.standardOutput.contains("“Wake up early” is already here; 2 days from Loop to add."),
+                "\(look.standardOutput)")
+            let update = try await fixture.hooray(
+                "import", "--from", "loop", fixture.home.appending("later"), "--apply", fakeTime: later)
+            #expect(update.status == .exited(0), "\(update.standardError)")
+            #expect(
+                update.standardOutput.contains("habits: 1 habit brought up to date, 1 habit already there"),
+                "\(update.standardOutput)")
+            #expect(update.standardOutput.contains("“Wake up early” is already here; 2 days from Loop added."))
+            let updated = try await fixture.hooray("habit", "show", "Wake up early", fakeTime: later)
+            #expect(updated.standardOutput.contains("Streak: 3 days"), "\(updated.standardOutput)")
+
             let wrong = try await fixture.hooray("import", "--from", "lop", habits)
             #expect(wrong.status == .exited(64))
             #expect(wrong.standardError.contains("did you mean --from loop?"), "\(wrong.standardError)")
