@@ -119,7 +119,8 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
             discussion: """
                 Reads the JSON that `hooray export` writes (docs/export.md). Records and values already here \
                 with the same content are skipped, so importing twice adds nothing. One already here with \
-                other content is a conflict: yours is kept, unless --replace. Data of plugins that are not \
+                other content is a conflict: yours is kept, unless --replace; values a plugin keeps for itself \
+                (such as the first day of an `every` reminder) are taken from the file. Data of plugins that are not \
                 installed is kept for when they are. Everything is added in one step: on any error, nothing. \
                 A running hoorayd is told, so that reminders of what was added are planned.
 
