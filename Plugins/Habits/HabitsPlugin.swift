@@ -13,6 +13,8 @@ public struct HabitsPlugin: HoorayPlugin {
     public typealias Configuration = HabitsConfiguration
 
     public var name: String { "habits" }
+    /// What `hooray import` checks imported records against.
+    public var recordTypes: [any PluginRecord.Type] { [Habit.self] }
     public var summary: String { "Calm habit tracking (`hooray habit`): streaks, pauses, milestones" }
 
     static let reminderPrefix = "habit."

@@ -40,6 +40,8 @@ struct LoopImporter {
         var isNumerical: Bool
         var targetAtMost: Bool
         var target: Double
+        var unit: String
+        var isArchived: Bool
     }
 
     func plan(existing: [Habit]) throws -> ImportPlan {
@@ -55,6 +57,7 @@ struct LoopImporter {
         var seenNames = Set<String>()
         let byName = Dictionary(existing.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         let overview = try? CSVTable(file: folder + "/Checkmarks.csv")
+        var withoutData: [String] = []
         for row in table.rows {
             let habit = try loopHabit(row, table: table, nameColumn: nameColumn, file: habitsFile)
             let name = habit.name
@@ -62,11 +65,25 @@ struct LoopImporter {
                 plan.notes.append("Habits.csv line \(habit.line) repeats the name “\(name)”; only the first was read.")
                 continue
             }
-            let entries = try self.entries(of: habit, folder: folder, overview: overview)
-            let made = try makeHabit(habit, entries: entries, plan: &plan)
+            if habit.isNumerical, habit.denominator > 1 {
+                let period =
+                    habit.denominator == 7 ? "week" : habit.denominator == 30 ? "month" : "\(habit.denominator) days"
+                let word = habit.targetAtMost ? "at most" : "at least"
+                let unit = habit.unit.isEmpty ? "" : " \(habit.unit)"
+                plan.notes.append(
+                    "“\(name)” was left out: Loop measures it per \(period) (\(word) \(Self.amount(habit.target))\(unit) a "
+                        + "\(period)), and Hooray's habits count each day on its own. `hooray habit add` starts it here."
+                )
+                continue
+            }
+            guard let entries = try self.entries(of: habit, folder: folder, overview: overview) else {
+                withoutData.append(name)
+                continue
+            }
+            var made = try makeHabit(habit, entries: entries, plan: &plan)
             if let mine = byName[name.lowercased()] {
                 if mine.id == made.id {
-                    plan.alreadyThere[Habit.recordKind, default: 0] += 1
+                    try merge(made, into: mine, plan: &plan)
                 } else {
                     plan.notes.append(
                         "You already track a habit named “\(mine.name)”, so Loop's was left out; rename yours with "
@@ -74,9 +91,54 @@ struct LoopImporter {
                 }
                 continue
             }
+            if habit.isArchived {
+                let today = LocalDate(instant: request.now, in: request.timeZone)
+                made.pauses.removeAll { $0.from >= today }
+                if let last = made.pauses.last, last.through.map({ $0 >= today }) ?? true {
+                    made.pauses[made.pauses.count - 1].through = today.adding(days: -1)
+                }
+                made.pauses.append(HabitPause(from: today))
+                plan.notes.append(
+                    "“\(name)” is archived in Loop, so it comes in paused, with its days; "
+                        + "`hooray habit resume \"\(name)\"` takes it up again.")
+            }
             try plan.add(made)
         }
+        if !withoutData.isEmpty {
+            let names = withoutData.map { "“\($0)”" }.joined(separator: ", ")
+            plan.notes.append(
+                "\(names) \(withoutData.count == 1 ? "has" : "have") no days in this export (Loop writes them only for the "
+                    + "habits chosen when exporting), so \(withoutData.count == 1 ? "it was" : "they were") left out. "
+                    + "Export all habits from Loop to bring \(withoutData.count == 1 ? "it" : "them") in as well.")
+        }
         return plan
+    }
+
+    /// Brings the days Loop has and the stored habit has not yet (done, or skipped as a pause) into
+    /// it: an updated export adds its new days. Nothing of the stored habit is taken away.
+    func merge(_ loop: Habit, into mine: Habit, plan: inout ImportPlan) throws {
+        var merged = mine
+        var added = 0
+        for day in loop.completions where !mine.completions.contains(day) {
+            _ = merged.completions.insert(day)
+            added += 1
+        }
+        let newPauses = loop.pauses.filter { pause in
+            !mine.pauses.contains { $0.contains(pause.from) } && !mine.completions.contains(pause.from)
+        }
+        for pause in newPauses {
+            added += pause.from.days(until: pause.through ?? pause.from) + 1
+        }
+        merged.pauses = (mine.pauses + newPauses).sorted { $0.from < $1.from }
+        merged.start = min(mine.start, loop.start)
+        guard added > 0 else {
+            plan.alreadyThere[Habit.recordKind, default: 0] += 1
+            return
+        }
+        try plan.update(merged)
+        plan.notes.append(
+            "“\(mine.name)” is already here; \(added) \(added == 1 ? "day" : "days") from Loop "
+                + (request.apply ? "added." : "to add."))
     }
 
     /// The folder of the export and its `Habits.csv`, from the path the user gave.
@@ -124,7 +186,8 @@ struct LoopImporter {
         return LoopHabit(
             line: row.line, position: field("Position"), name: name, description: field("Description"),
             numerator: max(numerator, 1), denominator: max(denominator, 1), isNumerical: isNumerical,
-            targetAtMost: field("Target Type") == "AT_MOST", target: target ?? 0)
+            targetAtMost: field("Target Type") == "AT_MOST", target: target ?? 0, unit: field("Unit"),
+            isArchived: field("Archived?").lowercased() == "true")
     }
 
     /// A day's entry: Loop's value, as a number.
@@ -133,25 +196,36 @@ struct LoopImporter {
         var value: Int
     }
 
-    /// The habit's entries, from its folder, else from its column of the top-level Checkmarks.csv.
-    func entries(of habit: LoopHabit, folder: String, overview: CSVTable?) throws -> [Entry] {
+    /// The habit's entries, from its folder, else from its column of the top-level Checkmarks.csv;
+    /// `nil` when the export has neither (Loop writes them only for the habits chosen).
+    ///
+    /// A habit's own `Checkmarks.csv` has a `Date,Value,Notes` header since Loop 2.3.1; earlier
+    /// ones have no header, only `2015-01-25,2` rows, and are empty for a habit without entries.
+    func entries(of habit: LoopHabit, folder: String, overview: CSVTable?) throws -> [Entry]? {
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         if let own = folders.sorted().first(where: { $0 == habit.position || $0.hasPrefix(habit.position + " ") }),
             FileManager.default.fileExists(atPath: "\(folder)/\(own)/Checkmarks.csv")
         {
             let file = "\(folder)/\(own)/Checkmarks.csv"
+            if let bytes = FileManager.default.contents(atPath: file),
+                String(decoding: bytes, as: UTF8.self).allSatisfy(\.isWhitespace)
+            {
+                return []
+            }
             let table = try CSVTable(file: file)
+            if let first = table.header.first, LocalDate(parsing: first) != nil {
+                let rows = [CSVTable.Row(line: 1, fields: table.header)] + table.rows
+                return try rows.map { try entry($0, date: 0, value: 1, file: file) }
+            }
             guard let date = table.column("Date"), let value = table.column("Value") else {
                 throw ImportError(
-                    "\(file) line 1: there is no Date and Value column; this is not one of Loop's Checkmarks.csv files."
-                )
+                    "\(file) line 1: there is no Date and Value column, nor a date in the first field; this is not "
+                        + "one of Loop's Checkmarks.csv files.")
             }
             return try table.rows.map { try entry($0, date: date, value: value, file: file) }
         }
         guard let overview, let date = overview.column("Date"), let column = overview.column(habit.name) else {
-            throw ImportError(
-                "there is no folder \"\(habit.position) \(habit.name)\" beside Habits.csv, nor a column “\(habit.name)” "
-                    + "in its Checkmarks.csv; give the whole unzipped export of Loop.")
+            return nil
         }
         return try overview.rows.map {
             try entry($0, date: date, value: column, file: folder + "/Checkmarks.csv")

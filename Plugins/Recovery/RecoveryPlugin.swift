@@ -13,6 +13,8 @@ public struct RecoveryPlugin: HoorayPlugin {
     public typealias Configuration = RecoveryConfiguration
 
     public var name: String { "recovery" }
+    /// What `hooray import` checks imported records against.
+    public var recordTypes: [any PluginRecord.Type] { [Rejection.self, CheckIn.self, ChallengeEntry.self] }
     public var summary: String { "Log a rejection (`hooray reject`), get a plan that fits and a gentle follow-up" }
 
     /// Creates the plugin.

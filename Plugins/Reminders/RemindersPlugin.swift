@@ -162,6 +162,15 @@ public struct RemindersPlugin: HoorayPlugin {
     public init() {}
 
     public var name: String { "reminders" }
+    /// What `hooray import` checks imported records against.
+    public var recordTypes: [any PluginRecord.Type] { [CommandLineReminder.self] }
+
+    /// The first day a reminder with `every` and no `start` was seen (`anchor.<id>`) is written
+    /// by the plugin itself; an import gives back the one the user had.
+    public func isBookkeeping(valueKey key: String) -> Bool { key.hasPrefix(Self.anchorPrefix) }
+
+    /// The prefix of the keys that remember each `every` reminder's first day.
+    static let anchorPrefix = "anchor."
 
     public var summary: String {
         "Reminders with a title, a time and which days: in hooray.toml, or added with `hooray remind`."
@@ -241,11 +250,11 @@ public struct RemindersPlugin: HoorayPlugin {
             let anchor: LocalDate
             if let start = entry.start {
                 anchor = start
-            } else if let saved = try await context.storage.value(forKey: "anchor.\(id)", as: LocalDate.self) {
+            } else if let saved = try await context.storage.value(forKey: Self.anchorPrefix + id, as: LocalDate.self) {
                 anchor = saved
             } else {
                 anchor = LocalDate(instant: context.now, in: zone)
-                try await context.storage.set(anchor, forKey: "anchor.\(id)")
+                try await context.storage.set(anchor, forKey: Self.anchorPrefix + id)
             }
             return .everyNDays(interval: every.days, anchor: anchor, at: entry.at, zone: zone)
         }

@@ -8,6 +8,8 @@ public struct SwapsPlugin: HoorayPlugin {
     public typealias Configuration = SwapsConfiguration
 
     public var name: String { "swaps" }
+    /// What `hooray import` checks imported records against.
+    public var recordTypes: [any PluginRecord.Type] { [Swap.self, Prep.self] }
     public var summary: String { "Log a healthy swap (`hooray swap`), grow a streak, get daily inspiration" }
 
     /// Creates the plugin.

@@ -20,6 +20,8 @@ public struct WaterPlugin: HoorayPlugin {
     public init() {}
 
     public var name: String { "water" }
+    /// What `hooray import` checks imported records against.
+    public var recordTypes: [any PluginRecord.Type] { [Drink.self] }
     public var summary: String { "A glass of water every two hours, and a cheer at your daily goal" }
     public var isEnabledByDefault: Bool { false }
 

@@ -15,6 +15,8 @@ public struct WinsPlugin: HoorayPlugin {
     public typealias Configuration = WinsConfiguration
 
     public var name: String { "wins" }
+    /// What `hooray import` checks imported records against.
+    public var recordTypes: [any PluginRecord.Type] { [Moment.self] }
     public var summary: String { "Log small wins (`hooray win`), get instant praise" }
 
     let state = WinsState()

@@ -57,6 +57,10 @@ public struct ImportTally: Sendable, Hashable {
     public var added = 0
     /// How many are already there with the same content: skipped.
     public var unchanged = 0
+    /// How many are already there with other content that the import brings up to date without
+    /// calling it a conflict: the file's is taken (see `overwrite` of
+    /// ``HoorayDatabase/importUserData(_:apply:replace:overwrite:)``).
+    public var updated = 0
     /// Ids (or keys) already there with other content: kept as they are, unless replacing, when
     /// they are overwritten.
     public var conflicts: [String] = []
@@ -102,15 +106,21 @@ extension HoorayDatabase {
     ///
     /// A record (same plugin, kind and id) or value (same plugin and key) already there with the
     /// same content is skipped; with other content it is a conflict, kept as it is unless
-    /// `replace` is true. Contents are compared in their ``UserData/canonical(_:)`` form, and
-    /// stored in it.
+    /// `replace` is true, or it is updated when `overwrite` says so. Contents are compared in
+    /// their ``UserData/canonical(_:)`` form, and stored in it.
     ///
     /// - Parameters:
     ///   - data: What to import.
     ///   - apply: Whether to write; `false` only counts, for a preview.
     ///   - replace: Whether conflicting records and values are overwritten by the imported ones.
+    ///   - overwrite: Whether one record or value is taken from `data` when it differs, counted as
+    ///     updated rather than as a conflict: given the plugin, the kind (`nil` for a value) and
+    ///     the id or key. Such as a plugin's own bookkeeping, or a record an importer merged.
     /// - Returns: One tally per plugin and kind, sorted by plugin, then kind (values last).
-    public func importUserData(_ data: UserData, apply: Bool, replace: Bool = false) async throws -> [ImportTally] {
+    public func importUserData(
+        _ data: UserData, apply: Bool, replace: Bool = false,
+        overwrite: @escaping @Sendable (_ plugin: String, _ kind: String?, _ id: String) -> Bool = { _, _, _ in false }
+    ) async throws -> [ImportTally] {
         let body: @Sendable (Database) throws -> [ImportTally] = { db in
             var tallies: [ImportTally] = []
             for (plugin, content) in data.plugins.sorted(by: { $0.key < $1.key }) {
@@ -127,8 +137,9 @@ extension HoorayDatabase {
                         if existing.date == record.date, UserData.canonical(existing.data) == canonical {
                             tally.unchanged += 1
                         } else {
-                            tally.conflicts.append(record.id)
-                            if apply, replace {
+                            let update = overwrite(plugin, record.kind, record.id)
+                            if update { tally.updated += 1 } else { tally.conflicts.append(record.id) }
+                            if apply, replace || update {
                                 try db.execute(
                                     sql: """
                                         UPDATE record SET day = ?, instant = ?, value = ?
@@ -161,8 +172,12 @@ extension HoorayDatabase {
                             tally.unchanged += 1
                             continue
                         }
-                        tally.conflicts.append(value.key)
-                        guard replace else { continue }
+                        if overwrite(plugin, nil, value.key) {
+                            tally.updated += 1
+                        } else {
+                            tally.conflicts.append(value.key)
+                            guard replace else { continue }
+                        }
                     } else {
                         tally.added += 1
                     }

@@ -119,7 +119,8 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
             discussion: """
                 Reads the JSON that `hooray export` writes (docs/export.md). Records and values already here \
                 with the same content are skipped, so importing twice adds nothing. One already here with \
-                other content is a conflict: yours is kept, unless --replace. Data of plugins that are not \
+                other content is a conflict: yours is kept, unless --replace; values a plugin keeps for itself \
+                (such as the first day of an `every` reminder) are taken from the file. Data of plugins that are not \
                 installed is kept for when they are. Everything is added in one step: on any error, nothing. \
                 A running hoorayd is told, so that reminders of what was added are planned.
 
@@ -154,9 +155,14 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
     func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
         let path = absolute(file)
-        let data: UserData
+        // A preview without a database compares with an empty one, made aside and removed: looking
+        // creates nothing.
+        let (database, scratch) = try Self.database(of: session, creating: apply)
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        var data: UserData
         var notes: [String] = []
         var alreadyThere: [String: Int] = [:]
+        var merged = Set<String>()
         var source = "Hooray export"
         if let from {
             let offering = installedPlugins.compactMap { plugin in
@@ -175,16 +181,17 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
             source = importer.summary.prefix { $0 != "(" && $0 != ":" }.trimmingCharacters(in: .whitespaces)
             let request = ImportRequest(
                 importer: importer.name, path: path, now: Date(),
-                timeZone: SystemTimeZone(environment: session.environment).current())
+                timeZone: SystemTimeZone(environment: session.environment).current(), apply: apply)
             let plan: ImportPlan
             do {
                 plan = try await plugin.planImport(
-                    request, records: DatabasePluginStore(database: try session.database(), plugin: plugin.name))
+                    request, records: DatabasePluginStore(database: database, plugin: plugin.name))
             } catch let error as ImportError {
                 warn("hooray import: \(TerminalText.safe(error.message, multiline: true)) Nothing was imported.")
                 throw ExitCode(ExitStatus.failed.rawValue)
             }
-            data = UserData(plugins: [plugin.name: UserData.Plugin(records: plan.records)])
+            data = UserData(plugins: [plugin.name: UserData.Plugin(records: plan.records + plan.updates)])
+            merged = Set(plan.updates.map { "\(plugin.name)\u{0}\($0.kind)\u{0}\($0.id)" })
             notes = plan.notes
             alreadyThere = plan.alreadyThere.mapKeys { "\(plugin.name)\u{0}\($0)" }
         } else {
@@ -195,9 +202,15 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
                         + ". Give the file `hooray export -o FILE` wrote. Nothing was imported.")
                 throw ExitCode(ExitStatus.failed.rawValue)
             }
+            let recordTypes = Dictionary(
+                installedPlugins.map { ($0.name, $0.recordTypes) }, uniquingKeysWith: { first, _ in first })
             do {
-                data = try ExportDocument.read(bytes, file: path)
+                data = try ExportDocument.read(bytes, file: path) { plugin, kind, value in
+                    recordTypes[plugin]?.first { $0.recordKind == kind }?.problem(decoding: value)
+                }
             } catch {
+                var error = error
+                error.importers = installedPlugins.flatMap { $0.importers.map(\.name) }
                 warn("hooray import: \(error.description)")
                 throw ExitCode(ExitStatus.failed.rawValue)
             }
@@ -207,7 +220,14 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
                     "The plugin \(name) is not installed; its data is kept for when it is.")
             }
         }
-        var tallies = try await session.database().importUserData(data, apply: apply, replace: replace)
+        let bookkeeping = Dictionary(
+            installedPlugins.map { plugin in (plugin.name, { @Sendable key in plugin.isBookkeeping(valueKey: key) }) },
+            uniquingKeysWith: { first, _ in first })
+        var tallies = try await database.importUserData(data, apply: apply, replace: replace) {
+            [merged] plugin, kind, id in
+            guard let kind else { return bookkeeping[plugin]?(id) ?? false }
+            return merged.contains("\(plugin)\u{0}\(kind)\u{0}\(id)")
+        }
         for index in tallies.indices {
             let key = "\(tallies[index].plugin)\u{0}\(tallies[index].kind ?? "")"
             tallies[index].unchanged += alreadyThere.removeValue(forKey: key) ?? 0
@@ -218,14 +238,34 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
             tally.unchanged = count
             tallies.append(tally)
         }
-        let changed = tallies.contains { $0.added > 0 || (replace && !$0.conflicts.isEmpty) }
+        let changed = tallies.contains { $0.added > 0 || $0.updated > 0 || (replace && !$0.conflicts.isEmpty) }
         // A running daemon activates the plugins again, so that what was added is planned.
-        let told = apply && changed && (try? session.send(.reload))??.ok == true
+        var told = false
+        if apply, changed, let answer = try? session.send(.reload) {
+            told = answer.ok
+            if !answer.ok {
+                warn(
+                    "hooray import: the data was added, but hoorayd refused to reload: "
+                        + TerminalText.safe(answer.message ?? "its configuration has errors", multiline: true)
+                        + " Fix the configuration, then `hooray reload`; until then hoorayd plans nothing new.")
+            }
+        }
         if json {
             print(try Output.json(ImportSummary(file: path, applied: apply, tallies: tallies, notes: notes)))
             return
         }
         report(tallies, notes: notes, source: source, path: path, told: told)
+    }
+
+    /// The database to compare with: the user's, or for a preview when there is none, an empty one
+    /// in a folder of its own that is removed afterwards (its path is returned), so that looking
+    /// creates nothing.
+    static func database(of session: CLISession, creating: Bool) throws -> (HoorayDatabase, scratch: String?) {
+        if creating { return (try session.database(), nil) }
+        if let existing = try session.existingDatabase() { return (existing, nil) }
+        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("hooray-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return (try HoorayDatabase(path: folder + "/preview.db"), folder)
     }
 
     /// Why a file could not be read, in a few words.
@@ -246,6 +286,10 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
                 let thing = tally.kind ?? "stored value"
                 var words: [String] = []
                 if tally.added > 0 { words.append("\(count(tally.added, thing)) \(verb)") }
+                if tally.updated > 0 {
+                    words.append(
+                        "\(count(tally.updated, thing)) \(apply ? "brought up to date" : "to bring up to date")")
+                }
                 if tally.unchanged > 0 {
                     words.append("\(count(tally.unchanged, thing)) already there")
                 }
@@ -263,7 +307,7 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
         }
         if tallies.isEmpty { print("  nothing: the file holds no records.") }
         for note in notes { print(TerminalText.safe(note, multiline: true)) }
-        let added = tallies.map(\.added).reduce(0, +)
+        let added = tallies.map { $0.added + $0.updated }.reduce(0, +)
         let conflicts = tallies.map(\.conflicts.count).reduce(0, +)
         if !apply {
             if added > 0 || (replace && conflicts > 0) {
@@ -291,6 +335,7 @@ struct ImportSummary: Encodable {
         let plugin: String
         let kind: String?
         let added: Int
+        let updated: Int
         let alreadyThere: Int
         let conflicts: [String]
 
@@ -299,11 +344,12 @@ struct ImportSummary: Encodable {
             try container.encode(plugin, forKey: .plugin)
             try container.encode(kind, forKey: .kind)
             try container.encode(added, forKey: .added)
+            try container.encode(updated, forKey: .updated)
             try container.encode(alreadyThere, forKey: .alreadyThere)
             try container.encode(conflicts, forKey: .conflicts)
         }
 
-        enum CodingKeys: String, CodingKey { case plugin, kind, added, alreadyThere, conflicts }
+        enum CodingKeys: String, CodingKey { case plugin, kind, added, updated, alreadyThere, conflicts }
     }
 
     let file: String
@@ -316,7 +362,7 @@ struct ImportSummary: Encodable {
         self.applied = applied
         self.parts = tallies.map {
             Part(
-                plugin: $0.plugin, kind: $0.kind, added: $0.added, alreadyThere: $0.unchanged,
+                plugin: $0.plugin, kind: $0.kind, added: $0.added, updated: $0.updated, alreadyThere: $0.unchanged,
                 conflicts: $0.conflicts)
         }
         self.notes = notes

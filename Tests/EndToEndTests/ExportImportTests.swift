@@ -12,6 +12,8 @@ struct ExportImportTests {
     func makeData(_ fixture: HoorayFixture) async throws {
         for words in [
             ["win", "Answered one message"],
+            // Brackets with spaces inside, which a careless pretty-printer would squeeze.
+            ["win", "Inbox [ ] zero { } at last"],
             ["habit", "add", "Water the ferns", "--start", "2026-11-20"],
             ["habit", "done", "Water the ferns", "--date", "yesterday"],
             ["habit", "done", "Water the ferns"],
@@ -55,9 +57,12 @@ struct ExportImportTests {
             let applied = try await fixture.hooray("import", first, "--apply")
             #expect(applied.status == .exited(0), "\(applied.standardError)")
             #expect(applied.standardOutput.contains("habits: 1 habit added"), "\(applied.standardOutput)")
+            #expect(applied.standardOutput.contains("wins: 2 moments added"), "\(applied.standardOutput)")
             let show = try await fixture.hooray("habit", "show", "Water the ferns", fakeTime: Self.day)
             #expect(show.standardOutput.contains("Streak: 2 days"), "\(show.standardOutput)")
-            #expect(try await fixture.hooray("moments").standardOutput.contains("Answered one message"))
+            let moments = try await fixture.hooray("moments").standardOutput
+            #expect(moments.contains("Answered one message"))
+            #expect(moments.contains("Inbox [ ] zero { } at last"), "\(moments)")
 
             let second = fixture.home.appending("b.json")
             #expect(try await fixture.hooray("export", "-o", second).status == .exited(0))
@@ -69,7 +74,7 @@ struct ExportImportTests {
             #expect(again.status == .exited(0))
             #expect(again.standardOutput.contains("nothing was added"), "\(again.standardOutput)")
             #expect(again.standardOutput.contains("habits: 1 habit already there\n"), "\(again.standardOutput)")
-            #expect(again.standardOutput.contains("wins: 1 moment already there"), "\(again.standardOutput)")
+            #expect(again.standardOutput.contains("wins: 2 moments already there"), "\(again.standardOutput)")
             let third = fixture.home.appending("c.json")
             _ = try await fixture.hooray("export", "-o", third)
             #expect(try read(third) == text)
@@ -90,6 +95,108 @@ struct ExportImportTests {
             #expect(applied.status == .exited(0), "\(applied.standardError)")
             #expect(applied.standardOutput.contains("hoorayd has it too."), "\(applied.standardOutput)")
             #expect(try await fixture.nextEntries().contains { $0.title == "Stretch" })
+            #expect(daemon.isRunning)
+            await daemon.stop()
+        }
+    }
+
+    @Test func theRoundTripHoldsWithHoorayDRunningAndItsOwnBookkeepingWrittenAgain() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig(
+                reminderTOML(title: "Water the ferns", body: "A little water", at: "18:00", extra: "every = \"3d\""))
+            _ = try await fixture.startServer()
+            // hoorayd first ran in January: it remembers that day as the first of the ferns' rhythm.
+            var daemon = try await fixture.startDaemon(fakeTime: "2026-01-05 10:00:00")
+            await daemon.stop()
+            daemon = try await fixture.startDaemon()
+            let added = try await fixture.hooray("remind", "Call mom", "--at", "18:00")
+            #expect(added.status == .exited(0), "\(added.standardError)")
+            #expect(try await fixture.hooray("win", "Inbox [ ] zero").status == .exited(0))
+            let first = fixture.home.appending("a.json")
+            #expect(try await fixture.hooray("export", "-o", first).status == .exited(0))
+            let text = try read(first)
+            for words in ["\"anchor.water-the-ferns\"", "\"value\" : \"2026-01-05\"", "remind.next-number", "Call mom"]
+            {
+                #expect(text.contains(words), "the export holds \(words):\n\(text)")
+            }
+
+            #expect(try await fixture.hooray("delete-my-data", "--yes").status == .exited(0))
+            // hoorayd took the reminder up again at once, and wrote today as the first day of its rhythm.
+            let meanwhile = try await fixture.hooray("export").standardOutput
+            #expect(meanwhile.contains("\"anchor.water-the-ferns\""), "\(meanwhile)")
+            #expect(!meanwhile.contains("2026-01-05"))
+
+            let preview = try await fixture.hooray("import", first)
+            #expect(preview.standardOutput.contains("1 stored value to bring up to date"), "\(preview.standardOutput)")
+            #expect(!preview.standardOutput.contains("different here"), "\(preview.standardOutput)")
+            let applied = try await fixture.hooray("import", first, "--apply")
+            #expect(applied.status == .exited(0), "\(applied.standardError)")
+            #expect(applied.standardOutput.contains("reminders: 1 reminder added"), "\(applied.standardOutput)")
+            #expect(applied.standardOutput.contains("hoorayd has it too."), "\(applied.standardOutput)")
+            let second = fixture.home.appending("b.json")
+            #expect(try await fixture.hooray("export", "-o", second).status == .exited(0))
+            #expect(try read(second) == text, "the round trip gives the same bytes with hoorayd running")
+            let listed = try await fixture.hooray("remind", "list").standardOutput
+            #expect(listed.contains("Call mom") && listed.contains("Water the ferns"), "\(listed)")
+            #expect(try await fixture.hooray("moments").standardOutput.contains("Inbox [ ] zero"))
+
+            let again = try await fixture.hooray("import", first, "--apply")
+            #expect(again.standardOutput.contains("Everything in it was already here"), "\(again.standardOutput)")
+            // The next number goes on from the imported one.
+            let next = try await fixture.hooray("remind", "Stretch", "--at", "19:00")
+            #expect(next.standardOutput.hasPrefix("Added r2: Stretch"), "\(next.standardOutput)")
+            #expect(daemon.isRunning)
+            await daemon.stop()
+        }
+    }
+
+    @Test func aRecordEditedSoThatItNoLongerReadsIsRefusedByPathEvenToReplace() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.hooray("habit", "add", "Stretch", "--start", "2026-11-20")
+            let file = fixture.home.appending("a.json")
+            _ = try await fixture.hooray("export", "-o", file)
+            let broken = try read(file).replacingOccurrences(of: "\"start\" : \"2026-11-20\"", with: "\"begin\" : 1")
+            #expect(broken != (try read(file)))
+            let path = try fixture.home.write(broken, to: "broken.json")
+            for extra in [[], ["--apply"], ["--apply", "--replace"]] {
+                let output = try await fixture.hooray(arguments: ["import", path] + extra)
+                #expect(output.status == .exited(1), "\(extra): \(output.standardError)")
+                #expect(
+                    output.standardError.contains(
+                        "plugins.habits.records[0].value is not a habit Hooray can read: its field \"start\" is missing"
+                    ),
+                    "\(output.standardError)")
+                #expect(output.standardError.contains("Nothing was imported."))
+            }
+            let show = try await fixture.hooray("habit", "show", "Stretch")
+            #expect(show.status == .exited(0), "the good habit is still there: \(show.standardError)")
+        }
+    }
+
+    @Test func aPreviewMakesNoDatabaseAndARefusedReloadIsSaid() async throws {
+        try await HoorayFixture.with { fixture in
+            let database = fixture.home.appending("data/hooray/hooray.sqlite")
+            _ = try await fixture.hooray("win", "Asked for help")
+            let file = fixture.home.appending("a.json")
+            #expect(try await fixture.hooray("export", "-o", file).status == .exited(0))
+            // A new computer: the export, and no database yet.
+            for name in try FileManager.default.contentsOfDirectory(atPath: fixture.home.appending("data/hooray")) {
+                try FileManager.default.removeItem(atPath: fixture.home.appending("data/hooray/\(name)"))
+            }
+            let preview = try await fixture.hooray("import", file)
+            #expect(preview.status == .exited(0), "\(preview.standardError)")
+            #expect(preview.standardOutput.contains("wins: 1 moment to add"), "\(preview.standardOutput)")
+            #expect(!FileManager.default.fileExists(atPath: database), "looking creates nothing")
+
+            _ = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            try fixture.writeConfig("[plugins.reminders\n")
+            let applied = try await fixture.hooray("import", file, "--apply")
+            #expect(applied.status == .exited(0), "\(applied.standardError)")
+            #expect(applied.standardOutput.contains("wins: 1 moment added"), "\(applied.standardOutput)")
+            #expect(!applied.standardOutput.contains("hoorayd has it too"))
+            #expect(applied.standardError.contains("hoorayd refused to reload"), "\(applied.standardError)")
+            #expect(applied.standardError.contains("Fix the configuration, then `hooray reload`"))
             #expect(daemon.isRunning)
             await daemon.stop()
         }
@@ -137,7 +244,8 @@ struct ExportImportTests {
                     of: #"\{\s*"day" : "[^"]*",\s*"id" : "[^"]*",\s*"kind" : "habit"[\s\S]*?\n        \}"#,
                     options: .regularExpression))
             let duplicated = text.replacingCharacters(in: habit, with: text[habit] + ",\n" + text[habit])
-            let duplicateLine = text[..<habit.upperBound].filter { $0 == "\n" }.count + 4
+            // The line of the second copy's opening brace: after the first copy's last line and the comma.
+            let duplicateLine = text[..<habit.upperBound].filter { $0 == "\n" }.count + 2
             let cases: [(name: String, content: String, words: [String])] = [
                 (
                     "cut.json", lines.prefix(lines.count / 2).joined(separator: "\n"),
@@ -219,6 +327,37 @@ struct ExportImportTests {
             let again = try await fixture.hooray("import", "--from", "loop", Self.loopSample, "--apply", fakeTime: day)
             #expect(again.standardOutput.contains("2 habits already there"), "\(again.standardOutput)")
             #expect(again.standardOutput.contains("nothing was added"))
+            // The same sample as Loop wrote it before 2.3.1, without headers, is the same habits.
+            let older = try await fixture.hooray(
+                "import", "--from", "loop", Self.loopSample + "-before-2.3.1", "--apply", fakeTime: day)
+            #expect(older.status == .exited(0), "\(older.standardError)")
+            #expect(older.standardOutput.contains("2 habits already there"), "\(older.standardOutput)")
+
+            // Two days later Loop has two more days: a new export adds them to the habit already here.
+            let sample = { (name: String) in try String(contentsOfFile: Self.loopSample + "/" + name, encoding: .utf8) }
+            let wake = "002 Wake up early/Checkmarks.csv"
+            let newer = try sample(wake).replacingOccurrences(
+                of: "Date,Value,Notes\n", with: "Date,Value,Notes\n2015-01-27,YES_MANUAL,\n2015-01-26,YES_MANUAL,\n")
+            #expect(newer != (try sample(wake)))
+            _ = try fixture.home.write(try sample("Habits.csv"), to: "later/Habits.csv")
+            _ = try fixture.home.write(newer, to: "later/" + wake)
+            _ = try fixture.home.write(
+                try sample("001 Meditate/Checkmarks.csv"), to: "later/001 Meditate/Checkmarks.csv")
+            let later = "2015-01-27 12:00:00"
+            let look = try await fixture.hooray(
+                "import", "--from", "loop", fixture.home.appending("later"), fakeTime: later)
+            #expect(
+                look.standardOutput.contains("“Wake up early” is already here; 2 days from Loop to add."),
+                "\(look.standardOutput)")
+            let update = try await fixture.hooray(
+                "import", "--from", "loop", fixture.home.appending("later"), "--apply", fakeTime: later)
+            #expect(update.status == .exited(0), "\(update.standardError)")
+            #expect(
+                update.standardOutput.contains("habits: 1 habit brought up to date, 1 habit already there"),
+                "\(update.standardOutput)")
+            #expect(update.standardOutput.contains("“Wake up early” is already here; 2 days from Loop added."))
+            let updated = try await fixture.hooray("habit", "show", "Wake up early", fakeTime: later)
+            #expect(updated.standardOutput.contains("Streak: 3 days"), "\(updated.standardOutput)")
 
             let wrong = try await fixture.hooray("import", "--from", "lop", habits)
             #expect(wrong.status == .exited(64))

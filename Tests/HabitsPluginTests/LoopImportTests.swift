@@ -8,12 +8,15 @@ import Testing
 @Suite struct LoopImportTests {
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/loop").path
+    /// The same sample as Loop wrote it before 2.3.1: habit files without a header row.
+    static let sampleBeforeHeaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/loop-before-2.3.1").path
 
-    func importer(_ path: String) -> LoopImporter {
+    func importer(_ path: String, apply: Bool = false) -> LoopImporter {
         LoopImporter(
             request: ImportRequest(
                 importer: "loop", path: path, now: Date(timeIntervalSince1970: 1_422_187_200),
-                timeZone: TimeZone(identifier: "UTC")!))
+                timeZone: TimeZone(identifier: "UTC")!, apply: apply))
     }
 
     func habits(_ plan: ImportPlan) throws -> [Habit] {
@@ -124,6 +127,99 @@ import Testing
         } throws: { error in
             "\(error)".contains("001 Run/Checkmarks.csv line 3: “MAYBE” is not one of Loop's values")
         }
+    }
+
+    @Test func anExportFromBeforeLoop231WithoutHeadersGivesTheSameHabits() throws {
+        let plan = try importer(Self.sampleBeforeHeaders).plan(existing: [])
+        let imported = try habits(plan)
+        #expect(imported.map(\.name) == ["Meditate", "Wake up early"])
+        #expect(imported[0].completions.isEmpty, "an empty Checkmarks.csv is a habit without entries")
+        let wake = imported[1]
+        #expect(Array(wake.completions) == days("2015-01-16", through: "2015-01-23") + [day("2015-01-25")])
+        #expect(wake.streak(today: day("2015-01-23")).days == 8)
+        #expect(wake.streak(today: day("2015-01-25")).days == 1)
+        // The same habits as the export with headers.
+        let current = try habits(try importer(Self.sample).plan(existing: []))
+        #expect(imported.map(\.completions) == current.map(\.completions))
+        #expect(imported.map(\.id) == current.map(\.id))
+    }
+
+    @Test func anUpdatedExportAddsItsNewDaysAndPausesToTheHabitAlreadyThere() throws {
+        let habitsFile = """
+            Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
+            001,Run,YES_NO,,,1,1,#FF8F00,,,,false
+
+            """
+        let first = try export([
+            "Habits.csv": habitsFile,
+            "001 Run/Checkmarks.csv": "Date,Value,Notes\n2026-11-02,YES_MANUAL,\n2026-11-01,YES_MANUAL,\n",
+        ])
+        let mine = try #require(try habits(try importer(first).plan(existing: [])).first)
+        let later = try export([
+            "Habits.csv": habitsFile,
+            "001 Run/Checkmarks.csv": """
+            Date,Value,Notes
+            2026-11-06,YES_MANUAL,
+            2026-11-05,SKIP,
+            2026-11-04,SKIP,
+            2026-11-03,YES_MANUAL,
+            2026-11-02,YES_MANUAL,
+            2026-11-01,YES_MANUAL,
+
+            """,
+        ])
+        let plan = try importer(later).plan(existing: [mine])
+        #expect(plan.records.isEmpty)
+        let updated = try #require(try plan.updates.map { try RecordBook<Habit>.decode($0.data) }.first)
+        #expect(updated.id == mine.id)
+        #expect(
+            Array(updated.completions) == [day("2026-11-01"), day("2026-11-02"), day("2026-11-03"), day("2026-11-06")])
+        #expect(updated.pauses == [HabitPause(from: day("2026-11-04"), through: day("2026-11-05"))])
+        #expect(updated.streak(today: day("2026-11-06")).days == 4)
+        #expect(plan.notes.contains("“Run” is already here; 4 days from Loop to add."), "\(plan.notes)")
+        #expect(plan.alreadyThere.isEmpty)
+        let applied = try importer(later, apply: true).plan(existing: [mine])
+        #expect(applied.notes.contains("“Run” is already here; 4 days from Loop added."), "\(applied.notes)")
+        // Once they are in, the same export adds nothing.
+        let again = try importer(later).plan(existing: [updated])
+        #expect(again.updates.isEmpty && again.records.isEmpty)
+        #expect(again.alreadyThere == ["habit": 1])
+    }
+
+    @Test func weeklyTargetsAreLeftOutAndSoAreHabitsWithoutDataAndArchivedOnesComePaused() throws {
+        let folder = try export([
+            "Habits.csv": """
+            Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
+            001,Run,NUMERICAL,,,1,7,#FF8F00,km,AT_LEAST,20.0,false
+            002,Read,NUMERICAL,,,1,30,#FF8F00,books,AT_LEAST,2.0,false
+            003,Stretch,YES_NO,,,1,1,#FF8F00,,,,false
+            004,Guitar,YES_NO,,,1,1,#FF8F00,,,,true
+            005,Floss,YES_NO,,,1,1,#FF8F00,,,,false
+
+            """,
+            // A single-habit export: Habits.csv lists them all, the folders are only the chosen ones'.
+            "001 Run/Checkmarks.csv": "Date,Value,Notes\n2015-01-20,8000,\n2015-01-19,7000,\n",
+            "002 Read/Checkmarks.csv": "Date,Value,Notes\n2015-01-20,1000,\n",
+            "004 Guitar/Checkmarks.csv": "Date,Value,Notes\n2015-01-21,YES_MANUAL,\n2015-01-20,YES_MANUAL,\n",
+            "Checkmarks.csv": "Date,Run,Read,Guitar,\n2015-01-20,8000,1000,YES_MANUAL,\n",
+        ])
+        let plan = try importer(folder).plan(existing: [])
+        let imported = try habits(plan)
+        #expect(imported.map(\.name) == ["Guitar"])
+        #expect(
+            plan.notes.contains {
+                $0.contains("“Run” was left out: Loop measures it per week (at least 20 km a week)")
+            }, "\(plan.notes)")
+        #expect(plan.notes.contains { $0.contains("“Read” was left out: Loop measures it per month") })
+        #expect(
+            plan.notes.contains {
+                $0.hasPrefix("“Stretch”, “Floss” have no days in this export") && $0.contains("Export all habits")
+            }, "\(plan.notes)")
+        let guitar = imported[0]
+        #expect(Array(guitar.completions) == [day("2015-01-20"), day("2015-01-21")])
+        // Archived in Loop: paused from the day of the import (25 January 2015) on.
+        #expect(guitar.pauses == [HabitPause(from: day("2015-01-25"))])
+        #expect(plan.notes.contains { $0.contains("“Guitar” is archived in Loop, so it comes in paused") })
     }
 
     @Test func quotedFieldsKeepCommasQuotesAndLineBreaks() {

@@ -54,6 +54,26 @@ import Testing
         #expect(text.hasSuffix("}\n"))
     }
 
+    @Test func bracketsWithSpacesInsideAUsersTextSurviveTheRoundTrip() throws {
+        let texts = ["Inbox [ ] zero", "{ } and [\t]", "[  ]", "{\n}"]
+        let data = UserData(plugins: [
+            "wins": UserData.Plugin(
+                records: texts.enumerated().map { index, text in
+                    StoredRecord(
+                        kind: "moment", id: "m\(index)", date: .day(LocalDate(year: 2026, month: 11, day: 20)!),
+                        data: Data(JSONValue.object(["text": .string(text), "tags": .array([])]).text().utf8))
+                })
+        ])
+        let file = ExportDocument.json(data)
+        #expect(file.contains(#""tags" : []"#), "an empty array is still written on one line")
+        let read = try ExportDocument.read(Data(file.utf8), file: "a.json")
+        let back = try read.plugins["wins"]!.records.map {
+            try JSONValue(json: String(decoding: $0.data, as: UTF8.self))
+        }
+        #expect(back.map { $0["text"]?.stringValue } == texts)
+        #expect(ExportDocument.json(read) == file)
+    }
+
     @Test func csvHasAHeaderAndOneRowPerRecordOrValue() {
         let rows = ExportDocument.csv(Self.sample).split(separator: "\r\n").map(String.init)
         #expect(rows.first == "plugin,table,kind,id,day,instant,value")
@@ -88,5 +108,69 @@ import Testing
         } throws: { error in
             "\(error)".contains(words) && "\(error)".hasSuffix("Nothing was imported.")
         }
+    }
+
+    @Test func aRepeatedRecordIsFoundByItsPlaceNotByTheSameWordsInsideAValue() throws {
+        let text = """
+            {
+              "format" : "hooray-export",
+              "plugins" : {
+                "habits" : {
+                  "records" : [
+                    {
+                      "day" : "2026-11-20",
+                      "id" : "h1",
+                      "kind" : "habit",
+                      "value" : {}
+                    },
+                    {
+                      "day" : "2026-11-20",
+                      "id" : "n1",
+                      "kind" : "note",
+                      "value" : { "id" : "h1", "text" : "[ \\"id\\" : \\"h1\\" ]" }
+                    },
+                    {
+                      "day" : "2026-11-20",
+                      "id" : "h1",
+                      "kind" : "habit",
+                      "value" : {}
+                    }
+                  ]
+                }
+              },
+              "version" : 1
+            }
+
+            """
+        #expect {
+            try ExportDocument.read(Data(text.utf8), file: "a.json")
+        } throws: { error in
+            "\(error)".contains("line 18, plugins.habits.records[2] repeats the id of plugins.habits.records[0]")
+        }
+    }
+
+    @Test func aRecordWhoseValueItsPluginCannotReadIsRefusedByPath() throws {
+        let text = ExportDocument.json(Self.sample)
+        let refusal = "its field \"start\" is missing"
+        #expect {
+            try ExportDocument.read(Data(text.utf8), file: "a.json") { plugin, kind, _ in
+                plugin == "wins" && kind == "moment" ? refusal : nil
+            }
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("plugins.wins.records[0].value is not a moment Hooray can read: \(refusal)")
+                && message.contains("line 20,") && message.hasSuffix("Nothing was imported.")
+        }
+        // Every record accepted: read as before.
+        #expect(try ExportDocument.read(Data(text.utf8), file: "a.json") { _, _, _ in nil } == canonical(Self.sample))
+    }
+
+    @Test func aFileThatIsNotJSONSuggestsOnlyTheImportersThatAreInstalled() {
+        var error = ImportFileError(file: "notes.csv", problem: .notJSON)
+        #expect(!error.description.contains("--from"))
+        error.importers = ["loop"]
+        #expect(error.description.contains("use `hooray import --from loop FILE`"))
+        error.importers = ["strides"]
+        #expect(error.description.contains("`hooray import --from NAME FILE` reads it when NAME is one of: strides."))
     }
 }

@@ -47,4 +47,37 @@ import Testing
         _ = try await database.importUserData(file, apply: true, replace: true)
         #expect(try await database.record(plugin: "walks", kind: "walk", id: "b")?.data == Data(#"{"km":6}"#.utf8))
     }
+
+    @Test func whatTheCallerSaysToOverwriteIsUpdatedNotAConflict() async throws {
+        let (database, _) = try temporaryDatabase()
+        // A plugin wrote its own bookkeeping again (after delete-my-data, say), and a merged record differs.
+        try await database.setPluginValue(Data(#""2026-11-24""#.utf8), plugin: "walks", key: "anchor.park")
+        try await database.setPluginValue(Data("7".utf8), plugin: "walks", key: "counter")
+        try await database.insertRecord(record("a", #"{"km":3}"#), plugin: "walks")
+        try await database.insertRecord(record("b", #"{"km":5}"#), plugin: "walks")
+        let file = UserData(plugins: [
+            "walks": UserData.Plugin(
+                records: [record("a", #"{"km":4}"#), record("b", #"{"km":6}"#)],
+                values: [
+                    StoredValue(key: "anchor.park", data: Data(#""2026-11-01""#.utf8)),
+                    StoredValue(key: "counter", data: Data("3".utf8)),
+                ])
+        ])
+        let overwrite: @Sendable (String, String?, String) -> Bool = { _, kind, id in
+            kind == nil ? id.hasPrefix("anchor.") : id == "a"
+        }
+        let preview = try await database.importUserData(file, apply: false, overwrite: overwrite)
+        #expect(preview.map(\.updated) == [1, 1])
+        #expect(preview.map(\.conflicts) == [["b"], ["counter"]])
+        #expect(try await database.pluginValue(plugin: "walks", key: "anchor.park") == Data(#""2026-11-24""#.utf8))
+
+        _ = try await database.importUserData(file, apply: true, overwrite: overwrite)
+        #expect(try await database.pluginValue(plugin: "walks", key: "anchor.park") == Data(#""2026-11-01""#.utf8))
+        #expect(try await database.pluginValue(plugin: "walks", key: "counter") == Data("7".utf8), "yours is kept")
+        #expect(try await database.record(plugin: "walks", kind: "walk", id: "a")?.data == Data(#"{"km":4}"#.utf8))
+        #expect(try await database.record(plugin: "walks", kind: "walk", id: "b")?.data == Data(#"{"km":5}"#.utf8))
+        let again = try await database.importUserData(file, apply: true, overwrite: overwrite)
+        #expect(again.map(\.updated) == [0, 0])
+        #expect(again.map(\.unchanged) == [1, 1])
+    }
 }

@@ -56,9 +56,15 @@ public enum ExportDocument {
     /// - Parameters:
     ///   - bytes: The file's bytes.
     ///   - file: The file's name, for messages.
+    ///   - check: Why a record's stored value cannot be one of its plugin's records, given the
+    ///     plugin's name, the record's kind and the value; `nil` to accept it (the default, for
+    ///     every record).
     /// - Returns: The data it holds.
     /// - Throws: ``ImportFileError`` naming the line or field that is wrong and the fix.
-    public static func read(_ bytes: Data, file: String) throws(ImportFileError) -> UserData {
+    public static func read(
+        _ bytes: Data, file: String,
+        check: (_ plugin: String, _ kind: String, _ value: Data) -> String? = { _, _, _ in nil }
+    ) throws(ImportFileError) -> UserData {
         let text = String(decoding: bytes, as: UTF8.self)
         guard !text.allSatisfy(\.isWhitespace) else { throw ImportFileError(file: file, problem: .empty) }
         let document: JSONValue
@@ -108,7 +114,17 @@ public enum ExportDocument {
                         file: file,
                         problem: .duplicate(
                             at, earlier: "\(path).records[\(earlier)]", what: "\(record.kind) \(record.id)",
-                            line: JSONScan.line(ofOccurrence: 2, of: record.id, key: "id", in: text)))
+                            line: JSONScan.line(
+                                of: [.key("plugins"), .key(name), .key("records"), .index(index)], in: text)))
+                }
+                if let problem = check(name, record.kind, record.data) {
+                    let field = entry["value"] == nil ? "base64" : "value"
+                    throw ImportFileError(
+                        file: file,
+                        problem: .record(
+                            "\(at).\(field)", kind: record.kind, problem: problem,
+                            line: JSONScan.line(
+                                of: [.key("plugins"), .key(name), .key("records"), .index(index)], in: text)))
                 }
                 seen[key] = index
                 plugin.records.append(record)
@@ -124,7 +140,8 @@ public enum ExportDocument {
                         file: file,
                         problem: .duplicate(
                             at, earlier: "\(path).values[\(earlier)]", what: "key \(key)",
-                            line: JSONScan.line(ofOccurrence: 2, of: key, key: "key", in: text)))
+                            line: JSONScan.line(
+                                of: [.key("plugins"), .key(name), .key("values"), .index(index)], in: text)))
                 }
                 seen[key] = index
                 plugin.values.append(StoredValue(key: key, data: try Self.bytes(of: fields, at: at, file: file)))
@@ -247,12 +264,18 @@ public struct ImportFileError: Error, Sendable, Hashable, CustomStringConvertibl
         /// A record or value appears twice: the second one's path, the first one's, what it is,
         /// and the line of the second when it could be found.
         case duplicate(String, earlier: String, what: String, line: Int?)
+        /// A record's value does not read as its kind: the value's path, the kind, what is wrong
+        /// with it, and the line of the record when it could be found.
+        case record(String, kind: String, problem: String, line: Int?)
     }
 
     /// The file.
     public let file: String
     /// What is wrong.
     public let problem: Problem
+    /// The names of the importers installed plugins offer (`hooray import --from NAME`), for the
+    /// hint of a file that is not JSON; none by default.
+    public var importers: [String] = []
 
     /// Creates an error.
     public init(file: String, problem: Problem) {
@@ -270,8 +293,15 @@ public struct ImportFileError: Error, Sendable, Hashable, CustomStringConvertibl
         case .empty:
             return "\(name) is empty. \(Self.exportAgain)" + nothing
         case .notJSON:
-            return "\(name) is not a Hooray export: `hooray import` reads the JSON file `hooray export` writes. "
-                + "For Loop Habit Tracker's Habits.csv, use `hooray import --from loop FILE`." + nothing
+            let hint =
+                importers.contains("loop")
+                ? " For Loop Habit Tracker's Habits.csv, use `hooray import --from loop FILE`."
+                : importers.isEmpty
+                    ? ""
+                    : " For another program's export, `hooray import --from NAME FILE` reads it when NAME is one of: "
+                        + importers.sorted().joined(separator: ", ") + "."
+            return "\(name) is not a Hooray export: `hooray import` reads the JSON file `hooray export` writes."
+                + hint + nothing
         case .truncated(let line):
             return "\(name) ends at line \(line) before its JSON does: the file was cut short, perhaps by a copy "
                 + "that did not finish. \(Self.exportAgain)" + nothing
@@ -292,6 +322,11 @@ public struct ImportFileError: Error, Sendable, Hashable, CustomStringConvertibl
             let whereItIs = line.map { "line \($0), " } ?? ""
             return "\(name): \(whereItIs)\(path) repeats the id of \(earlier) (\(TerminalText.safe(what))); each "
                 + "record appears once. Remove one of the two, then import again." + nothing
+        case .record(let path, let kind, let problem, let line):
+            let whereItIs = line.map { "line \($0), " } ?? ""
+            return "\(name): \(whereItIs)\(path) is not a \(TerminalText.safe(kind)) Hooray can read: "
+                + "\(TerminalText.safe(problem)). Undo the edit that changed it, or "
+                + Self.exportAgain.prefix(1).lowercased() + Self.exportAgain.dropFirst() + nothing
         }
     }
 }
@@ -328,16 +363,97 @@ enum JSONScan {
         return inString || depth > 0 ? max(line, 1) : nil
     }
 
-    /// The line of the `occurrence`-th `"key" : "value"` pair in the text, if there is one.
-    static func line(ofOccurrence occurrence: Int, of value: String, key: String, in text: String) -> Int? {
-        guard let encoded = try? String(decoding: JSONEncoder().encode(value), as: UTF8.self) else { return nil }
-        let escaped = NSRegularExpression.escapedPattern(for: encoded)
-        guard let pattern = try? NSRegularExpression(pattern: "\"\(key)\"\\s*:\\s*\(escaped)") else { return nil }
-        let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
-        guard matches.count >= occurrence, let range = Range(matches[occurrence - 1].range, in: text) else {
-            return nil
+    /// One step of a path into JSON: an object's member or an array's element.
+    enum Step: Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The line on which the value at `path` starts, such as the `{` of one record; `nil` when the
+    /// text has no such value. Strings are skipped whole, so a value that holds the same words
+    /// elsewhere is not mistaken for it.
+    static func line(of path: [Step], in text: String) -> Int? {
+        struct Frame {
+            var isArray: Bool
+            var index = 0
+            var key = ""
+            var expectingKey = true
         }
-        return text[..<range.lowerBound].filter { $0 == "\n" }.count + 1
+        let scalars = Array(text.unicodeScalars)
+        var frames: [Frame] = []
+        var line = 1
+        var position = 0
+        /// Moves past a string that starts at `position`, returning its text.
+        func readString() -> String {
+            var value = String.UnicodeScalarView()
+            position += 1
+            while position < scalars.count {
+                let scalar = scalars[position]
+                position += 1
+                if scalar == "\n" { line += 1 }
+                if scalar == "\\", position < scalars.count {
+                    value.append(scalar)
+                    value.append(scalars[position])
+                    position += 1
+                } else if scalar == "\"" {
+                    break
+                } else {
+                    value.append(scalar)
+                }
+            }
+            let raw = "\"" + String(value) + "\""
+            return (try? JSONDecoder().decode(String.self, from: Data(raw.utf8))) ?? String(value)
+        }
+        while position < scalars.count {
+            let scalar = scalars[position]
+            switch scalar {
+            case "\n":
+                line += 1
+                position += 1
+                continue
+            case " ", "\t", "\r":
+                position += 1
+                continue
+            case ",":
+                if let last = frames.indices.last {
+                    if frames[last].isArray { frames[last].index += 1 } else { frames[last].expectingKey = true }
+                }
+                position += 1
+                continue
+            case ":":
+                if let last = frames.indices.last { frames[last].expectingKey = false }
+                position += 1
+                continue
+            case "}", "]":
+                _ = frames.popLast()
+                position += 1
+                continue
+            default: break
+            }
+            if let last = frames.indices.last, !frames[last].isArray, frames[last].expectingKey {
+                frames[last].key = scalar == "\"" ? readString() : ""
+                if scalar != "\"" { position += 1 }
+                continue
+            }
+            // The start of a value.
+            let here: [Step] = frames.map { $0.isArray ? .index($0.index) : .key($0.key) }
+            if here == path { return line }
+            switch scalar {
+            case "{":
+                frames.append(Frame(isArray: false))
+                position += 1
+            case "[":
+                frames.append(Frame(isArray: true))
+                position += 1
+            case "\"":
+                _ = readString()
+            default:
+                while position < scalars.count, !",}] \t\r\n".unicodeScalars.contains(scalars[position]) {
+                    position += 1
+                }
+            }
+        }
+        return nil
     }
 
     /// The parser's words about a syntax error, without Foundation's framing.

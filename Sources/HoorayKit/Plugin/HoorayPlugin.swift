@@ -120,6 +120,22 @@ public protocol HoorayPlugin: Sendable {
     /// - Throws: ``ImportError`` naming the file, the line or field, and the fix.
     func planImport(_ request: ImportRequest, records: any RecordStore) async throws -> ImportPlan
 
+    /// The types of the records the plugin keeps, so that `hooray import` can refuse a record
+    /// (edited by hand, say) whose value does not read as its kind, rather than adding what the
+    /// record book would then pass over. The default is none: every value is accepted.
+    var recordTypes: [any PluginRecord.Type] { get }
+
+    /// Whether a stored value is the plugin's own bookkeeping, which it writes for itself as it
+    /// runs (the first day a reminder was seen, say), rather than something the user set.
+    ///
+    /// `hooray export` writes such values too, and `hooray import` takes the file's value for
+    /// them without calling a difference a conflict: a plugin that wrote its own value again
+    /// after `hooray delete-my-data` gets the one the user had back. The default is `false` for
+    /// every key.
+    ///
+    /// - Parameter key: The value's key.
+    func isBookkeeping(valueKey key: String) -> Bool
+
     /// The plugin's part of the status-bar line `hooray bar` prints: short texts, tooltip lines, a
     /// current streak and today's progress (see ``BarItem``).
     ///
@@ -169,6 +185,12 @@ extension HoorayPlugin {
     public func planImport(_ request: ImportRequest, records: any RecordStore) async throws -> ImportPlan {
         throw ImportError("the plugin \(name) has no importer \"\(request.importer)\"")
     }
+
+    /// None: every imported record's value is accepted.
+    public var recordTypes: [any PluginRecord.Type] { [] }
+
+    /// None of the plugin's values is bookkeeping.
+    public func isBookkeeping(valueKey key: String) -> Bool { false }
 
     /// No items: the plugin puts nothing on the status bar.
     public func barItems(context: PluginContext, configuration: Configuration) async throws -> [BarItem] { [] }

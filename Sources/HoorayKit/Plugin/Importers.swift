@@ -34,13 +34,17 @@ public struct ImportRequest: Sendable, Hashable {
     public var now: Date
     /// The user's time zone.
     public var timeZone: TimeZone
+    /// Whether the plan will be applied (`--apply`) rather than only shown, for the words of its
+    /// notes: "3 days added" rather than "3 days to add".
+    public var apply: Bool
 
     /// Creates a request.
-    public init(importer: String, path: String, now: Date, timeZone: TimeZone) {
+    public init(importer: String, path: String, now: Date, timeZone: TimeZone, apply: Bool = false) {
         self.importer = importer
         self.path = path
         self.now = now
         self.timeZone = timeZone
+        self.apply = apply
     }
 }
 
@@ -51,6 +55,9 @@ public struct ImportRequest: Sendable, Hashable {
 public struct ImportPlan: Sendable, Hashable {
     /// The records to add. One with the kind and id of a record already stored is not added.
     public var records: [StoredRecord]
+    /// Records already stored that the import brings up to date, such as a habit with days the
+    /// other program has and the store has not yet: they are written over the stored ones.
+    public var updates: [StoredRecord] = []
     /// How many of what the file holds are already there, by kind, as the plugin found them.
     public var alreadyThere: [String: Int]
     /// Notes for the user, such as what was read differently or left out and why.
@@ -73,6 +80,13 @@ public struct ImportPlan: Sendable, Hashable {
     /// - Throws: `EncodingError` when the record cannot be encoded.
     public mutating func add<Record: PluginRecord>(_ record: Record) throws {
         records.append(try RecordBook<Record>.stored(record))
+    }
+
+    /// Adds a typed record that replaces the stored one of the same id, one of ``updates``.
+    ///
+    /// - Throws: `EncodingError` when the record cannot be encoded.
+    public mutating func update<Record: PluginRecord>(_ record: Record) throws {
+        updates.append(try RecordBook<Record>.stored(record))
     }
 }
 

@@ -63,6 +63,40 @@ extension PluginRecord {
 
     /// None: the plugin never kept these records in its key-value storage.
     public static var legacyKeyPrefix: String? { nil }
+
+    /// Why stored bytes do not read as this record, in a few words naming the field (such as
+    /// `its field "start" is missing`), or `nil` when they do.
+    ///
+    /// - Parameter data: A record's stored value, as ``RecordBook/encode(_:)`` writes it.
+    public static func problem(decoding data: Data) -> String? {
+        do {
+            _ = try RecordBook<Self>.decode(data)
+            return nil
+        } catch DecodingError.keyNotFound(let key, let context) {
+            return "its field \"\(fieldPath(context.codingPath + [key]))\" is missing"
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            return context.codingPath.isEmpty
+                ? "it is not an object of fields"
+                : "its field \"\(fieldPath(context.codingPath))\" is not of the right type"
+        } catch DecodingError.dataCorrupted(let context) {
+            return context.codingPath.isEmpty
+                ? "it is not JSON"
+                : "its field \"\(fieldPath(context.codingPath))\" holds a value that cannot be read"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// `schedule.days[2]`, from the coding path of a decoding error.
+    private static func fieldPath(_ path: [any CodingKey]) -> String {
+        path.reduce(into: "") { text, key in
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+    }
 }
 
 extension PluginRecord where Self: Identifiable, ID == UUID {

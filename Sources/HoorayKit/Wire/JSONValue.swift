@@ -47,10 +47,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         guard let data = try? encoder.encode(self) else { return "null" }
         let text = String(decoding: data, as: UTF8.self)
         guard pretty else { return text }
-        // Foundation on Linux spreads an empty array or object over lines; a newline can only be
-        // between tokens (inside strings it is escaped), so this touches no value.
-        return text.replacingOccurrences(of: #"\[\s+\]"#, with: "[]", options: .regularExpression)
-            .replacingOccurrences(of: #"\{\s+\}"#, with: "{}", options: .regularExpression)
+        // Foundation on Linux spreads an empty array or object over lines. Only a bracket followed by
+        // a raw newline is such a spread: inside a string a newline is escaped, so `"[ ]"` written
+        // by a user stays as it is.
+        return text.replacingOccurrences(of: #"\[\n\s*\]"#, with: "[]", options: .regularExpression)
+            .replacingOccurrences(of: #"\{\n\s*\}"#, with: "{}", options: .regularExpression)
     }
 
     /// The string, when this is one.
