@@ -146,4 +146,29 @@ struct RemindCommandTests {
             await daemon.stop()
         }
     }
+
+    @Test func aReminderAddedWithTZInTheShellKeepsItsTimeWhenTheDaemonReloads() async throws {
+        try await HoorayFixture.with { fixture in
+            let morning = "2026-11-24 10:00:00"
+            // hoorayd in UTC (as the service, without TZ); the shell exports TZ=America/New_York.
+            let daemon = try await fixture.startDaemon(fakeTime: morning)
+            let shell = ["TZ": "America/New_York"]
+            let added = try await fixture.hooray(
+                "remind", "Call mom", "--at", "18:00", fakeTime: morning, environment: shell)
+            #expect(added.status == .exited(0), "\(added.standardError)")
+            #expect(added.standardOutput.hasPrefix("Added r1: Call mom, every day at 18:00 — next: today 18:00."))
+            // 18:00 in New York, which is 23:00 UTC in November, before and after a reload.
+            let evening = HoorayFixture.utc("2026-11-24 23:00:00")
+            #expect(try await fixture.nextEntries().first { $0.id == "r1" }?.due == evening)
+            let reload = try await fixture.hooray("reload")
+            #expect(reload.status == .exited(0), "\(reload.standardError)")
+            #expect(await fixture.waitUntilSettled(daemon), "\(daemon.standardError)")
+            #expect(try await fixture.nextEntries().first { $0.id == "r1" }?.due == evening)
+            // Read in another zone, the list says which zone it keeps.
+            let table = try await fixture.hooray("remind", "list", fakeTime: morning).standardOutput
+            let row = try #require(table.split(separator: "\n").first { $0.hasPrefix("r1 ") })
+            #expect(row.contains("every day at 18:00 (America/New_York)"), "\(table)")
+            await daemon.stop()
+        }
+    }
 }

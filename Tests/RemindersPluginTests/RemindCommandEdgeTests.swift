@@ -152,6 +152,27 @@ import Testing
             #expect(error.message.hasPrefix("Stretch is written in hooray.toml"), "\(error.message)")
         }
     }
+
+    // MARK: Zones
+
+    @Test func aReminderAddedInAnotherZoneKeepsItsTimeAcrossAReload() async throws {
+        // hoorayd in UTC; the command given in a shell with TZ=America/New_York.
+        let world = try await world()
+        var add = try helper.parse(["add", "Call", "mom", "--at", "18:00"])
+        add.environment = CommandEnvironment(timeZoneIdentifier: "America/New_York")
+        let reply = try await world.run(add)
+        #expect(reply.text.hasPrefix("Added r1: Call mom, every day at 18:00 — next: today 18:00."), "\(reply.text)")
+        // 18:00 in New York is 23:00 UTC in November.
+        let evening = Self.tuesday.addingTimeInterval(13 * 3600)
+        #expect(try await world.reminders().first?.nextDue == evening)
+        try await world.reload(configuration: await world.configuration)
+        try await world.restart()
+        #expect(try await world.reminders().first?.nextDue == evening)
+        // In the daemon's own zone the list says which zone it keeps.
+        let listed = try await helper.listed(world)
+        #expect(listed.first?["zone"] == .string("America/New_York"))
+        #expect(listed.first?["schedule"] == .string("every day at 18:00 (America/New_York)"))
+    }
 }
 
 /// A reminder book whose notices are all held for quiet hours until `until`.
