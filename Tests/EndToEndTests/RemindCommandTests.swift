@@ -171,4 +171,21 @@ struct RemindCommandTests {
             await daemon.stop()
         }
     }
+
+    @Test func aTitleThatIsACommandWordIsShownTheCommandsFullName() async throws {
+        try await HoorayFixture.with { fixture in
+            let refused = try await fixture.hooray("remind", "list", "--at", "18:00")
+            #expect(refused.status == .exited(64))
+            #expect(
+                refused.standardError.contains(
+                    #"--at belongs to `hooray remind`; for <title> "list", write it in full: hooray reminders add "list" --at 18:00"#
+                ), "\(refused.standardError)")
+            let removeWord = try await fixture.hooray("remind", "remove", "--in", "20m")
+            #expect(removeWord.status == .exited(64))
+            #expect(removeWord.standardError.contains(#"hooray reminders add "remove" --in 20m"#))
+            let added = try await fixture.hooray("reminders", "add", "list", "--at", "18:00")
+            #expect(added.status == .exited(0), "\(added.standardError)")
+            #expect(added.standardOutput.hasPrefix("Added r1: list, every day at 18:00"))
+        }
+    }
 }
