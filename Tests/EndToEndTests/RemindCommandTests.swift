@@ -188,4 +188,31 @@ struct RemindCommandTests {
             #expect(added.standardOutput.hasPrefix("Added r1: list, every day at 18:00"))
         }
     }
+
+    @Test func removingAOneOffHeldForQuietHoursSaysWhenItWillStillBeShown() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig("[delivery]\nquiet_hours = \"22:00-07:30\"\n")
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 22:59:50")
+            let added = try await fixture.hooray(
+                "remind", "Tea", "--on", "2026-11-23", "--at", "23:00", fakeTime: "2026-11-23 22:59:50")
+            #expect(added.status == .exited(0), "\(added.standardError)")
+            // It comes due inside the quiet hours and waits in the inbox.
+            let held = await pollUntil(timeout: .seconds(40)) { () -> Bool? in
+                let inbox = try? await fixture.hooray("inbox", "--json")
+                return inbox?.standardOutput.contains("quiet hours until 07:30") == true ? true : nil
+            }
+            #expect(held == true, "\(daemon.standardError)")
+            #expect(try await listed(fixture).isEmpty)
+
+            let removed = try await fixture.hooray("remind", "remove", "r1", fakeTime: "2026-11-23 23:01:00")
+            #expect(removed.status == .exited(0), "\(removed.standardError)")
+            #expect(
+                removed.standardOutput
+                    == "Removed r1: Tea. It came due today 23:00 and waits: quiet hours until 07:30 (shown at "
+                    + "tomorrow 07:30). That notice will still be shown then; `hooray inbox` has it meanwhile.\n")
+            #expect(try server.notifications().isEmpty)
+            await daemon.stop()
+        }
+    }
 }
