@@ -29,11 +29,14 @@ struct CommandLineReminder: PluginRecord, Sendable, Equatable {
     /// The instant of a one-off (`--in` or `--on`), worked out once when it was given so that
     /// replanning never moves it.
     var once: Date?
-    /// The IANA time zone the user gave with `--zone`; `nil` follows the computer's zone.
+    /// The IANA time zone of its times of day: the one given with `--zone`, else the zone it was
+    /// added in (the user's, `TZ` included), so that a reload in a daemon with another zone does not
+    /// move it; `nil` (reminders added before zones were kept) follows the computer's zone.
     var zone: String?
     /// When it was added.
     var createdAt: Date
-    /// When a one-off was shown; it is then done and no longer listed.
+    /// When a one-off came due (shown, or passed by without being planned in time); it is then done
+    /// and no longer listed.
     var shownAt: Date?
 
     var recordID: String { id }
@@ -42,8 +45,16 @@ struct CommandLineReminder: PluginRecord, Sendable, Equatable {
     /// Whether it comes once rather than on a rhythm.
     var isOneOff: Bool { once != nil }
 
-    /// Whether it is a one-off that was shown already.
-    var isDone: Bool { isOneOff && shownAt != nil }
+    /// Whether it is a one-off that is over: it came due, or its instant passed and it will not come
+    /// (`nextDue` is `nil`), such as one brought back by `hooray import` after its time.
+    ///
+    /// - Parameters:
+    ///   - nextDue: Its next due instant, as scheduled; `nil` when it is not scheduled to come.
+    ///   - now: The current time.
+    func isDone(nextDue: Date?, now: Date) -> Bool {
+        guard let once else { return false }
+        return shownAt != nil || (once <= now && nextDue == nil)
+    }
 
     /// The time zone its times of day are in.
     func timeZone(default fallback: TimeZone) -> TimeZone {

@@ -20,7 +20,7 @@ extension RemindersPlugin {
         .init(name: "body", valueName: "text", help: "A line under the title."),
         .init(
             name: "zone", valueName: "zone",
-            help: "The time zone of --at, such as Europe/Berlin; the computer's own by default."),
+            help: "The time zone of --at, such as Europe/Berlin; by default the one you add it in (TZ included)."),
     ]
 
     static let idArgument = CommandSpec.Argument(
@@ -35,13 +35,17 @@ extension RemindersPlugin {
                     "--at alone repeats every day; with --days on those weekdays, with --every every so many days. "
                     + "--in and --on make a one-off, shown once and then gone; --on without --at comes at 09:00. "
                     + "Values are read as in hooray.toml. The reminder gets a short id (r1, r2, …) for "
-                    + "`hooray remind edit` and `hooray remind remove`.",
+                    + "`hooray remind edit` and `hooray remind remove`. It keeps the time zone you add it in "
+                    + "(your shell's, TZ included) unless --zone names another; after a move, --zone with "
+                    + "`hooray remind edit` changes it. A title that is one of the words list, edit or remove "
+                    + "is written with the command's full name: hooray reminders add \"list\" --at 18:00.",
                 arguments: [
                     .init(name: "title", help: "What to be reminded of, such as \"Call mom\".", isRepeating: true)
                 ],
                 options: Self.whenOptions,
                 examples: [
                     "hooray remind \"Call mom\" --at 18:00",
+                    "hooray reminders add \"list\" --at 18:00",
                     "hooray remind Stretch --at 15:00 --days mon-fri",
                     "hooray remind \"Water the plants\" --at 09:30 --every 3d",
                     "hooray remind Tea --in 20m",
@@ -99,13 +103,45 @@ extension RemindersPlugin {
                     "give what to change: --title, --body, --at, --days, --every, --on, --in or --zone, such as --at 19:00"
                 )
             }
-            let (record, scheduled) = try await book.edit(try await book.find(command.value("id") ?? ""), options)
+            let found = try await book.find(command.value("id") ?? "")
+            guard !found.record.isDone(nextDue: found.nextDue, now: context.now) else {
+                throw PluginCommandError(
+                    try await book.over(found.record)
+                        + "; `hooray remind` adds a new one, such as `hooray remind \"Tea\" --in 20m`")
+            }
+            let (record, scheduled) = try await book.edit(found.record, options)
             let entry = book.entry(record, nextDue: scheduled.nextDue)
             return CommandReply(text: "Changed \(record.id): \(entry.sentence).", json: try JSONValue(encoding: entry))
         case "remove":
-            let record = try await book.find(command.value("id") ?? "")
-            try await book.remove(record)
-            return CommandReply(text: "Removed \(record.id): \(TerminalText.safe(record.title)).")
+            let (record, nextDue) = try await book.find(command.value("id") ?? "")
+            guard record.isDone(nextDue: nextDue, now: context.now) else {
+                try await book.remove(record)
+                return CommandReply(text: "Removed \(record.id): \(TerminalText.safe(record.title)).")
+            }
+            // A one-off that came due: its notice may not have reached the screen yet.
+            let removed = "Removed \(record.id): \(TerminalText.safe(record.title))."
+            switch try await context.reminders.waitingNotice(of: record.id) {
+            case .snoozed(let until):
+                try await book.remove(record)
+                return CommandReply(
+                    text: removed + " It came due \(book.cameDue(record)) and was snoozed until \(book.when(until)); "
+                        + "it will not come back.")
+            case .held(let reason, let until):
+                try await book.remove(record)
+                let end = until.map { " (shown at \(book.when($0)))" } ?? ""
+                return CommandReply(
+                    text: removed + " It came due \(book.cameDue(record)) and waits: \(reason)\(end). That notice "
+                        + "will still be shown then; `hooray inbox` has it meanwhile.")
+            case .queued:
+                try await book.remove(record)
+                return CommandReply(
+                    text: removed + " It came due \(book.cameDue(record)) and waits for the notification server; "
+                        + "that notice will still be shown, and `hooray inbox` has it meanwhile.")
+            case nil:
+                throw PluginCommandError(
+                    try await book.over(record) + ", so there is nothing left to remove; `hooray remind list` shows "
+                        + "what is still to come")
+            }
         default:
             throw PluginCommandError("the reminders plugin has no command \"\(command.command)\"")
         }
@@ -172,30 +208,57 @@ struct RemindBook {
         }
     }
 
-    /// The reminder the user named, added with `hooray remind` and not yet done.
+    /// The reminder the user named, added with `hooray remind`, and its next due instant.
     ///
     /// - Throws: ``PluginCommandError`` for one in hooray.toml (change it there) and for an id that
     ///   names none (with the ids there are).
-    func find(_ text: String) async throws -> CommandLineReminder {
-        let id = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if let record = try await records.record(id) {
-            guard record.isDone else { return record }
-            throw PluginCommandError(
-                "\(record.id) (\(TerminalText.safe(record.title))) was a one-off and has been shown already; "
-                    + "`hooray remind` adds a new one, such as `hooray remind \"Tea\" --in 20m`")
-        }
+    func find(_ text: String) async throws -> (record: CommandLineReminder, nextDue: Date?) {
+        let given = text.trimmingCharacters(in: .whitespaces)
         let scheduled = try await context.reminders.list()
-        if scheduled.contains(where: { $0.reminder.id == id && $0.reminder.schedule.zone != nil }) {
-            throw PluginCommandError(
-                "\(TerminalText.safe(id)) is written in hooray.toml, so it is changed there: edit or remove its "
-                    + "[[plugins.reminders.reminder]] entry in ~/.config/hooray/hooray.toml, then run `hooray reload`")
+        // Ids `hooray remind` gives are lowercase; one written in hooray.toml may not be.
+        for id in [given, given.lowercased()] {
+            if let record = try await records.record(id) {
+                return (record, scheduled.first { $0.reminder.id == id }?.nextDue)
+            }
         }
-        let yours = try await records.all().filter { !$0.isDone }.map(\.id).sorted(by: Self.idOrder)
+        // hooray.toml has no one-offs: one is an added one, done and kept until it is pruned.
+        if let item = scheduled.first(where: {
+            $0.reminder.id.lowercased() == given.lowercased() && !$0.reminder.isInternal
+                && $0.reminder.schedule.zone != nil
+        }) {
+            throw PluginCommandError(
+                "\(TerminalText.safe(item.reminder.id)) is written in hooray.toml, so it is changed there: edit or "
+                    + "remove its [[plugins.reminders.reminder]] entry in ~/.config/hooray/hooray.toml, then run "
+                    + "`hooray reload`")
+        }
+        var nextDue: [String: Date?] = [:]
+        for item in scheduled { nextDue[item.reminder.id] = item.nextDue }
+        let yours = try await records.all().filter { !$0.isDone(nextDue: nextDue[$0.id] ?? nil, now: context.now) }
+            .map(\.id).sorted(by: Self.idOrder)
         let known =
             yours.isEmpty
             ? "you have none added with `hooray remind` yet; `hooray remind \"Call mom\" --at 18:00` adds one"
             : "yours are \(yours.joined(separator: ", ")) (`hooray remind list` shows them)"
         throw PluginCommandError("there is no reminder \(TerminalText.safe(text)); \(known)")
+    }
+
+    /// What became of a one-off that is done, without a full stop: `r3 (Tea) was a one-off and came
+    /// due today 22:10`, and where its notice is when it has not reached the screen.
+    func over(_ record: CommandLineReminder) async throws -> String {
+        let name = "\(record.id) (\(TerminalText.safe(record.title))) was a one-off and came due \(cameDue(record))"
+        switch try await context.reminders.waitingNotice(of: record.id) {
+        case .snoozed(let until):
+            return name + "; it is snoozed until \(when(until)), and `hooray remind remove "
+                + "\(record.id)` stops it coming back"
+        case .held(let reason, _): return name + "; its notice waits (\(reason))"
+        case .queued: return name + "; its notice waits for the notification server"
+        case nil: return name
+        }
+    }
+
+    /// When a one-off came due, as the user reads it: `today 22:10`.
+    func cameDue(_ record: CommandLineReminder) -> String {
+        (record.shownAt ?? record.once).map(when) ?? "earlier"
     }
 
     /// `r2` before `r10`.
@@ -209,7 +272,9 @@ struct RemindBook {
         let scheduled = try await context.reminders.list()
         var nextDue: [String: Date] = [:]
         for item in scheduled { nextDue[item.reminder.id] = item.nextDue }
-        let added = try await records.all().filter { !$0.isDone }
+        let added = try await records.all().filter {
+            !$0.isDone(nextDue: nextDue[$0.id], now: context.now)
+        }
         let addedIDs = Set(added.map(\.id))
         var entries = added.map { entry($0, nextDue: nextDue[$0.id]) }
         for item in scheduled where !addedIDs.contains(item.reminder.id) && !item.reminder.isInternal {

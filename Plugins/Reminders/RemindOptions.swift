@@ -121,14 +121,21 @@ struct RemindOptions: Sendable, Equatable {
     ///   - record: The reminder to change.
     ///   - isNew: Whether it is being added, so it must be told when.
     ///   - now: The current time.
-    ///   - defaultZone: The zone of times of day when the reminder has none of its own.
+    ///   - defaultZone: The user's zone: a new reminder's without --zone, and that of times of day
+    ///     when the reminder has none of its own.
     /// - Throws: ``PluginCommandError`` when it would not be due (a past day or time), or when it is
     ///   not told when.
     func apply(to record: inout CommandLineReminder, isNew: Bool, now: Date, defaultZone: TimeZone) throws {
         var changed = record
         if let title { changed.title = title }
         if let body { changed.body = body }
-        if let zone { changed.zone = zone }
+        if let zone {
+            changed.zone = zone
+        } else if isNew {
+            // The zone the user reads times in, kept: a daemon in another zone (TZ set in a shell and
+            // not in the service) would otherwise move it on its next reload.
+            changed.zone = defaultZone.identifier
+        }
         let timeZone = changed.timeZone(default: defaultZone)
         let today = LocalDate(instant: now, in: timeZone)
 

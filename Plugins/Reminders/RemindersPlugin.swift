@@ -186,12 +186,12 @@ public struct RemindersPlugin: HoorayPlugin {
     static let keepShownOneOffs: TimeInterval = 7 * 86400
 
     public func activate(context: PluginContext, configuration: Configuration) async throws {
-        // The reminders added with `hooray remind` first: they are the user's too, and their ids
-        // (r1, r2, …) are kept; a reminder in the file whose slug is the same gets a suffix.
-        let added = try await commandLineReminders(context: context)
-        var reminders = added.map { $0.reminder(defaultZone: context.timeZone) }
+        let book = context.records(of: CommandLineReminder.self)
+        // The ids of the reminders added with `hooray remind` first: they are the user's too, and
+        // their ids (r1, r2, …) are kept; a reminder in the file whose slug is the same gets a suffix.
         var used: [String: Int] = [:]
-        for record in added { used[record.id] = 1 }
+        for record in try await commandLineReminders(context: context) { used[record.id] = 1 }
+        var fromFile: [Reminder] = []
         for entry in configuration.reminder {
             let base = entry.id ?? Self.slug(entry.title)
             used[base, default: 0] += 1
@@ -200,9 +200,24 @@ public struct RemindersPlugin: HoorayPlugin {
             let notice = Notice(
                 title: entry.title, body: entry.body, urgency: entry.urgency, actions: [Self.snooze],
                 category: "reminder")
-            reminders.append(Reminder(id: id, schedule: schedule, notice: notice))
+            fromFile.append(Reminder(id: id, schedule: schedule, notice: notice))
         }
+        // `hooray remind` may add, change or remove one while this runs (it writes the record, then
+        // plans it). The records are read again right before everything is replaced, and once more
+        // after: what changed in between is planned (or cancelled) again, so nothing it did is undone.
+        let added = try await book.all()
+        let reminders = added.map { $0.reminder(defaultZone: context.timeZone) } + fromFile
         try await context.reminders.replaceAll(with: reminders)
+        let current = try await book.all()
+        let before = Dictionary(added.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for record in current where before[record.id] != record {
+            _ = try await context.reminders.schedule(record.reminder(defaultZone: context.timeZone))
+        }
+        let currentIDs = Set(current.map(\.id))
+        for record in added where !currentIDs.contains(record.id) {
+            try await context.reminders.cancel(id: record.id)
+        }
+        try await notePassedOneOffs(current, context: context)
         if reminders.isEmpty {
             context.logger.info(
                 "no reminders configured yet; add a [[plugins.reminders.reminder]] to ~/.config/hooray/hooray.toml")
@@ -211,8 +226,8 @@ public struct RemindersPlugin: HoorayPlugin {
         }
     }
 
-    /// The reminders added with `hooray remind` to keep scheduled; one-offs shown more than a week ago
-    /// are removed.
+    /// The reminders added with `hooray remind` to keep scheduled; one-offs that came due more than a
+    /// week ago are removed.
     func commandLineReminders(context: PluginContext) async throws -> [CommandLineReminder] {
         let book = context.records(of: CommandLineReminder.self)
         var kept: [CommandLineReminder] = []
@@ -227,6 +242,22 @@ public struct RemindersPlugin: HoorayPlugin {
         return kept
     }
 
+    /// Marks one-offs whose time passed and that will not come as done, as if they came due then: one
+    /// brought back by `hooray import` after its time, or one whose showing could not be noted. They
+    /// leave `hooray remind list` and are removed a week later, as shown ones are.
+    func notePassedOneOffs(_ records: [CommandLineReminder], context: PluginContext) async throws {
+        let waiting = records.filter { $0.isOneOff && $0.shownAt == nil }
+        guard !waiting.isEmpty else { return }
+        var nextDue: [String: Date?] = [:]
+        for item in try await context.reminders.list() { nextDue[item.reminder.id] = item.nextDue }
+        let book = context.records(of: CommandLineReminder.self)
+        for record in waiting where record.isDone(nextDue: nextDue[record.id] ?? nil, now: context.now) {
+            try await book.update(record.id) { stored in
+                if stored.shownAt == nil { stored.shownAt = stored.once }
+            }
+        }
+    }
+
     /// Shows the reminder's notice; a one-off added with `hooray remind` is then done: it leaves
     /// `hooray remind list` and never comes again.
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
@@ -237,6 +268,15 @@ public struct RemindersPlugin: HoorayPlugin {
             }
         }
         return due.reminder.notice
+    }
+
+    /// A one-off added with `hooray remind` that was missed and will not be shown is done too: it
+    /// leaves `hooray remind list`, as a shown one does.
+    public func reminderSkipped(_ skipped: SkippedReminder, context: PluginContext) async throws {
+        guard case .once = skipped.reminder.schedule, Snooze.snoozedID(of: skipped.reminder.id) == nil else { return }
+        try await context.records(of: CommandLineReminder.self).update(skipped.reminder.id) { record in
+            if record.shownAt == nil { record.shownAt = skipped.dueAt }
+        }
     }
 
     func schedule(for entry: Entry, id: String, context: PluginContext) async throws -> Schedule {

@@ -952,6 +952,19 @@ struct EngineReminderBook: ReminderBook {
     func snooze(_ id: String, until: Date) async throws {
         try await engine.snooze(id, plugin: plugin, until: until)
     }
+
+    func waitingNotice(of id: String) async throws -> WaitingNotice? {
+        let snooze = Snooze.reminderID(snoozing: id)
+        if let until = try await engine.database.rule(plugin: plugin, reminderID: snooze)?.nextDue {
+            return .snoozed(until: until)
+        }
+        let waiting = try await engine.database.pendingNotices().last {
+            $0.plugin == plugin && ($0.reminderID == id || $0.reminderID == snooze)
+        }
+        guard let waiting else { return nil }
+        if let reason = waiting.heldBecause { return .held(reason: reason, until: waiting.heldUntil) }
+        return .queued
+    }
 }
 
 struct EngineNoticeBoard: NoticeBoard {

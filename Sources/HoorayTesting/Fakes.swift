@@ -117,6 +117,13 @@ public actor InMemoryReminderBook: ReminderBook {
         snooze(key: id, until: until, notice: reminder.notice)
     }
 
+    /// The snooze of a reminder, as the engine reports it; this book shows nothing, so no notice is
+    /// ever held back or queued.
+    public func waitingNotice(of id: String) async throws -> WaitingNotice? {
+        guard case .once(let until) = reminders[Snooze.reminderID(snoozing: id)]?.schedule else { return nil }
+        return .snoozed(until: until)
+    }
+
     /// Keeps a snooze, as the engine does when a snooze button is pressed.
     ///
     /// - Parameters:

@@ -3,6 +3,7 @@ import Foundation
 import HoorayConfig
 import HoorayEngine
 import HoorayKit
+import HoorayStorage
 
 /// Every plugin command, from the registered plugins.
 let commandTree: CommandTree = {
@@ -190,6 +191,7 @@ enum PluginCommandLine {
             }
         } catch let error as CommandUsageError {
             warn("\(label): \(error.message)")
+            if let hint = titleHint(path: path, spec: spec, words: words) { warn(hint) }
             warn("Usage: \(CommandHelp.usage(path: path, spec: spec))")
             warn("See `hooray help \(path.joined(separator: " "))`.")
             return 64
@@ -322,6 +324,30 @@ enum PluginCommandLine {
                     json: invocation.json, environment: session.environment, color: invocation.environment.color))
         }
         return status
+    }
+
+    /// When the last word of a command is also what its parent command takes as an argument, such as
+    /// a title that reads like a command (`hooray remind list --at 18:00`), and the words have options
+    /// only the parent takes: the parent's full name, which reads every word after it as arguments.
+    ///
+    /// - Returns: A line saying which options belong to the parent and what to type; `nil` otherwise.
+    static func titleHint(path: [String], spec: CommandSpec, words: [String]) -> String? {
+        guard path.count >= 2, let node = commandTree.index(of: Array(path.dropLast())),
+            let parent = commandTree.nodes[node].command, let argument = parent.spec.arguments.first
+        else { return nil }
+        let own = Set(spec.options.map(\.name) + spec.flags.map(\.name))
+        let theirs = Set(parent.spec.options.map(\.name) + parent.spec.flags.map(\.name))
+        let foreign = words.compactMap { word -> String? in
+            guard word.hasPrefix("--") else { return nil }
+            let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            return !own.contains(name) && theirs.contains(name) ? "--" + name : nil
+        }
+        guard !foreign.isEmpty else { return nil }
+        let word = path[path.count - 1]
+        let full = ["hooray", parent.plugin, parent.spec.name, "\"\(word)\""] + words.map(ShellCommand.quoted)
+        let parentName = "hooray " + path.dropLast().joined(separator: " ")
+        return "\(Set(foreign).sorted().joined(separator: ", ")) belongs to `\(parentName)`; "
+            + "for <\(argument.name)> \"\(word)\", write it in full: \(full.joined(separator: " "))"
     }
 
     /// Asks a question where the user sees it: on standard output when it is the terminal, else on

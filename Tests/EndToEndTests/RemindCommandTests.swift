@@ -146,4 +146,73 @@ struct RemindCommandTests {
             await daemon.stop()
         }
     }
+
+    @Test func aReminderAddedWithTZInTheShellKeepsItsTimeWhenTheDaemonReloads() async throws {
+        try await HoorayFixture.with { fixture in
+            let morning = "2026-11-24 10:00:00"
+            // hoorayd in UTC (as the service, without TZ); the shell exports TZ=America/New_York.
+            let daemon = try await fixture.startDaemon(fakeTime: morning)
+            let shell = ["TZ": "America/New_York"]
+            let added = try await fixture.hooray(
+                "remind", "Call mom", "--at", "18:00", fakeTime: morning, environment: shell)
+            #expect(added.status == .exited(0), "\(added.standardError)")
+            #expect(added.standardOutput.hasPrefix("Added r1: Call mom, every day at 18:00 — next: today 18:00."))
+            // 18:00 in New York, which is 23:00 UTC in November, before and after a reload.
+            let evening = HoorayFixture.utc("2026-11-24 23:00:00")
+            #expect(try await fixture.nextEntries().first { $0.id == "r1" }?.due == evening)
+            let reload = try await fixture.hooray("reload")
+            #expect(reload.status == .exited(0), "\(reload.standardError)")
+            #expect(await fixture.waitUntilSettled(daemon), "\(daemon.standardError)")
+            #expect(try await fixture.nextEntries().first { $0.id == "r1" }?.due == evening)
+            // Read in another zone, the list says which zone it keeps.
+            let table = try await fixture.hooray("remind", "list", fakeTime: morning).standardOutput
+            let row = try #require(table.split(separator: "\n").first { $0.hasPrefix("r1 ") })
+            #expect(row.contains("every day at 18:00 (America/New_York)"), "\(table)")
+            await daemon.stop()
+        }
+    }
+
+    @Test func aTitleThatIsACommandWordIsShownTheCommandsFullName() async throws {
+        try await HoorayFixture.with { fixture in
+            let refused = try await fixture.hooray("remind", "list", "--at", "18:00")
+            #expect(refused.status == .exited(64))
+            #expect(
+                refused.standardError.contains(
+                    #"--at belongs to `hooray remind`; for <title> "list", write it in full: hooray reminders add "list" --at 18:00"#
+                ), "\(refused.standardError)")
+            let removeWord = try await fixture.hooray("remind", "remove", "--in", "20m")
+            #expect(removeWord.status == .exited(64))
+            #expect(removeWord.standardError.contains(#"hooray reminders add "remove" --in 20m"#))
+            let added = try await fixture.hooray("reminders", "add", "list", "--at", "18:00")
+            #expect(added.status == .exited(0), "\(added.standardError)")
+            #expect(added.standardOutput.hasPrefix("Added r1: list, every day at 18:00"))
+        }
+    }
+
+    @Test func removingAOneOffHeldForQuietHoursSaysWhenItWillStillBeShown() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try fixture.writeConfig("[delivery]\nquiet_hours = \"22:00-07:30\"\n")
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-23 22:59:50")
+            let added = try await fixture.hooray(
+                "remind", "Tea", "--on", "2026-11-23", "--at", "23:00", fakeTime: "2026-11-23 22:59:50")
+            #expect(added.status == .exited(0), "\(added.standardError)")
+            // It comes due inside the quiet hours and waits in the inbox.
+            let held = await pollUntil(timeout: .seconds(40)) { () -> Bool? in
+                let inbox = try? await fixture.hooray("inbox", "--json")
+                return inbox?.standardOutput.contains("quiet hours until 07:30") == true ? true : nil
+            }
+            #expect(held == true, "\(daemon.standardError)")
+            #expect(try await listed(fixture).isEmpty)
+
+            let removed = try await fixture.hooray("remind", "remove", "r1", fakeTime: "2026-11-23 23:01:00")
+            #expect(removed.status == .exited(0), "\(removed.standardError)")
+            #expect(
+                removed.standardOutput
+                    == "Removed r1: Tea. It came due today 23:00 and waits: quiet hours until 07:30 (shown at "
+                    + "tomorrow 07:30). That notice will still be shown then; `hooray inbox` has it meanwhile.\n")
+            #expect(try server.notifications().isEmpty)
+            await daemon.stop()
+        }
+    }
 }

@@ -159,7 +159,7 @@ import Testing
         await world.advance(by: .seconds(86400))
         #expect(await world.shown.map(\.title) == ["Tea"])
         let error = try #require(await refusal(world, ["edit", "r1", "--in", "5m"]))
-        #expect(error.message.contains("r1 (Tea) was a one-off and has been shown"))
+        #expect(error.message.contains("r1 (Tea) was a one-off and came due yesterday 10:20"))
 
         // A week later it is gone from the book too.
         await world.advance(by: .seconds(8 * 86400))

@@ -179,9 +179,32 @@ public protocol ReminderBook: Sendable {
     ///   - until: When its notice comes back.
     /// - Throws: ``SnoozeError/noSuchReminder(_:)`` when the plugin has no reminder with this id.
     func snooze(_ id: String, until: Date) async throws
+
+    /// Where the notice of one of the plugin's reminders is when it came due and has not reached the
+    /// screen yet: snoozed, held back (such as for quiet hours) or waiting for the notification server.
+    ///
+    /// A plugin tells the user with it what became of a reminder, such as when it is removed.
+    ///
+    /// - Parameter id: The id of one of the plugin's reminders.
+    /// - Returns: `nil` when no notice of it is waiting: it was shown, or it has not come due.
+    func waitingNotice(of id: String) async throws -> WaitingNotice?
+}
+
+/// Where a reminder's notice waits before it reaches the screen (``ReminderBook/waitingNotice(of:)``).
+public enum WaitingNotice: Sendable, Hashable {
+    /// The user snoozed it: it comes back at `until`.
+    case snoozed(until: Date)
+    /// It is held back, and shown when that ends: `reason` in a few words for a person, such as
+    /// `quiet hours until 07:30`, and `until`, when the end is known.
+    case held(reason: String, until: Date?)
+    /// It is on its way, waiting for the notification server.
+    case queued
 }
 
 extension ReminderBook {
+    /// Knows of no waiting notice; the engine's book does.
+    public func waitingNotice(of id: String) async throws -> WaitingNotice? { nil }
+
     /// Schedules each reminder and cancels every other, one call at a time; books that can do it
     /// in one step should.
     ///
