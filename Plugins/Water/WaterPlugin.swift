@@ -20,10 +20,10 @@ public struct WaterPlugin: HoorayPlugin {
     public init() {}
 
     public var name: String { "water" }
-    /// What `hooray import` checks imported records against.
-    public var recordTypes: [any PluginRecord.Type] { [Drink.self] }
     public var summary: String { "A glass of water every two hours, and a cheer at your daily goal" }
     public var isEnabledByDefault: Bool { false }
+    /// What `hooray import` checks imported records against.
+    public var recordTypes: [any PluginRecord.Type] { [Drink.self] }
 
     /// The reminders' button.
     static let drank = NoticeAction(id: "drank", label: "Drank a glass")
