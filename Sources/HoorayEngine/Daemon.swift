@@ -152,9 +152,10 @@ public enum Daemon {
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
 
+        let barFeed = StatusBarFeed(engine: engine)
         control.start(follow: { request in
             guard case .bar(follow: true) = request else { return nil }
-            return StatusBarFeed.answers(engine: engine)
+            return { barFeed.follow() }
         }) { request in
             switch request {
             case .bar:
@@ -249,18 +250,17 @@ public enum Daemon {
             services: [
                 .init(service: service),
                 .init(service: reloader),
+                .init(service: StatusBarService(feed: barFeed, logger: logger)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         configuration.maximumGracefulShutdownDuration = .milliseconds(1500)
         let group = ServiceGroup(configuration: configuration)
-        let barClock = StatusBarFeed.clock(engine: engine, logger: logger)
         do {
             try await group.run()
         } catch {
             logger.error("hoorayd stopped with an error: \(error)")
         }
-        barClock.cancel()
         control.shutdown()
         await engine.stopExternalPlugins()
         alarm.shutdown()

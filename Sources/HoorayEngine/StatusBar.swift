@@ -6,6 +6,10 @@ import Logging
 /// What a status bar shows, before it is formatted: the next reminder that will be shown and every
 /// active plugin's ``BarItem``s. `hoorayd` answers it to the control method `bar`; `hooray bar`
 /// computes it itself while `hoorayd` is not running.
+///
+/// Everything on the line that changes by the clock alone — whether the next reminder is due soon,
+/// its time as "15:00" or "tomorrow 08:30", whether quiet hours are on — is in the snapshot, computed
+/// where the clock is read, so that a follower gets a new line when one of them changes.
 public struct BarSnapshot: Codable, Sendable, Equatable {
     /// The earliest reminder that will be shown.
     public var next: Next?
@@ -13,6 +17,8 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
     public var items: [Part]
     /// Whether the notification server is in do-not-disturb.
     public var doNotDisturb: Bool
+    /// The quiet hours on now, while they are.
+    public var quietHours: Quiet?
 
     /// A reminder to come.
     public struct Next: Codable, Sendable, Equatable {
@@ -20,14 +26,55 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
         public var title: String
         /// Its plugin.
         public var plugin: String
-        /// When it is due.
+        /// When it will be shown: when it is due, or when the quiet hours it is due in end.
         public var due: Date
+        /// `due` as the line says it: `15:00` today, `tomorrow 08:30`, else `Wed 08:30`; `nil` from a
+        /// `hoorayd` that did not say (then the client says it).
+        public var when: String?
+        /// Whether it is due within ``BarSnapshot/dueSoonWindow``; `nil` from a `hoorayd` that did not say.
+        public var dueSoon: Bool?
+        /// Why it waits past the time it is due, such as `quiet hours until 07:30`; `nil` when it does not.
+        public var waiting: String?
 
         /// Creates one.
-        public init(title: String, plugin: String, due: Date) {
+        public init(
+            title: String, plugin: String, due: Date, when: String? = nil, dueSoon: Bool? = nil, waiting: String? = nil
+        ) {
             self.title = title
             self.plugin = plugin
             self.due = due
+            self.when = when
+            self.dueSoon = dueSoon
+            self.waiting = waiting
+        }
+
+        /// Creates one with the parts that change by the clock as they are at `now`.
+        public init(
+            title: String, plugin: String, due: Date, waiting: String? = nil, now: Date, timeZone: TimeZone
+        ) {
+            self.init(
+                title: title, plugin: plugin, due: due,
+                when: BarSnapshot.when(due, now: now, timeZone: timeZone),
+                dueSoon: due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow, waiting: waiting)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case title, plugin, due, when, waiting
+            case dueSoon = "due_soon"
+        }
+    }
+
+    /// Quiet hours that are on.
+    public struct Quiet: Codable, Sendable, Equatable {
+        /// When they end.
+        public var until: Date
+        /// `until` as the tooltip says it, such as `07:30`.
+        public var when: String
+
+        /// Creates one.
+        public init(until: Date, when: String) {
+            self.until = until
+            self.when = when
         }
     }
 
@@ -69,22 +116,29 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case next, items
         case doNotDisturb = "do_not_disturb"
+        case quietHours = "quiet_hours"
     }
 
     /// Creates a snapshot.
-    public init(next: Next? = nil, items: [Part] = [], doNotDisturb: Bool = false) {
+    public init(next: Next? = nil, items: [Part] = [], doNotDisturb: Bool = false, quietHours: Quiet? = nil) {
         self.next = next
         self.items = items
         self.doNotDisturb = doNotDisturb
+        self.quietHours = quietHours
     }
 
     /// How long before a reminder the bar says it is due soon (class `due-soon`).
     public static let dueSoonWindow: TimeInterval = 15 * 60
 
     /// The next instant after `now` at which the line changes by the clock alone: local midnight
-    /// (today's counts start again), the start of the next reminder's due-soon window, or just
-    /// after the reminder itself.
-    public func nextChange(after now: Date, timeZone: TimeZone) -> Date {
+    /// (today's counts start again, "tomorrow 08:30" becomes "08:30"), the start of the next
+    /// reminder's due-soon window, just after the reminder itself, and when quiet hours begin or end.
+    ///
+    /// - Parameters:
+    ///   - now: The current instant.
+    ///   - timeZone: The user's time zone.
+    ///   - quiet: The quiet hours configured.
+    public func nextChange(after now: Date, timeZone: TimeZone, quiet: QuietHours = .none) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let midnight =
@@ -95,17 +149,47 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
         if let due = next?.due {
             candidates += [due.addingTimeInterval(-Self.dueSoonWindow), due.addingTimeInterval(1)]
         }
+        if let until = quietHours?.until { candidates.append(until) }
+        for window in quiet.windows {
+            let start = DateComponents(hour: window.start.hour, minute: window.start.minute, second: 0)
+            if let begins = calendar.nextDate(after: now, matching: start, matchingPolicy: .nextTime) {
+                candidates.append(begins)
+            }
+        }
         return candidates.filter { $0 > now }.min() ?? midnight
+    }
+
+    /// `15:00` today, `tomorrow 08:30`, else `Wed 08:30`.
+    public static func when(_ date: Date, now: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "HH:mm"
+        let clock = formatter.string(from: date)
+        if calendar.isDate(date, inSameDayAs: now) { return clock }
+        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now), calendar.isDate(date, inSameDayAs: tomorrow)
+        {
+            return "tomorrow \(clock)"
+        }
+        formatter.dateFormat = "EEE HH:mm"
+        return formatter.string(from: date)
     }
 }
 
 extension Engine {
     /// What a status bar shows now: the earliest reminder that will be shown (as `hooray next`
-    /// lists it) and every active plugin's items. A plugin that fails or takes too long is left
-    /// out and logged.
+    /// lists it, quiet hours included), every active plugin's items, and whether do-not-disturb
+    /// and quiet hours are on. A plugin that fails or takes too long is left out and logged.
+    ///
+    /// The notification server is asked whether it is in do-not-disturb, so that the bar does not
+    /// wait for the next delivery to learn it; a change it finds is the engine's news too.
     public func barSnapshot() async -> BarSnapshot {
+        await refreshDoNotDisturb()
+        let now = clock.now
         let active = plugins
-        let next = await nextShownReminder()
+        let next = await nextShownReminder(now: now)
         var parts: [BarSnapshot.Part] = []
         for name in active.keys.sorted() {
             guard let plugin = active[name], let setup = lastSetups.first(where: { $0.plugin.name == name }) else {
@@ -121,7 +205,65 @@ extension Engine {
                 logger.error("plugin \(name) could not say what goes on the status bar: \(error)")
             }
         }
-        return BarSnapshot(next: next, items: parts, doNotDisturb: doNotDisturbState.isOn)
+        let quiet = settings.quietHours.end(containing: now, in: timeZone).flatMap {
+            $0 > now ? BarSnapshot.Quiet(until: $0, when: localTime($0)) : nil
+        }
+        return BarSnapshot(next: next, items: parts, doNotDisturb: doNotDisturbState.isOn, quietHours: quiet)
+    }
+
+    /// How long the bar waits for the notification server to say whether it is in do-not-disturb.
+    static let doNotDisturbTimeLimit = 2.0
+
+    /// Asks the notification server whether it is in do-not-disturb, as delivery does; a server
+    /// that does not answer in time leaves the state as it was.
+    func refreshDoNotDisturb() async {
+        let sink = sink
+        guard
+            let state = try? await withTimeLimit(Self.doNotDisturbTimeLimit, { await sink.doNotDisturb() }),
+            state != doNotDisturbState
+        else { return }
+        await handle(.doNotDisturbChanged(state))
+    }
+
+    /// When a status bar's line next changes by the clock alone
+    /// (``BarSnapshot/nextChange(after:timeZone:quiet:)``).
+    func nextBarChange(after snapshot: BarSnapshot) -> Date {
+        snapshot.nextChange(after: clock.now, timeZone: timeZone, quiet: settings.quietHours)
+    }
+
+    /// The earliest reminder that will be shown, at the time it will be shown, as `hooray next`
+    /// lists it first: a notice held back for quiet hours at their end, or a reminder of an active
+    /// plugin, not held, not internal — at its due time, or, when it is not urgent and due inside
+    /// quiet hours, when they end.
+    func nextShownReminder(now: Date) async -> BarSnapshot.Next? {
+        var best: BarSnapshot.Next?
+        let held = (try? await database.heldNotices()) ?? []
+        if let first = held.first(where: { $0.heldUntil != nil }), let until = first.heldUntil {
+            best = BarSnapshot.Next(
+                title: first.notice.title, plugin: first.plugin, due: until, waiting: first.heldBecause, now: now,
+                timeZone: timeZone)
+        }
+        let rules = (try? await database.rules()) ?? []
+        for rule in rules {
+            // Sorted by due time: none later can be shown earlier than the best so far.
+            guard let due = rule.nextDue, best.map({ due < $0.due }) ?? true else { break }
+            guard plugins[rule.plugin] != nil, !isHeld(rule.plugin), rule.reminder.notShownReason(at: due) == nil
+            else { continue }
+            var shown = due
+            var waiting: String?
+            if rule.reminder.notice.urgency != .critical,
+                let end = settings.quietHours.end(containing: due, in: timeZone), end > due
+            {
+                shown = end
+                waiting = "quiet hours until \(localTime(end))"
+            }
+            if best.map({ shown < $0.due }) ?? true {
+                best = BarSnapshot.Next(
+                    title: rule.reminder.notice.title, plugin: rule.plugin, due: shown, waiting: waiting, now: now,
+                    timeZone: timeZone)
+            }
+        }
+        return best
     }
 }
 
@@ -142,7 +284,7 @@ public struct BarLine: Sendable, Equatable {
     /// Longer lines for a tooltip, joined by newlines.
     public var tooltip: String
     /// `stopped` (hoorayd is not running), `due-soon` (a reminder within 15 minutes), `quiet`
-    /// (do-not-disturb is on) or `idle`.
+    /// (do-not-disturb or quiet hours are on: notices wait) or `idle`.
     public var cssClass: String
     /// Today's progress in percent: done of due across items, 0 without any.
     public var percentage: Int
@@ -162,21 +304,40 @@ public struct BarLine: Sendable, Equatable {
     /// The longest a reminder's title may be on the line, in characters; longer ones end with `…`.
     public static let maxTitle = 32
 
+    /// How the line came to be, as far as `hoorayd` is concerned.
+    public enum Source: Sendable, Equatable {
+        /// `hoorayd` made it.
+        case daemon
+        /// `hoorayd` is not running: made by `hooray`, and reminders wait.
+        case stopped
+        /// `hoorayd` runs but is older than `hooray` and knows no status bars: made by `hooray`.
+        case outdatedDaemon
+        /// `hoorayd` was too busy to answer: made by `hooray`.
+        case busyDaemon
+
+        /// Whether `hoorayd` runs.
+        public var running: Bool { self != .stopped }
+    }
+
+    /// The tooltip's line for a `hoorayd` older than `hooray`, which answers `bar` with "unknown method".
+    public static let outdatedDaemon = "hoorayd is older than this hooray; restart it: systemctl --user restart hooray"
+
     /// Builds the line.
     ///
     /// - Parameters:
     ///   - snapshot: What to show.
-    ///   - running: Whether `hoorayd` is running (otherwise the line says it is stopped).
-    ///   - now: The current instant.
-    ///   - timeZone: The user's time zone, for the reminder's time.
-    public init(_ snapshot: BarSnapshot, running: Bool, now: Date, timeZone: TimeZone) {
+    ///   - source: Who made the snapshot (unless `hoorayd`, the tooltip says why not).
+    ///   - now: The current instant, for a snapshot that does not say when its reminder is.
+    ///   - timeZone: The user's time zone, likewise.
+    public init(_ snapshot: BarSnapshot, source: Source, now: Date, timeZone: TimeZone) {
         var parts: [String] = []
         var tips: [String] = []
         if let next = snapshot.next {
             let title = Self.oneLine(next.title, limit: Self.maxTitle)
-            let when = Self.time(next.due, now: now, timeZone: timeZone)
+            let when = Self.oneLine(next.when ?? BarSnapshot.when(next.due, now: now, timeZone: timeZone), limit: 40)
             parts.append("⏰ \(title) \(when)")
-            tips.append("Next at \(when): \(title)")
+            let waiting = next.waiting.map { " (waiting: \(Self.oneLine($0, limit: 80)))" } ?? ""
+            tips.append("Next at \(when): \(title)\(waiting)")
         }
         for part in snapshot.items {
             let text = Self.oneLine(part.item.text, limit: Self.maxTitle)
@@ -192,9 +353,14 @@ public struct BarLine: Sendable, Equatable {
             )
         }
         if parts.isEmpty { parts.append("hooray") }
+        if let quiet = snapshot.quietHours { tips.append("Quiet hours until \(Self.oneLine(quiet.when, limit: 40))") }
         if snapshot.doNotDisturb { tips.append("Do not disturb is on: notices wait in `hooray inbox`") }
-        if !running {
+        switch source {
+        case .daemon: break
+        case .stopped:
             tips.append("hoorayd is not running, so reminders wait until it starts (systemctl --user start hooray)")
+        case .outdatedDaemon: tips.append(Self.outdatedDaemon)
+        case .busyDaemon: tips.append("hoorayd was busy, so hooray made this line itself")
         }
         let progress = snapshot.items.compactMap(\.item.progress)
         let due = progress.map(\.due).reduce(0, +)
@@ -202,11 +368,13 @@ public struct BarLine: Sendable, Equatable {
         text = parts.joined(separator: "  ")
         tooltip = tips.joined(separator: "\n")
         percentage = due > 0 ? min(100, max(0, Int((Double(done) * 100 / Double(due)).rounded()))) : 0
-        if !running {
+        if !source.running {
             cssClass = "stopped"
-        } else if let next = snapshot.next, next.due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow {
+        } else if let next = snapshot.next,
+            next.dueSoon ?? (next.due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow)
+        {
             cssClass = "due-soon"
-        } else if snapshot.doNotDisturb {
+        } else if snapshot.doNotDisturb || snapshot.quietHours != nil {
             cssClass = "quiet"
         } else {
             cssClass = "idle"
@@ -278,99 +446,5 @@ public struct BarLine: Sendable, Equatable {
     public static func markupEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    /// `15:00` today, `tomorrow 08:30`, else `Wed 08:30`.
-    static func time(_ date: Date, now: Date, timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "HH:mm"
-        let clock = formatter.string(from: date)
-        if calendar.isDate(date, inSameDayAs: now) { return clock }
-        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now), calendar.isDate(date, inSameDayAs: tomorrow)
-        {
-            return "tomorrow \(clock)"
-        }
-        formatter.dateFormat = "EEE HH:mm"
-        return formatter.string(from: date)
-    }
-}
-
-/// How `hoorayd` keeps status bars that follow it (`hooray bar --follow`) up to date: pushed on
-/// every change the engine publishes, and on the clock alone only when the line changes by it.
-enum StatusBarFeed {
-    /// The answers for one follower: a snapshot now, and one after every change, until the
-    /// follower goes away (the stream is then cancelled and its subscription ends).
-    static func answers(engine: Engine) -> AsyncStream<ControlResponse> {
-        let changes = engine.changes.subscribe()
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ControlResponse.self, bufferingPolicy: .bufferingNewest(1))
-        let task = Task {
-            continuation.yield(ControlResponse(ok: true, bar: await engine.barSnapshot()))
-            for await _ in changes {
-                continuation.yield(ControlResponse(ok: true, bar: await engine.barSnapshot()))
-            }
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
-    }
-
-    /// One wall-clock timer to the next instant the line changes by the clock alone — local
-    /// midnight, when today's counts start again, or the next reminder's due-soon window — which
-    /// then publishes a change; it is set again after every change. Not a polling loop: between
-    /// those instants nothing wakes.
-    static func clock(engine: Engine, logger: Logger) -> Task<Void, Never> {
-        let alarm: WallClockAlarm
-        do {
-            alarm = try WallClockAlarm()
-        } catch {
-            logger.warning("status bars will not turn over at midnight by themselves: \(error)")
-            return Task {}
-        }
-        let changes = engine.changes.subscribe()
-        return Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    alarm.set(deadline: await engine.nextBarChange())
-                    for await _ in changes {
-                        alarm.set(deadline: await engine.nextBarChange())
-                    }
-                }
-                group.addTask {
-                    for await _ in alarm.stream {
-                        if Task.isCancelled { break }
-                        engine.changes.publish()
-                    }
-                }
-                await group.waitForAll()
-            }
-            alarm.shutdown()
-        }
-    }
-}
-
-extension Engine {
-    /// When a status bar's line next changes by the clock alone (``BarSnapshot/nextChange(after:timeZone:)``);
-    /// the plugins are not asked.
-    func nextBarChange() async -> Date {
-        let now = clock.now
-        return BarSnapshot(next: await nextShownReminder()).nextChange(after: now, timeZone: timeZone)
-    }
-
-    /// The earliest reminder that will be shown: of an active plugin, not held, not internal —
-    /// what `hooray next` lists first.
-    func nextShownReminder() async -> BarSnapshot.Next? {
-        let rules = (try? await database.rules()) ?? []
-        for rule in rules {
-            guard let due = rule.nextDue else { break }
-            guard plugins[rule.plugin] != nil, !isHeld(rule.plugin), rule.reminder.notShownReason(at: due) == nil
-            else { continue }
-            return BarSnapshot.Next(title: rule.reminder.notice.title, plugin: rule.plugin, due: due)
-        }
-        return nil
     }
 }

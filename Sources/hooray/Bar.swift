@@ -14,10 +14,13 @@ struct Bar: AsyncParsableCommand, OffersJSON {
             Formats: text (a line for a terminal), waybar (one JSON object per line with text, tooltip, \
             class, alt and percentage, for `return-type: json`), i3blocks (a line per update, for \
             `interval=persist`), polybar (a line per update, for `tail = true`). The class is `idle`, \
-            `due-soon` (a reminder within 15 minutes), `quiet` (do not disturb) or `stopped` (hoorayd \
-            is not running); percentage is what is done of what is due today.
+            `due-soon` (a reminder within 15 minutes), `quiet` (do not disturb or quiet hours) or `stopped` \
+            (hoorayd is not running); percentage is what is done of what is due today. A reminder due \
+            in quiet hours shows when they end.
 
-            While hoorayd is not running the line is computed here and says so in the tooltip and class.
+            While hoorayd is not running the line is computed here and says so in the tooltip and class; \
+            so it is while hoorayd is busy (--follow then waits and tries again) or older than this \
+            hooray (restart it with `systemctl --user restart hooray`).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -35,19 +38,26 @@ struct Bar: AsyncParsableCommand, OffersJSON {
         let session = try CLISession(configFile: global.configFile)
         let printer = LinePrinter(format: format, json: json)
         guard follow else {
-            let snapshot: BarSnapshot?
+            let response: ControlResponse?
             do {
-                snapshot = try session.send(.bar())?.bar
+                response = try session.send(.bar())
             } catch {
                 warn("hooray bar: hoorayd is there but did not answer (\(error)); this line is computed here.")
-                snapshot = nil
+                try await printer.print(offline: session, source: .busyDaemon)
+                return
             }
-            if let snapshot {
-                printer.print(snapshot, running: true)
+            guard let response else {
+                try await printer.print(offline: session, source: .stopped)
+                return
+            }
+            if let snapshot = response.bar {
+                printer.print(snapshot, source: .daemon)
                 noteConfiguration(session)
-            } else {
-                try await printer.print(offline: session)
+                return
             }
+            let refusal = Refusal(response)
+            warn("hooray bar: \(refusal.message); this line is computed here.")
+            try await printer.print(offline: session, source: refusal.source)
             return
         }
         // Ctrl-C and a bar that stops the script end it without an error.
@@ -56,26 +66,81 @@ struct Bar: AsyncParsableCommand, OffersJSON {
         signal(SIGPIPE, SIG_IGN)
         let socket = session.paths.controlSocket
         var last: BarSnapshot?
-        if !ControlFollower.isListening(socket) { try await printer.print(offline: session) }
+        // Waits after a refusal: 1 s, then twice as long each time up to a minute, until lines come.
+        var pause: Duration = .seconds(1)
+        var told: String?
+        if !ControlFollower.isListening(socket) { try await printer.print(offline: session, source: .stopped) }
         while true {
+            var refusal: Refusal?
             let end = try ControlFollower.follow(.bar(follow: true), socketPath: socket) { response in
                 guard let snapshot = response.bar else {
-                    throw CommandFailure(message: "hooray bar: hoorayd answered: \(response.message ?? "no bar")")
+                    refusal = Refusal(response)
+                    return false
                 }
                 if last == nil { noteConfiguration(session) }
                 last = snapshot
-                printer.print(snapshot, running: true)
+                pause = .seconds(1)
+                told = nil
+                printer.print(snapshot, source: .daemon)
                 return true
+            }
+            if let refusal {
+                if told != refusal.message {
+                    warn(
+                        "hooray bar: \(refusal.message)\(refusal.source == .busyDaemon ? "; this bar will follow once there is room" : "")."
+                    )
+                    told = refusal.message
+                }
+                switch refusal.source {
+                case .busyDaemon:
+                    try await Task.sleep(for: pause)
+                    pause = min(pause * 2, .seconds(60))
+                case .outdatedDaemon:
+                    // The line is made here until hoorayd is restarted, which makes its socket anew.
+                    try await printer.print(offline: session, source: .outdatedDaemon)
+                    if !ControlFollower.waitForSocket(socket, replaced: true) {
+                        try await Task.sleep(for: .seconds(60))
+                    }
+                default:
+                    throw CommandFailure(message: "hooray bar: hoorayd answered: \(refusal.message)")
+                }
+                continue
             }
             if end != .notRunning {
                 // hoorayd went away: the last counts stay, marked stopped, until it is back.
-                if let last { printer.print(last, running: false) } else { try await printer.print(offline: session) }
+                if let last {
+                    printer.print(last, source: .stopped)
+                } else {
+                    try await printer.print(offline: session, source: .stopped)
+                }
+            } else if ControlFollower.isListening(socket) {
+                // Taken and closed without a word: wait before asking again.
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(60))
             }
             while !ControlFollower.isListening(socket) {
                 if !ControlFollower.waitForSocket(socket) {
                     warn("hooray bar: cannot watch \(socket) for hoorayd to start; looking again in 30 s.")
                     try await Task.sleep(for: .seconds(30))
                 }
+            }
+        }
+    }
+
+    /// Why hoorayd answered without a bar.
+    struct Refusal {
+        let message: String
+        let source: BarLine.Source
+
+        init(_ response: ControlResponse) {
+            let said = response.message ?? "no bar"
+            if response.busy == true {
+                (message, source) = (said, .busyDaemon)
+            } else if said.contains("unknown method") {
+                // A hoorayd from before `bar` existed, running on after an upgrade.
+                (message, source) = (BarLine.outdatedDaemon, .outdatedDaemon)
+            } else {
+                (message, source) = (said, .daemon)
             }
         }
     }
@@ -104,9 +169,9 @@ final class LinePrinter: @unchecked Sendable {
         self.json = json
     }
 
-    func print(_ snapshot: BarSnapshot, running: Bool, timeZone: TimeZone = .current) {
-        let built = BarLine(snapshot, running: running, now: Date(), timeZone: timeZone)
-        let line = json ? built.json(running: running) : built.rendered(format)
+    func print(_ snapshot: BarSnapshot, source: BarLine.Source, timeZone: TimeZone = .current) {
+        let built = BarLine(snapshot, source: source, now: Date(), timeZone: timeZone)
+        let line = json ? built.json(running: source.running) : built.rendered(format)
         guard line != previous else { return }
         previous = line
         // Written at once, not buffered: a bar reads from a pipe and shows each line as it comes.
@@ -121,10 +186,10 @@ final class LinePrinter: @unchecked Sendable {
         }
     }
 
-    /// The line computed in this process, for when hoorayd is not running.
-    func print(offline session: CLISession) async throws {
+    /// The line computed in this process, for when hoorayd cannot make it.
+    func print(offline session: CLISession, source: BarLine.Source) async throws {
         let (snapshot, timeZone, ignored) = try await session.offlineBarSnapshot(plugins: installedPlugins)
         for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
-        print(snapshot, running: false, timeZone: timeZone)
+        print(snapshot, source: source, timeZone: timeZone)
     }
 }

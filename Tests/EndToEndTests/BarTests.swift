@@ -170,4 +170,129 @@ struct BarTests {
             await daemon.stop()
         }
     }
+
+    @Test func aReminderComingNearTurnsTheLineDueSoonWithNothingElseHappening() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig(
+                """
+                [[plugins.reminders.reminder]]
+                title = "Stretch"
+                at = "10:00"
+                """)
+            // hoorayd's clock starts 15 min 15 s before the reminder, and later than this machine's:
+            // only hoorayd can tell that the reminder comes near.
+            let daemon = try await fixture.startDaemon(fakeTime: "2027-03-10 09:44:45")
+            let follower = try startFollower(fixture)
+            let first = try #require(
+                await waitForObject(follower) { ($0["text"] as? String)?.contains("⏰ Stretch 10:00") == true },
+                "\(lines(follower)) \(follower.standardError)")
+            #expect(first["class"] as? String == "idle")
+            let seen = lines(follower).count
+            let soon = await waitForObject(follower, after: seen, timeout: .seconds(40)) {
+                $0["class"] as? String == "due-soon"
+            }
+            #expect(soon != nil, "no due-soon line 15 minutes before the reminder: \(lines(follower))")
+            follower.send(SIGINT)
+            await daemon.stop()
+        }
+    }
+
+    @Test func anOlderHooraydIsToldToBeRestartedNotCalledStopped() async throws {
+        try await HoorayFixture.with { fixture in
+            // A hoorayd from before `bar`: it answers every request for it with "unknown method".
+            let folder = fixture.home.appending("runtime/hooray")
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let script = """
+                import socket, sys
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.bind(sys.argv[1])
+                s.listen(8)
+                print("listening", flush=True)
+                while True:
+                    c, _ = s.accept()
+                    try:
+                        c.recv(65536)
+                        c.sendall(b'{"api_version":1,"ok":false,"message":"unreadable request: method is wrong (unknown method; the methods are status, reload, refresh, act, command, plugins, restart)"}\\n')
+                    except OSError:
+                        pass
+                    c.close()
+                """
+            let older = try ChildProcess(
+                "/usr/bin/python3", arguments: ["-c", script, folder + "/control.sock"],
+                environment: fixture.environment())
+            #expect(await older.waitForOutput(containing: "listening", in: .standardOutput, timeout: .seconds(10)))
+            let once = try await fixture.hooray("bar", "--format", "waybar")
+            #expect(once.status == .exited(0), "\(once.standardError)")
+            let restart = "hoorayd is older than this hooray; restart it: systemctl --user restart hooray"
+            #expect(once.standardError.contains(restart), "\(once.standardError)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(once.standardOutput.utf8)) as? [String: Any])
+            #expect((object["tooltip"] as? String)?.contains(restart) == true, "\(object)")
+            #expect(!((object["tooltip"] as? String)?.contains("not running") ?? true))
+            #expect(object["class"] as? String != "stopped")
+
+            // A follower says so too, and follows hoorayd once it is restarted.
+            let follower = try startFollower(fixture)
+            let told = await waitForObject(follower) { ($0["tooltip"] as? String)?.contains(restart) == true }
+            #expect(told != nil, "\(lines(follower)) \(follower.standardError)")
+            older.send(SIGKILL)
+            _ = await older.waitForExit(timeout: .seconds(5))
+            let daemon = try await fixture.startDaemon()
+            let following = await waitForObject(follower, timeout: .seconds(30)) {
+                $0["class"] as? String != "stopped" && ($0["tooltip"] as? String)?.contains(restart) == false
+            }
+            #expect(following != nil, "\(lines(follower)) \(follower.standardError)")
+            follower.send(SIGINT)
+            await daemon.stop()
+        }
+    }
+
+    @Test func followersHaveSlotsOfTheirOwnAndTheSeventeenthWaitsForRoom() async throws {
+        try await HoorayFixture.with { fixture in
+            let daemon = try await fixture.startDaemon()
+            let path = fixture.home.appending("runtime/hooray/control.sock")
+            // 64 status bars following at once, as many as there are connection slots.
+            let request = Data(#"{"api_version":1,"method":"bar","follow":true}"#.utf8 + [UInt8(ascii: "\n")])
+            var bars = try (0..<64).map { _ in try RawControlConnection(path: path) }
+            for bar in bars { bar.send(request) }
+            let answers = bars.map { Self.firstLine($0.fd) }
+            let following = answers.indices.filter { answers[$0].contains("\"bar\"") }
+            #expect(following.count == 16, "\(answers.prefix(20))")
+            #expect(answers.contains { $0.contains("too many bars follow hoorayd") })
+            // Commands keep their slots.
+            let status = try await fixture.hooray("status")
+            #expect(status.status == .exited(0), "\(status.standardError)")
+            // One more bar is told, waits, and follows once one of the others goes away.
+            let follower = try startFollower(fixture)
+            #expect(
+                await follower.waitForOutput(
+                    containing: "too many bars follow hoorayd", in: .standardError, timeout: .seconds(15)))
+            #expect(lines(follower).isEmpty)
+            let leaving = try #require(following.first)
+            bars.remove(at: leaving)
+            let line = await waitForObject(follower, timeout: .seconds(90))
+            #expect(line != nil, "\(follower.standardError)")
+            #expect(follower.isRunning)
+            follower.send(SIGINT)
+            bars.removeAll()
+            await daemon.stop()
+        }
+    }
+
+    /// The first line that comes on a connection, within 10 s.
+    static func firstLine(_ fd: Int32) -> String {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while !data.contains(UInt8(ascii: "\n")) && ContinuousClock.now < deadline {
+            var wanted = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&wanted, 1, 1000) >= 0 else { break }
+            guard wanted.revents != 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
 }

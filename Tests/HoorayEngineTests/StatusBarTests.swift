@@ -1,5 +1,9 @@
 import Foundation
+import HoorayDelivery
 import HoorayKit
+import HoorayStorage
+import HoorayTesting
+import Logging
 import Testing
 
 @testable import HoorayEngine
@@ -25,8 +29,12 @@ import Testing
             ])
     }
 
-    static func line(_ snapshot: BarSnapshot = snapshot(), running: Bool = true) -> BarLine {
-        BarLine(snapshot, running: running, now: now, timeZone: utc)
+    static func iso(_ text: String) -> Date {
+        ISO8601DateFormatter().date(from: text)!
+    }
+
+    static func line(_ snapshot: BarSnapshot = snapshot(), source: BarLine.Source = .daemon) -> BarLine {
+        BarLine(snapshot, source: source, now: now, timeZone: utc)
     }
 
     @Test func theLineHasTheNextReminderEachItemAndTheBestStreak() {
@@ -40,8 +48,8 @@ import Testing
     }
 
     @Test func theClassSaysStoppedDueSoonOrQuiet() {
-        #expect(Self.line(running: false).cssClass == "stopped")
-        #expect(Self.line(running: false).tooltip.contains("hoorayd is not running"))
+        #expect(Self.line(source: .stopped).cssClass == "stopped")
+        #expect(Self.line(source: .stopped).tooltip.contains("hoorayd is not running"))
         #expect(Self.line(Self.snapshot(dueIn: 600)).cssClass == "due-soon")
         var quiet = Self.snapshot()
         quiet.doNotDisturb = true
@@ -105,6 +113,179 @@ import Testing
         #expect(BarSnapshot().nextChange(after: Self.now, timeZone: paris) == midnight.addingTimeInterval(-3600))
     }
 
+    @Test func theLineTakesTheClockPartsFromTheSnapshotNotFromItsOwnClock() {
+        // hoorayd said the reminder is due soon and when, by its own clock: the line follows it, even
+        // though by this process's clock the reminder is hours away.
+        var snapshot = Self.snapshot(dueIn: 5 * 3600)
+        snapshot.next?.dueSoon = true
+        snapshot.next?.when = "tomorrow 08:30"
+        let line = Self.line(snapshot)
+        #expect(line.cssClass == "due-soon")
+        #expect(line.text.hasPrefix("⏰ Stretch tomorrow 08:30"))
+        // Made with the clock, they say what the clock says.
+        let made = BarSnapshot.Next(
+            title: "Stretch", plugin: "reminders", due: Self.now.addingTimeInterval(14 * 60), now: Self.now,
+            timeZone: Self.utc)
+        #expect(made.dueSoon == true)
+        #expect(made.when == "14:14")
+        let later = BarSnapshot.Next(
+            title: "Stretch", plugin: "reminders", due: Self.now.addingTimeInterval(16 * 60), now: Self.now,
+            timeZone: Self.utc)
+        #expect(later.dueSoon == false)
+    }
+
+    @Test func theLineChangesByTheClockWhenQuietHoursBeginAndEnd() throws {
+        let quiet = try QuietHours(parsing: "22:00-07:30")
+        // 14:00: the quiet hours begin at 22:00, before midnight.
+        #expect(
+            BarSnapshot().nextChange(after: Self.now, timeZone: Self.utc, quiet: quiet)
+                == Self.now.addingTimeInterval(8 * 3600))
+        // While they are on, they end at 07:30.
+        let night = Self.now.addingTimeInterval(11 * 3600)
+        let until = Self.now.addingTimeInterval(17.5 * 3600)
+        let snapshot = BarSnapshot(quietHours: .init(until: until, when: "07:30"))
+        #expect(snapshot.nextChange(after: night, timeZone: Self.utc, quiet: quiet) == until)
+        let line = Self.line(snapshot)
+        #expect(line.tooltip.contains("Quiet hours until 07:30"))
+        #expect(line.cssClass == "quiet")
+    }
+
+    @Test func aReminderDueInQuietHoursIsNextWhenTheyEndAndAnUrgentOneAtItsTime() async throws {
+        let quiet = try QuietHours(parsing: "22:00-07:30")
+        let world = try World(settings: EngineSettings(quietHours: quiet))
+        defer { world.cleanUp() }
+        let late = Reminder(
+            id: "late", schedule: .daily(at: TimeOfDay(hour: 23)!, zone: Self.utc),
+            notice: Notice(title: "Tea", body: ""))
+        await world.engine.apply(
+            settings: EngineSettings(quietHours: quiet),
+            plugins: [
+                PluginSetup(plugin: ProbePlugin(reminders: [late]), enabled: true, configuration: NoConfiguration())
+            ])
+        // Monday 14:59: Tea is due at 23:00, inside the quiet hours, so it comes at 07:30.
+        let next = try #require(await world.engine.barSnapshot().next)
+        #expect(next.title == "Tea")
+        #expect(next.due == Self.iso("2026-11-24T07:30:00Z"))
+        #expect(next.when == "tomorrow 07:30")
+        #expect(next.waiting == "quiet hours until 07:30")
+        #expect(await world.engine.barSnapshot().quietHours == nil)
+        let line = BarLine(await world.engine.barSnapshot(), source: .daemon, now: start, timeZone: Self.utc)
+        #expect(line.tooltip.contains("Next at tomorrow 07:30: Tea (waiting: quiet hours until 07:30)"))
+
+        // An urgent one is shown in quiet hours, at its time.
+        let urgent = Reminder(
+            id: "urgent", schedule: .daily(at: TimeOfDay(hour: 23, minute: 30)!, zone: Self.utc),
+            notice: Notice(title: "Pills", body: "", urgency: .critical))
+        await world.engine.apply(
+            settings: EngineSettings(quietHours: quiet),
+            plugins: [
+                PluginSetup(
+                    plugin: ProbePlugin(reminders: [late, urgent]), enabled: true, configuration: NoConfiguration())
+            ])
+        let first = try #require(await world.engine.barSnapshot().next)
+        #expect(first.title == "Pills")
+        #expect(first.due == Self.iso("2026-11-23T23:30:00Z"))
+        #expect(first.waiting == nil)
+    }
+
+    @Test func aNoticeHeldForQuietHoursIsNextWhenTheyEnd() async throws {
+        let quiet = try QuietHours(parsing: "22:00-07:30")
+        let world = try World(settings: EngineSettings(quietHours: quiet))
+        defer { world.cleanUp() }
+        let late = Reminder(
+            id: "late", schedule: .daily(at: TimeOfDay(hour: 23)!, zone: Self.utc),
+            notice: Notice(title: "Tea", body: ""))
+        await world.engine.apply(
+            settings: EngineSettings(quietHours: quiet),
+            plugins: [
+                PluginSetup(plugin: ProbePlugin(reminders: [late]), enabled: true, configuration: NoConfiguration())
+            ])
+        // 23:00 comes: Tea is held until 07:30; its reminder is next due on Tuesday at 23:00.
+        world.clock.advance(by: Self.iso("2026-11-23T23:00:01Z").timeIntervalSince(start))
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.isEmpty)
+        #expect(try await world.database.heldNotices().first?.heldUntil == Self.iso("2026-11-24T07:30:00Z"))
+        let snapshot = await world.engine.barSnapshot()
+        let next = try #require(snapshot.next)
+        #expect(next.title == "Tea")
+        #expect(next.due == Self.iso("2026-11-24T07:30:00Z"))
+        #expect(next.when == "tomorrow 07:30")
+        #expect(snapshot.quietHours == .init(until: Self.iso("2026-11-24T07:30:00Z"), when: "07:30"))
+        let line = BarLine(snapshot, source: .daemon, now: world.clock.now, timeZone: Self.utc)
+        #expect(line.tooltip.contains("Quiet hours until 07:30"))
+        #expect(line.cssClass == "quiet")
+    }
+
+    @Test func theSnapshotAsksTheServerWhetherDoNotDisturbIsOn() async throws {
+        let sink = DoNotDisturbSink()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-bar-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try HoorayDatabase(path: directory.path + "/hooray.sqlite")
+        let engine = Engine(
+            database: database, sink: sink, settings: EngineSettings(), clock: ManualClock(now: start),
+            timeZone: Self.utc)
+        #expect(await engine.barSnapshot().doNotDisturb == false)
+        // Turned on at the server, with no change signal and nothing delivered since.
+        sink.state = DoNotDisturb(isOn: true, source: "mako")
+        #expect(await engine.barSnapshot().doNotDisturb == true)
+        #expect(await engine.doNotDisturbState.isOn)
+    }
+
+    @Test func everyFollowerGetsTheSameSnapshotMadeOncePerChange() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        let counter = BarCounter()
+        await world.engine.apply(
+            settings: EngineSettings(),
+            plugins: [
+                PluginSetup(
+                    plugin: CountingBarPlugin(counter: counter), enabled: true, configuration: NoConfiguration())
+            ])
+        // The engine's clock is not the wall clock: no timer.
+        let feed = StatusBarFeed(engine: world.engine, makeAlarm: { nil })
+        let running = Task { await feed.run(logger: Logger(label: "test")) }
+        var first = feed.follow().makeAsyncIterator()
+        #expect(await first.next()?.bar?.items.first?.item.text == "1")
+        // A second follower gets the snapshot made already.
+        var second = feed.follow().makeAsyncIterator()
+        #expect(await second.next()?.bar?.items.first?.item.text == "1")
+        world.engine.changes.publish()
+        #expect(await first.next()?.bar?.items.first?.item.text == "2")
+        #expect(await second.next()?.bar?.items.first?.item.text == "2")
+        #expect(counter.count == 2)
+        running.cancel()
+        // The feed stops: every follower's stream ends.
+        #expect(await first.next() == nil)
+        #expect(await second.next() == nil)
+    }
+
+    @Test func aFollowersConnectionEndsOnlyOnceItsFeedHasEnded() async throws {
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let feed = FeedBox()
+        let server = pair[0]
+        // On a thread of its own, as the server serves each connection: it blocks.
+        let served = DispatchSemaphore(value: 0)
+        Thread {
+            ControlServer.stream({ feed.stream() }, to: server)
+            served.signal()
+        }.start()
+        await feed.waitForListener()
+        feed.send(ControlResponse(ok: true, bar: Self.snapshot()))
+        // The bar goes away while its feed still has more to say.
+        close(pair[1])
+        await withCheckedContinuation { continuation in
+            Thread {
+                served.wait()
+                continuation.resume()
+            }.start()
+        }
+        // By then the feed has ended: no task is left to ring a descriptor that was closed.
+        #expect(feed.isTerminated)
+        close(pair[0])
+    }
+
     @Test func theBarRequestAndAnswerTravel() throws {
         let request = try ControlCoding.decode(
             ControlRequest.self, from: Data(#"{"api_version":1,"method":"bar","follow":true}"#.utf8))
@@ -128,7 +309,7 @@ import Testing
         let feed = FeedBox()
         server.start(follow: { request in
             guard case .bar(follow: true) = request else { return nil }
-            return feed.stream()
+            return { feed.stream() }
         }) { _ in ControlResponse(ok: true, bar: BarSnapshot()) }
 
         let snapshots = [Self.snapshot(), Self.snapshot(), Self.snapshot(title: "Tea")]
@@ -180,6 +361,8 @@ final class FeedBox: @unchecked Sendable {
         }
     }
 
+    var isTerminated: Bool { lock.withLock { terminated } }
+
     func waitForTermination() async -> Bool {
         for _ in 0..<500 {
             if lock.withLock({ terminated }) { return true }
@@ -202,5 +385,55 @@ final class SeenLines: @unchecked Sendable {
         for _ in 0..<500 where count < wanted {
             try? await Task.sleep(for: .milliseconds(10))
         }
+    }
+}
+
+/// A sink whose do-not-disturb state a test sets, as a server without a change signal would keep it.
+final class DoNotDisturbSink: NotificationSink, @unchecked Sendable {
+    // @unchecked: `_state` is only touched under `lock`.
+    private let lock = NSLock()
+    private var _state = DoNotDisturb.off
+
+    var state: DoNotDisturb {
+        get { lock.withLock { _state } }
+        set { lock.withLock { _state = newValue } }
+    }
+
+    func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
+    func serverStatus() async -> ServerStatus { .unavailable(reason: "none in this test") }
+    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
+        .unavailable(reason: "none in this test")
+    }
+    func shutdown() async {}
+    func doNotDisturb() async -> DoNotDisturb { state }
+}
+
+/// How many times a plugin was asked for its bar items.
+final class BarCounter: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value = 0
+
+    var count: Int { lock.withLock { value } }
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}
+
+/// A plugin whose one bar item says how many times it was asked.
+struct CountingBarPlugin: HoorayPlugin {
+    let counter: BarCounter
+
+    var name: String { "counting" }
+    var summary: String { "counts its bar items" }
+
+    func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+
+    func barItems(context: PluginContext, configuration: NoConfiguration) async throws -> [BarItem] {
+        [BarItem(text: "\(counter.next())")]
     }
 }

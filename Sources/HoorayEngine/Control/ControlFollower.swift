@@ -23,7 +23,9 @@ public enum ControlFollower {
         // Answers come when something changes, however long that takes; writing still times out.
         var never = timeval(tv_sec: 0, tv_usec: 0)
         setsockopt(connection.fd, SOL_SOCKET, SO_RCVTIMEO, &never, socklen_t(MemoryLayout<timeval>.size))
-        guard (try? connection.send(request)) == true else { return .notRunning }
+        // A daemon that turns the connection away (it is busy) answers before reading and closes:
+        // the write may fail, and the answer is still there to read.
+        _ = try? connection.send(request)
         var buffer = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var count = 0
@@ -39,7 +41,15 @@ public enum ControlFollower {
             }
             let received = recv(connection.fd, &chunk, chunk.count, 0)
             if received < 0 && errno == EINTR { continue }
-            guard received > 0 else { return count == 0 ? .notRunning : .closed(answers: count) }
+            guard received > 0 else {
+                // An answer without its newline still counts when the daemon closed after it.
+                if !buffer.isEmpty {
+                    count += 1
+                    _ = try answer(try ControlClient.decodeAnswer(buffer))
+                    buffer = Data()
+                }
+                return count == 0 ? .notRunning : .closed(answers: count)
+            }
             buffer.append(contentsOf: chunk[0..<received])
         }
     }
@@ -48,10 +58,15 @@ public enum ControlFollower {
     /// created, replaced or had its mode set (the daemon sets it once it listens). Uses inotify on
     /// the nearest existing folder, so nothing wakes while no daemon starts.
     ///
-    /// Returns at once when a connection to the socket succeeds already. Returns `false` when the
-    /// folders cannot be watched (then the caller may give up, or wait some other way).
-    public static func waitForSocket(_ socketPath: String) -> Bool {
-        if isListening(socketPath) { return true }
+    /// Returns at once when a connection to the socket succeeds already, unless `replaced`. Returns
+    /// `false` when the folders cannot be watched (then the caller may give up, or wait some other way).
+    ///
+    /// - Parameters:
+    ///   - socketPath: The daemon's socket.
+    ///   - replaced: Wait even while a daemon listens, for another to take its place (one that was
+    ///     restarted makes its socket anew).
+    public static func waitForSocket(_ socketPath: String, replaced: Bool = false) -> Bool {
+        if !replaced && isListening(socketPath) { return true }
         let folder = (socketPath as NSString).deletingLastPathComponent
         let parent = (folder as NSString).deletingLastPathComponent
         let inotify = inotify_init1(Int32(IN_CLOEXEC))
@@ -65,7 +80,7 @@ public enum ControlFollower {
             guard watched >= 0 else { return false }
         }
         // What happened between the first look and the watch.
-        if isListening(socketPath) { return true }
+        if !replaced && isListening(socketPath) { return true }
         var events = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = read(inotify, &events, events.count)

@@ -113,7 +113,8 @@ enum UnixSocket {
 /// client that connects and sends nothing must not stall the engine or keep `hooray status`
 /// waiting. A request must arrive whole within ``requestTimeout`` and be at most
 /// ``maxRequestBytes``; past ``maxConnections`` open connections a new one is told the daemon is
-/// busy and closed.
+/// busy and closed. A followed request leaves those slots to requests once it is read, for slots
+/// of its own: past ``maxFollowers`` a new follower is told so and closed.
 public final class ControlServer: @unchecked Sendable {
     // @unchecked: `fd` and `path` are immutable after init; the accept thread is the only user of `fd`
     // until `shutdown()`, which only calls `shutdown(2)` (thread-safe) to wake it.
@@ -125,8 +126,13 @@ public final class ControlServer: @unchecked Sendable {
     public static let maxRequestBytes = 1 << 20
     /// How long a client has to send its whole request line.
     public static let requestTimeout: Duration = .seconds(5)
-    /// How many connections are served at once.
+    /// How many connections are served at once, not counting followers.
     public static let maxConnections = 64
+    /// How many followed requests (status bars) are served at once, besides ``maxConnections``.
+    public static let maxFollowers = 16
+
+    /// Opens the answers to a followed request; called only once the follower has a slot.
+    public typealias Feed = @Sendable () -> AsyncStream<ControlResponse>
 
     /// Binds the socket, replacing a stale one left by a crashed daemon.
     ///
@@ -162,14 +168,14 @@ public final class ControlServer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - follow: For a request that is followed rather than answered once (`bar` with `follow`):
-    ///     the answers to write, one line each, until the stream ends or the client goes away; `nil`
-    ///     for every other request, which `handler` answers.
+    ///     what opens its answers, written one line each until the stream ends or the client goes
+    ///     away; `nil` for every other request, which `handler` answers.
     ///   - handler: Answers one well-formed request.
     public func start(
-        follow: @escaping @Sendable (ControlRequest) -> AsyncStream<ControlResponse>? = { _ in nil },
+        follow: @escaping @Sendable (ControlRequest) -> Feed? = { _ in nil },
         handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
     ) {
-        let open = ConnectionCount()
+        let slots = ConnectionSlots()
         let thread = Thread { [fd] in
             nameThisThread("hooray-control")
             while true {
@@ -185,7 +191,7 @@ public final class ControlServer: @unchecked Sendable {
                     return
                 }
                 UnixSocket.setTimeouts(client, seconds: 5)
-                guard open.enter(limit: Self.maxConnections) else {
+                guard slots.enter() else {
                     Self.answer(
                         client,
                         ControlResponse(
@@ -198,9 +204,9 @@ public final class ControlServer: @unchecked Sendable {
                 }
                 let worker = Thread {
                     nameThisThread("hooray-client")
-                    Self.serve(client, follow: follow, handler: handler)
+                    let followed = Self.serve(client, slots: slots, follow: follow, handler: handler)
                     // The slot is free before the client sees the end of the stream.
-                    open.leave()
+                    slots.leave(follower: followed)
                     close(client)
                 }
                 worker.start()
@@ -211,15 +217,19 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Reads one request from `client`, answers it, and leaves closing to the caller.
+    ///
+    /// - Returns: Whether the connection moved to a follower's slot (``ConnectionSlots/follow()``).
+    @discardableResult
     static func serve(
-        _ client: Int32, follow: @Sendable (ControlRequest) -> AsyncStream<ControlResponse>? = { _ in nil },
+        _ client: Int32, slots: ConnectionSlots = ConnectionSlots(),
+        follow: @Sendable (ControlRequest) -> Feed? = { _ in nil },
         handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
-    ) {
+    ) -> Bool {
         let deadline = ContinuousClock.now.advanced(by: requestTimeout)
         let response: ControlResponse
         switch UnixSocket.readLine(client, limit: maxRequestBytes, deadline: deadline) {
         case .nothing:
-            return
+            return false
         case .timedOut:
             response = ControlResponse(
                 ok: false, message: "no whole request line within \(requestTimeout); send one line of JSON")
@@ -229,9 +239,19 @@ public final class ControlServer: @unchecked Sendable {
         case .line(let line):
             do {
                 let request = try ControlCoding.decode(ControlRequest.self, from: line)
-                if let answers = follow(request) {
-                    stream(answers, to: client)
-                    return
+                if let feed = follow(request) {
+                    guard slots.follow() else {
+                        answer(
+                            client,
+                            ControlResponse(
+                                ok: false,
+                                message:
+                                    "too many bars follow hoorayd (\(maxFollowers) already), so this one waits; close a bar you no longer use",
+                                busy: true))
+                        return false
+                    }
+                    stream(feed, to: client)
+                    return true
                 }
                 let answer = ResponseBox()
                 Task { answer.set(await handler(request)) }
@@ -241,22 +261,29 @@ public final class ControlServer: @unchecked Sendable {
             }
         }
         answer(client, response)
+        return false
     }
 
-    /// Writes each answer of `answers` as a line, skipping one identical to the line before, until
-    /// the stream ends, a write fails (the client stopped reading for ``requestTimeout`` or went
-    /// away: `EPIPE`, never `SIGPIPE`) or the client closes the connection.
+    /// Opens `feed` and writes each of its answers as a line, skipping one identical to the line
+    /// before, until the stream ends, a write fails (the client stopped reading for
+    /// ``requestTimeout`` or went away: `EPIPE`, never `SIGPIPE`) or the client closes the connection.
     ///
     /// The thread waits in `poll` on the client and on an `eventfd` the answers' task rings, so a
-    /// client that goes away is noticed at once, not at the next change.
-    static func stream(_ answers: AsyncStream<ControlResponse>, to client: Int32) {
+    /// client that goes away is noticed at once, not at the next change. Before the `eventfd` is
+    /// closed, the task is cancelled and waited for: it must never ring a closed descriptor, whose
+    /// number may already belong to another connection.
+    static func stream(_ feed: Feed, to client: Int32) {
         let wake = eventfd(0, Int32(EFD_CLOEXEC))
         guard wake >= 0 else {
-            answer(client, ControlResponse(ok: false, message: "hoorayd cannot follow now (no eventfd); try again"))
+            // The feed is not opened: nothing stays subscribed.
+            answer(
+                client,
+                ControlResponse(ok: false, message: "hoorayd cannot follow now (no eventfd); try again", busy: true))
             return
         }
-        defer { close(wake) }
+        let answers = feed()
         let latest = LatestLine()
+        let ended = DispatchSemaphore(value: 0)
         let task = Task {
             for await response in answers {
                 if let line = try? ControlCoding.encode(response) { latest.put(line) }
@@ -264,8 +291,18 @@ public final class ControlServer: @unchecked Sendable {
             }
             latest.finish()
             eventfd_write(wake, 1)
+            ended.signal()
         }
-        defer { task.cancel() }
+        writeLines(latest, wake: wake, to: client)
+        // Cancelling ends the iteration, and with it the follower's subscription.
+        task.cancel()
+        ended.wait()
+        close(wake)
+    }
+
+    /// Writes the lines `latest` holds each time `wake` rings, until the stream is finished, a
+    /// write fails or the client closes the connection.
+    private static func writeLines(_ latest: LatestLine, wake: Int32, to client: Int32) {
         var written: Data?
         var readsClient = true
         while true {
@@ -311,23 +348,39 @@ public final class ControlServer: @unchecked Sendable {
     }
 }
 
-/// The number of connections being served, so that a crowd of idle clients is refused, not queued.
-private final class ConnectionCount: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
+/// The connections being served, so that a crowd of idle clients is refused, not queued: requests
+/// and followers counted apart, so that status bars never take the slots commands need.
+final class ConnectionSlots: @unchecked Sendable {
+    // @unchecked: the counts are only touched under `lock`.
     private let lock = NSLock()
-    private var count = 0
+    private var connections = 0
+    private var followers = 0
 
-    /// Counts one more connection, or returns `false` when `limit` are open already.
-    func enter(limit: Int) -> Bool {
+    /// Counts one more connection, or returns `false` when ``ControlServer/maxConnections`` are open already.
+    func enter() -> Bool {
         lock.withLock {
-            guard count < limit else { return false }
-            count += 1
+            guard connections < ControlServer.maxConnections else { return false }
+            connections += 1
             return true
         }
     }
 
-    func leave() {
-        lock.withLock { count -= 1 }
+    /// Moves a connection that turned out to follow to a follower's slot, or returns `false` (and
+    /// leaves it where it is) when ``ControlServer/maxFollowers`` follow already.
+    func follow() -> Bool {
+        lock.withLock {
+            guard followers < ControlServer.maxFollowers else { return false }
+            followers += 1
+            connections -= 1
+            return true
+        }
+    }
+
+    /// Frees the connection's slot: a follower's, or a request's.
+    func leave(follower: Bool) {
+        lock.withLock {
+            if follower { followers -= 1 } else { connections -= 1 }
+        }
     }
 }
 
