@@ -142,23 +142,32 @@ public struct CLISession: Sendable {
     ///   - loaded: The configuration.
     ///   - database: The database to plan in: the real one, or a copy (``HoorayDatabase/copy(to:)``).
     public func syncRules(from loaded: DaemonConfiguration, into database: HoorayDatabase) async throws {
-        var logger = Logger(label: "hooray")
-        logger.logLevel = .critical
+        _ = await plannedEngine(
+            from: loaded, in: database, timeZone: SystemTimeZone(environment: environment).current(),
+            logLevel: .error)
+    }
+
+    /// An engine in this process with the enabled built-in plugins activated against `database`, as
+    /// the daemon's are when it starts; it delivers nothing.
+    ///
+    /// Planning asks no AI service, but plugins plan their retries only while AI is on. Plugins in
+    /// other languages keep their reminders stored themselves; their programs are started only to
+    /// run one of their commands, never to plan.
+    func plannedEngine(
+        from loaded: DaemonConfiguration, in database: HoorayDatabase, timeZone: TimeZone, logLevel: Logger.Level
+    ) async -> Engine {
         let engine = Engine(
-            database: database, sink: OfflineSink(), settings: loaded.settings,
-            timeZone: SystemTimeZone(environment: environment).current(),
+            database: database, sink: OfflineSink(), settings: loaded.settings, timeZone: timeZone,
             makeLogger: { label in
                 var quiet = Logger(label: label)
-                quiet.logLevel = .error
+                quiet.logLevel = logLevel
                 return quiet
             })
-        // Planning asks no AI service, but plugins plan their retries only while AI is on.
         await engine.setPraiseProvider(
             loaded.ai.provider == .off && !loaded.aiSectionIgnored
                 ? NoPraiseProvider() : NoPraiseProvider(error: .unreachable(reason: "not asked while planning")))
-        // Plugins in other languages keep their reminders stored themselves; their programs are
-        // started only to run one of their commands, never to plan.
         await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { !($0.plugin is ExternalPlugin) })
+        return engine
     }
 
     /// What a status bar shows, computed in this process while `hoorayd` is not running: the
@@ -175,18 +184,8 @@ public struct CLISession: Sendable {
         let planning = try databaseForPlanning(copy: !ignored.isEmpty)
         defer { planning.cleanUp() }
         let timeZone = SystemTimeZone(environment: environment).current()
-        let engine = Engine(
-            database: planning.database, sink: OfflineSink(), settings: loaded.settings, timeZone: timeZone,
-            makeLogger: { label in
-                var quiet = Logger(label: label)
-                quiet.logLevel = .critical
-                return quiet
-            })
-        // As when planning: no AI service is asked, but plugins keep their retries while AI is on.
-        await engine.setPraiseProvider(
-            loaded.ai.provider == .off && !loaded.aiSectionIgnored
-                ? NoPraiseProvider() : NoPraiseProvider(error: .unreachable(reason: "not asked for a status bar")))
-        await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { !($0.plugin is ExternalPlugin) })
+        let engine = await plannedEngine(
+            from: loaded, in: planning.database, timeZone: timeZone, logLevel: .critical)
         return (await engine.barSnapshot(), timeZone, ignored)
     }
 
