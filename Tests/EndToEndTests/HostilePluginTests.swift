@@ -473,10 +473,8 @@ struct HostilePluginRestartTests {
             #expect(after?.pid != nil && after?.pid != before)
             #expect(restarted.standardOutput == "Restarted answers-late (pid \(after?.pid ?? 0)).\n")
 
-            // One that exits as it starts says so as soon as it has.
-            var started = ContinuousClock.now
+            // One that exits as it starts says so, with its last words (not a time-out of its own).
             let crashed = try await fixture.hooray("plugins", "restart", "crashes-at-start")
-            #expect(ContinuousClock.now - started < .seconds(5))
             #expect(crashed.status == .exited(1))
             #expect(
                 crashed.standardError
@@ -484,7 +482,7 @@ struct HostilePluginRestartTests {
             )
 
             // One that never answers says so once `initialize` has had its 10 s, not "hoorayd did not answer".
-            started = ContinuousClock.now
+            let started = ContinuousClock.now
             let silent = try await fixture.hooray("plugins", "restart", "never-initializes")
             #expect(ContinuousClock.now - started >= .seconds(10))
             #expect(silent.status == .exited(1))
