@@ -501,9 +501,7 @@ public actor Engine {
             // at once never holds them up. Its notices come later anyway, when it posts them.
             let external = Set(plugins.filter { $0.value is ExternalPlugin }.keys)
             firing = true
-            for key in keys where !external.contains(key.plugin) {
-                await fire(key, now: now)
-            }
+            await fireTogether(keys.filter { !external.contains($0.plugin) }, now: now)
             firing = false
             deliveryContinuation.yield()
             for key in keys where external.contains(key.plugin) {
@@ -511,6 +509,106 @@ public actor Engine {
             }
             // Whatever came due, shown or not, moved its reminder on: a status bar shows the next one.
             changes.publish()
+        }
+    }
+
+    /// Fires reminders due together with three database round trips in all (their rules read at
+    /// once, their occurrences looked up at once, recorded in one transaction) rather than four each,
+    /// so that a burst of reminders reaches the screen without waiting on the database. Each comes out
+    /// as ``fire(_:now:)`` would make it; a rule in an uncommon state (a one-off past its limit, a
+    /// catch-up that shows nothing, a read that failed) goes through ``fire(_:now:)`` itself.
+    func fireTogether(_ keys: [RuleKey], now: Date) async {
+        guard keys.count > 1 else {
+            for key in keys { await fire(key, now: now) }
+            return
+        }
+        let rules: [StoredRule?]
+        do {
+            rules = try await database.rules(keys.map { ($0.plugin, $0.reminder) })
+        } catch {
+            logger.error("cannot read the due reminders at once: \(error); reading them one by one")
+            for key in keys { await fire(key, now: now) }
+            return
+        }
+        struct Firing {
+            var key: RuleKey
+            var rule: StoredRule
+            var plugin: any HoorayPlugin
+            var plan: CatchUpPlan
+            var dueAt: Date
+        }
+        var firings: [Firing] = []
+        var oneByOne: [RuleKey] = []
+        for (key, rule) in zip(keys, rules) {
+            guard let plugin = plugins[key.plugin], !isHeld(key.plugin), let rule, let due = rule.nextDue else {
+                state.remove(key)
+                continue
+            }
+            let reminder = rule.reminder
+            let plan = CatchUpPlan.plan(
+                nextDue: due, schedule: reminder.schedule, now: now,
+                catchUpWithin: CatchUpPlan.catchUpLimit(for: reminder, default: settings.catchUpWithin))
+            guard plan.skipped == 0, let dueAt = plan.fire else {
+                oneByOne.append(key)
+                continue
+            }
+            firings.append(Firing(key: key, rule: rule, plugin: plugin, plan: plan, dueAt: dueAt))
+        }
+        for key in oneByOne { await fire(key, now: now) }
+        guard !firings.isEmpty else { return }
+        let handled: [Bool]
+        do {
+            handled = try await database.hasOccurrences(firings.map { ($0.key.plugin, $0.key.reminder, $0.dueAt) })
+        } catch {
+            logger.error("cannot look up the due reminders at once: \(error); handling them one by one")
+            for firing in firings { await fire(firing.key, now: now) }
+            return
+        }
+        var occurrences: [HandledOccurrence] = []
+        var recorded: [Firing] = []
+        for (firing, isHandled) in zip(firings, handled) {
+            guard !isHandled else {
+                // Shown before a restart or a clock rewind: only the rule moves on, as fire(_:now:) does.
+                await fire(firing.key, now: now)
+                continue
+            }
+            let reminder = firing.rule.reminder
+            let notice: Notice?
+            do {
+                notice = try await noticeForDue(
+                    DueReminder(reminder: reminder, dueAt: firing.dueAt, isCatchUp: firing.plan.isCatchUp),
+                    rule: firing.rule, plugin: firing.plugin
+                ).map { shown in
+                    var notice = shown
+                    if notice.payload == nil { notice.payload = reminder.payload }
+                    return notice
+                }
+            } catch {
+                logger.error(
+                    "cannot handle \(firing.key.plugin)/\(firing.key.reminder): \(error); retrying in 1 minute")
+                state.upsert(firing.key, nextDue: now.addingTimeInterval(60))
+                continue
+            }
+            occurrences.append(
+                HandledOccurrence(
+                    plugin: firing.key.plugin, reminderID: firing.key.reminder, dueAt: firing.dueAt,
+                    snoozedDueAt: firing.rule.snoozedDueAt, notice: notice,
+                    outcome: notice == nil ? .suppressed : .shown,
+                    nextDue: firing.plan.nextDue))
+            recorded.append(firing)
+        }
+        guard !occurrences.isEmpty else { return }
+        do {
+            let ids = try await database.recordOccurrences(occurrences, now: now)
+            for (firing, id) in zip(recorded, ids) {
+                if let id { logger.info("\(firing.key.plugin)/\(firing.key.reminder) is due; queued notice \(id)") }
+                state.upsert(firing.key, nextDue: firing.plan.nextDue)
+            }
+            changes.publish()
+        } catch {
+            // Nothing of the pass was written: each is tried again in a minute, as one alone would be.
+            logger.error("cannot record \(occurrences.count) due reminder(s): \(error); retrying in 1 minute")
+            for firing in recorded { state.upsert(firing.key, nextDue: now.addingTimeInterval(60)) }
         }
     }
 

@@ -23,6 +23,39 @@ public struct StoredRule: Sendable, Hashable {
     }
 }
 
+/// One occurrence of a reminder as handled: what ``HoorayDatabase/recordOccurrences(_:now:)`` records.
+public struct HandledOccurrence: Sendable {
+    /// The owning plugin.
+    public var plugin: String
+    /// The reminder's id.
+    public var reminderID: String
+    /// The occurrence's due instant.
+    public var dueAt: Date
+    /// For a snooze, the due instant of the occurrence it brings back: the queued notice is about
+    /// that one, and its buttons are told so.
+    public var snoozedDueAt: Date?
+    /// The notice to queue, or `nil` when the occurrence is suppressed or skipped.
+    public var notice: Notice?
+    /// What happened to it.
+    public var outcome: OccurrenceOutcome
+    /// The rule's next due instant after this occurrence.
+    public var nextDue: Date?
+
+    /// Creates a handled occurrence.
+    public init(
+        plugin: String, reminderID: String, dueAt: Date, snoozedDueAt: Date? = nil, notice: Notice?,
+        outcome: OccurrenceOutcome, nextDue: Date?
+    ) {
+        self.plugin = plugin
+        self.reminderID = reminderID
+        self.dueAt = dueAt
+        self.snoozedDueAt = snoozedDueAt
+        self.notice = notice
+        self.outcome = outcome
+        self.nextDue = nextDue
+    }
+}
+
 /// What happened to one occurrence of a reminder.
 public enum OccurrenceOutcome: String, Sendable, Codable {
     /// A notice was queued for delivery.
@@ -230,32 +263,79 @@ extension HoorayDatabase {
         plugin: String, reminderID: String, dueAt: Date, snoozedDueAt: Date? = nil, notice: Notice?,
         outcome: OccurrenceOutcome, nextDue: Date?, now: Date
     ) async throws -> NoticeID? {
-        let payload = try notice.map(encodeJSON)
+        let occurrence = HandledOccurrence(
+            plugin: plugin, reminderID: reminderID, dueAt: dueAt, snoozedDueAt: snoozedDueAt, notice: notice,
+            outcome: outcome, nextDue: nextDue)
+        return try await recordOccurrences([occurrence], now: now)[0]
+    }
+
+    /// Records the handling of several occurrences and moves their rules on, in one transaction: as
+    /// ``recordOccurrence(plugin:reminderID:dueAt:snoozedDueAt:notice:outcome:nextDue:now:)`` does for
+    /// each, so that reminders due together cost one write.
+    ///
+    /// - Returns: For each occurrence, in order, its queued notice's id, or `nil` when nothing was queued.
+    public func recordOccurrences(_ occurrences: [HandledOccurrence], now: Date) async throws -> [NoticeID?] {
+        let payloads = try occurrences.map { try $0.notice.map(encodeJSON) }
         return try await write { db in
-            try db.execute(
-                sql: "UPDATE rule SET nextDue = ? WHERE plugin = ? AND reminderID = ?",
-                arguments: [nextDue?.unixSeconds, plugin, reminderID])
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO occurrence (plugin, reminderID, dueAt, handledAt, outcome)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                arguments: [plugin, reminderID, dueAt.unixSeconds, now.unixSeconds, outcome.rawValue])
-            guard db.changesCount == 1, let payload else { return nil }
-            try db.execute(
-                sql: """
-                    INSERT INTO notice (plugin, reminderID, dueAt, payload, state, createdAt)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    plugin, reminderID, (snoozedDueAt ?? dueAt).unixSeconds, payload, NoticeState.pending.rawValue,
-                    now.unixSeconds,
-                ])
-            let id = db.lastInsertedRowID
-            try db.execute(
-                sql: "UPDATE occurrence SET noticeID = ? WHERE plugin = ? AND reminderID = ? AND dueAt = ?",
-                arguments: [id, plugin, reminderID, dueAt.unixSeconds])
-            return NoticeID(rawValue: id)
+            try zip(occurrences, payloads).map { occurrence, payload in
+                try Self.record(occurrence, payload: payload, now: now, in: db)
+            }
+        }
+    }
+
+    static func record(_ occurrence: HandledOccurrence, payload: Data?, now: Date, in db: Database) throws -> NoticeID?
+    {
+        let key: StatementArguments = [occurrence.plugin, occurrence.reminderID]
+        try db.cachedStatement(sql: "UPDATE rule SET nextDue = ? WHERE plugin = ? AND reminderID = ?")
+            .execute(arguments: [occurrence.nextDue?.unixSeconds] + key)
+        try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO occurrence (plugin, reminderID, dueAt, handledAt, outcome)
+                VALUES (?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: key + [occurrence.dueAt.unixSeconds, now.unixSeconds, occurrence.outcome.rawValue])
+        guard db.changesCount == 1, let payload else { return nil }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO notice (plugin, reminderID, dueAt, payload, state, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """
+        ).execute(
+            arguments: key + [
+                (occurrence.snoozedDueAt ?? occurrence.dueAt).unixSeconds, payload, NoticeState.pending.rawValue,
+                now.unixSeconds,
+            ])
+        let id = db.lastInsertedRowID
+        try db.cachedStatement(
+            sql: "UPDATE occurrence SET noticeID = ? WHERE plugin = ? AND reminderID = ? AND dueAt = ?"
+        ).execute(arguments: [id] + key + [occurrence.dueAt.unixSeconds])
+        return NoticeID(rawValue: id)
+    }
+
+    /// The stored rules of several reminders, read at once.
+    ///
+    /// - Returns: For each (plugin, reminder id), in order, its rule, or `nil` when there is none.
+    public func rules(_ keys: [(plugin: String, reminderID: String)]) async throws -> [StoredRule?] {
+        try await read { db in
+            let statement = try db.cachedStatement(sql: "SELECT * FROM rule WHERE plugin = ? AND reminderID = ?")
+            return try keys.map { key in
+                try Row.fetchOne(statement, arguments: [key.plugin, key.reminderID]).map(Self.rule(from:))
+            }
+        }
+    }
+
+    /// Whether each of several occurrences has been handled already, read at once.
+    public func hasOccurrences(_ occurrences: [(plugin: String, reminderID: String, dueAt: Date)]) async throws
+        -> [Bool]
+    {
+        try await read { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE plugin = ? AND reminderID = ? AND dueAt = ?)")
+            return try occurrences.map { occurrence in
+                try Bool.fetchOne(
+                    statement, arguments: [occurrence.plugin, occurrence.reminderID, occurrence.dueAt.unixSeconds])
+                    ?? false
+            }
         }
     }
 

@@ -49,6 +49,39 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         )
     }
 
+    @Test func occurrencesDueTogetherAreRecordedAtOnceAndStillOnlyOnce() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for id in ["stretch", "water", "tea"] {
+            try await database.upsertRule(plugin: "reminders", reminder: reminder(id), now: t0) { _ in t0 }
+        }
+        let keys = ["stretch", "water", "tea", "missing"].map { (plugin: "reminders", reminderID: $0) }
+        #expect(try await database.rules(keys).map { $0?.reminder.id } == ["stretch", "water", "tea", nil])
+        // "tea" was shown before a restart; the others are new.
+        try await database.recordOccurrence(
+            plugin: "reminders", reminderID: "tea", dueAt: t0, notice: Notice(title: "Tea"), outcome: .shown,
+            nextDue: t0.addingTimeInterval(86400), now: t0)
+        #expect(
+            try await database.hasOccurrences(["stretch", "tea"].map { ("reminders", $0, t0) }) == [false, true])
+        let next = t0.addingTimeInterval(86400)
+        let ids = try await database.recordOccurrences(
+            [
+                HandledOccurrence(
+                    plugin: "reminders", reminderID: "stretch", dueAt: t0, notice: Notice(title: "Stretch"),
+                    outcome: .shown, nextDue: next),
+                HandledOccurrence(
+                    plugin: "reminders", reminderID: "water", dueAt: t0, notice: nil, outcome: .suppressed,
+                    nextDue: next),
+                HandledOccurrence(
+                    plugin: "reminders", reminderID: "tea", dueAt: t0, notice: Notice(title: "Tea"), outcome: .shown,
+                    nextDue: next),
+            ], now: t0)
+        #expect(ids[0] != nil)
+        #expect(ids[1] == nil && ids[2] == nil)
+        #expect(try await database.pendingNotices().map(\.notice.title).sorted() == ["Stretch", "Tea"])
+        #expect(try await database.rules(keys.prefix(3).map { $0 }).map { $0?.nextDue } == [next, next, next])
+    }
+
     @Test func replacingARuleWithTheSameScheduleKeepsItsNextDue() async throws {
         let (database, directory) = try temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: directory) }
