@@ -160,7 +160,7 @@ BENCH_BUILD   := $(SWIFT) build -c release --static-swift-stdlib --manifest-cach
 BENCH_BIN     := $(BENCH_SCRATCH)/release
 BENCH_FLAGS   ?=
 
-.PHONY: bench bench-deps bench-build bench-feedback bench-habits
+.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits
 
 bench-deps: deps
 	@./scripts/install-deps $(BENCH_PKGS)
@@ -169,7 +169,7 @@ bench-build: bench-deps
 	set -o pipefail; $(BENCH_BUILD) 2>&1 | { grep -v 'prohibited flag' || true; }
 
 # Every figure of BENCHMARKS.md, each beside its reference, in one run (12–14 minutes here,
-# build included); rewrites BENCHMARKS.md. BENCH_FLAGS="--only idle,memory --json out.json".
+# build included); rewrites BENCHMARKS.md and BENCHMARKS.json (every raw figure and the table's rows). BENCH_FLAGS="--only idle,memory --json out.json".
 bench: bench-deps
 	@mkdir -p $(BENCH_SCRATCH) && date +%s > $(BENCH_SCRATCH)/started
 	set -o pipefail; $(BENCH_BUILD) 2>&1 | { grep -v 'prohibited flag' || true; }
@@ -177,6 +177,17 @@ bench: bench-deps
 	set -o pipefail; $(SWIFT) build --package-path Benchmarks -c release --static-swift-stdlib \
 		--product IdleReference 2>&1 | { grep -v 'prohibited flag' || true; }
 	/usr/bin/python3 scripts/bench/run.py --bin-dir $(BENCH_BIN) --started-at $$(cat $(BENCH_SCRATCH)/started) \
+		--build-description "$(subst $(SWIFT),swift,$(BENCH_BUILD))" \
+		--reference Benchmarks/.build/release/IdleReference $(BENCH_FLAGS)
+
+# Figures 1, 2 and 4 (feedback, idle, start with 10,000 rules, next due × 1,000,000) in under 3 minutes
+# once built, beside the last full run's BENCHMARKS.json: run it before every change to the engine.
+# Writes .build-bench/BENCHMARKS-quick.md and .json; BENCHMARKS.md stays as `make bench` wrote it.
+bench-quick: bench-deps
+	set -o pipefail; $(BENCH_BUILD) 2>&1 | { grep -v 'prohibited flag' || true; }
+	set -o pipefail; $(SWIFT) build --package-path Benchmarks -c release --static-swift-stdlib \
+		--product IdleReference 2>&1 | { grep -v 'prohibited flag' || true; }
+	/usr/bin/python3 scripts/bench/run.py --quick --bin-dir $(BENCH_BIN) \
 		--build-description "$(subst $(SWIFT),swift,$(BENCH_BUILD))" \
 		--reference Benchmarks/.build/release/IdleReference $(BENCH_FLAGS)
 

@@ -13,8 +13,11 @@ distinct  100 reminders due at distinct instants 200 ms apart (plus up to 50 ms 
           pressed for real (`hooray act ID snooze`) and its stored rule is the template the other
           99 are cloned from, due at the chosen instants; the reminders plugin keeps snoozed rules
           of its configured reminders when it starts, by design.
-batch     100 reminders configured at the same minute: the lateness of each (the last waits for
-          the 99 before it).
+batch     100 reminders configured at the same minute, `burst_limit` raised to 1000 so that each is
+          shown on its own: the lateness of each (the last waits for the 99 before it).
+digest    100 other reminders at a later minute with the calm-delivery rules as they ship
+          (`burst_limit` 3, after `hooray reload`): they reach the screen as one digest, whose
+          lateness is the figure.
 
 References, same run, same server: a resident Python client (dbus-next, one bus connection)
 that sleeps with time.sleep until each instant and then sends Notify, waiting for each reply
@@ -69,6 +72,23 @@ def run_reference(world, instants, label):
         raise Failure(f"reference_client.py failed: {result.stderr[-2000:]}")
 
 
+def next_minute(margin):
+    """The next whole minute at least `margin` seconds away."""
+    now = datetime.now(timezone.utc)
+    minute = (now + timedelta(seconds=60 + margin)).replace(second=0, microsecond=0)
+    if (minute - now).total_seconds() > 60 + margin:
+        minute -= timedelta(minutes=1)
+    return minute
+
+
+def reminders_toml(titles, minute, prefix="r"):
+    """One configured reminder per title, all at `minute`."""
+    return "".join(
+        f'\n[[plugins.reminders.reminder]]\nid = "{prefix}{index:03d}"\ntitle = "{title}"\nat = "{minute:%H:%M}"\n'
+        for index, title in enumerate(titles, start=1)
+    )
+
+
 def lateness_of(notifications, due_by_summary):
     """Lateness in ms of each notification whose summary names a due instant."""
     figures = []
@@ -102,19 +122,9 @@ def measure(bin_dir, count=100, spacing=0.2, keep=False):
         world.start()
         reader = RecordReader(world.record_file)
         # The batch: `count` reminders at the next whole minute at least 6 s away.
-        now = datetime.now(timezone.utc)
-        minute = (now + timedelta(seconds=66)).replace(second=0, microsecond=0)
-        if (minute - now).total_seconds() > 66:
-            minute -= timedelta(minutes=1)
+        minute = next_minute(margin=6)
         titles = [f"Reminder {index:03d}" for index in range(1, count + 1)]
-        world.config_file.write_text(
-            world.user_config
-            + "".join(
-                f'\n[[plugins.reminders.reminder]]\nid = "r{index:03d}"\ntitle = "{title}"\nat = "{minute:%H:%M}"\n'
-                for index, title in enumerate(titles, start=1)
-            ),
-            encoding="utf-8",
-        )
+        world.config_file.write_text(world.user_config + reminders_toml(titles, minute), encoding="utf-8")
         daemon = world.start_daemon(hoorayd)
         wait = (minute - datetime.now(timezone.utc)).total_seconds()
         report["batch_wait_s"] = wait
@@ -131,6 +141,28 @@ def measure(bin_dir, count=100, spacing=0.2, keep=False):
         reader.wait_for_count(seen + count, max(0, (minute - datetime.now(timezone.utc)).total_seconds()) + 30)
         batch_due = {title: minute.timestamp() for title in titles}
         report["batch"] = summary(lateness_of(reader.notifications, batch_due))
+
+        # The same burst with the calm-delivery rules as they ship (`burst_limit` 3): one digest.
+        digest_minute = next_minute(margin=8)
+        digest_titles = [f"Digest {index:03d}" for index in range(1, count + 1)]
+        world.config_file.write_text(
+            world.user_config.replace("burst_limit = 1000", "burst_limit = 3")
+            + reminders_toml(digest_titles, digest_minute, prefix="d"),
+            encoding="utf-8",
+        )
+        reload = world.run([hooray, "reload"], check=False)
+        if reload.returncode != 0:
+            raise Failure(f"`hooray reload` failed: {reload.stderr}")
+        progress(f"  precision: waiting for the digest of {count} at {digest_minute:%H:%M} UTC")
+        seen = reader.count()
+        reader.wait_for_count(seen + 1, max(0, (digest_minute - datetime.now(timezone.utc)).total_seconds()) + 30)
+        digests = [
+            entry
+            for entry in reader.notifications[seen:]
+            if str(entry.get("summary", "")).startswith(f"{count} reminders:") and not entry.get("replaces_id")
+        ]
+        report["digest"] = summary([(entry["realtime"] - digest_minute.timestamp()) * 1000 for entry in digests])
+        report["digest_notifications"] = len(reader.notifications) - seen
 
         if reference_instants is None:
             progress(f"  precision: reference scheduler, {count} instants")
