@@ -111,25 +111,28 @@ extension HoorayDatabase {
                 arguments: [plugin, payload, NoticeState.pending.rawValue, now.unixSeconds])
             let digestID = db.lastInsertedRowID
             var gathered = 0
+            // Prepared once for every notice gathered.
+            let gather = try db.cachedStatement(
+                sql: """
+                    UPDATE notice SET state = ?, digestID = ?, deliveredAt = ?, lastError = NULL,
+                        heldUntil = NULL, heldBecause = NULL
+                    WHERE id = ? AND state = ?
+                    """)
+            let retire = try db.cachedStatement(
+                sql: """
+                    UPDATE notice SET state = ?
+                    WHERE state = ? AND id <> ? AND reminderID IS NOT NULL
+                        AND (plugin, reminderID) = (SELECT plugin, reminderID FROM notice WHERE id = ?)
+                    """)
             for id in ids {
-                try db.execute(
-                    sql: """
-                        UPDATE notice SET state = ?, digestID = ?, deliveredAt = ?, lastError = NULL,
-                            heldUntil = NULL, heldBecause = NULL
-                        WHERE id = ? AND state = ?
-                        """,
+                try gather.execute(
                     arguments: [
                         (withButtons.contains(id) ? NoticeState.digested : .delivered).rawValue, digestID,
                         now.unixSeconds, id.rawValue, NoticeState.pending.rawValue,
                     ])
                 gathered += db.changesCount
                 // An earlier digest's line of the same reminder has had its day: it leaves the inbox.
-                try db.execute(
-                    sql: """
-                        UPDATE notice SET state = ?
-                        WHERE state = ? AND id <> ? AND reminderID IS NOT NULL
-                            AND (plugin, reminderID) = (SELECT plugin, reminderID FROM notice WHERE id = ?)
-                        """,
+                try retire.execute(
                     arguments: [
                         NoticeState.delivered.rawValue, NoticeState.digested.rawValue, id.rawValue, id.rawValue,
                     ])
