@@ -230,7 +230,7 @@ public enum Daemon {
                 // The front door's command line, read as `hooray` reads it; anything but a plain
                 // command of a built-in plugin goes back to the full program, untouched.
                 guard
-                    let tree = try? CommandTree(plugins: state.catalog.plugins),
+                    let tree = state.commandTree,
                     let prepared = FrontDoor.prepare(
                         arguments: arguments, caller: caller, tree: tree,
                         builtIns: Set(state.catalog.builtIns.map(\.name)), hostVersion: version)
@@ -431,9 +431,10 @@ public enum Daemon {
 
 /// The configuration in force, shared by the reload paths.
 final class DaemonState: @unchecked Sendable {
-    // @unchecked: `configuration` is guarded by `lock`; the rest is set once.
+    // @unchecked: `configuration` and the cached command tree are guarded by `lock`; the rest is set once.
     private let lock = NSLock()
     private var current: DaemonConfiguration
+    private var cachedTree: (key: [PluginManifest], tree: CommandTree)?
     /// The plugins, built-in and found.
     let catalog: PluginCatalog
     /// The file of `--config`.
@@ -451,6 +452,19 @@ final class DaemonState: @unchecked Sendable {
     var configuration: DaemonConfiguration {
         get { lock.withLock { current } }
         set { lock.withLock { current = newValue } }
+    }
+
+    /// The plugins' commands, for the `hooray` front door; made again only when the plugins in other
+    /// languages found change. `nil` when they cannot be offered together.
+    var commandTree: CommandTree? {
+        let external = catalog.external
+        let key = external.map(\.manifest)
+        if let cached = lock.withLock({ cachedTree }), cached.key == key { return cached.tree }
+        guard let tree = try? CommandTree(plugins: catalog.builtIns + external.map { $0 as any HoorayPlugin }) else {
+            return nil
+        }
+        lock.withLock { cachedTree = (key, tree) }
+        return tree
     }
 }
 
