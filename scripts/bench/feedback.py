@@ -281,12 +281,13 @@ def resolve_bin_dir(given):
     else:
         release = REPO_ROOT / ".build" / "release"
         debug = REPO_ROOT / ".build" / "debug"
-        if (release / "hooray").is_file() and (release / "hoorayd").is_file():
+        if all((release / name).is_file() for name in ("hooray", "hooray-cli", "hoorayd")):
             directory, source = release, "default"
         else:
             directory, source = debug, "fallback: no release build"
     directory = directory.absolute()
-    for program in ("hooray", "hoorayd"):
+    # hooray is the front door; it runs hooray-cli, the full program, beside it.
+    for program in ("hooray", "hooray-cli", "hoorayd"):
         if not os.access(directory / program, os.X_OK):
             raise Prerequisite(
                 f"no executable {directory / program}; build it first (`swift build -c release`) "
