@@ -71,7 +71,7 @@ GENERATED ?= $(RELEASE)/generated
 # The manual plugin's (debug) build: the one `make run` and `make test` keep warm.
 MANUAL_SCRATCH ?= .build
 ROOT      = $(DESTDIR)$(PREFIX)
-INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd \
+INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd $(ROOT)/libexec/hooray/hooray-cli \
             $(ROOT)/share/man/man1/hooray.1 $(ROOT)/share/man/man1/hoorayd.1 \
             $(ROOT)/share/bash-completion/completions/hooray $(ROOT)/share/zsh/site-functions/_hooray \
             $(ROOT)/share/fish/vendor_completions.d/hooray.fish \
@@ -86,6 +86,8 @@ install: deps
 install-files:
 	install -D -m 0755 $(RELEASE)/release/hooray $(ROOT)/bin/hooray
 	install -D -m 0755 $(RELEASE)/release/hoorayd $(ROOT)/bin/hoorayd
+	# `hooray` is the front door; the full program it runs for all but a command hoorayd takes.
+	install -D -m 0755 $(RELEASE)/release/hooray-cli $(ROOT)/libexec/hooray/hooray-cli
 	install -D -m 0644 $(GENERATED)/man/hooray.1 $(ROOT)/share/man/man1/hooray.1
 	install -D -m 0644 $(GENERATED)/man/hoorayd.1 $(ROOT)/share/man/man1/hoorayd.1
 	install -D -m 0644 $(GENERATED)/completions/hooray.bash $(ROOT)/share/bash-completion/completions/hooray
@@ -102,7 +104,7 @@ install-files:
 	@echo "Start the scheduler now and at every login: systemctl --user daemon-reload && systemctl --user enable --now hooray"
 
 # The folders install may have made, deepest first; each is removed only when nothing else is left in it.
-INSTALLED_DIRS = $(ROOT)/bin $(ROOT)/share/man/man1 $(ROOT)/share/man \
+INSTALLED_DIRS = $(ROOT)/bin $(ROOT)/libexec/hooray $(ROOT)/libexec $(ROOT)/share/man/man1 $(ROOT)/share/man \
             $(ROOT)/share/bash-completion/completions $(ROOT)/share/bash-completion \
             $(ROOT)/share/zsh/site-functions $(ROOT)/share/zsh $(ROOT)/share/fish/vendor_completions.d \
             $(ROOT)/share/fish $(ROOT)/share/systemd/user $(ROOT)/share/systemd \

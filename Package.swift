@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "HoorayTesting", targets: ["HoorayTesting"]),
         .executable(name: "hoorayd", targets: ["hoorayd"]),
         .executable(name: "hooray", targets: ["hooray"]),
+        .executable(name: "hooray-cli", targets: ["hooray-cli"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -78,6 +79,10 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
 
+        // Hooray's version and hooray's own command words, in a module of their own: the `hooray` front
+        // door links nothing else of ours.
+        .target(name: "HoorayBasics"),
+
         // The host's own threads, named for system tools; no plugin's business.
         .target(name: "HoorayThreads"),
 
@@ -101,7 +106,7 @@ let package = Package(
             name: "HoorayEngine",
             dependencies: [
                 "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "HoorayAI",
-                "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux",
+                "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -166,7 +171,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        // The two executables, kept thin.
+        // The executables, kept thin. `hooray` is the front door users run: no Foundation, no library
+        // of ours but the version; it hands a command line to the running hoorayd, or runs the full
+        // program, `hooray-cli` (installed beside it or in ../libexec/hooray/), with the same words.
         .executableTarget(
             name: "hoorayd",
             dependencies: [
@@ -174,13 +181,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "hooray", dependencies: ["HoorayBasics"], path: "Sources/HoorayFrontDoor"),
         .executableTarget(
-            name: "hooray",
+            name: "hooray-cli",
             dependencies: [
                 "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/hooray"
         ),
 
         // Real session bus and notification server for tests that drive libnotify and the binaries.

@@ -224,23 +224,27 @@ public enum Daemon {
                     return ControlResponse(ok: outcome.didSomething, message: outcome.message)
                 }
             case .command(let name, let invocation, let requestID):
-                if let duplicate = await claim(requestID, database: database, engine: engine, logger: logger) {
-                    return duplicate
-                }
-                do {
-                    // A follow-up is for a hooray that hosted the plugin itself; the daemon's work goes on here.
-                    var reply = try await engine.run(invocation, plugin: name)
-                    reply.followUp = nil
-                    // Only what will be printed travels: the text, or with --json the JSON.
-                    if invocation.json { reply.text = "" } else { reply.json = nil }
-                    return ControlResponse(ok: true, reply: reply)
-                } catch let error as PluginCommandError {
-                    return ControlResponse(
-                        ok: false, message: error.message, invalidValue: error.invalidOption,
-                        exitCode: error.exitCode == 1 || error.invalidOption != nil ? nil : error.exitCode)
-                } catch {
-                    return ControlResponse(ok: false, message: "\(error)")
-                }
+                return await runCommand(
+                    invocation, plugin: name, requestID: requestID, database: database, engine: engine, logger: logger)
+            case .run(let arguments, let caller, let requestID):
+                // The front door's command line, read as `hooray` reads it; anything but a plain
+                // command of a built-in plugin goes back to the full program, untouched.
+                guard
+                    let tree = state.commandTree,
+                    let prepared = FrontDoor.prepare(
+                        arguments: arguments, caller: caller, tree: tree,
+                        builtIns: Set(state.catalog.builtIns.map(\.name)), hostVersion: version)
+                else { return ControlResponse(ok: true, handOver: true) }
+                let response = await runCommand(
+                    prepared.invocation, plugin: prepared.plugin, requestID: requestID, database: database,
+                    engine: engine, logger: logger)
+                // The command's own answer travels too, for a full program that took over from a
+                // front door that stopped waiting; with no output, the full program does the rest
+                // (a clipboard, a guide) with it.
+                var answer = response
+                answer.output = FrontDoor.output(for: response, of: prepared)
+                if answer.output == nil { answer.handOver = true }
+                return answer
             }
         }
 
@@ -268,6 +272,30 @@ public enum Daemon {
         logger.info("hoorayd stopped")
         withExtendedLifetime(locks) {}
         return .ok
+    }
+
+    /// Runs a plugin's command for `hooray`, once per request id.
+    static func runCommand(
+        _ invocation: CommandInvocation, plugin name: String, requestID: String?, database: HoorayDatabase,
+        engine: Engine, logger: Logger
+    ) async -> ControlResponse {
+        if let duplicate = await claim(requestID, database: database, engine: engine, logger: logger) {
+            return duplicate
+        }
+        do {
+            // A follow-up is for a hooray that hosted the plugin itself; the daemon's work goes on here.
+            var reply = try await engine.run(invocation, plugin: name)
+            reply.followUp = nil
+            // Only what will be printed travels: the text, or with --json the JSON.
+            if invocation.json { reply.text = "" } else { reply.json = nil }
+            return ControlResponse(ok: true, reply: reply)
+        } catch let error as PluginCommandError {
+            return ControlResponse(
+                ok: false, message: error.message, invalidValue: error.invalidOption,
+                exitCode: error.exitCode == 1 || error.invalidOption != nil ? nil : error.exitCode)
+        } catch {
+            return ControlResponse(ok: false, message: "\(error)")
+        }
     }
 
     /// Claims a request's id before running it, so that it runs once: not again when it arrives
@@ -403,9 +431,10 @@ public enum Daemon {
 
 /// The configuration in force, shared by the reload paths.
 final class DaemonState: @unchecked Sendable {
-    // @unchecked: `configuration` is guarded by `lock`; the rest is set once.
+    // @unchecked: `configuration` and the cached command tree are guarded by `lock`; the rest is set once.
     private let lock = NSLock()
     private var current: DaemonConfiguration
+    private var cachedTree: (key: [PluginManifest], tree: CommandTree)?
     /// The plugins, built-in and found.
     let catalog: PluginCatalog
     /// The file of `--config`.
@@ -423,6 +452,19 @@ final class DaemonState: @unchecked Sendable {
     var configuration: DaemonConfiguration {
         get { lock.withLock { current } }
         set { lock.withLock { current = newValue } }
+    }
+
+    /// The plugins' commands, for the `hooray` front door; made again only when the plugins in other
+    /// languages found change. `nil` when they cannot be offered together.
+    var commandTree: CommandTree? {
+        let external = catalog.external
+        let key = external.map(\.manifest)
+        if let cached = lock.withLock({ cachedTree }), cached.key == key { return cached.tree }
+        guard let tree = try? CommandTree(plugins: catalog.builtIns + external.map { $0 as any HoorayPlugin }) else {
+            return nil
+        }
+        lock.withLock { cachedTree = (key, tree) }
+        return tree
     }
 }
 

@@ -59,24 +59,55 @@ public final class PluginCommandRunner: Sendable {
     ///   - writes: Whether the command may change what is stored (``CommandSpec/writes``).
     /// - Throws: ``PluginCommandFailed`` with the plugin's or the daemon's message, or saying that
     ///   the command is queued in a daemon that has not answered yet (status ``ExitStatus/busy``).
-    public func run(_ command: CommandInvocation, plugin: String, noun: String? = nil, writes: Bool = true)
+    ///   - handover: Where the `hooray` front door left the same command, sent to the daemon with a
+    ///     request id, when it handed the command line over to this process: a command that writes
+    ///     goes on from there, on that request, so that it runs once.
+    public func run(
+        _ command: CommandInvocation, plugin: String, noun: String? = nil, writes: Bool = true,
+        handover: FrontDoorHandover? = nil
+    )
         async throws -> (reply: CommandReply, venue: Venue)
     {
-        let requestID = writes ? UUID().uuidString.lowercased() : nil
         let words = Words(noun: noun)
+        if writes, let handover {
+            let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: handover.requestID)
+            let outcome: Exchange
+            switch handover.state {
+            case .answered(let line):
+                outcome = try reply(from: try ControlClient.decodeAnswer(Data(line.utf8)))
+            case .waiting(let fd, let waited):
+                outcome = try await settle(
+                    .notYet, waited: waited, request, on: ControlConnection(adopting: fd), words: words)
+            case .closed(let fd, let waited):
+                outcome = try await settle(
+                    .closed, waited: waited, request, on: ControlConnection(adopting: fd), words: words)
+            }
+            return try await finishExchange(outcome, command: command, plugin: plugin)
+        }
+        let requestID = writes ? UUID().uuidString.lowercased() : nil
         if let connection = ControlConnection(socketPath: session.paths.controlSocket) {
             let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: requestID)
-            switch try await exchange(request, on: connection, words: words) {
-            case .answered(var reply):
-                reply.followUp = nil
-                return (reply, .daemon)
-            case .runHere(let note):
-                var (reply, _) = try await runHere(command, plugin: plugin)
-                if let note { reply.warnings.insert(note, at: 0) }
-                return (reply, .hereInstead)
-            }
+            return try await finishExchange(
+                try await exchange(request, on: connection, words: words), command: command, plugin: plugin)
         }
         return try await runHere(command, plugin: plugin)
+    }
+
+    func finishExchange(_ outcome: Exchange, command: CommandInvocation, plugin: String) async throws -> (
+        reply: CommandReply, venue: Venue
+    ) {
+        switch outcome {
+        case .answered(var reply):
+            reply.followUp = nil
+            return (reply, .daemon)
+        case .runHere(let note):
+            var (reply, _) = try await runHere(command, plugin: plugin)
+            if let note { reply.warnings.insert(note, at: 0) }
+            return (reply, .hereInstead)
+        case .handedBack:
+            // The daemon did not take the front door's request: this process sends its own.
+            return try await run(command, plugin: plugin, writes: true)
+        }
     }
 
     /// What became of a request sent to the daemon.
@@ -86,6 +117,8 @@ public final class PluginCommandRunner: Sendable {
         /// The daemon did not run it and will not: it is this process's to run; the note says why,
         /// when the command writes.
         case runHere(note: String?)
+        /// The daemon handed the front door's command line back unrun (``ControlResponse/handOver``).
+        case handedBack
     }
 
     /// The wording of the messages about one command.
@@ -107,7 +140,7 @@ public final class PluginCommandRunner: Sendable {
         -> Exchange
     {
         let wait = Self.answerWait
-        var answer: ControlConnection.Answer
+        let answer: ControlConnection.Answer
         do {
             try connection.send(request)
             answer = try connection.receive(within: wait)
@@ -118,6 +151,16 @@ public final class PluginCommandRunner: Sendable {
         }
         if case .answered(let response) = answer { return try reply(from: response) }
         guard request.requestID != nil else { return try await waitForReading(answer, on: connection) }
+        return try await settle(answer, waited: wait, request, on: connection, words: words)
+    }
+
+    /// Goes on with a request that has not been answered within `waited` seconds: waits on for a
+    /// daemon that runs, or claims the request to run it here.
+    func settle(
+        _ answer: ControlConnection.Answer, waited wait: Double, _ request: ControlRequest,
+        on connection: ControlConnection, words: Words
+    ) async throws -> Exchange {
+        var answer = answer
         // A daemon that runs but is slow (busy, or the computer is) is waited for: only one that is
         // frozen or gone hands the command over before ``longestWait``.
         var waited = wait
@@ -183,6 +226,7 @@ public final class PluginCommandRunner: Sendable {
 
     /// The plugin's reply in an answer, or its failure.
     func reply(from response: ControlResponse) throws -> Exchange {
+        if response.handOver == true, response.reply == nil, response.ok { return .handedBack }
         guard response.ok, let reply = response.reply else {
             throw PluginCommandFailed(
                 message: response.message ?? "hoorayd could not run the command",

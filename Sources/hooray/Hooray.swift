@@ -7,6 +7,8 @@ import HoorayKit
 @main
 struct Hooray: AsyncParsableCommand {
     static func main() async {
+        // Taken out of the environment before anything is started.
+        _ = frontDoorHandover
         let global = GlobalArguments.current
         if let problem = global.problem {
             warn("hooray: \(problem)")
@@ -99,6 +101,9 @@ struct Hooray: AsyncParsableCommand {
 let pluginCatalog = PluginCatalog(
     builtIns: BuiltInPlugins.all, environment: HoorayPaths.withAbsoluteHome(ProcessInfo.processInfo.environment),
     hostVersion: HoorayVersion.current)
+
+/// Where the `hooray` front door left the command it handed over, if it did.
+let frontDoorHandover = FrontDoorHandover.take()
 
 /// Every plugin `hooray` knows.
 let installedPlugins = pluginCatalog.plugins

@@ -260,7 +260,7 @@ enum PluginCommandLine {
         let venue: PluginCommandRunner.Venue
         do {
             (reply, venue) = try await runner.run(
-                invocation, plugin: target.plugin, noun: spec.noun, writes: spec.writes)
+                invocation, plugin: target.plugin, noun: spec.noun, writes: spec.writes, handover: frontDoorHandover)
         } catch let failure as PluginCommandFailed where failure.invalidValue != nil {
             await runner.stopHostedPlugins()
             // A value the plugin refused is a usage error, as an unknown option is.

@@ -55,7 +55,15 @@ import Testing
                     ],
                     bar: BarSnapshot(
                         next: .init(title: "t", plugin: "p", due: Date()),
-                        items: [.init(plugin: "p", item: BarItem(text: "t"))]))),
+                        items: [.init(plugin: "p", item: BarItem(text: "t"))]),
+                    handOver: true, output: CommandOutput(writes: [.init(to: 1, text: "t")], status: 0))),
+            try JSONValue(
+                encoding: ControlRequest.run(
+                    arguments: ["win", "x"],
+                    caller: FrontDoorCaller(
+                        timeZone: "UTC", localtime: "/l", color: false, interactive: false, dataDirectory: "/d",
+                        version: "1"),
+                    requestID: "r")),
             try JSONValue(encoding: ControlRequest.bar(follow: true)),
             try JSONValue(encoding: ControlRequest.restart(plugin: "p")),
             try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation, requestID: "r")),

@@ -263,6 +263,12 @@ def print_table(report):
     )
     if starts:
         print(f"Process start alone (spawn to exit): {starts}.")
+    libraries = "; ".join(
+        f"{name}: {len(listed)}" if listed is not None else f"{name}: (ldd failed)"
+        for name, listed in report.get("libraries", {}).items()
+    )
+    if libraries:
+        print(f"Shared libraries (ldd): {libraries}.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -275,12 +281,13 @@ def resolve_bin_dir(given):
     else:
         release = REPO_ROOT / ".build" / "release"
         debug = REPO_ROOT / ".build" / "debug"
-        if (release / "hooray").is_file() and (release / "hoorayd").is_file():
+        if all((release / name).is_file() for name in ("hooray", "hooray-cli", "hoorayd")):
             directory, source = release, "default"
         else:
             directory, source = debug, "fallback: no release build"
     directory = directory.absolute()
-    for program in ("hooray", "hoorayd"):
+    # hooray is the front door; it runs hooray-cli, the full program, beside it.
+    for program in ("hooray", "hooray-cli", "hoorayd"):
         if not os.access(directory / program, os.X_OK):
             raise Prerequisite(
                 f"no executable {directory / program}; build it first (`swift build -c release`) "
@@ -289,6 +296,17 @@ def resolve_bin_dir(given):
     parts = Path(os.path.realpath(directory)).parts
     build = "release" if "release" in parts else "debug" if "debug" in parts else "unknown"
     return directory, source, build
+
+
+def shared_libraries(program):
+    """The shared libraries `ldd` lists for a program (the vDSO left out); None when ldd fails."""
+    try:
+        listed = subprocess.run(["ldd", str(program)], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if listed.returncode != 0:
+        return None
+    return [line.split()[0] for line in listed.stdout.splitlines() if line.strip() and "vdso" not in line]
 
 
 def check_prerequisites():
@@ -386,7 +404,13 @@ def measure(options):
                               ("notify-send --version", [notify_send, "--version"])):
             figures = time_exits(command, environment, runs=options.runs, warmups=options.warmup)
             process_start[name] = {"p50_ms": percentile(figures, 0.5), "p95_ms": percentile(figures, 0.95)}
+        # What each program maps at start: `hooray` is the front door, `hooray-cli` the full program.
+        libraries = {}
+        for name in ("hooray", "hooray-cli"):
+            if (bin_dir / name).is_file():
+                libraries[name] = shared_libraries(bin_dir / name)
         report = {
+            "libraries": libraries,
             "benchmark": "feedback",
             "machine": machine_description(),
             "binaries": binaries,

@@ -152,12 +152,7 @@ public struct CommandTree: Sendable {
     }
 
     /// The words `hooray` uses itself, which no plugin may take.
-    public static let hostWords = [
-        "next", "inbox", "act", "status", "plugins", "plugin", "config", "reload", "delete-my-data", "identity", "ai",
-        "help", "version", "missed", "bar", "doctor", "export", "import",
-        // The name under which hoorayd posts its own notices (digests, "While you were away").
-        "hooray",
-    ]
+    public static let hostWords = HostWords.all
 
     /// The node at these words, if there is one.
     public func index(of path: [String]) -> Int? {

@@ -28,23 +28,29 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// What a status bar shows (`hooray bar`): answered with `bar`; with `follow`, the connection
     /// stays open and the daemon writes one more answer line each time the bar changes.
     case bar(follow: Bool = false)
+    /// A command line as the user typed it, from the `hooray` front door (``FrontDoor``): the daemon
+    /// parses it as `hooray` would and runs it when it is a plugin's command that needs nothing of the
+    /// terminal, answering with ``ControlResponse/output``; otherwise it answers
+    /// ``ControlResponse/handOver`` having done nothing. `requestID` as for
+    /// ``act(notice:action:requestID:)``.
+    case run(arguments: [String], caller: FrontDoorCaller, requestID: String? = nil)
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
         case requestID = "request_id"
-        case method, notice, action, plugin, invocation, follow
+        case method, notice, action, plugin, invocation, follow, arguments, caller
     }
 
     /// The request id of a request that carries one.
     public var requestID: String? {
         switch self {
-        case .act(_, _, let id), .command(_, _, let id): id
+        case .act(_, _, let id), .command(_, _, let id), .run(_, _, let id): id
         case .status, .reload, .refresh, .plugins, .restart, .bar: nil
         }
     }
 
     /// The methods, as the `method` member names them.
-    public static let methods = ["status", "reload", "refresh", "act", "command", "plugins", "restart", "bar"]
+    public static let methods = ["status", "reload", "refresh", "act", "command", "plugins", "restart", "bar", "run"]
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -73,6 +79,11 @@ public enum ControlRequest: Codable, Sendable, Equatable {
             self = .command(
                 plugin: try container.decode(String.self, forKey: .plugin),
                 invocation: try container.decode(CommandInvocation.self, forKey: .invocation),
+                requestID: try container.decodeIfPresent(String.self, forKey: .requestID))
+        case "run":
+            self = .run(
+                arguments: try container.decode([String].self, forKey: .arguments),
+                caller: try container.decode(FrontDoorCaller.self, forKey: .caller),
                 requestID: try container.decodeIfPresent(String.self, forKey: .requestID))
         default:
             throw DecodingError.dataCorruptedError(
@@ -105,6 +116,11 @@ public enum ControlRequest: Codable, Sendable, Equatable {
             try container.encode(plugin, forKey: .plugin)
             try container.encode(invocation, forKey: .invocation)
             try container.encodeIfPresent(requestID, forKey: .requestID)
+        case .run(let arguments, let caller, let requestID):
+            try container.encode("run", forKey: .method)
+            try container.encode(arguments, forKey: .arguments)
+            try container.encode(caller, forKey: .caller)
+            try container.encodeIfPresent(requestID, forKey: .requestID)
         }
     }
 }
@@ -135,6 +151,12 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var plugins: [PluginReport]?
     /// For `bar`: what a status bar shows.
     public var bar: BarSnapshot?
+    /// For `run`: `true` when the daemon did not run the command line and will not — it is the full
+    /// `hooray` program's to run (help, a question on the terminal, bad arguments, `--config`, a
+    /// command that only reads).
+    public var handOver: Bool?
+    /// For `run`: what `hooray` prints and the status it exits with, once the daemon ran the command.
+    public var output: CommandOutput?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
@@ -143,15 +165,19 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         case snoozedUntil = "snoozed_until"
         case invalidValue = "invalid_value"
         case exitCode = "exit_code"
-        case ok, message, status, reply, duplicate, busy, plugins, bar
+        case handOver = "hand_over"
+        case ok, output, message, status, reply, duplicate, busy, plugins, bar
     }
 
     /// Creates a response.
     public init(
         ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
         snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil,
-        exitCode: Int32? = nil, plugins: [PluginReport]? = nil, bar: BarSnapshot? = nil
+        exitCode: Int32? = nil, plugins: [PluginReport]? = nil, bar: BarSnapshot? = nil, handOver: Bool? = nil,
+        output: CommandOutput? = nil
     ) {
+        self.handOver = handOver
+        self.output = output
         self.bar = bar
         self.exitCode = exitCode
         self.plugins = plugins

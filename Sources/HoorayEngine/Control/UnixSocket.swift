@@ -506,6 +506,14 @@ public final class ControlConnection {
         self.fd = fd
     }
 
+    /// Takes over a connection another process opened and sent a request on, such as the `hooray`
+    /// front door's (``FrontDoorHandover``); it is closed on `exec` from now on.
+    public init(adopting fd: Int32) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        UnixSocket.setTimeouts(fd, seconds: 5)
+        self.fd = fd
+    }
+
     deinit { close(fd) }
 
     /// Sends the request line.

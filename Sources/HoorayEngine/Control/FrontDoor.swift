@@ -1,0 +1,234 @@
+import Foundation
+import HoorayKit
+
+/// What the `hooray` front door tells `hoorayd` about the terminal and the environment it was
+/// started in, for a ``ControlRequest/run(arguments:caller:requestID:)``: what the full `hooray`
+/// program would have read there itself.
+public struct FrontDoorCaller: Codable, Sendable, Equatable {
+    /// `TZ` as the caller has it; `nil` when unset.
+    public var timeZone: String?
+    /// `HOORAY_LOCALTIME` as the caller has it (tests name another `localtime` link with it).
+    public var localtime: String?
+    /// Whether standard output is a terminal, `NO_COLOR` is unset or empty and `TERM` is not `dumb`;
+    /// `--no-color` is read from the arguments.
+    public var color: Bool
+    /// Whether standard input is a terminal, where `hooray` would ask a question.
+    public var interactive: Bool
+    /// The caller's data folder (``HoorayPaths/dataDirectory``).
+    public var dataDirectory: String
+    /// The front door's version: a daemon of another version hands the command line over.
+    public var version: String
+
+    enum CodingKeys: String, CodingKey {
+        case timeZone = "time_zone"
+        case dataDirectory = "data_directory"
+        case localtime, color, interactive, version
+    }
+
+    /// Creates a caller.
+    public init(
+        timeZone: String?, localtime: String? = nil, color: Bool, interactive: Bool, dataDirectory: String,
+        version: String
+    ) {
+        self.timeZone = timeZone
+        self.localtime = localtime
+        self.color = color
+        self.interactive = interactive
+        self.dataDirectory = dataDirectory
+        self.version = version
+    }
+}
+
+/// What `hooray` prints for a command `hoorayd` ran for the front door, in order, and the status
+/// it exits with.
+public struct CommandOutput: Codable, Sendable, Equatable {
+    /// Text for one stream.
+    public struct Write: Codable, Sendable, Equatable {
+        /// 1 for standard output, 2 for standard error.
+        public var to: Int32
+        /// The text, newlines included.
+        public var text: String
+
+        /// Creates a write.
+        public init(to: Int32, text: String) {
+            self.to = to
+            self.text = text
+        }
+    }
+
+    /// The writes, in the order `hooray` makes them.
+    public var writes: [Write]
+    /// The exit status.
+    public var status: Int32
+
+    /// Creates an output.
+    public init(writes: [Write], status: Int32) {
+        self.writes = writes
+        self.status = status
+    }
+}
+
+/// The daemon's side of the `hooray` front door: a small program users run as `hooray`, which
+/// hands a command line to the running `hoorayd` and prints the answer, so that `hooray win` costs
+/// no more than starting a tiny process and one round trip. The daemon reads the command line with
+/// `hooray`'s own code (``GlobalArguments``, ``CommandTree``, ``CommandLineParser``) and runs it
+/// only when `hooray` would have sent the very same command to it without a word to the user:
+/// a built-in plugin's command that writes, with everything it needs on the command line. For
+/// anything else — help, a mistake in the arguments, a question on the terminal, `--config`, a
+/// command that only reads — it answers ``ControlResponse/handOver`` having done nothing, and the
+/// front door runs the full `hooray` program with the same arguments, which words it as always.
+public enum FrontDoor {
+    /// A command line the daemon runs for the front door.
+    public struct Prepared: Sendable {
+        /// The plugin.
+        public var plugin: String
+        /// The command, parsed.
+        public var invocation: CommandInvocation
+        /// The command's words, such as `["win"]`.
+        public var path: [String]
+        /// The command's declaration.
+        public var spec: CommandSpec
+    }
+
+    /// Reads a command line as `hooray` would.
+    ///
+    /// - Parameters:
+    ///   - arguments: The words after `hooray`.
+    ///   - caller: What the front door says of its terminal and environment.
+    ///   - tree: The plugins' commands.
+    ///   - builtIns: The names of the built-in plugins.
+    ///   - hostVersion: This daemon's version.
+    /// - Returns: The command to run; `nil` when the full `hooray` program is to run the line.
+    public static func prepare(
+        arguments: [String], caller: FrontDoorCaller, tree: CommandTree, builtIns: Set<String>, hostVersion: String
+    ) -> Prepared? {
+        guard caller.version == hostVersion else { return nil }
+        let global = GlobalArguments(parsing: arguments, workingDirectory: "/", home: "/")
+        guard global.problem == nil, global.config == nil else { return nil }
+        let words = global.remaining
+        // Help, the version, completions, `hooray` alone and hooray's own commands are the full program's.
+        guard let first = words.first, !first.hasPrefix("-"), !CommandTree.hostWords.contains(first),
+            !words.contains(where: { ["--help", "-h", "--version"].contains($0) || $0.hasPrefix("---") })
+        else { return nil }
+        guard case .command(let node, let target, let rest) = tree.route(words) else { return nil }
+        let spec = target.spec
+        guard builtIns.contains(target.plugin), spec.writes else { return nil }
+        if let word = rest.first, !word.hasPrefix("-"), spec.arguments.isEmpty, !tree.visibleChildren(of: node).isEmpty
+        {
+            return nil
+        }
+        var variables = ["TZ": caller.timeZone]
+        if let localtime = caller.localtime { variables["HOORAY_LOCALTIME"] = localtime }
+        let environment = CommandEnvironment(
+            timeZoneIdentifier: SystemTimeZone(environment: variables.compactMapValues { $0 }).current().identifier,
+            color: caller.color && !global.noColor, dataDirectory: caller.dataDirectory, hostVersion: hostVersion)
+        guard var parsed = try? CommandLineParser.parse(rest, spec: spec, environment: environment),
+            parsed.configFile == nil, !parsed.wantsHelp
+        else { return nil }
+        if global.json {
+            guard spec.offersJSON else { return nil }
+            parsed.invocation.json = true
+        }
+        // A confirmation, a question or a missing argument is the full program's to ask about or refuse.
+        if spec.confirmation != nil, !parsed.yes { return nil }
+        let prompted =
+            spec.arguments.filter { $0.prompt != nil }.map(\.name)
+            + spec.options.filter { $0.prompt != nil }.map(\.name)
+        if caller.interactive, prompted.contains(where: { parsed.invocation.values[$0] == nil }) { return nil }
+        if spec.arguments.contains(where: { !$0.isOptional && parsed.invocation.values[$0.name] == nil }) {
+            return nil
+        }
+        return Prepared(plugin: target.plugin, invocation: parsed.invocation, path: tree.nodes[node].path, spec: spec)
+    }
+
+    /// What `hooray` prints for the daemon's answer to the command, as it prints it when it sends the
+    /// command to the daemon itself.
+    ///
+    /// - Parameters:
+    ///   - response: The answer to the command (``ControlRequest/command(plugin:invocation:requestID:)``).
+    ///   - prepared: The command.
+    /// - Returns: The output; `nil` when the full program is to go on from the answer: the reply has
+    ///   something only it can do (a clipboard text, a guide to play), or a busy daemon turned the
+    ///   command away unrun.
+    public static func output(for response: ControlResponse, of prepared: Prepared) -> CommandOutput? {
+        let label = "hooray " + prepared.path.joined(separator: " ")
+        var writes: [CommandOutput.Write] = []
+        func say(_ text: String, to stream: Int32) { writes.append(.init(to: stream, text: text + "\n")) }
+        guard response.ok, let reply = response.reply else {
+            let message = TerminalText.safe(response.message ?? "hoorayd could not run the command", multiline: true)
+            if response.busy == true { return nil }
+            say("\(label): \(message)", to: 2)
+            if response.invalidValue != nil {
+                say("Usage: \(CommandHelp.usage(path: prepared.path, spec: prepared.spec))", to: 2)
+                say("See `hooray help \(prepared.path.joined(separator: " "))`.", to: 2)
+                return CommandOutput(writes: writes, status: ExitStatus.usage.rawValue)
+            }
+            // Only built-in plugins' commands come here, whose promise this is.
+            if prepared.spec.writes { say("Nothing was saved.", to: 2) }
+            return CommandOutput(writes: writes, status: response.exitCode ?? ExitStatus.failed.rawValue)
+        }
+        guard reply.clipboard == nil, reply.guide == nil else { return nil }
+        for line in reply.warnings { say(TerminalText.safe(line, multiline: true), to: 2) }
+        if prepared.invocation.json {
+            say((reply.json ?? .null).text(pretty: true), to: 1)
+        } else if !reply.text.isEmpty {
+            say(reply.text, to: 1)
+        }
+        return CommandOutput(writes: writes, status: 0)
+    }
+}
+
+/// Where the `hooray` front door left a request it sent to `hoorayd`, when it handed the command
+/// line over to the full program: in `HOORAY_FRONT_DOOR` (and `HOORAY_FRONT_DOOR_ANSWER`), which
+/// only the front door sets.
+public struct FrontDoorHandover: Sendable, Equatable {
+    /// What became of the request.
+    public enum State: Sendable, Equatable {
+        /// The daemon ran the command and answered with this line, leaving the rest (a clipboard
+        /// text, a guide) to the full program.
+        case answered(String)
+        /// No answer within `waited` seconds on the connection `fd`, which is still open.
+        case waiting(fd: Int32, waited: Double)
+        /// The daemon closed the connection `fd` without answering, after up to `waited` seconds.
+        case closed(fd: Int32, waited: Double)
+    }
+
+    /// The request's id.
+    public var requestID: String
+    /// What became of it.
+    public var state: State
+
+    /// Reads what the front door said, from `HOORAY_FRONT_DOOR` (`answered ID`, `waiting ID FD
+    /// MILLISECONDS`, `closed ID FD MILLISECONDS`) and `HOORAY_FRONT_DOOR_ANSWER`.
+    ///
+    /// - Returns: `nil` when the variable is missing or is not the front door's.
+    public init?(variable: String?, answer: String?) {
+        guard let parts = variable?.split(separator: " ").map(String.init), parts.count >= 2 else { return nil }
+        requestID = parts[1]
+        switch parts[0] {
+        case "answered":
+            guard let answer else { return nil }
+            state = .answered(answer)
+        case "waiting", "closed":
+            guard parts.count == 4, let fd = Int32(parts[2]), fd > 2, let waited = Double(parts[3]),
+                fcntl(fd, F_GETFD) >= 0
+            else { return nil }
+            // Kept from the programs this one starts.
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            state =
+                parts[0] == "waiting" ? .waiting(fd: fd, waited: waited / 1000) : .closed(fd: fd, waited: waited / 1000)
+        default:
+            return nil
+        }
+    }
+
+    /// The front door's handover to this process, taken out of the environment so that no program
+    /// this one starts sees it; `nil` when there is none.
+    public static func take() -> FrontDoorHandover? {
+        let variable = getenv("HOORAY_FRONT_DOOR").map { String(cString: $0) }
+        let answer = getenv("HOORAY_FRONT_DOOR_ANSWER").map { String(cString: $0) }
+        unsetenv("HOORAY_FRONT_DOOR")
+        unsetenv("HOORAY_FRONT_DOOR_ANSWER")
+        return FrontDoorHandover(variable: variable, answer: answer)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// The `hooray` front door (docs/protocol.md, `run`): the small program users run as `hooray` hands
+/// the command line to the running hoorayd, or to the full program (`hooray-cli`) beside it.
+@Suite(.timeLimit(.minutes(5)))
+struct FrontDoorTests {
+    struct PrintedMoment: Decodable {
+        let text: String
+    }
+
+    func moments(_ fixture: HoorayFixture) async throws -> [PrintedMoment] {
+        let output = try await fixture.hooray("moments", "--json")
+        #expect(output.status == .exited(0), "\(output.standardError)")
+        return try JSONDecoder().decode([PrintedMoment].self, from: Data(output.standardOutput.utf8))
+    }
+
+    /// Command lines with a mistake in them, each refused with a usage message.
+    static let mistakes: [[String]] = [
+        ["win", "Took a walk", "--bogus"],  // an unknown option
+        ["win", "Took a walk", "--mood", "grumpy"],  // a value not among the choices
+        ["win", "Took a walk", "--ago", "soon"],  // a value that is not one
+        ["wn", "Took a walk"],  // an unknown command, with a suggestion
+        ["win", "Took a walk", "--json", "--ago"],  // an option without its value
+        ["win", "Took a walk", "--config"],  // a global option without its file
+    ]
+
+    @Test func badArgumentsGetTheSameWordsAndStatusWithTheDaemonRunningAsWithout() async throws {
+        try await HoorayFixture.with { fixture in
+            var without: [[String]: ProcessOutput] = [:]
+            for words in Self.mistakes {
+                let output = try await fixture.hooray(arguments: words)
+                #expect(output.status == .exited(64), "\(words): \(output.standardError)")
+                #expect(!output.standardError.isEmpty, "\(words)")
+                without[words] = output
+            }
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            for words in Self.mistakes {
+                let output = try await fixture.hooray(arguments: words)
+                let alone = try #require(without[words])
+                #expect(output.status == alone.status, "\(words): \(output.standardError)")
+                #expect(output.standardError == alone.standardError, "\(words)")
+                #expect(output.standardOutput == alone.standardOutput, "\(words)")
+            }
+            #expect(try await moments(fixture).isEmpty)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func aWinWithTheDaemonRunningIsPostedByItAndPrintsAsBefore() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let alone = try await fixture.hooray("win", "Watered the plants")
+            #expect(alone.status == .exited(0), "\(alone.standardError)")
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+
+            let win = try await fixture.hooray("win", "Took a short walk")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardError.isEmpty, "\(win.standardError)")
+            // The same first line as the full program printed without the daemon.
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            #expect(
+                win.standardOutput.split(separator: "\n").first?.replacingOccurrences(
+                    of: "Took a short walk", with: "X")
+                    == alone.standardOutput.split(separator: "\n").first?.replacingOccurrences(
+                        of: "Watered the plants", with: "X"))
+            let shown = await pollUntil(timeout: .seconds(20)) { () -> RecordedNotification? in
+                try? server.notifications().first { $0.body.contains("Took a short walk") }
+            }
+            let notification = try #require(shown)
+            // hoorayd posted it, not a `hooray` that hosted the plugin itself.
+            #expect(notification.hints["sender-pid"]?.integerValue == Int(daemon.pid), "\(notification.hints)")
+
+            // JSON, as the full program prints it.
+            let json = try await fixture.hooray("win", "Read a chapter", "--json")
+            #expect(json.status == .exited(0), "\(json.standardError)")
+            let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+            #expect(object?["text"] as? String == "Read a chapter", "\(json.standardOutput)")
+
+            #expect(
+                try await moments(fixture).map(\.text).sorted() == [
+                    "Read a chapter", "Took a short walk", "Watered the plants",
+                ])
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    /// The front door alone, without the full program beside it: what hoorayd takes works, and the
+    /// rest says what is missing.
+    @Test func theFrontDoorAloneRunsAWinThroughTheDaemonAndNamesTheMissingFullProgram() async throws {
+        try await HoorayFixture.with { fixture in
+            let folder = fixture.home.appending("alone")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: HoorayFixture.binDirectory + "/hooray", toPath: folder + "/hooray")
+            let run = { (words: [String]) in
+                try await ProcessRunner.run(folder + "/hooray", arguments: words, environment: fixture.environment())
+            }
+            let missing = try await run(["win", "Took a short walk"])
+            #expect(missing.status == .exited(69), "\(missing.standardError)")
+            #expect(missing.standardError.contains("hooray-cli"), "\(missing.standardError)")
+            #expect(missing.standardError.contains("reinstall Hooray"), "\(missing.standardError)")
+
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            let win = try await run(["win", "Took a short walk"])
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            // Help is the full program's.
+            let help = try await run(["win", "--help"])
+            #expect(help.status == .exited(69), "\(help.standardError)")
+            #expect(try await moments(fixture).map(\.text) == ["Took a short walk"])
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func aFrozenDaemonLeavesTheWinToTheFullProgramWhichSavesItOnce() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+
+            daemon.send(SIGSTOP)
+            let win = try await fixture.hooray("win", "Stretched for a minute")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            let note = "hoorayd did not answer in 2 s, so your moment was saved here instead."
+            #expect(win.standardError.components(separatedBy: note).count == 2, "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+
+            // Once it runs again, hoorayd reads the front door's request and finds it was run already.
+            daemon.send(SIGCONT)
+            #expect(
+                await daemon.waitForOutput(
+                    containing: "was run already by hooray; not running it again", in: .standardError,
+                    timeout: .seconds(30)), "\(daemon.standardError)")
+            #expect(await fixture.waitUntilSettled(daemon))
+            #expect(try await moments(fixture).filter { $0.text == "Stretched for a minute" }.count == 1)
+            let shown = try server.notifications().filter { $0.body.contains("Stretched for a minute") }
+            #expect(shown.count == 1, "\(shown)")
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+}
