@@ -44,13 +44,14 @@ enum MemoryRelease {
     /// - Returns: How many bytes of mappings were let go of.
     @discardableResult
     static func releaseCodePages() -> Int {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
-            let pagemap = FileHandle(forReadingAtPath: "/proc/self/pagemap")
-        else { return 0 }
-        defer { try? pagemap.close() }
+        // Read with plain read(2): /proc files say they are empty, and must be read to the end.
+        guard let maps = readWholeFile("/proc/self/maps") else { return 0 }
+        let pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+        guard pagemap >= 0 else { return 0 }
+        defer { close(pagemap) }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         var released = 0
-        for line in maps.split(separator: "\n") {
+        for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             // Private, read-only, executable, and backed by a file.
             guard fields.count >= 6, fields[1] == "r-xp", fields[5].hasPrefix("/") else { continue }
@@ -67,21 +68,33 @@ enum MemoryRelease {
 
     /// Whether a mapping holds a resident page that is no longer the file's (bit 63 of its
     /// pagemap entry set, bit 61 clear): one that dropping would lose. Unknown counts as yes.
-    private static func hasPagesOfItsOwn(start: Int, length: Int, pageSize: Int, pagemap: FileHandle) -> Bool {
+    private static func hasPagesOfItsOwn(start: Int, length: Int, pageSize: Int, pagemap: Int32) -> Bool {
         let pages = length / pageSize
-        do {
-            try pagemap.seek(toOffset: UInt64(start / pageSize * 8))
-            guard let entries = try pagemap.read(upToCount: pages * 8), entries.count == pages * 8 else {
-                return true
-            }
-            return entries.withUnsafeBytes { raw in
-                (0..<pages).contains { index in
-                    let entry = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
-                    return entry & (1 << 63) != 0 && entry & (1 << 61) == 0
-                }
-            }
-        } catch {
-            return true
+        var entries = [UInt64](repeating: 0, count: pages)
+        let wanted = pages * 8
+        let read = entries.withUnsafeMutableBytes { buffer in
+            pread(pagemap, buffer.baseAddress, wanted, off_t(start / pageSize * 8))
+        }
+        guard read == wanted else { return true }
+        return entries.contains { entry in
+            let value = UInt64(littleEndian: entry)
+            return value & (1 << 63) != 0 && value & (1 << 61) == 0
+        }
+    }
+
+    /// The whole content of a file, read to its end; `nil` when it cannot be read.
+    private static func readWholeFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var content: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return content }
+            content.append(contentsOf: chunk[..<count])
         }
     }
 
