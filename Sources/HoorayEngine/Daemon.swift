@@ -153,9 +153,9 @@ public enum Daemon {
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
         // What planning every plugin's reminders took is given back before hoorayd settles, and
-        // so are the pages of code that only starting runs.
+        // so are the pages of code (and read-only data) that only starting touched.
         MemoryRelease.releaseAfterBurst(database)
-        MemoryRelease.releaseCodePages()
+        MemoryRelease.releaseReadOnlyFilePages()
 
         let barFeed = StatusBarFeed(engine: engine)
         control.start(
@@ -164,10 +164,10 @@ public enum Daemon {
                 return { barFeed.follow() }
             },
             // Once a request has been answered, what it took (a long list, say) is given back,
-            // with the pages of code it mapped.
+            // with the pages of code and read-only data it mapped.
             answered: {
                 MemoryRelease.releaseAfterBurst(database)
-                MemoryRelease.releaseCodePages()
+                MemoryRelease.releaseReadOnlyFilePages()
             }
         ) { request in
             switch request {
