@@ -149,6 +149,9 @@ public enum Daemon {
         }
         await engine.setPraiseProvider(
             makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
+        // Reading the configuration and opening the database are done with: their pages are let go
+        // of before the plugins' activation maps its own, so the two never add up.
+        MemoryRelease.releaseReadOnlyFilePages()
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
