@@ -175,9 +175,10 @@ bench-build: bench-deps
 bench: bench-deps
 	@mkdir -p $(BENCH_SCRATCH) && date +%s > $(BENCH_SCRATCH)/started
 	set -o pipefail; $(BENCH_BUILD) 2>&1 | { grep -v 'prohibited flag' || true; }
-	@echo "Building the reference program of the idle and memory figures (Benchmarks/)"
-	set -o pipefail; $(SWIFT) build --package-path Benchmarks -c release --static-swift-stdlib \
-		--product IdleReference 2>&1 | { grep -v 'prohibited flag' || true; }
+	@echo "Building the reference programs of the idle and memory figures (Benchmarks/)"
+	set -o pipefail; for product in IdleReference EssentialsReference PlainReference; do \
+		$(SWIFT) build --package-path Benchmarks -c release --static-swift-stdlib \
+		--product $$product 2>&1 | { grep -v 'prohibited flag' || true; } || exit 1; done
 	/usr/bin/python3 scripts/bench/run.py --bin-dir $(BENCH_BIN) --started-at $$(cat $(BENCH_SCRATCH)/started) \
 		--build-description "$(subst $(SWIFT),swift,$(BENCH_BUILD))" \
 		--reference Benchmarks/.build/release/IdleReference $(BENCH_FLAGS)

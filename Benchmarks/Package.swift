@@ -34,5 +34,9 @@ let package = Package(
         // Reference processes for the idle and memory figures: a static Swift program that does
         // (almost) nothing, built the way hoorayd is.
         .executableTarget(name: "IdleReference", path: "Sources/IdleReference"),
+        // The memory figure's floor, beside IdleReference's `foundation` mode: the same kind of
+        // program with FoundationEssentials alone (no ICU), and with no Foundation at all.
+        .executableTarget(name: "EssentialsReference", path: "Sources/EssentialsReference"),
+        .executableTarget(name: "PlainReference", path: "Sources/PlainReference"),
     ]
 )

@@ -84,17 +84,24 @@ extension HabitsPlugin {
         switch command.command {
         case "list":
             let today = LocalDate(instant: context.now, in: command.environment.timeZone)
-            let habits = try await context.records(of: Habit.self).byName()
+            let book = context.records(of: Habit.self)
             if command.flag("names") {
-                // One a line, made safe for the terminal; the JSON keeps the names exactly.
+                // Only the names are read. One a line, made safe for the terminal; the JSON keeps
+                // the names exactly.
+                let names = HabitName.byName(try await book.names()).map(\.name)
                 return CommandReply(
-                    text: habits.map { TerminalText.safe($0.name) }.joined(separator: "\n"),
-                    json: .array(habits.map { .string($0.name) }))
+                    text: names.map { TerminalText.safe($0) }.joined(separator: "\n"),
+                    json: .array(names.map { .string($0) }))
             }
-            return CommandReply(
-                text: HabitListView.text(habits, today: today, milestones: configuration.milestones),
-                json: try JSONValue(
-                    json: HabitListView.json(habits, today: today, milestones: configuration.milestones)))
+            // Each habit becomes its row as it is read, a page at a time: the histories of
+            // thousands of habits are never held at once.
+            var entries: [HabitListView.Entry] = []
+            try await book.forEach { habit in
+                entries.append(HabitListView.Entry(habit, today: today, milestones: configuration.milestones))
+            }
+            // Only what will be printed is made: the table, or with --json the JSON.
+            if command.json { return CommandReply(json: try JSONValue(json: HabitListView.json(entries))) }
+            return CommandReply(text: HabitListView.text(entries))
         case "show":
             return .text(try await show(command, context: context, milestones: configuration.milestones))
         case "add", "edit":

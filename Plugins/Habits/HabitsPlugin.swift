@@ -26,14 +26,22 @@ public struct HabitsPlugin: HoorayPlugin {
     public init() {}
 
     public func activate(context: PluginContext, configuration: HabitsConfiguration) async throws {
-        let habits = try await context.records(of: Habit.self).all()
-        let wanted = habits.compactMap { reminder(for: $0, context: context) }
+        // Planned from what a reminder needs of each habit, a page at a time: thousands of habits'
+        // histories are never held at once.
+        var wanted: [Reminder] = []
+        try await context.records(of: Habit.self).forEach(as: HabitPlan.self) { habit in
+            if let reminder = reminder(for: habit, context: context) { wanted.append(reminder) }
+        }
         // Snoozes of an earlier version, still to come, are handed over to the engine's snooze.
         let legacy = try await context.reminders.list().filter {
             $0.reminder.id.hasPrefix(Self.legacySnoozePrefix) && $0.nextDue != nil
         }
-        try await context.reminders.replaceAll(with: wanted + legacy.map(\.reminder))
-        let reminded = Set(wanted.map(\.id))
+        // Only with such snoozes to hand over: the set holds an id per habit.
+        let reminded = legacy.isEmpty ? [] : Set(wanted.map(\.id))
+        // Appended in place: a copy of thousands of reminders would double the peak.
+        wanted.append(contentsOf: legacy.map(\.reminder))
+        try await context.reminders.replaceAll(with: wanted)
+        wanted = []
         for snoozed in legacy {
             let base = Self.reminderPrefix + snoozed.reminder.id.dropFirst(Self.legacySnoozePrefix.count)
             if reminded.contains(base), let until = snoozed.nextDue {
@@ -46,6 +54,10 @@ public struct HabitsPlugin: HoorayPlugin {
     // MARK: Reminders
 
     func reminder(for habit: Habit, context: PluginContext) -> Reminder? {
+        reminder(for: HabitPlan(habit), context: context)
+    }
+
+    func reminder(for habit: HabitPlan, context: PluginContext) -> Reminder? {
         guard let time = habit.remindAt else { return nil }
         let zone = context.timeZone
         let schedule: Schedule =
@@ -62,7 +74,7 @@ public struct HabitsPlugin: HoorayPlugin {
 
     /// While a habit is paused its reminder still comes due, and ``reminderDue(_:context:)`` shows
     /// nothing: the hold says so, so that `hooray next` does not list it as coming.
-    func hold(for habit: Habit, context: PluginContext) -> ReminderHold? {
+    func hold(for habit: HabitPlan, context: PluginContext) -> ReminderHold? {
         let today = context.today
         guard let pause = habit.pauses.first(where: { $0.contains(today) }) else { return nil }
         guard let through = pause.through else { return ReminderHold(reason: "paused") }
@@ -134,7 +146,7 @@ public struct HabitsPlugin: HoorayPlugin {
     }
 
     func checkUnique(_ name: String, except id: UUID? = nil, book: RecordBook<Habit>) async throws {
-        if let existing = try await book.all().first(where: {
+        if let existing = try await book.names().first(where: {
             $0.id != id && $0.name.caseInsensitiveCompare(name) == .orderedSame
         }) {
             throw PluginCommandError(
@@ -342,6 +354,45 @@ public struct HabitsPlugin: HoorayPlugin {
         var message = "Reset “\(habit.name)”. A fresh start today."
         if let why = habit.why { message += " Remember why: \(why)" }
         return reply(habit, message, today: today)
+    }
+}
+
+/// What planning a habit's reminder needs of it: read without its history.
+///
+/// It reads the fields a ``Habit`` must have as strictly as the habit does, so a habit that would
+/// not decode gets no reminder.
+struct HabitPlan: Decodable, Sendable {
+    var id: UUID
+    var name: String
+    var schedule: HabitSchedule
+    var start: LocalDate
+    var remindAt: TimeOfDay?
+    var createdAt: Date
+    var pauses: [HabitPause]
+
+    init(_ habit: Habit) {
+        id = habit.id
+        name = habit.name
+        schedule = habit.schedule
+        start = habit.start
+        remindAt = habit.remindAt
+        createdAt = habit.createdAt
+        pauses = habit.pauses
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, schedule, start, remindAt, createdAt, pauses
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        schedule = try container.decode(HabitSchedule.self, forKey: .schedule)
+        start = try container.decode(LocalDate.self, forKey: .start)
+        remindAt = try container.decodeIfPresent(TimeOfDay.self, forKey: .remindAt)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        pauses = try container.decodeIfPresent([HabitPause].self, forKey: .pauses) ?? []
     }
 }
 

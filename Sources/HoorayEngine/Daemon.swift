@@ -48,6 +48,7 @@ public enum Daemon {
     ///   - version: The version to report.
     /// - Returns: The process exit code.
     public static func run(options: DaemonOptions, plugins: [any HoorayPlugin], version: String) async -> DaemonExit {
+        MemoryRelease.configureAllocator()
         // A relative HOME would put the configuration and data in whatever folder hoorayd started in.
         let options = DaemonOptions(
             configFile: options.configFile, environment: HoorayPaths.withAbsoluteHome(options.environment))
@@ -148,15 +149,30 @@ public enum Daemon {
         }
         await engine.setPraiseProvider(
             makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
+        // Reading the configuration and opening the database are done with: their pages are let go
+        // of before the plugins' activation maps its own, so the two never add up.
+        MemoryRelease.releaseReadOnlyFilePages()
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
+        // What planning every plugin's reminders took is given back before hoorayd settles, and
+        // so are the pages of code (and read-only data) that only starting touched.
+        MemoryRelease.releaseAfterBurst(database)
+        MemoryRelease.releaseReadOnlyFilePages()
 
         let barFeed = StatusBarFeed(engine: engine)
-        control.start(follow: { request in
-            guard case .bar(follow: true) = request else { return nil }
-            return { barFeed.follow() }
-        }) { request in
+        control.start(
+            follow: { request in
+                guard case .bar(follow: true) = request else { return nil }
+                return { barFeed.follow() }
+            },
+            // Once a request has been answered, what it took (a long list, say) is given back,
+            // with the pages of code and read-only data it mapped.
+            answered: {
+                MemoryRelease.releaseAfterBurst(database)
+                MemoryRelease.releaseReadOnlyFilePages()
+            }
+        ) { request in
             switch request {
             case .bar:
                 return ControlResponse(ok: true, bar: await engine.barSnapshot())

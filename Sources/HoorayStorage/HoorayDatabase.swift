@@ -29,6 +29,9 @@ public final class HoorayDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(StorageError.busyTimeout)
         configuration.label = "hooray"
+        // releaseMemory() empties the readers' caches rather than closing them, so the next read
+        // does not open a connection again.
+        configuration.persistentReadOnlyConnections = true
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // What is deleted is overwritten, not left readable in free pages: "delete" means gone.
@@ -48,6 +51,12 @@ public final class HoorayDatabase: Sendable {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             chmod(path + suffix, 0o600)
         }
+    }
+
+    /// Lets SQLite give back the memory of its caches and prepared statements, on every
+    /// connection; blocks until the current accesses end.
+    public func releaseMemory() {
+        pool.releaseMemory()
     }
 
     static var migrator: DatabaseMigrator {

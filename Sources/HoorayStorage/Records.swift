@@ -113,6 +113,17 @@ extension HoorayDatabase {
         }
     }
 
+    /// One page of a plugin's records of a kind, by id: at most `limit` records whose id comes after
+    /// `id` (all from the first for `nil`), walking the primary key, so a page costs what it returns.
+    public func records(plugin: String, kind: String, after id: String?, limit: Int) async throws -> [StoredRecord] {
+        // Without `id`, `id >= ''` takes every id, the empty one too.
+        let sql =
+            "SELECT * FROM record WHERE plugin = ? AND kind = ? AND id \(id == nil ? ">=" : ">") ? ORDER BY id LIMIT ?"
+        return try await read { db in
+            try Row.fetchAll(db, sql: sql, arguments: [plugin, kind, id ?? "", max(limit, 1)]).map(Self.record(from:))
+        }
+    }
+
     /// Moves a plugin's key-value pairs whose keys start with `prefix` into its records, in one
     /// transaction; see ``HoorayKit/RecordStore/adoptValues(withPrefix:_:)``.
     ///
@@ -186,6 +197,10 @@ extension DatabasePluginStore: RecordStore {
 
     public func records(kind: String, during range: LocalDayRange) async throws -> [StoredRecord] {
         try await database.records(plugin: plugin, kind: kind, during: range)
+    }
+
+    public func records(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord] {
+        try await database.records(plugin: plugin, kind: kind, after: id, limit: limit)
     }
 
     @discardableResult

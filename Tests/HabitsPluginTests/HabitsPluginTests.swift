@@ -34,6 +34,60 @@ import Testing
         return DueReminder(reminder: reminder, dueAt: date)
     }
 
+    /// More habits than the plugin reads in one page: each is planned, found and listed.
+    @Test func habitsBeyondOnePageArePlannedFoundAndListed() async throws {
+        let harness = PluginTestHarness(pluginName: "habits", now: Self.sunday)
+        let book = harness.context.records(of: Habit.self)
+        let count = RecordBook<Habit>.defaultPageSize + 44
+        for index in 0..<count {
+            try await book.insert(
+                makeHabit(
+                    String(format: "Habit %04d", index), start: "2026-11-01",
+                    done: days("2026-11-01", through: "2026-11-21"),
+                    remindAt: index.isMultiple(of: 3) ? nil : TimeOfDay(hour: 20, minute: 0)))
+        }
+        let plugin = HabitsPlugin()
+        try await plugin.activate(context: harness.context, configuration: HabitsConfiguration())
+        #expect(try await harness.reminders.list().count == count - (count + 2) / 3)
+
+        let last = String(format: "Habit %04d", count - 1)
+        let reply = try await run(plugin, harness, HabitCommand.done, HabitRequest(name: last.uppercased()))
+        #expect(reply.message == "Done: “\(last)” · 22 days")
+        await #expect(throws: PluginCommandError.self) {
+            try await run(plugin, harness, HabitCommand.add, HabitRequest(name: last.lowercased()))
+        }
+        do {
+            try await run(plugin, harness, HabitCommand.done, HabitRequest(name: "Habit 9999"))
+            Issue.record("a habit that does not exist was marked done")
+        } catch let error as PluginCommandError {
+            #expect(error.message.hasPrefix("there is no habit \"Habit 9999\""))
+        }
+
+        let list = try await plugin.run(
+            CommandInvocation(command: "list"), context: harness.context, configuration: HabitsConfiguration())
+        let lines = list.text.split(separator: "\n")
+        #expect(lines.count == count + 1)
+        #expect(lines.last?.hasPrefix(last) == true)
+        #expect(lines.last?.contains("22 days  done") == true)
+        #expect(list.json == nil)
+        let json = try await plugin.run(
+            CommandInvocation(command: "list", json: true), context: harness.context,
+            configuration: HabitsConfiguration())
+        guard case .array(let rows) = try #require(json.json) else {
+            Issue.record("the list's JSON is not an array")
+            return
+        }
+        #expect(rows.count == count)
+        let names = try await plugin.run(
+            CommandInvocation(command: "list", flags: ["names"]), context: harness.context,
+            configuration: HabitsConfiguration())
+        #expect(
+            names.text.split(separator: "\n").map(String.init) == (0..<count).map { String(format: "Habit %04d", $0) })
+
+        let bar = try await plugin.barItems(context: harness.context, configuration: HabitsConfiguration())
+        #expect(bar.first?.text == "✅ 1/\(count)")
+    }
+
     @Test func anAddedHabitGetsAReminderOnItsDueDays() async throws {
         let (plugin, harness) = try await setUp()
         let reply = try await run(

@@ -65,4 +65,56 @@ struct Glass: PluginRecord, Identifiable, Equatable {
         #expect(try await harness.context.records(of: Glass.self).all() == [old])
         #expect(try await harness.storage.keys().isEmpty)
     }
+
+    /// Only `drunkAt` of a glass: a projection that leaves the id out.
+    struct GlassTime: Decodable, Equatable {
+        var drunkAt: Date
+    }
+
+    @Test func everyRecordIsVisitedOncePageByPageInTheOrderOfItsID() async throws {
+        let harness = PluginTestHarness(pluginName: "water", now: Self.now)
+        let glasses = harness.context.records(of: Glass.self)
+        // Inserted out of order, later ids on earlier instants.
+        let inserted = (0..<7).map { index in
+            Glass(
+                id: UUID(uuidString: "0000000\(6 - index)-0000-4000-8000-000000000000")!,
+                drunkAt: Self.now.addingTimeInterval(Double(index) * 60))
+        }
+        for glass in inserted.shuffled() { try await glasses.insert(glass) }
+        // A record that no longer decodes is skipped, as all() leaves it out.
+        try await harness.context.recordStore.insert(
+            StoredRecord(kind: "glass", id: "00000003-broken", date: .instant(Self.now), data: Data("{}".utf8)))
+
+        for pageSize in [1, 2, 3, 7, 8, 256] {
+            var seen: [Glass] = []
+            try await glasses.forEach(pageSize: pageSize) { seen.append($0) }
+            #expect(seen == inserted.reversed(), "page size \(pageSize)")
+        }
+        var times: [Date] = []
+        try await glasses.forEach(as: GlassTime.self, pageSize: 3) { times.append($0.drunkAt) }
+        #expect(times == inserted.reversed().map(\.drunkAt))
+
+        // What the body throws ends the walk.
+        struct Enough: Error {}
+        var visited = 0
+        await #expect(throws: Enough.self) {
+            try await glasses.forEach(pageSize: 2) { _ in
+                visited += 1
+                if visited == 3 { throw Enough() }
+            }
+        }
+        #expect(visited == 3)
+    }
+
+    @Test func aPageHoldsAtMostItsLimitAfterTheGivenID() async throws {
+        let store = InMemoryPluginStore()
+        for id in ["b", "a", "d", "c", ""] {
+            try await store.insert(StoredRecord(kind: "k", id: id, date: .instant(Self.now), data: Data()))
+        }
+        try await store.insert(StoredRecord(kind: "other", id: "a0", date: .instant(Self.now), data: Data()))
+        #expect(try await store.records(kind: "k", after: nil, limit: 2).map(\.id) == ["", "a"])
+        #expect(try await store.records(kind: "k", after: "a", limit: 2).map(\.id) == ["b", "c"])
+        #expect(try await store.records(kind: "k", after: "c", limit: 2).map(\.id) == ["d"])
+        #expect(try await store.records(kind: "k", after: "d", limit: 2).isEmpty)
+    }
 }

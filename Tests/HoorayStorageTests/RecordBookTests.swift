@@ -207,4 +207,31 @@ struct Plan: PluginRecord, Equatable {
         #expect(deleted.plugins == ["habits"])
         #expect(try await books(database, plugin: "habits").0.all().isEmpty)
     }
+
+    @Test func recordsAreReadAPageAtATimeByID() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (walks, store) = books(database)
+        // Ids in the order SQLite compares text, byte by byte: upper case before lower case.
+        let ids = ["0a", "0b", "B1", "a1", "b0", "é"]
+        for (index, id) in ids.reversed().enumerated() {
+            let walk = Walk(id: UUID(), at: t0.addingTimeInterval(Double(index)))
+            try await store.insert(
+                StoredRecord(kind: "walk", id: id, date: .instant(walk.at), data: try RecordBook<Walk>.encode(walk)))
+        }
+        // Another plugin's and another kind's records are never part of a page.
+        let (otherWalks, _) = books(database, plugin: "other")
+        try await otherWalks.insert(Walk(at: t0))
+        try await store.insert(
+            StoredRecord(kind: "plan", id: "0c", date: .day(LocalDate(daysSinceEpoch: 1)), data: Data()))
+
+        #expect(try await store.records(kind: "walk", after: nil, limit: 4).map(\.id) == ["0a", "0b", "B1", "a1"])
+        #expect(try await store.records(kind: "walk", after: "a1", limit: 4).map(\.id) == ["b0", "é"])
+        #expect(try await store.records(kind: "walk", after: "é", limit: 4).isEmpty)
+        #expect(ids.sorted(by: { DatabasePluginStore.idOrder($0, $1) }) == ids)
+
+        var seen: [Date] = []
+        try await walks.forEach(pageSize: 2) { seen.append($0.at) }
+        #expect(seen == (0..<ids.count).reversed().map { t0.addingTimeInterval(Double($0)) })
+    }
 }

@@ -17,6 +17,12 @@ References, same run: a static Swift program that used a little Foundation and s
 (IdleReference foundation), and hoorayd with no data. The CLI's own peak (`hooray habit list`,
 ru_maxrss from wait4) is reported too.
 
+The floor, same run, when they are built beside IdleReference (`make bench` builds them): the same
+kind of program with FoundationEssentials alone, no ICU (EssentialsReference), and with no
+Foundation at all (PlainReference). Each reading also splits the resident set by mapping, from
+/proc/PID/smaps: the executable's own pages (RssExecutable: the static Swift runtime, Foundation,
+ICU data, hoorayd's code), the shared libraries' (RssLibraries) and the rest (anonymous).
+
 Standard library only; run with /usr/bin/python3. Measures, asserts nothing.
 """
 
@@ -49,11 +55,54 @@ DEFAULT_REFERENCE = REPO_ROOT / "Benchmarks" / ".build" / "release" / "IdleRefer
 FIELDS = ("VmRSS", "VmHWM", "RssAnon", "RssFile", "RssShmem", "VmSize")
 
 
+def mapping_split(pid):
+    """Resident kB of the executable's own mappings and of the shared libraries', from smaps."""
+    executable = os.path.realpath(f"/proc/{pid}/exe")
+    split = {"RssExecutable": 0, "RssLibraries": 0}
+    current = None
+    try:
+        with open(f"/proc/{pid}/smaps") as smaps:
+            for line in smaps:
+                fields = line.split()
+                if fields and not fields[0].endswith(":"):
+                    path = fields[5] if len(fields) > 5 else ""
+                    current = (
+                        "RssExecutable"
+                        if path == executable
+                        else "RssLibraries" if ".so" in os.path.basename(path) else None
+                    )
+                elif fields and fields[0] == "Rss:" and current:
+                    split[current] += int(fields[1])
+    except OSError:
+        pass
+    return split
+
+
 def reading(pid):
     status = proc_status(pid)
     values = {name: proc_kb(status, name) for name in FIELDS}
     values["Threads"] = int(status.get("Threads", "0"))
+    values.update(mapping_split(pid))
     return values
+
+
+def reference_reading(program, arguments=()):
+    """The resident set of a reference program once it says READY and has rested 1 s; None when
+    it does not start."""
+    process = subprocess.Popen(
+        [str(program), *arguments],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=die_with_parent,
+    )
+    try:
+        if (readline_with_timeout(process.stdout, 10) or "").startswith("READY"):
+            time.sleep(1)
+            return reading(process.pid)
+        return None
+    finally:
+        stop_process(process)
 
 
 def wait_for_status(world, hooray, timeout=120):
@@ -137,19 +186,16 @@ def measure(bin_dir, habits=10_000, reference=None, keep=False, diagnose=True):
             shutil.rmtree(root, ignore_errors=True)
 
     if reference.is_file():
-        process = subprocess.Popen(
-            [str(reference), "foundation"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            preexec_fn=die_with_parent,
-        )
-        try:
-            if (readline_with_timeout(process.stdout, 10) or "").startswith("READY"):
-                time.sleep(1)
-                report["reference"] = reading(process.pid)
-        finally:
-            stop_process(process)
+        measured = reference_reading(reference, ["foundation"])
+        if measured:
+            report["reference"] = measured
+    # The floor: the same kind of program with FoundationEssentials alone, and with no Foundation.
+    for key, name in (("reference_essentials", "EssentialsReference"), ("reference_plain", "PlainReference")):
+        program = reference.parent / name
+        if program.is_file():
+            measured = reference_reading(program)
+            if measured:
+                report[key] = measured
     return report
 
 
@@ -157,7 +203,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin-dir", default=str(REPO_ROOT / ".build" / "release"))
     parser.add_argument("--habits", type=int, default=10_000)
-    parser.add_argument("--reference", help=f"the IdleReference program (default {DEFAULT_REFERENCE})")
+    parser.add_argument(
+        "--reference",
+        help=f"the IdleReference program (default {DEFAULT_REFERENCE}); EssentialsReference and PlainReference "
+        "are looked for beside it",
+    )
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--no-diagnosis", action="store_true", help="skip the MALLOC_ARENA_MAX=1 start")

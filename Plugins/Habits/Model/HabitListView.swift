@@ -36,14 +36,19 @@ public enum HabitListView {
     ///   - milestones: The streak lengths that earn a badge, such as ``Habit/defaultMilestones``.
     /// - Returns: The text, without a trailing newline.
     public static func text(_ habits: [Habit], today: LocalDate, milestones: [Int]) -> String {
-        guard !habits.isEmpty else { return emptyText }
+        text(habits.map { Entry($0, today: today, milestones: milestones) })
+    }
+
+    /// The list as a table for a terminal, from the habits' entries: as
+    /// ``text(_:today:milestones:)``.
+    static func text(_ entries: [Entry]) -> String {
+        guard !entries.isEmpty else { return emptyText }
         let header = ["NAME", "STREAK", "TODAY", "SCHEDULE", "BADGE"]
-        let rows = sorted(habits).map { habit -> [String] in
-            let row = Row(habit, today: today, milestones: milestones)
-            let days = row.streak.days
+        let rows = sorted(entries).map { row -> [String] in
+            let days = row.streak
             return [
-                singleLine(habit.name), days == 1 ? "1 day" : "\(days) days", row.today.text,
-                habit.schedule.summary + (habit.remindAt.map { " at \($0)" } ?? ""),
+                singleLine(row.name), days == 1 ? "1 day" : "\(days) days", row.today.text,
+                row.schedule + (row.remindAt.map { " at \($0)" } ?? ""),
                 row.badge.map { "\($0) Day" } ?? "",
             ]
         }
@@ -79,23 +84,28 @@ public enum HabitListView {
     ///   - milestones: The streak lengths that earn a badge, such as ``Habit/defaultMilestones``.
     /// - Returns: The JSON text, `[]` without habits.
     public static func json(_ habits: [Habit], today: LocalDate, milestones: [Int]) -> String {
-        guard !habits.isEmpty else { return "[]" }
+        json(habits.map { Entry($0, today: today, milestones: milestones) })
+    }
+
+    /// The list as JSON, from the habits' entries: as ``json(_:today:milestones:)``.
+    static func json(_ entries: [Entry]) -> String {
+        guard !entries.isEmpty else { return "[]" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let rows = sorted(habits).map { Row($0, today: today, milestones: milestones) }
-        // Rows hold only strings, integers, booleans and nulls, which cannot fail to encode.
-        return String(decoding: try! encoder.encode(rows), as: UTF8.self)
+        // Entries hold only strings, integers, booleans and nulls, which cannot fail to encode.
+        return String(decoding: try! encoder.encode(sorted(entries)), as: UTF8.self)
     }
 
     /// Sorted by name without regard to case; ties by name, then id, so the order is stable.
-    private static func sorted(_ habits: [Habit]) -> [Habit] {
-        habits.sorted { lhs, rhs in
-            let left = lhs.name.lowercased()
-            let right = rhs.name.lowercased()
-            if left != right { return left < right }
-            if lhs.name != rhs.name { return lhs.name < rhs.name }
-            return lhs.id.uuidString < rhs.id.uuidString
-        }
+    private static func sorted(_ entries: [Entry]) -> [Entry] {
+        // Each name is lowered once, not at every comparison.
+        entries.map { ($0.name.lowercased(), $0) }
+            .sorted { lhs, rhs in
+                if lhs.0 != rhs.0 { return lhs.0 < rhs.0 }
+                if lhs.1.name != rhs.1.name { return lhs.1.name < rhs.1.name }
+                return lhs.1.id.uuidString < rhs.1.id.uuidString
+            }
+            .map(\.1)
     }
 
     /// Line breaks a user typed become spaces, so a row stays a row; control characters and bidi
@@ -124,35 +134,48 @@ private enum TodayStatus: String {
     var text: String { self == .notDue ? "not due" : rawValue }
 }
 
-/// One habit as the list shows it; encoded as `hooray habit list --json` prints it.
-private struct Row: Encodable {
-    let habit: Habit
-    let streak: Streak
-    let today: TodayStatus
-    let badge: Int?
+extension HabitListView {
+    /// One habit as the list shows it, and as `hooray habit list --json` prints it: what the list
+    /// needs of a habit, worked out once, so a list of thousands of habits holds rows, not histories.
+    struct Entry: Encodable, Sendable {
+        let id: UUID
+        let name: String
+        let why: String?
+        /// The streak, in days.
+        let streak: Int
+        fileprivate let today: TodayStatus
+        /// The schedule's summary.
+        let schedule: String
+        let remindAt: String?
+        let badge: Int?
 
-    init(_ habit: Habit, today: LocalDate, milestones: [Int]) {
-        self.habit = habit
-        streak = habit.streak(today: today)
-        self.today = TodayStatus(habit, today: today)
-        badge = Habit.badge(forStreak: streak.days, milestones: milestones)
-    }
+        init(_ habit: Habit, today: LocalDate, milestones: [Int]) {
+            id = habit.id
+            name = habit.name
+            why = habit.why
+            streak = habit.streak(today: today).days
+            self.today = TodayStatus(habit, today: today)
+            schedule = habit.schedule.summary
+            remindAt = habit.remindAt?.description
+            badge = Habit.badge(forStreak: streak, milestones: milestones)
+        }
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, streak, today, schedule, remindAt, badge, why, paused
-    }
+        enum CodingKeys: String, CodingKey {
+            case id, name, streak, today, schedule, remindAt, badge, why, paused
+        }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(habit.id.uuidString.lowercased(), forKey: .id)
-        try container.encode(habit.name, forKey: .name)
-        try container.encode(streak.days, forKey: .streak)
-        try container.encode(today.rawValue, forKey: .today)
-        try container.encode(habit.schedule.summary, forKey: .schedule)
-        try container.encode(habit.remindAt?.description, forKey: .remindAt)
-        try container.encode(badge, forKey: .badge)
-        try container.encode(habit.why, forKey: .why)
-        try container.encode(today == .paused, forKey: .paused)
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id.uuidString.lowercased(), forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(streak, forKey: .streak)
+            try container.encode(today.rawValue, forKey: .today)
+            try container.encode(schedule, forKey: .schedule)
+            try container.encode(remindAt, forKey: .remindAt)
+            try container.encode(badge, forKey: .badge)
+            try container.encode(why, forKey: .why)
+            try container.encode(today == .paused, forKey: .paused)
+        }
     }
 }
 

@@ -170,9 +170,12 @@ public final class ControlServer: @unchecked Sendable {
     ///   - follow: For a request that is followed rather than answered once (`bar` with `follow`):
     ///     what opens its answers, written one line each until the stream ends or the client goes
     ///     away; `nil` for every other request, which `handler` answers.
+    ///   - answered: Runs on the connection's thread once it is closed: after the client has its
+    ///     answer, off its path.
     ///   - handler: Answers one well-formed request.
     public func start(
         follow: @escaping @Sendable (ControlRequest) -> Feed? = { _ in nil },
+        answered: @escaping @Sendable () -> Void = {},
         handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
     ) {
         let slots = ConnectionSlots()
@@ -208,6 +211,7 @@ public final class ControlServer: @unchecked Sendable {
                     // The slot is free before the client sees the end of the stream.
                     slots.leave(follower: followed)
                     close(client)
+                    answered()
                 }
                 worker.start()
             }

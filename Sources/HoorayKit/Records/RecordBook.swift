@@ -126,6 +126,67 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
         try await records(withIDPrefix: "")
     }
 
+    /// The default number of records ``forEach(pageSize:_:)`` and ``forEach(as:pageSize:_:)``
+    /// decode at once.
+    public static var defaultPageSize: Int { 256 }
+
+    /// Goes through every record a page at a time, in the order of their ids, holding at most one
+    /// page of decoded records: for a plugin with many records that needs each only for a moment,
+    /// such as to plan a reminder per record or to count them.
+    ///
+    /// ```swift
+    /// var due = 0
+    /// try await context.records(of: Habit.self).forEach { habit in
+    ///     if habit.isDue(on: today) { due += 1 }
+    /// }
+    /// ```
+    ///
+    /// A record that no longer decodes is skipped, as ``all()`` leaves it out. Records inserted or
+    /// deleted meanwhile may or may not be seen; none is seen twice.
+    ///
+    /// - Parameters:
+    ///   - pageSize: How many records to read and decode at once.
+    ///   - body: Called with each record; what it throws ends the walk and is rethrown.
+    public func forEach(pageSize: Int = defaultPageSize, _ body: (Record) async throws -> Void) async throws {
+        try await forEach(as: Record.self, pageSize: pageSize, body)
+    }
+
+    /// Goes through every record a page at a time, each decoded as `Projection`: a `Decodable` type
+    /// with only the fields the caller needs, so the others are never built.
+    ///
+    /// ```swift
+    /// struct HabitName: Decodable { var id: UUID; var name: String }
+    /// var names: [String] = []
+    /// try await habits.forEach(as: HabitName.self) { names.append($0.name) }
+    /// ```
+    ///
+    /// The projection is decoded from the stored JSON as ``decode(_:)`` decodes the record (dates as
+    /// seconds since 1970); fields it does not declare are skipped. A record that does not decode
+    /// as the projection is skipped.
+    ///
+    /// - Parameters:
+    ///   - projection: The type to decode each record as.
+    ///   - pageSize: How many records to read and decode at once.
+    ///   - body: Called with each projection, in the order of the records' ids; what it throws
+    ///     ends the walk and is rethrown.
+    public func forEach<Projection: Decodable>(
+        as projection: Projection.Type, pageSize: Int = defaultPageSize, _ body: (Projection) async throws -> Void
+    ) async throws {
+        try await adoptLegacyValues()
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        var last: String?
+        while true {
+            let page = try await store.records(kind: kind, after: last, limit: max(pageSize, 1))
+            for stored in page {
+                guard let value = try? decoder.decode(Projection.self, from: stored.data) else { continue }
+                try await body(value)
+            }
+            guard page.count >= max(pageSize, 1), let end = page.last?.id else { return }
+            last = end
+        }
+    }
+
     /// The records whose id starts with `prefix` (without regard to the case of ASCII letters),
     /// oldest date first.
     public func records(withIDPrefix prefix: String) async throws -> [Record] {

@@ -48,6 +48,20 @@ public protocol RecordStore: Sendable {
     /// - Returns: The records, oldest ``StoredRecord/date`` first, then by id.
     func records(kind: String, during range: LocalDayRange) async throws -> [StoredRecord]
 
+    /// One page of the records of a kind in the order of their ids (byte by byte): at most `limit`
+    /// records whose id comes after `id`, from the first when `id` is `nil`.
+    ///
+    /// It lets ``RecordBook/forEach(as:pageSize:_:)`` read every record of a kind while holding
+    /// only one page: a host that keeps many records should answer it without reading them all.
+    /// The default reads every record of the kind (``records(kind:idPrefix:)``) and keeps the page.
+    ///
+    /// - Parameters:
+    ///   - kind: The records' kind.
+    ///   - id: The last id of the previous page, or `nil` for the first page.
+    ///   - limit: The most records to return; at least 1.
+    /// - Returns: The records, by id; fewer than `limit` only on the last page.
+    func records(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord]
+
     /// Moves values of the plugin's key-value ``PluginStore`` into its records, in one step.
     ///
     /// Each value whose key starts with `prefix` is handed to `convert`; each record it returns is
@@ -61,6 +75,23 @@ public protocol RecordStore: Sendable {
     @discardableResult
     func adoptValues(withPrefix prefix: String, _ convert: @escaping @Sendable (StoredValue) -> StoredRecord?)
         async throws -> Int
+}
+
+extension RecordStore {
+    /// Reads every record of the kind and keeps one page: right for a store that holds its records
+    /// in memory anyway.
+    public func records(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord] {
+        let later = try await records(kind: kind, idPrefix: "").filter { record in
+            id.map { Self.idOrder($0, record.id) } ?? true
+        }
+        return Array(later.sorted { Self.idOrder($0.id, $1.id) }.prefix(max(limit, 1)))
+    }
+
+    /// Whether `lhs` comes before `rhs` in the order of ``records(kind:after:limit:)``: their UTF-8
+    /// bytes, as SQLite compares text.
+    public static func idOrder(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
 }
 
 /// A record as a ``RecordStore`` keeps it: JSON bytes, with the kind, id and date it is found by.
