@@ -149,16 +149,11 @@ public enum Daemon {
         }
         await engine.setPraiseProvider(
             makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
-        // Reading the configuration and opening the database are done with: their pages are let go
-        // of before the plugins' activation maps its own, so the two never add up.
-        MemoryRelease.releaseReadOnlyFilePages()
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
-        // What planning every plugin's reminders took is given back before hoorayd settles, and
-        // so are the pages of code (and read-only data) that only starting touched.
+        // What planning every plugin's reminders took is given back before hoorayd settles.
         MemoryRelease.releaseAfterBurst(database)
-        MemoryRelease.releaseReadOnlyFilePages()
 
         let barFeed = StatusBarFeed(engine: engine)
         control.start(
@@ -166,12 +161,8 @@ public enum Daemon {
                 guard case .bar(follow: true) = request else { return nil }
                 return { barFeed.follow() }
             },
-            // Once a request has been answered, what it took (a long list, say) is given back,
-            // with the pages of code and read-only data it mapped.
-            answered: {
-                MemoryRelease.releaseAfterBurst(database)
-                MemoryRelease.releaseReadOnlyFilePages()
-            }
+            // Once a request has been answered, what it took (a long list, say) is given back.
+            answered: { MemoryRelease.releaseAfterBurst(database) }
         ) { request in
             switch request {
             case .bar:
