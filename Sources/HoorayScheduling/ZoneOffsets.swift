@@ -56,14 +56,33 @@ enum ZoneOffsets {
         }
     }
 
-    /// Every zone's table, by the zone's identifier.
-    private static let tables = Mutex<[String: Table]>([:])
+    /// Every zone's table, and which was used last.
+    private struct Tables {
+        var indices: [String: Int] = [:]
+        var list: [Table] = []
+        /// Planning asks about one zone many times in a row: the same identifier is compared
+        /// (usually the same string, so at once) instead of hashed.
+        var lastIdentifier = ""
+        var lastIndex = -1
+    }
+
+    private static let tables = Mutex(Tables())
 
     /// Runs `body` with the table of `zone`, under the one lock that guards every table.
-    static func withTable<Result>(of zone: TimeZone, _ body: (inout Table) -> Result) -> Result {
+    static func withTable<Result: Sendable>(of zone: TimeZone, _ body: (inout Table) -> Result) -> Result {
         let identifier = zone.identifier
         return tables.withLock { tables in
-            body(&tables[identifier, default: Table()])
+            if tables.lastIndex < 0 || tables.lastIdentifier != identifier {
+                if let index = tables.indices[identifier] {
+                    tables.lastIndex = index
+                } else {
+                    tables.lastIndex = tables.list.count
+                    tables.indices[identifier] = tables.list.count
+                    tables.list.append(Table())
+                }
+                tables.lastIdentifier = identifier
+            }
+            return body(&tables.list[tables.lastIndex])
         }
     }
 
