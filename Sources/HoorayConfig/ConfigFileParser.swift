@@ -32,7 +32,9 @@ public enum ConfigFileParser {
                     hint: "save it as UTF-8 text")
             ]
         }
-        if let hazard = TOMLLocator.firstHazard(in: text) {
+        let scanned = TOMLLocator.hazardOrLocations(in: text, file: file)
+        if case .failure(let found) = scanned {
+            let hazard = found.hazard
             // toml++ would abort the process here (see `firstHazard`). What it finds wrong before
             // this place comes first, as it would in a file without it.
             var before = ""
@@ -49,7 +51,7 @@ public enum ConfigFileParser {
             throw [hazardError(hazard, at: here)]
         }
         let table = try parseWithTOMLKit(text, file: file)
-        let locations = TOMLLocator.locate(in: text, file: file)
+        let locations = (try? scanned.get()) ?? [:]
         let converter = Converter(locations: locations)
         let root = converter.table(table, path: ConfigKeyPath())
         return ConfigNode(.table(root), location: SourceLocation(file: file, line: 1, column: 1))
@@ -124,28 +126,31 @@ public enum ConfigFileParser {
         let locations: [ConfigKeyPath: TOMLLocator.Entry]
 
         func table(_ table: TOMLTable, path: ConfigKeyPath) -> ConfigTable {
+            // Each key's path and locations are looked up once, not at every comparison of the sort.
+            var children = table.keys.map { key in
+                let childPath = path.appending(key: key)
+                return (key: key, path: childPath, entry: locations[childPath])
+            }
             // toml++ keeps keys sorted; the file's order is what a reader expects.
-            let keys = table.keys.sorted { left, right in
-                let leftLocation = locations[path.appending(key: left)]?.keyLocation
-                let rightLocation = locations[path.appending(key: right)]?.keyLocation
-                switch (leftLocation, rightLocation) {
+            children.sort { left, right in
+                switch (left.entry?.keyLocation, right.entry?.keyLocation) {
                 case (let l?, let r?) where l != r: return l < r
                 case (.some, nil): return true
                 case (nil, .some): return false
-                default: return left < right
+                default: return left.key < right.key
                 }
             }
             var result = ConfigTable()
-            for key in keys {
-                guard let value = table[key] else { continue }
-                let childPath = path.appending(key: key)
-                result.set(node(value, path: childPath), forKey: key, keyLocation: locations[childPath]?.keyLocation)
+            for child in children {
+                guard let value = table[child.key] else { continue }
+                result.set(
+                    node(value, path: child.path, location: child.entry?.valueLocation), forKey: child.key,
+                    keyLocation: child.entry?.keyLocation)
             }
             return result
         }
 
-        func node(_ value: any TOMLValueConvertible, path: ConfigKeyPath) -> ConfigNode {
-            let location = locations[path]?.valueLocation
+        func node(_ value: any TOMLValueConvertible, path: ConfigKeyPath, location: SourceLocation?) -> ConfigNode {
             switch value.type {
             case .table:
                 return ConfigNode(
@@ -154,7 +159,9 @@ public enum ConfigFileParser {
                 var elements: [ConfigNode] = []
                 if let array = value.array {
                     for (index, element) in array.enumerated() {
-                        elements.append(node(element, path: path.appending(index: index)))
+                        let elementPath = path.appending(index: index)
+                        elements.append(
+                            node(element, path: elementPath, location: locations[elementPath]?.valueLocation))
                     }
                 }
                 return ConfigNode(.array(elements), location: location)

@@ -31,6 +31,9 @@ struct TOMLLocator {
     private init(text: String, file: String) {
         self.scalars = Array(text.unicodeScalars)
         self.file = file
+        // Each key of a document mostly stands on a line of its own: sized once, the table of
+        // locations is not built again and again as a large file is read.
+        entries.reserveCapacity(scalars.count(where: { $0 == "\n" }) + 1)
     }
 
     /// A place in a document that toml++ 3.4.0 cannot report as an error: it would abort instead.
@@ -93,6 +96,27 @@ struct TOMLLocator {
         return locator.entries
     }
 
+    /// Looks for the first hazard (``firstHazard(in:)``) and, when there is none, the locations of
+    /// every key path (``locate(in:file:)``), in one pass over the text: a document without a hazard
+    /// is scanned exactly as `locate` scans it.
+    ///
+    /// - Parameters:
+    ///   - text: The TOML text, valid or not.
+    ///   - file: The path to put in the locations.
+    /// - Returns: The first hazard, or the locations of every key path when there is none.
+    static func hazardOrLocations(in text: String, file: String) -> Result<[ConfigKeyPath: Entry], HazardFound> {
+        var locator = TOMLLocator(text: text, file: file)
+        locator.stoppingAtHazards = true
+        locator.scanDocument()
+        if let hazard = locator.hazard { return .failure(HazardFound(hazard: hazard)) }
+        return .success(locator.entries)
+    }
+
+    /// The hazard ``hazardOrLocations(in:file:)`` found.
+    struct HazardFound: Error {
+        var hazard: Hazard
+    }
+
     // MARK: Reading characters
 
     private var here: SourceLocation { SourceLocation(file: file, line: line, column: column) }
@@ -153,8 +177,11 @@ struct TOMLLocator {
     // MARK: Recording
 
     private mutating func record(_ path: ConfigKeyPath, key: SourceLocation, value: SourceLocation, replace: Bool) {
-        if replace || entries[path] == nil {
-            entries[path] = Entry(keyLocation: key, valueLocation: value)
+        let entry = Entry(keyLocation: key, valueLocation: value)
+        if replace {
+            entries[path] = entry
+        } else if entries.index(forKey: path) == nil {
+            entries[path] = entry
         }
     }
 

@@ -10,28 +10,42 @@ extension Schedule {
 
     /// The first date on or after `date` that the schedule is due on, or `nil` if there is none.
     func firstDueDate(onOrAfter date: LocalDate) -> LocalDate? {
-        let found: LocalDate?
+        firstDueDay(onOrAfter: date.daysSinceEpoch).map(LocalDate.init(daysSinceEpoch:))
+    }
+
+    /// ``firstDueDate(onOrAfter:)`` in days since 1970-01-01, which planning counts in without
+    /// converting to and from calendar dates at every step.
+    func firstDueDay(onOrAfter day: Int) -> Int? {
+        let found: Int?
         switch self {
         case .daily:
-            found = date
+            found = day
         case .weekly(let days, _, _):
-            found = (0..<7).lazy.map { date.adding(days: $0) }.first { days.contains($0.weekday) }
+            var mask = 0
+            for weekday in days { mask |= 1 << weekday.rawValue }
+            found = (0..<7).lazy.map { day + $0 }.first { mask & (1 << Self.weekdayNumber(ofDay: $0)) != 0 }
         case .everyNDays(let interval, let anchor, _, _):
             guard interval > 0 else { return nil }
-            if date <= anchor {
-                found = anchor
+            let anchorDay = anchor.daysSinceEpoch
+            if day <= anchorDay {
+                found = anchorDay
             } else {
-                let elapsed = anchor.days(until: date)
+                let elapsed = day - anchorDay
                 let steps = elapsed / interval + (elapsed % interval == 0 ? 0 : 1)
                 let (days, overflow) = steps.multipliedReportingOverflow(by: interval)
-                guard !overflow, days <= Self.lastPlannableDay - anchor.daysSinceEpoch else { return nil }
-                found = anchor.adding(days: days)
+                guard !overflow, days <= Self.lastPlannableDay - anchorDay else { return nil }
+                found = anchorDay + days
             }
         case .once:
             found = nil
         }
-        guard let found, found.daysSinceEpoch <= Self.lastPlannableDay else { return nil }
+        guard let found, found <= Self.lastPlannableDay else { return nil }
         return found
+    }
+
+    /// The `Weekday` raw value (1 for Monday through 7 for Sunday) of a day since 1970-01-01, a Thursday.
+    static func weekdayNumber(ofDay day: Int) -> Int {
+        ((day % 7) + 7 + 3) % 7 + 1
     }
 
     /// The last date on or before `date` that the schedule is due on, or `nil` if there is none.

@@ -55,12 +55,14 @@ public enum NextDue {
     /// The first occurrence of a repeating schedule strictly after `instant`; `nil` for a one-off.
     static func nextOccurrence(after instant: Date, of schedule: Schedule) -> Occurrence? {
         guard let zone = schedule.zone, let time = schedule.timeOfDay else { return nil }
+        let seconds = time.secondsSinceMidnight
         // Starting a day early catches a time that a gap across midnight pushed onto today.
-        var candidate = schedule.firstDueDate(onOrAfter: localDate(of: instant, in: zone).adding(days: -1))
-        while let date = candidate {
-            let due = self.instant(of: date, at: time, in: zone)
-            if due > instant { return Occurrence(date: date, instant: due) }
-            candidate = schedule.firstDueDate(onOrAfter: date.adding(days: 1))
+        let today = floorDivide(wallClockSeconds(of: instant, in: zone), secondsPerDay)
+        var candidate = schedule.firstDueDay(onOrAfter: today - 1)
+        while let day = candidate {
+            let due = self.instant(ofWallClockSeconds: day * secondsPerDay + seconds, in: zone)
+            if due > instant { return Occurrence(date: LocalDate(daysSinceEpoch: day), instant: due) }
+            candidate = schedule.firstDueDay(onOrAfter: day + 1)
         }
         return nil
     }

@@ -12,8 +12,9 @@ extension NextDue {
     /// - A time that happens twice on that day, because a fall-back change repeated it, resolves to
     ///   its first occurrence: 01:30 in America/New_York on 2026-11-01 is 01:30 EDT, not EST.
     ///
-    /// The offsets come from `TimeZone.secondsFromGMT(for:)` alone, so the result does not depend on
-    /// the matching policies of `Calendar`.
+    /// The offsets are those of `TimeZone.secondsFromGMT(for:)` (remembered per zone between its
+    /// transitions, see `ZoneOffsets`), so the result does not depend on the matching policies of
+    /// `Calendar`.
     ///
     /// - Parameters:
     ///   - date: The calendar date in `zone`.
@@ -55,31 +56,36 @@ extension NextDue {
     /// Local seconds since 1970-01-01T00:00 on the wall clock of `zone` (not an instant).
     static func wallClockSeconds(of instant: Date, in zone: TimeZone) -> Int {
         let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
-        return seconds + zone.secondsFromGMT(for: instant)
+        return seconds + ZoneOffsets.offset(atUTCSeconds: seconds, in: zone)
     }
 
     static func instant(ofWallClockSeconds wall: Int, in zone: TimeZone) -> Date {
-        func offset(atUTCSeconds seconds: Int) -> Int {
-            zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        let seconds = ZoneOffsets.withTable(of: zone) { table in
+            func offset(atUTCSeconds seconds: Int) -> Int {
+                table.offset(atUTCSeconds: seconds, in: zone)
+            }
+            // Every instant that can show `wall` lies within 14 hours of it (read as UTC), so the offsets
+            // in force a day either side cover both sides of any clock change near it.
+            let candidates = (
+                offset(atUTCSeconds: wall - secondsPerDay),
+                offset(atUTCSeconds: wall),
+                offset(atUTCSeconds: wall + secondsPerDay)
+            )
+            // The largest offset that shows this wall-clock time gives the earliest instant: the first
+            // occurrence of a repeated time.
+            var consistent: Int?
+            for candidate in [candidates.0, candidates.1, candidates.2]
+            where candidate > (consistent ?? .min) && offset(atUTCSeconds: wall - candidate) == candidate {
+                consistent = candidate
+            }
+            if let consistent { return wall - consistent }
+            // No offset shows this wall-clock time: it lies in a gap. Read with the offset in force before
+            // the change, it lands as far past the change as it was past the start of the gap, which moves
+            // it forward by exactly the length of the gap.
+            let earliest = wall - max(candidates.0, candidates.1, candidates.2)
+            return wall - offset(atUTCSeconds: earliest)
         }
-        // Every instant that can show `wall` lies within 14 hours of it (read as UTC), so the offsets
-        // in force a day either side cover both sides of any clock change near it.
-        let candidates = Set([
-            offset(atUTCSeconds: wall - secondsPerDay),
-            offset(atUTCSeconds: wall),
-            offset(atUTCSeconds: wall + secondsPerDay),
-        ])
-        let consistent = candidates.filter { offset(atUTCSeconds: wall - $0) == $0 }
-        // The largest offset gives the earliest instant: the first occurrence of a repeated time.
-        if let offset = consistent.max() {
-            return Date(timeIntervalSince1970: TimeInterval(wall - offset))
-        }
-        // No offset shows this wall-clock time: it lies in a gap. Read with the offset in force before
-        // the change, it lands as far past the change as it was past the start of the gap, which moves
-        // it forward by exactly the length of the gap.
-        let earliest = wall - candidates.max()!
-        let before = offset(atUTCSeconds: earliest)
-        return Date(timeIntervalSince1970: TimeInterval(wall - before))
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     static func floorDivide(_ value: Int, _ divisor: Int) -> Int {

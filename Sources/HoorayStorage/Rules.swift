@@ -118,7 +118,9 @@ extension HoorayDatabase {
     /// the plugin is removed — except snoozes still to come (``HoorayKit/Snooze``) of a reminder
     /// that stays, or of a notice that came from no reminder.
     ///
-    /// A plugin declaring thousands of reminders at start costs one transaction, not one each.
+    /// A plugin declaring thousands of reminders at start costs one transaction, not one each, and
+    /// a reminder stored exactly so already (the same payload and schedule) is not written again:
+    /// only what changed is re-planned and rewritten.
     ///
     /// - Returns: The plugin's rules as stored, in the order given, then the snoozes kept.
     @discardableResult
@@ -126,17 +128,30 @@ extension HoorayDatabase {
         plugin: String, with reminders: [Reminder], now: Date,
         computeNextDue: @Sendable @escaping (Schedule) -> Date?
     ) async throws -> [StoredRule] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        // Encoding is most of the cost of declaring many rules; rules that share a schedule (every
+        // weekday at 09:00 in one zone) share its key, encoded once.
+        var scheduleKeys: [Schedule: String] = [:]
         let encoded = try reminders.map { reminder in
-            (reminder, try encodeJSON(reminder), String(decoding: try encodeJSON(reminder.schedule), as: UTF8.self))
+            let scheduleKey: String
+            if let known = scheduleKeys[reminder.schedule] {
+                scheduleKey = known
+            } else {
+                scheduleKey = String(decoding: try encoder.encode(reminder.schedule), as: UTF8.self)
+                scheduleKeys[reminder.schedule] = scheduleKey
+            }
+            return (reminder, try encoder.encode(reminder), scheduleKey)
         }
         return try await write { db in
-            var existing: [String: (scheduleKey: String, nextDue: Date?)] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT reminderID, scheduleKey, nextDue FROM rule WHERE plugin = ?", arguments: [plugin])
-            {
-                existing[row["reminderID"]] = (
-                    row["scheduleKey"], (row["nextDue"] as Double?).map(Date.init(unixSeconds:))
-                )
+            var existing: [String: (payload: Data, scheduleKey: String, nextDue: Date?)] = [:]
+            existing.reserveCapacity(reminders.count)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT reminderID, reminder, scheduleKey, nextDue FROM rule WHERE plugin = ?",
+                arguments: [plugin])
+            while let row = try rows.next() {
+                existing[row[0]] = (row[1], row[2], (row[3] as Double?).map(Date.init(unixSeconds:)))
             }
             let wanted = Set(reminders.map(\.id))
             let remove = try db.makeStatement(sql: "DELETE FROM rule WHERE plugin = ? AND reminderID = ?")
@@ -161,6 +176,11 @@ extension HoorayDatabase {
                 let nextDue: Date?
                 if let old = existing[reminder.id], old.scheduleKey == scheduleKey {
                     nextDue = old.nextDue
+                    // Stored exactly so already: writing it again would change nothing but cost a
+                    // write per rule on every start.
+                    if old.payload == payload {
+                        return StoredRule(plugin: plugin, reminder: reminder, nextDue: nextDue)
+                    }
                 } else {
                     nextDue = computeNextDue(reminder.schedule)
                 }

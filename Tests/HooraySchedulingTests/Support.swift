@@ -4,6 +4,8 @@ import HoorayKit
 let newYork = TimeZone(identifier: "America/New_York")!
 let berlin = TimeZone(identifier: "Europe/Berlin")!
 let sydney = TimeZone(identifier: "Australia/Sydney")!
+let lordHowe = TimeZone(identifier: "Australia/Lord_Howe")!
+let apia = TimeZone(identifier: "Pacific/Apia")!
 
 /// An instant written as a UTC ISO 8601 string, such as `2026-03-08T07:30:00Z`.
 func utc(_ text: String) -> Date {

@@ -45,6 +45,27 @@ let wallClockCases: [WallClockCase] = [
     WallClockCase(
         name: "Sydney midnight on an ordinary day", zone: sydney,
         date: "2026-07-01", time: "00:00", expected: "2026-06-30T14:00:00Z"),
+    WallClockCase(
+        name: "Lord Howe 02:15 in its 30-minute spring gap moves forward 30 minutes", zone: lordHowe,
+        date: "2026-10-04", time: "02:15", expected: "2026-10-03T15:45:00Z"),
+    WallClockCase(
+        name: "Lord Howe repeated 01:45 is its first (+11:00) occurrence", zone: lordHowe,
+        date: "2026-04-05", time: "01:45", expected: "2026-04-04T14:45:00Z"),
+    WallClockCase(
+        name: "Kathmandu's +05:45 offset", zone: TimeZone(identifier: "Asia/Kathmandu")!,
+        date: "2026-07-01", time: "09:00", expected: "2026-07-01T03:15:00Z"),
+    WallClockCase(
+        name: "Kolkata's +05:30 offset", zone: TimeZone(identifier: "Asia/Kolkata")!,
+        date: "2026-11-01", time: "01:30", expected: "2026-10-31T20:00:00Z"),
+    WallClockCase(
+        name: "Chatham 02:50 in its spring gap becomes 03:50 (+13:45)", zone: TimeZone(identifier: "Pacific/Chatham")!,
+        date: "2026-09-27", time: "02:50", expected: "2026-09-26T14:05:00Z"),
+    WallClockCase(
+        name: "Apia skipped 2011-12-30 across the date line: 09:00 moves forward a whole day", zone: apia,
+        date: "2011-12-30", time: "09:00", expected: "2011-12-30T19:00:00Z"),
+    WallClockCase(
+        name: "Apia the day before it crossed the date line", zone: apia,
+        date: "2011-12-29", time: "09:00", expected: "2011-12-29T19:00:00Z"),
 ]
 
 @Suite("Wall-clock time and instants")

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayKit
 import HoorayStorage
+import Synchronization
 import Testing
 
 /// A fresh database file in its own temporary directory.
@@ -116,6 +117,37 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         let many = (0..<5000).map { reminder("r\($0)") }
         try await database.replaceRules(plugin: "reminders", with: many, now: t0) { _ in later }
         #expect(try await database.rules(plugin: "reminders").count == 5000)
+    }
+
+    @Test("Declaring 1,000 rules again with one moved and one reworded re-plans only the moved one")
+    func aChangedRuleAmongManyRePlansOnlyItself() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = t0.addingTimeInterval(60)
+        let many = (0..<1000).map { reminder("r\($0)") }
+        try await database.replaceRules(plugin: "reminders", with: many, now: t0) { _ in first }
+
+        var changed = many
+        changed[500] = reminder("r500", at: 9)
+        changed[700].notice.body = "Roll your shoulders"
+        let planned = Mutex<[Schedule]>([])
+        let later = t0.addingTimeInterval(3600)
+        let stored = try await database.replaceRules(plugin: "reminders", with: changed, now: later) { schedule in
+            planned.withLock { $0.append(schedule) }
+            return later.addingTimeInterval(60)
+        }
+
+        #expect(planned.withLock { $0 } == [changed[500].schedule], "only the moved rule is planned again")
+        let rules = try await database.rules(plugin: "reminders")
+        #expect(rules.count == 1000)
+        #expect(stored.count == 1000)
+        let byID = Dictionary(uniqueKeysWithValues: rules.map { ($0.reminder.id, $0) })
+        #expect(byID["r500"]?.nextDue == later.addingTimeInterval(60))
+        #expect(byID["r500"]?.reminder.schedule == changed[500].schedule)
+        #expect(byID["r700"]?.nextDue == first, "a new body keeps the next due instant")
+        #expect(byID["r700"]?.reminder.notice.body == "Roll your shoulders")
+        #expect(rules.filter { $0.nextDue == first }.count == 999)
+        #expect(Set(stored.map(\.reminder)) == Set(changed))
     }
 
     @Test func noticesMoveThroughDeliveryStates() async throws {

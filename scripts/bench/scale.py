@@ -2,8 +2,8 @@
 """Benchmarks of scale: hoorayd starting with many reminder rules, and the database after a heavy year.
 
 start   hoorayd with N `[[plugins.reminders.reminder]]` entries in a conf.d drop-in (default
-        100,000, and 10,000 to show how it scales), all due 6 to 18 hours from now so none fires
-        during the measurement. Times,
+        100,000, and 10,000 and 1,000,000 beside it to show how it scales; `--steps` chooses
+        others), all due 6 to 18 hours from now so none fires during the measurement. Times,
         from spawn: each stderr line as it arrives (configuration read, plugins activated, the
         upcoming reminders announced, "hoorayd is running"), and `hooray status --json` reporting
         the next due instant. Then the same start again (the rules are stored now), and
@@ -123,12 +123,21 @@ def timed_start(world, hooray, hoorayd, name, timeout, expect_next_due=True):
         progress(f"    {name}: stopped in {(time.monotonic() - stop_started) * 1000:.0f} ms")
 
 
-def measure_start(bin_dir, rules=100_000, timeout=240.0, keep=False, steps=(10_000,)):
-    """The start with `rules` rules, with no rules (the reference) and with each smaller step count."""
+def default_steps(rules):
+    """The other counts measured beside `rules`: a tenth and ten times as many from 100,000 up, so the growth shows."""
+    return (rules // 10, rules * 10) if rules >= 100_000 else ()
+
+
+def measure_start(bin_dir, rules=100_000, timeout=240.0, keep=False, steps=None):
+    """The start with `rules` rules, with no rules (the reference) and with each other step count.
+
+    `steps` defaults to `default_steps(rules)`: 10,000 and 1,000,000 beside the default 100,000.
+    """
     check_bus_prerequisites()
     hooray, hoorayd = resolve_binaries(bin_dir)
     results = {"benchmark": "start", "count": rules, "runs": {}}
-    counts = [0] + [step for step in steps if 0 < step < rules] + [rules]
+    steps = default_steps(rules) if steps is None else steps
+    counts = sorted({0, rules, *(step for step in steps if step > 0)})
     for count in counts:
         root = tempfile.mkdtemp(prefix=f"hooray-bench-start-{count}-")
         world = World(root)
@@ -156,6 +165,19 @@ def measure_start(bin_dir, rules=100_000, timeout=240.0, keep=False, steps=(10_0
                 shutil.rmtree(root, ignore_errors=True)
     results["reference"] = results["runs"][0]
     results["rules"] = results["runs"][rules]
+    # Cost per rule above the reference, for each count: flat when the growth is linear.
+    results["per_rule_us"] = {}
+    for count, entry in results["runs"].items():
+        if count == 0:
+            continue
+        per_rule = {}
+        for attempt in ("first", "again"):
+            run, base = entry[attempt], results["reference"][attempt]
+            for key in ("running_ms", "status_ms"):
+                if run.get(key) is not None and base.get(key) is not None:
+                    per_rule[f"{attempt}_{key[:-3]}"] = (run[key] - base[key]) * 1000 / count
+        per_rule["config_check"] = (entry["config_check_ms"] - results["reference"]["config_check_ms"]) * 1000 / count
+        results["per_rule_us"][count] = per_rule
     return results
 
 
@@ -364,12 +386,21 @@ def main():
     parser.add_argument("what", choices=["start", "dbsize"])
     parser.add_argument("--bin-dir", default=str(REPO_ROOT / ".build" / "release"))
     parser.add_argument("--rules", type=int, default=100_000)
+    parser.add_argument(
+        "--steps",
+        help="start: other rule counts to measure beside --rules, comma-separated "
+        "(default: a tenth and ten times --rules from 100,000 up, so 10000,1000000; none below)",
+    )
+    parser.add_argument("--timeout", type=float, default=240.0, help="start: seconds each start may take")
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--keep", action="store_true")
     options = parser.parse_args()
     def measure():
         if options.what == "start":
-            return measure_start(options.bin_dir, options.rules, keep=options.keep)
+            steps = None
+            if options.steps is not None:
+                steps = tuple(int(step.replace("_", "")) for step in options.steps.split(",") if step.strip())
+            return measure_start(options.bin_dir, options.rules, timeout=options.timeout, keep=options.keep, steps=steps)
         return measure_database(options.bin_dir, keep=options.keep)
 
     run_standalone("scale.py", measure, options.json)

@@ -111,8 +111,12 @@ final class DecodingState {
     let basePath: ConfigKeyPath
     let timeZone: TimeZone
     let userInfo: [CodingUserInfoKey: Any]
-    private var visits: [ConfigKeyPath: Visit] = [:]
-    private var visitOrder: [ConfigKeyPath] = []
+    /// Each visited table's place in `visitList`, by path; a container keeps its table's place, so
+    /// that recording a key it was asked for costs no look-up of the path.
+    private var visits: [ConfigKeyPath: Int] = [:]
+    /// The visited tables, in the order they were first visited.
+    private var visitList: [Visit] = []
+    private var visitPaths: [ConfigKeyPath] = []
 
     init(root: ConfigNode, basePath: ConfigKeyPath, timeZone: TimeZone, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.root = root
@@ -146,42 +150,43 @@ final class DecodingState {
 
     // MARK: Table visits
 
-    func visit(_ table: ConfigTable, location: SourceLocation?, path: ConfigKeyPath) {
-        if visits[path] == nil {
-            visits[path] = Visit(table: table, location: location)
-            visitOrder.append(path)
+    /// Notes that a table is being decoded and returns its place, which the other calls take.
+    func visit(_ table: ConfigTable, location: SourceLocation?, path: ConfigKeyPath) -> Int {
+        if let index = visits[path] { return index }
+        visits[path] = visitList.count
+        visitList.append(Visit(table: table, location: location))
+        visitPaths.append(path)
+        return visitList.count - 1
+    }
+
+    func request(_ key: String, at visit: Int) {
+        if visitList[visit].requestedSet.insert(key).inserted {
+            visitList[visit].requested.append(key)
         }
     }
 
-    func request(_ key: String, at path: ConfigKeyPath) {
-        guard var visit = visits[path], !visit.requestedSet.contains(key) else { return }
-        visit.requested.append(key)
-        visit.requestedSet.insert(key)
-        visits[path] = visit
+    func wasRequested(_ key: String, at visit: Int) -> Bool {
+        visitList[visit].requestedSet.contains(key)
     }
 
-    func wasRequested(_ key: String, at path: ConfigKeyPath) -> Bool {
-        visits[path]?.requestedSet.contains(key) ?? false
+    func markIteratedAllKeys(at visit: Int) {
+        visitList[visit].iteratedAllKeys = true
     }
 
-    func markIteratedAllKeys(at path: ConfigKeyPath) {
-        visits[path]?.iteratedAllKeys = true
+    func iteratedAllKeys(at visit: Int) -> Bool {
+        visitList[visit].iteratedAllKeys
     }
 
-    func iteratedAllKeys(at path: ConfigKeyPath) -> Bool {
-        visits[path]?.iteratedAllKeys ?? false
+    func markTriedSiblings(at visit: Int) {
+        visitList[visit].triedSiblings = true
     }
 
-    func markTriedSiblings(at path: ConfigKeyPath) {
-        visits[path]?.triedSiblings = true
-    }
-
-    func triedSiblings(at path: ConfigKeyPath) -> Bool {
-        visits[path]?.triedSiblings ?? false
+    func triedSiblings(at visit: Int) -> Bool {
+        visitList[visit].triedSiblings
     }
 
     func markFailed(_ path: ConfigKeyPath) {
-        visits[path]?.failed = true
+        if let index = visits[path] { visitList[index].failed = true }
     }
 
     /// Warnings for keys no decoded type asked for.
@@ -190,8 +195,7 @@ final class DecodingState {
     /// of a key that was asked for: the keys after the failure were never asked for at all.
     func unknownKeyWarnings(permittedAtRoot: Set<String>) -> [ConfigDiagnostic] {
         var warnings: [ConfigDiagnostic] = []
-        for path in visitOrder {
-            guard let visit = visits[path] else { continue }
+        for (path, visit) in zip(visitPaths, visitList) {
             let permitted = path.isEmpty ? permittedAtRoot : []
             for key in visit.table.keys where !visit.requestedSet.contains(key) && !permitted.contains(key) {
                 let suggestion = NameSuggestion.closest(to: key, among: visit.requested)

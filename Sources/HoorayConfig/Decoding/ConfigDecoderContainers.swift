@@ -18,8 +18,9 @@ struct NodeDecoder: Decoder {
                 [String: Any].self, node, path: path, expected: expectation ?? "a table",
                 hint: node.array != nil ? "use [table] or { key = value }, not an array" : nil)
         }
-        state.visit(table, location: node.location, path: path)
-        return KeyedDecodingContainer(KeyedNodeContainer<Key>(state: state, node: node, table: table, path: path))
+        let visit = state.visit(table, location: node.location, path: path)
+        return KeyedDecodingContainer(
+            KeyedNodeContainer<Key>(state: state, node: node, table: table, path: path, visit: visit))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -39,20 +40,22 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let node: ConfigNode
     let table: ConfigTable
     let path: ConfigKeyPath
+    /// The table's place among the decoder's visits.
+    let visit: Int
 
     var codingPath: [any CodingKey] { state.codingPath(path) }
 
     var allKeys: [Key] {
-        state.markIteratedAllKeys(at: path)
+        state.markIteratedAllKeys(at: visit)
         return table.keys.compactMap { key in
             guard let codingKey = Key(stringValue: key) else { return nil }
-            state.request(key, at: path)
+            state.request(key, at: visit)
             return codingKey
         }
     }
 
     func contains(_ key: Key) -> Bool {
-        state.request(key.stringValue, at: path)
+        state.request(key.stringValue, at: visit)
         return table[key.stringValue] != nil
     }
 
@@ -62,9 +65,9 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func child(_ key: Key) throws -> ConfigNode {
-        state.request(key.stringValue, at: path)
+        state.request(key.stringValue, at: visit)
         if let child = table[key.stringValue] { return child }
-        let present = table.keys.filter { !state.wasRequested($0, at: path) }
+        let present = table.keys.filter { !state.wasRequested($0, at: visit) }
         let hint = NameSuggestion.closest(to: key.stringValue, among: present).map {
             "`\($0)` is set here; did you mean `\(key.stringValue)`?"
         }
@@ -89,10 +92,10 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// When a dictionary-like type fails on one value, the other values are checked too, so one
     /// run reports every bad entry.
     private func withSiblingErrors<T: Decodable>(_ error: any Error, type: T.Type, after key: Key) -> any Error {
-        guard state.iteratedAllKeys(at: path), !state.triedSiblings(at: path),
+        guard state.iteratedAllKeys(at: visit), !state.triedSiblings(at: visit),
             var diagnostics = state.carried(error), let decodingError = error as? DecodingError
         else { return error }
-        state.markTriedSiblings(at: path)
+        state.markTriedSiblings(at: visit)
         guard let start = table.keys.firstIndex(of: key.stringValue) else { return error }
         for sibling in table.keys[(start + 1)...] {
             guard let value = table[sibling] else { continue }
@@ -153,7 +156,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func superDecoder(named key: String) -> any Decoder {
-        state.request(key, at: path)
+        state.request(key, at: visit)
         let value = table[key] ?? .emptyTable(location: node.location)
         return NodeDecoder(state: state, node: value, path: path.appending(key: key), expectation: nil)
     }

@@ -43,6 +43,21 @@ public struct ConfigKeyPath: Sendable, Hashable, CustomStringConvertible, Expres
     /// `true` for the root of the configuration.
     public var isEmpty: Bool { components.isEmpty }
 
+    /// Compares the last steps first: paths met together (the keys of one table, the elements of
+    /// one array) differ there, and share their long common beginning.
+    public static func == (lhs: ConfigKeyPath, rhs: ConfigKeyPath) -> Bool {
+        lhs.components.count == rhs.components.count
+            && lhs.components.reversed().elementsEqual(rhs.components.reversed())
+    }
+
+    /// Hashes the depth and the last two steps only: the locations of a large file are kept by
+    /// path, and hashing every step of hundreds of thousands of long paths was most of the time it
+    /// took to read one. Paths that differ only further up are told apart by `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(components.count)
+        for component in components.suffix(2) { hasher.combine(component) }
+    }
+
     /// The path one key further down.
     ///
     /// - Parameter key: The key in the table this path names.
