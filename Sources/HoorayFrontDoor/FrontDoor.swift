@@ -96,6 +96,16 @@ func handOver(_ arguments: [[UInt8]], _ extra: [(String, String)] = []) -> Never
 
 func isAbsolute(_ path: String?) -> Bool { path?.hasPrefix("/") == true }
 
+/// The working folder, where relative paths on the command line start; `nil` when it cannot be
+/// read (removed, or too deep) or is not UTF-8, which the full program copes with as it always has.
+func workingFolder() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil,
+        let folder = String(validating: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    else { return nil }
+    return isAbsolute(folder) ? folder : nil
+}
+
 func homeFolder() -> String? {
     if let home = variable("HOME"), isAbsolute(home) { return home }
     if let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir {
@@ -398,15 +408,17 @@ enum FrontDoor {
 
         // Words that are not UTF-8, no home folder, no safe runtime folder, no daemon: the full program's.
         guard words.allSatisfy({ $0 != nil }), !isTheFullProgramsAlone(words.map { $0! }), let data = dataDirectory(),
-            let path = controlSocket(), let id = requestID(), let fd = connectTo(path)
+            let home = homeFolder(), let here = workingFolder(), let path = controlSocket(), let id = requestID(),
+            let fd = connectTo(path)
         else { handOver(arguments) }
 
         let terminal = variable("TERM")
         let color = isatty(1) == 1 && (variable("NO_COLOR") ?? "").isEmpty && terminal != "dumb"
-        var caller = "{\"color\":\(color),\"data_directory\":\(quoted(data)),\"interactive\":\(isatty(0) == 1)"
+        var caller = "{\"color\":\(color),\"data_directory\":\(quoted(data)),\"home\":\(quoted(home))"
+        caller += ",\"interactive\":\(isatty(0) == 1)"
         if let localtime = variable("HOORAY_LOCALTIME") { caller += ",\"localtime\":\(quoted(localtime))" }
         if let zone = variable("TZ") { caller += ",\"time_zone\":\(quoted(zone))" }
-        caller += ",\"version\":\(quoted(HoorayVersion.current))}"
+        caller += ",\"version\":\(quoted(HoorayVersion.current)),\"working_directory\":\(quoted(here))}"
         let list = words.map { quoted($0!) }.joined(separator: ",")
         let request =
             "{\"api_version\":1,\"arguments\":[\(list)],\"caller\":\(caller),\"method\":\"run\",\"request_id\":\(quoted(id))}\n"

@@ -88,6 +88,43 @@ struct FrontDoorTests {
         }
     }
 
+    /// A small PNG file's first bytes, which is all the plugin checks.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+
+    @Test func aRelativePhotoIsTheUsersFileWithTheDaemonRunningAsWithout() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let pictures = fixture.home.appending("Pictures")
+            try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+            try Data(Self.png).write(to: URL(fileURLWithPath: pictures + "/dinner.png"))
+            let photos = { (words: [String]) async throws -> [String]? in
+                let output = try await ProcessRunner.run(
+                    HoorayFixture.binDirectory + "/hooray", arguments: words, environment: fixture.environment(),
+                    workingDirectory: pictures)
+                #expect(output.status == .exited(0), "\(words): \(output.standardError)")
+                let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+                return object?["photos"] as? [String]
+            }
+            let expected = [pictures + "/dinner.png"]
+            #expect(try await photos(["win", "Cooked dinner", "--photo", "dinner.png", "--json"]) == expected)
+
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            // From another working folder than hoorayd's, and `~/` as the user's home folder.
+            #expect(try await photos(["win", "Cooked soup", "--photo", "dinner.png", "--json"]) == expected)
+            #expect(try await photos(["win", "Cooked rice", "--photo=~/Pictures/dinner.png", "--json"]) == expected)
+            // hoorayd ran both.
+            for text in ["Cooked soup", "Cooked rice"] {
+                let shown = await pollUntil(timeout: .seconds(20)) { () -> RecordedNotification? in
+                    try? server.notifications().first { $0.body.contains(text) }
+                }
+                let notification = try #require(shown, "\(text)")
+                #expect(notification.hints["sender-pid"]?.integerValue == Int(daemon.pid), "\(text)")
+            }
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
     /// The front door alone, without the full program beside it: what hoorayd takes works, and the
     /// rest says what is missing.
     @Test func theFrontDoorAloneRunsAWinThroughTheDaemonAndNamesTheMissingFullProgram() async throws {

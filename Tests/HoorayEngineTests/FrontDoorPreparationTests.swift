@@ -16,7 +16,7 @@ import WinsPlugin
     {
         FrontDoorCaller(
             timeZone: "Europe/Paris", color: color, interactive: interactive, dataDirectory: "/home/me/data",
-            version: version)
+            workingDirectory: "/home/me/Pictures", home: "/home/me", version: version)
     }
 
     static func prepare(_ words: [String], caller: FrontDoorCaller = caller(), builtIns: Set<String> = builtIns)
@@ -36,6 +36,14 @@ import WinsPlugin
         #expect(prepared.invocation.environment.dataDirectory == "/home/me/data")
         #expect(prepared.invocation.environment.color)
         #expect(!prepared.invocation.json)
+    }
+
+    @Test func pathsStartAtTheCallersWorkingFolderAndHome() throws {
+        let prepared = try #require(Self.prepare(["win", "Cooked dinner", "--photo", "dinner.jpg", "--photo=~/a.jpg"]))
+        #expect(prepared.invocation.values["photo"] == ["/home/me/Pictures/dinner.jpg", "/home/me/a.jpg"])
+        var lost = Self.caller()
+        lost.workingDirectory = "Pictures"
+        #expect(Self.prepare(["win", "Cooked dinner"], caller: lost) == nil)
     }
 
     @Test func theGlobalOptionsAreReadAsTheFullProgramReadsThem() throws {
