@@ -336,6 +336,11 @@ func connectTo(_ path: String) -> Int32? {
     }
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
+    // A stopped daemon whose queue of connections is full, or one that reads no more of a long
+    // command line, makes connect and send wait: not past the answer's wait.
+    var timeout = timeval(tv_sec: Int(answerWait / 1000), tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -403,6 +408,7 @@ func isTheFullProgramsAlone(_ words: [String]) -> Bool {
 @main
 enum FrontDoor {
     static func main() {
+        let start = monotonicMilliseconds()
         let arguments = rawArguments()
         let words = arguments.dropFirst().map { String(validating: $0, as: UTF8.self) }
 
@@ -423,9 +429,14 @@ enum FrontDoor {
         let request =
             "{\"api_version\":1,\"arguments\":[\(list)],\"caller\":\(caller),\"method\":\"run\",\"request_id\":\(quoted(id))}\n"
         // A daemon that turns the connection away (it is busy) answers before reading: read what came.
-        _ = writeAll(fd, Array(request.utf8), socket: true)
+        if !writeAll(fd, Array(request.utf8), socket: true), errno == EAGAIN || errno == EWOULDBLOCK {
+            // The request's line is not whole (its newline is the last byte sent): the daemon runs
+            // nothing of it, and the full program sends its own.
+            close(fd)
+            handOver(arguments)
+        }
 
-        switch receive(fd, until: monotonicMilliseconds() + answerWait) {
+        switch receive(fd, until: start + answerWait) {
         case .line(let line):
             var reader = JSONReader(line)
             let answer = reader.value()

@@ -179,4 +179,50 @@ struct FrontDoorTests {
             #expect(await daemon.stop() == .exited(0))
         }
     }
+
+    /// Connections that fill a stopped hoorayd's queue of connections, so that the next one waits.
+    static func fillQueue(of socketPath: String) -> [Int32] {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socketPath.utf8.enumerated() { raw[index] = byte }
+        }
+        var filled: [Int32] = []
+        for _ in 0..<4096 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            guard connected == 0 else {
+                close(fd)
+                break
+            }
+            filled.append(fd)
+        }
+        return filled
+    }
+
+    @Test func aStoppedDaemonWithAFullQueueLeavesTheWinToTheFullProgram() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            daemon.send(SIGSTOP)
+            let queued = Self.fillQueue(of: fixture.home.appending("runtime/hooray/control.sock"))
+            #expect(!queued.isEmpty)
+            // The front door's connection waits in vain: it gives up after 2 s, and the full program
+            // saves the moment.
+            let win = try await fixture.hooray("win", "Waited in the queue")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            for fd in queued { close(fd) }
+            daemon.send(SIGCONT)
+            #expect(await fixture.waitUntilSettled(daemon))
+            #expect(try await moments(fixture).filter { $0.text == "Waited in the queue" }.count == 1)
+            #expect(try server.notifications().filter { $0.body.contains("Waited in the queue") }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
 }
