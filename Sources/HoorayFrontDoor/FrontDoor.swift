@@ -396,6 +396,19 @@ func receive(_ fd: Int32, until deadline: Int64) -> Received {
 
 // MARK: The front door
 
+/// Opens `/dev/null` on standard input, output or error when one is closed (`hooray … <&-`), so
+/// that the connection to hoorayd is not one of them: the full program takes the connection over
+/// only above 2, and programs it starts must not get it as their standard input.
+func openClosedStandardDescriptors() {
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+        let opened = open("/dev/null", O_RDWR)
+        if opened >= 0 && opened != descriptor {
+            _ = dup2(opened, descriptor)
+            close(opened)
+        }
+    }
+}
+
 /// Whether the command line is one hoorayd never takes (hoorayd checks again): `hooray` alone, help,
 /// the version, completions, hooray's own commands; these go straight to the full program, without
 /// waiting for a daemon that may not answer.
@@ -409,6 +422,7 @@ func isTheFullProgramsAlone(_ words: [String]) -> Bool {
 enum FrontDoor {
     static func main() {
         let start = monotonicMilliseconds()
+        openClosedStandardDescriptors()
         let arguments = rawArguments()
         let words = arguments.dropFirst().map { String(validating: $0, as: UTF8.self) }
 

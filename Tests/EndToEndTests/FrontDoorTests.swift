@@ -225,4 +225,29 @@ struct FrontDoorTests {
             #expect(await daemon.stop() == .exited(0))
         }
     }
+
+    @Test func aClosedStandardInputStillSavesTheWinOnceWhenTheDaemonIsFrozen() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            daemon.send(SIGSTOP)
+            // `hooray win … <&-`: the connection must not become standard input.
+            let win = try await ProcessRunner.run(
+                "/bin/sh",
+                arguments: ["-c", "exec \"$0\" win 'Closed the door' <&-", HoorayFixture.binDirectory + "/hooray"],
+                environment: fixture.environment())
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            daemon.send(SIGCONT)
+            #expect(
+                await daemon.waitForOutput(
+                    containing: "was run already by hooray; not running it again", in: .standardError,
+                    timeout: .seconds(30)), "\(daemon.standardError)")
+            #expect(await fixture.waitUntilSettled(daemon))
+            #expect(try await moments(fixture).filter { $0.text == "Closed the door" }.count == 1)
+            #expect(try server.notifications().filter { $0.body.contains("Closed the door") }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
 }
