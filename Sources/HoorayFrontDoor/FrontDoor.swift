@@ -369,27 +369,38 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], socket: Bool) -> Bool {
 }
 
 enum Received {
+    /// The answer's line, without its newline.
     case line([UInt8])
+    /// Nothing came before the deadline.
     case notYet
+    /// The daemon closed the connection, or cut its answer off: it may have run the command.
     case closed
 }
 
-/// Reads the answer line, waiting until `deadline` (monotonic milliseconds).
+/// How long an answer that has begun may take to arrive whole, in milliseconds: the full
+/// program's longest wait (`PluginCommandRunner.longestWait`).
+let answerRest: Int64 = 15000
+
+/// Reads the answer line, waiting until `deadline` (monotonic milliseconds) for it to begin. Once
+/// a byte has come the daemon is writing its answer, and it is read to its newline whatever the
+/// deadline (up to ``answerRest`` more, for a daemon stopped while it writes): an answer cut off
+/// there, or by the connection's end, is `closed`, never a command line left unrun.
 func receive(_ fd: Int32, until deadline: Int64) -> Received {
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var limit = deadline
     while true {
         if let newline = buffer.firstIndex(of: 0x0A) { return .line(Array(buffer[..<newline])) }
         guard buffer.count <= maxAnswerBytes else { return .closed }
-        let left = deadline - monotonicMilliseconds()
-        guard left > 0 else { return .notYet }
+        let left = max(0, limit - monotonicMilliseconds())
         var wanted = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&wanted, 1, Int32(clamping: left))
         if ready < 0 && errno == EINTR { continue }
-        guard ready > 0 else { return ready == 0 ? .notYet : .closed }
+        guard ready > 0 else { return ready == 0 && buffer.isEmpty ? .notYet : .closed }
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, 64 * 1024, 0) }
         if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-        guard count > 0 else { return buffer.isEmpty ? .closed : .line(buffer) }
+        guard count > 0 else { return .closed }
+        if buffer.isEmpty { limit = max(limit, monotonicMilliseconds() + answerRest) }
         buffer += chunk[0..<count]
     }
 }
@@ -453,8 +464,13 @@ enum FrontDoor {
         switch receive(fd, until: start + answerWait) {
         case .line(let line):
             var reader = JSONReader(line)
-            let answer = reader.value()
-            if case .object(let output)? = answer?["output"], case .array(let writes)? = output["writes"],
+            guard let answer = reader.value() else {
+                // Not an answer that can be read: the daemon may have run the command, so the full
+                // program goes on from this request, as for a daemon that closed the connection.
+                _ = fcntl(fd, F_SETFD, 0)
+                handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
+            }
+            if case .object(let output)? = answer["output"], case .array(let writes)? = output["writes"],
                 case .number(let status)? = output["status"]
             {
                 for entry in writes {
@@ -465,7 +481,7 @@ enum FrontDoor {
                 }
                 exit(Int32(status))
             }
-            if case .bool(true)? = answer?["hand_over"], answer?["reply"] != nil {
+            if case .bool(true)? = answer["hand_over"], answer["reply"] != nil {
                 // The daemon ran the command and left the rest (a clipboard, a guide) to the full program.
                 handOver(
                     arguments,

@@ -250,4 +250,74 @@ struct FrontDoorTests {
             #expect(await daemon.stop() == .exited(0))
         }
     }
+
+    /// A stand-in for hoorayd on the control socket: it takes one connection, reads the request's
+    /// line and answers with `parts`, pausing `pause` between them, then closes everything.
+    final class StandIn: Sendable {
+        let listener: Int32
+
+        init(socketPath: String, parts: [String], pause: Duration) throws {
+            let folder = (socketPath as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in socketPath.utf8.enumerated() { raw[index] = byte }
+            }
+            let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            try #require(bound == 0 && listen(listener, 8) == 0)
+            self.listener = listener
+            Thread.detachNewThread {
+                let client = accept(listener, nil, nil)
+                close(listener)
+                unlink(socketPath)
+                guard client >= 0 else { return }
+                var byte: UInt8 = 0
+                while recv(client, &byte, 1, 0) == 1 && byte != 0x0A {}
+                for (index, part) in parts.enumerated() {
+                    if index > 0 { Thread.sleep(forTimeInterval: Double(pause.components.seconds)) }
+                    _ = part.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                }
+                close(client)
+            }
+        }
+    }
+
+    static let answer =
+        #"{"api_version":1,"ok":true,"output":{"status":0,"writes":[{"text":"Moment logged: by the stand-in\n","to":1}]},"reply":{"text":"Moment logged: by the stand-in","warnings":[]}}"#
+
+    @Test func anAnswerThatBeginsBeforeTheDeadlineIsReadWhole() async throws {
+        try await HoorayFixture.with { fixture in
+            let middle = Self.answer.index(Self.answer.startIndex, offsetBy: 40)
+            _ = try StandIn(
+                socketPath: fixture.home.appending("runtime/hooray/control.sock"),
+                parts: [String(Self.answer[..<middle]), String(Self.answer[middle...]) + "\n"], pause: .seconds(3))
+            let win = try await fixture.hooray("win", "Waited for the answer")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput == "Moment logged: by the stand-in\n", "\(win.standardError)")
+        }
+    }
+
+    @Test func anAnswerCutOffIsNotTakenForACommandLineLeftUnrun() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try StandIn(
+                socketPath: fixture.home.appending("runtime/hooray/control.sock"),
+                parts: [String(Self.answer.prefix(40))], pause: .zero)
+            let win = try await fixture.hooray("win", "Cut off")
+            // The full program goes on from the front door's request: nobody claimed it, so it runs
+            // it and says why.
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            #expect(
+                win.standardError.contains("hoorayd stopped without answering, so your moment was saved here instead."),
+                "\(win.standardError)")
+            #expect(try await moments(fixture).filter { $0.text == "Cut off" }.count == 1)
+        }
+    }
 }
