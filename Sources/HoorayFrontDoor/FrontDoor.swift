@@ -405,6 +405,24 @@ func receive(_ fd: Int32, until deadline: Int64) -> Received {
     }
 }
 
+/// The longest answer handed to the full program in a variable; a longer one goes in a file.
+let longestAnswerInVariable = 64 * 1024
+
+/// A file that holds `bytes`, read from its start, in the folder of `socketPath` (the user's own),
+/// and removed from the folder at once; its descriptor is left open to the programs started.
+func unlinkedFile(holding bytes: [UInt8], beside socketPath: String) -> Int32? {
+    guard let slash = socketPath.lastIndex(of: "/") else { return nil }
+    var template = Array((socketPath[..<slash] + "/.answer-XXXXXX").utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else { return nil }
+    unlink(template)
+    guard writeAll(fd, bytes, socket: false), lseek(fd, 0, SEEK_SET) == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
+
 // MARK: The front door
 
 /// Opens `/dev/null` on standard input, output or error when one is closed (`hooray … <&-`), so
@@ -483,12 +501,21 @@ enum FrontDoor {
             }
             if case .bool(true)? = answer["hand_over"], answer["reply"] != nil {
                 // The daemon ran the command and left the rest (a clipboard, a guide) to the full program.
-                handOver(
-                    arguments,
-                    [
-                        ("HOORAY_FRONT_DOOR", "answered \(id)"),
-                        ("HOORAY_FRONT_DOOR_ANSWER", String(decoding: line, as: UTF8.self)),
-                    ])
+                guard line.count > longestAnswerInVariable else {
+                    handOver(
+                        arguments,
+                        [
+                            ("HOORAY_FRONT_DOOR", "answered \(id)"),
+                            ("HOORAY_FRONT_DOOR_ANSWER", String(decoding: line, as: UTF8.self)),
+                        ])
+                }
+                // Too long for a variable (execv refuses one over 128 KiB): in a file only the
+                // descriptor names; failing that, the full program finds out from the request.
+                if let file = unlinkedFile(holding: line, beside: path) {
+                    handOver(arguments, [("HOORAY_FRONT_DOOR", "answered \(id) \(file)")])
+                }
+                _ = fcntl(fd, F_SETFD, 0)
+                handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
             }
             // Handed back, a daemon of another version, or busy: nothing was run, the full program runs it.
             close(fd)

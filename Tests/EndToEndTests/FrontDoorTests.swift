@@ -320,4 +320,19 @@ struct FrontDoorTests {
             #expect(try await moments(fixture).filter { $0.text == "Cut off" }.count == 1)
         }
     }
+
+    @Test func aLongAnswerLeftToTheFullProgramIsPrintedWhole() async throws {
+        try await HoorayFixture.with { fixture in
+            // Over the 128 KiB one variable may hold when a program is started.
+            let text = String(repeating: "Long day. ", count: 20_000)
+            let answer =
+                #"{"api_version":1,"ok":true,"hand_over":true,"reply":{"text":""# + text
+                + #"","warnings":[]}}"# + "\n"
+            _ = try StandIn(
+                socketPath: fixture.home.appending("runtime/hooray/control.sock"), parts: [answer], pause: .zero)
+            let win = try await fixture.hooray("win", "Had a long day")
+            #expect(win.status == .exited(0), "\(win.standardError.prefix(500))")
+            #expect(win.standardOutput == text + "\n")
+        }
+    }
 }

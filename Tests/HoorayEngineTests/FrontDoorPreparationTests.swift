@@ -122,6 +122,13 @@ import WinsPlugin
         #expect(answered?.requestID == "9d2e")
         #expect(answered?.state == .answered("{}"))
         #expect(FrontDoorHandover(variable: "answered 9d2e", answer: nil) == nil)
+        // A long answer comes in a file open on a descriptor.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        #expect(write(ends[1], "{\"ok\":true}", 11) == 11)
+        close(ends[1])
+        let long = FrontDoorHandover(variable: "answered 9d2e \(ends[0])", answer: nil)
+        #expect(long?.state == .answered("{\"ok\":true}"))
         // A connection that is not open is not taken.
         #expect(FrontDoorHandover(variable: "waiting 9d2e 987654 2000", answer: nil) == nil)
         #expect(FrontDoorHandover(variable: "something else", answer: nil) == nil)

@@ -211,14 +211,23 @@ public struct FrontDoorHandover: Sendable, Equatable {
     /// What became of it.
     public var state: State
 
-    /// Reads what the front door said, from `HOORAY_FRONT_DOOR` (`answered ID`, `waiting ID FD
-    /// MILLISECONDS`, `closed ID FD MILLISECONDS`) and `HOORAY_FRONT_DOOR_ANSWER`.
+    /// Reads what the front door said, from `HOORAY_FRONT_DOOR` (`answered ID`, with the answer in
+    /// `HOORAY_FRONT_DOOR_ANSWER`; `answered ID FD`, with the answer in the file open on `FD`, for
+    /// one over 64 KiB; `waiting ID FD MILLISECONDS`; `closed ID FD MILLISECONDS`).
     ///
     /// - Returns: `nil` when the variable is missing or is not the front door's.
     public init?(variable: String?, answer: String?) {
         guard let parts = variable?.split(separator: " ").map(String.init), parts.count >= 2 else { return nil }
         requestID = parts[1]
         switch parts[0] {
+        case "answered" where parts.count == 3:
+            // An answer too long for a variable, in a file open on this descriptor.
+            guard let fd = Int32(parts[2]), fd > 2, fcntl(fd, F_GETFD) >= 0 else { return nil }
+            let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            guard let data = try? file.readToEnd(), let text = String(data: data, encoding: .utf8) else {
+                return nil
+            }
+            state = .answered(text)
         case "answered":
             guard let answer else { return nil }
             state = .answered(answer)
