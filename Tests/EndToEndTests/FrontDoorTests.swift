@@ -251,12 +251,11 @@ struct FrontDoorTests {
         }
     }
 
-    /// A stand-in for hoorayd on the control socket: it takes one connection, reads the request's
-    /// line and answers with `parts`, pausing `pause` between them, then closes everything.
+    /// A stand-in for hoorayd on the control socket: it takes one connection for each of
+    /// `conversations`, reads the request's line and answers with the conversation's parts,
+    /// pausing `pause` between them, then closes it; after the last it stops listening.
     final class StandIn: Sendable {
-        let listener: Int32
-
-        init(socketPath: String, parts: [String], pause: Duration) throws {
+        init(socketPath: String, conversations: [[String]], pause: Duration) throws {
             let folder = (socketPath as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -272,20 +271,27 @@ struct FrontDoorTests {
                 }
             }
             try #require(bound == 0 && listen(listener, 8) == 0)
-            self.listener = listener
             Thread.detachNewThread {
-                let client = accept(listener, nil, nil)
-                close(listener)
-                unlink(socketPath)
-                guard client >= 0 else { return }
-                var byte: UInt8 = 0
-                while recv(client, &byte, 1, 0) == 1 && byte != 0x0A {}
-                for (index, part) in parts.enumerated() {
-                    if index > 0 { Thread.sleep(forTimeInterval: Double(pause.components.seconds)) }
-                    _ = part.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                defer {
+                    close(listener)
+                    unlink(socketPath)
                 }
-                close(client)
+                for parts in conversations {
+                    let client = accept(listener, nil, nil)
+                    guard client >= 0 else { return }
+                    var byte: UInt8 = 0
+                    while recv(client, &byte, 1, 0) == 1 && byte != 0x0A {}
+                    for (index, part) in parts.enumerated() {
+                        if index > 0 { Thread.sleep(forTimeInterval: Double(pause.components.seconds)) }
+                        _ = part.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                    }
+                    close(client)
+                }
             }
+        }
+
+        convenience init(socketPath: String, parts: [String], pause: Duration) throws {
+            try self.init(socketPath: socketPath, conversations: [parts], pause: pause)
         }
     }
 
@@ -333,6 +339,23 @@ struct FrontDoorTests {
             let win = try await fixture.hooray("win", "Had a long day")
             #expect(win.status == .exited(0), "\(win.standardError.prefix(500))")
             #expect(win.standardOutput == text + "\n")
+        }
+    }
+
+    @Test func aCommandLineHandedBackLateIsWordedWithThePluginsNoun() async throws {
+        try await HoorayFixture.with { fixture in
+            // The front door gives up after 2 s; the answer, 3 s late, hands the command line back,
+            // and the full program's own request is not answered at all.
+            _ = try StandIn(
+                socketPath: fixture.home.appending("runtime/hooray/control.sock"),
+                conversations: [["", #"{"api_version":1,"ok":true,"hand_over":true}"# + "\n"], []],
+                pause: .seconds(3))
+            let win = try await fixture.hooray("win", "Handed back")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(
+                win.standardError.contains("hoorayd stopped without answering, so your moment was saved here instead."),
+                "\(win.standardError)")
+            #expect(try await moments(fixture).filter { $0.text == "Handed back" }.count == 1)
         }
     }
 }
