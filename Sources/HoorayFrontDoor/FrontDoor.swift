@@ -56,13 +56,25 @@ func variable(_ name: String) -> String? {
 
 // MARK: Handing over to the full program
 
-/// The full program: `hooray-cli` beside this one, else in `../libexec/hooray/`.
-func fullProgram() -> String? {
+/// This program's file: `/proc/self/exe`, else — without `/proc` — the path it was started by
+/// when that names a folder (`argv[0]` with a `/`, which glibc keeps as `program_invocation_name`
+/// whether or not `CommandLine` could read it), its symbolic links resolved.
+func thisProgram() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let length = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-    guard length > 0 else { return nil }
-    let me = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard let slash = me.lastIndex(of: "/") else { return nil }
+    if length > 0 { return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "program_invocation_name"),
+        let name = symbol.assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self).pointee,
+        strchr(name, Int32(UInt8(ascii: "/"))) != nil
+    else { return nil }
+    guard let resolved = realpath(name, nil) else { return String(cString: name) }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+/// The full program: `hooray-cli` beside this one, else in `../libexec/hooray/`.
+func fullProgram() -> String? {
+    guard let me = thisProgram(), let slash = me.lastIndex(of: "/") else { return nil }
     let folder = String(me[..<slash])
     let candidates = [folder + "/hooray-cli", folder + "/../libexec/hooray/hooray-cli"]
     return candidates.first { access($0, X_OK) == 0 }
