@@ -82,20 +82,21 @@ public final class PluginCommandRunner: Sendable {
                 outcome = try await settle(
                     .closed, waited: waited, request, on: ControlConnection(adopting: fd), words: words)
             }
-            return try await finishExchange(outcome, command: command, plugin: plugin)
+            return try await finishExchange(outcome, command: command, plugin: plugin, noun: noun)
         }
         let requestID = writes ? UUID().uuidString.lowercased() : nil
         if let connection = ControlConnection(socketPath: session.paths.controlSocket) {
             let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: requestID)
             return try await finishExchange(
-                try await exchange(request, on: connection, words: words), command: command, plugin: plugin)
+                try await exchange(request, on: connection, words: words), command: command, plugin: plugin,
+                noun: noun)
         }
         return try await runHere(command, plugin: plugin)
     }
 
-    func finishExchange(_ outcome: Exchange, command: CommandInvocation, plugin: String) async throws -> (
-        reply: CommandReply, venue: Venue
-    ) {
+    func finishExchange(_ outcome: Exchange, command: CommandInvocation, plugin: String, noun: String?)
+        async throws -> (reply: CommandReply, venue: Venue)
+    {
         switch outcome {
         case .answered(var reply):
             reply.followUp = nil
@@ -106,7 +107,7 @@ public final class PluginCommandRunner: Sendable {
             return (reply, .hereInstead)
         case .handedBack:
             // The daemon did not take the front door's request: this process sends its own.
-            return try await run(command, plugin: plugin, writes: true)
+            return try await run(command, plugin: plugin, noun: noun, writes: true)
         }
     }
 

@@ -56,13 +56,25 @@ func variable(_ name: String) -> String? {
 
 // MARK: Handing over to the full program
 
-/// The full program: `hooray-cli` beside this one, else in `../libexec/hooray/`.
-func fullProgram() -> String? {
+/// This program's file: `/proc/self/exe`, else — without `/proc` — the path it was started by
+/// when that names a folder (`argv[0]` with a `/`, which glibc keeps as `program_invocation_name`
+/// whether or not `CommandLine` could read it), its symbolic links resolved.
+func thisProgram() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let length = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-    guard length > 0 else { return nil }
-    let me = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard let slash = me.lastIndex(of: "/") else { return nil }
+    if length > 0 { return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "program_invocation_name"),
+        let name = symbol.assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self).pointee,
+        strchr(name, Int32(UInt8(ascii: "/"))) != nil
+    else { return nil }
+    guard let resolved = realpath(name, nil) else { return String(cString: name) }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+/// The full program: `hooray-cli` beside this one, else in `../libexec/hooray/`.
+func fullProgram() -> String? {
+    guard let me = thisProgram(), let slash = me.lastIndex(of: "/") else { return nil }
     let folder = String(me[..<slash])
     let candidates = [folder + "/hooray-cli", folder + "/../libexec/hooray/hooray-cli"]
     return candidates.first { access($0, X_OK) == 0 }
@@ -95,6 +107,16 @@ func handOver(_ arguments: [[UInt8]], _ extra: [(String, String)] = []) -> Never
 // MARK: Where hoorayd listens (as HoorayPaths and CLISession.checkEnvironment say)
 
 func isAbsolute(_ path: String?) -> Bool { path?.hasPrefix("/") == true }
+
+/// The working folder, where relative paths on the command line start; `nil` when it cannot be
+/// read (removed, or too deep) or is not UTF-8, which the full program copes with as it always has.
+func workingFolder() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil,
+        let folder = String(validating: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    else { return nil }
+    return isAbsolute(folder) ? folder : nil
+}
 
 func homeFolder() -> String? {
     if let home = variable("HOME"), isAbsolute(home) { return home }
@@ -326,6 +348,11 @@ func connectTo(_ path: String) -> Int32? {
     }
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
+    // A stopped daemon whose queue of connections is full, or one that reads no more of a long
+    // command line, makes connect and send wait: not past the answer's wait.
+    var timeout = timeval(tv_sec: Int(answerWait / 1000), tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -354,32 +381,74 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], socket: Bool) -> Bool {
 }
 
 enum Received {
+    /// The answer's line, without its newline.
     case line([UInt8])
+    /// Nothing came before the deadline.
     case notYet
+    /// The daemon closed the connection, or cut its answer off: it may have run the command.
     case closed
 }
 
-/// Reads the answer line, waiting until `deadline` (monotonic milliseconds).
+/// How long an answer that has begun may take to arrive whole, in milliseconds: the full
+/// program's longest wait (`PluginCommandRunner.longestWait`).
+let answerRest: Int64 = 15000
+
+/// Reads the answer line, waiting until `deadline` (monotonic milliseconds) for it to begin. Once
+/// a byte has come the daemon is writing its answer, and it is read to its newline whatever the
+/// deadline (up to ``answerRest`` more, for a daemon stopped while it writes): an answer cut off
+/// there, or by the connection's end, is `closed`, never a command line left unrun.
 func receive(_ fd: Int32, until deadline: Int64) -> Received {
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var limit = deadline
     while true {
         if let newline = buffer.firstIndex(of: 0x0A) { return .line(Array(buffer[..<newline])) }
         guard buffer.count <= maxAnswerBytes else { return .closed }
-        let left = deadline - monotonicMilliseconds()
-        guard left > 0 else { return .notYet }
+        let left = max(0, limit - monotonicMilliseconds())
         var wanted = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&wanted, 1, Int32(clamping: left))
         if ready < 0 && errno == EINTR { continue }
-        guard ready > 0 else { return ready == 0 ? .notYet : .closed }
+        guard ready > 0 else { return ready == 0 && buffer.isEmpty ? .notYet : .closed }
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, 64 * 1024, 0) }
         if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-        guard count > 0 else { return buffer.isEmpty ? .closed : .line(buffer) }
+        guard count > 0 else { return .closed }
+        if buffer.isEmpty { limit = max(limit, monotonicMilliseconds() + answerRest) }
         buffer += chunk[0..<count]
     }
 }
 
+/// The longest answer handed to the full program in a variable; a longer one goes in a file.
+let longestAnswerInVariable = 64 * 1024
+
+/// A file that holds `bytes`, read from its start, in the folder of `socketPath` (the user's own),
+/// and removed from the folder at once; its descriptor is left open to the programs started.
+func unlinkedFile(holding bytes: [UInt8], beside socketPath: String) -> Int32? {
+    guard let slash = socketPath.lastIndex(of: "/") else { return nil }
+    var template = Array((socketPath[..<slash] + "/.answer-XXXXXX").utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else { return nil }
+    unlink(template)
+    guard writeAll(fd, bytes, socket: false), lseek(fd, 0, SEEK_SET) == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
+
 // MARK: The front door
+
+/// Opens `/dev/null` on standard input, output or error when one is closed (`hooray … <&-`), so
+/// that the connection to hoorayd is not one of them: the full program takes the connection over
+/// only above 2, and programs it starts must not get it as their standard input.
+func openClosedStandardDescriptors() {
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+        let opened = open("/dev/null", O_RDWR)
+        if opened >= 0 && opened != descriptor {
+            _ = dup2(opened, descriptor)
+            close(opened)
+        }
+    }
+}
 
 /// Whether the command line is one hoorayd never takes (hoorayd checks again): `hooray` alone, help,
 /// the version, completions, hooray's own commands; these go straight to the full program, without
@@ -393,31 +462,45 @@ func isTheFullProgramsAlone(_ words: [String]) -> Bool {
 @main
 enum FrontDoor {
     static func main() {
+        let start = monotonicMilliseconds()
+        openClosedStandardDescriptors()
         let arguments = rawArguments()
         let words = arguments.dropFirst().map { String(validating: $0, as: UTF8.self) }
 
         // Words that are not UTF-8, no home folder, no safe runtime folder, no daemon: the full program's.
         guard words.allSatisfy({ $0 != nil }), !isTheFullProgramsAlone(words.map { $0! }), let data = dataDirectory(),
-            let path = controlSocket(), let id = requestID(), let fd = connectTo(path)
+            let home = homeFolder(), let here = workingFolder(), let path = controlSocket(), let id = requestID(),
+            let fd = connectTo(path)
         else { handOver(arguments) }
 
         let terminal = variable("TERM")
         let color = isatty(1) == 1 && (variable("NO_COLOR") ?? "").isEmpty && terminal != "dumb"
-        var caller = "{\"color\":\(color),\"data_directory\":\(quoted(data)),\"interactive\":\(isatty(0) == 1)"
+        var caller = "{\"color\":\(color),\"data_directory\":\(quoted(data)),\"home\":\(quoted(home))"
+        caller += ",\"interactive\":\(isatty(0) == 1)"
         if let localtime = variable("HOORAY_LOCALTIME") { caller += ",\"localtime\":\(quoted(localtime))" }
         if let zone = variable("TZ") { caller += ",\"time_zone\":\(quoted(zone))" }
-        caller += ",\"version\":\(quoted(HoorayVersion.current))}"
+        caller += ",\"version\":\(quoted(HoorayVersion.current)),\"working_directory\":\(quoted(here))}"
         let list = words.map { quoted($0!) }.joined(separator: ",")
         let request =
             "{\"api_version\":1,\"arguments\":[\(list)],\"caller\":\(caller),\"method\":\"run\",\"request_id\":\(quoted(id))}\n"
         // A daemon that turns the connection away (it is busy) answers before reading: read what came.
-        _ = writeAll(fd, Array(request.utf8), socket: true)
+        if !writeAll(fd, Array(request.utf8), socket: true), errno == EAGAIN || errno == EWOULDBLOCK {
+            // The request's line is not whole (its newline is the last byte sent): the daemon runs
+            // nothing of it, and the full program sends its own.
+            close(fd)
+            handOver(arguments)
+        }
 
-        switch receive(fd, until: monotonicMilliseconds() + answerWait) {
+        switch receive(fd, until: start + answerWait) {
         case .line(let line):
             var reader = JSONReader(line)
-            let answer = reader.value()
-            if case .object(let output)? = answer?["output"], case .array(let writes)? = output["writes"],
+            guard let answer = reader.value() else {
+                // Not an answer that can be read: the daemon may have run the command, so the full
+                // program goes on from this request, as for a daemon that closed the connection.
+                _ = fcntl(fd, F_SETFD, 0)
+                handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
+            }
+            if case .object(let output)? = answer["output"], case .array(let writes)? = output["writes"],
                 case .number(let status)? = output["status"]
             {
                 for entry in writes {
@@ -428,14 +511,23 @@ enum FrontDoor {
                 }
                 exit(Int32(status))
             }
-            if case .bool(true)? = answer?["hand_over"], answer?["reply"] != nil {
+            if case .bool(true)? = answer["hand_over"], answer["reply"] != nil {
                 // The daemon ran the command and left the rest (a clipboard, a guide) to the full program.
-                handOver(
-                    arguments,
-                    [
-                        ("HOORAY_FRONT_DOOR", "answered \(id)"),
-                        ("HOORAY_FRONT_DOOR_ANSWER", String(decoding: line, as: UTF8.self)),
-                    ])
+                guard line.count > longestAnswerInVariable else {
+                    handOver(
+                        arguments,
+                        [
+                            ("HOORAY_FRONT_DOOR", "answered \(id)"),
+                            ("HOORAY_FRONT_DOOR_ANSWER", String(decoding: line, as: UTF8.self)),
+                        ])
+                }
+                // Too long for a variable (execv refuses one over 128 KiB): in a file only the
+                // descriptor names; failing that, the full program finds out from the request.
+                if let file = unlinkedFile(holding: line, beside: path) {
+                    handOver(arguments, [("HOORAY_FRONT_DOOR", "answered \(id) \(file)")])
+                }
+                _ = fcntl(fd, F_SETFD, 0)
+                handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
             }
             // Handed back, a daemon of another version, or busy: nothing was run, the full program runs it.
             close(fd)

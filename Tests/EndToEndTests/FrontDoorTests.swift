@@ -88,6 +88,43 @@ struct FrontDoorTests {
         }
     }
 
+    /// A small PNG file's first bytes, which is all the plugin checks.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+
+    @Test func aRelativePhotoIsTheUsersFileWithTheDaemonRunningAsWithout() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let pictures = fixture.home.appending("Pictures")
+            try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+            try Data(Self.png).write(to: URL(fileURLWithPath: pictures + "/dinner.png"))
+            let photos = { (words: [String]) async throws -> [String]? in
+                let output = try await ProcessRunner.run(
+                    HoorayFixture.binDirectory + "/hooray", arguments: words, environment: fixture.environment(),
+                    workingDirectory: pictures)
+                #expect(output.status == .exited(0), "\(words): \(output.standardError)")
+                let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+                return object?["photos"] as? [String]
+            }
+            let expected = [pictures + "/dinner.png"]
+            #expect(try await photos(["win", "Cooked dinner", "--photo", "dinner.png", "--json"]) == expected)
+
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            // From another working folder than hoorayd's, and `~/` as the user's home folder.
+            #expect(try await photos(["win", "Cooked soup", "--photo", "dinner.png", "--json"]) == expected)
+            #expect(try await photos(["win", "Cooked rice", "--photo=~/Pictures/dinner.png", "--json"]) == expected)
+            // hoorayd ran both.
+            for text in ["Cooked soup", "Cooked rice"] {
+                let shown = await pollUntil(timeout: .seconds(20)) { () -> RecordedNotification? in
+                    try? server.notifications().first { $0.body.contains(text) }
+                }
+                let notification = try #require(shown, "\(text)")
+                #expect(notification.hints["sender-pid"]?.integerValue == Int(daemon.pid), "\(text)")
+            }
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
     /// The front door alone, without the full program beside it: what hoorayd takes works, and the
     /// rest says what is missing.
     @Test func theFrontDoorAloneRunsAWinThroughTheDaemonAndNamesTheMissingFullProgram() async throws {
@@ -140,6 +177,185 @@ struct FrontDoorTests {
             let shown = try server.notifications().filter { $0.body.contains("Stretched for a minute") }
             #expect(shown.count == 1, "\(shown)")
             #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    /// Connections that fill a stopped hoorayd's queue of connections, so that the next one waits.
+    static func fillQueue(of socketPath: String) -> [Int32] {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socketPath.utf8.enumerated() { raw[index] = byte }
+        }
+        var filled: [Int32] = []
+        for _ in 0..<4096 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            guard connected == 0 else {
+                close(fd)
+                break
+            }
+            filled.append(fd)
+        }
+        return filled
+    }
+
+    @Test func aStoppedDaemonWithAFullQueueLeavesTheWinToTheFullProgram() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            daemon.send(SIGSTOP)
+            let queued = Self.fillQueue(of: fixture.home.appending("runtime/hooray/control.sock"))
+            #expect(!queued.isEmpty)
+            // The front door's connection waits in vain: it gives up after 2 s, and the full program
+            // saves the moment.
+            let win = try await fixture.hooray("win", "Waited in the queue")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            for fd in queued { close(fd) }
+            daemon.send(SIGCONT)
+            #expect(await fixture.waitUntilSettled(daemon))
+            #expect(try await moments(fixture).filter { $0.text == "Waited in the queue" }.count == 1)
+            #expect(try server.notifications().filter { $0.body.contains("Waited in the queue") }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func aClosedStandardInputStillSavesTheWinOnceWhenTheDaemonIsFrozen() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            daemon.send(SIGSTOP)
+            // `hooray win … <&-`: the connection must not become standard input.
+            let win = try await ProcessRunner.run(
+                "/bin/sh",
+                arguments: ["-c", "exec \"$0\" win 'Closed the door' <&-", HoorayFixture.binDirectory + "/hooray"],
+                environment: fixture.environment())
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            daemon.send(SIGCONT)
+            #expect(
+                await daemon.waitForOutput(
+                    containing: "was run already by hooray; not running it again", in: .standardError,
+                    timeout: .seconds(30)), "\(daemon.standardError)")
+            #expect(await fixture.waitUntilSettled(daemon))
+            #expect(try await moments(fixture).filter { $0.text == "Closed the door" }.count == 1)
+            #expect(try server.notifications().filter { $0.body.contains("Closed the door") }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    /// A stand-in for hoorayd on the control socket: it takes one connection for each of
+    /// `conversations`, reads the request's line and answers with the conversation's parts,
+    /// pausing `pause` between them, then closes it; after the last it stops listening.
+    final class StandIn: Sendable {
+        init(socketPath: String, conversations: [[String]], pause: Duration) throws {
+            let folder = (socketPath as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in socketPath.utf8.enumerated() { raw[index] = byte }
+            }
+            let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            try #require(bound == 0 && listen(listener, 8) == 0)
+            Thread.detachNewThread {
+                defer {
+                    close(listener)
+                    unlink(socketPath)
+                }
+                for parts in conversations {
+                    let client = accept(listener, nil, nil)
+                    guard client >= 0 else { return }
+                    var byte: UInt8 = 0
+                    while recv(client, &byte, 1, 0) == 1 && byte != 0x0A {}
+                    for (index, part) in parts.enumerated() {
+                        if index > 0 { Thread.sleep(forTimeInterval: Double(pause.components.seconds)) }
+                        _ = part.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                    }
+                    close(client)
+                }
+            }
+        }
+
+        convenience init(socketPath: String, parts: [String], pause: Duration) throws {
+            try self.init(socketPath: socketPath, conversations: [parts], pause: pause)
+        }
+    }
+
+    static let answer =
+        #"{"api_version":1,"ok":true,"output":{"status":0,"writes":[{"text":"Moment logged: by the stand-in\n","to":1}]},"reply":{"text":"Moment logged: by the stand-in","warnings":[]}}"#
+
+    @Test func anAnswerThatBeginsBeforeTheDeadlineIsReadWhole() async throws {
+        try await HoorayFixture.with { fixture in
+            let middle = Self.answer.index(Self.answer.startIndex, offsetBy: 40)
+            _ = try StandIn(
+                socketPath: fixture.home.appending("runtime/hooray/control.sock"),
+                parts: [String(Self.answer[..<middle]), String(Self.answer[middle...]) + "\n"], pause: .seconds(3))
+            let win = try await fixture.hooray("win", "Waited for the answer")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput == "Moment logged: by the stand-in\n", "\(win.standardError)")
+        }
+    }
+
+    @Test func anAnswerCutOffIsNotTakenForACommandLineLeftUnrun() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try StandIn(
+                socketPath: fixture.home.appending("runtime/hooray/control.sock"),
+                parts: [String(Self.answer.prefix(40))], pause: .zero)
+            let win = try await fixture.hooray("win", "Cut off")
+            // The full program goes on from the front door's request: nobody claimed it, so it runs
+            // it and says why.
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            #expect(
+                win.standardError.contains("hoorayd stopped without answering, so your moment was saved here instead."),
+                "\(win.standardError)")
+            #expect(try await moments(fixture).filter { $0.text == "Cut off" }.count == 1)
+        }
+    }
+
+    @Test func aLongAnswerLeftToTheFullProgramIsPrintedWhole() async throws {
+        try await HoorayFixture.with { fixture in
+            // Over the 128 KiB one variable may hold when a program is started.
+            let text = String(repeating: "Long day. ", count: 20_000)
+            let answer =
+                #"{"api_version":1,"ok":true,"hand_over":true,"reply":{"text":""# + text
+                + #"","warnings":[]}}"# + "\n"
+            _ = try StandIn(
+                socketPath: fixture.home.appending("runtime/hooray/control.sock"), parts: [answer], pause: .zero)
+            let win = try await fixture.hooray("win", "Had a long day")
+            #expect(win.status == .exited(0), "\(win.standardError.prefix(500))")
+            #expect(win.standardOutput == text + "\n")
+        }
+    }
+
+    @Test func aCommandLineHandedBackLateIsWordedWithThePluginsNoun() async throws {
+        try await HoorayFixture.with { fixture in
+            // The front door gives up after 2 s; the answer, 3 s late, hands the command line back,
+            // and the full program's own request is not answered at all.
+            _ = try StandIn(
+                socketPath: fixture.home.appending("runtime/hooray/control.sock"),
+                conversations: [["", #"{"api_version":1,"ok":true,"hand_over":true}"# + "\n"], []],
+                pause: .seconds(3))
+            let win = try await fixture.hooray("win", "Handed back")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            #expect(
+                win.standardError.contains("hoorayd stopped without answering, so your moment was saved here instead."),
+                "\(win.standardError)")
+            #expect(try await moments(fixture).filter { $0.text == "Handed back" }.count == 1)
         }
     }
 }

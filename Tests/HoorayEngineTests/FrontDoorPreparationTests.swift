@@ -16,7 +16,7 @@ import WinsPlugin
     {
         FrontDoorCaller(
             timeZone: "Europe/Paris", color: color, interactive: interactive, dataDirectory: "/home/me/data",
-            version: version)
+            workingDirectory: "/home/me/Pictures", home: "/home/me", version: version)
     }
 
     static func prepare(_ words: [String], caller: FrontDoorCaller = caller(), builtIns: Set<String> = builtIns)
@@ -36,6 +36,14 @@ import WinsPlugin
         #expect(prepared.invocation.environment.dataDirectory == "/home/me/data")
         #expect(prepared.invocation.environment.color)
         #expect(!prepared.invocation.json)
+    }
+
+    @Test func pathsStartAtTheCallersWorkingFolderAndHome() throws {
+        let prepared = try #require(Self.prepare(["win", "Cooked dinner", "--photo", "dinner.jpg", "--photo=~/a.jpg"]))
+        #expect(prepared.invocation.values["photo"] == ["/home/me/Pictures/dinner.jpg", "/home/me/a.jpg"])
+        var lost = Self.caller()
+        lost.workingDirectory = "Pictures"
+        #expect(Self.prepare(["win", "Cooked dinner"], caller: lost) == nil)
     }
 
     @Test func theGlobalOptionsAreReadAsTheFullProgramReadsThem() throws {
@@ -114,6 +122,13 @@ import WinsPlugin
         #expect(answered?.requestID == "9d2e")
         #expect(answered?.state == .answered("{}"))
         #expect(FrontDoorHandover(variable: "answered 9d2e", answer: nil) == nil)
+        // A long answer comes in a file open on a descriptor.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        #expect(write(ends[1], "{\"ok\":true}", 11) == 11)
+        close(ends[1])
+        let long = FrontDoorHandover(variable: "answered 9d2e \(ends[0])", answer: nil)
+        #expect(long?.state == .answered("{\"ok\":true}"))
         // A connection that is not open is not taken.
         #expect(FrontDoorHandover(variable: "waiting 9d2e 987654 2000", answer: nil) == nil)
         #expect(FrontDoorHandover(variable: "something else", answer: nil) == nil)

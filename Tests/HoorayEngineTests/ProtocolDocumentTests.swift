@@ -62,7 +62,7 @@ import Testing
                     arguments: ["win", "x"],
                     caller: FrontDoorCaller(
                         timeZone: "UTC", localtime: "/l", color: false, interactive: false, dataDirectory: "/d",
-                        version: "1"),
+                        workingDirectory: "/w", home: "/h", version: "1"),
                     requestID: "r")),
             try JSONValue(encoding: ControlRequest.bar(follow: true)),
             try JSONValue(encoding: ControlRequest.restart(plugin: "p")),

@@ -16,25 +16,32 @@ public struct FrontDoorCaller: Codable, Sendable, Equatable {
     public var interactive: Bool
     /// The caller's data folder (``HoorayPaths/dataDirectory``).
     public var dataDirectory: String
+    /// The caller's working folder, where relative paths on the command line start.
+    public var workingDirectory: String
+    /// The caller's home folder, for `~/` on the command line.
+    public var home: String
     /// The front door's version: a daemon of another version hands the command line over.
     public var version: String
 
     enum CodingKeys: String, CodingKey {
         case timeZone = "time_zone"
         case dataDirectory = "data_directory"
-        case localtime, color, interactive, version
+        case workingDirectory = "working_directory"
+        case localtime, color, interactive, home, version
     }
 
     /// Creates a caller.
     public init(
         timeZone: String?, localtime: String? = nil, color: Bool, interactive: Bool, dataDirectory: String,
-        version: String
+        workingDirectory: String, home: String, version: String
     ) {
         self.timeZone = timeZone
         self.localtime = localtime
         self.color = color
         self.interactive = interactive
         self.dataDirectory = dataDirectory
+        self.workingDirectory = workingDirectory
+        self.home = home
         self.version = version
     }
 }
@@ -102,7 +109,9 @@ public enum FrontDoor {
     public static func prepare(
         arguments: [String], caller: FrontDoorCaller, tree: CommandTree, builtIns: Set<String>, hostVersion: String
     ) -> Prepared? {
-        guard caller.version == hostVersion else { return nil }
+        guard caller.version == hostVersion, caller.workingDirectory.hasPrefix("/"), caller.home.hasPrefix("/") else {
+            return nil
+        }
         let global = GlobalArguments(parsing: arguments, workingDirectory: "/", home: "/")
         guard global.problem == nil, global.config == nil else { return nil }
         let words = global.remaining
@@ -122,7 +131,11 @@ public enum FrontDoor {
         let environment = CommandEnvironment(
             timeZoneIdentifier: SystemTimeZone(environment: variables.compactMapValues { $0 }).current().identifier,
             color: caller.color && !global.noColor, dataDirectory: caller.dataDirectory, hostVersion: hostVersion)
-        guard var parsed = try? CommandLineParser.parse(rest, spec: spec, environment: environment),
+        // Relative paths and `~/` are the caller's, not this daemon's.
+        guard
+            var parsed = try? CommandLineParser.parse(
+                rest, spec: spec, environment: environment, workingDirectory: caller.workingDirectory,
+                home: caller.home),
             parsed.configFile == nil, !parsed.wantsHelp
         else { return nil }
         if global.json {
@@ -198,14 +211,23 @@ public struct FrontDoorHandover: Sendable, Equatable {
     /// What became of it.
     public var state: State
 
-    /// Reads what the front door said, from `HOORAY_FRONT_DOOR` (`answered ID`, `waiting ID FD
-    /// MILLISECONDS`, `closed ID FD MILLISECONDS`) and `HOORAY_FRONT_DOOR_ANSWER`.
+    /// Reads what the front door said, from `HOORAY_FRONT_DOOR` (`answered ID`, with the answer in
+    /// `HOORAY_FRONT_DOOR_ANSWER`; `answered ID FD`, with the answer in the file open on `FD`, for
+    /// one over 64 KiB; `waiting ID FD MILLISECONDS`; `closed ID FD MILLISECONDS`).
     ///
     /// - Returns: `nil` when the variable is missing or is not the front door's.
     public init?(variable: String?, answer: String?) {
         guard let parts = variable?.split(separator: " ").map(String.init), parts.count >= 2 else { return nil }
         requestID = parts[1]
         switch parts[0] {
+        case "answered" where parts.count == 3:
+            // An answer too long for a variable, in a file open on this descriptor.
+            guard let fd = Int32(parts[2]), fd > 2, fcntl(fd, F_GETFD) >= 0 else { return nil }
+            let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            guard let data = try? file.readToEnd(), let text = String(data: data, encoding: .utf8) else {
+                return nil
+            }
+            state = .answered(text)
         case "answered":
             guard let answer else { return nil }
             state = .answered(answer)
