@@ -107,7 +107,6 @@ let package = Package(
                 "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
