@@ -78,10 +78,16 @@ static void heap_push(hooray_pool *pool, hooray_item *item) {
     pool->heap[at] = item;
 }
 
-static hooray_item *heap_pop(hooray_pool *pool) {
-    hooray_item *top = pool->heap[0];
+// Takes the item at `at` out of the heap and restores its order.
+static hooray_item *heap_remove(hooray_pool *pool, size_t at) {
+    hooray_item *removed = pool->heap[at];
     hooray_item *last = pool->heap[--pool->delayed];
-    size_t at = 0;
+    if (at == pool->delayed) return removed;
+    // `last` goes where the removed item was: up while earlier than its parent, else down.
+    while (at > 0 && earlier(last, pool->heap[(at - 1) / 2])) {
+        pool->heap[at] = pool->heap[(at - 1) / 2];
+        at = (at - 1) / 2;
+    }
     for (;;) {
         size_t child = 2 * at + 1;
         if (child >= pool->delayed) break;
@@ -90,9 +96,11 @@ static hooray_item *heap_pop(hooray_pool *pool) {
         pool->heap[at] = pool->heap[child];
         at = child;
     }
-    if (pool->delayed > 0) pool->heap[at] = last;
-    return top;
+    pool->heap[at] = last;
+    return removed;
 }
+
+static hooray_item *heap_pop(hooray_pool *pool) { return heap_remove(pool, 0); }
 
 static void start_thread(hooray_pool *pool, void *(*body)(void *), const char *suffix);
 
@@ -216,15 +224,33 @@ void hooray_pool_submit(hooray_pool *pool, hooray_work_function work, void *cont
     pthread_mutex_unlock(&pool->lock);
 }
 
-void hooray_pool_submit_at(hooray_pool *pool, uint64_t deadline, hooray_work_function work, void *context) {
+uint64_t hooray_pool_submit_at(hooray_pool *pool, uint64_t deadline, hooray_work_function work, void *context) {
     hooray_item *item = make_item(work, context);
     item->deadline = deadline;
     pthread_mutex_lock(&pool->lock);
-    item->order = pool->order++;
+    uint64_t order = item->order = ++pool->order;
     heap_push(pool, item);
     // Only a new earliest deadline changes what the timer thread waits for.
     if (pool->heap[0] == item) pthread_cond_signal(&pool->timer);
     pthread_mutex_unlock(&pool->lock);
+    return order;
+}
+
+void *hooray_pool_cancel(hooray_pool *pool, uint64_t token) {
+    void *context = NULL;
+    pthread_mutex_lock(&pool->lock);
+    for (size_t at = 0; at < pool->delayed; at++) {
+        if (pool->heap[at]->order != token) continue;
+        hooray_item *item = heap_remove(pool, at);
+        context = item->context;
+        free(item);
+        // The timer thread waits for the earliest deadline: if that one went, it waits for the next
+        // now, while the process is awake anyway, rather than waking for nothing later.
+        if (at == 0) pthread_cond_signal(&pool->timer);
+        break;
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return context;
 }
 
 unsigned hooray_pool_threads(hooray_pool *pool) {
@@ -232,6 +258,13 @@ unsigned hooray_pool_threads(hooray_pool *pool) {
     unsigned threads = pool->threads;
     pthread_mutex_unlock(&pool->lock);
     return threads;
+}
+
+unsigned hooray_pool_delayed(hooray_pool *pool) {
+    pthread_mutex_lock(&pool->lock);
+    unsigned delayed = (unsigned)pool->delayed;
+    pthread_mutex_unlock(&pool->lock);
+    return delayed;
 }
 
 // MARK: - Swift concurrency's hooks

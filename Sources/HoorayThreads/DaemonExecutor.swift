@@ -71,24 +71,43 @@ final class Sleeper: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Void, any Error>?
     private var outcome: (any Error)??
+    private var token: UInt64?
 
-    func arm(_ continuation: CheckedContinuation<Void, any Error>) {
+    /// Keeps the continuation to resume; `false` when the sleep was cancelled already (the
+    /// continuation is then resumed with that error here).
+    func arm(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
         let early: (any Error)?? = lock.withLock {
             if outcome == nil { self.continuation = continuation }
             return outcome
         }
-        // Cancelled before the continuation existed.
-        if let early { resume(continuation, early) }
+        guard let early else { return true }
+        resume(continuation, early)
+        return false
     }
 
-    func finish(_ error: (any Error)?) {
-        let waiting: CheckedContinuation<Void, any Error>? = lock.withLock {
-            guard outcome == nil else { return nil }
+    /// Remembers the pool's token of the deadline; `false` when the sleep ended meanwhile, so that
+    /// the caller takes the deadline out again.
+    func waits(on token: UInt64) -> Bool {
+        lock.withLock {
+            self.token = token
+            return outcome == nil
+        }
+    }
+
+    /// Ends the sleep, unless it ended already.
+    ///
+    /// - Parameter error: `nil` at the deadline, the error of a cancellation.
+    /// - Returns: The deadline's token to take out of the pool, when a cancellation ended it.
+    @discardableResult
+    func finish(_ error: (any Error)?) -> UInt64? {
+        let (waiting, token): (CheckedContinuation<Void, any Error>?, UInt64?) = lock.withLock {
+            guard outcome == nil else { return (nil, nil) }
             outcome = .some(error)
             defer { continuation = nil }
-            return continuation
+            return (continuation, error == nil ? nil : self.token)
         }
         if let waiting { resume(waiting, error) }
+        return token
     }
 
     private func resume(_ continuation: CheckedContinuation<Void, any Error>, _ error: (any Error)?) {

@@ -40,7 +40,7 @@ public final class WorkerPool: @unchecked Sendable {
 
     /// Runs `work` once CLOCK_MONOTONIC reaches `deadline` nanoseconds (``monotonicNow``).
     public func submit(atMonotonic deadline: UInt64, _ work: @escaping @Sendable () -> Void) {
-        hooray_pool_submit_at(pool, deadline, Self.run, Unmanaged.passRetained(Work(work)).toOpaque())
+        _ = hooray_pool_submit_at(pool, deadline, Self.run, Unmanaged.passRetained(Work(work)).toOpaque())
     }
 
     /// Suspends the current task until `duration` has passed on this pool's timer.
@@ -49,28 +49,40 @@ public final class WorkerPool: @unchecked Sendable {
     /// Dispatch timer; the task then goes on wherever its executor runs it.
     ///
     /// - Parameter duration: How long to sleep; zero or less returns at once.
-    /// - Throws: `CancellationError` when the task is cancelled before the time is up (the
-    ///   deadline stays in the heap until it passes, and then does nothing).
+    /// - Throws: `CancellationError` when the task is cancelled before the time is up; its
+    ///   deadline then leaves the heap, so a cancelled sleep costs no later wake-up.
     public func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
         let sleeper = Sleeper()
         let deadline = Self.monotonicNow + Self.nanoseconds(duration)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                sleeper.arm(continuation)
-                hooray_pool_submit_at(
+                guard sleeper.arm(continuation) else { return }
+                // The pool holds a reference to the sleeper until the deadline or a cancellation.
+                let token = hooray_pool_submit_at(
                     pool, deadline,
                     { context in
                         Unmanaged<Sleeper>.fromOpaque(context!).takeRetainedValue().finish(nil)
                     }, Unmanaged.passRetained(sleeper).toOpaque())
+                if !sleeper.waits(on: token) { cancel(token) }
             }
         } onCancel: {
-            sleeper.finish(CancellationError())
+            if let token = sleeper.finish(CancellationError()) { cancel(token) }
+        }
+    }
+
+    /// Takes a sleeper's deadline out of the heap, so that the timer thread does not wake for it.
+    private func cancel(_ token: UInt64) {
+        if let context = hooray_pool_cancel(pool, token) {
+            Unmanaged<Sleeper>.fromOpaque(context).release()
         }
     }
 
     /// How many worker threads the pool has now.
     public var threadCount: Int { Int(hooray_pool_threads(pool)) }
+
+    /// How much delayed work (sleeps included) waits for its deadline.
+    public var delayedCount: Int { Int(hooray_pool_delayed(pool)) }
 
     /// CLOCK_MONOTONIC in nanoseconds, the clock of ``submit(atMonotonic:_:)``.
     public static var monotonicNow: UInt64 { hooray_monotonic_now() }

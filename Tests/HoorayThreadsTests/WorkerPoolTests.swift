@@ -116,13 +116,35 @@ import Testing
     @Test func cancellingASleepingTaskEndsItsSleepWithCancellationError() async {
         let pool = WorkerPool(threads: 1, maximumThreads: 1, name: "test")
         let sleeper = Task { try await pool.sleep(for: .seconds(3600)) }
+        // Cancelled once it sleeps: its deadline is in the heap.
+        while pool.delayedCount == 0 { await Task.yield() }
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
+        // Its deadline left the heap: the timer thread will not wake for it in an hour.
+        #expect(pool.delayedCount == 0)
         // Cancelled before it started sleeping, too.
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             try await pool.sleep(for: .seconds(3600))
         }
         await #expect(throws: CancellationError.self) { try await early.value }
+    }
+}
+
+@Suite struct SerialThreadTests {
+    @Test func blocksRunOneAfterAnotherInTheOrderQueued() {
+        let thread = SerialThread(name: "test-serial")
+        let log = WorkerPoolTests.Log<Int>(expecting: 500)
+        for number in 0..<500 { thread.async { log.append(number) } }
+        #expect(log.wait() == Array(0..<500))
+    }
+
+    @Test func blocksQueuedBeforeTheQueueIsDroppedStillRun() {
+        let log = WorkerPoolTests.Log<Int>(expecting: 3)
+        do {
+            let thread = SerialThread(name: "test-serial")
+            for number in 0..<3 { thread.async { log.append(number) } }
+        }
+        #expect(log.wait() == [0, 1, 2])
     }
 }

@@ -31,15 +31,24 @@ hooray_pool *_Nonnull hooray_pool_create(unsigned threads, unsigned max_threads,
 void hooray_pool_submit(hooray_pool *_Nonnull pool, hooray_work_function _Nonnull work, void *_Nullable context);
 
 /// Runs `work(context)` on a worker thread once CLOCK_MONOTONIC reaches `deadline` (nanoseconds);
-/// work with the same deadline runs in the order it was submitted.
-void hooray_pool_submit_at(
+/// work with the same deadline runs in the order it was submitted. Returns a token for
+/// hooray_pool_cancel (never 0).
+uint64_t hooray_pool_submit_at(
     hooray_pool *_Nonnull pool, uint64_t deadline, hooray_work_function _Nonnull work, void *_Nullable context);
+
+/// Takes delayed work out of the pool before its deadline, so that the timer thread does not wake
+/// for it. Returns its context, for the caller to release, or NULL when it is not waiting any more
+/// (it runs or ran).
+void *_Nullable hooray_pool_cancel(hooray_pool *_Nonnull pool, uint64_t token);
 
 /// Nanoseconds of CLOCK_MONOTONIC.
 uint64_t hooray_monotonic_now(void);
 
 /// How many worker threads the pool has now.
 unsigned hooray_pool_threads(hooray_pool *_Nonnull pool);
+
+/// How much delayed work waits for its deadline.
+unsigned hooray_pool_delayed(hooray_pool *_Nonnull pool);
 
 /// Makes a pool the global executor of Swift concurrency (jobs, delayed jobs, and jobs for the
 /// main actor, which run on the thread that calls hooray_executor_run_main) through the runtime's
