@@ -34,7 +34,10 @@ struct hooray_pool {
     hooray_item *head, *tail;
     hooray_item **heap;  // delayed work, earliest deadline first
     size_t delayed, capacity;
-    unsigned threads, idle, base, max;
+    // `idle` counts workers waiting for work and not yet called: a worker is called (idle - 1,
+    // calls + 1) by whoever gives it work, so that work queued while the called worker has not yet
+    // woken is seen as waiting for a busy pool, and watched.
+    unsigned threads, idle, calls, base, max;
     uint64_t finished, order;
     bool watching;  // the timer thread is checking for a stall
     char name[12];
@@ -109,6 +112,8 @@ static void enqueue_ready(hooray_pool *pool, hooray_item *item) {
     if (pool->tail) pool->tail->next = item; else pool->head = item;
     pool->tail = item;
     if (pool->idle > 0) {
+        pool->idle--;
+        pool->calls++;
         pthread_cond_signal(&pool->ready);
     } else if (!pool->watching && pool->threads < pool->max) {
         // Every worker is busy: have the timer thread look again shortly, and only while this lasts.
@@ -129,8 +134,11 @@ static void *worker(void *argument) {
                 return NULL;
             }
             pool->idle++;
-            pthread_cond_wait(&pool->ready, &pool->lock);
-            pool->idle--;
+            // Spurious wake-ups are waited out: only a call takes a worker out of `idle`.
+            do {
+                pthread_cond_wait(&pool->ready, &pool->lock);
+            } while (pool->calls == 0);
+            pool->calls--;
         }
         hooray_item *item = pool->head;
         pool->head = item->next;
