@@ -87,9 +87,12 @@ public final class WorkerPool: @unchecked Sendable {
     /// CLOCK_MONOTONIC in nanoseconds, the clock of ``submit(atMonotonic:_:)``.
     public static var monotonicNow: UInt64 { hooray_monotonic_now() }
 
+    /// Whole nanoseconds of `duration`: 0 for a negative one, and at most about a century, so that
+    /// a deadline never overflows.
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
+        let clamped = UInt64(min(max(0, seconds), 3_000_000_000))
+        return clamped * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
     }
 
     private static let run: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
