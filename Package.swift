@@ -83,8 +83,11 @@ let package = Package(
         // door links nothing else of ours.
         .target(name: "HoorayBasics"),
 
-        // The host's own threads, named for system tools; no plugin's business.
-        .target(name: "HoorayThreads"),
+        // The host's own threads, named for system tools; no plugin's business. Its C half is
+        // hoorayd's executor for Swift concurrency and the signal relay, which keep hoorayd off
+        // Dispatch's worker pool (and its 1 Hz monitor) while it waits.
+        .target(name: "CHoorayThreads"),
+        .target(name: "HoorayThreads", dependencies: ["CHoorayThreads"]),
 
         // The engine, split by concern.
         .target(name: "HoorayScheduling", dependencies: ["HoorayKit"]),
@@ -109,7 +112,6 @@ let package = Package(
                 "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -177,7 +179,7 @@ let package = Package(
         .executableTarget(
             name: "hoorayd",
             dependencies: [
-                "HoorayEngine", "BuiltInPlugins",
+                "HoorayEngine", "HoorayThreads", "BuiltInPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -202,6 +204,7 @@ let package = Package(
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling"]),
+        .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(name: "HoorayCelebrationsTests", dependencies: ["HoorayCelebrations", "HoorayTesting"]),
         .testTarget(
             name: "HoorayConfigTests",

@@ -4,9 +4,9 @@ import HoorayConfig
 import HoorayKeyring
 import HoorayKit
 import HoorayStorage
+import HoorayThreads
 import Logging
 import ServiceLifecycle
-import UnixSignals
 
 /// How `hoorayd` was started.
 public struct DaemonOptions: Sendable {
@@ -255,23 +255,45 @@ public enum Daemon {
             }
         }
 
+        // Signals come through a thread that blocks in read(2), not through Dispatch signal sources
+        // (service-lifecycle's UnixSignals), which would start Dispatch's worker pool and its 1 Hz
+        // monitor: SIGTERM and SIGINT stop the service group gracefully, SIGHUP reloads.
+        let signals: SignalRelay
+        do {
+            signals = try SignalRelay(catching: [SIGTERM, SIGINT, SIGHUP])
+        } catch {
+            printError("hoorayd: cannot catch SIGTERM, SIGINT and SIGHUP (\(error)); start it again")
+            return .cannotStart
+        }
+        let (hangups, hangup) = AsyncStream<Void>.makeStream()
         let service = EngineService(engine: engine, alarm: alarm, logger: logger)
-        let reloader = ReloadService(engine: engine, state: state, logLevel: logLevel, logger: logger)
+        let reloader = ReloadService(
+            engine: engine, state: state, logLevel: logLevel, hangups: hangups, logger: logger)
         var configuration = ServiceGroupConfiguration(
             services: [
                 .init(service: service),
                 .init(service: reloader),
                 .init(service: StatusBarService(feed: barFeed, logger: logger)),
             ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         configuration.maximumGracefulShutdownDuration = .milliseconds(1500)
         let group = ServiceGroup(configuration: configuration)
+        let router = Task {
+            for await signal in signals.signals {
+                if signal == SIGHUP {
+                    hangup.yield()
+                } else {
+                    logger.debug("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")
+                    await group.triggerGracefulShutdown()
+                }
+            }
+        }
         do {
             try await group.run()
         } catch {
             logger.error("hoorayd stopped with an error: \(error)")
         }
+        router.cancel()
         control.shutdown()
         await engine.stopExternalPlugins()
         alarm.shutdown()
@@ -502,11 +524,12 @@ struct ReloadService: Service, CustomStringConvertible {
     let engine: Engine
     let state: DaemonState
     let logLevel: SharedLogLevel
+    /// One element per SIGHUP.
+    let hangups: AsyncStream<Void>
     let logger: Logger
 
     func run() async throws {
-        let signals = await UnixSignalsSequence(trapping: .sighup)
-        for await _ in signals.cancelOnGracefulShutdown() {
+        for await _ in hangups.cancelOnGracefulShutdown() {
             logger.info("SIGHUP: reloading the configuration")
             _ = await Daemon.reload(engine: engine, state: state, logLevel: logLevel, logger: logger)
         }

@@ -5,6 +5,7 @@ import HoorayKit
 import HoorayMessages
 import HoorayScheduling
 import HoorayStorage
+import HoorayThreads
 import Logging
 
 /// Settings of the engine itself, from the `[scheduler]`, `[delivery]` and `[celebrations]` sections.
@@ -885,7 +886,7 @@ public actor Engine {
         retryTask?.cancel()
         let delay = settings.retryEvery
         retryTask = Task { [deliveryContinuation] in
-            try? await Task.sleep(for: delay)
+            try? await TaskTimer.sleep(for: delay)
             if !Task.isCancelled { deliveryContinuation.yield() }
         }
     }

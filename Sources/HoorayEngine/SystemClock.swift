@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayThreads
 
 /// The real wall clock.
 public struct SystemClock: HoorayClock {
@@ -13,7 +14,7 @@ public struct SystemClock: HoorayClock {
         while true {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return }
-            try await Task.sleep(for: .seconds(min(remaining, 60)))
+            try await TaskTimer.sleep(for: .seconds(min(remaining, 60)))
         }
     }
 }
@@ -31,7 +32,7 @@ func withTimeLimit<T: Sendable>(
             do { box.resume(.success(try await operation())) } catch { box.resume(.failure(error)) }
         }
         let timer = Task {
-            try? await Task.sleep(for: .seconds(seconds))
+            try? await TaskTimer.sleep(for: .seconds(seconds))
             if box.resume(.failure(TimeLimitExceeded(seconds: seconds))) { work.cancel() }
         }
         // A call that finished in time stops its timer, so an idle daemon has none left running.

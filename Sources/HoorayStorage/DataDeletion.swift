@@ -49,14 +49,20 @@ extension HoorayDatabase {
             return DeletedData(notices: notices, plugins: plugins, occurrences: occurrences)
         }
         do {
-            try await pool.vacuum()
-            try await pool.writeWithoutTransaction { db in
-                _ = try db.checkpoint(.truncate)
-            }
+            try wipeFreedPages()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
         {
             deleted.wipedFromFiles = false
         }
         return deleted
+    }
+
+    /// `VACUUM`, then a `TRUNCATE` checkpoint, with GRDB's synchronous API (on this thread, not
+    /// through Dispatch's worker pool).
+    private func wipeFreedPages() throws {
+        try pool.vacuum()
+        try pool.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)
+        }
     }
 }

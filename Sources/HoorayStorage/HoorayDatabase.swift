@@ -318,19 +318,31 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
 }
 
 extension HoorayDatabase {
+    // GRDB's synchronous API runs the body on the calling thread. Its async API would hop through
+    // a Dispatch queue, and any work on Dispatch's worker pool starts libdispatch's workqueue
+    // monitor, which then wakes hoorayd once a second for as long as it runs.
+
     /// Runs a write transaction, turning SQLite errors into ``StorageError``.
     func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        try writeOnThisThread(body)
+    }
+
+    /// Runs a read, turning SQLite errors into ``StorageError``.
+    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        try readOnThisThread(body)
+    }
+
+    private func writeOnThisThread<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try await pool.write(body)
+            return try pool.write(body)
         } catch let error as DatabaseError {
             throw StorageError(path: path, databaseError: error)
         }
     }
 
-    /// Runs a read, turning SQLite errors into ``StorageError``.
-    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+    private func readOnThisThread<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try await pool.read(body)
+            return try pool.read(body)
         } catch let error as DatabaseError {
             throw StorageError(path: path, databaseError: error)
         }

@@ -3,12 +3,24 @@ import BuiltInPlugins
 import Foundation
 import HoorayEngine
 import HoorayKit
+import HoorayThreads
 
+/// hoorayd's entry point: its own executor first, so that no task ever runs on Dispatch's worker
+/// pool (whose monitor would wake an idle hoorayd once a second), then the command on a task while
+/// the main thread serves the main actor.
 @main
-struct HoorayDaemon: AsyncParsableCommand {
-    static func main() async {
-        await main(ProcessArguments.current())
+enum HoorayDaemonMain {
+    static func main() {
+        DaemonExecutor.install()
+        Task {
+            await HoorayDaemon.main(ProcessArguments.current())
+            exit(0)
+        }
+        DaemonExecutor.runMainThread()
     }
+}
+
+struct HoorayDaemon: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "hoorayd",

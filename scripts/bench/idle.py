@@ -126,10 +126,20 @@ def measure(bin_dir, window=60.0, settle=5.0, reference=None, keep=False):
 
 
 def describe_threads(result):
-    """`name ×N` for each thread that woke, busiest first."""
+    """`name (tid) N` for each thread that woke, busiest first; when none did, every thread's figure
+    (`name 0`, `name ×2 0` for threads of the same name), so that the row shows what was measured."""
     woke = [row for row in result["threads"] if (row["switches"] or 0) > 0]
     woke.sort(key=lambda row: -row["switches"])
-    return ", ".join(f"{row['comm']} ({row['tid']}) {row['switches']}" for row in woke) or "none"
+    if woke:
+        return ", ".join(f"{row['comm']} ({row['tid']}) {row['switches']}" for row in woke)
+    counts = {}
+    for row in result["threads"]:
+        if row["switches"] is not None:
+            counts[row["comm"]] = counts.get(row["comm"], 0) + 1
+    if not counts:
+        return "none"
+    every = ", ".join(f"{name} ×{count} 0" if count > 1 else f"{name} 0" for name, count in counts.items())
+    return f"none; per thread: {every}"
 
 
 def print_report(report):
@@ -140,6 +150,15 @@ def print_report(report):
             f"| {name} | {result['window_s']:.1f} | {result['switches']} | {result['cpu_ms_schedstat']:.2f} "
             f"| {result['cpu_s']:.2f} | {describe_threads(result)} |"
         )
+    print()
+    print("| process | thread (tid) | waits in (wchan) | wakeups | CPU ms |")
+    print("|---|---|---|---:|---:|")
+    for name, result in report["results"].items():
+        for row in result["threads"]:
+            switches = "—" if row["switches"] is None else row["switches"]
+            cpu = "—" if row["cpu_ms"] is None else f"{row['cpu_ms']:.2f}"
+            state = f" ({row['state']})" if row.get("state") else ""
+            print(f"| {name} | {row.get('comm', '?')} ({row['tid']}){state} | {row.get('wchan', '')} | {switches} | {cpu} |")
 
 
 def main():

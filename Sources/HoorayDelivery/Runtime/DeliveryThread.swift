@@ -67,7 +67,8 @@ final class DeliveryThread: @unchecked Sendable {
         _ work: @escaping (LibNotifySession) -> Value,
         whenLate: @escaping (LibNotifySession, Value) -> Void = { _, _ in }
     ) async -> Value {
-        await withCheckedContinuation { continuation in
+        var timer: Task<Void, Never>?
+        let value = await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
             let slot = ReplySlot(continuation)
             let posted = post { [session] in
                 // The caller gave up before the work began: doing it now would surprise them.
@@ -79,9 +80,22 @@ final class DeliveryThread: @unchecked Sendable {
                 slot.settle(stopped)
                 return
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
-                slot.settle(timedOut)
-            }
+            timer = Self.settle(slot, with: timedOut, after: timeout)
+        }
+        timer?.cancel()
+        return value
+    }
+
+    /// Settles `slot` with `value` once `timeout` has passed, unless the returned task is cancelled
+    /// first. A task, not a Dispatch timer: in hoorayd it sleeps on hoorayd's own executor.
+    private static func settle<Value: Sendable>(
+        _ slot: ReplySlot<Value>, with value: Value, after timeout: Duration
+    ) -> Task<Void, Never> {
+        Task {
+            do {
+                try await TaskTimer.sleep(for: timeout)
+                slot.settle(value)
+            } catch {}
         }
     }
 
@@ -146,7 +160,8 @@ final class DeliveryThread: @unchecked Sendable {
     /// - Returns: Whether it exited in time.
     @discardableResult
     func waitUntilExited(timeout: Duration) async -> Bool {
-        await withCheckedContinuation { continuation in
+        var timer: Task<Void, Never>?
+        let exited = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let slot = ReplySlot(continuation)
             let exited = lock.withLock {
                 if !hasExited { exitWaiters.append(slot) }
@@ -156,8 +171,10 @@ final class DeliveryThread: @unchecked Sendable {
                 slot.settle(true)
                 return
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { slot.settle(false) }
+            timer = Self.settle(slot, with: false, after: timeout)
         }
+        timer?.cancel()
+        return exited
     }
 
     private func run() {
@@ -235,10 +252,5 @@ extension Duration {
     /// The duration in whole milliseconds, rounded down.
     var milliseconds: Int64 {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-
-    /// The duration for Dispatch deadlines.
-    var timeInterval: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

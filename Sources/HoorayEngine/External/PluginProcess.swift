@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayThreads
 
 #if canImport(Glibc)
     import Glibc
@@ -28,7 +29,9 @@ final class PluginProcess: @unchecked Sendable {
     let errors = Pipe()
     let events: AsyncStream<PluginProcessEvent>
     let continuation: AsyncStream<PluginProcessEvent>.Continuation
-    let writer: DispatchQueue
+    /// Writes to the plugin's standard input: a thread of its own, not a `DispatchQueue` (whose
+    /// worker pool would wake hoorayd once a second from then on).
+    let writer: SerialThread
     private let lock = NSLock()
     private var queued = 0
     private var inputClosed = false
@@ -49,7 +52,7 @@ final class PluginProcess: @unchecked Sendable {
     /// - Throws: When the program cannot be started at all.
     init(manifest: PluginManifest, environment: [String: String]) throws {
         (events, continuation) = AsyncStream.makeStream(of: PluginProcessEvent.self, bufferingPolicy: .unbounded)
-        writer = DispatchQueue(label: "plugin-\(manifest.name)-input")
+        writer = SerialThread(name: "hooray-plugin-w")
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
         process.executableURL = URL(fileURLWithPath: manifest.exec[0])
         process.arguments = Array(manifest.exec.dropFirst())

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayThreads
 import Logging
 
 #if canImport(Glibc)
@@ -250,7 +251,7 @@ public actor PluginSupervisor {
         nextWaiter += 1
         let key = nextWaiter
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(timeout))
+            try? await TaskTimer.sleep(for: .seconds(timeout))
             await self?.releaseReadyWaiter(key)
         }
         await withCheckedContinuation { readyWaiters[key] = $0 }
@@ -381,9 +382,9 @@ public actor PluginSupervisor {
         running.value = false
         let run = generation
         let term = Task {
-            try await Task.sleep(for: .seconds(limits.termAfter))
+            try await TaskTimer.sleep(for: .seconds(limits.termAfter))
             process.signal(SIGTERM)
-            try await Task.sleep(for: .seconds(limits.killAfter - limits.termAfter))
+            try await TaskTimer.sleep(for: .seconds(limits.killAfter - limits.termAfter))
             process.signal(SIGKILL)
         }
         if wasRunning {
@@ -504,7 +505,7 @@ public actor PluginSupervisor {
         phase = .waiting
         let delay = min(60, pow(2, Double(crashes.count - 1)))
         Task { [weak self] in
-            try? await Task.sleep(for: .seconds(delay))
+            try? await TaskTimer.sleep(for: .seconds(delay))
             await self?.restartAfterBackoff(run: run)
         }
     }
@@ -549,7 +550,7 @@ public actor PluginSupervisor {
         let run = generation
         let limit = timeout ?? limits.callTimeout
         let timer = Task { [weak self] in
-            try await Task.sleep(for: .seconds(limit))
+            try await TaskTimer.sleep(for: .seconds(limit))
             await self?.timedOut(id)
         }
         defer { timer.cancel() }
@@ -753,7 +754,7 @@ extension PluginSupervisor {
         }
         callWindow.calls += 1
         guard callWindow.calls > Self.callsPerSecond else { return }
-        try? await Task.sleep(until: callWindow.start + .seconds(1), clock: .continuous)
+        try? await TaskTimer.sleep(for: ContinuousClock.now.duration(to: callWindow.start + .seconds(1)))
         callWindow = (ContinuousClock.now, 1)
     }
 }
