@@ -106,6 +106,7 @@ static hooray_item *heap_remove(hooray_pool *pool, size_t at) {
 static hooray_item *heap_pop(hooray_pool *pool) { return heap_remove(pool, 0); }
 
 static void start_thread(hooray_pool *pool, void *(*body)(void *), const char *suffix);
+static bool try_start_thread(hooray_pool *pool, void *(*body)(void *), const char *suffix);
 
 // With the lock held: queues ready work and finds a thread for it.
 static void enqueue_ready(hooray_pool *pool, hooray_item *item) {
@@ -167,8 +168,10 @@ static void *timer(void *argument) {
                 had_look = false;
             } else if (had_look && pool->finished == finished_then) {
                 // Work has waited a whole period while no worker finished anything: add one.
+                // A thread that cannot be started (a task limit, no memory) leaves the pool as it is;
+                // the next look tries again. Only the pool's first threads are required.
                 pool->threads++;
-                start_thread(pool, worker, "task");
+                if (!try_start_thread(pool, worker, "task")) pool->threads--;
                 had_look = false;
             } else {
                 had_look = true;
@@ -187,19 +190,24 @@ static void *timer(void *argument) {
     }
 }
 
-static void start_thread(hooray_pool *pool, void *(*body)(void *), const char *suffix) {
+static bool try_start_thread(hooray_pool *pool, void *(*body)(void *), const char *suffix) {
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
     // The size Dispatch's workers get: Swift code runs on these threads.
     pthread_attr_setstacksize(&attributes, 8 * 1024 * 1024);
     pthread_t thread;
-    errno = pthread_create(&thread, &attributes, body, pool);
-    if (errno != 0) fail("cannot start a thread");
+    int failed = pthread_create(&thread, &attributes, body, pool);
     pthread_attr_destroy(&attributes);
+    if (failed != 0) return false;
     char name[16];
     snprintf(name, sizeof name, "%s-%s", pool->name, suffix);
     pthread_setname_np(thread, name);
+    return true;
+}
+
+static void start_thread(hooray_pool *pool, void *(*body)(void *), const char *suffix) {
+    if (!try_start_thread(pool, body, suffix)) fail("cannot start a thread");
 }
 
 hooray_pool *hooray_pool_create(unsigned threads, unsigned max_threads, const char *name) {
@@ -319,7 +327,10 @@ static SWIFT_CC void enqueue_global(SwiftJob *job, enqueue_original original) {
 
 static SWIFT_CC void enqueue_with_delay(unsigned long long delay, SwiftJob *job, delay_original original) {
     (void)original;
-    hooray_pool_submit_at(global_pool, hooray_monotonic_now() + delay, run_global_job, job);
+    // Saturated: a sleep "for ever" must not wrap round to a deadline in the past.
+    uint64_t now = hooray_monotonic_now();
+    uint64_t deadline = delay > UINT64_MAX - now ? UINT64_MAX : now + delay;
+    hooray_pool_submit_at(global_pool, deadline, run_global_job, job);
 }
 
 // The runtime's clock ids (swift/Runtime/Concurrency.h): Task.sleep's ContinuousClock and
@@ -335,8 +346,19 @@ static SWIFT_CC void enqueue_with_deadline(
     // the time left from now. A sleep across a suspend of the machine ends that much later.
     struct timespec now;
     clock_gettime(clock == swift_clock_continuous ? CLOCK_BOOTTIME : CLOCK_MONOTONIC, &now);
-    long long left = (sec - (long long)now.tv_sec) * 1000000000ll + (nsec - (long long)now.tv_nsec);
-    uint64_t deadline = hooray_monotonic_now() + (left > 0 ? (uint64_t)left : 0);
+    // Saturated: a deadline centuries away must neither overflow nor wrap round to the past.
+    long long seconds_left = sec - (long long)now.tv_sec;
+    uint64_t left;
+    if (seconds_left < 0) {
+        left = 0;
+    } else if (seconds_left >= (long long)(UINT64_MAX / 1000000000ull) - 1) {
+        left = UINT64_MAX;
+    } else {
+        long long total = seconds_left * 1000000000ll + (nsec - (long long)now.tv_nsec);
+        left = total > 0 ? (uint64_t)total : 0;
+    }
+    uint64_t start = hooray_monotonic_now();
+    uint64_t deadline = left > UINT64_MAX - start ? UINT64_MAX : start + left;
     hooray_pool_submit_at(global_pool, deadline, run_global_job, job);
 }
 

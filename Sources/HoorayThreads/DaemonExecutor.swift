@@ -50,6 +50,10 @@ public enum DaemonExecutor {
 }
 
 /// Sleeping in a task without Dispatch's timers where hoorayd's executor is installed.
+///
+/// The executor's timers count CLOCK_MONOTONIC, which stops while the machine is suspended: a sleep
+/// across a suspend ends that much later. It times retries and time limits only; reminders wait on
+/// the wall-clock alarm, which a resume wakes.
 public enum TaskTimer {
     /// hoorayd's pool, once ``DaemonExecutor/install()`` succeeded.
     private static let pool: WorkerPool? = hooray_executor_pool().map(WorkerPool.init(wrapping:))
