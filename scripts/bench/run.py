@@ -906,7 +906,8 @@ def findings(results, options):
                 f"- **Memory** (idle {mb(idle_reading['VmRSS'])}, peak {mb(peak_kb)}; best reached): resting with "
                 f"{report['habits']:,} habits, hoorayd's heap is {mb(idle_reading['RssAnon'])} and the pages of its own "
                 f"static binary {mb(binary)} (the Swift runtime, Foundation and the part of ICU's data that time zones "
-                f"and calendars touch), the shared libraries' {mb(idle_reading.get('RssLibraries', 0))}"
+                f"and calendars touch), the shared libraries' {mb(idle_reading.get('RssLibraries', 0))} (libnotify with "
+                "GLib and GIO, libcurl with its TLS and Kerberos libraries, libsecret, SQLite, libstdc++)"
             )
             floors = [
                 (key, label)
