@@ -1222,7 +1222,10 @@ def main():
             "rows": rows,
             "results": results,
         }
-        Path(options.json).write_text(json.dumps(raw, indent=2, default=str) + "\n", encoding="utf-8")
+        text = json.dumps(raw, indent=2, default=str) + "\n"
+        # Paths inside the checkout are written relative to it: the file is committed, this machine's are not.
+        text = text.replace(json.dumps(str(REPO_ROOT) + "/")[1:-1], "")
+        Path(options.json).write_text(text, encoding="utf-8")
         print(f"Wrote {options.json}.")
     if options.quick:
         print(compare(rows, REPO_ROOT / "BENCHMARKS.json"))
