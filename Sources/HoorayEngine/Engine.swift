@@ -546,9 +546,7 @@ public actor Engine {
                 continue
             }
             let reminder = rule.reminder
-            let plan = CatchUpPlan.plan(
-                nextDue: due, schedule: reminder.schedule, now: now,
-                catchUpWithin: CatchUpPlan.catchUpLimit(for: reminder, default: settings.catchUpWithin))
+            let plan = catchUpPlan(for: reminder, nextDue: due, now: now)
             guard plan.skipped == 0, let dueAt = plan.fire else {
                 oneByOne.append(key)
                 continue
@@ -576,14 +574,9 @@ public actor Engine {
             let reminder = firing.rule.reminder
             let notice: Notice?
             do {
-                notice = try await noticeForDue(
+                notice = try await noticeCarryingPayload(
                     DueReminder(reminder: reminder, dueAt: firing.dueAt, isCatchUp: firing.plan.isCatchUp),
-                    rule: firing.rule, plugin: firing.plugin
-                ).map { shown in
-                    var notice = shown
-                    if notice.payload == nil { notice.payload = reminder.payload }
-                    return notice
-                }
+                    rule: firing.rule, plugin: firing.plugin)
             } catch {
                 logger.error(
                     "cannot handle \(firing.key.plugin)/\(firing.key.reminder): \(error); retrying in 1 minute")
@@ -623,9 +616,7 @@ public actor Engine {
                 return
             }
             let reminder = rule.reminder
-            let plan = CatchUpPlan.plan(
-                nextDue: due, schedule: reminder.schedule, now: now,
-                catchUpWithin: CatchUpPlan.catchUpLimit(for: reminder, default: settings.catchUpWithin))
+            let plan = catchUpPlan(for: reminder, nextDue: due, now: now)
             if plan.skipped > 0 {
                 logger.notice(
                     "\(key.plugin)/\(key.reminder): skipped \(plan.skipped) missed occurrence(s), too late to show")
@@ -643,16 +634,9 @@ public actor Engine {
             if let dueAt = plan.fire,
                 try await !database.hasOccurrence(plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt)
             {
-                // The notice carries the reminder's payload, so a button pressed on it can tell which
-                // of the plugin's things it is about.
-                let notice = try await noticeForDue(
+                let notice = try await noticeCarryingPayload(
                     DueReminder(reminder: reminder, dueAt: dueAt, isCatchUp: plan.isCatchUp), rule: rule,
-                    plugin: plugin
-                ).map { shown in
-                    var notice = shown
-                    if notice.payload == nil { notice.payload = reminder.payload }
-                    return notice
-                }
+                    plugin: plugin)
                 let id = try await database.recordOccurrence(
                     plugin: key.plugin, reminderID: key.reminder, dueAt: dueAt, snoozedDueAt: rule.snoozedDueAt,
                     notice: notice, outcome: notice == nil ? .suppressed : .shown, nextDue: plan.nextDue, now: now)
@@ -685,6 +669,23 @@ public actor Engine {
             // Keep the loop alive; try again in a minute rather than spinning on a persistent error.
             logger.error("cannot handle \(key.plugin)/\(key.reminder): \(error); retrying in 1 minute")
             state.upsert(key, nextDue: now.addingTimeInterval(60))
+        }
+    }
+
+    /// What to do with a rule due at `nextDue`, by the catch-up rule of its reminder.
+    func catchUpPlan(for reminder: Reminder, nextDue: Date, now: Date) -> CatchUpPlan {
+        CatchUpPlan.plan(
+            nextDue: nextDue, schedule: reminder.schedule, now: now,
+            catchUpWithin: CatchUpPlan.catchUpLimit(for: reminder, default: settings.catchUpWithin))
+    }
+
+    /// The notice for a due rule, carrying the reminder's payload when the plugin gave none, so that
+    /// a button pressed on it can tell which of the plugin's things it is about.
+    func noticeCarryingPayload(_ due: DueReminder, rule: StoredRule, plugin: any HoorayPlugin) async throws -> Notice? {
+        try await noticeForDue(due, rule: rule, plugin: plugin).map { shown in
+            var notice = shown
+            if notice.payload == nil { notice.payload = due.reminder.payload }
+            return notice
         }
     }
 

@@ -424,7 +424,8 @@ let longestAnswerInVariable = 64 * 1024
 /// and removed from the folder at once; its descriptor is left open to the programs started.
 func unlinkedFile(holding bytes: [UInt8], beside socketPath: String) -> Int32? {
     guard let slash = socketPath.lastIndex(of: "/") else { return nil }
-    var template = Array((socketPath[..<slash] + "/.answer-XXXXXX").utf8CString)
+    // mkstemp's template: six X's it replaces with a unique name.
+    var template = Array((socketPath[..<slash] + "/.answer-" + String(repeating: "X", count: 6)).utf8CString)
     let fd = mkstemp(&template)
     guard fd >= 0 else { return nil }
     unlink(template)
