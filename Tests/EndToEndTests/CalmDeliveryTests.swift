@@ -53,9 +53,13 @@ struct CalmDeliveryTests {
             // Reminders due at the same instant are listed in the order of their ids.
             #expect(digest.summary == "5 reminders: Night Prep, Read 10 pages, Stretch, Tea, Water")
             #expect(digest.body.contains("quiet hours"))
-            // Each of the five is in the inbox with its buttons, as shown in the digest.
-            let listed = try await Self.inboxJSON(fixture)
-            #expect(listed.count == 5, "\(listed)")
+            // Each of the five is in the inbox with its buttons, as shown in the digest (once hoorayd has
+            // heard back from the server, the digest itself leaves the inbox).
+            let settled = await pollUntil(timeout: .seconds(20)) { () -> [[String: Any]]? in
+                let listed = (try? await Self.inboxJSON(fixture)) ?? []
+                return listed.count == 5 ? listed : nil
+            }
+            let listed = try #require(settled, "the inbox never settled to the five reminders")
             #expect(listed.allSatisfy { ($0["state"] as? String) == "digested" && $0["digest"] is Int })
             let first = try #require(listed.last?["id"] as? Int)
             let pressed = try await fixture.hooray("act", "\(first)", "snooze", fakeTime: "2026-11-24 07:31:00")
