@@ -86,7 +86,10 @@ extension HoorayDatabase {
         computeNextDue: @Sendable @escaping (Schedule) -> Date?
     ) async throws -> StoredRule {
         let payload = try encodeJSON(reminder)
-        let scheduleKey = String(decoding: try encodeJSON(reminder.schedule), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let scheduleKey = try Self.scheduleKey(of: reminder.schedule, encoder: encoder)
         return try await write { db in
             let existing = try Row.fetchOne(
                 db, sql: "SELECT scheduleKey, nextDue FROM rule WHERE plugin = ? AND reminderID = ?",
@@ -139,7 +142,7 @@ extension HoorayDatabase {
             if let known = scheduleKeys[reminder.schedule] {
                 scheduleKey = known
             } else {
-                scheduleKey = String(decoding: try encoder.encode(reminder.schedule), as: UTF8.self)
+                scheduleKey = try Self.scheduleKey(of: reminder.schedule, encoder: encoder)
                 scheduleKeys[reminder.schedule] = scheduleKey
             }
             return (reminder, try encoder.encode(reminder), scheduleKey)
@@ -195,6 +198,33 @@ extension HoorayDatabase {
             }
             return stored + kept
         }
+    }
+
+    /// What tells whether a stored rule's schedule changed: the schedule's JSON, with the days of a
+    /// weekly schedule in order.
+    ///
+    /// A `Set` is encoded in its iteration order, which changes from one process to the next (each
+    /// seeds its hashing at random), so the plain JSON of the same weekly schedule differed from one
+    /// start to the next, and the rule was planned again as if it had changed.
+    static func scheduleKey(of schedule: Schedule, encoder: JSONEncoder) throws -> String {
+        let data: Data
+        if case .weekly(let days, let time, let zone) = schedule {
+            data = try encoder.encode(WeeklyScheduleKey(weekly: .init(on: days.sorted(), at: time, zone: zone)))
+        } else {
+            data = try encoder.encode(schedule)
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A weekly ``HoorayKit/Schedule`` as its synthesized `Encodable` conformance writes it, with
+    /// its days in order.
+    private struct WeeklyScheduleKey: Encodable {
+        struct Fields: Encodable {
+            var on: [Weekday]
+            var at: TimeOfDay
+            var zone: TimeZone
+        }
+        var weekly: Fields
     }
 
     /// Removes a plugin's reminder. Its fired occurrences stay recorded.

@@ -34,7 +34,11 @@ struct HabitsTests {
     ) async throws -> Bool {
         let settled = await fixture.waitUntilSettled(daemon, nothingDueBy: time)
         #expect(settled, "hoorayd did not settle: \(daemon?.standardError ?? "no daemon")")
-        return try server.notifications().count == count
+        let shown = try server.notifications()
+        if shown.count != count {
+            print("Shown, where \(count) were expected: \(shown.map { "\($0.summary): \($0.body)" })")
+        }
+        return shown.count == count
     }
 
     // 2026-11-22 is a Sunday; 23 Monday, 24 Tuesday, 25 Wednesday, 27 Friday.
@@ -66,8 +70,10 @@ struct HabitsTests {
     @Test func noReminderOnADayItIsNotDue() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
+            // Added on Monday after its time, so no reminder was missed while hoorayd was not running
+            // (one missed would rightly be told in a "While you were away" notice).
             try await habit(
-                fixture, ["add", "Run", "--on", "mon,wed,fri", "--remind", "07:30"], at: "2026-11-22 12:00:00")
+                fixture, ["add", "Run", "--on", "mon,wed,fri", "--remind", "07:30"], at: "2026-11-23 12:00:00")
 
             let daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 07:29:57")
             #expect(
@@ -91,8 +97,9 @@ struct HabitsTests {
     @Test func noReminderOnceDoneAndNoneWhilePaused() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
+            // Added on Tuesday, so no reminder was missed while hoorayd was not running.
             try await habit(
-                fixture, ["add", "Run", "--on", "mon,wed,fri", "--remind", "07:30"], at: "2026-11-22 12:00:00")
+                fixture, ["add", "Run", "--on", "mon,wed,fri", "--remind", "07:30"], at: "2026-11-24 12:00:00")
 
             // Done on Wednesday morning before the reminder: it is withdrawn.
             try await habit(fixture, ["done", "Run"], at: "2026-11-25 07:00:00")

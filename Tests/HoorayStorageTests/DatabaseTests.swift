@@ -150,6 +150,42 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect(Set(stored.map(\.reminder)) == Set(changed))
     }
 
+    @Test("A weekly rule declared again is not planned again, however its set of days was built")
+    func aWeeklyRuleDeclaredAgainKeepsItsPlan() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let weekdays: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday]
+        func weekly(_ days: Set<Weekday>) -> Reminder {
+            Reminder(
+                id: "standup", schedule: .weekly(on: days, at: TimeOfDay(hour: 9)!, zone: utc),
+                notice: Notice(title: "Stand-up"))
+        }
+        // Equal sets that iterate in different orders, as the same set does in another process.
+        var small = Set<Weekday>()
+        for day in weekdays { small.insert(day) }
+        let large =
+            (1...64).lazy.map { capacity in
+                var days = Set<Weekday>(minimumCapacity: capacity * 8)
+                for day in weekdays.reversed() { days.insert(day) }
+                return days
+            }.first { Array($0) != Array(small) } ?? small
+        #expect(small == large)
+        #expect(Array(small) != Array(large), "the same days, iterated in another order")
+        let first = t0.addingTimeInterval(60)
+        try await database.replaceRules(plugin: "reminders", with: [weekly(small)], now: t0) { _ in first }
+        let planned = Mutex(0)
+        try await database.replaceRules(plugin: "reminders", with: [weekly(large)], now: t0) { _ in
+            planned.withLock { $0 += 1 }
+            return t0.addingTimeInterval(3600)
+        }
+        try await database.upsertRule(plugin: "reminders", reminder: weekly(large), now: t0) { _ in
+            planned.withLock { $0 += 1 }
+            return t0.addingTimeInterval(3600)
+        }
+        #expect(planned.withLock { $0 } == 0)
+        #expect(try await database.rule(plugin: "reminders", reminderID: "standup")?.nextDue == first)
+    }
+
     @Test func noticesMoveThroughDeliveryStates() async throws {
         let (database, directory) = try temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: directory) }
