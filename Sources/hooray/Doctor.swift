@@ -15,8 +15,8 @@ struct Doctor: AsyncParsableCommand, OffersJSON {
             Checks the session bus, the notification server (name, version, buttons, body markup, \
             persistence), do-not-disturb, whether hoorayd runs and matches this hooray's version, the \
             systemd user service, the configuration, the database (PRAGMA quick_check), the time zone and, \
-            when [ai] is configured, the AI service (one short request). Each line starts with ✓ (fine), \
-            ! (advice) or ✗ (a problem), and says how to fix it.
+            when [ai] is configured, the AI service (one short request). Each line starts with ✓ (fine, \
+            with advice where there is some) or ✗ (a problem, with its fix).
 
             Exits 0 when nothing is ✗, and 1 otherwise (with --json too).
             """)
@@ -66,9 +66,9 @@ struct Doctor: AsyncParsableCommand, OffersJSON {
                 .failed(
                     "session bus", TerminalText.safe(reason),
                     fix: "log in to a graphical session, or run hoorayd under `dbus-run-session`; \(waitInInbox)"),
-                DoctorCheck(
-                    check: "notification server", status: .warning, detail: "not checked without a session bus",
-                    fix: nil),
+                .failed(
+                    "notification server", "cannot be reached without a session bus",
+                    fix: "start the session bus first, as the line above says"),
             ]
         case .unavailable(let reason):
             return [
@@ -301,7 +301,7 @@ struct Doctor: AsyncParsableCommand, OffersJSON {
 
 /// One line of `hooray doctor`: the `doctorCheck` type of docs/json.md.
 struct DoctorCheck: Encodable {
-    /// ✓, ! or ✗.
+    /// ✓ (`ok`, and `warning`: fine, with advice) or ✗ (`failed`).
     enum Status: String, Encodable {
         case ok, warning, failed
     }
@@ -327,8 +327,7 @@ struct DoctorCheck: Encodable {
     var line: String {
         let mark =
             switch status {
-            case .ok: "✓"
-            case .warning: "!"
+            case .ok, .warning: "✓"
             case .failed: "✗"
             }
         // Program names keep their lower case.

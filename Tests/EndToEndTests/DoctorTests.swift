@@ -26,7 +26,12 @@ struct DoctorTests {
             }
             #expect(line(doctor, "Notification server")?.contains("hooray-test-server") == true)
             // The test server keeps nothing once it leaves the screen: advice, not a failure.
-            #expect(line(doctor, "Persistence")?.hasPrefix("!") == true)
+            #expect(
+                line(doctor, "Persistence")
+                    == "✓ Persistence: the server keeps no notifications once they leave the screen. Notices you missed stay readable with `hooray inbox --all`."
+            )
+            // Every line is fine or a problem: no third mark.
+            #expect(lines.dropLast().allSatisfy { $0.hasPrefix("✓") || $0.hasPrefix("✗") }, "\(doctor.standardOutput)")
             #expect(line(doctor, "AI service") == nil, "AI is not configured, so it is not checked")
 
             let json = try await fixture.hooray("doctor", "--json")
@@ -63,7 +68,10 @@ struct DoctorTests {
             let bus = try #require(line(doctor, "Session bus"), "\(doctor.standardOutput)")
             #expect(bus.hasPrefix("✗ Session bus: Cannot connect to the D-Bus session bus"), "\(bus)")
             #expect(bus.contains("Fix: Log in to a graphical session, or run hoorayd under `dbus-run-session`"))
-            #expect(line(doctor, "Notification server") == "! Notification server: not checked without a session bus")
+            #expect(
+                line(doctor, "Notification server")
+                    == "✗ Notification server: cannot be reached without a session bus. Fix: Start the session bus first, as the line above says."
+            )
         }
     }
 
@@ -121,7 +129,7 @@ struct DoctorTests {
             let daemon = try await fixture.startDaemon()
             let doctor = try await fixture.hooray("doctor")
             let found = try #require(line(doctor, "Do not disturb"), "\(doctor.standardOutput)")
-            #expect(found.hasPrefix("! Do not disturb: on (dunst)"), "\(found)")
+            #expect(found.hasPrefix("✓ Do not disturb: on (dunst)"), "\(found)")
             #expect(found.contains("`dunstctl set-paused false`"), "\(found)")
             // Advice, not a failure: everything else is fine.
             #expect(doctor.status == .exited(0), "\(doctor.standardOutput)")
