@@ -41,15 +41,52 @@ struct SwapsRemindersTests {
         return try JSONDecoder().decode([StoredSwap].self, from: Data(read.standardOutput.utf8))
     }
 
+    /// When hoorayd posted the newest notice titled `title`, by its own (faked) clock, from
+    /// `hooray inbox --all --json`.
+    func postedAt(_ fixture: HoorayFixture, _ title: String) async throws -> Date? {
+        struct Posted: Decodable {
+            let title: String
+            let createdAt: Date
+        }
+        let inbox = try await fixture.hooray("inbox", "--all", "--json")
+        #expect(inbox.status == .exited(0), "\(inbox.standardError)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([Posted].self, from: Data(inbox.standardOutput.utf8)).first { $0.title == title }?
+            .createdAt
+    }
+
+    /// When `hooray next --json`, run at `time`, says the swaps reminder `id` is due next.
+    func nextDue(_ fixture: HoorayFixture, _ id: String, at time: String) async throws -> Date? {
+        struct Entry: Decodable {
+            let plugin: String
+            let id: String
+            let due: Date
+        }
+        let next = try await fixture.hooray("next", "--json", fakeTime: time)
+        #expect(next.status == .exited(0), "\(next.standardError)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([Entry].self, from: Data(next.standardOutput.utf8))
+            .first { $0.plugin == "swaps" && $0.id == id }?.due
+    }
+
+    static func instant(_ text: String) -> Date? { ISO8601DateFormatter().date(from: text) }
+
     @Test func nightPrepThenMorningFocusWithThePrepAndIDidMySwapRecordsIt() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             try fixture.writeConfig(Self.config)
 
             // Monday 15 June 2026, three seconds before 21:00: Night Prep.
+            let nightPrep = try await nextDue(fixture, "night-prep", at: "2026-06-15 20:59:50")
             var daemon = try await fixture.startDaemon(fakeTime: "2026-06-15 20:59:50")
             let night = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(20)).last)
             #expect(night.summary == "Prep tonight: what's your swap for tomorrow?")
+            // Due at 21:00, and shown then by hoorayd's clock, not when it started ten seconds before.
+            #expect(nightPrep == Self.instant("2026-06-15T21:00:00Z"))
+            #expect(
+                try await postedAt(fixture, night.summary).map { $0 >= Self.instant("2026-06-15T21:00:00Z")! } == true)
             #expect(night.actions.map(\.label) == ["I did my swap", "Prep now", "I need help"])
 
             // Prepped from the terminal: two swaps for tomorrow.
@@ -60,9 +97,14 @@ struct SwapsRemindersTests {
             #expect(await daemon.stop() == .exited(0))
 
             // The next morning, three seconds before 08:00: Morning Focus, "From last night:" and the items.
+            let morningFocus = try await nextDue(fixture, "morning-focus", at: "2026-06-16 07:59:57")
             daemon = try await fixture.startDaemon(fakeTime: "2026-06-16 07:59:57")
             let morning = try #require(try await server.waitForNotifications(count: 2, timeout: .seconds(20)).last)
             #expect(morning.summary == "Morning Focus")
+            #expect(morningFocus == Self.instant("2026-06-16T08:00:00Z"))
+            #expect(
+                try await postedAt(fixture, morning.summary).map { $0 >= Self.instant("2026-06-16T08:00:00Z")! } == true
+            )
             #expect(morning.body.hasPrefix("From last night:\n• Oatmeal instead of a pastry\n• Walk after lunch\n\n"))
             #expect(morning.actions.map(\.label) == ["Got it", "I need help"])
             #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-06-16 08:00:00"))
