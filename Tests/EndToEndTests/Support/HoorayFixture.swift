@@ -85,7 +85,9 @@ final class HoorayFixture: Sendable {
         values.merge(overriding) { _, new in new }
         // The user's desktop session stays out, unless a test gives one.
         var removed = ["DISPLAY", "WAYLAND_DISPLAY", "JOURNAL_STREAM"].filter { overriding[$0] == nil }
-        if overriding["FAKETIME"] == nil { removed += ["FAKETIME", "LD_PRELOAD"] }
+        if overriding["FAKETIME"] == nil && overriding["FAKETIME_TIMESTAMP_FILE"] == nil {
+            removed += ["FAKETIME", "LD_PRELOAD"]
+        }
         if withoutBus { removed.append("DBUS_SESSION_BUS_ADDRESS") }
         for name in removing { values[name] = nil }
         removed += removing
@@ -228,6 +230,24 @@ final class HoorayFixture: Sendable {
             "FAKETIME_DONT_FAKE_MONOTONIC": "1",
             "FAKETIME_NO_CACHE": "1",
         ]
+    }
+
+    /// Preloads libfaketime so the program's wall clock is the one `file` names (`@YYYY-MM-DD
+    /// hh:mm:ss`, UTC) and runs on from there; the file is read again at every clock reading, so
+    /// writing another time into it moves the clock at once (see ``setFakeTime(_:in:)``).
+    static func fakeTimeVariables(file: String) -> [String: String] {
+        [
+            "LD_PRELOAD": libfaketime,
+            "FAKETIME_TIMESTAMP_FILE": file,
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            "FAKETIME_NO_CACHE": "1",
+        ]
+    }
+
+    /// Writes the time a ``fakeTimeVariables(file:)`` clock shows from now on: `time` (UTC) plus
+    /// the time since the program started.
+    static func setFakeTime(_ time: String, in file: String) throws {
+        try "@\(time)\n".write(toFile: file, atomically: true, encoding: .utf8)
     }
 
     static let libfaketime: String = {
