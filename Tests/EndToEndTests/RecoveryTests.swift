@@ -32,6 +32,8 @@ struct RecoveryTests {
         let id: Int64
         let title: String
         let body: String
+        let createdAt: Date
+        let deliveredAt: Date?
     }
 
     @Test func aFollowUpMissedWhileKilledIsShownOnceAtOnceTheNextDay() async throws {
@@ -177,6 +179,13 @@ struct RecoveryTests {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             try fixture.writeConfig("[plugins.recovery]\ncheckin = true\n")
+            // Before it comes, `hooray next` lists it for 20:00 that day.
+            let eight = HoorayFixture.utc("2026-11-24 20:00:00")
+            let next = try await fixture.hooray(arguments: ["next", "--json"], fakeTime: "2026-11-24 19:59:00")
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let planned = try decoder.decode([HoorayFixture.NextEntry].self, from: Data(next.standardOutput.utf8))
+            #expect(planned.first { $0.plugin == "recovery" && $0.id == "checkin" }?.due == eight, "\(planned)")
             let daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 19:59:58")
             let checkIn = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(20)).first)
             #expect(checkIn.summary == "How are you feeling today?")
@@ -193,6 +202,9 @@ struct RecoveryTests {
             #expect(mood == "strong")
             // `hooray act` presses a mood too: the latest counts.
             let notice = try #require(try await allNotices(fixture).first { $0.title == "How are you feeling today?" })
+            // Shown at 20:00 or after, never before.
+            #expect(notice.createdAt >= eight, "posted \(notice.createdAt)")
+            #expect(try #require(notice.deliveredAt) >= eight)
             let act = try await fixture.hooray("act", String(notice.id), "mood-good")
             #expect(act.status == .exited(0), "\(act.standardError)")
             #expect(try await todayCheckIn(fixture)?["mood"] as? String == "good")
@@ -360,6 +372,8 @@ struct RecoveryTests {
 
     func allNotices(_ fixture: HoorayFixture) async throws -> [PrintedNotice] {
         let output = try await fixture.hooray("inbox", "--all", "--json")
-        return try JSONDecoder().decode([PrintedNotice].self, from: Data(output.standardOutput.utf8))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([PrintedNotice].self, from: Data(output.standardOutput.utf8))
     }
 }
