@@ -473,13 +473,25 @@ public struct RecoveryPlugin: HoorayPlugin {
 
     // MARK: AI
 
+    /// The whole of what an AI service is told about a rejection.
+    static func encouragementRequest(for rejection: Rejection) -> String {
+        "I logged a \(rejection.type.rawValue) rejection that hurt \(rejection.impact) out of 10."
+    }
+
     /// Asks the AI service for an encouraging line — sending only the type and the impact — and
     /// puts it in place of the offline one, on the notification and in the history.
+    ///
+    /// The request says "I logged a job rejection that hurt 6 out of 10." and nothing else of the
+    /// rejection: a fresh random id, no note, no screenshot, no time zone. An OpenAI-compatible
+    /// service gets no time at all; the Hooray backend, whose protocol needs an instant, gets the
+    /// start of the day in UTC (00:00Z) as both times, never the time of day it was logged.
     func askForEncouragement(_ rejection: Rejection, notice: NoticeID, context: PluginContext) async throws {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let day = utc.startOfDay(for: rejection.loggedAt)
         let asked = MomentForPraise(
-            clientID: UUID(),
-            text: "I logged a \(rejection.type.rawValue) rejection that hurt \(rejection.impact) out of 10.",
-            happenedAt: rejection.loggedAt, submittedAt: rejection.loggedAt, timeZone: "UTC", timeAgo: "just now")
+            clientID: UUID(), text: Self.encouragementRequest(for: rejection), happenedAt: day, submittedAt: day,
+            timeZone: "UTC", timeAgo: "just now", kind: .rejection)
         let praise: AIPraise
         do {
             praise = try await context.ai.praise(for: asked)

@@ -294,7 +294,29 @@ struct RecoveryTests {
                 #expect(shown[1].body.hasPrefix("You made space for yourself.\n"))
                 #expect(shown[1].body.contains("5-Minute Recovery Plan:"))
                 let request = try #require(try ai.requests().first)
-                #expect(request.body.contains("job") && request.body.contains("6 out of 10"))
+                let told = "I logged a job rejection that hurt 6 out of 10."
+                let body = try #require(
+                    try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as? [String: Any])
+                if provider == "hooray" {
+                    // Exactly these fields: the sentence, a random id, and the day with no time of day.
+                    #expect(Set(body.keys) == ["clientId", "text", "happenedAt", "submittedAt", "tz", "timeAgo"])
+                    #expect(body["text"] as? String == told)
+                    let happened = try #require(body["happenedAt"] as? String)
+                    #expect(happened.hasSuffix("T00:00:00Z"), "\(happened)")
+                    #expect(body["submittedAt"] as? String == happened)
+                    #expect(body["tz"] as? String == "UTC")
+                    #expect(body["timeAgo"] as? Int == 0)
+                    let listed = try #require(try await list(fixture).first)
+                    #expect(body["clientId"] as? String != listed.id, "a fresh id, not the rejection's")
+                } else {
+                    #expect(Set(body.keys) == ["model", "messages", "max_tokens"])
+                    let messages = try #require(body["messages"] as? [[String: String]])
+                    #expect(messages.map { $0["role"] } == ["system", "user"])
+                    // The user's message is the sentence alone; the prompt speaks of a rejection, not a win.
+                    #expect(messages.last?["content"] == told)
+                    let system = try #require(messages.first?["content"])
+                    #expect(system.contains("rejection") && !system.contains("small win"), "\(system)")
+                }
                 for secret in ["Acme", "Sam", "secret-chat", fixture.home.path] {
                     #expect(!request.body.contains(secret), "\(secret) left the machine")
                 }
