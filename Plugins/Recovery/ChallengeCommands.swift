@@ -321,6 +321,24 @@ struct ChallengeStatusView: Codable, Sendable, Hashable {
     /// For done: the celebration's line.
     var celebration: String?
 
+    enum CodingKeys: String, CodingKey {
+        case day, challenge, status, points, totalPoints, streak, basis, changed, celebration
+    }
+
+    /// Encodes every key, an absent value as `null` (docs/json.md).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(day, forKey: .day)
+        try container.encode(challenge, forKey: .challenge)
+        try container.encode(status, forKey: .status)
+        try container.encode(points, forKey: .points)
+        try container.encode(totalPoints, forKey: .totalPoints)
+        try container.encode(streak, forKey: .streak)
+        try container.encode(basis, forKey: .basis)
+        try container.encode(changed, forKey: .changed)
+        try container.encode(celebration, forKey: .celebration)
+    }
+
     init(
         day: LocalDate, challenge: Challenge, entry: ChallengeEntry?, basis: ChallengeCatalog.Basis?, streak: Int,
         totalPoints: Int, changed: Bool? = nil, celebration: String? = nil

@@ -101,7 +101,8 @@ extension RecoveryPlugin {
         if wants, rejection.followUpGroup == nil {
             let due = rejection.happenedAt.addingTimeInterval(Double(configuration.followUpAfter.seconds))
             guard due > context.now else { return rejection }
-            let joined = try await followUpToJoin(dueAt: due, context: context)
+            let joined = try await followUpToJoin(
+                dueAt: due, after: Double(configuration.followUpAfter.seconds), context: context)
             let group = joined?.group ?? rejection.id
             let at = joined?.due ?? due
             let saved = try await book.update(rejection.recordID) { stored -> Rejection in
@@ -110,12 +111,13 @@ extension RecoveryPlugin {
                 return stored
             }
             try await scheduleFollowUp(group: group, at: at, context: context)
-            return saved ?? rejection
+            return try await book.record(rejection.recordID) ?? saved ?? rejection
         }
         if !wants, let group = rejection.followUpGroup, (rejection.followUpDue ?? .distantPast) > context.now {
             let saved = try await book.update(rejection.recordID) { stored -> Rejection in
                 stored.followUpGroup = nil
                 stored.followUpDue = nil
+                stored.followUpPlanned = nil
                 return stored
             }
             try await cancelFollowUpIfDone(group: group, context: context)

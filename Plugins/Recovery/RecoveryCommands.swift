@@ -15,8 +15,10 @@ extension RecoveryPlugin {
                 discussion: """
                     Takes 30 seconds: the kind of rejection, how much it hurt (1–10), and a note if you like. \
                     On a terminal a missing kind or impact is asked with a one-key menu; elsewhere give both. \
-                    A rejection that hurt 7 or more gets a gentle follow-up a day later, unless you say \
-                    you're okay first (`hooray recovery okay`). Notes and screenshots stay on this computer.
+                    A rejection that hurt at least follow_up_min_impact (7 by default) gets a gentle \
+                    follow-up follow_up_after (a day by default) after it happened, unless you say you're \
+                    okay first (`hooray recovery okay`); one that happened longer ago than that gets none. \
+                    Notes and screenshots stay on this computer.
                     """,
                 arguments: [
                     .init(
@@ -188,8 +190,12 @@ extension RecoveryPlugin {
                 note: notes.isEmpty ? nil : notes.joined(separator: "\n"), screenshots: command.values("screenshot"),
                 ago: command.value("ago"))
             let rejection = try await log(request, context: context, configuration: configuration)
+            // Hard enough for a follow-up, but its time is already past.
+            let tooLate =
+                rejection.followUpDue == nil && rejection.impact >= configuration.followUpMinImpact
+                ? configuration.followUpAfter : nil
             return CommandReply(
-                text: Self.loggedText(for: rejection, color: command.environment.color),
+                text: Self.loggedText(for: rejection, color: command.environment.color, followUpPassed: tooLate),
                 json: try JSONValue(encoding: RejectionView(rejection)))
         case "okay":
             return try await okayCommand(command, context: context)

@@ -247,7 +247,8 @@ public struct RecoveryPlugin: HoorayPlugin {
             encouragement: RecoveryCopy.encouragements(for: checked.type).randomElement()!)
         let ownDue = rejection.happenedAt.addingTimeInterval(Double(configuration.followUpAfter.seconds))
         if checked.impact >= configuration.followUpMinImpact, ownDue > now {
-            let joined = try await followUpToJoin(dueAt: ownDue, context: context)
+            let joined = try await followUpToJoin(
+                dueAt: ownDue, after: Double(configuration.followUpAfter.seconds), context: context)
             rejection.followUpGroup = joined?.group ?? rejection.id
             rejection.followUpDue = joined?.due ?? ownDue
         }
@@ -285,8 +286,9 @@ public struct RecoveryPlugin: HoorayPlugin {
             payload: .object(["rejection": .string(rejection.recordID)]))
     }
 
-    /// What the terminal shows for a logged rejection.
-    static func loggedText(for rejection: Rejection, color: Bool) -> String {
+    /// What the terminal shows for a logged rejection; `followUpPassed` is `follow_up_after` when
+    /// the rejection hurt enough for a follow-up but happened longer ago than that, so it gets none.
+    static func loggedText(for rejection: Rejection, color: Bool, followUpPassed: ConfigDuration? = nil) -> String {
         var lines = [
             "\(rejection.type.emoji) \(RecoveryCopy.title(for: rejection.type))",
             rejection.encouragement,
@@ -301,6 +303,9 @@ public struct RecoveryPlugin: HoorayPlugin {
         if let due = rejection.followUpDue {
             let zone = TimeZone(identifier: rejection.timeZone) ?? .current
             saved += " I'll check on you \(Self.when(due, from: rejection.loggedAt, in: zone))."
+        } else if let after = followUpPassed {
+            let span = after.seconds == 86400 ? "a day" : RecoveryFormat.duration(Double(after.seconds))
+            saved += " No follow-up: that was more than \(span) ago."
         }
         lines.append(saved)
         lines.append("When you feel better: hooray recovery okay")
@@ -326,26 +331,37 @@ public struct RecoveryPlugin: HoorayPlugin {
         try await context.records(of: Rejection.self).all().filter { $0.followUpGroup == group }
     }
 
-    /// A follow-up still to come that a rejection whose own would be due at `due` joins: one due
-    /// within the hour before or after. The group then comes at the earlier of the two times.
+    /// A follow-up still to come that a rejection whose own would be due at `due` joins: one whose
+    /// members' own times (when each would have come alone: happened + `after`), its current time and
+    /// `due` all lie within the hour. The group then comes at the earliest of them, so no member's
+    /// follow-up moves by an hour or more, however many join one after the other.
     ///
     /// - Returns: The group, and when its follow-up comes once the rejection joined it.
-    func followUpToJoin(dueAt due: Date, context: PluginContext) async throws -> (group: UUID, due: Date)? {
+    func followUpToJoin(dueAt due: Date, after: TimeInterval, context: PluginContext) async throws
+        -> (group: UUID, due: Date)?
+    {
         let pending = try await context.reminders.list().filter {
             $0.reminder.id.hasPrefix(Self.followUpPrefix) && $0.nextDue != nil
         }
+        guard !pending.isEmpty else { return nil }
+        let rejections = try await context.records(of: Rejection.self).all()
         let candidates = pending.compactMap { scheduled -> (group: UUID, due: Date)? in
             guard let next = scheduled.nextDue, next > context.now.addingTimeInterval(Self.soon),
-                abs(due.timeIntervalSince(next)) < Self.followUpWindow,
                 let group = UUID(uuidString: String(scheduled.reminder.id.dropFirst(Self.followUpPrefix.count)))
             else { return nil }
-            return (group, min(next, due))
+            let times =
+                [next, due]
+                + rejections.filter { $0.followUpGroup == group }.map { $0.happenedAt.addingTimeInterval(after) }
+            guard let first = times.min(), let last = times.max(),
+                last.timeIntervalSince(first) < Self.followUpWindow
+            else { return nil }
+            return (group, first)
         }
         return candidates.min { $0.due < $1.due }
     }
 
-    /// Schedules a group's follow-up, and notes its time on the group's rejections; scheduling it
-    /// again at the same time keeps it as it is.
+    /// Schedules a group's follow-up, and notes its time on the group's rejections, and that it was
+    /// planned (``Rejection/followUpPlanned``); scheduling it again at the same time keeps it as it is.
     ///
     /// - Returns: When it comes; `nil` when it was already shown.
     @discardableResult
@@ -355,8 +371,12 @@ public struct RecoveryPlugin: HoorayPlugin {
                 id: Self.followUpPrefix + group.uuidString.lowercased(), schedule: .once(at: due),
                 notice: Self.followUpNotice(group: group, count: 1)))
         let book = context.records(of: Rejection.self)
-        for member in try await followUpMembers(group, context: context) where member.followUpDue != due {
-            try await book.update(member.recordID) { stored in stored.followUpDue = due }
+        for member in try await followUpMembers(group, context: context)
+        where member.followUpDue != due || member.followUpPlanned != true {
+            try await book.update(member.recordID) { stored in
+                stored.followUpDue = due
+                stored.followUpPlanned = true
+            }
         }
         return scheduled.nextDue
     }
@@ -371,14 +391,28 @@ public struct RecoveryPlugin: HoorayPlugin {
 
     /// Puts back the follow-up of a rejection saved by a process that stopped before it scheduled
     /// it. A follow-up already shown stays in the list of reminders, so it is never shown twice.
+    ///
+    /// Reminders do not travel in an export, so after `hooray import` a follow-up shown long ago
+    /// has none: a rejection whose follow-up was planned (``Rejection/followUpPlanned``) and whose
+    /// time is past gets none again; one whose time is still to come was not shown yet and is put
+    /// back. A rejection of an older version, without the field, is planned as before, and
+    /// noted as planned once its reminder is known.
     func reconcileFollowUps(context: PluginContext) async throws {
         let known = Set(
             try await context.reminders.list().map(\.reminder.id).filter { $0.hasPrefix(Self.followUpPrefix) })
-        let waiting = try await context.records(of: Rejection.self).all().filter { !$0.isRecovered }
+        let book = context.records(of: Rejection.self)
+        let all = try await book.all()
+        for rejection in all where rejection.followUpPlanned == nil {
+            guard let group = rejection.followUpGroup,
+                known.contains(Self.followUpPrefix + group.uuidString.lowercased())
+            else { continue }
+            try await book.update(rejection.recordID) { stored in stored.followUpPlanned = true }
+        }
         var scheduled: Set<UUID> = []
-        for rejection in waiting {
+        for rejection in all where !rejection.isRecovered {
             guard let group = rejection.followUpGroup, let due = rejection.followUpDue,
-                !known.contains(Self.followUpPrefix + group.uuidString.lowercased()), scheduled.insert(group).inserted
+                !known.contains(Self.followUpPrefix + group.uuidString.lowercased()),
+                rejection.followUpPlanned != true || due > context.now, scheduled.insert(group).inserted
             else { continue }
             try await scheduleFollowUp(
                 group: group, at: max(due, context.now.addingTimeInterval(Self.soon)), context: context)
@@ -439,13 +473,25 @@ public struct RecoveryPlugin: HoorayPlugin {
 
     // MARK: AI
 
+    /// The whole of what an AI service is told about a rejection.
+    static func encouragementRequest(for rejection: Rejection) -> String {
+        "I logged a \(rejection.type.rawValue) rejection that hurt \(rejection.impact) out of 10."
+    }
+
     /// Asks the AI service for an encouraging line — sending only the type and the impact — and
     /// puts it in place of the offline one, on the notification and in the history.
+    ///
+    /// The request says "I logged a job rejection that hurt 6 out of 10." and nothing else of the
+    /// rejection: a fresh random id, no note, no screenshot, no time zone. An OpenAI-compatible
+    /// service gets no time at all; the Hooray backend, whose protocol needs an instant, gets the
+    /// start of the day in UTC (00:00Z) as both times, never the time of day it was logged.
     func askForEncouragement(_ rejection: Rejection, notice: NoticeID, context: PluginContext) async throws {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let day = utc.startOfDay(for: rejection.loggedAt)
         let asked = MomentForPraise(
-            clientID: UUID(),
-            text: "I logged a \(rejection.type.rawValue) rejection that hurt \(rejection.impact) out of 10.",
-            happenedAt: rejection.loggedAt, submittedAt: rejection.loggedAt, timeZone: "UTC", timeAgo: "just now")
+            clientID: UUID(), text: Self.encouragementRequest(for: rejection), happenedAt: day, submittedAt: day,
+            timeZone: "UTC", timeAgo: "just now", kind: .rejection)
         let praise: AIPraise
         do {
             praise = try await context.ai.praise(for: asked)

@@ -145,4 +145,16 @@ struct TemplatesView: Codable, Sendable, Hashable {
     var unfilled: [String]
     /// With `--copy`: the text for the clipboard.
     var copied: String?
+
+    enum CodingKeys: String, CodingKey {
+        case templates, unfilled, copied
+    }
+
+    /// Encodes every key, an absent value as `null` (docs/json.md).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(templates, forKey: .templates)
+        try container.encode(unfilled, forKey: .unfilled)
+        try container.encode(copied, forKey: .copied)
+    }
 }

@@ -65,6 +65,18 @@ enum OpenAIWire {
         no lists, no quotation marks around the reply.
         """
 
+    /// What the model is asked to be for a rejection the user logged (the recovery plugin): the
+    /// warm, steady voice of its recovery cards. It is told only the kind and how much it hurt.
+    static let rejectionPrompt = """
+        You are Hooray, a warm and gentle companion for bouncing back from rejection. The user has \
+        just logged a rejection that hurt; you are told only its kind and how much it hurt, from 1 \
+        to 10. Reply with one or two short sentences (under 40 words) of steady encouragement: a \
+        rejection is about one situation, not about their worth, and putting themselves out there \
+        takes courage. Speak to them as "you". Never shame, never blame, never make light of the \
+        hurt, never compare, never give advice or tasks, never ask questions. Plain text only: no \
+        markdown, no lists, no quotation marks around the reply.
+        """
+
     struct Request: Encodable {
         struct Message: Encodable {
             var role: String
@@ -87,13 +99,23 @@ enum OpenAIWire {
 
     static func body(for moment: MomentForPraise, model: String) throws(AIRequestError) -> Data {
         let text = moment.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let user =
-            "My small win: \(text.isEmpty ? "(something I'd rather keep private)" : text)\n"
-            + "When: \(moment.timeAgo) (time zone \(moment.timeZone))"
+        let system: String
+        let user: String
+        switch moment.kind {
+        case .win:
+            system = systemPrompt
+            user =
+                "My small win: \(text.isEmpty ? "(something I'd rather keep private)" : text)\n"
+                + "When: \(moment.timeAgo) (time zone \(moment.timeZone))"
+        case .rejection:
+            // No time and no time zone: the kind and the impact are all it is told.
+            system = rejectionPrompt
+            user = text
+        }
         return try WireJSON.encode(
             Request(
                 model: model,
-                messages: [.init(role: "system", content: systemPrompt), .init(role: "user", content: user)],
+                messages: [.init(role: "system", content: system), .init(role: "user", content: user)],
                 max_tokens: maxTokens))
     }
 

@@ -32,6 +32,8 @@ struct RecoveryTests {
         let id: Int64
         let title: String
         let body: String
+        let createdAt: Date
+        let deliveredAt: Date?
     }
 
     @Test func aFollowUpMissedWhileKilledIsShownOnceAtOnceTheNextDay() async throws {
@@ -177,6 +179,13 @@ struct RecoveryTests {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             try fixture.writeConfig("[plugins.recovery]\ncheckin = true\n")
+            // Before it comes, `hooray next` lists it for 20:00 that day.
+            let eight = HoorayFixture.utc("2026-11-24 20:00:00")
+            let next = try await fixture.hooray(arguments: ["next", "--json"], fakeTime: "2026-11-24 19:59:00")
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let planned = try decoder.decode([HoorayFixture.NextEntry].self, from: Data(next.standardOutput.utf8))
+            #expect(planned.first { $0.plugin == "recovery" && $0.id == "checkin" }?.due == eight, "\(planned)")
             let daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 19:59:58")
             let checkIn = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(20)).first)
             #expect(checkIn.summary == "How are you feeling today?")
@@ -193,6 +202,9 @@ struct RecoveryTests {
             #expect(mood == "strong")
             // `hooray act` presses a mood too: the latest counts.
             let notice = try #require(try await allNotices(fixture).first { $0.title == "How are you feeling today?" })
+            // Shown at 20:00 or after, never before.
+            #expect(notice.createdAt >= eight, "posted \(notice.createdAt)")
+            #expect(try #require(notice.deliveredAt) >= eight)
             let act = try await fixture.hooray("act", String(notice.id), "mood-good")
             #expect(act.status == .exited(0), "\(act.standardError)")
             #expect(try await todayCheckIn(fixture)?["mood"] as? String == "good")
@@ -282,7 +294,29 @@ struct RecoveryTests {
                 #expect(shown[1].body.hasPrefix("You made space for yourself.\n"))
                 #expect(shown[1].body.contains("5-Minute Recovery Plan:"))
                 let request = try #require(try ai.requests().first)
-                #expect(request.body.contains("job") && request.body.contains("6 out of 10"))
+                let told = "I logged a job rejection that hurt 6 out of 10."
+                let body = try #require(
+                    try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as? [String: Any])
+                if provider == "hooray" {
+                    // Exactly these fields: the sentence, a random id, and the day with no time of day.
+                    #expect(Set(body.keys) == ["clientId", "text", "happenedAt", "submittedAt", "tz", "timeAgo"])
+                    #expect(body["text"] as? String == told)
+                    let happened = try #require(body["happenedAt"] as? String)
+                    #expect(happened.hasSuffix("T00:00:00Z"), "\(happened)")
+                    #expect(body["submittedAt"] as? String == happened)
+                    #expect(body["tz"] as? String == "UTC")
+                    #expect(body["timeAgo"] as? Int == 0)
+                    let listed = try #require(try await list(fixture).first)
+                    #expect(body["clientId"] as? String != listed.id, "a fresh id, not the rejection's")
+                } else {
+                    #expect(Set(body.keys) == ["model", "messages", "max_tokens"])
+                    let messages = try #require(body["messages"] as? [[String: String]])
+                    #expect(messages.map { $0["role"] } == ["system", "user"])
+                    // The user's message is the sentence alone; the prompt speaks of a rejection, not a win.
+                    #expect(messages.last?["content"] == told)
+                    let system = try #require(messages.first?["content"])
+                    #expect(system.contains("rejection") && !system.contains("small win"), "\(system)")
+                }
                 for secret in ["Acme", "Sam", "secret-chat", fixture.home.path] {
                     #expect(!request.body.contains(secret), "\(secret) left the machine")
                 }
@@ -360,6 +394,8 @@ struct RecoveryTests {
 
     func allNotices(_ fixture: HoorayFixture) async throws -> [PrintedNotice] {
         let output = try await fixture.hooray("inbox", "--all", "--json")
-        return try JSONDecoder().decode([PrintedNotice].self, from: Data(output.standardOutput.utf8))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([PrintedNotice].self, from: Data(output.standardOutput.utf8))
     }
 }

@@ -191,6 +191,7 @@ struct SafeTextTests {
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
+                    "recoveryDashboard", "challenge", "templates",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -228,6 +229,13 @@ struct SafeTextTests {
             try await record("rejection", ["recovery", "list", "--json"])
             try await record("rejection", ["recovery", "okay", "--json"])
             try await record("checkIn", ["recovery", "checkin", "good", "--json"])
+            try await record("recoveryDashboard", ["recovery", "--json"])
+            try await record("recoveryDashboard", ["recovery", "dashboard", "--weeks", "2", "--json"])
+            try await record("challenge", ["challenge", "--json"])
+            try await record("challenge", ["challenge", "done", "--json"])
+            try await record("challenge", ["challenge", "skip", "--json"])
+            try await record("templates", ["recovery", "templates", "--json"])
+            try await record("templates", ["recovery", "templates", "--type", "job", "--fill", "Name=Sam", "--json"])
             try await record("prep", ["swap", "prep", "--json"])
             try await record("prep", ["swap", "prep", "Oatmeal instead of a pastry", "--json"])
             try await record("swap", ["swap", "Sparkling water instead of soda", "--json"])
@@ -255,6 +263,8 @@ struct SafeTextTests {
             try await record("reminder", ["next", "--json"])
             try await record("rejection", ["recovery", "edit", rejectionID, "--note", "", "--json"])
             try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])
+            try await record("recoveryDashboard", ["recovery", "--json"])
+            try await record("challenge", ["challenge", "--json"])
             try await record("swap", ["swap", "Tea instead of wine", "--json"])
             try await record("swapHistory", ["swap", "history", "--days", "7", "--json"])
             try await record("reminderEntry", ["remind", "Read", "--on", "tomorrow", "--body", "Ten pages", "--json"])
@@ -267,6 +277,25 @@ struct SafeTextTests {
                 #expect(!objects.isEmpty, "\(command) printed nothing")
                 for object in objects {
                     #expect(Set(object.keys) == keys, "\(command.joined(separator: " ")) differs from docs/json.md")
+                }
+            }
+            // The objects inside a challenge and a template list have the keys their tables name.
+            for (type, _, output) in printed where type == "challenge" {
+                for object in try objects(output) {
+                    let challenge = try #require(object["challenge"] as? [String: Any])
+                    #expect(
+                        Set(challenge.keys) == [
+                            "id", "title", "description", "points", "timeEstimate", "type", "level",
+                        ])
+                }
+            }
+            for (type, _, output) in printed where type == "templates" {
+                let templates = try objects(output).flatMap { $0["templates"] as? [[String: Any]] ?? [] }
+                #expect(!templates.isEmpty)
+                for template in templates {
+                    #expect(
+                        Set(template.keys)
+                            == ["number", "id", "type", "title", "scenario", "tone", "text", "unfilled"])
                 }
             }
             // Each part of an import's summary is an importPart.

@@ -92,4 +92,93 @@ import Testing
         let due = try #require(planned.first?.nextDue)
         #expect(due > Self.tuesday && due <= Self.tuesday.addingTimeInterval(2))
     }
+
+    /// What `activate` plans for an unrecovered impact-8 rejection whose reminder is not known (as
+    /// after `hooray import`, which carries records and no reminders), its follow-up due `dueIn` from
+    /// now and `planned` as saved.
+    func plannedOnActivate(dueIn: TimeInterval, planned: Bool?) async throws -> [ScheduledReminder] {
+        let harness = PluginTestHarness(pluginName: "recovery", now: Self.tuesday, configuration: Self.quiet)
+        let id = UUID()
+        let due = Self.tuesday.addingTimeInterval(dueIn)
+        try await harness.context.records(of: Rejection.self).insert(
+            Rejection(
+                id: id, type: .dating, impact: 8, happenedAt: due.addingTimeInterval(-86400),
+                loggedAt: due.addingTimeInterval(-86400), timeZone: "Europe/Berlin", followUpGroup: id,
+                followUpDue: due, followUpPlanned: planned))
+        try await RecoveryPlugin().activate(context: harness.context, configuration: Self.quiet)
+        return try await harness.context.reminders.list().filter { $0.reminder.id.hasPrefix("follow-up-") }
+    }
+
+    @Test func aFollowUpPlannedAndDueWeeksAgoIsNotPlannedAgainAfterAnImport() async throws {
+        // Shown three weeks ago; the export carried the rejection and not its reminder.
+        #expect(try await plannedOnActivate(dueIn: -21 * 86400, planned: true).isEmpty)
+    }
+
+    @Test func aFollowUpNeverPlannedIsPlannedAtOnceAndOneStillToComeIsPutBack() async throws {
+        // Never planned (a process stopped first, or a record older than the field): at once.
+        let lost = try await plannedOnActivate(dueIn: -21 * 86400, planned: nil)
+        #expect(lost.count == 1)
+        let due = try #require(lost.first?.nextDue)
+        #expect(due > Self.tuesday && due <= Self.tuesday.addingTimeInterval(2))
+        // Planned and not yet due when it was exported: not shown yet, so it comes at its time.
+        let coming = try await plannedOnActivate(dueIn: 5 * 3600, planned: true)
+        #expect(coming.map(\.nextDue) == [Self.tuesday.addingTimeInterval(5 * 3600)])
+    }
+
+    /// Logs rejections through the plugin's own `log` on HoorayTesting's fakes, `--ago` each of
+    /// `agos`, and returns what was saved.
+    func logged(impact: Int, agos: [String]) async throws -> (PluginTestHarness, [Rejection]) {
+        let harness = PluginTestHarness(pluginName: "recovery", now: Self.tuesday, configuration: Self.quiet)
+        for ago in agos {
+            _ = try await RecoveryPlugin().run(
+                CommandInvocation(
+                    command: "log", values: ["type": ["dating"], "impact": [String(impact)], "ago": [ago]],
+                    json: false, environment: CommandEnvironment(timeZoneIdentifier: "Europe/Berlin")),
+                context: harness.context, configuration: Self.quiet)
+        }
+        return (harness, try await harness.context.records(of: Rejection.self).all())
+    }
+
+    @Test func loggingNotesThatTheFollowUpWasPlannedAndOnlyThen() async throws {
+        let (_, hard) = try await logged(impact: 8, agos: ["0m", "10m"])
+        #expect(hard.map(\.followUpPlanned) == [true, true])
+        let (_, mild) = try await logged(impact: 3, agos: ["0m"])
+        #expect(mild.map(\.followUpPlanned) == [nil])
+    }
+
+    @Test func followUpsLoggedInAChainEachComeWithinTheHourOfTheirOwnTime() async throws {
+        let agos = ["0m", "50m", "100m"]
+        let (harness, rejections) = try await logged(impact: 9, agos: agos)
+        #expect(Set(rejections.compactMap(\.followUpGroup)).count == 2)
+        let planned = try await harness.context.reminders.list().filter { $0.reminder.id.hasPrefix("follow-up-") }
+        #expect(planned.count == 2)
+        for rejection in rejections {
+            let own = rejection.happenedAt.addingTimeInterval(86400)
+            let due = try #require(rejection.followUpDue)
+            #expect(abs(due.timeIntervalSince(own)) < 3600, "happened \(rejection.happenedAt): due \(due)")
+        }
+        // As the user meets them: two follow-ups a day later, one naming two.
+        let world = try await world()
+        for ago in agos {
+            try await world.run("log", "--type", "dating", "--impact", "9", "--ago", ago)
+        }
+        await world.advance(by: .seconds(25 * 3600))
+        #expect(
+            await followUps(world).map(\.notice.body).sorted() == [
+                "Yesterday was tough. You're stronger than you know.",
+                "Yesterday was tough: 2 hard moments. You're stronger than you know.",
+            ])
+    }
+
+    @Test func aHardRejectionFromLongerAgoThanTheFollowUpSaysItGetsNone() async throws {
+        let world = try await world()
+        let old = try await world.run("log", "--type", "job", "--impact", "8", "--ago", "2d")
+        #expect(old.text.contains("No follow-up: that was more than a day ago."), "\(old.text)")
+        let mild = try await world.run("log", "--type", "job", "--impact", "3", "--ago", "2d")
+        #expect(!mild.text.contains("follow-up"), "\(mild.text)")
+        let recent = try await world.run("log", "--type", "job", "--impact", "8", "--ago", "2h")
+        #expect(recent.text.contains("I'll check on you tomorrow at 08:00"), "\(recent.text)")
+        let help = RecoveryPlugin().commands.first { $0.name == "log" }?.discussion ?? ""
+        #expect(help.contains("at least follow_up_min_impact (7 by default)"))
+    }
 }

@@ -89,15 +89,22 @@ public struct Rejection: PluginRecord, Identifiable, Hashable {
     public var followUpGroup: UUID?
     /// When its follow-up is due (the group's time); `nil` when it gets none.
     public var followUpDue: Date?
+    /// `true` once its follow-up was planned (scheduled with `hoorayd`), which travels with the
+    /// rejection in an export where the reminder does not: a follow-up planned and due before an
+    /// import was shown already, and is not planned again. `nil` when it was never planned, or in a
+    /// record saved before this field existed (unknown: treated as never planned).
+    public var followUpPlanned: Bool?
 
     /// Creates a rejection.
     public init(
         id: UUID = UUID(), type: RejectionType, impact: Int, note: String? = nil, screenshots: [String] = [],
         happenedAt: Date, loggedAt: Date, timeZone: String, recoveredAt: Date? = nil, encouragement: String = "",
-        encouragementFromAI: Bool = false, followUpGroup: UUID? = nil, followUpDue: Date? = nil
+        encouragementFromAI: Bool = false, followUpGroup: UUID? = nil, followUpDue: Date? = nil,
+        followUpPlanned: Bool? = nil
     ) {
         self.followUpGroup = followUpGroup
         self.followUpDue = followUpDue
+        self.followUpPlanned = followUpPlanned
         self.id = id
         self.type = type
         self.impact = impact

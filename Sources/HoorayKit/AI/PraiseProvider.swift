@@ -1,6 +1,6 @@
 import Foundation
 
-/// A small win the user logged, as it is sent to an AI service for praise.
+/// A small win the user logged — or a rejection (``Kind``) — as it is sent to an AI service for praise.
 ///
 /// It carries only what the service needs to answer warmly: the words, when it happened and when
 /// it was logged, the user's time zone and a human "how long ago". Mood, notes and photos stay on
@@ -18,6 +18,18 @@ public struct MomentForPraise: Sendable, Hashable {
     public var timeZone: String
     /// How long before logging the win happened, written for a person, such as `5 min ago` or `just now`.
     public var timeAgo: String
+    /// What the user logged: a win to praise, or a rejection to be encouraged about. A prompt-based
+    /// service is asked in the voice that fits it.
+    public var kind: Kind
+
+    /// What a ``MomentForPraise`` is about.
+    public enum Kind: String, Sendable, Hashable {
+        /// Something the user did that counts: praise it.
+        case win
+        /// A rejection that hurt: encourage, never praise the hurt. A prompt-based service gets
+        /// only ``MomentForPraise/text``, no time.
+        case rejection
+    }
 
     /// Creates a moment to praise.
     ///
@@ -29,9 +41,12 @@ public struct MomentForPraise: Sendable, Hashable {
     ///   - timeZone: The user's IANA time zone identifier.
     ///   - timeAgo: How long before logging it happened, in words, such as `5 min ago`, for prompts.
     ///     (The Hooray backend receives the seconds between `happenedAt` and `submittedAt` instead.)
+    ///   - kind: A win (the default) or a rejection.
     public init(
-        clientID: UUID, text: String, happenedAt: Date, submittedAt: Date, timeZone: String, timeAgo: String
+        clientID: UUID, text: String, happenedAt: Date, submittedAt: Date, timeZone: String, timeAgo: String,
+        kind: Kind = .win
     ) {
+        self.kind = kind
         self.clientID = clientID
         self.text = text
         self.happenedAt = happenedAt
