@@ -97,6 +97,24 @@ struct SwapsDidSwapQuestionTests {
         }
     }
 
+    @Test func enterOnTheTerminalGivesNoAnswerAndSavesAHealthySwap() async throws {
+        try await HoorayFixture.with { fixture in
+            let (_, daemon, id, _) = try await nightPrep(fixture)
+            let terminal = try PseudoTerminal()
+            let act = try ChildProcess(
+                HoorayFixture.binDirectory + "/hooray", arguments: ["act", String(id), "did-swap"],
+                environment: fixture.environment(overriding: ["TERM": "xterm"]), terminal: terminal)
+            #expect(await act.waitForOutput(containing: Self.question, timeout: .seconds(30)), "\(act.standardOutput)")
+            try act.write(toStandardInput: "\n")
+            #expect(await act.waitForExit(timeout: .seconds(30)) == .exited(0))
+            #expect(
+                try await storedSwaps(fixture) == [
+                    StoredSwap(text: "A healthy swap", day: "2026-06-15", fromPrep: false)
+                ])
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
     @Test func withoutATerminalNothingIsAskedAndAnswerGivesTheSwap() async throws {
         try await HoorayFixture.with { fixture in
             let (_, daemon, id, _) = try await nightPrep(fixture)
