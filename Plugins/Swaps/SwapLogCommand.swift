@@ -58,8 +58,7 @@ extension SwapsPlugin {
     ///
     /// - Throws: ``PluginCommandError`` (usage) naming the problem and the fix.
     static func checkedSwapText(_ given: String) throws -> String {
-        let text = given.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }.joined(separator: " ")
+        let text = joinedSwapText(given)
         guard !text.isEmpty else {
             throw PluginCommandError.invalidValue(
                 "<text>", "say what you swapped, such as: hooray swap \"Sparkling water instead of soda\"")
@@ -71,6 +70,12 @@ extension SwapsPlugin {
             )
         }
         return text
+    }
+
+    /// A swap's text on one line: each line trimmed, the empty ones left out, joined with a space.
+    static func joinedSwapText(_ given: String) -> String {
+        given.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// The reply for a terminal: one line in the calm style; the line, a sprout and the streak in the

@@ -5,6 +5,11 @@ import HoorayKit
 extension SwapsPlugin {
     // Buttons.
     static let didSwap = NoticeAction(id: "did-swap", label: "I did my swap")
+    /// **I did my swap** on a Night Prep with no prep for the day: `hooray act` on a terminal asks
+    /// for the swap's words (``didSwapQuestion``); a click, or Enter, saves ``unnamedSwap``.
+    static let didSwapAsking = NoticeAction(id: didSwap.id, label: didSwap.label, prompt: didSwapQuestion)
+    /// The question of **I did my swap** without a prep.
+    static let didSwapQuestion = "What was your swap? (Enter saves “\(unnamedSwap)”)"
     static let prepNow = NoticeAction(id: "prep-now", label: "Prep now")
     static let needHelp = NoticeAction(id: "need-help", label: "I need help")
     static let gotIt = NoticeAction(id: "got-it", label: "Got it")
@@ -97,8 +102,9 @@ extension SwapsPlugin {
             lines.append("Done it? Press “I did my swap”.")
             actions.insert(didSwap, at: 0)
         } else {
+            // Nothing to name the swap: `hooray act` asks for its words; a click saves unnamedSwap.
             lines.append("Made a healthy swap today? Press “I did my swap”, or name it: hooray swap \"…\"")
-            actions.insert(didSwap, at: 0)
+            actions.insert(didSwapAsking, at: 0)
         }
         lines.append("For tomorrow: hooray swap prep \"…\" (up to three).")
         return Notice(
@@ -136,7 +142,7 @@ extension SwapsPlugin {
                     "That Night Prep was for \(day), which has passed; to count a swap for it, run "
                         + "`hooray swap \"…\" --date \(day)`.")
             }
-            _ = try await recordDidSwap(on: day, context: context)
+            _ = try await recordDidSwap(on: day, answer: action.answer, notice: action.notice, context: context)
         case Self.prepNow.id:
             let tonight = try await context.records(of: Prep.self).record(day.adding(days: 1).description)
             try await context.notices.post(Self.prepNowNotice(tonight: tonight))
@@ -149,15 +155,25 @@ extension SwapsPlugin {
     }
 
     /// **I did my swap** for `day` (the day of the Night Prep pressed, also after midnight): saves the
-    /// first item of the prep made for that day, or ``unnamedSwap`` without one, through
-    /// `recordSwap`. Once only: a second press, or a swap with the same words already saved for
-    /// the day, declines and says what is saved.
+    /// user's answer to ``didSwapQuestion`` when they gave one (checked as `hooray swap TEXT` checks
+    /// its text), else the first item of the prep made for that day, or ``unnamedSwap`` without one,
+    /// through `recordSwap`. Once only: a second press, or a swap with the same words already saved
+    /// for the day, declines and says what is saved.
     ///
+    /// - Parameters:
+    ///   - day: The day of the Night Prep.
+    ///   - answer: The user's answer to the button's question, as typed; `nil` for none.
+    ///   - notice: The Night Prep's notice, for the message that refuses an answer.
+    ///   - context: The plugin's context.
     /// - Returns: What recording the swap did.
-    /// - Throws: ``ActionDeclined`` when the day's swap from this button is saved already.
-    func recordDidSwap(on day: LocalDate, context: PluginContext) async throws -> SwapOutcome {
+    /// - Throws: ``ActionDeclined`` when the answer is empty or too long, or the day's swap from this
+    ///   button is saved already; nothing is saved then.
+    func recordDidSwap(
+        on day: LocalDate, answer: String?, notice: NoticeID, context: PluginContext
+    ) async throws -> SwapOutcome {
         let prep = try await context.records(of: Prep.self).record(day.description)
-        let text = prep?.items.first ?? Self.unnamedSwap
+        let answered = try answer.map { try Self.checkedAnswer($0, notice: notice) }
+        let text = answered ?? prep?.items.first ?? Self.unnamedSwap
         let swaps = context.records(of: Swap.self)
         let key = "did-swap.\(day)"
         if let same = try await swaps.all().first(where: { $0.day == day && Self.sameSwap($0.text, text) }) {
@@ -170,12 +186,34 @@ extension SwapsPlugin {
             throw Self.alreadySaved(saved, on: day, today: context.today)
         }
         do {
-            return try await recordSwap(text, on: day, fromPrep: prep != nil, context: context)
+            return try await recordSwap(
+                text, on: day, fromPrep: answered == nil && prep != nil, context: context)
         } catch {
             // Nothing was saved: the next press may try again.
             try? await context.storage.removeValue(forKey: key)
             throw error
         }
+    }
+
+    /// The answer to ``didSwapQuestion`` as a swap's text: checked as `hooray swap TEXT` checks its
+    /// text (trimmed, its lines joined, 1 to 200 characters), with a refusal that says how to press
+    /// the button again.
+    ///
+    /// - Throws: ``ActionDeclined`` naming the problem and the fix; nothing is saved.
+    static func checkedAnswer(_ answer: String, notice: NoticeID) throws -> String {
+        let text = joinedSwapText(answer)
+        let again = "hooray act \(notice) \(didSwap.id)"
+        guard !text.isEmpty else {
+            throw ActionDeclined(
+                "The answer names no swap, so nothing was saved. Say what you swapped, such as "
+                    + "`\(again) --answer \"Tea instead of wine\"`, or leave the answer out to save “\(unnamedSwap)”.")
+        }
+        guard text.count <= maxSwapLength else {
+            throw ActionDeclined(
+                "The answer is \(text.count) characters long and a swap takes at most \(maxSwapLength), so nothing "
+                    + "was saved. Shorten it, such as “Fruit instead of cake”, and run `\(again)` again.")
+        }
+        return text
     }
 
     /// Whether two swaps are the same, without case or surrounding spaces.

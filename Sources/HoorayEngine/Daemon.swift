@@ -217,16 +217,19 @@ public enum Daemon {
             case .refresh:
                 await engine.reloadRules()
                 return ControlResponse(ok: true)
-            case .act(let notice, let action, let requestID):
+            case .act(let notice, let action, let answer, let requestID):
                 if let duplicate = await claim(requestID, database: database, engine: engine, logger: logger) {
                     return duplicate
                 }
-                let outcome = await engine.press(action: action, on: NoticeID(rawValue: notice), declaredOnly: true)
+                let outcome = await engine.press(
+                    action: action, on: NoticeID(rawValue: notice), declaredOnly: true, answer: answer)
                 switch outcome {
                 case .snoozed(let until):
                     return ControlResponse(ok: true, message: outcome.message, snoozedUntil: until)
                 case .alreadySnoozed(let until):
                     return ControlResponse(ok: false, message: outcome.message, snoozedUntil: until)
+                case .answerRefused:
+                    return ControlResponse(ok: false, message: outcome.message, invalidValue: "--answer")
                 default:
                     return ControlResponse(ok: outcome.didSomething, message: outcome.message)
                 }

@@ -84,6 +84,8 @@ public enum ActionOutcome: Sendable, Equatable {
     case handled(button: String, plugin: String)
     /// The plugin said the button does nothing now, and why.
     case declined(String)
+    /// An answer came with a button that asks no question; nothing was pressed.
+    case answerRefused(String)
     /// There is no such notice or button, or its plugin is not running.
     case refused(String)
     /// Handling the button failed.
@@ -93,7 +95,7 @@ public enum ActionOutcome: Sendable, Equatable {
     public var didSomething: Bool {
         switch self {
         case .snoozed, .handled: true
-        case .alreadySnoozed, .declined, .refused, .failed: false
+        case .alreadySnoozed, .declined, .answerRefused, .refused, .failed: false
         }
     }
 
@@ -104,7 +106,7 @@ public enum ActionOutcome: Sendable, Equatable {
         case .alreadySnoozed(let until):
             "this notice is already snoozed until \(until.formatted(.iso8601)); nothing changed"
         case .handled(let button, let plugin): "pressed “\(button)”; the \(plugin) plugin handled it"
-        case .declined(let reason), .refused(let reason), .failed(let reason): reason
+        case .declined(let reason), .answerRefused(let reason), .refused(let reason), .failed(let reason): reason
         }
     }
 }
@@ -915,9 +917,13 @@ public actor Engine {
 
     /// Presses a notice's button: hands the action to the plugin that posted the notice.
     ///
+    /// - Parameters:
+    ///   - action: The button's id.
+    ///   - id: The notice.
+    ///   - answer: The user's answer to the button's question, if any.
     /// - Returns: A message for the user when the press did nothing; `nil` when it did something.
-    public func invoke(action: String, on id: NoticeID) async -> String? {
-        let outcome = await press(action: action, on: id)
+    public func invoke(action: String, on id: NoticeID, answer: String? = nil) async -> String? {
+        let outcome = await press(action: action, on: id, answer: answer)
         return outcome.didSomething ? nil : outcome.message
     }
 
@@ -928,8 +934,12 @@ public actor Engine {
     ///   - id: The notice.
     ///   - declaredOnly: Whether only the notice's own buttons may be pressed, as for `hooray act`;
     ///     otherwise a click on the notification (`default`) is handed to the plugin too.
+    ///   - answer: The user's answer to the button's question (``NoticeAction/prompt``), handed to
+    ///     the plugin; a button without a question refuses one and is not pressed.
     /// - Returns: What the press did, or why it did nothing.
-    public func press(action: String, on id: NoticeID, declaredOnly: Bool = false) async -> ActionOutcome {
+    public func press(action: String, on id: NoticeID, declaredOnly: Bool = false, answer: String? = nil) async
+        -> ActionOutcome
+    {
         do {
             guard let stored = try await database.notice(id) else {
                 return .refused("there is no notice \(id); `hooray inbox --all` lists the notices and their buttons")
@@ -940,6 +950,12 @@ public actor Engine {
                 return .refused(
                     "notice \(id) has no action \"\(action)\""
                         + (known.isEmpty ? "; it has no buttons" : "; its actions: \(known)"))
+            }
+            let button = stored.notice.actions.first { $0.id == action }
+            if answer != nil, button?.prompt == nil {
+                return .answerRefused(
+                    "“\(button?.label ?? action)” asks no question, so it takes no answer; press it without --answer: "
+                        + "hooray act \(id) \(action)")
             }
             if stored.plugin == Self.hostPlugin {
                 return .refused(
@@ -970,15 +986,14 @@ public actor Engine {
                 .flatMap { $0.hasPrefix(Snooze.noticeKeyPrefix) ? nil : $0 }
             let invoked = InvokedAction(
                 notice: id, actionID: action, reminderID: reminderID, dueAt: reminderID == nil ? nil : stored.dueAt,
-                payload: stored.notice.payload)
+                payload: stored.notice.payload, answer: answer)
             try await withTimeLimit(plugin is ExternalPlugin ? 60 : settings.pluginTimeLimit) {
                 try await plugin.actionInvoked(invoked, context: context)
             }
             logger.info("\(stored.plugin): action \(action) on notice \(id)")
             if stored.state == .digested { try await database.settleDigested(id) }
             changes.publish()
-            let label = stored.notice.actions.first { $0.id == action }?.label
-            return .handled(button: label ?? action, plugin: stored.plugin)
+            return .handled(button: button?.label ?? action, plugin: stored.plugin)
         } catch let declined as ActionDeclined {
             logger.info("action \(action) on notice \(id) did nothing: \(declined.reason)")
             return .declined(declined.reason)

@@ -452,8 +452,9 @@ func openClosedStandardDescriptors() {
 }
 
 /// Whether the command line is one hoorayd never takes (hoorayd checks again): `hooray` alone, help,
-/// the version, completions, hooray's own commands; these go straight to the full program, without
-/// waiting for a daemon that may not answer.
+/// the version, completions, hooray's own commands (`hooray act` among them, which may ask a
+/// button's question on the terminal); these go straight to the full program, without waiting for
+/// a daemon that may not answer.
 func isTheFullProgramsAlone(_ words: [String]) -> Bool {
     guard let first = words.first(where: { $0 != "--json" && $0 != "--no-color" }) else { return true }
     return first.hasPrefix("-") || HostWords.all.contains(first)

@@ -464,9 +464,11 @@ public struct PluginTestHarness: Sendable {
     ///     `reminderDue(_:context:)` was given it (for a snoozed notice coming back,
     ///     ``InMemoryReminderBook/snoozedDue(_:)``); `nil` for a notice that came from no reminder.
     ///   - plugin: The plugin that posted the notice.
+    ///   - answer: The answer to the button's question (``NoticeAction/prompt``), as `hooray act`
+    ///     hands it over; `nil` for none, as a click on the notification gives.
     public func press(
         _ actionID: String, on notice: Notice, id: NoticeID = NoticeID(rawValue: 1), from due: DueReminder?,
-        of plugin: some HoorayPlugin
+        of plugin: some HoorayPlugin, answer: String? = nil
     ) async throws {
         var shown = notice
         if shown.payload == nil { shown.payload = due?.reminder.payload }
@@ -479,7 +481,8 @@ public struct PluginTestHarness: Sendable {
             return
         }
         let invoked = InvokedAction(
-            notice: id, actionID: actionID, reminderID: reminderID, dueAt: due?.dueAt, payload: shown.payload)
+            notice: id, actionID: actionID, reminderID: reminderID, dueAt: due?.dueAt, payload: shown.payload,
+            answer: answer)
         try await plugin.actionInvoked(invoked, context: context)
     }
 }

@@ -191,15 +191,20 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
     /// - Parameters:
     ///   - actionID: The button's ``NoticeAction/id``.
     ///   - notice: The notice.
+    ///   - answer: The answer to the button's question (``NoticeAction/prompt``), as typed at
+    ///     `hooray act` on a terminal or given with `--answer`; `nil` for none, as a click gives.
     /// - Throws: ``PluginWorldError`` with the message `hooray act` would print when the notice has
-    ///   no such button or the plugin's ``HoorayPlugin/actionInvoked(_:context:)`` failed.
-    public func press(_ actionID: String, on notice: ShownNotice) async throws {
-        try await press(actionID, on: notice.id)
+    ///   no such button, the button asks no question and an answer was given, or the plugin's
+    ///   ``HoorayPlugin/actionInvoked(_:context:)`` failed.
+    public func press(_ actionID: String, on notice: ShownNotice, answer: String? = nil) async throws {
+        try await press(actionID, on: notice.id, answer: answer)
     }
 
-    /// Presses a button of the notice with this id, as the other `press(_:on:)` does.
-    public func press(_ actionID: String, on id: NoticeID) async throws {
-        if let problem = await engine.invoke(action: actionID, on: id) { throw PluginWorldError(problem) }
+    /// Presses a button of the notice with this id, as the other `press(_:on:answer:)` does.
+    public func press(_ actionID: String, on id: NoticeID, answer: String? = nil) async throws {
+        if let problem = await engine.invoke(action: actionID, on: id, answer: answer) {
+            throw PluginWorldError(problem)
+        }
         await engine.waitForBackgroundWork()
         await settle()
     }

@@ -213,6 +213,28 @@ struct Inbox: AsyncParsableCommand, OffersJSON {
 
 /// A notice as `hooray inbox --json` prints it: the `notice` type of docs/json.md.
 struct InboxItem: Encodable {
+    /// A button: its `prompt` written as `null` when it asks no question, as every absent value is.
+    struct Button: Encodable {
+        let id: String
+        let label: String
+        let prompt: String?
+
+        init(_ action: NoticeAction) {
+            id = action.id
+            label = action.label
+            prompt = action.prompt
+        }
+
+        enum CodingKeys: String, CodingKey { case id, label, prompt }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(label, forKey: .label)
+            try container.encode(prompt, forKey: .prompt)
+        }
+    }
+
     let id: Int64
     let plugin: String
     let title: String
@@ -221,7 +243,7 @@ struct InboxItem: Encodable {
     let createdAt: Date
     let deliveredAt: Date?
     let lastError: String?
-    let actions: [NoticeAction]
+    let actions: [Button]
     let heldUntil: Date?
     let heldBecause: String?
     let digest: Int64?
@@ -238,7 +260,7 @@ struct InboxItem: Encodable {
         createdAt = stored.createdAt
         deliveredAt = stored.deliveredAt
         lastError = stored.lastError
-        actions = stored.notice.actions
+        actions = stored.notice.actions.map(Button.init)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -266,7 +288,13 @@ struct InboxItem: Encodable {
 struct Act: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Press a button of a notice, as if clicked on the notification.",
-        discussion: "`hooray inbox --all` lists notices with their ids and buttons.")
+        discussion: """
+            `hooray inbox --all` lists notices with their ids and buttons. A button that asks a \
+            question (`hooray inbox` says so) asks it here when standard input is a terminal: type \
+            one line, or press Enter to give no answer, and the button does what it does without \
+            one (as a click on the notification does). Without a terminal nothing is asked; \
+            --answer gives the answer.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -276,16 +304,37 @@ struct Act: AsyncParsableCommand {
     @Argument(help: "The button's key, e.g. done or snooze.")
     var action: String
 
+    @Option(
+        help: ArgumentHelp(
+            "The answer to the button's question, instead of asking it (for a script, or without a terminal).",
+            valueName: "text"))
+    var answer: String?
+
+    /// The message when hoorayd is not there to press the button.
+    static let notRunning =
+        "hooray act: hoorayd is not running, and buttons are pressed in it; start it first (`make run` or `systemctl --user start hooray`)."
+
     func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
+        var given = answer
+        if given == nil, isatty(STDIN_FILENO) == 1, let question = await question(session) {
+            // Asked before hoorayd is reached, which gives a request 5 s to arrive; a daemon that is
+            // not there is said first, so that no answer is typed for nothing.
+            guard session.daemonIsRunning else {
+                warn(Self.notRunning)
+                throw ExitCode(ExitStatus.unavailable.rawValue)
+            }
+            PluginCommandLine.prompt(TerminalText.safe(question) + " ")
+            // Enter, or the end of input, gives no answer.
+            if let line = readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty { given = line }
+        }
         guard let connection = ControlConnection(socketPath: session.paths.controlSocket) else {
-            warn(
-                "hooray act: hoorayd is not running, and buttons are pressed in it; start it first (`make run` or `systemctl --user start hooray`)."
-            )
+            warn(Self.notRunning)
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         // The id lets hoorayd press the button once, however often the request reaches it.
-        try connection.send(.act(notice: notice, action: action, requestID: UUID().uuidString.lowercased()))
+        try connection.send(
+            .act(notice: notice, action: action, answer: given, requestID: UUID().uuidString.lowercased()))
         let answer = try connection.receive(within: PluginCommandRunner.longestWait)
         guard case .answered(let response) = answer else {
             if answer == .closed {
@@ -307,11 +356,24 @@ struct Act: AsyncParsableCommand {
                 "hooray act: notice \(notice) is already snoozed until \(Output.when(until)); nothing changed. It comes back then."
             )
             throw ExitCode(ExitStatus.failed.rawValue)
+        } else if response.invalidValue != nil {
+            // An answer for a button that asks no question: a usage matter, and nothing was pressed.
+            warn("hooray act: \(response.message ?? "the button takes no answer")")
+            throw ExitCode(ExitStatus.usage.rawValue)
         } else {
             warn("hooray act: \(response.message ?? "the button did nothing")")
             // Turned away unread by a busy hoorayd: trying again later may work.
             throw ExitCode(response.busy == true ? ExitStatus.busy.rawValue : ExitStatus.failed.rawValue)
         }
+    }
+
+    /// The question of the button to press (``NoticeAction/prompt``), read from the database; `nil`
+    /// when it asks none, or the notice or button is not found (hoorayd then says what is wrong).
+    func question(_ session: CLISession) async -> String? {
+        guard let stored = try? await session.existingDatabase()?.notice(NoticeID(rawValue: notice)) else {
+            return nil
+        }
+        return stored.notice.actions.first { $0.id == action }?.prompt
     }
 }
 

@@ -125,7 +125,8 @@ enum Output {
         }
         if !stored.notice.actions.isEmpty {
             let buttons = stored.notice.actions.map {
-                "\(TerminalText.safe($0.label)) (`hooray act \(stored.id) \(TerminalText.safe($0.id))`)"
+                "\(TerminalText.safe($0.label)) (`hooray act \(stored.id) \(TerminalText.safe($0.id))`"
+                    + ($0.prompt == nil ? ")" : ", asks a question)")
             }
             lines.append("    buttons: " + buttons.joined(separator: ", "))
         }

@@ -67,6 +67,8 @@ import WinsPlugin
         [],
         ["habit", "delete", "Read"],  // a confirmation to ask for
         ["habit", "done"],  // a missing argument
+        ["act", "3", "did-swap"],  // hooray's own, which may ask a button's question
+        ["act", "3", "did-swap", "--answer", "Tea instead of wine"],
     ])
     func whatTheFullProgramWouldWordOrAskAboutIsHandedBack(_ words: [String]) {
         #expect(Self.prepare(words) == nil, "\(words)")

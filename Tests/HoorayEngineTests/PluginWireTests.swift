@@ -136,4 +136,40 @@ import Testing
             try Wire.notice(.object(["title": .string("t"), "sound": .string("x")]), method: "m")
         }
     }
+
+    @Test func aButtonsQuestionIsReadAndWrittenAndABadOneIsRefused() throws {
+        func notice(_ button: [String: JSONValue]) throws(RPCError) -> Notice {
+            try Wire.notice(.object(["title": .string("t"), "actions": .array([.object(button)])]), method: "m")
+        }
+        let asking: [String: JSONValue] = [
+            "id": .string("log"), "label": .string("Log it"), "prompt": .string("What did you read?"),
+        ]
+        let read = try notice(asking)
+        #expect(read.actions == [NoticeAction(id: "log", label: "Log it", prompt: "What did you read?")])
+        #expect(Wire.noticeJSON(read)["actions"] == .array([.object(asking)]))
+        // Without one, or with null, the button asks nothing, and is written without the member.
+        let plain = try notice(["id": .string("done"), "label": .string("Done"), "prompt": .null])
+        #expect(plain.actions.first?.prompt == nil)
+        #expect(
+            Wire.noticeJSON(plain)["actions"] == .array([.object(["id": .string("done"), "label": .string("Done")])]))
+        for bad: JSONValue in [.string(""), .string("   "), .string(String(repeating: "?", count: 201)), .number(1)] {
+            #expect(throws: RPCError.self, "\(bad.text())") {
+                try notice(["id": .string("log"), "label": .string("Log it"), "prompt": bad])
+            }
+        }
+    }
+
+    @Test func actCarriesTheAnswerOnlyWhenThereIsOne() throws {
+        let decoder = JSONDecoder()
+        let old = #"{"api_version":1,"method":"act","notice":12,"action":"done","request_id":"r"}"#
+        #expect(
+            try decoder.decode(ControlRequest.self, from: Data(old.utf8))
+                == .act(notice: 12, action: "done", answer: nil, requestID: "r"))
+        let answered =
+            #"{"api_version":1,"method":"act","notice":3,"action":"did-swap","answer":"Tea instead of wine"}"#
+        let request = try decoder.decode(ControlRequest.self, from: Data(answered.utf8))
+        #expect(request == .act(notice: 3, action: "did-swap", answer: "Tea instead of wine"))
+        #expect(try JSONValue(encoding: request)["answer"] == .string("Tea instead of wine"))
+        #expect(try JSONValue(encoding: ControlRequest.act(notice: 3, action: "done"))["answer"] == nil)
+    }
 }

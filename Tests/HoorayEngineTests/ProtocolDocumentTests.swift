@@ -67,7 +67,7 @@ import Testing
             try JSONValue(encoding: ControlRequest.bar(follow: true)),
             try JSONValue(encoding: ControlRequest.restart(plugin: "p")),
             try JSONValue(encoding: ControlRequest.command(plugin: "p", invocation: invocation, requestID: "r")),
-            try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a", requestID: "r")),
+            try JSONValue(encoding: ControlRequest.act(notice: 1, action: "a", answer: "x", requestID: "r")),
         ] {
             for member in Self.members(of: value) {
                 #expect(Self.document.contains("`\(member)`"), "\(member) is not described in docs/protocol.md")

@@ -414,5 +414,24 @@ class HelperTests(unittest.TestCase):
         self.assertEqual(local.strftime("%H:%M"), "10:30")
 
 
+class ButtonQuestionTests(unittest.TestCase):
+    def test_a_buttons_question_is_written_and_its_answer_read(self):
+        notice = hooray_plugin.Notice(
+            "Read",
+            actions=[("log", "I read", "What did you read?"), {"id": "more", "label": "More", "prompt": "How much?"}, ("skip", "Skip")],
+        )
+        self.assertEqual(
+            notice.to_dict()["actions"],
+            [
+                {"id": "log", "label": "I read", "prompt": "What did you read?"},
+                {"id": "more", "label": "More", "prompt": "How much?"},
+                {"id": "skip", "label": "Skip"},
+            ],
+        )
+        answered = hooray_plugin.Action({"notice": 1, "action": "log", "answer": "Chapter 3", "now": NOW})
+        self.assertEqual(answered.answer, "Chapter 3")
+        self.assertIsNone(hooray_plugin.Action({"notice": 1, "action": "log", "now": NOW}).answer)
+
+
 if __name__ == "__main__":
     unittest.main()

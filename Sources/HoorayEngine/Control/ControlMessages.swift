@@ -16,10 +16,13 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     case refresh
     /// Press a notice's button, as if clicked on the notification.
     ///
+    /// `answer` (optional) is the user's answer to the button's question (``NoticeAction/prompt``),
+    /// handed to the plugin as ``InvokedAction/answer``; a button without a question refuses one.
     /// `requestID` (optional) is a UUID the client made: the daemon runs a request id once, however
     /// often it arrives, and not at all when a `hooray` claimed it first to run it itself.
-    case act(notice: Int64, action: String, requestID: String? = nil)
-    /// Run a command of a plugin, such as `hooray win`; `requestID` as for ``act(notice:action:requestID:)``.
+    case act(notice: Int64, action: String, answer: String? = nil, requestID: String? = nil)
+    /// Run a command of a plugin, such as `hooray win`; `requestID` as for
+    /// ``act(notice:action:answer:requestID:)``.
     case command(plugin: String, invocation: CommandInvocation, requestID: String? = nil)
     /// Every plugin and how it is doing (`hooray plugins`).
     case plugins
@@ -32,19 +35,19 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// parses it as `hooray` would and runs it when it is a plugin's command that needs nothing of the
     /// terminal, answering with ``ControlResponse/output``; otherwise it answers
     /// ``ControlResponse/handOver`` having done nothing. `requestID` as for
-    /// ``act(notice:action:requestID:)``.
+    /// ``act(notice:action:answer:requestID:)``.
     case run(arguments: [String], caller: FrontDoorCaller, requestID: String? = nil)
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
         case requestID = "request_id"
-        case method, notice, action, plugin, invocation, follow, arguments, caller
+        case method, notice, action, answer, plugin, invocation, follow, arguments, caller
     }
 
     /// The request id of a request that carries one.
     public var requestID: String? {
         switch self {
-        case .act(_, _, let id), .command(_, _, let id), .run(_, _, let id): id
+        case .act(_, _, _, let id), .command(_, _, let id), .run(_, _, let id): id
         case .status, .reload, .refresh, .plugins, .restart, .bar: nil
         }
     }
@@ -74,6 +77,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
             self = .act(
                 notice: try container.decode(Int64.self, forKey: .notice),
                 action: try container.decode(String.self, forKey: .action),
+                answer: try container.decodeIfPresent(String.self, forKey: .answer),
                 requestID: try container.decodeIfPresent(String.self, forKey: .requestID))
         case "command":
             self = .command(
@@ -106,10 +110,11 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .bar(let follow):
             try container.encode("bar", forKey: .method)
             if follow { try container.encode(true, forKey: .follow) }
-        case .act(let notice, let action, let requestID):
+        case .act(let notice, let action, let answer, let requestID):
             try container.encode("act", forKey: .method)
             try container.encode(notice, forKey: .notice)
             try container.encode(action, forKey: .action)
+            try container.encodeIfPresent(answer, forKey: .answer)
             try container.encodeIfPresent(requestID, forKey: .requestID)
         case .command(let plugin, let invocation, let requestID):
             try container.encode("command", forKey: .method)
@@ -135,7 +140,7 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var status: DaemonStatus?
     /// A plugin's reply, for ``ControlRequest/command(plugin:invocation:requestID:)``.
     public var reply: CommandReply?
-    /// For ``ControlRequest/act(notice:action:requestID:)`` of a snooze button: when the notice comes back.
+    /// For ``ControlRequest/act(notice:action:answer:requestID:)`` of a snooze button: when the notice comes back.
     public var snoozedUntil: Date?
     /// Whether the request was not run because its request id had been claimed already (it ran once).
     public var duplicate: Bool?
@@ -143,7 +148,8 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     /// connections): nothing was done, and trying again in a moment may work.
     public var busy: Bool?
     /// For a refused command: the option or argument whose value the plugin refused (a usage
-    /// error, see ``PluginCommandError/Kind/invalidValue(option:)``); `nil` for other failures.
+    /// error, see ``PluginCommandError/Kind/invalidValue(option:)``); for a refused `act`,
+    /// `--answer` when an answer came with a button that asks no question; `nil` for other failures.
     public var invalidValue: String?
     /// For a failed `command`: the status `hooray` exits with, when the plugin chose one other than 1.
     public var exitCode: Int32?

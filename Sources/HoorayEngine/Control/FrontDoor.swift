@@ -115,7 +115,8 @@ public enum FrontDoor {
         let global = GlobalArguments(parsing: arguments, workingDirectory: "/", home: "/")
         guard global.problem == nil, global.config == nil else { return nil }
         let words = global.remaining
-        // Help, the version, completions, `hooray` alone and hooray's own commands are the full program's.
+        // Help, the version, completions, `hooray` alone and hooray's own commands are the full program's
+        // (`act` among them, which asks a button's question on the terminal).
         guard let first = words.first, !first.hasPrefix("-"), !CommandTree.hostWords.contains(first),
             !words.contains(where: { ["--help", "-h", "--version"].contains($0) || $0.hasPrefix("---") })
         else { return nil }

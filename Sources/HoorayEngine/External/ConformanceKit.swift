@@ -487,7 +487,7 @@ final class ConformanceRun {
                 ? "; answer actionInvoked within \(Self.seconds(options.callTimeout)) with {} (or {\"message\": \"…\"} when the button does nothing now)"
                 : "; answer actionInvoked with {} (or {\"message\": \"…\"} when the button does nothing now)"
             return .failed("\(pressed): \(message)\(hint)")
-        case .refused(let message):
+        case .refused(let message), .answerRefused(let message):
             return .failed("\(pressed): the host refused it: \(message)")
         case .snoozed, .alreadySnoozed:
             return .failed("\(pressed): the host snoozed the notice instead of asking the plugin")

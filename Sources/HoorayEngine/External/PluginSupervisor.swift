@@ -608,13 +608,14 @@ public actor PluginSupervisor {
     /// Hands a pressed button to the plugin.
     func actionInvoked(_ action: InvokedAction) async throws {
         guard await waitUntilReady(timeout: limits.readyForCall) else { throw unavailable() }
-        let answer = try await callForUser(
-            "actionInvoked",
-            [
-                "notice": .number(Double(action.notice.rawValue)), "action": .string(action.actionID),
-                "reminder": action.reminderID.map { .string($0) } ?? .null, "due_at": WireInstant.json(action.dueAt),
-                "payload": action.payload ?? .null, "now": WireInstant.json(context?.now ?? Date()),
-            ])
+        var params: [String: JSONValue] = [
+            "notice": .number(Double(action.notice.rawValue)), "action": .string(action.actionID),
+            "reminder": action.reminderID.map { .string($0) } ?? .null, "due_at": WireInstant.json(action.dueAt),
+            "payload": action.payload ?? .null, "now": WireInstant.json(context?.now ?? Date()),
+        ]
+        // Only when the user answered the button's question: plugins that ask none never see it.
+        if let answer = action.answer { params["answer"] = .string(answer) }
+        let answer = try await callForUser("actionInvoked", params)
         if case .string(let message)? = answer["message"] { throw ActionDeclined(message) }
     }
 

@@ -175,7 +175,18 @@ enum Wire {
                     throw .invalidParams(
                         "\(method): each action needs an `id` and a `label`, strings of 1 to 64 characters")
                 }
-                actions.append(NoticeAction(id: id, label: label))
+                var prompt: String?
+                switch action["prompt"] {
+                case nil, .null?: break
+                case .string(let question)?
+                where !question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && question.count <= 200:
+                    prompt = question
+                default:
+                    throw .invalidParams(
+                        "\(method): an action's `prompt`, the question `hooray act` asks, must be a string of 1 to 200 characters"
+                    )
+                }
+                actions.append(NoticeAction(id: id, label: label, prompt: prompt))
             }
         }
         var timeout = Notice.Timeout.serverDefault
@@ -191,10 +202,17 @@ enum Wire {
         return Notice(title: title, body: body, urgency: urgency, actions: actions, timeout: timeout, payload: payload)
     }
 
+    /// A button as the protocol writes it: `id`, `label`, and `prompt` when it asks a question.
+    static func actionJSON(_ action: NoticeAction) -> JSONValue {
+        var object: [String: JSONValue] = ["id": .string(action.id), "label": .string(action.label)]
+        if let prompt = action.prompt { object["prompt"] = .string(prompt) }
+        return .object(object)
+    }
+
     static func noticeJSON(_ notice: Notice) -> JSONValue {
         var object: [String: JSONValue] = [
             "title": .string(notice.title), "body": .string(notice.body), "urgency": .string(notice.urgency.rawValue),
-            "actions": .array(notice.actions.map { .object(["id": .string($0.id), "label": .string($0.label)]) }),
+            "actions": .array(notice.actions.map(actionJSON)),
             "payload": notice.payload ?? .null,
         ]
         switch notice.timeout {

@@ -115,15 +115,28 @@ public struct NoticeAction: Sendable, Hashable, Codable {
     public var id: String
     /// The label shown on the button, such as `Snooze 1 h`.
     public var label: String
+    /// A question the button asks before it is pressed, such as `What was your swap?`, or `nil`.
+    ///
+    /// `hooray act` asks it when it runs on a terminal (one line; Enter gives no answer) and hands
+    /// the answer to the plugin in ``InvokedAction/answer``; a script gives the answer with
+    /// `hooray act ID ACTION --answer TEXT`. A press on the notification itself has no terminal:
+    /// nothing is asked, and ``InvokedAction/answer`` is `nil`. So the button must do something
+    /// sensible without an answer, and the notice should say what that is.
+    ///
+    /// Optional in the stored form: a button stored before buttons could ask decodes with `nil`, and
+    /// one without a question is encoded without the member, exactly as before.
+    public var prompt: String?
 
     /// Creates a button.
     ///
     /// - Parameters:
     ///   - id: The key the plugin receives when the button is pressed.
     ///   - label: The label shown on the button.
-    public init(id: String, label: String) {
+    ///   - prompt: A question `hooray act` asks on a terminal before pressing it (``prompt``).
+    public init(id: String, label: String, prompt: String? = nil) {
         self.id = id
         self.label = label
+        self.prompt = prompt
     }
 }
 
@@ -157,6 +170,14 @@ public struct InvokedAction: Sendable, Hashable, Codable {
     /// The data the plugin attached to the notice (``Notice/payload``) or to the reminder that
     /// produced it (``Reminder/payload``).
     public var payload: JSONValue?
+    /// The user's answer to the button's question (``NoticeAction/prompt``), as typed: given on a
+    /// terminal or with `hooray act ID ACTION --answer TEXT`. `nil` when the user gave none — they
+    /// pressed Enter, ran `hooray act` without a terminal, or pressed the button on the notification
+    /// itself, where nothing can be asked. Check it as the plugin checks the same text typed in a
+    /// command: it may be empty or long.
+    ///
+    /// Optional in the stored form: one stored without the member decodes with `nil`.
+    public var answer: String?
 
     /// Creates an invoked action.
     ///
@@ -166,13 +187,16 @@ public struct InvokedAction: Sendable, Hashable, Codable {
     ///   - reminderID: The reminder that produced the notice, if any.
     ///   - dueAt: The due instant of that reminder's occurrence, if any.
     ///   - payload: The plugin's own data attached to the notice or reminder.
+    ///   - answer: The user's answer to the button's question, if any.
     public init(
-        notice: NoticeID, actionID: String, reminderID: String? = nil, dueAt: Date? = nil, payload: JSONValue? = nil
+        notice: NoticeID, actionID: String, reminderID: String? = nil, dueAt: Date? = nil, payload: JSONValue? = nil,
+        answer: String? = nil
     ) {
         self.notice = notice
         self.actionID = actionID
         self.reminderID = reminderID
         self.dueAt = dueAt
         self.payload = payload
+        self.answer = answer
     }
 }

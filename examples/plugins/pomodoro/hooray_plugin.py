@@ -195,8 +195,9 @@ def weekly(days, time, zone=None):
 class Notice:
     """A notice: a desktop notification with a title, a body and buttons.
 
-    `actions` is a list of (id, label) pairs or {"id", "label"} dicts; a button's id comes back to
-    @plugin.action(id). `urgency` is "low", "normal" or "critical"; `timeout` is seconds or "never".
+    `actions` is a list of (id, label) pairs, (id, label, prompt) triples or {"id", "label"} dicts
+    with an optional "prompt": a question `hooray act` asks on a terminal, whose answer comes back
+    as Action.answer. A button's id comes back to @plugin.action(id). `urgency` is "low", "normal" or "critical"; `timeout` is seconds or "never".
     Host methods take a Notice or a plain dict of the same members.
     """
 
@@ -219,10 +220,17 @@ class Notice:
             buttons = []
             for action in self.actions:
                 if isinstance(action, dict):
-                    buttons.append({"id": action["id"], "label": action["label"]})
+                    button = {"id": action["id"], "label": action["label"]}
+                    prompt = action.get("prompt")
+                elif len(action) == 3:
+                    identifier, label, prompt = action
+                    button = {"id": identifier, "label": label}
                 else:
                     identifier, label = action
-                    buttons.append({"id": identifier, "label": label})
+                    button, prompt = {"id": identifier, "label": label}, None
+                if prompt is not None:
+                    button["prompt"] = prompt
+                buttons.append(button)
             notice["actions"] = buttons
         if self.timeout is not None:
             notice["timeout"] = self.timeout
@@ -334,7 +342,9 @@ class Due:
 
 class Action:
     """A button was pressed: `action` (its id; "default" for a click on the notification), `notice`
-    (the notice's id), `reminder` and `due_at` (the reminder it came from, or None), `payload` and `now`.
+    (the notice's id), `reminder` and `due_at` (the reminder it came from, or None), `payload`, `now`,
+    and `answer`: the user's answer to the button's question, or None (no question, Enter, no
+    terminal, or a click on the notification).
     """
 
     def __init__(self, params):
@@ -344,6 +354,7 @@ class Action:
         self.reminder = params.get("reminder")
         self.due_at = parse_instant(params.get("due_at"))
         self.payload = params.get("payload")
+        self.answer = params.get("answer")
         self.now = parse_instant(params.get("now")) or datetime.datetime.now(datetime.timezone.utc)
 
 
