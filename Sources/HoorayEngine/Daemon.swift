@@ -172,6 +172,9 @@ public enum Daemon {
                 // off the task threads.
                 let vault = IdentityVault(store: state.configuration.identityStore, paths: paths)
                 let identity = await Keyring.offThread { vault.whereabouts() }
+                // A server with no change signal (mako) is asked now, as the bar's snapshot does: the
+                // state last heard may be stale.
+                await engine.refreshDoNotDisturb()
                 let status = await DaemonStatus(
                     pid: getpid(), version: version, startedAt: startedAt,
                     server: engine.serverStatus.info, serverProblem: engine.serverStatus.problem,

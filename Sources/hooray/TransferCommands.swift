@@ -14,8 +14,9 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
             line) and the values plugins keep, in the versioned format of \
             docs/export.md. The same data always gives the same file. Your API key and your anonymous id are \
             never exported; notices and delivery history are not your data and are left out. \
-            `hooray import FILE` reads the JSON back. Exits 1 when the file cannot be written (nothing is), \
-            64 for an unknown plugin.
+            `hooray import FILE` reads the JSON back. -o replaces a regular file; a symbolic link to one is \
+            followed (the file it points to is replaced, the link kept); a folder, device, named pipe, \
+            socket or a link to none of these is refused. Exits 1 when the file cannot be written (nothing is), 64 for an unknown plugin.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -63,7 +64,20 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
-        let path = absolute(output)
+        // Not `absolute(_:)`, which follows symbolic links: what is at the path given is looked at.
+        let expanded = (output as NSString).expandingTildeInPath
+        let given =
+            expanded.hasPrefix("/")
+            ? expanded : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded)
+        let path: String
+        switch Self.target(given) {
+        case .writable(let resolved): path = resolved
+        case .refused(let what):
+            warn(
+                "hooray export: \(TerminalText.safe(given)) \(what), not a regular file; "
+                    + "write to a regular file, or use standard output: `hooray export > FILE`. Nothing was written.")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
         do {
             try Self.writePrivately(Data(text.utf8), to: path)
         } catch {
@@ -77,8 +91,54 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
         let plugins = data.plugins.keys.sorted().joined(separator: ", ")
         print(
             "Exported \(count(records, "record")) and \(count(values, "stored value"))"
-                + (plugins.isEmpty ? "" : " of \(plugins)") + " to \(TerminalText.safe(path)).")
-        if format == .json { print("`hooray import \(ShellCommand.quoted(path))` reads it back.") }
+                + (plugins.isEmpty ? "" : " of \(plugins)") + " to \(TerminalText.safe(given)).")
+        if format == .json { print("`hooray import \(ShellCommand.quoted(given))` reads it back.") }
+    }
+
+    /// Where `-o` writes, or why it does not.
+    enum Target: Equatable {
+        /// A regular file, or where none is yet: the path the file is moved to.
+        case writable(String)
+        /// What is there instead of a regular file, such as "is a named pipe".
+        case refused(String)
+    }
+
+    /// Where the file goes: the path itself, or the regular file a symbolic link there points to.
+    ///
+    /// The file is written next to its target and moved in place, which would replace a device, a
+    /// named pipe or a socket with a regular file, and a symbolic link with a copy: such a target is
+    /// refused, and so is a symbolic link that points nowhere. A symbolic link to a regular file is
+    /// followed, as an editor does: the file it points to is replaced and the link kept.
+    static func target(_ path: String) -> Target {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .writable(path) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFREG { return .writable(path) }
+        guard type == S_IFLNK else { return .refused(Self.kind(type)) }
+        guard let resolved = realpath(path, nil) else {
+            return .refused("is a symbolic link to a file that does not exist or cannot be reached")
+        }
+        defer { free(resolved) }
+        let pointed = String(cString: resolved)
+        guard stat(pointed, &info) == 0 else {
+            return .refused("is a symbolic link to a file that does not exist or cannot be reached")
+        }
+        let pointedType = info.st_mode & S_IFMT
+        guard pointedType == S_IFREG else {
+            return .refused("is a symbolic link to \(TerminalText.safe(pointed)), which \(Self.kind(pointedType))")
+        }
+        return .writable(pointed)
+    }
+
+    /// "is a folder", "is a named pipe", … for a file type of `st_mode`.
+    static func kind(_ type: mode_t) -> String {
+        switch type {
+        case S_IFDIR: "is a folder"
+        case S_IFIFO: "is a named pipe"
+        case S_IFCHR, S_IFBLK: "is a device"
+        case S_IFSOCK: "is a socket"
+        default: "is a special file"
+        }
     }
 
     /// Writes a file readable by its owner only: a copy written next to it, then moved in place, so

@@ -21,8 +21,27 @@ struct BarTests {
     }
 
     /// The waybar objects a following `hooray bar --format waybar` printed so far.
+    ///
+    /// A line that is not one such object is left out here; ``notWaybarObjects(_:)`` lists it.
     func objects(_ follower: ChildProcess) -> [[String: Any]] {
-        lines(follower).compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        lines(follower).compactMap(Self.waybarObject)
+    }
+
+    /// The lines a following `hooray bar --format waybar` printed so far that waybar could not read
+    /// with `return-type: json`.
+    func notWaybarObjects(_ follower: ChildProcess) -> [String] {
+        lines(follower).filter { Self.waybarObject($0) == nil }
+    }
+
+    /// `line` as waybar's JSON object: exactly `text`, `tooltip`, `class`, `alt` and `percentage`, with
+    /// strings and a whole percentage from 0 to 100; nil for anything else.
+    static func waybarObject(_ line: String) -> [String: Any]? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            Set(object.keys) == ["text", "tooltip", "class", "alt", "percentage"],
+            object["text"] is String, object["tooltip"] is String, object["class"] is String,
+            object["alt"] is String, let percentage = object["percentage"] as? Int, (0...100).contains(percentage)
+        else { return nil }
+        return object
     }
 
     /// Waits for a waybar object after the first `after` that satisfies `matching`.
@@ -48,7 +67,6 @@ struct BarTests {
             let daemon = try await fixture.startDaemon()
             let follower = try startFollower(fixture)
             let first = try #require(await waitForObject(follower), "no line: \(follower.standardError)")
-            #expect(Set(first.keys) == ["text", "tooltip", "class", "alt", "percentage"])
             #expect(first["class"] as? String != "stopped")
             let text = try #require(first["text"] as? String)
             #expect(text.contains("🏆 0"))
@@ -63,6 +81,10 @@ struct BarTests {
             let next = await waitForObject(follower, after: before) { ($0["text"] as? String)?.contains("🏆 1") == true }
             let arrived = ContinuousClock.now
             #expect(next != nil, "no new line after hooray win: \(lines(follower))")
+            #expect(next?["text"] as? String != text, "\(lines(follower))")
+            // Every line printed is one object waybar reads, the first and the new one alike.
+            #expect(lines(follower).count > before)
+            #expect(notWaybarObjects(follower).isEmpty, "not waybar's JSON: \(notWaybarObjects(follower))")
             print(
                 "hooray bar --follow: the new line came \(arrived - started) after `hooray win` started, \(arrived - answered) after it returned"
             )
@@ -79,6 +101,7 @@ struct BarTests {
             let again = try startFollower(fixture)
             let line = await waitForObject(again) { ($0["text"] as? String)?.contains("🏆 2") == true }
             #expect(line != nil, "\(lines(again)) \(again.standardError)")
+            #expect(notWaybarObjects(again).isEmpty, "\(notWaybarObjects(again))")
             again.send(SIGINT)
             #expect(await again.waitForExit(timeout: .seconds(5)) == .exited(0))
             #expect(daemon.isRunning)
@@ -142,6 +165,7 @@ struct BarTests {
                 ($0["text"] as? String)?.contains("🏆 0") == true
             }
             #expect(after != nil, "no new line at midnight: \(lines(follower))")
+            #expect(notWaybarObjects(follower).isEmpty, "\(notWaybarObjects(follower))")
             follower.send(SIGINT)
             await daemon.stop()
         }
@@ -165,6 +189,7 @@ struct BarTests {
             daemon = try await fixture.startDaemon()
             let back = await waitForObject(follower, after: seenStopped) { $0["class"] as? String != "stopped" }
             #expect(back != nil, "\(lines(follower))")
+            #expect(notWaybarObjects(follower).isEmpty, "\(notWaybarObjects(follower))")
             follower.send(SIGINT)
             #expect(await follower.waitForExit(timeout: .seconds(5)) == .exited(0))
             await daemon.stop()
@@ -192,6 +217,7 @@ struct BarTests {
                 $0["class"] as? String == "due-soon"
             }
             #expect(soon != nil, "no due-soon line 15 minutes before the reminder: \(lines(follower))")
+            #expect(notWaybarObjects(follower).isEmpty, "\(notWaybarObjects(follower))")
             follower.send(SIGINT)
             await daemon.stop()
         }
@@ -243,6 +269,7 @@ struct BarTests {
                 $0["class"] as? String != "stopped" && ($0["tooltip"] as? String)?.contains(restart) == false
             }
             #expect(following != nil, "\(lines(follower)) \(follower.standardError)")
+            #expect(notWaybarObjects(follower).isEmpty, "\(notWaybarObjects(follower))")
             follower.send(SIGINT)
             await daemon.stop()
         }
@@ -274,6 +301,7 @@ struct BarTests {
             let line = await waitForObject(follower, timeout: .seconds(90))
             #expect(line != nil, "\(follower.standardError)")
             #expect(follower.isRunning)
+            #expect(notWaybarObjects(follower).isEmpty, "\(notWaybarObjects(follower))")
             follower.send(SIGINT)
             bars.removeAll()
             await daemon.stop()

@@ -153,6 +153,19 @@ struct CalmDeliveryTests {
             #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-11-23 12:05:00"))
             #expect(try server.notifications().count == 2)
             await daemon.stop()
+
+            // --days 1 that evening: Water was last missed on the 22nd at 21:00, more than a day ago,
+            // and is left out; Stretch, last missed this morning, is listed.
+            let day = try await fixture.hooray("missed", "--days", "1", fakeTime: "2026-11-23 21:30:00")
+            #expect(day.status == .exited(0), "\(day.standardError)")
+            #expect(day.standardOutput.contains("Stretch"), "\(day.standardOutput)")
+            #expect(!day.standardOutput.contains("Water"), "\(day.standardOutput)")
+            #expect(day.standardOutput.contains("3 reminders passed"), "\(day.standardOutput)")
+            let week = try await fixture.hooray("missed", "--days", "2", "--json", fakeTime: "2026-11-23 21:30:00")
+            let titles = try #require(
+                try JSONSerialization.jsonObject(with: Data(week.standardOutput.utf8)) as? [[String: Any]]
+            ).compactMap { $0["title"] as? String }
+            #expect(Set(titles) == ["Stretch", "Water"])
         }
     }
 

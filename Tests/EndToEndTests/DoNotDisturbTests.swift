@@ -135,6 +135,24 @@ struct DoNotDisturbTests {
         }
     }
 
+    @Test func makosModeChangedWhileHooraydRunsIsWhatStatusSays() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await TestNotificationServer(
+                busAddress: fixture.bus.address, name: "mako", makoModes: ["default", "do-not-disturb"])
+            let daemon = try await fixture.startDaemon()
+            #expect(try await statusSays("Do not disturb: on (mako)", fixture) != nil, "\(daemon.standardError)")
+            // mako sends no signal: the very next `hooray status` asks it, rather than saying what hoorayd last heard.
+            try await server.setMakoModes(["default"])
+            let off = try await fixture.hooray("status")
+            #expect(off.standardOutput.contains("Do not disturb: off (mako)"), "\(off.standardOutput)")
+            try await server.setMakoModes(["default", "do-not-disturb"])
+            let on = try await fixture.hooray("status")
+            #expect(on.standardOutput.contains("Do not disturb: on (mako)"), "\(on.standardOutput)")
+            #expect(await daemon.stop() == .exited(0))
+            await server.stop()
+        }
+    }
+
     @Test func aServerWithoutDoNotDisturbIsNeverInIt() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()

@@ -294,8 +294,65 @@ struct ExportImportTests {
             let one = try await fixture.hooray("export", "--plugin", "habits", "--format", "csv")
             #expect(one.status == .exited(0))
             let rows = one.standardOutput.split(separator: "\r\n")
-            #expect(rows.first == "plugin,table,kind,id,day,instant,value")
-            #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("habits,record,habit,") } && rows.count == 2, "\(rows)")
+            #expect(rows.first == "version,plugin,table,kind,id,day,instant,value")
+            #expect(
+                rows.dropFirst().allSatisfy { $0.hasPrefix("1,habits,record,habit,") } && rows.count == 2, "\(rows)")
+        }
+    }
+
+    @Test func aTargetThatIsNotARegularFileIsRefusedAndALinkToOneIsFollowed() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.hooray("habit", "add", "Stretch")
+            let folder = fixture.home.appending("exports")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            func type(_ path: String) -> mode_t {
+                var info = stat()
+                return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+            }
+            func refused(_ path: String, saying what: String) async throws {
+                let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+                let output = try await fixture.hooray("export", "-o", path)
+                #expect(output.status == .exited(1), "\(path): \(output.standardOutput)")
+                #expect(output.standardError.contains("\(path) \(what), not a regular file"), "\(output.standardError)")
+                #expect(
+                    output.standardError.contains(
+                        "write to a regular file, or use standard output: `hooray export > FILE`. Nothing was written.")
+                )
+                #expect(!output.standardOutput.contains("Exported"))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+            }
+
+            // A named pipe stays a named pipe: nothing replaced it, and nothing was left beside it.
+            let pipe = folder + "/pipe"
+            #expect(mkfifo(pipe, 0o600) == 0)
+            try await refused(pipe, saying: "is a named pipe")
+            #expect(type(pipe) == S_IFIFO)
+
+            // A symbolic link to the pipe is refused too, and stays a link.
+            let toPipe = folder + "/to-pipe.json"
+            try FileManager.default.createSymbolicLink(atPath: toPipe, withDestinationPath: pipe)
+            try await refused(toPipe, saying: "is a symbolic link to \(pipe), which is a named pipe")
+            #expect(type(toPipe) == S_IFLNK && type(pipe) == S_IFIFO)
+
+            // A link that points nowhere, and a folder.
+            let dangling = folder + "/dangling.json"
+            try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: folder + "/none/x.json")
+            try await refused(dangling, saying: "is a symbolic link to a file that does not exist or cannot be reached")
+            try await refused(folder, saying: "is a folder")
+
+            // A symbolic link to a regular file is followed: the file it points to gets the export, the link stays.
+            let file = folder + "/real.json"
+            try "old\n".write(toFile: file, atomically: false, encoding: .utf8)
+            let link = folder + "/link.json"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+            let output = try await fixture.hooray("export", "-o", link)
+            #expect(output.status == .exited(0), "\(output.standardError)")
+            #expect(output.standardOutput.contains("to \(link)."), "\(output.standardOutput)")
+            #expect(type(link) == S_IFLNK)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
+            let written = try read(file)
+            #expect(written.contains("Stretch") && written.hasPrefix("{"), "\(written)")
+            #expect(written == (try await fixture.hooray("export").standardOutput))
         }
     }
 

@@ -47,7 +47,7 @@ import Testing
         #expect(
             found.description
                 == "\(file):2:19: error: scheduler.catch_up_within: \"two hours\" is not a duration; "
-                + "write it like \"30s\", \"5m\", \"2h\" or \"1h30m\"")
+                + "write it like \"30s\", \"5m\", \"2h\", \"90d\" or \"1h30m\"")
     }
 
     @Test(arguments: [
@@ -59,6 +59,21 @@ import Testing
         (
             "[scheduler]\ncatch_up_within = \"31d\"\n",
             "scheduler.catch_up_within: 31d is out of range; use a duration from 1s to 30d"
+        ),
+        (
+            "[storage]\nkeep_delivered = \"12h\"\n",
+            "storage.keep_delivered: 12h is out of range; use a duration from 1d to 36500d"
+        ),
+        (
+            // A bare number counts seconds, as for every duration: 90 meant as days is shown how to write it.
+            "[storage]\nkeep_delivered = 90\n",
+            "storage.keep_delivered: 90 is read as seconds (1m30s) and is out of range; use a duration from 1d to "
+                + "36500d with its unit, such as \"90d\""
+        ),
+        (
+            "[storage]\nkeep_delivered = \"3 months\"\n",
+            "storage.keep_delivered: \"3 months\" is not a duration; write it like \"30s\", \"5m\", \"2h\", \"90d\" or "
+                + "\"1h30m\""
         ),
         (
             "[delivery]\nicon = \" \"\n",
@@ -74,6 +89,19 @@ import Testing
         #expect(found.map(\.message) == [message])
         #expect(found.first?.location?.file == file)
         #expect(found.first?.location?.line == 2)
+    }
+
+    @Test func keepDeliveredIsNinetyDaysUnlessSetInDaysOrAnyUnit() throws {
+        #expect(CoreSettings.defaults.storage.keepDelivered.description == "90d")
+        let directory = try TemporaryDirectory()
+        for (text, seconds) in [
+            ("\"30d\"", 30 * 86400), ("\"36h\"", 36 * 3600), ("\"1 day\"", 86400), ("864000", 864000),
+        ] {
+            let (root, _) = try parseFile("[storage]\nkeep_delivered = \(text)\n", in: directory)
+            let (settings, warnings) = try CoreSettings.decode(from: root)
+            #expect(settings.storage.keepDelivered == ConfigDuration(seconds: seconds), "\(text)")
+            #expect(warnings.isEmpty)
+        }
     }
 
     @Test func aBadLogLevelListsTheLevels() throws {
@@ -107,7 +135,7 @@ import Testing
         #expect(found.map(\.location?.line) == [2, 4, 5, 6, 8])
         #expect(
             found.first?.message
-                == "scheduler.catch_up_within: expected a duration such as \"30s\", \"5m\" or \"2h\", found boolean true"
+                == "scheduler.catch_up_within: expected a duration such as \"30s\", \"5m\", \"2h\" or \"90d\", found boolean true"
         )
     }
 

@@ -14,6 +14,7 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
     private let lock = NSLock()
     private var _shown: [(NoticeID, Notice, UInt32?)] = []
     private var _available = true
+    private var _doNotDisturb = DoNotDisturb.off
     private var nextServerID: UInt32 = 1
 
     var shown: [(id: NoticeID, notice: Notice, replacing: UInt32?)] {
@@ -24,6 +25,13 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
         set { lock.withLock { _available = newValue } }
     }
 
+    /// The server's do-not-disturb state, as the engine asks it at delivery time; off by default.
+    var doNotDisturbState: DoNotDisturb {
+        get { lock.withLock { _doNotDisturb } }
+        set { lock.withLock { _doNotDisturb = newValue } }
+    }
+
+    func doNotDisturb() async -> DoNotDisturb { doNotDisturbState }
     func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
     func serverStatus() async -> ServerStatus {
         available

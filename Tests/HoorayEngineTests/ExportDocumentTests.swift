@@ -76,10 +76,14 @@ import Testing
 
     @Test func csvHasAHeaderAndOneRowPerRecordOrValue() {
         let rows = ExportDocument.csv(Self.sample).split(separator: "\r\n").map(String.init)
-        #expect(rows.first == "plugin,table,kind,id,day,instant,value")
+        // The layout's version is the first column: named by the header, 1 on every row.
+        #expect(rows.first == "version,plugin,table,kind,id,day,instant,value")
         #expect(rows.count == 1 + 3 + 2)
-        #expect(rows[1] == #"habits,record,habit,h1,2026-11-20,,"{""done"":""AQ=="",""name"":""Read""}""#)
-        #expect(rows.contains("wins,value,,blob,,,base64:/wAB"))
+        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("1,") }, "\(rows)")
+        #expect(rows[1] == #"1,habits,record,habit,h1,2026-11-20,,"{""done"":""AQ=="",""name"":""Read""}""#)
+        #expect(rows.contains("1,wins,value,,blob,,,base64:/wAB"))
+        // No data: the header alone still names the layout.
+        #expect(ExportDocument.csv(UserData()) == "version,plugin,table,kind,id,day,instant,value\r\n")
     }
 
     @Test(arguments: [

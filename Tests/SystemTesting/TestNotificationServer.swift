@@ -164,6 +164,15 @@ public final class TestNotificationServer: Sendable {
         try await control("SetInhibited", "boolean:\(inhibited)")
     }
 
+    /// Sets mako's modes, as `makoctl mode -s MODE…` does; mako sends no signal when they change.
+    ///
+    /// - Parameter modes: The modes, at least one (such as `default` and `do-not-disturb`).
+    public func setMakoModes(_ modes: [String]) async throws {
+        try await send(
+            path: "/fr/emersion/Mako", member: "fr.emersion.Mako.SetModes",
+            ["array:string:" + modes.joined(separator: ",")])
+    }
+
     /// Stops the server (`SIGTERM`, then `SIGKILL`) and waits until the bus has released its name.
     ///
     /// Waiting for the name means the next server, or a test expecting no server, finds the bus in
@@ -194,10 +203,11 @@ public final class TestNotificationServer: Sendable {
     }
 
     private func control(_ method: String, _ arguments: String...) async throws {
-        let command = [
-            "--session", "--print-reply", "--dest=org.freedesktop.Notifications",
-            "/org/freedesktop/Notifications", "org.hooray.TestControl.\(method)",
-        ]
+        try await send(path: "/org/freedesktop/Notifications", member: "org.hooray.TestControl.\(method)", arguments)
+    }
+
+    private func send(path: String, member method: String, _ arguments: [String]) async throws {
+        let command = ["--session", "--print-reply", "--dest=org.freedesktop.Notifications", path, method]
         let output = try await ProcessRunner.run(
             "dbus-send",
             arguments: command + arguments,

@@ -21,6 +21,7 @@ Standard library only; run it with /usr/bin/python3 (the server needs Debian's p
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -129,6 +130,7 @@ def measure_once(command, environment, reader, timeout, log_path):
         "sender_pid": (match.get("hints") or {}).get("sender-pid"),
         "strays": strays,
         "extra": len(reader.notifications) - before - strays - 1,
+        "start": start,
     }
 
 
@@ -161,6 +163,116 @@ def time_exits(command, environment, runs, warmups):
 
 def _slug(text):
     return "-".join("".join(c if c.isalnum() else " " for c in text).split())
+
+
+# ---------------------------------------------------------------------------------------------
+# A following status bar.
+
+
+class BarFollower:
+    """`hooray bar --format waybar --follow`, its lines stamped with time.monotonic() as they come."""
+
+    def __init__(self, hooray, environment, log_path):
+        self.lines = []
+        self.condition = threading.Condition()
+        self.process = subprocess.Popen(
+            [str(hooray), "bar", "--format", "waybar", "--follow"],
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=open(log_path, "wb"),
+            preexec_fn=_die_with_parent,
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for raw in self.process.stdout:
+            stamp = time.monotonic()
+            with self.condition:
+                self.lines.append((stamp, raw.decode("utf-8", errors="replace").rstrip("\n")))
+                self.condition.notify_all()
+
+    def count(self):
+        with self.condition:
+            return len(self.lines)
+
+    def wait_for_line(self, after, timeout, matching=lambda line: True):
+        """The first (stamp, line) past the first `after` lines that `matching` accepts; None after
+        `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        with self.condition:
+            while True:
+                for entry in self.lines[after:]:
+                    if matching(entry[1]):
+                        return entry
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.condition.wait(left)
+
+    def stop(self):
+        stop_process(self.process)
+        self.reader.join(5)
+
+
+def todays_count(line):
+    """The count after 🏆 in a waybar line's text; None when the line is not such JSON."""
+    try:
+        parsed = json.loads(line)
+    except ValueError:
+        return None
+    text = parsed.get("text") if isinstance(parsed, dict) else None
+    found = re.search(r"🏆 (\d+)", text) if isinstance(text, str) else None
+    return int(found.group(1)) if found else None
+
+
+def measure_bar_follow(hooray, environment, reader, runs, warmups, timeout, logs, text):
+    """`hooray win` spawned → the next line of a following waybar bar, beside the same run's Notify.
+
+    Each run spawns `hooray win` while `hooray bar --format waybar --follow` runs (hoorayd pushes
+    it a line because today's count changed) and takes the time from just before the spawn to the
+    monotonic stamp of the bar's next line, and to the server's receipt of the win's notification:
+    the notification is the reference, measured in the same run.
+    """
+    follower = BarFollower(hooray, environment, logs / "bar-follow.log")
+    try:
+        first = follower.wait_for_line(0, timeout, lambda line: todays_count(line) is not None)
+        if first is None:
+            raise Failure(
+                f"hooray bar --follow printed no line with today's count within {timeout:g} s:\n"
+                + (logs / "bar-follow.log").read_text(errors="replace")
+            )
+        count = todays_count(first[1])
+        bar_ms, notify_ms = [], []
+        for index in range(warmups + runs):
+            seen = follower.count()
+            count += 1
+            outcome = measure_once([str(hooray), "win", text], environment, reader, timeout,
+                                   logs / "bar-follow-win-last.log")
+            # The line that counts this run's entry, not a late line of the run before.
+            line = follower.wait_for_line(seen, timeout, lambda line: todays_count(line) == count)
+            if line is None:
+                raise Failure(
+                    f"no bar line counting {count} within {timeout:g} s of `hooray win` (run {index + 1}): "
+                    f"{[entry[1] for entry in follower.lines[seen:]]}"
+                )
+            if index >= warmups:
+                bar_ms.append((line[0] - outcome["start"]) * 1000.0)
+                notify_ms.append(outcome["latency_ms"])
+        print(f"  bar --follow: {warmups + runs} runs done ({warmups} warm-up)", file=sys.stderr, flush=True)
+        return {
+            "runs": runs,
+            "p50_ms": percentile(bar_ms, 0.50),
+            "p95_ms": percentile(bar_ms, 0.95),
+            "max_ms": max(bar_ms),
+            "notify_p50_ms": percentile(notify_ms, 0.50),
+            "notify_p95_ms": percentile(notify_ms, 0.95),
+            "not_json_lines": sum(todays_count(line) is None for _, line in follower.lines),
+            "bar_ms": bar_ms,
+        }
+    finally:
+        follower.stop()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -257,6 +369,13 @@ def print_table(report):
         f"Latency: spawn to the server's receipt of the first Notify; exit: spawn to process exit; "
         f"{report['warmups']} warm-up runs per variant not counted."
     )
+    bar = report.get("bar_follow")
+    if bar:
+        print(
+            f"hooray bar --format waybar --follow: a new line p50 {bar['p50_ms']:.1f} ms, p95 {bar['p95_ms']:.1f} ms "
+            f"after `hooray win` was spawned ({bar['runs']} runs; the same runs' notification: p50 "
+            f"{bar['notify_p50_ms']:.1f} ms, p95 {bar['notify_p95_ms']:.1f} ms; lines not JSON: {bar['not_json_lines']})."
+        )
     starts = "; ".join(
         f"{name}: p50 {figures['p50_ms']:.1f} ms, p95 {figures['p95_ms']:.1f} ms"
         for name, figures in report.get("process_start", {}).items()
@@ -384,6 +503,11 @@ def measure(options):
         print(f"  hooray status: {status}", file=sys.stderr)
         results = measure_variant("hooray win (hoorayd running)", win, alive=daemon, **common)
         variants.append(dict(results, key="daemon", hooray_status=status, daemon_pid=daemon.pid))
+        # A following status bar's next line after `hooray win`, while the same hoorayd runs.
+        bar_follow = measure_bar_follow(
+            hooray, environment, reader, runs=options.runs, warmups=options.warmup,
+            timeout=options.timeout, logs=world.logs, text=options.text,
+        )
         daemon_status = stop_process(daemon, grace=10)
         daemon = None
         if daemon_status not in (0, None):
@@ -419,6 +543,7 @@ def measure(options):
             "text": options.text,
             "variants": variants,
             "process_start": process_start,
+            "bar_follow": bar_follow,
         }
         return report
     finally:

@@ -152,7 +152,30 @@ def feedback_rows(result):
                 "met": f"{met(r50 <= limit and r95 <= limit)} ({r50:.2f}× · {r95:.2f}×)",
             }
         )
+    rows.append(bar_follow_row(result))
     return rows
+
+
+BAR_FIGURE = "1b. Bar follow: `hooray win` → a new line of `hooray bar --format waybar --follow`, hoorayd running (p50 · p95)"
+BAR_TARGET = "< 1 s"
+
+
+def bar_follow_row(result):
+    bar = result["report"].get("bar_follow") if result and result["ok"] else None
+    if not bar:
+        # A file from before this figure has none: the row says so instead of failing.
+        reason = result if not result or not result["ok"] else {"ok": False, "error": "not measured in this run"}
+        return skipped_row(BAR_FIGURE, BAR_TARGET, reason, key="feedback.bar")
+    return {
+        "key": "feedback.bar",
+        "value": bar["p50_ms"],
+        "figure": BAR_FIGURE,
+        "measured": f"{ms(bar['p50_ms'])} · {ms(bar['p95_ms'])} ({bar['runs']} runs; max {ms(bar['max_ms'])}; "
+        f"lines not JSON: {bar['not_json_lines']})",
+        "reference": f"the same runs' notification: {ms(bar['notify_p50_ms'])} · {ms(bar['notify_p95_ms'])}",
+        "target": BAR_TARGET,
+        "met": met(bar["max_ms"] < 1000 and bar["not_json_lines"] == 0),
+    }
 
 
 def idle_rows(result, window):
@@ -480,6 +503,14 @@ def details(results, options):
                 "\nProcess start alone, spawn → exit, no bus: "
                 + "; ".join(f"`{name}` {ms(f['p50_ms'])} (p95 {ms(f['p95_ms'])})" for name, f in starts.items())
                 + "."
+            )
+        bar = part["report"].get("bar_follow")
+        if bar:
+            out.append(
+                f"\n*Bar follow* (1b): while the same hoorayd runs, `hooray bar --format waybar --follow` reads "
+                f"hoorayd's pushed lines; {bar['runs']} more `hooray win` runs, each timed from spawn to the "
+                "CLOCK_MONOTONIC stamp of the first bar line that counts its entry (today's 🏆 count one higher), "
+                "beside the same run's Notify receipt."
             )
         out.append("")
 

@@ -208,12 +208,19 @@ public enum ExportDocument {
 
     // MARK: CSV
 
+    /// The version of the CSV layout this Hooray writes, in the `version` column of every row.
+    public static let csvVersion = 1
+
     /// The header of the CSV export.
-    public static let csvHeader = ["plugin", "table", "kind", "id", "day", "instant", "value"]
+    public static let csvHeader = ["version", "plugin", "table", "kind", "id", "day", "instant", "value"]
 
     /// The data as the CSV export: a header, then one row per record and one per key-value pair,
     /// by plugin; values as compact JSON (`base64:` and the bytes when they are not JSON).
+    ///
+    /// The layout's version is a column of its own rather than a line before the header, so that a
+    /// spreadsheet still reads the first line as the header and each row says which layout it is.
     public static func csv(_ data: UserData) -> String {
+        let version = String(csvVersion)
         var rows = [csvHeader]
         for (name, content) in data.plugins.sorted(by: { $0.key < $1.key }) {
             for record in content.records {
@@ -222,10 +229,10 @@ public enum ExportDocument {
                     case .day(let day): (day.description, "")
                     case .instant(let instant): ("", JSONValue.number(instant.timeIntervalSince1970).text())
                     }
-                rows.append([name, "record", record.kind, record.id, day, instant, cell(record.data)])
+                rows.append([version, name, "record", record.kind, record.id, day, instant, cell(record.data)])
             }
             for value in content.values {
-                rows.append([name, "value", "", value.key, "", "", cell(value.data)])
+                rows.append([version, name, "value", "", value.key, "", "", cell(value.data)])
             }
         }
         return rows.map { $0.map(quoted).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"

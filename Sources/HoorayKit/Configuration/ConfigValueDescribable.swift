@@ -27,6 +27,6 @@ extension LocalDate: ConfigValueDescribable {
 }
 
 extension ConfigDuration: ConfigValueDescribable {
-    /// `a duration such as "30s", "5m" or "2h"`.
-    public static var configValueDescription: String { #"a duration such as "30s", "5m" or "2h""# }
+    /// `a duration such as "30s", "5m", "2h" or "90d"`.
+    public static var configValueDescription: String { #"a duration such as "30s", "5m", "2h" or "90d""# }
 }

@@ -3,7 +3,10 @@ extension KeyedDecodingContainer {
     /// Decodes an optional duration such as `"30s"` or `"2h"` and checks that it lies in a range.
     ///
     /// A value out of range is reported at the value's own position, with the range in the message,
-    /// for example `90m is out of range; use a duration from 1s to 1h`.
+    /// for example `90m is out of range; use a duration from 1s to 1h`. A bare number counts seconds,
+    /// as for every duration; when that is out of range but the same number of minutes, hours or days
+    /// is not, the message says so and shows it (`keep_delivered = 90`: `90 is read as seconds
+    /// (1m30s) and is out of range; use a duration from 1d to 36500d with its unit, such as "90d"`).
     ///
     /// - Parameters:
     ///   - key: The key.
@@ -18,6 +21,18 @@ extension KeyedDecodingContainer {
         guard range.contains(value.seconds) else {
             let low = ConfigDuration(seconds: range.lowerBound)
             let high = ConfigDuration(seconds: range.upperBound)
+            if let number = try? decode(Int.self, forKey: key),
+                let unit = [("d", 86400), ("h", 3600), ("m", 60)].first(where: { _, size in
+                    let (seconds, overflow) = number.multipliedReportingOverflow(by: size)
+                    return !overflow && range.contains(seconds)
+                })
+            {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: self,
+                    debugDescription:
+                        "\(number) is read as seconds (\(value)) and is out of range; use a duration from \(low) to "
+                        + "\(high) with its unit, such as \"\(number)\(unit.0)\"")
+            }
             // The description shows a negative duration itself: negating `Int.min` here would trap.
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,

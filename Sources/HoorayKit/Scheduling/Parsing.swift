@@ -227,7 +227,8 @@ public struct ConfigDuration: Sendable, Hashable, Comparable, Codable, CustomStr
         guard let value = ConfigDuration(parsing: text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "\"\(text)\" is not a duration; write it like \"30s\", \"5m\", \"2h\" or \"1h30m\"")
+                debugDescription:
+                    "\"\(text)\" is not a duration; write it like \"30s\", \"5m\", \"2h\", \"90d\" or \"1h30m\"")
         }
         self = value
     }
