@@ -12,9 +12,7 @@ import HoorayStorage
 /// - During quiet hours, notices of reminders (and Hooray's own summaries) wait until the quiet hours
 ///   end. A notice that answers something the user just did, such as a command's celebration, is shown.
 /// - Notices that waited go out together as one digest; so do more than `burst_limit` notices of
-///   reminders within a minute. When they come one pass at a time (due at different seconds, or
-///   posted one by one), those past the limit wait until a minute after the first of them, then go
-///   out together.
+///   reminders within a minute.
 extension Engine {
     /// The plugin name under which the host posts its own notices: digests and "While you were away".
     /// No plugin can have it (`hooray` is not a valid plugin name for another program).
@@ -75,61 +73,23 @@ extension Engine {
         // own notices (a digest, "While you were away") are never gathered: their lists would be lost.
         guard gathering else { return ready }
         let gatherable = ready.filter { Self.mayWait($0) && $0.plugin != Self.hostPlugin }
-        // Past the burst limit, one at a time: they wait for the minute to end, then go out together.
-        let burstWaiting = gatherable.filter { Self.isHeldForBurst($0) && ($0.heldUntil ?? now) > now }
-        let waitingIDs = Set(burstWaiting.map(\.id))
-        let released = gatherable.filter { $0.heldBecause != nil && !waitingIDs.contains($0.id) }
+        let released = gatherable.filter { $0.heldBecause != nil }
         let fresh = gatherable.filter { $0.heldBecause == nil && Self.isScheduled($0) }
         var gathered = released.count >= 2 ? released : []
-        var holding: [StoredNotice] = []
-        if !fresh.isEmpty {
+        if fresh.count >= 2 {
             let recent = try await database.deliveredCount(since: now.addingTimeInterval(-60))
-            if recent + fresh.count > settings.burstLimit {
-                if fresh.count >= 2 {
-                    gathered += fresh + burstWaiting
-                } else {
-                    // Reminders that come due one pass at a time within a minute (at different seconds,
-                    // or a plugin posting them one by one) would each be shown on its own past the limit.
-                    holding = fresh
-                }
-            }
+            if recent + fresh.count > settings.burstLimit { gathered += fresh }
         }
         if released.count == 1 && !gathered.isEmpty { gathered += released }
-        if !holding.isEmpty {
-            // The first one past the limit opens the wait; later ones join it and go out with it.
-            let until = burstWaiting.compactMap(\.heldUntil).min() ?? now.addingTimeInterval(60)
-            try await database.holdNotices(
-                holding.map(\.id), because: Self.burstReason(limit: settings.burstLimit), until: until)
-            if deliveryWake.map({ until < $0 }) ?? true {
-                deliveryWake = until
-                loopContinuation.yield(.changed)
-            }
-            logger.info("\(holding.count) notice(s) wait: more than \(settings.burstLimit) within a minute")
-            changes.publish()
-        }
-        let waiting = waitingIDs.union(holding.map(\.id))
-        guard gathered.count >= 2 else { return ready.filter { !waiting.contains($0.id) } }
+        guard gathered.count >= 2 else { return ready }
         let digest = digestNotice(of: gathered, waitedFor: released.first?.heldBecause)
         guard
             let id = try await database.gatherIntoDigest(
                 gathered.map(\.id), withButtons: Set(gathered.filter { !$0.notice.actions.isEmpty }.map(\.id)),
                 digest: digest, plugin: Self.hostPlugin, now: now)
-        else { return ready.filter { !waiting.contains($0.id) } }
+        else { return ready }
         logger.info("gathered \(gathered.count) notices into digest \(id)")
         return nil
-    }
-
-    /// Why a notice past the burst limit waits, as `hooray inbox` and `hooray next` say it.
-    static func burstReason(limit: Int) -> String {
-        "\(burstReasonPrefix)\(limit) reminders within a minute; shown together when the minute is over"
-    }
-
-    /// How ``burstReason(limit:)`` begins.
-    static let burstReasonPrefix = "more than "
-
-    /// Whether a notice waits because more than `burst_limit` came within a minute.
-    static func isHeldForBurst(_ stored: StoredNotice) -> Bool {
-        stored.heldBecause?.hasPrefix(burstReasonPrefix) == true
     }
 
     /// "4 reminders: Stretch, Water, Read 10 pages, Night Prep".
@@ -153,7 +113,6 @@ extension Engine {
         var body =
             switch waitedFor {
             case .some(let reason) where reason.hasPrefix("quiet hours"): "These waited for your quiet hours to end."
-            case .some(let reason) where reason.hasPrefix(Self.burstReasonPrefix): "These came due within a minute."
             case .some: "These waited while do not disturb was on."
             case nil: "These came due together."
             }

@@ -75,57 +75,6 @@ import Testing
         #expect(try await world.database.pendingNotices().isEmpty)
     }
 
-    @Test func remindersTricklingInPastTheLimitWaitForTheMinuteAndArriveAsOneDigest() async throws {
-        let world = try World()
-        defer { world.cleanUp() }
-        // Five reminders due ten seconds apart, each in a pass of its own; the limit is 3.
-        let titles = ["Stretch", "Water", "Read", "Tea", "Walk"]
-        await activate(
-            ProbePlugin(reminders: titles.enumerated().map { once($1, at: 60 + 10 * Double($0)) }), in: world,
-            settings: EngineSettings(burstLimit: 3))
-        for index in titles.indices {
-            world.clock.set(to: start.addingTimeInterval(60 + 10 * Double(index)))
-            await pass(world)
-        }
-        // The first three are shown one by one; the fourth and fifth are not shown on their own.
-        #expect(world.sink.shown.map(\.notice.title) == ["Stretch", "Water", "Read"])
-        let held = try await world.database.heldNotices()
-        #expect(held.map(\.notice.title) == ["Tea", "Walk"])
-        // They wait until a minute after the first of them came due, together, and `hooray next` can say when.
-        let until = start.addingTimeInterval(60 + 30 + 60)
-        #expect(held.allSatisfy { $0.heldUntil == until }, "\(held.map(\.heldUntil))")
-        #expect(
-            held.first?.heldBecause == "more than 3 reminders within a minute; shown together when the minute is over")
-
-        // A delivery pass before then (hoorayd woken by something else) shows nothing more.
-        world.clock.set(to: until.addingTimeInterval(-1))
-        await pass(world)
-        #expect(world.sink.shown.count == 3)
-
-        world.clock.set(to: until)
-        await pass(world)
-        #expect(world.sink.shown.map(\.notice.title) == ["Stretch", "Water", "Read", "2 reminders: Tea, Walk"])
-        #expect(world.sink.shown.last?.notice.body == "These came due within a minute.")
-        #expect(try await world.database.pendingNotices().isEmpty)
-    }
-
-    @Test func oneReminderPastTheLimitAloneIsShownAfterItsMinute() async throws {
-        let world = try World()
-        defer { world.cleanUp() }
-        let titles = ["Stretch", "Water"]
-        await activate(
-            ProbePlugin(reminders: titles.enumerated().map { once($1, at: 60 + 10 * Double($0)) }), in: world,
-            settings: EngineSettings(burstLimit: 1))
-        world.clock.set(to: start.addingTimeInterval(60))
-        await pass(world)
-        world.clock.set(to: start.addingTimeInterval(70))
-        await pass(world)
-        #expect(world.sink.shown.map(\.notice.title) == ["Stretch"])
-        world.clock.set(to: start.addingTimeInterval(130))
-        await pass(world)
-        #expect(world.sink.shown.map(\.notice.title) == ["Stretch", "Water"])
-    }
-
     @Test func deliveryRecordsArePrunedAtStartAndAgainADayLaterNotAtEveryPass() async throws {
         let world = try World()
         defer { world.cleanUp() }
