@@ -261,6 +261,14 @@ struct ExportImportTests {
                 ),
                 ("twice.json", duplicated, ["line \(duplicateLine)", "plugins.habits.records[1]", "repeats the id"]),
                 ("notes.csv", "Date,Note\n2026-11-20,hello\n", ["not a Hooray export", "--from loop"]),
+                (
+                    "hooray.csv", "version,plugin,table,kind,id,day,instant,value\r\n",
+                    ["Hooray's CSV export", "made for spreadsheets", "hooray export -o FILE"]
+                ),
+                (
+                    "hooray-1.csv", "plugin,table,kind,id,day,instant,value\r\n",
+                    ["Hooray's CSV export", "hooray export -o FILE"]
+                ),
             ]
             for bad in cases {
                 let path = try fixture.home.write(bad.content, to: bad.name)
@@ -296,7 +304,7 @@ struct ExportImportTests {
             let rows = one.standardOutput.split(separator: "\r\n")
             #expect(rows.first == "version,plugin,table,kind,id,day,instant,value")
             #expect(
-                rows.dropFirst().allSatisfy { $0.hasPrefix("1,habits,record,habit,") } && rows.count == 2, "\(rows)")
+                rows.dropFirst().allSatisfy { $0.hasPrefix("2,habits,record,habit,") } && rows.count == 2, "\(rows)")
         }
     }
 

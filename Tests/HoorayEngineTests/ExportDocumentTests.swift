@@ -79,9 +79,9 @@ import Testing
         // The layout's version is the first column: named by the header, 1 on every row.
         #expect(rows.first == "version,plugin,table,kind,id,day,instant,value")
         #expect(rows.count == 1 + 3 + 2)
-        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("1,") }, "\(rows)")
-        #expect(rows[1] == #"1,habits,record,habit,h1,2026-11-20,,"{""done"":""AQ=="",""name"":""Read""}""#)
-        #expect(rows.contains("1,wins,value,,blob,,,base64:/wAB"))
+        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("2,") }, "\(rows)")
+        #expect(rows[1] == #"2,habits,record,habit,h1,2026-11-20,,"{""done"":""AQ=="",""name"":""Read""}""#)
+        #expect(rows.contains("2,wins,value,,blob,,,base64:/wAB"))
         // No data: the header alone still names the layout.
         #expect(ExportDocument.csv(UserData()) == "version,plugin,table,kind,id,day,instant,value\r\n")
     }

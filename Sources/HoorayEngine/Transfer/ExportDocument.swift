@@ -72,6 +72,9 @@ public enum ExportDocument {
             document = try JSONDecoder().decode(JSONValue.self, from: bytes)
         } catch {
             let first = text.first { !$0.isWhitespace }
+            if text.hasPrefix("version,plugin,table,") || text.hasPrefix("plugin,table,kind,") {
+                throw ImportFileError(file: file, problem: .hoorayCSV)
+            }
             if first != "{" && first != "[" { throw ImportFileError(file: file, problem: .notJSON) }
             if let line = JSONScan.endsInside(text) {
                 throw ImportFileError(file: file, problem: .truncated(line: line))
@@ -209,7 +212,8 @@ public enum ExportDocument {
     // MARK: CSV
 
     /// The version of the CSV layout this Hooray writes, in the `version` column of every row.
-    public static let csvVersion = 1
+    /// Version 1 had no such column (its header began `plugin,table`).
+    public static let csvVersion = 2
 
     /// The header of the CSV export.
     public static let csvHeader = ["version", "plugin", "table", "kind", "id", "day", "instant", "value"]
@@ -258,6 +262,8 @@ public struct ImportFileError: Error, Sendable, Hashable, CustomStringConvertibl
         case empty
         /// The file is not JSON at all.
         case notJSON
+        /// The file is Hooray's CSV export, which is for spreadsheets and is not read back.
+        case hoorayCSV
         /// The JSON stops before it is complete; holds the last line.
         case truncated(line: Int)
         /// The JSON has a syntax error; holds the parser's words.
@@ -309,6 +315,9 @@ public struct ImportFileError: Error, Sendable, Hashable, CustomStringConvertibl
                         + importers.sorted().joined(separator: ", ") + "."
             return "\(name) is not a Hooray export: `hooray import` reads the JSON file `hooray export` writes."
                 + hint + nothing
+        case .hoorayCSV:
+            return "\(name) is Hooray's CSV export, which is made for spreadsheets: `hooray import` reads the JSON "
+                + "export. Export it as JSON with `hooray export -o FILE`, then import that file." + nothing
         case .truncated(let line):
             return "\(name) ends at line \(line) before its JSON does: the file was cut short, perhaps by a copy "
                 + "that did not finish. \(Self.exportAgain)" + nothing
