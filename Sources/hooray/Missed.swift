@@ -15,7 +15,10 @@ struct Missed: AsyncParsableCommand, OffersJSON {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Show what was missed in the last N days.")
+    @Option(
+        help:
+            "Show what was missed in the last N days (a stretch of missed times is listed whole, from its first to its last, when its last is)."
+    )
     var days: Int = 7
 
     @Flag(help: "Print JSON instead of a table.")

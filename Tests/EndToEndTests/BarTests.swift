@@ -80,10 +80,8 @@ struct BarTests {
             let answered = ContinuousClock.now
             let next = await waitForObject(follower, after: before) { ($0["text"] as? String)?.contains("🏆 1") == true }
             let arrived = ContinuousClock.now
-            #expect(next != nil, "no new line after hooray win: \(lines(follower))")
-            #expect(next?["text"] as? String != text, "\(lines(follower))")
+            #expect(next != nil, "no new line with today's count after hooray win: \(lines(follower))")
             // Every line printed is one object waybar reads, the first and the new one alike.
-            #expect(lines(follower).count > before)
             #expect(notWaybarObjects(follower).isEmpty, "not waybar's JSON: \(notWaybarObjects(follower))")
             print(
                 "hooray bar --follow: the new line came \(arrived - started) after `hooray win` started, \(arrived - answered) after it returned"

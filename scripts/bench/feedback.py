@@ -227,6 +227,18 @@ def todays_count(line):
     return int(found.group(1)) if found else None
 
 
+WAYBAR_KEYS = {"text", "tooltip", "class", "alt", "percentage"}
+
+
+def is_waybar_object(line):
+    """Whether a line is one JSON object with waybar's keys (a `stopped` line counts too)."""
+    try:
+        parsed = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and WAYBAR_KEYS <= parsed.keys()
+
+
 def measure_bar_follow(hooray, environment, reader, runs, warmups, timeout, logs, text):
     """`hooray win` spawned → the next line of a following waybar bar, beside the same run's Notify.
 
@@ -268,7 +280,7 @@ def measure_bar_follow(hooray, environment, reader, runs, warmups, timeout, logs
             "max_ms": max(bar_ms),
             "notify_p50_ms": percentile(notify_ms, 0.50),
             "notify_p95_ms": percentile(notify_ms, 0.95),
-            "not_json_lines": sum(todays_count(line) is None for _, line in follower.lines),
+            "not_json_lines": sum(not is_waybar_object(line) for _, line in follower.lines),
             "bar_ms": bar_ms,
         }
     finally:
