@@ -84,7 +84,8 @@ public enum ActionOutcome: Sendable, Equatable {
     case handled(button: String, plugin: String)
     /// The plugin said the button does nothing now, and why.
     case declined(String)
-    /// An answer came with a button that asks no question; nothing was pressed.
+    /// An answer came with a button that asks no question, or one ``ButtonAnswer`` refuses (a
+    /// control character, too long); nothing was pressed.
     case answerRefused(String)
     /// There is no such notice or button, or its plugin is not running.
     case refused(String)
@@ -956,6 +957,9 @@ public actor Engine {
                 return .answerRefused(
                     "“\(button?.label ?? action)” asks no question, so it takes no answer; press it without --answer: "
                         + "hooray act \(id) \(action)")
+            }
+            if let answer, let problem = ButtonAnswer.problem(answer) {
+                return .answerRefused("nothing was pressed: " + problem)
             }
             if stored.plugin == Self.hostPlugin {
                 return .refused(

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayCelebrations
+import HoorayEngine
 import HoorayKit
 import Logging
 
@@ -234,6 +235,14 @@ public struct NoStorageForValues: Error, Sendable, CustomStringConvertible {
 }
 
 /// ``RecordingNoticeBoard/update(_:to:)`` was given an id it never handed out.
+/// An answer the engine would refuse before pressing the button: one for a button that asks no
+/// question, or one ``ButtonAnswer/problem(_:)`` finds wrong. The plugin was not called.
+public struct AnswerRefused: Error, Sendable, CustomStringConvertible {
+    /// Why, in the words `hooray act` prints.
+    public let message: String
+    public var description: String { message }
+}
+
 public struct UnknownNotice: Error, Sendable, CustomStringConvertible {
     /// The id.
     public let id: NoticeID
@@ -465,11 +474,26 @@ public struct PluginTestHarness: Sendable {
     ///     ``InMemoryReminderBook/snoozedDue(_:)``); `nil` for a notice that came from no reminder.
     ///   - plugin: The plugin that posted the notice.
     ///   - answer: The answer to the button's question (``NoticeAction/prompt``), as `hooray act`
-    ///     hands it over; `nil` for none, as a click on the notification gives.
+    ///     hands it over; `nil` for none, as a click on the notification gives. As the engine, the
+    ///     harness refuses an answer for a button that asks no question (or is not on the notice),
+    ///     and one with a control character or over ``ButtonAnswer/longest`` characters.
+    /// - Throws: ``AnswerRefused``, without calling the plugin, for an answer the engine refuses;
+    ///   otherwise what the plugin's `actionInvoked(_:context:)` threw.
     public func press(
         _ actionID: String, on notice: Notice, id: NoticeID = NoticeID(rawValue: 1), from due: DueReminder?,
         of plugin: some HoorayPlugin, answer: String? = nil
     ) async throws {
+        if let answer {
+            let button = notice.actions.first { $0.id == actionID }
+            guard button?.prompt != nil else {
+                throw AnswerRefused(
+                    message:
+                        "“\(button?.label ?? actionID)” asks no question, so it takes no answer; press it without one")
+            }
+            if let problem = ButtonAnswer.problem(answer) {
+                throw AnswerRefused(message: "nothing was pressed: " + problem)
+            }
+        }
         var shown = notice
         if shown.payload == nil { shown.payload = due?.reminder.payload }
         let reminderID = due.map { Snooze.snoozedID(of: $0.reminder.id) ?? $0.reminder.id }

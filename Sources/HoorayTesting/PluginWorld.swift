@@ -194,7 +194,8 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
     ///   - answer: The answer to the button's question (``NoticeAction/prompt``), as typed at
     ///     `hooray act` on a terminal or given with `--answer`; `nil` for none, as a click gives.
     /// - Throws: ``PluginWorldError`` with the message `hooray act` would print when the notice has
-    ///   no such button, the button asks no question and an answer was given, or the plugin's
+    ///   no such button, the button asks no question and an answer was given, the answer holds a
+    ///   control character or is too long (``ButtonAnswer/problem(_:)``), or the plugin's
     ///   ``HoorayPlugin/actionInvoked(_:context:)`` failed.
     public func press(_ actionID: String, on notice: ShownNotice, answer: String? = nil) async throws {
         try await press(actionID, on: notice.id, answer: answer)

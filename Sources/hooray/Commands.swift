@@ -292,8 +292,10 @@ struct Act: AsyncParsableCommand {
             `hooray inbox --all` lists notices with their ids and buttons. A button that asks a \
             question (`hooray inbox` says so) asks it here when standard input is a terminal: type \
             one line, or press Enter to give no answer, and the button does what it does without \
-            one (as a click on the notification does). Without a terminal nothing is asked; \
-            --answer gives the answer.
+            one (as a click on the notification does); Ctrl-D presses nothing (exit 1). Without a \
+            terminal nothing is asked; --answer gives the answer. An answer is plain text of at \
+            most 1000 characters, without control characters (exit 64 otherwise). An answer needs \
+            a hoorayd of this hooray's version: after an upgrade, restart it (exit 69 otherwise).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -314,19 +316,33 @@ struct Act: AsyncParsableCommand {
     static let notRunning =
         "hooray act: hoorayd is not running, and buttons are pressed in it; start it first (`make run` or `systemctl --user start hooray`)."
 
+    /// The message when the question is left with Ctrl-D (the end of input).
+    static let nothingPressed = "Nothing pressed."
+
     func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
         var given = answer
-        if given == nil, isatty(STDIN_FILENO) == 1, let question = await question(session) {
+        if let given { try Self.check(given) }
+        let question = given == nil && isatty(STDIN_FILENO) == 1 ? await question(session) : nil
+        if given != nil || question != nil {
             // Asked before hoorayd is reached, which gives a request 5 s to arrive; a daemon that is
-            // not there is said first, so that no answer is typed for nothing.
-            guard session.daemonIsRunning else {
-                warn(Self.notRunning)
-                throw ExitCode(ExitStatus.unavailable.rawValue)
-            }
+            // not there is said first, so that no answer is typed for nothing. A hoorayd from before
+            // an upgrade might not know answers, and would press the button without one.
+            try Self.checkDaemon(session)
+        }
+        if let question {
             PluginCommandLine.prompt(TerminalText.safe(question) + " ")
-            // Enter, or the end of input, gives no answer.
-            if let line = readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty { given = line }
+            // Enter, or a blank line, gives no answer; Ctrl-D (the end of input) presses nothing,
+            // as it cancels every other question.
+            guard let line = readLine() else {
+                PluginCommandLine.prompt("\n")
+                warn(Self.nothingPressed)
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                try Self.check(line)
+                given = line
+            }
         }
         guard let connection = ControlConnection(socketPath: session.paths.controlSocket) else {
             warn(Self.notRunning)
@@ -364,6 +380,31 @@ struct Act: AsyncParsableCommand {
             warn("hooray act: \(response.message ?? "the button did nothing")")
             // Turned away unread by a busy hoorayd: trying again later may work.
             throw ExitCode(response.busy == true ? ExitStatus.busy.rawValue : ExitStatus.failed.rawValue)
+        }
+    }
+
+    /// Refuses, as hoorayd would, an answer that ``ButtonAnswer`` finds wrong: exit 64, nothing sent.
+    static func check(_ answer: String) throws {
+        guard let problem = ButtonAnswer.problem(answer) else { return }
+        warn("hooray act: nothing was pressed: \(problem).")
+        throw ExitCode(ExitStatus.usage.rawValue)
+    }
+
+    /// Makes sure a hoorayd of this version is there to take an answer: exit 69 when none runs, or
+    /// one of another version, which may drop the answer and press the button without it.
+    static func checkDaemon(_ session: CLISession) throws {
+        switch session.daemonStatus() {
+        case (false, _):
+            warn(notRunning)
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        case (true, let status?) where status.version != HoorayVersion.current:
+            warn(
+                "hooray act: the running hoorayd is version \(TerminalText.safe(status.version)), but this hooray is \(HoorayVersion.current) (hoorayd is probably from before an upgrade, and may not take the answer), so nothing was pressed; after an upgrade, restart hoorayd (`systemctl --user restart hooray`) so both match, and try again."
+            )
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        default:
+            // A hoorayd too busy to say its version is asked anyway: the press itself waits for it.
+            break
         }
     }
 

@@ -72,4 +72,35 @@ struct ExternalActQuestionTests {
             #expect(await daemon.stop() == .exited(0))
         }
     }
+
+    @Test func anAnswerWithAControlCharacterSentOnTheProtocolNeverReachesThePlugin() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try Self.writeReadingPlugin(into: fixture)
+            let daemon = try await fixture.startDaemon()
+            let asked = try await fixture.hooray("reading", "ask")
+            #expect(asked.status == .exited(0), "\(asked.standardError)")
+            let id = try #require(
+                asked.standardOutput.split(separator: " ").last.map { String($0.prefix { $0.isNumber }) })
+            // A client other than `hooray act` sends the escape sequence an arrow key types.
+            let connection = try RawControlConnection(path: fixture.home.appending("runtime/hooray/control.sock"))
+            connection.send(
+                Data(#"{"api_version":1,"method":"act","notice":\#(id),"action":"log","answer":"Tea\u001b[D"}"#.utf8))
+            connection.send(Data("\n".utf8))
+            guard case .answered(let bytes) = connection.receive(timeout: .seconds(10)) else {
+                Issue.record("hoorayd did not answer the act request")
+                return
+            }
+            let answer = String(decoding: bytes, as: UTF8.self)
+            #expect(answer.contains(#""ok":false"#), "\(answer)")
+            #expect(answer.contains(#""invalid_value":"--answer""#), "\(answer)")
+            #expect(answer.contains("the answer holds a control character"), "\(answer)")
+            // The next press, with a plain answer, is the first the plugin sees.
+            let plain = try await fixture.hooray("act", id, "log", "--answer", "Chapter 3")
+            #expect(plain.status == .exited(0), "\(plain.standardError)")
+            let shown = try await server.waitForNotifications(count: 2, timeout: .seconds(20))
+            #expect(shown.map(\.summary) == ["Reading time", "Logged: Chapter 3"])
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
 }

@@ -115,6 +115,155 @@ struct SwapsDidSwapQuestionTests {
         }
     }
 
+    /// Starts `hooray act ID did-swap` on a pseudo-terminal and waits for the question.
+    func askOnATerminal(_ fixture: HoorayFixture, id: Int64) async throws -> (ChildProcess, PseudoTerminal) {
+        let terminal = try PseudoTerminal()
+        let act = try ChildProcess(
+            HoorayFixture.binDirectory + "/hooray", arguments: ["act", String(id), "did-swap"],
+            environment: fixture.environment(overriding: ["TERM": "xterm"]), terminal: terminal)
+        #expect(await act.waitForOutput(containing: Self.question, timeout: .seconds(30)), "\(act.standardOutput)")
+        return (act, terminal)
+    }
+
+    @Test func ctrlDAtTheQuestionPressesNothing() async throws {
+        try await HoorayFixture.with { fixture in
+            let (_, daemon, id, _) = try await nightPrep(fixture)
+            let (act, terminal) = try await askOnATerminal(fixture, id: id)
+            try act.write(toStandardInput: "\u{04}")
+            #expect(await act.waitForExit(timeout: .seconds(30)) == .exited(1))
+            await act.waitForOutputToEnd(timeout: .seconds(5))
+            #expect(act.standardOutput.contains("Nothing pressed."), "\(act.standardOutput)")
+            #expect(!act.standardOutput.contains("Pressed"), "\(act.standardOutput)")
+            #expect(try terminal.modes() == terminal.initialModes)
+            #expect(try await storedSwaps(fixture).isEmpty, "Ctrl-D saves no swap")
+            // Nothing reached hoorayd: the button still works, and the answer given now is saved.
+            let pressed = try await fixture.hooray("act", String(id), "did-swap", "--answer", "Tea instead of wine")
+            #expect(pressed.status == .exited(0), "\(pressed.standardError)")
+            #expect(
+                try await storedSwaps(fixture)
+                    == [StoredSwap(text: "Tea instead of wine", day: "2026-06-15", fromPrep: false)])
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func anArrowKeyTypedAtTheQuestionIsRefusedAndNothingIsPressed() async throws {
+        try await HoorayFixture.with { fixture in
+            let (_, daemon, id, _) = try await nightPrep(fixture)
+            let (act, _) = try await askOnATerminal(fixture, id: id)
+            // The left arrow at a plain prompt types ESC [ D into the line.
+            try act.write(toStandardInput: "Tea\u{1b}[D\n")
+            #expect(await act.waitForExit(timeout: .seconds(30)) == .exited(64))
+            await act.waitForOutputToEnd(timeout: .seconds(5))
+            #expect(
+                act.standardOutput.contains("nothing was pressed: the answer holds a control character"),
+                "\(act.standardOutput)")
+            #expect(act.standardOutput.contains("give it again as plain text on one line"), "\(act.standardOutput)")
+            // Without a terminal the same answer is refused before it is sent.
+            let given = try await fixture.hooray("act", String(id), "did-swap", "--answer", "Tea\u{1b}[D")
+            #expect(given.status == .exited(64), "\(given.standardError)")
+            #expect(given.standardError.contains("the answer holds a control character"), "\(given.standardError)")
+            let long = try await fixture.hooray(
+                "act", String(id), "did-swap", "--answer", String(repeating: "x", count: 1001))
+            #expect(long.status == .exited(64), "\(long.standardError)")
+            #expect(
+                long.standardError.contains("the answer is 1001 characters long, and an answer may have at most 1000"),
+                "\(long.standardError)")
+            #expect(try await storedSwaps(fixture).isEmpty)
+            let pressed = try await fixture.hooray("act", String(id), "did-swap", "--answer", "Tea instead of wine")
+            #expect(pressed.status == .exited(0), "\(pressed.standardError)")
+            #expect(try await storedSwaps(fixture).map(\.text) == ["Tea instead of wine"])
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func withoutATerminalAndWithoutAnswerNothingIsAskedAndPipedTextIsNotTheSwap() async throws {
+        try await HoorayFixture.with { fixture in
+            let (_, daemon, id, _) = try await nightPrep(fixture)
+            let piped = try await fixture.hooray(
+                arguments: ["act", String(id), "did-swap"], input: "Tea instead of wine\n")
+            #expect(piped.status == .exited(0), "\(piped.standardError)")
+            #expect(piped.standardOutput.contains("Pressed “I did my swap”"), "\(piped.standardOutput)")
+            #expect(!piped.standardOutput.contains("What was your swap?"), "\(piped.standardOutput)")
+            #expect(!piped.standardError.contains("What was your swap?"), "\(piped.standardError)")
+            #expect(
+                try await storedSwaps(fixture) == [
+                    StoredSwap(text: "A healthy swap", day: "2026-06-15", fromPrep: false)
+                ])
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func aStoppedHooraydIsSaidBeforeTheQuestion() async throws {
+        try await HoorayFixture.with { fixture in
+            let (_, daemon, id, _) = try await nightPrep(fixture)
+            #expect(await daemon.stop() == .exited(0))
+            let terminal = try PseudoTerminal()
+            let act = try ChildProcess(
+                HoorayFixture.binDirectory + "/hooray", arguments: ["act", String(id), "did-swap"],
+                environment: fixture.environment(overriding: ["TERM": "xterm"]), terminal: terminal)
+            #expect(await act.waitForExit(timeout: .seconds(30)) == .exited(69))
+            await act.waitForOutputToEnd(timeout: .seconds(5))
+            #expect(act.standardOutput.contains("hoorayd is not running"), "\(act.standardOutput)")
+            #expect(act.standardOutput.contains("systemctl --user start hooray"), "\(act.standardOutput)")
+            #expect(!act.standardOutput.contains("What was your swap?"), "\(act.standardOutput)")
+            #expect(try terminal.modes() == terminal.initialModes)
+        }
+    }
+
+    @Test func aHooraydOfAnotherVersionIsToldToBeRestartedAndTheAnswerIsNotSent() async throws {
+        try await HoorayFixture.with { fixture in
+            // A hoorayd from before answers: it says its older version, and notes every request.
+            let folder = fixture.home.appending("runtime/hooray")
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let script = """
+                import json, os, socket, sys
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.bind(sys.argv[1])
+                s.listen(8)
+                print("listening", flush=True)
+                while True:
+                    c, _ = s.accept()
+                    data = b""
+                    while not data.endswith(b"\\n"):
+                        part = c.recv(65536)
+                        if not part:
+                            break
+                        data += part
+                    method = json.loads(data)["method"]
+                    print("got " + method, flush=True)
+                    if method == "status":
+                        answer = {"api_version": 1, "ok": True, "status": {"pid": os.getpid(), "version": "0.0.1", "started_at": "2026-06-15T18:00:00Z", "waiting_notices": 0, "plugins": ["swaps"], "config_files": []}}
+                    elif method == "act":
+                        answer = {"api_version": 1, "ok": True, "message": "pressed without the answer"}
+                    else:
+                        answer = {"api_version": 1, "ok": True, "hand_over": True}
+                    c.sendall(json.dumps(answer).encode() + b"\\n")
+                    c.close()
+                """
+            let older = try ChildProcess(
+                "/usr/bin/python3", arguments: ["-c", script, folder + "/control.sock"],
+                environment: fixture.environment())
+            #expect(await older.waitForOutput(containing: "listening", in: .standardOutput, timeout: .seconds(10)))
+            let given = try await fixture.hooray("act", "3", "did-swap", "--answer", "Tea instead of wine")
+            #expect(given.status == .exited(69), "\(given.standardError)")
+            #expect(
+                given.standardError.contains("the running hoorayd is version 0.0.1, but this hooray is"),
+                "\(given.standardError)")
+            #expect(
+                given.standardError.contains("restart hoorayd (`systemctl --user restart hooray`)"),
+                "\(given.standardError)")
+            #expect(older.standardOutput.contains("got status"), "\(older.standardOutput)")
+            #expect(!older.standardOutput.contains("got act"), "\(older.standardOutput)")
+            // Without an answer nothing is lost, so the button is pressed as before.
+            let plain = try await fixture.hooray("act", "3", "did-swap")
+            #expect(plain.status == .exited(0), "\(plain.standardError)")
+            #expect(await older.waitForOutput(containing: "got act", in: .standardOutput, timeout: .seconds(10)))
+            older.send(SIGKILL)
+            _ = await older.waitForExit(timeout: .seconds(5))
+        }
+    }
+
     @Test func withoutATerminalNothingIsAskedAndAnswerGivesTheSwap() async throws {
         try await HoorayFixture.with { fixture in
             let (_, daemon, id, _) = try await nightPrep(fixture)

@@ -152,10 +152,17 @@ import Testing
         #expect(plain.actions.first?.prompt == nil)
         #expect(
             Wire.noticeJSON(plain)["actions"] == .array([.object(["id": .string("done"), "label": .string("Done")])]))
-        for bad: JSONValue in [.string(""), .string("   "), .string(String(repeating: "?", count: 201)), .number(1)] {
-            #expect(throws: RPCError.self, "\(bad.text())") {
+        let bads: [JSONValue] = [
+            .string(""), .string("   "), .string(String(repeating: "?", count: 201)), .number(1),
+            .string("What did you read?\u{1b}[2J"), .string("What did\nyou read?"), .string("Read?\u{9b}"),
+        ]
+        for bad in bads {
+            let refused = #expect(throws: RPCError.self, "\(bad.text())") {
                 try notice(["id": .string("log"), "label": .string("Log it"), "prompt": bad])
             }
+            #expect(
+                refused?.message.contains("1 to 200 characters, not only spaces, without control characters") == true,
+                "\(refused?.message ?? "")")
         }
     }
 

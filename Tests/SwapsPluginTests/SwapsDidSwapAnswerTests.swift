@@ -41,7 +41,7 @@ import Testing
 
     @Test func theAnswerIsSavedInTheUsersWordsNotFromAPrep() async throws {
         let (world, night) = try await nightPrep()
-        try await world.press("did-swap", on: night, answer: "  Tea instead of wine\n")
+        try await world.press("did-swap", on: night, answer: "  Tea instead of wine  ")
         let saved = try await swaps(world)
         #expect(saved.map(\.text) == ["Tea instead of wine"])
         #expect(saved.map(\.fromPrep) == [false])
@@ -62,7 +62,7 @@ import Testing
 
     @Test(arguments: [
         ("   ", "The answer names no swap, so nothing was saved."),
-        ("\n\n", "The answer names no swap, so nothing was saved."),
+        ("", "The answer names no swap, so nothing was saved."),
         (String(repeating: "a", count: 201), "The answer is 201 characters long and a swap takes at most 200"),
     ])
     func anEmptyOrALongAnswerSavesNothingAndSaysHowToPressAgain(answer: String, message: String) async throws {
@@ -77,6 +77,30 @@ import Testing
         // Refused, the button still works: the day's claim was not taken.
         try await world.press("did-swap", on: night, answer: String(repeating: "a", count: 200))
         #expect(try await swaps(world).map(\.text.count) == [200])
+    }
+
+    @Test(arguments: [
+        ("Tea\u{1b}[D", "the answer holds a control character"),
+        ("Tea\ninstead of wine", "the answer holds a control character"),
+        ("Tea\u{9b}D", "the answer holds a control character"),
+        (
+            String(repeating: "a", count: 1001),
+            "the answer is 1001 characters long, and an answer may have at most 1000"
+        ),
+    ])
+    func theEngineRefusesAnAnswerWithAControlCharacterOrTooLongUnpressed(answer: String, message: String)
+        async throws
+    {
+        let (world, night) = try await nightPrep()
+        let refused = await #expect(throws: PluginWorldError.self) {
+            try await world.press("did-swap", on: night, answer: answer)
+        }
+        let said = refused?.message ?? ""
+        #expect(said.contains("nothing was pressed: \(message)"), "\(said)")
+        #expect(try await swaps(world).isEmpty)
+        // Nothing was pressed: the button still saves the day's swap.
+        try await world.press("did-swap", on: night, answer: "Tea instead of wine")
+        #expect(try await swaps(world).map(\.text) == ["Tea instead of wine"])
     }
 
     @Test func withAPrepNothingIsAskedAndAnAnswerIsRefusedUnpressed() async throws {

@@ -179,11 +179,12 @@ enum Wire {
                 switch action["prompt"] {
                 case nil, .null?: break
                 case .string(let question)?
-                where !question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && question.count <= 200:
+                where !question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && question.count <= 200
+                    && !question.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }):
                     prompt = question
                 default:
                     throw .invalidParams(
-                        "\(method): an action's `prompt`, the question `hooray act` asks, must be a string of 1 to 200 characters"
+                        "\(method): an action's `prompt`, the question `hooray act` asks, must be a string of 1 to 200 characters, not only spaces, without control characters"
                     )
                 }
                 actions.append(NoticeAction(id: id, label: label, prompt: prompt))

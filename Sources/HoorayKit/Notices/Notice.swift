@@ -117,11 +117,11 @@ public struct NoticeAction: Sendable, Hashable, Codable {
     public var label: String
     /// A question the button asks before it is pressed, such as `What was your swap?`, or `nil`.
     ///
-    /// `hooray act` asks it when it runs on a terminal (one line; Enter gives no answer) and hands
-    /// the answer to the plugin in ``InvokedAction/answer``; a script gives the answer with
-    /// `hooray act ID ACTION --answer TEXT`. A press on the notification itself has no terminal:
-    /// nothing is asked, and ``InvokedAction/answer`` is `nil`. So the button must do something
-    /// sensible without an answer, and the notice should say what that is.
+    /// `hooray act` asks it when it runs on a terminal (one line; Enter gives no answer; Ctrl-D
+    /// presses nothing) and hands the answer to the plugin in ``InvokedAction/answer``; a script
+    /// gives the answer with `hooray act ID ACTION --answer TEXT`. A press on the notification
+    /// itself has no terminal: nothing is asked, and ``InvokedAction/answer`` is `nil`. So the
+    /// button must do something sensible without an answer, and the notice should say what that is.
     ///
     /// Optional in the stored form: a button stored before buttons could ask decodes with `nil`, and
     /// one without a question is encoded without the member, exactly as before.
@@ -173,8 +173,9 @@ public struct InvokedAction: Sendable, Hashable, Codable {
     /// The user's answer to the button's question (``NoticeAction/prompt``), as typed: given on a
     /// terminal or with `hooray act ID ACTION --answer TEXT`. `nil` when the user gave none — they
     /// pressed Enter, ran `hooray act` without a terminal, or pressed the button on the notification
-    /// itself, where nothing can be asked. Check it as the plugin checks the same text typed in a
-    /// command: it may be empty or long.
+    /// itself, where nothing can be asked. The engine hands over only an answer without control
+    /// characters (no line breaks, no escape sequences) of at most 1000 characters; check it as the
+    /// plugin checks the same text typed in a command: it may be empty, blank or long.
     ///
     /// Optional in the stored form: one stored without the member decodes with `nil`.
     public var answer: String?

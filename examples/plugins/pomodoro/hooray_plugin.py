@@ -196,8 +196,8 @@ class Notice:
     """A notice: a desktop notification with a title, a body and buttons.
 
     `actions` is a list of (id, label) pairs, (id, label, prompt) triples or {"id", "label"} dicts
-    with an optional "prompt": a question `hooray act` asks on a terminal, whose answer comes back
-    as Action.answer. A button's id comes back to @plugin.action(id). `urgency` is "low", "normal" or "critical"; `timeout` is seconds or "never".
+    with an optional "prompt" (1 to 200 characters, without control characters): a question
+    `hooray act` asks on a terminal, whose answer comes back as Action.answer. A button's id comes back to @plugin.action(id). `urgency` is "low", "normal" or "critical"; `timeout` is seconds or "never".
     Host methods take a Notice or a plain dict of the same members.
     """
 
@@ -344,7 +344,8 @@ class Action:
     """A button was pressed: `action` (its id; "default" for a click on the notification), `notice`
     (the notice's id), `reminder` and `due_at` (the reminder it came from, or None), `payload`, `now`,
     and `answer`: the user's answer to the button's question, or None (no question, Enter, no
-    terminal, or a click on the notification).
+    terminal, or a click on the notification); one line of at most 1000 characters without control
+    characters (the host refuses any other), possibly empty or blank.
     """
 
     def __init__(self, params):
