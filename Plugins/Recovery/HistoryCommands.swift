@@ -117,7 +117,7 @@ extension RecoveryPlugin {
             let saved = try await book.update(rejection.recordID) { stored -> Rejection in
                 stored.followUpGroup = nil
                 stored.followUpDue = nil
-                stored.followUpPlanned = nil
+                stored.followUpShown = nil
                 return stored
             }
             try await cancelFollowUpIfDone(group: group, context: context)
