@@ -270,31 +270,8 @@ public struct RecoveryPlugin: HoorayPlugin {
         }
         let book = context.records(of: Rejection.self)
         let notice = try await book.insert(rejection, announcing: Self.loggedNotice(for: rejection))
-        if let group = rejection.followUpGroup, var due = rejection.followUpDue {
-            if group == rejection.id {
-                // Its own follow-up is new: still ahead however long saving took, or it would never come.
-                due = max(due, context.now.addingTimeInterval(Self.soon))
-                rejection.followUpDue = due
-            }
-            if try await scheduleFollowUp(group: group, at: due, context: context) == nil, group != rejection.id {
-                // The follow-up it joined was shown meanwhile. When that follow-up counted it, it
-                // was shown; otherwise it gets its own.
-                if let shown = try await book.record(rejection.recordID)?.followUpShown {
-                    try await book.update(rejection.recordID) { stored in stored.followUpDue = shown }
-                    rejection.followUpDue = shown
-                    rejection.followUpShown = shown
-                } else {
-                    let own = max(ownDue, context.now.addingTimeInterval(Self.soon))
-                    try await book.update(rejection.recordID) { stored in
-                        stored.followUpGroup = stored.id
-                        stored.followUpDue = own
-                        stored.followUpShown = nil
-                    }
-                    rejection.followUpGroup = rejection.id
-                    rejection.followUpDue = own
-                    try await scheduleFollowUp(group: rejection.id, at: own, context: context)
-                }
-            }
+        if let group = rejection.followUpGroup, let due = rejection.followUpDue {
+            rejection = try await planFollowUp(of: rejection, group: group, at: due, ownDue: ownDue, context: context)
         }
         if configuration.ai {
             let saved = rejection
@@ -413,6 +390,37 @@ public struct RecoveryPlugin: HoorayPlugin {
             try await book.update(member.recordID) { stored in stored.followUpDue = next }
         }
         return next
+    }
+
+    /// Schedules the follow-up of a rejection saved in `group` at `due`.
+    ///
+    /// Its own follow-up (`group` is its id) is new: it stays ahead however long saving took, or it
+    /// would never come. When the follow-up it joined came meanwhile, the rejection was shown if
+    /// that follow-up counted it; otherwise it gets its own, at `ownDue` or at once.
+    ///
+    /// - Returns: The rejection as saved.
+    func planFollowUp(of rejection: Rejection, group: UUID, at due: Date, ownDue: Date, context: PluginContext)
+        async throws -> Rejection
+    {
+        let book = context.records(of: Rejection.self)
+        let soon = context.now.addingTimeInterval(Self.soon)
+        let own = group == rejection.id
+        guard try await scheduleFollowUp(group: group, at: own ? max(due, soon) : due, context: context) == nil, !own
+        else { return try await book.record(rejection.recordID) ?? rejection }
+        if let shown = try await book.record(rejection.recordID)?.followUpShown {
+            let saved = try await book.update(rejection.recordID) { stored -> Rejection in
+                stored.followUpDue = shown
+                return stored
+            }
+            return saved ?? rejection
+        }
+        _ = try await book.update(rejection.recordID) { stored in
+            stored.followUpGroup = stored.id
+            stored.followUpDue = max(ownDue, soon)
+            stored.followUpShown = nil
+        }
+        try await scheduleFollowUp(group: rejection.id, at: max(ownDue, soon), context: context)
+        return try await book.record(rejection.recordID) ?? rejection
     }
 
     /// Cancels a group's follow-up when none of its rejections still waits for it.

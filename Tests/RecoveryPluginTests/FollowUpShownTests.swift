@@ -179,10 +179,11 @@ import Testing
     // MARK: A follow-up that comes while a rejection joining it is saved
 
     /// Logs a rejection of impact 9 at Tuesday 10:00 and another ten minutes later, which joins the
-    /// first one's follow-up; that follow-up comes at `step` of logging the second.
+    /// first one's follow-up; that follow-up comes at `step` of logging the second. With `editing`,
+    /// the second is logged with impact 3 and joins when `hooray recovery edit` raises it to 9.
     ///
     /// - Returns: The follow-ups that came, the rejections saved (first, second) and the reminders.
-    func loggedWhileTheFollowUpCame(at step: RacingReminderBook.Step) async throws
+    func loggedWhileTheFollowUpCame(at step: RacingReminderBook.Step, editing: Bool = false) async throws
         -> (shown: [Notice], first: Rejection, second: Rejection, reminders: [ScheduledReminder])
     {
         let harness = PluginTestHarness(
@@ -192,24 +193,30 @@ import Testing
             pluginName: "recovery", reminders: racing, notices: harness.notices, storage: harness.storage,
             records: harness.storage, clock: harness.clock, timeZone: FollowUpTests.berlin,
             logger: harness.context.logger, celebrations: harness.celebrations, configuration: Self.quiet)
-        func log() async throws -> Rejection {
+        func run(_ command: String, _ values: [String: [String]]) async throws -> Rejection {
             let reply = try await RecoveryPlugin().run(
                 CommandInvocation(
-                    command: "log", values: ["type": ["dating"], "impact": ["9"]], json: true,
+                    command: command, values: values, json: true,
                     environment: CommandEnvironment(timeZoneIdentifier: "Europe/Berlin")),
                 context: context, configuration: Self.quiet)
             let id = try #require(reply.json?["id"]?.stringValue)
             return try #require(try await context.records(of: Rejection.self).record(id))
         }
-        let first = try await log()
+        let first = try await run("log", ["type": ["dating"], "impact": ["9"]])
         harness.clock.advance(by: 600)
+        let mild = editing ? try await run("log", ["type": ["dating"], "impact": ["3"]]) : nil
         let shown = ShownBox()
         await racing.whenItComes { due in
             if let notice = try await RecoveryPlugin().reminderDue(due, context: context) {
                 await shown.add(notice)
             }
         }
-        let second = try await log()
+        let second =
+            if let mild {
+                try await run("edit", ["id": [mild.recordID], "impact": ["9"]])
+            } else {
+                try await run("log", ["type": ["dating"], "impact": ["9"]])
+            }
         let book = context.records(of: Rejection.self)
         return (
             await shown.notices, try #require(try await book.record(first.recordID)),
@@ -217,8 +224,10 @@ import Testing
         )
     }
 
-    @Test func aFollowUpThatCameJustBeforeTheRejectionWasSavedLeavesItItsOwn() async throws {
-        let (shown, first, second, reminders) = try await loggedWhileTheFollowUpCame(at: .afterLooking)
+    @Test(arguments: [false, true])
+    func aFollowUpThatCameJustBeforeTheRejectionWasSavedLeavesItItsOwn(editing: Bool) async throws {
+        let (shown, first, second, reminders) = try await loggedWhileTheFollowUpCame(
+            at: .afterLooking, editing: editing)
         let firstDue = Self.tuesday.addingTimeInterval(24 * Self.hour)
         // The follow-up that came counted the first rejection alone, and only the first is marked.
         #expect(shown.count == 1)
@@ -233,8 +242,10 @@ import Testing
             reminders.first { $0.reminder.id == "follow-up-" + second.id.uuidString.lowercased() }?.nextDue == ownDue)
     }
 
-    @Test func aFollowUpThatCameAfterTheRejectionWasSavedCountedItAndItGetsNoOther() async throws {
-        let (shown, first, second, reminders) = try await loggedWhileTheFollowUpCame(at: .beforeScheduling)
+    @Test(arguments: [false, true])
+    func aFollowUpThatCameAfterTheRejectionWasSavedCountedItAndItGetsNoOther(editing: Bool) async throws {
+        let (shown, first, second, reminders) = try await loggedWhileTheFollowUpCame(
+            at: .beforeScheduling, editing: editing)
         let firstDue = Self.tuesday.addingTimeInterval(24 * Self.hour)
         #expect(shown.count == 1)
         #expect(shown.allSatisfy { $0.body.contains("2 hard moments") })
