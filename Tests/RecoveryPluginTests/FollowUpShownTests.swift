@@ -104,6 +104,34 @@ import Testing
         #expect(await followUps(world).count == 1)
     }
 
+    @Test func aRecordFromBeforeTheNoteIsNotedShownOnceItsFollowUpCameAndNotShownAgainAfterAnImport() async throws {
+        // Saved by a version without `followUpShown`; its follow-up came on Wednesday 10:00.
+        let harness = PluginTestHarness(
+            pluginName: "recovery", now: Self.tuesday.addingTimeInterval(30 * Self.hour),
+            nextDue: { schedule in
+                guard case .once(let at) = schedule, at > Self.tuesday.addingTimeInterval(30 * Self.hour) else {
+                    return nil
+                }
+                return at
+            }, configuration: Self.quiet)
+        let id = UUID()
+        let due = Self.tuesday.addingTimeInterval(24 * Self.hour)
+        let old = rejection(id, hoursAfterTuesday: 0, group: id, due: due)
+        try await harness.context.records(of: Rejection.self).insert(old)
+        _ = try await harness.reminders.schedule(
+            Reminder(
+                id: "follow-up-" + id.uuidString.lowercased(), schedule: .once(at: due),
+                notice: Notice(title: "How are you doing?", body: "")))
+        try await RecoveryPlugin().activate(context: harness.context, configuration: Self.quiet)
+        let noted = try #require(try await harness.context.records(of: Rejection.self).record(old.recordID))
+        #expect(noted.followUpShown == due)
+        // Exported now, it is not shown again after an import; exported before, it would be.
+        let world = try await imported([noted], at: due.addingTimeInterval(40 * Self.hour))
+        #expect(await followUps(world).isEmpty)
+        let before = try await imported([old], at: due.addingTimeInterval(40 * Self.hour))
+        #expect(await followUps(before).count == 1)
+    }
+
     // MARK: A process stopped between saving and planning
 
     @Test func aRejectionSavedAloneBeforeAStopGetsItsFollowUpOnceWhenStartedAfterItsTime() async throws {
