@@ -100,24 +100,27 @@ extension RecoveryPlugin {
         let wants = !rejection.isRecovered && rejection.impact >= configuration.followUpMinImpact
         if wants, rejection.followUpGroup == nil {
             let due = rejection.happenedAt.addingTimeInterval(Double(configuration.followUpAfter.seconds))
-            guard due > context.now else { return rejection }
+            guard due >= context.now else { return rejection }
             let joined = try await followUpToJoin(
                 dueAt: due, after: Double(configuration.followUpAfter.seconds), context: context)
             let group = joined?.group ?? rejection.id
             let at = joined?.due ?? due
-            let saved = try await book.update(rejection.recordID) { stored -> Rejection in
-                stored.followUpGroup = group
-                stored.followUpDue = at
-                return stored
-            }
-            try await scheduleFollowUp(group: group, at: at, context: context)
-            return try await book.record(rejection.recordID) ?? saved ?? rejection
+            guard
+                let saved = try await book.update(
+                    rejection.recordID,
+                    { stored -> Rejection in
+                        stored.followUpGroup = group
+                        stored.followUpDue = at
+                        return stored
+                    })
+            else { return rejection }
+            return try await planFollowUp(of: saved, group: group, at: at, ownDue: due, context: context)
         }
         if !wants, let group = rejection.followUpGroup, (rejection.followUpDue ?? .distantPast) > context.now {
             let saved = try await book.update(rejection.recordID) { stored -> Rejection in
                 stored.followUpGroup = nil
                 stored.followUpDue = nil
-                stored.followUpPlanned = nil
+                stored.followUpShown = nil
                 return stored
             }
             try await cancelFollowUpIfDone(group: group, context: context)

@@ -30,6 +30,8 @@ public struct RecoveryPlugin: HoorayPlugin {
     static let followUpWindow: TimeInterval = 3600
     /// How far ahead "now" is scheduled: a one-off reminder is due strictly after it is scheduled.
     static let soon: TimeInterval = 1
+    /// How far ahead a follow-up must be for a new rejection to join it.
+    static let followUpJoinMargin: TimeInterval = 60
 
     // Buttons.
     static let showPlan = NoticeAction(id: "show-plan", label: "Show plan")
@@ -122,15 +124,28 @@ public struct RecoveryPlugin: HoorayPlugin {
         {
             // A threshold raised since (11 turns follow-ups off) applies to those already planned too.
             let least = try context.configuration(of: self).followUpMinImpact
+            // One shown by an earlier follow-up (before an import) is not counted again; one shown
+            // by this very occurrence (asked again after a restart, or snoozed) still is.
             let waiting = try await followUpMembers(group, context: context).filter {
-                !$0.isRecovered && $0.impact >= least
+                !$0.isRecovered && $0.impact >= least && $0.followUpShown.map { Self.same($0, due.dueAt) } ?? true
             }
             guard let earliest = waiting.map(\.happenedAt).min() else { return nil }
+            let book = context.records(of: Rejection.self)
+            for member in waiting where member.followUpShown == nil {
+                try await book.update(member.recordID) { stored in
+                    if stored.followUpShown == nil { stored.followUpShown = due.dueAt }
+                }
+            }
             // "Yesterday" is true of a follow-up a day later; one shown days late after a suspend is not.
             let hours = context.now.timeIntervalSince(earliest) / 3600
             return Self.followUpNotice(group: group, count: waiting.count, yesterday: (18...36).contains(hours))
         }
         return nil
+    }
+
+    /// Whether two instants are the same follow-up time, as stored and read back.
+    static func same(_ one: Date, _ other: Date) -> Bool {
+        abs(one.timeIntervalSince(other)) < 1
     }
 
     /// The follow-up: "How are you doing?", for one rejection or several due within the hour.
@@ -245,27 +260,18 @@ public struct RecoveryPlugin: HoorayPlugin {
             happenedAt: now.addingTimeInterval(-Double(checked.secondsAgo)), loggedAt: now,
             timeZone: context.timeZone.identifier,
             encouragement: RecoveryCopy.encouragements(for: checked.type).randomElement()!)
-        let ownDue = rejection.happenedAt.addingTimeInterval(Double(configuration.followUpAfter.seconds))
-        if checked.impact >= configuration.followUpMinImpact, ownDue > now {
-            let joined = try await followUpToJoin(
-                dueAt: ownDue, after: Double(configuration.followUpAfter.seconds), context: context)
+        let after = Double(configuration.followUpAfter.seconds)
+        // When it would come alone; one due right now (`--ago` exactly `follow_up_after`) comes at once.
+        let ownDue = rejection.happenedAt.addingTimeInterval(after)
+        if checked.impact >= configuration.followUpMinImpact, ownDue >= now {
+            let joined = try await followUpToJoin(dueAt: ownDue, after: after, context: context)
             rejection.followUpGroup = joined?.group ?? rejection.id
-            rejection.followUpDue = joined?.due ?? ownDue
+            rejection.followUpDue = joined?.due ?? max(ownDue, now.addingTimeInterval(Self.soon))
         }
         let book = context.records(of: Rejection.self)
         let notice = try await book.insert(rejection, announcing: Self.loggedNotice(for: rejection))
-        if let group = rejection.followUpGroup, let due = rejection.followUpDue,
-            try await scheduleFollowUp(group: group, at: due, context: context) == nil, group != rejection.id
-        {
-            // The follow-up it joined was shown meanwhile: this one gets its own.
-            let own = max(ownDue, context.now.addingTimeInterval(Self.soon))
-            try await book.update(rejection.recordID) { stored in
-                stored.followUpGroup = stored.id
-                stored.followUpDue = own
-            }
-            rejection.followUpGroup = rejection.id
-            rejection.followUpDue = own
-            try await scheduleFollowUp(group: rejection.id, at: own, context: context)
+        if let group = rejection.followUpGroup, let due = rejection.followUpDue {
+            rejection = try await planFollowUp(of: rejection, group: group, at: due, ownDue: ownDue, context: context)
         }
         if configuration.ai {
             let saved = rejection
@@ -336,49 +342,85 @@ public struct RecoveryPlugin: HoorayPlugin {
     /// `due` all lie within the hour. The group then comes at the earliest of them, so no member's
     /// follow-up moves by an hour or more, however many join one after the other.
     ///
+    /// A follow-up due within ``followUpJoinMargin`` is not joined: it could be shown while the
+    /// rejection is being saved, without it or with it. Nor does joining ever move a follow-up to
+    /// a time within that margin, which a member's own time can be once `follow_up_after` was
+    /// lowered: a one-off reminder moved to a time already past would never come.
+    ///
     /// - Returns: The group, and when its follow-up comes once the rejection joined it.
     func followUpToJoin(dueAt due: Date, after: TimeInterval, context: PluginContext) async throws
         -> (group: UUID, due: Date)?
     {
+        let soonest = context.now.addingTimeInterval(Self.followUpJoinMargin)
         let pending = try await context.reminders.list().filter {
             $0.reminder.id.hasPrefix(Self.followUpPrefix) && $0.nextDue != nil
         }
         guard !pending.isEmpty else { return nil }
         let rejections = try await context.records(of: Rejection.self).all()
         let candidates = pending.compactMap { scheduled -> (group: UUID, due: Date)? in
-            guard let next = scheduled.nextDue, next > context.now.addingTimeInterval(Self.soon),
+            guard let next = scheduled.nextDue, next > soonest,
                 let group = UUID(uuidString: String(scheduled.reminder.id.dropFirst(Self.followUpPrefix.count)))
             else { return nil }
             let times =
                 [next, due]
-                + rejections.filter { $0.followUpGroup == group }.map { $0.happenedAt.addingTimeInterval(after) }
+                + rejections.filter { $0.followUpGroup == group && $0.followUpShown == nil }
+                .map { $0.happenedAt.addingTimeInterval(after) }
             guard let first = times.min(), let last = times.max(),
                 last.timeIntervalSince(first) < Self.followUpWindow
             else { return nil }
-            return (group, first)
+            return (group, max(first, soonest))
         }
         return candidates.min { $0.due < $1.due }
     }
 
-    /// Schedules a group's follow-up, and notes its time on the group's rejections, and that it was
-    /// planned (``Rejection/followUpPlanned``); scheduling it again at the same time keeps it as it is.
+    /// Schedules a group's follow-up, and notes its time on the group's rejections not shown yet;
+    /// scheduling it again at the same time keeps it as it is.
     ///
-    /// - Returns: When it comes; `nil` when it was already shown.
+    /// - Returns: When it comes; `nil` when it was already shown, and then nothing is noted.
     @discardableResult
     func scheduleFollowUp(group: UUID, at due: Date, context: PluginContext) async throws -> Date? {
         let scheduled = try await context.reminders.schedule(
             Reminder(
                 id: Self.followUpPrefix + group.uuidString.lowercased(), schedule: .once(at: due),
                 notice: Self.followUpNotice(group: group, count: 1)))
+        guard let next = scheduled.nextDue else { return nil }
         let book = context.records(of: Rejection.self)
         for member in try await followUpMembers(group, context: context)
-        where member.followUpDue != due || member.followUpPlanned != true {
-            try await book.update(member.recordID) { stored in
-                stored.followUpDue = due
-                stored.followUpPlanned = true
-            }
+        where member.followUpShown == nil && member.followUpDue != next {
+            try await book.update(member.recordID) { stored in stored.followUpDue = next }
         }
-        return scheduled.nextDue
+        return next
+    }
+
+    /// Schedules the follow-up of a rejection saved in `group` at `due`.
+    ///
+    /// Its own follow-up (`group` is its id) is new: it stays ahead however long saving took, or it
+    /// would never come. When the follow-up it joined came meanwhile, the rejection was shown if
+    /// that follow-up counted it; otherwise it gets its own, at `ownDue` or at once.
+    ///
+    /// - Returns: The rejection as saved.
+    func planFollowUp(of rejection: Rejection, group: UUID, at due: Date, ownDue: Date, context: PluginContext)
+        async throws -> Rejection
+    {
+        let book = context.records(of: Rejection.self)
+        let soon = context.now.addingTimeInterval(Self.soon)
+        let own = group == rejection.id
+        guard try await scheduleFollowUp(group: group, at: own ? max(due, soon) : due, context: context) == nil, !own
+        else { return try await book.record(rejection.recordID) ?? rejection }
+        if let shown = try await book.record(rejection.recordID)?.followUpShown {
+            let saved = try await book.update(rejection.recordID) { stored -> Rejection in
+                stored.followUpDue = shown
+                return stored
+            }
+            return saved ?? rejection
+        }
+        _ = try await book.update(rejection.recordID) { stored in
+            stored.followUpGroup = stored.id
+            stored.followUpDue = max(ownDue, soon)
+            stored.followUpShown = nil
+        }
+        try await scheduleFollowUp(group: rejection.id, at: max(ownDue, soon), context: context)
+        return try await book.record(rejection.recordID) ?? rejection
     }
 
     /// Cancels a group's follow-up when none of its rejections still waits for it.
@@ -392,27 +434,32 @@ public struct RecoveryPlugin: HoorayPlugin {
     /// Puts back the follow-up of a rejection saved by a process that stopped before it scheduled
     /// it. A follow-up already shown stays in the list of reminders, so it is never shown twice.
     ///
-    /// Reminders do not travel in an export, so after `hooray import` a follow-up shown long ago
-    /// has none: a rejection whose follow-up was planned (``Rejection/followUpPlanned``) and whose
-    /// time is past gets none again; one whose time is still to come was not shown yet and is put
-    /// back. A rejection of an older version, without the field, is planned as before, and
-    /// noted as planned once its reminder is known.
+    /// Reminders do not travel in an export, so after `hooray import` no follow-up is known: a
+    /// rejection whose follow-up was shown (``Rejection/followUpShown``) gets none again; one not
+    /// shown yet, still waiting and hard enough comes at its time, or at once when that has passed
+    /// (exported before it was due, imported after). A record saved before that field existed is
+    /// noted as shown once its follow-up is known to have come; one imported without it is treated
+    /// as not shown.
     func reconcileFollowUps(context: PluginContext) async throws {
-        let known = Set(
-            try await context.reminders.list().map(\.reminder.id).filter { $0.hasPrefix(Self.followUpPrefix) })
+        let reminders = try await context.reminders.list().filter { $0.reminder.id.hasPrefix(Self.followUpPrefix) }
+        let known = Set(reminders.map(\.reminder.id))
+        let came = Set(reminders.filter { $0.nextDue == nil }.map(\.reminder.id))
+        let least = try context.configuration(of: self).followUpMinImpact
         let book = context.records(of: Rejection.self)
         let all = try await book.all()
-        for rejection in all where rejection.followUpPlanned == nil {
-            guard let group = rejection.followUpGroup,
-                known.contains(Self.followUpPrefix + group.uuidString.lowercased())
+        for rejection in all where rejection.followUpShown == nil && !rejection.isRecovered {
+            guard let group = rejection.followUpGroup, let due = rejection.followUpDue,
+                came.contains(Self.followUpPrefix + group.uuidString.lowercased())
             else { continue }
-            try await book.update(rejection.recordID) { stored in stored.followUpPlanned = true }
+            try await book.update(rejection.recordID) { stored in
+                if stored.followUpShown == nil { stored.followUpShown = due }
+            }
         }
         var scheduled: Set<UUID> = []
-        for rejection in all where !rejection.isRecovered {
+        for rejection in all
+        where !rejection.isRecovered && rejection.followUpShown == nil && rejection.impact >= least {
             guard let group = rejection.followUpGroup, let due = rejection.followUpDue,
-                !known.contains(Self.followUpPrefix + group.uuidString.lowercased()),
-                rejection.followUpPlanned != true || due > context.now, scheduled.insert(group).inserted
+                !known.contains(Self.followUpPrefix + group.uuidString.lowercased()), scheduled.insert(group).inserted
             else { continue }
             try await scheduleFollowUp(
                 group: group, at: max(due, context.now.addingTimeInterval(Self.soon)), context: context)

@@ -95,8 +95,8 @@ import Testing
 
     /// What `activate` plans for an unrecovered impact-8 rejection whose reminder is not known (as
     /// after `hooray import`, which carries records and no reminders), its follow-up due `dueIn` from
-    /// now and `planned` as saved.
-    func plannedOnActivate(dueIn: TimeInterval, planned: Bool?) async throws -> [ScheduledReminder] {
+    /// now and shown by the follow-up due then when `shown`.
+    func plannedOnActivate(dueIn: TimeInterval, shown: Bool) async throws -> [ScheduledReminder] {
         let harness = PluginTestHarness(pluginName: "recovery", now: Self.tuesday, configuration: Self.quiet)
         let id = UUID()
         let due = Self.tuesday.addingTimeInterval(dueIn)
@@ -104,24 +104,24 @@ import Testing
             Rejection(
                 id: id, type: .dating, impact: 8, happenedAt: due.addingTimeInterval(-86400),
                 loggedAt: due.addingTimeInterval(-86400), timeZone: "Europe/Berlin", followUpGroup: id,
-                followUpDue: due, followUpPlanned: planned))
+                followUpDue: due, followUpShown: shown ? due : nil))
         try await RecoveryPlugin().activate(context: harness.context, configuration: Self.quiet)
         return try await harness.context.reminders.list().filter { $0.reminder.id.hasPrefix("follow-up-") }
     }
 
-    @Test func aFollowUpPlannedAndDueWeeksAgoIsNotPlannedAgainAfterAnImport() async throws {
+    @Test func aFollowUpShownWeeksAgoIsNotPlannedAgainAfterAnImport() async throws {
         // Shown three weeks ago; the export carried the rejection and not its reminder.
-        #expect(try await plannedOnActivate(dueIn: -21 * 86400, planned: true).isEmpty)
+        #expect(try await plannedOnActivate(dueIn: -21 * 86400, shown: true).isEmpty)
     }
 
-    @Test func aFollowUpNeverPlannedIsPlannedAtOnceAndOneStillToComeIsPutBack() async throws {
-        // Never planned (a process stopped first, or a record older than the field): at once.
-        let lost = try await plannedOnActivate(dueIn: -21 * 86400, planned: nil)
+    @Test func aFollowUpNeverShownIsPlannedAtOnceAndOneStillToComeIsPutBack() async throws {
+        // Never shown (exported before it was due, or a record older than the field): at once.
+        let lost = try await plannedOnActivate(dueIn: -21 * 86400, shown: false)
         #expect(lost.count == 1)
         let due = try #require(lost.first?.nextDue)
         #expect(due > Self.tuesday && due <= Self.tuesday.addingTimeInterval(2))
-        // Planned and not yet due when it was exported: not shown yet, so it comes at its time.
-        let coming = try await plannedOnActivate(dueIn: 5 * 3600, planned: true)
+        // Not yet due when it was exported: it comes at its time.
+        let coming = try await plannedOnActivate(dueIn: 5 * 3600, shown: false)
         #expect(coming.map(\.nextDue) == [Self.tuesday.addingTimeInterval(5 * 3600)])
     }
 
@@ -137,13 +137,6 @@ import Testing
                 context: harness.context, configuration: Self.quiet)
         }
         return (harness, try await harness.context.records(of: Rejection.self).all())
-    }
-
-    @Test func loggingNotesThatTheFollowUpWasPlannedAndOnlyThen() async throws {
-        let (_, hard) = try await logged(impact: 8, agos: ["0m", "10m"])
-        #expect(hard.map(\.followUpPlanned) == [true, true])
-        let (_, mild) = try await logged(impact: 3, agos: ["0m"])
-        #expect(mild.map(\.followUpPlanned) == [nil])
     }
 
     @Test func followUpsLoggedInAChainEachComeWithinTheHourOfTheirOwnTime() async throws {
@@ -178,6 +171,16 @@ import Testing
         #expect(!mild.text.contains("follow-up"), "\(mild.text)")
         let recent = try await world.run("log", "--type", "job", "--impact", "8", "--ago", "2h")
         #expect(recent.text.contains("I'll check on you tomorrow at 08:00"), "\(recent.text)")
+        // Exactly `follow_up_after` ago: its follow-up is due now, so it comes at once.
+        for ago in ["24h", "1d"] {
+            let world = try await self.world()
+            let due = try await world.run("log", "--type", "job", "--impact", "8", "--ago", ago)
+            #expect(due.text.contains("I'll check on you today at 10:00."), "\(due.text)")
+            #expect(!due.text.contains("No follow-up"), "\(due.text)")
+            await world.advance(by: .seconds(60))
+            #expect(
+                await followUps(world).map(\.notice.body) == ["Yesterday was tough. You're stronger than you know."])
+        }
         let help = RecoveryPlugin().commands.first { $0.name == "log" }?.discussion ?? ""
         #expect(help.contains("at least follow_up_min_impact (7 by default)"))
     }

@@ -89,22 +89,23 @@ public struct Rejection: PluginRecord, Identifiable, Hashable {
     public var followUpGroup: UUID?
     /// When its follow-up is due (the group's time); `nil` when it gets none.
     public var followUpDue: Date?
-    /// `true` once its follow-up was planned (scheduled with `hoorayd`), which travels with the
-    /// rejection in an export where the reminder does not: a follow-up planned and due before an
-    /// import was shown already, and is not planned again. `nil` when it was never planned, or in a
-    /// record saved before this field existed (unknown: treated as never planned).
-    public var followUpPlanned: Bool?
+    /// The due time of the follow-up that showed it (which may have come later, after a suspend);
+    /// `nil` while not shown. It travels with the rejection in an export where the reminder does
+    /// not: after an import, a follow-up shown already is not shown again, and one not shown yet
+    /// comes at its time, or at once when that has passed. A record saved before this field
+    /// existed has none until `hoorayd` finds its follow-up shown.
+    public var followUpShown: Date?
 
     /// Creates a rejection.
     public init(
         id: UUID = UUID(), type: RejectionType, impact: Int, note: String? = nil, screenshots: [String] = [],
         happenedAt: Date, loggedAt: Date, timeZone: String, recoveredAt: Date? = nil, encouragement: String = "",
         encouragementFromAI: Bool = false, followUpGroup: UUID? = nil, followUpDue: Date? = nil,
-        followUpPlanned: Bool? = nil
+        followUpShown: Date? = nil
     ) {
         self.followUpGroup = followUpGroup
         self.followUpDue = followUpDue
-        self.followUpPlanned = followUpPlanned
+        self.followUpShown = followUpShown
         self.id = id
         self.type = type
         self.impact = impact
