@@ -241,7 +241,14 @@ public struct RecoveryPlugin: HoorayPlugin {
             return try await book.record(id).map { [$0] } ?? []
         }
         if let group = action.payload?["group"]?.stringValue.flatMap(UUID.init(uuidString:)) {
-            return try await followUpMembers(group, context: context)
+            let members = try await followUpMembers(group, context: context)
+            // A follow-up's buttons are about the rejections it counted: a group an import mixed may
+            // also hold one an earlier follow-up showed, which this one did not ask about.
+            if let due = action.dueAt {
+                let counted = members.filter { $0.followUpShown.map { abs($0.timeIntervalSince(due)) < 1 } == true }
+                if !counted.isEmpty { return counted }
+            }
+            return members
         }
         return []
     }

@@ -100,6 +100,12 @@ import Testing
         #expect(saved.first { $0.id == group }?.followUpShown == due)
         #expect(saved.first { $0.id == group }?.followUpDue == due)
         #expect(saved.first { $0.id == unmarked.id }?.followUpShown != nil)
+        // I'm okay now on it is about B, the one it asked about: A stays as it was.
+        let followUp = try #require(await followUps(world).first)
+        try await world.press("okay", on: followUp)
+        let pressed = try await book(world).all()
+        #expect(pressed.first { $0.id == unmarked.id }?.isRecovered == true)
+        #expect(pressed.first { $0.id == group }?.isRecovered == false)
         try await world.restart(after: .seconds(86400))
         #expect(await followUps(world).count == 1)
     }
