@@ -180,7 +180,7 @@ public enum Daemon {
                     server: engine.serverStatus.info, serverProblem: engine.serverStatus.problem,
                     waitingNotices: (try? database.pendingNotices().count) ?? 0,
                     plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue,
-                    identity: identity, doNotDisturb: engine.doNotDisturbState)
+                    identity: identity, doNotDisturb: engine.doNotDisturbState, takesAnswers: true)
                 return ControlResponse(ok: true, status: status)
             case .reload:
                 let result = await reload(engine: engine, state: state, logLevel: logLevel, logger: logger)

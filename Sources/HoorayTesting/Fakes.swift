@@ -234,7 +234,6 @@ public struct NoStorageForValues: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// ``RecordingNoticeBoard/update(_:to:)`` was given an id it never handed out.
 /// An answer the engine would refuse before pressing the button: one for a button that asks no
 /// question, or one ``ButtonAnswer/problem(_:)`` finds wrong. The plugin was not called.
 public struct AnswerRefused: Error, Sendable, CustomStringConvertible {
@@ -243,6 +242,7 @@ public struct AnswerRefused: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// ``RecordingNoticeBoard/update(_:to:)`` was given an id it never handed out.
 public struct UnknownNotice: Error, Sendable, CustomStringConvertible {
     /// The id.
     public let id: NoticeID

@@ -292,7 +292,7 @@ struct Act: AsyncParsableCommand {
             `hooray inbox --all` lists notices with their ids and buttons. A button that asks a \
             question (`hooray inbox` says so) asks it here when standard input is a terminal: type \
             one line, or press Enter to give no answer, and the button does what it does without \
-            one (as a click on the notification does); Ctrl-D presses nothing (exit 1). Without a \
+            one (as a click on the notification does); Ctrl-D on the empty line presses nothing (exit 1). Without a \
             terminal nothing is asked; --answer gives the answer. An answer is plain text of at \
             most 1000 characters, without control characters (exit 64 otherwise). An answer needs \
             a hoorayd of this hooray's version: after an upgrade, restart it (exit 69 otherwise).
@@ -323,7 +323,7 @@ struct Act: AsyncParsableCommand {
         let session = try CLISession(configFile: GlobalArguments.current.config)
         var given = answer
         if let given { try Self.check(given) }
-        let question = given == nil && isatty(STDIN_FILENO) == 1 ? await question(session) : nil
+        let question = given == nil && isatty(STDIN_FILENO) == 1 ? try await question(session) : nil
         if given != nil || question != nil {
             // Asked before hoorayd is reached, which gives a request 5 s to arrive; a daemon that is
             // not there is said first, so that no answer is typed for nothing. A hoorayd from before
@@ -332,7 +332,7 @@ struct Act: AsyncParsableCommand {
         }
         if let question {
             PluginCommandLine.prompt(TerminalText.safe(question) + " ")
-            // Enter, or a blank line, gives no answer; Ctrl-D (the end of input) presses nothing,
+            // Enter, or a blank line, gives no answer; Ctrl-D on the empty line (the end of input) presses nothing,
             // as it cancels every other question.
             guard let line = readLine() else {
                 PluginCommandLine.prompt("\n")
@@ -391,11 +391,17 @@ struct Act: AsyncParsableCommand {
     }
 
     /// Makes sure a hoorayd of this version is there to take an answer: exit 69 when none runs, or
-    /// one of another version, which may drop the answer and press the button without it.
+    /// one that does not say it takes answers or is of another version, which may drop the answer and
+    /// press the button without it.
     static func checkDaemon(_ session: CLISession) throws {
         switch session.daemonStatus() {
         case (false, _):
             warn(notRunning)
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        case (true, let status?) where status.takesAnswers != true:
+            warn(
+                "hooray act: the running hoorayd is from before buttons could ask a question, and would press the button without your answer, so nothing was pressed; after an upgrade, restart hoorayd (`systemctl --user restart hooray`), and try again."
+            )
             throw ExitCode(ExitStatus.unavailable.rawValue)
         case (true, let status?) where status.version != HoorayVersion.current:
             warn(
@@ -410,11 +416,20 @@ struct Act: AsyncParsableCommand {
 
     /// The question of the button to press (``NoticeAction/prompt``), read from the database; `nil`
     /// when it asks none, or the notice or button is not found (hoorayd then says what is wrong).
-    func question(_ session: CLISession) async -> String? {
-        guard let stored = try? await session.existingDatabase()?.notice(NoticeID(rawValue: notice)) else {
-            return nil
+    ///
+    /// - Throws: Exit 1, with nothing pressed, when the database cannot be read: a question the
+    ///   button asks must not be skipped.
+    func question(_ session: CLISession) async throws -> String? {
+        let stored: StoredNotice?
+        do {
+            stored = try await session.existingDatabase()?.notice(NoticeID(rawValue: notice))
+        } catch {
+            warn(
+                "hooray act: could not read notice \(notice) to see whether its button asks a question (\(TerminalText.safe("\(error)"))), so nothing was pressed; try again, and if it keeps failing, `hooray doctor` checks the database."
+            )
+            throw ExitCode(ExitStatus.failed.rawValue)
         }
-        return stored.notice.actions.first { $0.id == action }?.prompt
+        return stored?.notice.actions.first { $0.id == action }?.prompt
     }
 }
 

@@ -40,7 +40,7 @@ import Testing
         }
         let status = DaemonStatus(
             pid: 1, version: "1", startedAt: Date(), server: nil, serverProblem: "none", waitingNotices: 0,
-            plugins: [], configFiles: [], nextDue: Date(), identity: "a file")
+            plugins: [], configFiles: [], nextDue: Date(), identity: "a file", takesAnswers: true)
         let reply = CommandReply(text: "", json: .null, warnings: [], clipboard: "text")
         let invocation = CommandInvocation(command: "x")
         for value in [

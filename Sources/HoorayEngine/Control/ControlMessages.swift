@@ -222,9 +222,13 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var identity: String?
     /// The notification server's do-not-disturb state, when hoorayd knows it.
     public var doNotDisturb: DoNotDisturb?
+    /// Whether the daemon hands a button's answer (`act`'s `answer`) to the plugin. A daemon from
+    /// before buttons could ask a question leaves it out, and would press the button without it.
+    public var takesAnswers: Bool?
 
     enum CodingKeys: String, CodingKey {
         case pid, version, server, plugins, identity
+        case takesAnswers = "takes_answers"
         case startedAt = "started_at"
         case serverProblem = "server_problem"
         case waitingNotices = "waiting_notices"
@@ -237,8 +241,9 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public init(
         pid: Int32, version: String, startedAt: Date, server: ServerInfo?, serverProblem: String?,
         waitingNotices: Int, plugins: [String], configFiles: [String], nextDue: Date?, identity: String? = nil,
-        doNotDisturb: DoNotDisturb? = nil
+        doNotDisturb: DoNotDisturb? = nil, takesAnswers: Bool? = nil
     ) {
+        self.takesAnswers = takesAnswers
         self.identity = identity
         self.doNotDisturb = doNotDisturb
         self.pid = pid

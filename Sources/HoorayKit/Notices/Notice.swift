@@ -118,7 +118,7 @@ public struct NoticeAction: Sendable, Hashable, Codable {
     /// A question the button asks before it is pressed, such as `What was your swap?`, or `nil`.
     ///
     /// `hooray act` asks it when it runs on a terminal (one line; Enter gives no answer; Ctrl-D
-    /// presses nothing) and hands the answer to the plugin in ``InvokedAction/answer``; a script
+    /// on the empty line presses nothing) and hands the answer to the plugin in ``InvokedAction/answer``; a script
     /// gives the answer with `hooray act ID ACTION --answer TEXT`. A press on the notification
     /// itself has no terminal: nothing is asked, and ``InvokedAction/answer`` is `nil`. So the
     /// button must do something sensible without an answer, and the notice should say what that is.
