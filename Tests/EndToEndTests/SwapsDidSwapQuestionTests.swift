@@ -18,28 +18,11 @@ struct SwapsDidSwapQuestionTests {
     static let title = "Prep tonight: what's your swap for tomorrow?"
 
     /// A swap as stored, read from the SQLite file by another program.
-    struct StoredSwap: Decodable, Equatable {
-        let text: String
-        let day: String
-        let fromPrep: Bool
-    }
+    typealias StoredSwap = SwapsRemindersTests.StoredSwap
 
     /// The swaps in the real database, read-only.
     func storedSwaps(_ fixture: HoorayFixture) async throws -> [StoredSwap] {
-        let read = try await ProcessRunner.run(
-            "/usr/bin/python3",
-            arguments: [
-                "-c",
-                """
-                import sqlite3, sys, json
-                db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
-                rows = db.execute("SELECT value FROM record WHERE plugin = 'swaps' AND kind = 'swap'").fetchall()
-                print(json.dumps([json.loads(row[0]) for row in rows]))
-                """,
-                fixture.home.appending("data/hooray/hooray.sqlite"),
-            ])
-        #expect(read.status == .exited(0), "\(read.standardError)")
-        return try JSONDecoder().decode([StoredSwap].self, from: Data(read.standardOutput.utf8))
+        try await SwapsRemindersTests().storedSwaps(fixture)
     }
 
     /// A notice as `hooray inbox --all --json` prints it.

@@ -17,7 +17,7 @@ struct SwapsRemindersTests {
         """
 
     /// A swap as stored, read from the SQLite file by another program.
-    struct StoredSwap: Decodable {
+    struct StoredSwap: Decodable, Equatable {
         let text: String
         let day: String
         let fromPrep: Bool
