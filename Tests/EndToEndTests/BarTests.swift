@@ -224,9 +224,6 @@ struct BarTests {
     @Test func anOlderHooraydIsToldToBeRestartedNotCalledStopped() async throws {
         try await HoorayFixture.with { fixture in
             // A hoorayd from before `bar`: it answers every request for it with "unknown method".
-            let folder = fixture.home.appending("runtime/hooray")
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let script = """
                 import socket, sys
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -242,10 +239,7 @@ struct BarTests {
                         pass
                     c.close()
                 """
-            let older = try ChildProcess(
-                "/usr/bin/python3", arguments: ["-c", script, folder + "/control.sock"],
-                environment: fixture.environment())
-            #expect(await older.waitForOutput(containing: "listening", in: .standardOutput, timeout: .seconds(10)))
+            let older = try await fixture.startStandInDaemon(script)
             let once = try await fixture.hooray("bar", "--format", "waybar")
             #expect(once.status == .exited(0), "\(once.standardError)")
             let restart = "hoorayd is older than this hooray; restart it: systemctl --user restart hooray"

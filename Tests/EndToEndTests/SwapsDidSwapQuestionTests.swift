@@ -195,10 +195,7 @@ struct SwapsDidSwapQuestionTests {
 
     @Test func aHooraydFromBeforeAnswersIsToldToBeRestartedAndTheAnswerIsNotSent() async throws {
         try await HoorayFixture.with { fixture in
-            // A hoorayd from before answers: it says its older version, and notes every request.
-            let folder = fixture.home.appending("runtime/hooray")
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // A hoorayd from before answers: it does not say it takes them, and it notes every request.
             let script = """
                 import json, os, socket, sys
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -226,10 +223,7 @@ struct SwapsDidSwapQuestionTests {
                 """
             let version = try await fixture.hooray("--version").standardOutput
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            let older = try ChildProcess(
-                "/usr/bin/python3", arguments: ["-c", script, folder + "/control.sock", version],
-                environment: fixture.environment())
-            #expect(await older.waitForOutput(containing: "listening", in: .standardOutput, timeout: .seconds(10)))
+            let older = try await fixture.startStandInDaemon(script, arguments: [version])
             let given = try await fixture.hooray("act", "3", "did-swap", "--answer", "Tea instead of wine")
             #expect(given.status == .exited(69), "\(given.standardError)")
             // It reports this hooray's own version (every build so far is 0.1.0), but not that it

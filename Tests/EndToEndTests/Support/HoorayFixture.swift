@@ -134,6 +134,19 @@ final class HoorayFixture: Sendable {
         return child
     }
 
+    /// Starts a stand-in for `hoorayd`: `script`, a Python program given the control socket's path
+    /// (then `arguments`), which prints "listening" once it listens there; waits for that.
+    func startStandInDaemon(_ script: String, arguments: [String] = []) async throws -> ChildProcess {
+        let folder = home.appending("runtime/hooray")
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let child = try ChildProcess(
+            "/usr/bin/python3", arguments: ["-c", script, folder + "/control.sock"] + arguments,
+            environment: environment())
+        #expect(await child.waitForOutput(containing: "listening", in: .standardOutput, timeout: .seconds(10)))
+        return child
+    }
+
     /// Runs `hooray` with arguments and waits for it.
     func hooray(_ arguments: String..., fakeTime: String? = nil, environment extra: [String: String] = [:])
         async throws -> ProcessOutput
