@@ -127,7 +127,7 @@ struct RuntimeSafetyTests {
                 try await ProcessRunner.run(
                     "/usr/bin/setpriv",
                     arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all"]
-                        + [HoorayFixture.binDirectory + "/hooray"] + arguments,
+                        + [HoorayFixture.userBinDirectory + "/hooray"] + arguments,
                     environment: environment, workingDirectory: here)
             }
             let inbox = try await asNobody("inbox")

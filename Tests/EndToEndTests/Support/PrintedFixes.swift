@@ -14,6 +14,39 @@ extension HoorayFixture {
     /// Whether permission tests switch to ``unprivilegedID``, because this process is root.
     static var dropsPrivileges: Bool { geteuid() == 0 }
 
+    /// The folder of the built programs as ``unprivilegedID`` can run them.
+    ///
+    /// The checkout may sit in a folder only root may enter, such as a clone in `mktemp -d`. The
+    /// switched user could then start `hooray` (`setpriv` looks it up while still root) but not the
+    /// `hooray-cli` it hands over to. Then the programs are linked, or copied, into a folder of their
+    /// own, once per test run, removed when the run ends.
+    static let userBinDirectory: String = {
+        func othersMayEnter(_ path: String) -> Bool {
+            var folder = path
+            while folder != "/" && !folder.isEmpty {
+                var info = stat()
+                guard stat(folder, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+            return true
+        }
+        guard dropsPrivileges, !othersMayEnter(binDirectory) else { return binDirectory }
+        var template = Array("/tmp/hooray-user-bin-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return binDirectory }
+        let folder = String(cString: made)
+        chmod(folder, 0o755)
+        for program in ["hooray", "hooray-cli", "hoorayd"] {
+            let source = binDirectory + "/" + program
+            let target = folder + "/" + program
+            if link(source, target) != 0 { try? FileManager.default.copyItem(atPath: source, toPath: target) }
+        }
+        userBinFolderToRemove = folder
+        atexit {
+            if let folder = userBinFolderToRemove { try? FileManager.default.removeItem(atPath: folder) }
+        }
+        return folder
+    }()
+
     /// The data home for tests of printed fixes: a space and a quote in it check that paths are quoted.
     var awkwardDataHome: String { home.appending("my data's") }
 
@@ -51,7 +84,7 @@ extension HoorayFixture {
 
     /// Runs `hooray` with ``userEnvironment`` as the user permission tests run as.
     func hoorayAsUser(_ arguments: String...) async throws -> ProcessOutput {
-        try await runAsUser(Self.binDirectory + "/hooray", arguments)
+        try await runAsUser(Self.userBinDirectory + "/hooray", arguments)
     }
 
     /// Runs `hooray` with ``userEnvironment`` as this process's user.
@@ -81,3 +114,6 @@ func printedFix(in output: ProcessOutput) -> String? {
     guard let close = rest.firstIndex(of: "`") else { return nil }
     return String(rest[..<close])
 }
+
+/// The folder ``HoorayFixture/userBinDirectory`` made, removed when the test run ends.
+nonisolated(unsafe) private var userBinFolderToRemove: String?
