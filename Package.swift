@@ -227,5 +227,7 @@ let package = Package(
         .testTarget(
             name: "HoorayAITests", dependencies: ["HoorayAI", "HoorayConfig", "HoorayKeyring", "HooraySystemTesting"]),
         .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "HooraySystemTesting"]),
+        // Every link in the Markdown files resolves, and every `hooray` command they show parses.
+        .testTarget(name: "DocsTests", dependencies: ["HooraySystemTesting"]),
     ] + pluginTargets + pluginTestTargets
 )

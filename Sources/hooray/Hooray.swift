@@ -9,6 +9,7 @@ struct Hooray: AsyncParsableCommand {
     static func main() async {
         // Taken out of the environment before anything is started.
         _ = frontDoorHandover
+        if CommandLineCheck.isRequested { CommandLineCheck.run() }
         let global = GlobalArguments.current
         if let problem = global.problem {
             warn("hooray: \(problem)")
