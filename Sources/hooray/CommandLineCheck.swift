@@ -41,7 +41,8 @@ enum CommandLineCheck {
             guard let word = rest.first, !PluginCommandLine.isHostWord(word) else {
                 return hostProblem(arguments, json: false)
             }
-            return commandTree.index(of: rest) == nil ? "hooray help: there is no command \"\(rest.joined(separator: " "))\"" : nil
+            return commandTree.index(of: rest) == nil
+                ? "hooray help: there is no command \"\(rest.joined(separator: " "))\"" : nil
         }
         if first.hasPrefix("-") || PluginCommandLine.isHostWord(first) {
             return hostProblem(arguments, json: json)
@@ -51,7 +52,8 @@ enum CommandLineCheck {
             return "hooray: there is no command \"\(first)\""
         case .group(let node, let unknownWord):
             guard let unknownWord else { return nil }
-            return "hooray \(commandTree.nodes[node].path.joined(separator: " ")): there is no command \"\(unknownWord)\""
+            return
+                "hooray \(commandTree.nodes[node].path.joined(separator: " ")): there is no command \"\(unknownWord)\""
         case .command(let node, let target, let rest):
             let label = "hooray " + commandTree.nodes[node].path.joined(separator: " ")
             let spec = target.spec

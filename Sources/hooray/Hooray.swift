@@ -82,6 +82,8 @@ struct Hooray: AsyncParsableCommand {
 
                 Configuration: ~/.config/hooray/hooray.toml (see `hooray config check`).
                 Data: ~/.local/share/hooray/.
+                Documentation: README.md and docs/ (a page per topic) in Hooray's source; the Debian \
+                package installs them in /usr/share/doc/hooray/.
 
                 Every command takes --config FILE (read this configuration file after all others), \
                 --json (print JSON, where the command offers it) and --no-color, before or after its name.

@@ -27,7 +27,8 @@ enum Documentation {
     /// Reads a Markdown file of the repository.
     static func document(_ path: String, under root: String = root) throws -> MarkdownDocument {
         MarkdownDocument(
-            path: path, text: try String(contentsOfFile: (root as NSString).appendingPathComponent(path), encoding: .utf8))
+            path: path,
+            text: try String(contentsOfFile: (root as NSString).appendingPathComponent(path), encoding: .utf8))
     }
 
     /// Every link of these files that leads nowhere, as `file:line: message`.
