@@ -282,20 +282,20 @@ struct UniformCLITests {
         return output.standardOutput.split(separator: "\n").map(String.init)
     }
 
-    // MARK: README (Done when)
+    // MARK: The command reference (docs/commands.md)
 
-    @Test func theReadmeListsEveryCommandAndTheExitStatusTable() async throws {
+    @Test func theCommandsPageListsEveryCommandAndTheExitStatusTable() async throws {
         try await HoorayFixture.with { fixture in
-            let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
+            let page = try String(contentsOfFile: Self.root + "/docs/commands.md", encoding: .utf8)
             let help = try await fixture.hooray("--help").standardOutput
-            // Every command `hooray --help` lists is in the README's command table.
+            // Every command `hooray --help` lists is in the command table of docs/commands.md.
             let commands = Self.subcommands(help)
             #expect(commands.count > 15)
-            let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `hooray") }
+            let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `hooray") }
             for command in commands {
                 #expect(
                     rows.contains { $0.contains("`hooray \(command) ") || $0.contains("`hooray \(command)`") },
-                    "README's command table has no row for `hooray \(command)`")
+                    "docs/commands.md's table has no row for `hooray \(command)`")
             }
             // And every row names a command there is.
             for row in rows {
@@ -304,12 +304,13 @@ struct UniformCLITests {
                 let word = after.hasPrefix(" ") ? after.dropFirst().prefix { $0 != " " && $0 != "`" } : ""
                 #expect(
                     commands.contains(String(word)) || ["", "PLUGIN", "--version"].contains(word),
-                    "README's row \(row) names no command of `hooray --help`")
+                    "docs/commands.md's row \(row) names no command of `hooray --help`")
             }
             // The exit status table is the one `hooray --help` prints.
             for (code, meaning) in Self.exitTable(help) {
                 #expect(
-                    readme.contains("| \(code) | \(meaning) |"), "README's exit status table lacks \(code) \(meaning)")
+                    page.contains("| \(code) | \(meaning) |"),
+                    "docs/commands.md's exit status table lacks \(code) \(meaning)")
             }
         }
     }

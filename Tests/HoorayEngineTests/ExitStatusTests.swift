@@ -8,7 +8,7 @@ import Testing
         #expect(ExitStatus(rawValue: exit.rawValue) != nil, "hoorayd exits \(exit.rawValue), which is not in the table")
     }
 
-    /// The codes users and scripts rely on, as the README documents them (sysexits.h values).
+    /// The codes users and scripts rely on, as docs/commands.md documents them (sysexits.h values).
     @Test func theCodesAreTheDocumentedOnes() {
         #expect(ExitStatus.allCases.map(\.rawValue) == [0, 1, 64, 69, 75, 78])
         #expect(ExitStatus.table.split(separator: "\n").first == "  0  done")
