@@ -9,7 +9,8 @@ import Foundation
 ///   (`[name]: target`) outside code blocks and code spans. A relative target must name a file or
 ///   folder that exists (from the file's folder; a leading `/` from the repository's root); its
 ///   `#anchor`, when the target is a Markdown file (or the same file), must be a heading's anchor
-///   there. `http`, `https` and `mailto` links are not fetched, only checked to be well formed.
+///   there. `http`, `https` and `mailto` links are not fetched, only checked to be well formed. DocC's
+///   own links (`<doc:…>`, ``` ``Symbol`` ```) are DocC's to check: `make docs DOCS_FLAGS=--warnings-as-errors`.
 /// - **Anchors** follow GitHub's rule: the heading's text as shown (code and emphasis marks and a
 ///   link's target left out), lowercased, every character that is not a letter, a digit, a space, `-`
 ///   or `_` removed, spaces made `-`; a repeated heading gets `-1`, `-2`, … An `<a id="…">` or
