@@ -23,12 +23,16 @@ struct CalmFirstDayTests {
     static let checkInTitle = "How are you feeling today?"
     static let nightPrepTitle = "Prep tonight: what's your swap for tomorrow?"
 
+    /// A fresh install: the shipped file as /etc/hooray/hooray.toml, and nothing else.
+    static func freshInstall(_ fixture: HoorayFixture) throws {
+        try FileManager.default.removeItem(atPath: fixture.home.appending("etc/conf.d/10-tests.toml"))
+        try FileManager.default.copyItem(
+            atPath: shippedConfiguration, toPath: fixture.home.appending("etc/hooray.toml"))
+    }
+
     @Test func aFreshInstallShowsTheWelcomeAloneAndFirstUsesStartTheDailyNotices() async throws {
         try await HoorayFixture.with { fixture in
-            // A fresh install: the shipped file as /etc/hooray/hooray.toml, and nothing else.
-            try FileManager.default.removeItem(atPath: fixture.home.appending("etc/conf.d/10-tests.toml"))
-            try FileManager.default.copyItem(
-                atPath: Self.shippedConfiguration, toPath: fixture.home.appending("etc/hooray.toml"))
+            try Self.freshInstall(fixture)
             let userFile = fixture.home.appending("config/hooray/hooray.toml")
             let clock = fixture.home.appending("fake-time")
             let time = HoorayFixture.fakeTimeVariables(file: clock)
@@ -108,6 +112,35 @@ struct CalmFirstDayTests {
             try await moveClock(to: "2026-06-16 20:59:55", daemon)
             let nightPrep = await shown(server, Self.nightPrepTitle)
             #expect(nightPrep?.body.hasPrefix("Today's swap is saved: “Tea instead of wine”.") == true)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func aFirstUseWhileHoorayDIsStoppedIsPlannedAndShownOnceItStarts() async throws {
+        try await HoorayFixture.with { fixture in
+            try Self.freshInstall(fixture)
+            let server = try await fixture.startServer()
+            // Monday evening, hoorayd not running: `hooray swap` runs the plugin itself.
+            let swap = try await fixture.hooray("swap", "Tea instead of wine", fakeTime: "2026-06-15 20:30:00")
+            #expect(swap.status == .exited(0), "\(swap.standardError)")
+            #expect(
+                swap.standardOutput.hasSuffix(
+                    "Now scheduled: Morning Focus at 08:00 and Night Prep at 21:00, each day. To turn them off, set "
+                        + "morning_focus = \"off\" and night_prep = \"off\" under [plugins.swaps] in "
+                        + fixture.home.appending("config/hooray/hooray.toml") + ".\n"),
+                "\(swap.standardOutput)")
+            // `hooray next` lists them at once, beside the welcome still to come.
+            let next = try await fixture.hooray("next", "--json", fakeTime: "2026-06-15 20:31:00")
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let planned = try decoder.decode([HoorayFixture.NextEntry].self, from: Data(next.standardOutput.utf8))
+            #expect(planned.map(\.id) == ["welcome", "night-prep", "morning-focus"])
+            // hoorayd, started before 21:00, shows Night Prep then.
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-06-15 20:59:50")
+            let shown = await pollUntil(timeout: .seconds(20)) { () -> RecordedNotification? in
+                try? server.notifications().first { $0.summary == Self.nightPrepTitle }
+            }
+            #expect(shown != nil, "\((try? server.notifications().map(\.summary)) ?? [])")
             #expect(await daemon.stop() == .exited(0))
         }
     }
