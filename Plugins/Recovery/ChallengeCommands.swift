@@ -52,9 +52,9 @@ extension RecoveryPlugin {
 
     /// Schedules the morning challenge reminder, held back for the rest of the day once today's
     /// challenge is done or skipped (so `hooray next` does not list it), or cancels it when
-    /// `challenge_at = "off"`.
-    func scheduleChallenge(context: PluginContext, configuration: RecoveryConfiguration) async throws {
-        guard let time = configuration.challengeAt else {
+    /// `challenge_at = "off"`, or before the user first used the plugin unless switched on.
+    func scheduleChallenge(context: PluginContext, configuration: RecoveryConfiguration, started: Bool) async throws {
+        guard let time = configuration.challengeAt, configuration.challengeStart.isOn(started: started) else {
             try await context.reminders.cancel(id: Self.challengeReminder)
             return
         }

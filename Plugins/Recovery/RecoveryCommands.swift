@@ -181,6 +181,19 @@ extension RecoveryPlugin {
     public func run(_ command: CommandInvocation, context: PluginContext, configuration: RecoveryConfiguration)
         async throws -> CommandReply
     {
+        // A rejection, a check-in or a challenge saved is the first use that starts the daily reminders.
+        guard ["log", "checkin", "challenge-done", "challenge-skip"].contains(command.command) else {
+            return try await runCommand(command, context: context, configuration: configuration)
+        }
+        let wasStarted = try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes)
+        let reply = try await runCommand(command, context: context, configuration: configuration)
+        return try await startingReminders(
+            reply, wasStarted: wasStarted, context: context, configuration: configuration)
+    }
+
+    func runCommand(_ command: CommandInvocation, context: PluginContext, configuration: RecoveryConfiguration)
+        async throws -> CommandReply
+    {
         switch command.command {
         case "log":
             let words = command.values("words").joined(separator: " ")

@@ -50,8 +50,9 @@ public struct RecoveryPlugin: HoorayPlugin {
     // MARK: Reminders
 
     public func activate(context: PluginContext, configuration: RecoveryConfiguration) async throws {
-        try await scheduleCheckIn(context: context, configuration: configuration)
-        try await scheduleChallenge(context: context, configuration: configuration)
+        let started = try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes)
+        try await scheduleCheckIn(context: context, configuration: configuration, started: started)
+        try await scheduleChallenge(context: context, configuration: configuration, started: started)
         do {
             try await reconcileFollowUps(context: context)
         } catch {
@@ -61,9 +62,10 @@ public struct RecoveryPlugin: HoorayPlugin {
     }
 
     /// Schedules the daily check-in, held back for the rest of the day once today's check-in exists,
-    /// or cancels it when `checkin = false`.
-    func scheduleCheckIn(context: PluginContext, configuration: RecoveryConfiguration) async throws {
-        guard configuration.checkIn else {
+    /// or cancels it when `checkin = false`, or before the user first used the plugin unless
+    /// switched on (`started`: ``RecurringNotices/haveStarted(context:recordTypes:)``).
+    func scheduleCheckIn(context: PluginContext, configuration: RecoveryConfiguration, started: Bool) async throws {
+        guard configuration.checkIn, configuration.checkInStart.isOn(started: started) else {
             try await context.reminders.cancel(id: Self.checkInReminder)
             return
         }
@@ -253,6 +255,41 @@ public struct RecoveryPlugin: HoorayPlugin {
         return []
     }
 
+    // MARK: First use
+
+    /// Starts the daily check-in and challenge on the user's first use of the plugin (a rejection,
+    /// a check-in or a challenge saved), and says so at the end of the reply: what is now
+    /// scheduled and how to turn it off. Notes the start in any case.
+    ///
+    /// - Parameters:
+    ///   - reply: The command's reply.
+    ///   - wasStarted: Whether the reminders had started before the command saved anything.
+    ///   - context: The plugin's context.
+    ///   - configuration: The plugin's configuration.
+    /// - Returns: The reply, with the line added the first time something was scheduled.
+    func startingReminders(
+        _ reply: CommandReply, wasStarted: Bool, context: PluginContext, configuration: RecoveryConfiguration
+    ) async throws -> CommandReply {
+        try await RecurringNotices.start(context: context)
+        guard !wasStarted else { return reply }
+        try await scheduleCheckIn(context: context, configuration: configuration, started: true)
+        try await scheduleChallenge(context: context, configuration: configuration, started: true)
+        var started: [RecurringNotices.Started] = []
+        if configuration.checkIn, configuration.checkInStart == .onFirstUse {
+            started.append(.init(name: "a check-in", at: configuration.checkInAt, turnOff: "checkin = false"))
+        }
+        if let time = configuration.challengeAt, configuration.challengeStart == .onFirstUse {
+            started.append(.init(name: "today's challenge", at: time, turnOff: "challenge_at = \"off\""))
+        }
+        guard !started.isEmpty else { return reply }
+        var shown = reply
+        shown.text +=
+            (shown.text.isEmpty ? "" : "\n")
+            + RecurringNotices.startedLine(
+                started, section: "plugins.\(name)", configurationFile: context.configurationFile)
+        return shown
+    }
+
     // MARK: Logging
 
     /// Logs a rejection: checks everything first, then saves it and its notification in one step,
@@ -276,7 +313,10 @@ public struct RecoveryPlugin: HoorayPlugin {
             rejection.followUpDue = joined?.due ?? max(ownDue, now.addingTimeInterval(Self.soon))
         }
         let book = context.records(of: Rejection.self)
-        let notice = try await book.insert(rejection, announcing: Self.loggedNotice(for: rejection))
+        // The first rejection starts the daily reminders, noted in the same step (see `startingReminders`).
+        let notice = try await book.insert(
+            rejection, announcing: Self.loggedNotice(for: rejection),
+            storing: [RecurringNotices.startedKey: RecurringNotices.startedValue])
         if let group = rejection.followUpGroup, let due = rejection.followUpDue {
             rejection = try await planFollowUp(of: rejection, group: group, at: due, ownDue: ownDue, context: context)
         }

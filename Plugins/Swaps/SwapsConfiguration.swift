@@ -11,6 +11,10 @@ import HoorayKit
 /// night_prep = "21:00"           # "Prep tonight: what's your swap for tomorrow?"; "off" for none
 /// morning_focus = "08:00"        # "From last night:" and the day's inspiration; "off" for none
 /// ```
+///
+/// Night Prep and Morning Focus start with the user's first swap or prep when the section says
+/// nothing of them (``RecurringNotices``); a time written in `night_prep` or `morning_focus`
+/// starts that one at once, and `"off"` turns it off.
 public struct SwapsConfiguration: Decodable, Sendable, Equatable {
     /// The streak lengths celebrated big, ascending.
     public var milestones: MilestoneSet
@@ -20,6 +24,10 @@ public struct SwapsConfiguration: Decodable, Sendable, Equatable {
     public var nightPrep: TimeOfDay?
     /// When the Morning Focus reminder comes; `nil` for none.
     public var morningFocus: TimeOfDay?
+    /// When Night Prep starts: at once when `night_prep` names a time, else on first use.
+    public var nightPrepStart: RecurringNoticeStart
+    /// When Morning Focus starts: at once when `morning_focus` names a time, else on first use.
+    public var morningFocusStart: RecurringNoticeStart
 
     enum CodingKeys: String, CodingKey {
         case milestones, inspiration
@@ -30,8 +38,11 @@ public struct SwapsConfiguration: Decodable, Sendable, Equatable {
     /// Creates a configuration; the defaults are the section's.
     public init(
         milestones: MilestoneSet = .swaps, inspiration: Bool = true, nightPrep: TimeOfDay? = TimeOfDay(hour: 21)!,
-        morningFocus: TimeOfDay? = TimeOfDay(hour: 8)!
+        morningFocus: TimeOfDay? = TimeOfDay(hour: 8)!, nightPrepStart: RecurringNoticeStart = .onFirstUse,
+        morningFocusStart: RecurringNoticeStart = .onFirstUse
     ) {
+        self.nightPrepStart = nightPrepStart
+        self.morningFocusStart = morningFocusStart
         self.milestones = milestones
         self.inspiration = inspiration
         self.nightPrep = nightPrep
@@ -64,6 +75,8 @@ public struct SwapsConfiguration: Decodable, Sendable, Equatable {
         morningFocus =
             errors.attempt { try container.decodeTimeOrOff(.morningFocus, default: defaults.morningFocus) }
             ?? defaults.morningFocus
+        nightPrepStart = container.contains(.nightPrep) && nightPrep != nil ? .now : .onFirstUse
+        morningFocusStart = container.contains(.morningFocus) && morningFocus != nil ? .now : .onFirstUse
         try errors.throwIfAny()
     }
 }

@@ -26,14 +26,49 @@ extension SwapsPlugin {
     // MARK: Reminders
 
     public func activate(context: PluginContext, configuration: SwapsConfiguration) async throws {
-        try await scheduleNightPrep(context: context, configuration: configuration)
-        try await scheduleMorningFocus(context: context, configuration: configuration)
+        let started = try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes)
+        try await scheduleNightPrep(context: context, configuration: configuration, started: started)
+        try await scheduleMorningFocus(context: context, configuration: configuration, started: started)
+    }
+
+    /// Starts Night Prep and Morning Focus on the user's first use of the plugin (a swap or a prep
+    /// saved), and says so at the end of the reply: what is now scheduled and how to turn it off.
+    /// Notes the start in any case.
+    ///
+    /// - Parameters:
+    ///   - reply: The command's reply.
+    ///   - wasStarted: Whether the reminders had started before the command saved anything.
+    ///   - context: The plugin's context.
+    ///   - configuration: The plugin's configuration.
+    /// - Returns: The reply, with the line added the first time something was scheduled.
+    func startingReminders(
+        _ reply: CommandReply, wasStarted: Bool, context: PluginContext, configuration: SwapsConfiguration
+    ) async throws -> CommandReply {
+        try await RecurringNotices.start(context: context)
+        guard !wasStarted else { return reply }
+        try await scheduleNightPrep(context: context, configuration: configuration, started: true)
+        try await scheduleMorningFocus(context: context, configuration: configuration, started: true)
+        var started: [RecurringNotices.Started] = []
+        if let time = configuration.morningFocus, configuration.morningFocusStart == .onFirstUse {
+            started.append(.init(name: "Morning Focus", at: time, turnOff: "morning_focus = \"off\""))
+        }
+        if let time = configuration.nightPrep, configuration.nightPrepStart == .onFirstUse {
+            started.append(.init(name: "Night Prep", at: time, turnOff: "night_prep = \"off\""))
+        }
+        guard !started.isEmpty else { return reply }
+        var shown = reply
+        shown.text +=
+            (shown.text.isEmpty ? "" : "\n")
+            + RecurringNotices.startedLine(
+                started, section: "plugins.\(name)", configurationFile: context.configurationFile)
+        return shown
     }
 
     /// Schedules Night Prep daily at `night_prep`, held for the rest of today when tomorrow is
-    /// already prepped, or cancels it when `night_prep = "off"`.
-    func scheduleNightPrep(context: PluginContext, configuration: SwapsConfiguration) async throws {
-        guard let time = configuration.nightPrep else {
+    /// already prepped, or cancels it when `night_prep = "off"`, or before the user first used the
+    /// plugin unless switched on (`started`: ``RecurringNotices/haveStarted(context:recordTypes:)``).
+    func scheduleNightPrep(context: PluginContext, configuration: SwapsConfiguration, started: Bool) async throws {
+        guard let time = configuration.nightPrep, configuration.nightPrepStart.isOn(started: started) else {
             try await context.reminders.cancel(id: Self.nightPrepReminder)
             return
         }
@@ -46,9 +81,10 @@ extension SwapsPlugin {
                 hold: Self.nightPrepHold(today: today, prepped: prepped, in: context.timeZone)))
     }
 
-    /// Schedules Morning Focus daily at `morning_focus`, or cancels it when `morning_focus = "off"`.
-    func scheduleMorningFocus(context: PluginContext, configuration: SwapsConfiguration) async throws {
-        guard let time = configuration.morningFocus else {
+    /// Schedules Morning Focus daily at `morning_focus`, or cancels it when `morning_focus = "off"`,
+    /// or before the user first used the plugin unless switched on.
+    func scheduleMorningFocus(context: PluginContext, configuration: SwapsConfiguration, started: Bool) async throws {
+        guard let time = configuration.morningFocus, configuration.morningFocusStart.isOn(started: started) else {
             try await context.reminders.cancel(id: Self.morningFocusReminder)
             return
         }

@@ -6,6 +6,10 @@ extension SwapsPlugin {
         async throws -> CommandReply
     {
         let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+        // A swap or a prep saved is the first use that starts Night Prep and Morning Focus.
+        let using = command.command == "log" || (command.command == "prep" && !command.values("items").isEmpty)
+        let wasStarted =
+            using ? try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes) : true
         var reply: CommandReply
         switch command.command {
         case "log":
@@ -32,7 +36,10 @@ extension SwapsPlugin {
             throw PluginCommandError(
                 "the swaps plugin has no command \"\(command.command)\"; `hooray help swap` lists them")
         }
-        return try await withWelcome(reply, command: command, context: context, configuration: configuration)
+        reply = try await withWelcome(reply, command: command, context: context, configuration: configuration)
+        guard using else { return reply }
+        return try await startingReminders(
+            reply, wasStarted: wasStarted, context: context, configuration: configuration)
     }
 
     /// The reply with the day's inspiration as its last line when it is the day's first swap command

@@ -17,8 +17,13 @@ public struct DaemonConfiguration: Sendable {
             retryEvery: .seconds(loaded.core.delivery.retryEvery.seconds),
             celebrationStyle: loaded.core.celebrations.style, quietHours: loaded.core.delivery.quietHours,
             burstLimit: loaded.core.delivery.burstLimit,
-            keepDelivered: .seconds(loaded.core.storage.keepDelivered.seconds))
+            keepDelivered: .seconds(loaded.core.storage.keepDelivered.seconds),
+            userConfigurationFile: userConfigurationFile)
     }
+
+    /// The user's configuration file (``ConfigPaths/userFile``), named by messages that say how to
+    /// change a setting; `nil` when unknown.
+    public var userConfigurationFile: String?
 
     /// The log level.
     public var logLevel: Logger.Level { Logger.Level(rawValue: loaded.core.log.level.rawValue) ?? .info }
@@ -93,7 +98,9 @@ public struct ConfigurationLoader: Sendable {
                     configuration: try Self.configuration(of: plugin, in: loaded),
                     celebrationStyle: loaded.pluginSections[plugin.name]?.celebrationStyle))
         }
-        return DaemonConfiguration(loaded: loaded, setups: setups)
+        var configuration = DaemonConfiguration(loaded: loaded, setups: setups)
+        configuration.userConfigurationFile = loader.paths.userFile
+        return configuration
     }
 
     /// Loads what can be loaded for a command of one plugin, or for one that only shows what the
@@ -127,6 +134,7 @@ public struct ConfigurationLoader: Sendable {
         }
         var configuration = DaemonConfiguration(loaded: lenient.loaded, setups: setups)
         configuration.aiSectionIgnored = lenient.ignored.contains { $0.isSection(AIConfiguration.sectionName) }
+        configuration.userConfigurationFile = loader.paths.userFile
         return (configuration, ignored)
     }
 

@@ -26,13 +26,17 @@ public struct EngineSettings: Sendable, Equatable {
     public var burstLimit: Int
     /// How long delivery records are kept (`[storage] keep_delivered`).
     public var keepDelivered: Duration
+    /// The user's configuration file, which plugins name when they say how to change a setting
+    /// (``PluginContext/configurationFile``); `nil` when unknown.
+    public var userConfigurationFile: String?
 
     /// Creates settings.
     public init(
         catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10,
         activationTimeLimit: Double = 60, celebrationStyle: CelebrationStyle = .calm, quietHours: QuietHours = .none,
-        burstLimit: Int = 3, keepDelivered: Duration = .seconds(90 * 86400)
+        burstLimit: Int = 3, keepDelivered: Duration = .seconds(90 * 86400), userConfigurationFile: String? = nil
     ) {
+        self.userConfigurationFile = userConfigurationFile
         self.quietHours = quietHours
         self.burstLimit = burstLimit
         self.keepDelivered = keepDelivered
@@ -269,7 +273,8 @@ public actor Engine {
                 style: celebrationStyle(of: plugin), notices: notices,
                 memory: DatabasePluginStore(database: database, plugin: Self.celebrationMemoryNamespace),
                 phrases: celebrationPhrases),
-            configuration: lastSetups.first { $0.plugin.name == plugin }?.configuration)
+            configuration: lastSetups.first { $0.plugin.name == plugin }?.configuration,
+            configurationFile: settings.userConfigurationFile)
     }
 
     // MARK: Commands

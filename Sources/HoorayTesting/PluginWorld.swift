@@ -184,6 +184,17 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
         try await start()
     }
 
+    /// Removes everything kept about the user, as `hooray delete-my-data` does, and activates the
+    /// plugin again, as the running `hoorayd` does after it.
+    ///
+    /// - Throws: ``PluginWorldError`` when the plugin fails to activate; the database's error when
+    ///   it cannot delete.
+    public func deleteUserData() async throws {
+        await engine.waitForBackgroundWork()
+        _ = try await database.deleteUserData()
+        try await start()
+    }
+
     // MARK: What the user does
 
     /// Presses a button of a shown notice, as on the notification or with `hooray act`.

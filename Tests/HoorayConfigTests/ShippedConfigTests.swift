@@ -117,8 +117,11 @@ import WinsPlugin
             from: Data(
                 #"{"follow_up_min_impact":7,"follow_up_after":"24h","checkin":true,"checkin_at":"20:00","challenge_at":"09:00","ai":false}"#
                     .utf8))
-        #expect(written == RecoveryConfiguration())
+        // Uncommented, the check-in and challenge lines switch them on at once; left out, they start on first use.
+        #expect(written == RecoveryConfiguration(checkInStart: .now, challengeStart: .now))
         #expect(try JSONDecoder().decode(RecoveryConfiguration.self, from: Data("{}".utf8)) == RecoveryConfiguration())
+        #expect(RecoveryConfiguration().checkInStart == .onFirstUse)
+        #expect(RecoveryConfiguration().challengeStart == .onFirstUse)
     }
 
     @Test func theSwapsExampleIsValidOnceUncommentedAndItsDefaultsAreThePlugins() throws {
@@ -137,8 +140,11 @@ import WinsPlugin
             SwapsConfiguration.self,
             from: Data(
                 #"{"milestones":[3,7,14,30],"inspiration":true,"night_prep":"21:00","morning_focus":"08:00"}"#.utf8))
-        #expect(written == SwapsConfiguration())
+        // Uncommented, the Night Prep and Morning Focus lines switch them on at once; left out, they start on first use.
+        #expect(written == SwapsConfiguration(nightPrepStart: .now, morningFocusStart: .now))
         #expect(try JSONDecoder().decode(SwapsConfiguration.self, from: Data("{}".utf8)) == SwapsConfiguration())
+        #expect(SwapsConfiguration().nightPrepStart == .onFirstUse)
+        #expect(SwapsConfiguration().morningFocusStart == .onFirstUse)
     }
 
     @Test func aBadSwapsSectionReportsEveryMistakeAtItsPlaceWithTheFix() throws {

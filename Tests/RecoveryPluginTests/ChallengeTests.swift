@@ -21,17 +21,20 @@ import Testing
 
     static func day(_ text: String) -> LocalDate { LocalDate(parsing: text)! }
 
+    /// The morning reminder switched on in the configuration (`challenge_at = "09:00"`), as it is
+    /// once the user used the plugin.
+    static let switchedOn = RecoveryConfiguration(challengeStart: .now)
+
     /// A plugin on HoorayTesting's fakes at `now`, activated.
     static func harness(at now: Date) async throws -> PluginTestHarness {
-        let harness = PluginTestHarness(pluginName: "recovery", now: now, configuration: RecoveryConfiguration())
-        try await RecoveryPlugin().activate(context: harness.context, configuration: RecoveryConfiguration())
+        let harness = PluginTestHarness(pluginName: "recovery", now: now, configuration: switchedOn)
+        try await RecoveryPlugin().activate(context: harness.context, configuration: switchedOn)
         return harness
     }
 
     static func run(_ harness: PluginTestHarness, _ command: String, json: Bool = false) async throws -> CommandReply {
         try await RecoveryPlugin().run(
-            CommandInvocation(command: command, json: json), context: harness.context,
-            configuration: RecoveryConfiguration())
+            CommandInvocation(command: command, json: json), context: harness.context, configuration: switchedOn)
     }
 
     /// What `hooray challenge --json` prints.

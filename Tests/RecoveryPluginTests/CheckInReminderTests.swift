@@ -6,6 +6,7 @@ import Testing
 
 /// The daily check-in reminder on Hooray's real engine with a manual clock (`PluginWorld`): held
 /// for the rest of a day already checked in, off with `checkin = false`, and at `checkin_at`.
+/// Tests of the reminder itself switch it on (`checkin = true`), as a user who used the plugin has it.
 @Suite struct CheckInReminderTests {
     static let berlin = TimeZone(identifier: "Europe/Berlin")!
     /// Tuesday 24 November 2026, 09:00 in Berlin.
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func aCheckInInTheMorningHoldsTonightsReminderAndTomorrowsComesAt20() async throws {
-        let world = try await world(RecoveryConfiguration(challengeAt: nil))
+        let world = try await world(RecoveryConfiguration(checkInStart: .now, challengeAt: nil))
         try await world.run("checkin", "good")
         // Tuesday 20:00 passes without a reminder,
         await world.advance(to: Self.tuesdayMorning.addingTimeInterval(12 * Self.hour))
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func withoutACheckInTonightsReminderComesAt20() async throws {
-        let world = try await world(RecoveryConfiguration(challengeAt: nil))
+        let world = try await world(RecoveryConfiguration(checkInStart: .now, challengeAt: nil))
         await world.advance(to: Self.tuesdayMorning.addingTimeInterval(12 * Self.hour))
         #expect(await checkIns(world).map(\.shownAt) == [Self.tuesdayMorning.addingTimeInterval(11 * Self.hour)])
     }
@@ -47,7 +48,7 @@ import Testing
         await off.advance(to: Self.tuesdayMorning.addingTimeInterval(3 * 24 * Self.hour))
         #expect(await checkIns(off).isEmpty)
         // Turned off once it was planned, it goes too.
-        let on = try await world(RecoveryConfiguration(challengeAt: nil))
+        let on = try await world(RecoveryConfiguration(checkInStart: .now, challengeAt: nil))
         try await on.reload(configuration: RecoveryConfiguration(checkIn: false, challengeAt: nil))
         await on.advance(to: Self.tuesdayMorning.addingTimeInterval(3 * 24 * Self.hour))
         #expect(await checkIns(on).isEmpty)
@@ -55,7 +56,7 @@ import Testing
 
     @Test func checkinAtMovesTheReminder() async throws {
         let world = try await world(
-            RecoveryConfiguration(checkInAt: TimeOfDay(hour: 21, minute: 30)!, challengeAt: nil))
+            RecoveryConfiguration(checkInStart: .now, checkInAt: TimeOfDay(hour: 21, minute: 30)!, challengeAt: nil))
         let at2130 = Self.tuesdayMorning.addingTimeInterval(12.5 * Self.hour)
         #expect(try await world.reminders().first { $0.reminder.id == "checkin" }?.nextDue == at2130)
         await world.advance(to: at2130.addingTimeInterval(-60))

@@ -16,7 +16,8 @@ import Testing
     /// Night Prep shown at 21:00 on Monday 15 June 2026, with `prepped` prepped for it the night before.
     func nightPrep(prepped: String? = nil) async throws -> (PluginWorld<SwapsPlugin>, ShownNotice) {
         let world = try await PluginWorld(
-            plugin: SwapsPlugin(), configuration: SwapsConfiguration(), now: at("2026-06-14 20:00"),
+            plugin: SwapsPlugin(), configuration: SwapsConfiguration(nightPrepStart: .now, morningFocusStart: .now),
+            now: at("2026-06-14 20:00"),
             timeZone: Self.berlin)
         if let prepped { _ = try await world.run("prep", prepped) }
         await world.advance(to: at("2026-06-15 21:00"))

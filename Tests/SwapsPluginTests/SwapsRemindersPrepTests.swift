@@ -9,7 +9,7 @@ import Testing
 @Suite struct SwapsRemindersPrepTests {
     static let berlin = TimeZone(identifier: "Europe/Berlin")!
 
-    func world(at start: String, _ configuration: SwapsConfiguration = SwapsConfiguration()) async throws
+    func world(at start: String, _ configuration: SwapsConfiguration = .switchedOn) async throws
         -> PluginWorld<SwapsPlugin>
     {
         let world = try await PluginWorld(
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func withMorningFocusOffThePrepSaysWhereToFindIt() async throws {
-        let world = try await world(at: "2026-06-15 21:30", SwapsConfiguration(morningFocus: nil))
+        let world = try await world(at: "2026-06-15 21:30", SwapsConfiguration(morningFocus: nil, nightPrepStart: .now))
         let reply = try await world.run("prep", "Fruit for dessert")
         #expect(reply.text.hasSuffix("\nMorning Focus is off; `hooray swap prep` shows it."))
     }

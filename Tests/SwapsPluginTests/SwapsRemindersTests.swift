@@ -14,13 +14,19 @@ func swapsTime(_ text: String, in zone: TimeZone) -> Date {
     return formatter.date(from: text)!
 }
 
+extension SwapsConfiguration {
+    /// Night Prep and Morning Focus switched on, as they are once the user has used the plugin (or
+    /// wrote their times in the configuration).
+    static let switchedOn = SwapsConfiguration(nightPrepStart: .now, morningFocusStart: .now)
+}
+
 /// Night Prep and Morning Focus on Hooray's real engine with a manual clock (`PluginWorld`): when
 /// they come, what they say, their holds, and their buttons.
 @Suite struct SwapsRemindersTests {
     static let berlin = TimeZone(identifier: "Europe/Berlin")!
 
     func world(
-        _ configuration: SwapsConfiguration = SwapsConfiguration(), at start: String,
+        _ configuration: SwapsConfiguration = .switchedOn, at start: String,
         catchUpWithin: Duration = .seconds(7200)
     ) async throws -> PluginWorld<SwapsPlugin> {
         try await PluginWorld(
@@ -71,7 +77,8 @@ func swapsTime(_ text: String, in zone: TimeZone) -> Date {
     }
 
     @Test func theTimesComeFromTheConfigurationAndOffCancelsEachOnItsOwn() async throws {
-        let late = SwapsConfiguration(nightPrep: TimeOfDay(hour: 22, minute: 30)!, morningFocus: nil)
+        let late = SwapsConfiguration(
+            nightPrep: TimeOfDay(hour: 22, minute: 30)!, morningFocus: nil, nightPrepStart: .now)
         let world = try await world(late, at: "2026-06-15 12:00")
         #expect(try await world.reminders().map(\.reminder.id) == [SwapsPlugin.nightPrepReminder])
         await world.advance(to: at("2026-06-16 23:00"))
@@ -85,7 +92,7 @@ func swapsTime(_ text: String, in zone: TimeZone) -> Date {
         #expect(await reminderLog(world).count == 2)
 
         // Back on: both planned at their times again.
-        try await world.reload(configuration: SwapsConfiguration())
+        try await world.reload(configuration: .switchedOn)
         let planned = try await world.reminders()
         #expect(planned.map(\.reminder.id) == [SwapsPlugin.morningFocusReminder, SwapsPlugin.nightPrepReminder])
         #expect(planned.map(\.nextDue) == [at("2026-06-19 08:00"), at("2026-06-19 21:00")])
@@ -111,7 +118,8 @@ func swapsTime(_ text: String, in zone: TimeZone) -> Date {
             #expect(!morning.body.lowercased().contains(word))
         }
 
-        try await world.reload(configuration: SwapsConfiguration(inspiration: false))
+        try await world.reload(
+            configuration: SwapsConfiguration(inspiration: false, nightPrepStart: .now, morningFocusStart: .now))
         await world.advance(to: at("2026-06-17 09:00"))
         #expect(await shown(Self.morning, in: world).last?.body == SwapsPlugin.noPrepLine)
     }

@@ -38,6 +38,10 @@ public struct PluginContext: Sendable {
     /// user's choice and never repeats the phrase of the last few — through ``celebrate(_:)``,
     /// which logs a celebration that cannot be shown instead of failing what earned it.
     public let celebrations: any CelebrationCenter
+    /// The user's configuration file, where the plugin's `[plugins.NAME]` section goes, such as
+    /// `/home/me/.config/hooray/hooray.toml`, for messages that say how to change a setting; `nil`
+    /// when the host does not say.
+    public let configurationFile: String?
     /// The plugin's decoded `[plugins.NAME]` section; read it typed with ``configuration(of:)``.
     let configurationValue: (any Sendable)?
 
@@ -58,6 +62,7 @@ public struct PluginContext: Sendable {
     ///   - celebrations: The plugin's celebration center, in the style the user chose for the
     ///     plugin; `HoorayTesting`'s `RecordingCelebrationCenter` in tests.
     ///   - configuration: The plugin's decoded configuration, for ``configuration(of:)``.
+    ///   - configurationFile: The user's configuration file, for messages; `nil` when unknown.
     public init(
         pluginName: String,
         reminders: any ReminderBook,
@@ -70,9 +75,11 @@ public struct PluginContext: Sendable {
         ai: any PraiseProvider = NoPraiseProvider(),
         background: any BackgroundWork = DetachedBackgroundWork(),
         celebrations: any CelebrationCenter,
-        configuration: (any Sendable)? = nil
+        configuration: (any Sendable)? = nil,
+        configurationFile: String? = nil
     ) {
         self.configurationValue = configuration
+        self.configurationFile = configurationFile
         self.celebrations = celebrations
         self.ai = ai
         self.background = background

@@ -48,8 +48,9 @@ final class HoorayFixture: Sendable {
                 attributes: [.posixPermissions: 0o700])
         }
         // The one-time welcome would be every test's first notification, and the daily check-in,
-        // challenge, Night Prep and Morning Focus would come between a test's own; tests of them turn
-        // them back on in the user's file, which overrides this system drop-in.
+        // challenge, Night Prep and Morning Focus, which start with a plugin's first use, would come
+        // between a test's own; tests of them turn them back on in the user's file, which overrides
+        // this system drop-in. `withoutTestDefaults` leaves the drop-in out: a fresh install.
         try """
         [plugins.wins]
         welcome = false
