@@ -9,7 +9,7 @@ SWIFT        ?= swift
 BUILD_FLAGS  ?= --manifest-cache none
 BIN          := .build/debug
 
-RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev
+RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
                 libglib2.0-bin
 

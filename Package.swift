@@ -48,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The zip of `hooray export --format csv -o FILE.zip`.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         // `swift package generate-documentation --target HoorayKit` (`make docs`); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -190,6 +192,7 @@ let package = Package(
                 "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             path: "Sources/hooray"
         ),

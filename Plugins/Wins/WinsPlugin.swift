@@ -17,6 +17,9 @@ public struct WinsPlugin: HoorayPlugin {
     public var name: String { "wins" }
     /// What `hooray import` checks imported records against.
     public var recordTypes: [any PluginRecord.Type] { [Moment.self] }
+
+    /// The rotation of recent offline praise, kept so that none repeats soon on this computer.
+    public func isDeviceCache(valueKey key: String) -> Bool { key == MomentBook.recentPraiseKey }
     public var summary: String { "Log small wins (`hooray win`), get instant praise" }
 
     let state = WinsState()

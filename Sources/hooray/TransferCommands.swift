@@ -3,6 +3,7 @@ import Foundation
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import ZIPFoundation
 
 /// `hooray export`: the user's data in a documented, versioned file (docs/export.md).
 struct ExportCommand: AsyncParsableCommand, OffersJSON {
@@ -11,12 +12,18 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
         abstract: "Write everything you logged to a file you keep: JSON to import again, or CSV for a spreadsheet.",
         discussion: """
             Writes every plugin's records (everything you logged, and reminders you added from the command \
-            line) and the values plugins keep, in the versioned format of \
-            docs/export.md. The same data always gives the same file. Your API key and your anonymous id are \
-            never exported; notices and delivery history are not your data and are left out. \
-            `hooray import FILE` reads the JSON back. -o replaces a regular file; a symbolic link to one is \
-            followed (the file it points to is replaced, the link kept); a folder, device, named pipe, \
-            socket or a link to none of these is refused. Exits 1 when the file cannot be written (nothing is), 64 for an unknown plugin.
+            line) and the values plugins keep for you, in version 2 of the format of docs/export.md: each \
+            record in its public form, days as YYYY-MM-DD, instants as ISO 8601 in UTC. The same data always \
+            gives the same file. Your API key, your anonymous id and this computer's caches are never \
+            exported; notices and delivery history are not your data and are left out. \
+            `hooray import FILE` reads the JSON back (version 1 files too). -o replaces a regular file; a \
+            symbolic link to one is followed (the file it points to is replaced, the link kept); a folder, \
+            device, named pipe, socket or a link to none of these is refused.
+
+            --format csv writes one table per kind of record (moments.csv, habits.csv, habit-days.csv, …), \
+            dates and times in your time zone, into the folder -o names, or into a zip when -o ends in .zip. \
+            Exits 1 when the file cannot be written (nothing is), 64 for an unknown plugin or --format csv \
+            without -o.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -25,7 +32,7 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("json (to import again) or csv (one row per record).", valueName: "format"))
+    @Option(help: ArgumentHelp("json (to import again) or csv (one table per kind of record).", valueName: "format"))
     var format: Format = .json
 
     @Option(help: ArgumentHelp("Only this plugin's data (`hooray plugins` lists them).", valueName: "name"))
@@ -33,7 +40,9 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
 
     @Option(
         name: [.customShort("o"), .long],
-        help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"),
+        help: ArgumentHelp(
+            "Write to this file instead of standard output; with --format csv, a folder or a .zip file.",
+            valueName: "file"),
         completion: .file())
     var output: String?
 
@@ -42,6 +51,10 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
 
     func validate() throws {
         if json, format == .csv { throw ValidationError("--json and --format csv disagree; give one of them") }
+        if format == .csv, output == nil {
+            throw ValidationError(
+                "--format csv writes one file per kind of record: give -o FOLDER, or -o FILE.zip for a zip")
+        }
     }
 
     func run() async throws {
@@ -58,8 +71,22 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
         }
-        let data = try await database?.userData(plugin: plugin) ?? UserData()
-        let text = format == .csv ? ExportDocument.csv(data) : ExportDocument.json(data)
+        var data = try await database?.userData(plugin: plugin) ?? UserData()
+        // This computer's caches are not the user's data.
+        for plugin in installedPlugins {
+            guard var content = data.plugins[plugin.name] else { continue }
+            content.values.removeAll { plugin.isDeviceCache(valueKey: $0.key) }
+            data.plugins[plugin.name] = content.isEmpty ? nil : content
+        }
+        let forms = Self.forms()
+        if format == .csv, let output {
+            try writeCSV(
+                ExportDocument.csv(
+                    data, forms: forms, timeZone: SystemTimeZone(environment: session.environment).current()),
+                to: output, data: data)
+            return
+        }
+        let text = ExportDocument.json(data, forms: forms)
         guard let output else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
@@ -93,6 +120,86 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
             "Exported \(count(records, "record")) and \(count(values, "stored value"))"
                 + (plugins.isEmpty ? "" : " of \(plugins)") + " to \(TerminalText.safe(given)).")
         if format == .json { print("`hooray import \(ShellCommand.quoted(given))` reads it back.") }
+    }
+
+    /// The installed plugins' record types, which write and read their records' public forms.
+    static func forms() -> ExportDocument.Forms {
+        ExportDocument.Forms(
+            recordTypes: Dictionary(
+                installedPlugins.map { ($0.name, $0.recordTypes) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Writes the CSV export's files into a folder, or into a zip when `output` ends in `.zip`.
+    func writeCSV(_ files: [ExportDocument.CSVFile], to output: String, data: UserData) throws {
+        let expanded = (output as NSString).expandingTildeInPath
+        let given =
+            expanded.hasPrefix("/")
+            ? expanded : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded)
+        let isZip = given.lowercased().hasSuffix(".zip")
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: given, isDirectory: &isFolder)
+        do {
+            if isZip {
+                if case .refused(let what) = Self.target(given) {
+                    warn(
+                        "hooray export: \(TerminalText.safe(given)) \(what), not a regular file; "
+                            + "give -o a new .zip file, or a folder. Nothing was written.")
+                    throw ExitCode(ExitStatus.failed.rawValue)
+                }
+                try Self.writeZip(files, to: given)
+            } else {
+                if exists, !isFolder.boolValue {
+                    warn(
+                        "hooray export: \(TerminalText.safe(given)) is a file, not a folder: --format csv writes "
+                            + "one file per kind of record. Give -o a folder, or a name ending in .zip for a zip. "
+                            + "Nothing was written.")
+                    throw ExitCode(ExitStatus.failed.rawValue)
+                }
+                let previousMask = umask(0o077)
+                defer { umask(previousMask) }
+                try FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true)
+                for file in files {
+                    try Self.writePrivately(
+                        Data(file.text.utf8), to: (given as NSString).appendingPathComponent(file.name))
+                }
+            }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            warn(
+                "hooray export: cannot write \(TerminalText.safe(given)): \(Self.reason(error, path: given)). "
+                    + "Give -o a folder you can write, such as -o ~/hooray-csv, or a .zip file in one.")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
+        let records = data.plugins.values.map(\.records.count).reduce(0, +)
+        print(
+            "Exported \(count(records, "record")) as \(count(files.count, "CSV table")) "
+                + "(\(files.map(\.name).joined(separator: ", "))) "
+                + (isZip ? "in the zip " : "to the folder ") + "\(TerminalText.safe(given)).")
+        print("`hooray import` reads the JSON export only: `hooray export -o FILE` writes it.")
+    }
+
+    /// Writes files into a new zip readable by its owner only, next to the target and then moved
+    /// in place, so that a failure leaves an earlier zip as it was.
+    static func writeZip(_ files: [ExportDocument.CSVFile], to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let scratch = (folder as NSString).appendingPathComponent(".hooray-export-\(UUID().uuidString).zip")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let previousMask = umask(0o077)
+        defer { umask(previousMask) }
+        let archive = try Archive(url: URL(fileURLWithPath: scratch), accessMode: .create)
+        for file in files {
+            let bytes = Data(file.text.utf8)
+            try archive.addEntry(
+                with: file.name, type: .file, uncompressedSize: Int64(bytes.count), permissions: 0o600,
+                compressionMethod: .deflate
+            ) { position, size in
+                bytes.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        guard rename(scratch, path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
     }
 
     /// Where `-o` writes, or why it does not.
@@ -265,7 +372,7 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
             let recordTypes = Dictionary(
                 installedPlugins.map { ($0.name, $0.recordTypes) }, uniquingKeysWith: { first, _ in first })
             do {
-                data = try ExportDocument.read(bytes, file: path) { plugin, kind, value in
+                data = try ExportDocument.read(bytes, file: path, forms: ExportCommand.forms()) { plugin, kind, value in
                     recordTypes[plugin]?.first { $0.recordKind == kind }?.problem(decoding: value)
                 }
             } catch {

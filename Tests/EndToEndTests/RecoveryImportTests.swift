@@ -31,7 +31,7 @@ struct RecoveryImportTests {
             let file = fixture.home.appending("backup.json")
             let exported = try await fixture.hooray("export", "-o", file)
             #expect(exported.status == .exited(0), "\(exported.standardError)")
-            #expect(try String(contentsOfFile: file, encoding: .utf8).contains("followUpShown"))
+            #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"followUpShown\" : \"2026-11-04T"))
             #expect(try await fixture.hooray("delete-my-data", "--yes").status == .exited(0))
             let imported = try await fixture.hooray("import", file, "--apply")
             #expect(imported.status == .exited(0), "\(imported.standardError)")
@@ -66,7 +66,7 @@ struct RecoveryImportTests {
             let file = fixture.home.appending("backup.json")
             let exported = try await fixture.hooray("export", "-o", file)
             #expect(exported.status == .exited(0), "\(exported.standardError)")
-            #expect(try !String(contentsOfFile: file, encoding: .utf8).contains("followUpShown"))
+            #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"followUpShown\" : null"))
             #expect(try await fixture.hooray("delete-my-data", "--yes").status == .exited(0))
             #expect(await daemon.stop() == .exited(0))
 
@@ -87,7 +87,7 @@ struct RecoveryImportTests {
             #expect(try server.notifications().map(\.summary).filter { $0 == "How are you doing?" }.count == 1)
             // The rejection now says its follow-up was shown.
             let again = try await fixture.hooray("export")
-            #expect(again.standardOutput.contains("followUpShown"), "\(again.standardOutput)")
+            #expect(again.standardOutput.contains("\"followUpShown\" : \"2026-11-0"), "\(again.standardOutput)")
             #expect(await daemon.stop() == .exited(0))
         }
     }

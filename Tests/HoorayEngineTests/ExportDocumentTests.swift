@@ -49,7 +49,8 @@ import Testing
         #expect(habits.lowerBound < wins.lowerBound)
         #expect(try #require(text.range(of: "Took a walk")).lowerBound < text.range(of: "Sent the email")!.lowerBound)
         #expect(text.contains("\"base64\" : \"/wAB\""))
-        #expect(text.contains("\"instant\" : 1795683600.25"))
+        #expect(text.contains("\"at\" : \"2026-11-26T09:00:00.25Z\""), "instants as ISO 8601, fraction kept")
+        #expect(text.contains("\"version\" : 2"))
         #expect(text.contains("\"day\" : \"2026-11-20\""))
         #expect(text.hasSuffix("}\n"))
     }
@@ -74,16 +75,39 @@ import Testing
         #expect(ExportDocument.json(read) == file)
     }
 
-    @Test func csvHasAHeaderAndOneRowPerRecordOrValue() {
-        let rows = ExportDocument.csv(Self.sample).split(separator: "\r\n").map(String.init)
-        // The layout's version is the first column: named by the header, 1 on every row.
-        #expect(rows.first == "version,plugin,table,kind,id,day,instant,value")
-        #expect(rows.count == 1 + 3 + 2)
-        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("2,") }, "\(rows)")
-        #expect(rows[1] == #"2,habits,record,habit,h1,2026-11-20,,"{""done"":""AQ=="",""name"":""Read""}""#)
-        #expect(rows.contains("2,wins,value,,blob,,,base64:/wAB"))
-        // No data: the header alone still names the layout.
-        #expect(ExportDocument.csv(UserData()) == "version,plugin,table,kind,id,day,instant,value\r\n")
+    @Test func csvIsOneTablePerKindWithAHeaderRowAndCRLF() throws {
+        let files = ExportDocument.csv(Self.sample, timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(files.map(\.name) == ["other-records.csv", "values.csv"], "records of no known type, then values")
+        let records = files[0].text.components(separatedBy: "\r\n")
+        #expect(records.first == "plugin,kind,id,date,time,value")
+        // By date: the habit's day, then the moments in Berlin time.
+        #expect(records[1] == #"habits,habit,h1,2026-11-20,,"{""done"":""AQ=="",""name"":""Read""}""#)
+        #expect(records[3].hasPrefix("wins,moment,b,2026-11-26,10:00,"), "\(records)")
+        #expect(records.last == "", "every line ends with CRLF")
+        #expect(files[1].text.hasPrefix("plugin,key,value\r\n"))
+        #expect(ExportDocument.csv(UserData(), timeZone: .gmt).isEmpty)
+    }
+
+    @Test(arguments: [
+        (
+            #"{"format": "hooray-export", "version": 2, "plugins": {"wins": {"records": [{"kind": "moment", "id": "a", "instant": 1, "value": {}}]}}}"#,
+            "plugins.wins.records[0] needs either \"day\" (YYYY-MM-DD) or \"at\""
+        ),
+        (
+            #"{"format": "hooray-export", "version": 2, "plugins": {"wins": {"records": [{"kind": "moment", "id": "a", "at": "1795683600", "value": {}}]}}}"#,
+            "plugins.wins.records[0].at: \"1795683600\" is not an instant written as ISO 8601"
+        ),
+        (
+            #"{"format": "hooray-export", "version": 2, "plugins": {"wins": {"records": [{"kind": "moment", "id": "a", "day": "2026-02-30", "value": {}}]}}}"#,
+            "plugins.wins.records[0].day: \"2026-02-30\" is not a date"
+        ),
+    ])
+    func aVersion2EnvelopeThatIsWrongIsRefusedByField(content: String, words: String) {
+        #expect {
+            try ExportDocument.read(Data(content.utf8), file: "a.json")
+        } throws: { error in
+            "\(error)".contains(words) && "\(error)".hasSuffix("Nothing was imported.")
+        }
     }
 
     @Test(arguments: [

@@ -12,26 +12,64 @@ public enum ExportDocument {
     /// The value of `format` that marks a Hooray export.
     public static let format = "hooray-export"
     /// The version this Hooray writes, and the newest it reads.
-    public static let version = 1
+    ///
+    /// Version 1 wrote each record as its plugin stores it, instants as seconds since 1970;
+    /// version 2 writes the records of installed plugins in their public form
+    /// (``PluginRecord/exportValue()``), instants as ISO 8601.
+    public static let version = 2
+
+    /// What the export knows of the installed plugins: the types of their records, which own the
+    /// public form of their kinds.
+    public struct Forms: Sendable {
+        /// The record types, by plugin name.
+        public var recordTypes: [String: [any PluginRecord.Type]]
+
+        /// Creates the forms of these plugins' records; none by default, when every record is
+        /// written as it is stored.
+        public init(recordTypes: [String: [any PluginRecord.Type]] = [:]) {
+            self.recordTypes = recordTypes
+        }
+
+        /// The type of a plugin's records of a kind, when the plugin is installed and has it.
+        func type(plugin: String, kind: String) -> (any PluginRecord.Type)? {
+            recordTypes[plugin]?.first { $0.recordKind == kind }
+        }
+    }
 
     // MARK: JSON
 
     /// The data as the JSON export: pretty-printed, keys sorted, ending with a newline.
-    public static func json(_ data: UserData) -> String {
+    ///
+    /// - Parameters:
+    ///   - data: The data.
+    ///   - forms: The installed plugins' record types: their records are written in their public
+    ///     form; any other record (a plugin in another language, or one not installed) as it is
+    ///     stored.
+    public static func json(_ data: UserData, forms: Forms = Forms()) -> String {
         var plugins: [String: JSONValue] = [:]
         for (name, content) in data.plugins {
             let records: [JSONValue] = content.records.map { record in
                 var fields: [String: JSONValue] = ["kind": .string(record.kind), "id": .string(record.id)]
                 switch record.date {
                 case .day(let day): fields["day"] = .string(day.description)
-                case .instant(let instant): fields["instant"] = .number(instant.timeIntervalSince1970)
+                case .instant(let instant): fields["at"] = .string(ExportForm.instant(instant))
                 }
-                embed(record.data, into: &fields)
+                if let type = forms.type(plugin: name, kind: record.kind) {
+                    if let value = try? type.exportValue(ofStored: record.data) {
+                        fields["value"] = value
+                    } else {
+                        // A record its plugin cannot read (written by hand, or by a version that
+                        // wrote it otherwise) is kept as it is stored, marked so.
+                        embed(record.data, into: &fields, as: "stored")
+                    }
+                } else {
+                    embed(record.data, into: &fields, as: "value")
+                }
                 return .object(fields)
             }
             let values: [JSONValue] = content.values.map { value in
                 var fields: [String: JSONValue] = ["key": .string(value.key)]
-                embed(value.data, into: &fields)
+                embed(value.data, into: &fields, as: "value")
                 return .object(fields)
             }
             plugins[name] = .object(["records": .array(records), "values": .array(values)])
@@ -42,27 +80,32 @@ public enum ExportDocument {
         return document.text(pretty: true) + "\n"
     }
 
-    /// `value` holds the stored bytes as JSON when they are JSON, `base64` holds them otherwise.
-    static func embed(_ data: Data, into fields: inout [String: JSONValue]) {
+    /// Stored bytes under `key` when they are JSON; as `text` when they are other UTF-8 text (such
+    /// as a day's claim), as `base64` otherwise.
+    static func embed(_ data: Data, into fields: inout [String: JSONValue], as key: String) {
         if let value = try? JSONDecoder().decode(JSONValue.self, from: data) {
-            fields["value"] = value
+            fields[key] = value
+        } else if let text = String(data: data, encoding: .utf8), !text.contains("\u{0}") {
+            fields["text"] = .string(text)
         } else {
             fields["base64"] = .string(data.base64EncodedString())
         }
     }
 
-    /// Reads a JSON export.
+    /// Reads a JSON export of any version up to ``version``.
     ///
     /// - Parameters:
     ///   - bytes: The file's bytes.
     ///   - file: The file's name, for messages.
+    ///   - forms: The installed plugins' record types, which read the public forms of version 2 and
+    ///     refuse a kind their plugin does not keep.
     ///   - check: Why a record's stored value cannot be one of its plugin's records, given the
     ///     plugin's name, the record's kind and the value; `nil` to accept it (the default, for
     ///     every record).
     /// - Returns: The data it holds.
     /// - Throws: ``ImportFileError`` naming the line or field that is wrong and the fix.
     public static func read(
-        _ bytes: Data, file: String,
+        _ bytes: Data, file: String, forms: Forms = Forms(),
         check: (_ plugin: String, _ kind: String, _ value: Data) -> String? = { _, _, _ in nil }
     ) throws(ImportFileError) -> UserData {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -72,7 +115,8 @@ public enum ExportDocument {
             document = try JSONDecoder().decode(JSONValue.self, from: bytes)
         } catch {
             let first = text.first { !$0.isWhitespace }
-            if text.hasPrefix("version,plugin,table,") || text.hasPrefix("plugin,table,kind,") {
+            if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { throw ImportFileError(file: file, problem: .zip) }
+            if csvHeaders.contains(where: { text.hasPrefix($0) }) {
                 throw ImportFileError(file: file, problem: .hoorayCSV)
             }
             if first != "{" && first != "[" { throw ImportFileError(file: file, problem: .notJSON) }
@@ -90,6 +134,7 @@ public enum ExportDocument {
         guard number <= Double(version) else {
             throw ImportFileError(file: file, problem: .newerVersion(Int(exactly: number) ?? Int.max))
         }
+        let fileVersion = Int(number)
         guard case .object(let plugins)? = top["plugins"] else {
             throw ImportFileError(file: file, problem: .field("plugins", "is missing or not an object of plugins"))
         }
@@ -110,24 +155,23 @@ public enum ExportDocument {
             var seen: [String: Int] = [:]
             for (index, entry) in records.enumerated() {
                 let at = "\(path).records[\(index)]"
-                let record = try self.record(entry, at: at, file: file)
+                let line = JSONScan.line(of: [.key("plugins"), .key(name), .key("records"), .index(index)], in: text)
+                let record =
+                    fileVersion == 1
+                    ? try self.record(entry, at: at, file: file)
+                    : try self.record(entry, plugin: name, at: at, line: line, forms: forms, file: file)
                 let key = record.kind + "\u{0}" + record.id
                 if let earlier = seen[key] {
                     throw ImportFileError(
                         file: file,
                         problem: .duplicate(
                             at, earlier: "\(path).records[\(earlier)]", what: "\(record.kind) \(record.id)",
-                            line: JSONScan.line(
-                                of: [.key("plugins"), .key(name), .key("records"), .index(index)], in: text)))
+                            line: line))
                 }
                 if let problem = check(name, record.kind, record.data) {
-                    let field = entry["value"] == nil ? "base64" : "value"
+                    let field = entry["base64"] != nil ? "base64" : entry["stored"] != nil ? "stored" : "value"
                     throw ImportFileError(
-                        file: file,
-                        problem: .record(
-                            "\(at).\(field)", kind: record.kind, problem: problem,
-                            line: JSONScan.line(
-                                of: [.key("plugins"), .key(name), .key("records"), .index(index)], in: text)))
+                        file: file, problem: .record("\(at).\(field)", kind: record.kind, problem: problem, line: line))
                 }
                 seen[key] = index
                 plugin.records.append(record)
@@ -147,12 +191,21 @@ public enum ExportDocument {
                                 of: [.key("plugins"), .key(name), .key("values"), .index(index)], in: text)))
                 }
                 seen[key] = index
-                plugin.values.append(StoredValue(key: key, data: try Self.bytes(of: fields, at: at, file: file)))
+                plugin.values.append(
+                    StoredValue(key: key, data: try Self.bytes(of: fields, under: "value", at: at, file: file)))
             }
             data.plugins[name] = UserData.Plugin(records: plugin.records, values: plugin.values)
         }
         return data
     }
+
+    /// How the files of Hooray's CSV exports begin: version 1 and 2 (a single table), and the
+    /// tables of version 3 (one file per kind) that `hooray import` would otherwise take for
+    /// another program's.
+    static let csvHeaders = [
+        "version,plugin,table,", "plugin,table,kind,", "date,time,text,mood,note,praise,", "name,why,schedule,start,",
+        "habit,date,status,", "plugin,kind,id,date,time,value", "plugin,key,value", "id,date,time,",
+    ]
 
     /// Whether a name can be a plugin's: lowercase letters, digits and dashes.
     static func isPluginName(_ name: String) -> Bool {
@@ -168,7 +221,10 @@ public enum ExportDocument {
         }
     }
 
-    static func record(_ entry: JSONValue, at path: String, file: String) throws(ImportFileError) -> StoredRecord {
+    /// The kind and id of a record, or the field that lacks them.
+    static func kindAndID(_ entry: JSONValue, at path: String, file: String) throws(ImportFileError)
+        -> (kind: String, id: String, fields: [String: JSONValue])
+    {
         guard case .object(let fields) = entry else {
             throw ImportFileError(file: file, problem: .field(path, "is not an object"))
         }
@@ -178,6 +234,13 @@ public enum ExportDocument {
         guard let id = fields["id"]?.stringValue, !id.isEmpty else {
             throw ImportFileError(file: file, problem: .field(path + ".id", "is missing or not a string"))
         }
+        return (kind, id, fields)
+    }
+
+    /// A record of a version-1 file: its value as the plugin stored it, its instant in seconds
+    /// since 1970.
+    static func record(_ entry: JSONValue, at path: String, file: String) throws(ImportFileError) -> StoredRecord {
+        let (kind, id, fields) = try kindAndID(entry, at: path, file: file)
         let date: RecordDate
         switch (fields["day"], fields["instant"]) {
         case (.string(let text)?, nil):
@@ -192,59 +255,195 @@ public enum ExportDocument {
                 file: file,
                 problem: .field(path, "needs either \"day\" (YYYY-MM-DD) or \"instant\" (seconds since 1970)"))
         }
-        return StoredRecord(kind: kind, id: id, date: date, data: try Self.bytes(of: fields, at: path, file: file))
+        return StoredRecord(
+            kind: kind, id: id, date: date, data: try Self.bytes(of: fields, under: "value", at: path, file: file))
     }
 
-    static func bytes(of fields: [String: JSONValue], at path: String, file: String) throws(ImportFileError) -> Data {
-        switch (fields["value"], fields["base64"]) {
-        case (let value?, nil):
-            return Data(value.text().utf8)
+    /// A record of a version-2 file: an installed plugin's in its public form, read by its type;
+    /// any other as it is stored.
+    static func record(
+        _ entry: JSONValue, plugin: String, at path: String, line: Int?, forms: Forms, file: String
+    ) throws(ImportFileError) -> StoredRecord {
+        let (kind, id, fields) = try kindAndID(entry, at: path, file: file)
+        let date: RecordDate
+        switch (fields["day"], fields["at"]) {
+        case (.string(let text)?, nil):
+            guard let day = LocalDate(parsing: text) else {
+                throw ImportFileError(
+                    file: file,
+                    problem: .value(path + ".day", "\"\(text)\" is not a date written YYYY-MM-DD", line: line))
+            }
+            date = .day(day)
         case (nil, .string(let text)?):
+            guard let instant = ExportForm.instant(parsing: text) else {
+                throw ImportFileError(
+                    file: file,
+                    problem: .value(
+                        path + ".at",
+                        "\"\(text)\" is not an instant written as ISO 8601, such as "
+                            + "\"2026-11-21T16:40:00Z\"", line: line))
+            }
+            date = .instant(instant)
+        default:
+            throw ImportFileError(
+                file: file,
+                problem: .field(path, "needs either \"day\" (YYYY-MM-DD) or \"at\" (an ISO 8601 instant)"))
+        }
+        let known = forms.recordTypes[plugin] ?? []
+        guard let type = known.first(where: { $0.recordKind == kind }) else {
+            if !known.isEmpty {
+                throw ImportFileError(
+                    file: file,
+                    problem: .value(
+                        path + ".kind",
+                        "\"\(kind)\" is not a kind of record the \(plugin) plugin keeps; it keeps "
+                            + known.map { "\"\($0.recordKind)\"" }.joined(separator: ", "), line: line))
+            }
+            return StoredRecord(
+                kind: kind, id: id, date: date, data: try Self.bytes(of: fields, under: "value", at: path, file: file))
+        }
+        if fields["stored"] != nil || fields["value"] == nil {
+            return StoredRecord(
+                kind: kind, id: id, date: date, data: try Self.bytes(of: fields, under: "stored", at: path, file: file))
+        }
+        let record: StoredRecord
+        do {
+            record = try type.storedRecord(fromExport: fields["value"] ?? .null, id: id)
+        } catch {
+            let field = error.field.isEmpty ? "" : "." + error.field
+            throw ImportFileError(file: file, problem: .value("\(path).value\(field)", error.problem, line: line))
+        }
+        guard Self.same(record.date, date) else {
+            let (key, written) =
+                switch date {
+                case .day(let day): ("day", day.description)
+                case .instant(let instant): ("at", ExportForm.instant(instant))
+                }
+            let its =
+                switch record.date {
+                case .day(let day): day.description
+                case .instant(let instant): ExportForm.instant(instant)
+                }
+            throw ImportFileError(
+                file: file,
+                problem: .value(
+                    "\(path).\(key)",
+                    "\(written) is not the \(type.recordName)'s own date in its value, \(its); "
+                        + "make the two the same", line: line))
+        }
+        return record
+    }
+
+    /// Whether two dates are the same as the export writes them.
+    static func same(_ one: RecordDate, _ other: RecordDate) -> Bool {
+        switch (one, other) {
+        case (.day(let a), .day(let b)): a == b
+        case (.instant(let a), .instant(let b)): ExportForm.instant(a) == ExportForm.instant(b)
+        default: false
+        }
+    }
+
+    /// The stored bytes of a record or value: JSON under `key`, or `text`, or `base64`.
+    static func bytes(of fields: [String: JSONValue], under key: String, at path: String, file: String)
+        throws(ImportFileError) -> Data
+    {
+        switch (fields[key], fields["text"], fields["base64"]) {
+        case (let value?, nil, nil):
+            return Data(value.text().utf8)
+        case (nil, .string(let text)?, nil):
+            return Data(text.utf8)
+        case (nil, nil, .string(let text)?):
             guard let data = Data(base64Encoded: text) else {
                 throw ImportFileError(file: file, problem: .field(path + ".base64", "is not base64"))
             }
             return data
         default:
-            throw ImportFileError(file: file, problem: .field(path, "needs either \"value\" or \"base64\""))
+            throw ImportFileError(
+                file: file, problem: .field(path, "needs one of \"\(key)\", \"text\" or \"base64\""))
         }
     }
 
     // MARK: CSV
 
-    /// The version of the CSV layout this Hooray writes, in the `version` column of every row.
-    /// Version 1 had no such column (its header began `plugin,table`).
-    public static let csvVersion = 2
-
-    /// The header of the CSV export.
-    public static let csvHeader = ["version", "plugin", "table", "kind", "id", "day", "instant", "value"]
-
-    /// The data as the CSV export: a header, then one row per record and one per key-value pair,
-    /// by plugin; values as compact JSON (`base64:` and the bytes when they are not JSON).
-    ///
-    /// The layout's version is a column of its own rather than a line before the header, so that a
-    /// spreadsheet still reads the first line as the header and each row says which layout it is.
-    public static func csv(_ data: UserData) -> String {
-        let version = String(csvVersion)
-        var rows = [csvHeader]
-        for (name, content) in data.plugins.sorted(by: { $0.key < $1.key }) {
-            for record in content.records {
-                let (day, instant): (String, String) =
-                    switch record.date {
-                    case .day(let day): (day.description, "")
-                    case .instant(let instant): ("", JSONValue.number(instant.timeIntervalSince1970).text())
-                    }
-                rows.append([version, name, "record", record.kind, record.id, day, instant, cell(record.data)])
-            }
-            for value in content.values {
-                rows.append([version, name, "value", "", value.key, "", "", cell(value.data)])
-            }
-        }
-        return rows.map { $0.map(quoted).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    /// One file of the CSV export.
+    public struct CSVFile: Sendable, Hashable {
+        /// Its name, such as `moments.csv`.
+        public var name: String
+        /// Its text: a header, then a row per line, RFC 4180 with CRLF line ends.
+        public var text: String
     }
 
-    static func cell(_ data: Data) -> String {
-        if let value = try? JSONDecoder().decode(JSONValue.self, from: data) { return value.text() }
-        return "base64:" + data.base64EncodedString()
+    /// The data as the CSV export: one table per kind of record, in files named after it
+    /// (`moments.csv`, `habits.csv`, `habit-days.csv`, …), as each record's type writes its rows
+    /// (``PluginRecord/csvRows(timeZone:)``); records of plugins without such types in
+    /// `other-records.csv`, and the stored values in `values.csv`.
+    ///
+    /// - Parameters:
+    ///   - data: The data.
+    ///   - forms: The installed plugins' record types.
+    ///   - timeZone: The time zone of the dates and times.
+    /// - Returns: The files, by name.
+    public static func csv(_ data: UserData, forms: Forms = Forms(), timeZone: TimeZone) -> [CSVFile] {
+        var tables: [String: (columns: [String], rows: [[String: String]])] = [:]
+        var order: [String] = []
+        func add(_ row: CSVRow) {
+            let name = fileName(row.table)
+            if tables[name] == nil {
+                tables[name] = ([], [])
+                order.append(name)
+            }
+            for column in row.columns where !tables[name]!.columns.contains(column) {
+                tables[name]!.columns.append(column)
+            }
+            tables[name]!.rows.append(Dictionary(zip(row.columns, row.values)) { first, _ in first })
+        }
+        for (name, content) in data.plugins.sorted(by: { $0.key < $1.key }) {
+            let records = content.records.map { record in
+                (record, CSVRow.dateAndTime(of: record.date, in: timeZone))
+            }.sorted { ($0.1.day, $0.1.time, $0.0.kind, $0.0.id) < ($1.1.day, $1.1.time, $1.0.kind, $1.0.id) }
+            for (record, (day, time)) in records {
+                if let type = forms.type(plugin: name, kind: record.kind),
+                    let rows = try? type.csvRows(ofStored: record.data, timeZone: timeZone)
+                {
+                    rows.forEach(add)
+                    continue
+                }
+                let value = (try? JSONDecoder().decode(JSONValue.self, from: record.data)).map { $0.text() }
+                add(
+                    CSVRow(
+                        table: "other-records",
+                        cells: [
+                            ("plugin", name), ("kind", record.kind), ("id", record.id), ("date", day), ("time", time),
+                            ("value", value ?? String(decoding: record.data, as: UTF8.self)),
+                        ]))
+            }
+            for value in content.values {
+                let text = (try? JSONDecoder().decode(JSONValue.self, from: value.data)).map { $0.text() }
+                add(
+                    CSVRow(
+                        table: "values",
+                        cells: [
+                            ("plugin", name), ("key", value.key),
+                            ("value", text ?? String(decoding: value.data, as: UTF8.self)),
+                        ]))
+            }
+        }
+        return order.sorted().compactMap { name in
+            guard let table = tables[name] else { return nil }
+            let lines = [table.columns] + table.rows.map { row in table.columns.map { row[$0] ?? "" } }
+            return CSVFile(
+                name: name + ".csv",
+                text: lines.map { $0.map(quoted).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n")
+        }
+    }
+
+    /// A table's name as a file name: lowercase letters, digits and dashes.
+    static func fileName(_ table: String) -> String {
+        let name = String(
+            table.lowercased().unicodeScalars.map { scalar -> Character in
+                ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) ? Character(scalar) : "-"
+            })
+        return name.isEmpty ? "records" : name
     }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
@@ -277,6 +476,11 @@ public struct ImportFileError: Error, Sendable, Hashable, CustomStringConvertibl
         /// A record or value appears twice: the second one's path, the first one's, what it is,
         /// and the line of the second when it could be found.
         case duplicate(String, earlier: String, what: String, line: Int?)
+        /// A field of a record is wrong: its path, what is wrong (a sentence of its own), and the
+        /// line of the record when it could be found.
+        case value(String, String, line: Int?)
+        /// The file is a zip, which `hooray import` does not read.
+        case zip
         /// A record's value does not read as its kind: the value's path, the kind, what is wrong
         /// with it, and the line of the record when it could be found.
         case record(String, kind: String, problem: String, line: Int?)
@@ -338,6 +542,14 @@ public struct ImportFileError: Error, Sendable, Hashable, CustomStringConvertibl
             let whereItIs = line.map { "line \($0), " } ?? ""
             return "\(name): \(whereItIs)\(path) repeats the id of \(earlier) (\(TerminalText.safe(what))); each "
                 + "record appears once. Remove one of the two, then import again." + nothing
+        case .value(let path, let problem, let line):
+            let whereItIs = line.map { "line \($0), " } ?? ""
+            return "\(name): \(whereItIs)\(path): \(TerminalText.safe(problem)). Correct it, or "
+                + Self.exportAgain.prefix(1).lowercased() + Self.exportAgain.dropFirst() + nothing
+        case .zip:
+            return "\(name) is a zip file: `hooray import` reads the JSON file `hooray export` writes, not the CSV "
+                + "export's zip. Export it as JSON with `hooray export -o FILE`, then import that file. For Loop "
+                + "Habit Tracker's zip, unzip it and use `hooray import --from loop FOLDER`." + nothing
         case .record(let path, let kind, let problem, let line):
             let whereItIs = line.map { "line \($0), " } ?? ""
             return "\(name): \(whereItIs)\(path) is not a \(TerminalText.safe(kind)) Hooray can read: "

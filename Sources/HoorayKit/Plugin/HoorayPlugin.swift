@@ -136,6 +136,15 @@ public protocol HoorayPlugin: Sendable {
     /// - Parameter key: The value's key.
     func isBookkeeping(valueKey key: String) -> Bool
 
+    /// Whether a stored value is a cache of this computer's, which the plugin keeps only to run
+    /// well here (a rotation of recent texts, say) rather than something the user logged or chose.
+    ///
+    /// `hooray export` leaves such values out: an export holds the user's data. The default is
+    /// `false` for every key.
+    ///
+    /// - Parameter key: The value's key.
+    func isDeviceCache(valueKey key: String) -> Bool
+
     /// The plugin's part of the status-bar line `hooray bar` prints: short texts, tooltip lines, a
     /// current streak and today's progress (see ``BarItem``).
     ///
@@ -191,6 +200,9 @@ extension HoorayPlugin {
 
     /// None of the plugin's values is bookkeeping.
     public func isBookkeeping(valueKey key: String) -> Bool { false }
+
+    /// None of the plugin's values is a cache: all are exported.
+    public func isDeviceCache(valueKey key: String) -> Bool { false }
 
     /// No items: the plugin puts nothing on the status bar.
     public func barItems(context: PluginContext, configuration: Configuration) async throws -> [BarItem] { [] }

@@ -52,6 +52,43 @@ public protocol PluginRecord: Codable, Sendable {
     /// The local day or the instant the record is filed under, for
     /// ``RecordBook/records(from:through:in:)``: when a moment happened, the day a habit starts.
     var recordDate: RecordDate { get }
+
+    /// The record in its public form: what `hooray export` writes as its `value` (docs/export.md).
+    ///
+    /// The default encodes the record as it is `Codable`, instants as ISO 8601 in UTC
+    /// (``ExportForm/makeEncoder()``), and leaves out a member `id` that holds the ``recordID``:
+    /// the export writes the id once, beside the value. Write your own when the stored form holds
+    /// what a person cannot read (a bitmap of days, weekdays as numbers) or what only this computer
+    /// needs (a retry counter), and then ``init(exportValue:id:)`` to read it back. Leave out what
+    /// is worked out from the rest or from the time of the export, such as a streak: the same
+    /// record must always give the same value.
+    ///
+    /// - Returns: The public form, a JSON object.
+    /// - Throws: An error when the record cannot be encoded.
+    func exportValue() throws -> JSONValue
+
+    /// Reads a record from its public form, as ``exportValue()`` writes it.
+    ///
+    /// Check what the type alone does not, such as a day listed twice or a number out of range,
+    /// and name the field in an ``ExportFormError``. The default decodes the value with
+    /// ``ExportForm/makeDecoder()``, with `id` put back when the value has none.
+    ///
+    /// - Parameters:
+    ///   - value: The public form.
+    ///   - id: The record's id, written beside the value.
+    /// - Throws: ``ExportFormError`` naming the field that is wrong.
+    init(exportValue value: JSONValue, id: String) throws
+
+    /// The rows the record adds to the CSV export (`hooray export --format csv`): one or more, each
+    /// in a table of its own choosing, with dates and times in `timeZone`.
+    ///
+    /// The default is one row in the table ``recordNamePlural``, with the columns `id`, `date` and
+    /// `time`, then one column per member of ``exportValue()``.
+    ///
+    /// - Parameter timeZone: The user's time zone, for dates and times.
+    /// - Returns: The rows.
+    /// - Throws: An error when the record cannot be encoded.
+    func csvRows(timeZone: TimeZone) throws -> [CSVRow]
 }
 
 extension PluginRecord {

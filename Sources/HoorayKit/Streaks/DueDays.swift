@@ -19,6 +19,29 @@ public enum DueDays: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the rhythm as Swift encodes such an enum (`{"weekdays": {"_0": [1, 3, 5]}}`), with the
+    /// weekdays in week order: the same rhythm always gives the same bytes, so that `hooray import`
+    /// finds a record it stored before the same, whichever process stored it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: StoredKey.self)
+        switch self {
+        case .daily:
+            _ = container.nestedContainer(keyedBy: StoredKey.self, forKey: .daily)
+        case .weekdays(let days):
+            var nested = container.nestedContainer(keyedBy: StoredKey.self, forKey: .weekdays)
+            try nested.encode(days.sorted(), forKey: .value)
+        case .everyNDays(let interval):
+            var nested = container.nestedContainer(keyedBy: StoredKey.self, forKey: .everyNDays)
+            try nested.encode(interval, forKey: .value)
+        }
+    }
+
+    /// The keys of the stored form, as Swift names them for this enum.
+    private enum StoredKey: String, CodingKey {
+        case daily, weekdays, everyNDays
+        case value = "_0"
+    }
+
     /// "every day", "mon, wed, fri", "every 3 days".
     public var summary: String {
         switch self {
