@@ -284,7 +284,8 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
             commandName: "import",
             abstract: "Show what a file from `hooray export` would add, and add it with --apply.",
             discussion: """
-                Reads the JSON that `hooray export` writes (docs/export.md). Records and values already here \
+                Reads the JSON that `hooray export` writes (docs/export.md), of version 2 or 1; a record its \
+                plugin cannot read is refused by record and field. Records and values already here \
                 with the same content are skipped, so importing twice adds nothing. One already here with \
                 other content is a conflict: yours is kept, unless --replace; values a plugin keeps for itself \
                 (such as the first day of an `every` reminder) are taken from the file. Data of plugins that are not \

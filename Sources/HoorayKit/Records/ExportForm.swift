@@ -168,9 +168,8 @@ public struct ExportFormError: Error, Sendable, Hashable, CustomStringConvertibl
             self.init(field: Self.path(context.codingPath + [key]), problem: "it is missing")
         case .typeMismatch(let type, let context):
             self.init(field: Self.path(context.codingPath), problem: "it is not \(Self.describe(type))")
-        case .valueNotFound(let type, let context):
-            self.init(
-                field: Self.path(context.codingPath), problem: "it is null, where \(Self.describe(type)) is needed")
+        case .valueNotFound(_, let context):
+            self.init(field: Self.path(context.codingPath), problem: "it is null, which it may not be")
         case .dataCorrupted(let context):
             self.init(
                 field: Self.path(context.codingPath),
