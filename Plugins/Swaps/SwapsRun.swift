@@ -27,7 +27,10 @@ extension SwapsPlugin {
             // Nothing between the user and the breathing: no inspiration, no welcome.
             reply = try await needHelpCommand(command, context: context)
         case "tutorial":
-            reply = .text(SwapsWelcome.tutorial(configuration: configuration))
+            reply = .text(
+                SwapsWelcome.tutorial(
+                    configuration: configuration,
+                    started: try await remindersScheduled(context: context, configuration: configuration)))
         case "history":
             reply = try await historyCommand(command, context: context)
             reply = try await withFirstInspiration(

@@ -14,7 +14,13 @@ enum SwapsWelcome {
     }
 
     /// The one screen of the first run.
-    static func screen(configuration: SwapsConfiguration) -> String {
+    ///
+    /// - Parameters:
+    ///   - configuration: The plugin's section.
+    ///   - started: Whether Morning Focus and Night Prep are scheduled yet: before the first swap or
+    ///     prep, and unless switched on in the configuration, they are not, and the screen says when
+    ///     they start.
+    static func screen(configuration: SwapsConfiguration, started: Bool = true) -> String {
         let rows = [
             ("Morning Focus (\(time(configuration.morningFocus)))", "last night's prep and the day's inspiration"),
             ("During the day", "make your swap, then: hooray swap \"Sparkling water instead of soda\""),
@@ -29,24 +35,35 @@ enum SwapsWelcome {
                 "🌿 Welcome to healthy swaps: one small, healthier choice a day.",
                 "",
                 "The loop:",
-            ] + rows.map { "  " + TerminalText.padding($0.0, toWidth: width) + "  " + $0.1 } + [
+            ] + rows.map { "  " + TerminalText.padding($0.0, toWidth: width) + "  " + $0.1 }
+            + (started ? [] : ["", notYetStarted]) + [
                 "",
                 "Nothing to do to skip it: this screen shows only once. `hooray swap tutorial` replays the steps any time.",
                 "",
             ]).joined(separator: "\n")
     }
 
+    /// What the first-run screen and the tutorial say while Morning Focus and Night Prep wait for the
+    /// first swap or prep.
+    static let notYetStarted =
+        "Morning Focus and Night Prep start with your first swap or prep: nothing is scheduled before that."
+
     /// The three steps of `hooray swap tutorial`, ending with "Got it."
-    static func tutorial(configuration: SwapsConfiguration) -> String {
+    ///
+    /// - Parameters:
+    ///   - configuration: The plugin's section.
+    ///   - started: Whether Morning Focus and Night Prep are scheduled yet; when they are not, the
+    ///     steps end with when they start.
+    static func tutorial(configuration: SwapsConfiguration, started: Bool = true) -> String {
         let morning =
             configuration.morningFocus.map { "at \($0) a notification brings" } ?? "(turned off) would bring"
         let night = configuration.nightPrep.map { "at \($0)," } ?? "(turned off) any evening,"
-        return [
+        let steps = [
             "1/3 Morning Focus: \(morning) last night's prep and a line of inspiration.",
             "2/3 I Need Help: when a craving comes, `hooray swap help` shows your top three swaps and breathes with you for 90 seconds.",
             "3/3 Night Prep: \(night) pick tomorrow's swap with `hooray swap prep \"…\"`; once it's done, press I did my swap or run `hooray swap \"…\"`.",
-            "Got it.",
-        ].joined(separator: "\n")
+        ]
+        return (steps + (started ? [] : [notYetStarted]) + ["Got it."]).joined(separator: "\n")
     }
 }
 
@@ -69,7 +86,17 @@ extension SwapsPlugin {
         }
         guard isFirst, command.command != "tutorial" else { return reply }
         var shown = reply
-        shown.text = SwapsWelcome.screen(configuration: configuration) + "\n" + reply.text
+        let started = try await remindersScheduled(context: context, configuration: configuration)
+        shown.text = SwapsWelcome.screen(configuration: configuration, started: started) + "\n" + reply.text
         return shown
+    }
+}
+
+extension SwapsPlugin {
+    /// Whether Morning Focus or Night Prep is scheduled: the user used the plugin, or switched one on.
+    func remindersScheduled(context: PluginContext, configuration: SwapsConfiguration) async throws -> Bool {
+        if configuration.morningFocus != nil && configuration.morningFocusStart == .now { return true }
+        if configuration.nightPrep != nil && configuration.nightPrepStart == .now { return true }
+        return try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes)
     }
 }

@@ -285,6 +285,20 @@ let quietSwaps = SwapsConfiguration(nightPrep: nil, morningFocus: nil)
         #expect(tutorial.last == "Got it.")
     }
 
+    @Test func beforeTheFirstSwapTheWelcomeAndTheTutorialSayTheRemindersWaitForIt() async throws {
+        let world = try await world(SwapsConfiguration())
+        let waiting = "Morning Focus and Night Prep start with your first swap or prep"
+        #expect(try await world.run("history").text.contains(waiting))
+        #expect(try await world.run("tutorial").text.contains(waiting))
+        _ = try await world.run("log", "Fruit")
+        #expect(!(try await world.run("tutorial").text.contains(waiting)))
+
+        // Switched on in the configuration, they are scheduled already: nothing to wait for.
+        let switchedOn = try await self.world(SwapsConfiguration(morningFocusStart: .now))
+        #expect(!(try await switchedOn.run("history").text.contains(waiting)))
+        #expect(!(try await switchedOn.run("tutorial").text.contains(waiting)))
+    }
+
     @Test func aJSONReplyLeavesTheWelcomeForTheFirstTextOne() async throws {
         let world = try await world()
         _ = try await world.run("log", "Fruit", "--json")
