@@ -281,13 +281,7 @@ public struct RecoveryPlugin: HoorayPlugin {
         if let time = configuration.challengeAt, configuration.challengeStart == .onFirstUse {
             started.append(.init(name: "today's challenge", at: time, turnOff: "challenge_at = \"off\""))
         }
-        guard !started.isEmpty else { return reply }
-        var shown = reply
-        shown.text +=
-            (shown.text.isEmpty ? "" : "\n")
-            + RecurringNotices.startedLine(
-                started, section: "plugins.\(name)", configurationFile: context.configurationFile)
-        return shown
+        return RecurringNotices.announcing(started, in: reply, plugin: name, context: context)
     }
 
     // MARK: Logging

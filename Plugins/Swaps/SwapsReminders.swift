@@ -55,13 +55,7 @@ extension SwapsPlugin {
         if let time = configuration.nightPrep, configuration.nightPrepStart == .onFirstUse {
             started.append(.init(name: "Night Prep", at: time, turnOff: "night_prep = \"off\""))
         }
-        guard !started.isEmpty else { return reply }
-        var shown = reply
-        shown.text +=
-            (shown.text.isEmpty ? "" : "\n")
-            + RecurringNotices.startedLine(
-                started, section: "plugins.\(name)", configurationFile: context.configurationFile)
-        return shown
+        return RecurringNotices.announcing(started, in: reply, plugin: name, context: context)
     }
 
     /// Schedules Night Prep daily at `night_prep`, held for the rest of today when tomorrow is

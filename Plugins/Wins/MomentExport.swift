@@ -93,9 +93,7 @@ extension Moment {
 
     /// Reads a moment from its public form; one still waiting for AI praise is asked again soon.
     public init(exportValue value: JSONValue, id: String) throws {
-        guard let uuid = UUID(uuidString: id) else {
-            throw ExportFormError(field: "", problem: "its id \"\(id)\" is not a UUID")
-        }
+        let uuid = try ExportForm.uuid(id)
         let form = try ExportForm.decode(MomentExport.self, from: value)
         guard TimeZone(identifier: form.timeZone) != nil else {
             throw ExportFormError(field: "timeZone", problem: "\"\(form.timeZone)\" is not a time zone")

@@ -140,9 +140,7 @@ extension Habit {
     /// Reads a habit from its public form: a day listed twice, a pause that ends before it starts
     /// or a schedule that is not one are refused by field.
     public init(exportValue value: JSONValue, id: String) throws {
-        guard let uuid = UUID(uuidString: id) else {
-            throw ExportFormError(field: "", problem: "its id \"\(id)\" is not a UUID")
-        }
+        let uuid = try ExportForm.uuid(id)
         let form = try ExportForm.decode(HabitExport.self, from: value)
         var seen: [LocalDate: Int] = [:]
         for (index, day) in form.done.enumerated() {

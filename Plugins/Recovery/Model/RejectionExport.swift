@@ -83,9 +83,7 @@ extension Rejection {
 
     /// Reads a rejection from its public form; an impact outside 1–10 is refused.
     public init(exportValue value: JSONValue, id: String) throws {
-        guard let uuid = UUID(uuidString: id) else {
-            throw ExportFormError(field: "", problem: "its id \"\(id)\" is not a UUID")
-        }
+        let uuid = try ExportForm.uuid(id)
         let form = try ExportForm.decode(RejectionExport.self, from: value)
         guard (1...10).contains(form.impact) else {
             throw ExportFormError(field: "impact", problem: "\(form.impact) is not from 1 to 10")

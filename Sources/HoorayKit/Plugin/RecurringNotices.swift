@@ -125,6 +125,26 @@ public enum RecurringNotices {
         return "Now scheduled: \(what), each day. To turn \(them) off, set \(settings) under [\(section)] in \(file)."
     }
 
+    /// A command's reply with ``startedLine(_:section:configurationFile:)`` as its last line, or the
+    /// reply as it is when nothing started.
+    ///
+    /// - Parameters:
+    ///   - reply: The command's reply.
+    ///   - notices: What started, in the order to name them; none leaves the reply as it is.
+    ///   - plugin: The plugin's name, which names its section (`plugins.NAME`).
+    ///   - context: The plugin's context, for the user's configuration file.
+    /// - Returns: The reply with the line added.
+    public static func announcing(
+        _ notices: [Started], in reply: CommandReply, plugin: String, context: PluginContext
+    ) -> CommandReply {
+        guard !notices.isEmpty else { return reply }
+        var shown = reply
+        shown.text +=
+            (shown.text.isEmpty ? "" : "\n")
+            + startedLine(notices, section: "plugins.\(plugin)", configurationFile: context.configurationFile)
+        return shown
+    }
+
     /// `a`, `a and b`, `a, b and c`.
     static func listed(_ items: [String]) -> String {
         guard let last = items.last else { return "" }

@@ -130,6 +130,18 @@ public enum ExportForm {
         try JSONDecoder().decode(JSONValue.self, from: makeEncoder().encode(value))
     }
 
+    /// A record's id that must be a UUID, as the export's `id` gives it.
+    ///
+    /// - Parameter id: The record's `id`.
+    /// - Returns: The UUID.
+    /// - Throws: ``ExportFormError`` when it is not one.
+    public static func uuid(_ id: String) throws(ExportFormError) -> UUID {
+        guard let uuid = UUID(uuidString: id) else {
+            throw ExportFormError(field: "", problem: "its id \"\(id)\" is not a UUID")
+        }
+        return uuid
+    }
+
     private static func two(_ number: Int64) -> String { number < 10 ? "0\(number)" : "\(number)" }
 
     private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
