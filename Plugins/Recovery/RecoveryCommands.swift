@@ -188,7 +188,7 @@ extension RecoveryPlugin {
         let wasStarted = try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes)
         let reply = try await runCommand(command, context: context, configuration: configuration)
         return try await startingReminders(
-            reply, wasStarted: wasStarted, context: context, configuration: configuration)
+            reply, wasStarted: wasStarted, json: command.json, context: context, configuration: configuration)
     }
 
     func runCommand(_ command: CommandInvocation, context: PluginContext, configuration: RecoveryConfiguration)

@@ -268,7 +268,8 @@ public struct RecoveryPlugin: HoorayPlugin {
     ///   - configuration: The plugin's configuration.
     /// - Returns: The reply, with the line added the first time something was scheduled.
     func startingReminders(
-        _ reply: CommandReply, wasStarted: Bool, context: PluginContext, configuration: RecoveryConfiguration
+        _ reply: CommandReply, wasStarted: Bool, json: Bool, context: PluginContext,
+        configuration: RecoveryConfiguration
     ) async throws -> CommandReply {
         try await RecurringNotices.start(context: context)
         guard !wasStarted else { return reply }
@@ -281,7 +282,7 @@ public struct RecoveryPlugin: HoorayPlugin {
         if let time = configuration.challengeAt, configuration.challengeStart == .onFirstUse {
             started.append(.init(name: "today's challenge", at: time, turnOff: "challenge_at = \"off\""))
         }
-        return RecurringNotices.announcing(started, in: reply, plugin: name, context: context)
+        return RecurringNotices.announcing(started, in: reply, json: json, plugin: name, context: context)
     }
 
     // MARK: Logging

@@ -42,7 +42,7 @@ extension SwapsPlugin {
     ///   - configuration: The plugin's configuration.
     /// - Returns: The reply, with the line added the first time something was scheduled.
     func startingReminders(
-        _ reply: CommandReply, wasStarted: Bool, context: PluginContext, configuration: SwapsConfiguration
+        _ reply: CommandReply, wasStarted: Bool, json: Bool, context: PluginContext, configuration: SwapsConfiguration
     ) async throws -> CommandReply {
         try await RecurringNotices.start(context: context)
         guard !wasStarted else { return reply }
@@ -55,7 +55,7 @@ extension SwapsPlugin {
         if let time = configuration.nightPrep, configuration.nightPrepStart == .onFirstUse {
             started.append(.init(name: "Night Prep", at: time, turnOff: "night_prep = \"off\""))
         }
-        return RecurringNotices.announcing(started, in: reply, plugin: name, context: context)
+        return RecurringNotices.announcing(started, in: reply, json: json, plugin: name, context: context)
     }
 
     /// Schedules Night Prep daily at `night_prep`, held for the rest of today when tomorrow is

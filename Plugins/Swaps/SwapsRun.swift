@@ -42,7 +42,7 @@ extension SwapsPlugin {
         reply = try await withWelcome(reply, command: command, context: context, configuration: configuration)
         guard using else { return reply }
         return try await startingReminders(
-            reply, wasStarted: wasStarted, context: context, configuration: configuration)
+            reply, wasStarted: wasStarted, json: command.json, context: context, configuration: configuration)
     }
 
     /// The reply with the day's inspiration as its last line when it is the day's first swap command

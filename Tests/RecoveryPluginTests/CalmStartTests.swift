@@ -50,6 +50,17 @@ import Testing
         #expect(await world.shown.contains { $0.title == "How are you feeling today?" })
     }
 
+    @Test func aFirstUseWithJSONSaysItOnStandardErrorAndLeavesTheJSONAsItIs() async throws {
+        let world = try await world()
+        let first = try await world.run("log", "--type", "job", "--impact", "4", "--json")
+        #expect(first.warnings.contains(Self.line), "\(first.warnings)")
+        #expect(!first.text.contains("Now scheduled"))
+        #expect(first.json?["type"] == .string("job"))
+        #expect(try await daily(world) == ["challenge", "checkin"])
+        let second = try await world.run("log", "--type", "social", "--impact", "3", "--json")
+        #expect(!second.warnings.contains { $0.contains("Now scheduled") })
+    }
+
     @Test(arguments: [["checkin", "good"], ["challenge-done"], ["challenge-skip"]])
     func aCheckInOrAChallengeIsAFirstUseToo(_ words: [String]) async throws {
         let world = try await world()

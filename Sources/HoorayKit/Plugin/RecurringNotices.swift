@@ -128,20 +128,27 @@ public enum RecurringNotices {
     /// A command's reply with ``startedLine(_:section:configurationFile:)`` as its last line, or the
     /// reply as it is when nothing started.
     ///
+    /// The line is said once, so it must reach the user whatever they asked for: with `--json` it
+    /// goes to standard error (``CommandReply/warnings``), leaving the JSON as it is.
+    ///
     /// - Parameters:
-    ///   - reply: The command's reply.
     ///   - notices: What started, in the order to name them; none leaves the reply as it is.
+    ///   - reply: The command's reply.
+    ///   - json: Whether the user asked for JSON (``CommandInvocation/json``).
     ///   - plugin: The plugin's name, which names its section (`plugins.NAME`).
     ///   - context: The plugin's context, for the user's configuration file.
     /// - Returns: The reply with the line added.
     public static func announcing(
-        _ notices: [Started], in reply: CommandReply, plugin: String, context: PluginContext
+        _ notices: [Started], in reply: CommandReply, json: Bool, plugin: String, context: PluginContext
     ) -> CommandReply {
         guard !notices.isEmpty else { return reply }
+        let line = startedLine(notices, section: "plugins.\(plugin)", configurationFile: context.configurationFile)
         var shown = reply
-        shown.text +=
-            (shown.text.isEmpty ? "" : "\n")
-            + startedLine(notices, section: "plugins.\(plugin)", configurationFile: context.configurationFile)
+        if json {
+            shown.warnings.append(line)
+        } else {
+            shown.text += (shown.text.isEmpty ? "" : "\n") + line
+        }
         return shown
     }
 
