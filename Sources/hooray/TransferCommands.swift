@@ -391,11 +391,16 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
         let bookkeeping = Dictionary(
             installedPlugins.map { plugin in (plugin.name, { @Sendable key in plugin.isBookkeeping(valueKey: key) }) },
             uniquingKeysWith: { first, _ in first })
-        var tallies = try await database.importUserData(data, apply: apply, replace: replace) {
-            [merged] plugin, kind, id in
-            guard let kind else { return bookkeeping[plugin]?(id) ?? false }
-            return merged.contains("\(plugin)\u{0}\(kind)\u{0}\(id)")
-        }
+        let forms = ExportCommand.forms()
+        var tallies = try await database.importUserData(
+            data, apply: apply, replace: replace,
+            overwrite: { [merged] plugin, kind, id in
+                guard let kind else { return bookkeeping[plugin]?(id) ?? false }
+                return merged.contains("\(plugin)\u{0}\(kind)\u{0}\(id)")
+            },
+            // A record equal to the file's in its public form is already here: the export leaves
+            // out this computer's bookkeeping and rounds instants, which is no difference to the user.
+            same: { plugin, stored, imported in forms.samePublicForm(plugin: plugin, stored, imported) })
         for index in tallies.indices {
             let key = "\(tallies[index].plugin)\u{0}\(tallies[index].kind ?? "")"
             tallies[index].unchanged += alreadyThere.removeValue(forKey: key) ?? 0

@@ -396,6 +396,63 @@ struct ExportImportTests {
         }
     }
 
+    /// The stored value of every moment, read from the database with Python's sqlite3.
+    func storedMoments(_ fixture: HoorayFixture) async throws -> String {
+        let output = try await ProcessRunner.run(
+            "/usr/bin/python3",
+            arguments: [
+                "-c",
+                "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+                    + "print('\\n'.join(str(v) for (v,) in db.execute(\"SELECT value FROM record WHERE plugin = 'wins'\")))",
+                fixture.home.appending("data/hooray/hooray.sqlite"),
+            ])
+        #expect(output.status == .exited(0), "\(output.standardError)")
+        return output.standardOutput
+    }
+
+    @Test func importingYourOwnExportIntoTheSameDataFindsEverythingAlreadyThere() async throws {
+        try await HoorayFixture.with { fixture in
+            try await withAIServer { ai in
+                // Moments praised by the AI service keep its id, which the export leaves out.
+                try fixture.writeConfig(
+                    """
+                    [ai]
+                    provider = "hooray"
+                    endpoint = "\(ai.endpoint("good").absoluteString)"
+                    timeout = "3s"
+                    connect_timeout = "2s"
+                    """)
+                try await makeData(fixture)
+                let before = try await storedMoments(fixture)
+                #expect(before.contains("srv-"), "\(before)")
+                let file = fixture.home.appending("mine.json")
+                #expect(try await fixture.hooray("export", "-o", file).status == .exited(0))
+
+                let preview = try await fixture.hooray("import", file)
+                #expect(preview.status == .exited(0), "\(preview.standardError)")
+                #expect(
+                    preview.standardOutput.contains("Everything in it is already here; there is nothing to add."),
+                    "\(preview.standardOutput)")
+                #expect(preview.standardOutput.contains("wins: 2 moments already there"), "\(preview.standardOutput)")
+                #expect(!preview.standardOutput.contains("different here"), "\(preview.standardOutput)")
+                let summary = try json(try await fixture.hooray("import", file, "--json").standardOutput)
+                let parts = try #require(summary["parts"] as? [[String: Any]])
+                #expect(parts.count > 5)
+                for part in parts {
+                    #expect(part["added"] as? Int == 0 && part["updated"] as? Int == 0, "\(part)")
+                    #expect((part["conflicts"] as? [String])?.isEmpty == true, "\(part)")
+                }
+
+                let replaced = try await fixture.hooray("import", file, "--replace", "--apply")
+                #expect(replaced.status == .exited(0), "\(replaced.standardError)")
+                #expect(
+                    replaced.standardOutput.contains("Everything in it was already here; nothing was added."),
+                    "\(replaced.standardOutput)")
+                #expect(try await storedMoments(fixture) == before, "what the export leaves out is kept")
+            }
+        }
+    }
+
     @Test func aRunningDaemonPlansTheRemindersOfWhatWasImported() async throws {
         try await HoorayFixture.with { fixture in
             _ = try await fixture.hooray("habit", "add", "Stretch", "--remind", "20:00")

@@ -30,6 +30,20 @@ public enum ExportDocument {
             self.recordTypes = recordTypes
         }
 
+        /// Whether two records of a plugin hold the same in their public form: the same date as the
+        /// export writes it, and the same ``PluginRecord/exportValue()``. So a record imported from
+        /// an export of the same data is the same as the stored one, though the export leaves out
+        /// this computer's bookkeeping (such as a moment's AI retries) and rounds instants to the
+        /// microsecond. `false` for a kind without a type, or a record its type cannot read.
+        public func samePublicForm(plugin: String, _ one: StoredRecord, _ other: StoredRecord) -> Bool {
+            guard one.kind == other.kind, one.id == other.id, ExportDocument.same(one.date, other.date),
+                let type = type(plugin: plugin, kind: one.kind),
+                let first = try? type.exportValue(ofStored: one.data),
+                let second = try? type.exportValue(ofStored: other.data)
+            else { return false }
+            return first == second
+        }
+
         /// The type of a plugin's records of a kind, when the plugin is installed and has it.
         func type(plugin: String, kind: String) -> (any PluginRecord.Type)? {
             recordTypes[plugin]?.first { $0.recordKind == kind }
