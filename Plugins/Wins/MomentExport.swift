@@ -91,7 +91,9 @@ extension Moment {
         try ExportForm.encode(MomentExport(self))
     }
 
-    /// Reads a moment from its public form; one still waiting for AI praise is asked again soon.
+    /// Reads a moment from its public form. One still waiting for AI praise is due to be asked
+    /// again at once: its next try is set to when it was submitted, an instant of the record
+    /// itself, so that every import of the same file stores the same bytes.
     public init(exportValue value: JSONValue, id: String) throws {
         let uuid = try ExportForm.uuid(id)
         let form = try ExportForm.decode(MomentExport.self, from: value)
@@ -102,7 +104,8 @@ extension Moment {
             id: uuid, text: form.text, isPlaceholder: form.placeholder, submittedAt: form.submittedAt,
             happenedAt: form.happenedAt, timeZone: form.timeZone, offlinePraise: form.offlinePraise,
             aiPraise: form.aiPraise, mood: form.mood, note: form.note, photos: form.photos, tags: form.tags,
-            action: form.action, isFavorite: form.favorite, sync: form.sync, syncError: form.syncError)
+            action: form.action, isFavorite: form.favorite, sync: form.sync, syncError: form.syncError,
+            nextSyncAt: form.sync == .pending ? form.submittedAt : nil)
     }
 }
 

@@ -107,7 +107,9 @@ extension HoorayDatabase {
     /// A record (same plugin, kind and id) or value (same plugin and key) already there with the
     /// same content is skipped; with other content it is a conflict, kept as it is unless
     /// `replace` is true, or it is updated when `overwrite` says so. Contents are compared in
-    /// their ``UserData/canonical(_:)`` form, and stored in it.
+    /// their ``UserData/canonical(_:)`` form, and stored in it; a record is also the same when
+    /// `same` says so, such as one equal to the file's in its public form (which leaves out this
+    /// computer's bookkeeping): it is skipped, and not overwritten even when replacing.
     ///
     /// - Parameters:
     ///   - data: What to import.
@@ -116,10 +118,15 @@ extension HoorayDatabase {
     ///   - overwrite: Whether one record or value is taken from `data` when it differs, counted as
     ///     updated rather than as a conflict: given the plugin, the kind (`nil` for a value) and
     ///     the id or key. Such as a plugin's own bookkeeping, or a record an importer merged.
+    ///   - same: Whether a record already stored (the first) holds the same as the imported one
+    ///     (the second), given the plugin, when their bytes differ; `false` by default.
     /// - Returns: One tally per plugin and kind, sorted by plugin, then kind (values last).
     public func importUserData(
         _ data: UserData, apply: Bool, replace: Bool = false,
-        overwrite: @escaping @Sendable (_ plugin: String, _ kind: String?, _ id: String) -> Bool = { _, _, _ in false }
+        overwrite: @escaping @Sendable (_ plugin: String, _ kind: String?, _ id: String) -> Bool = { _, _, _ in false },
+        same: @escaping @Sendable (_ plugin: String, _ stored: StoredRecord, _ imported: StoredRecord) -> Bool = {
+            _, _, _ in false
+        }
     ) async throws -> [ImportTally] {
         let body: @Sendable (Database) throws -> [ImportTally] = { db in
             var tallies: [ImportTally] = []
@@ -134,7 +141,9 @@ extension HoorayDatabase {
                     ).map(Self.record(from:))
                     let (day, instant) = Self.columns(of: record.date)
                     if let existing {
-                        if existing.date == record.date, UserData.canonical(existing.data) == canonical {
+                        if existing.date == record.date && UserData.canonical(existing.data) == canonical
+                            || same(plugin, existing, record)
+                        {
                             tally.unchanged += 1
                         } else {
                             let update = overwrite(plugin, record.kind, record.id)

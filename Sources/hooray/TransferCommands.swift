@@ -21,7 +21,13 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
             device, named pipe, socket or a link to none of these is refused.
 
             --format csv writes one table per kind of record (moments.csv, habits.csv, habit-days.csv, …), \
-            dates and times in your time zone, into the folder -o names, or into a zip when -o ends in .zip. \
+            dates and times in your time zone, into the folder -o names, or into a zip when -o ends in .zip \
+            (a symbolic link to a zip is followed and kept). The tables are written into a new folder beside \
+            the target, then moved in place: a folder that is not there is made; one holding only .csv files \
+            (an earlier export) is replaced whole, so no old table stays; one holding anything else is \
+            refused, nothing written: give a new folder or an empty one. A cell that starts with =, +, -, @, \
+            a tab or a carriage return is written after a single quote ', so that a spreadsheet shows it as \
+            text and runs no formula. \
             Exits 1 when the file cannot be written (nothing is), 64 for an unknown plugin or --format csv \
             without -o.
             """)
@@ -140,13 +146,16 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
         let exists = FileManager.default.fileExists(atPath: given, isDirectory: &isFolder)
         do {
             if isZip {
-                if case .refused(let what) = Self.target(given) {
+                switch Self.target(given) {
+                case .writable(let path):
+                    // A symbolic link is followed: the zip it points to is replaced, the link kept.
+                    try Self.writeZip(files, to: path)
+                case .refused(let what):
                     warn(
                         "hooray export: \(TerminalText.safe(given)) \(what), not a regular file; "
                             + "give -o a new .zip file, or a folder. Nothing was written.")
                     throw ExitCode(ExitStatus.failed.rawValue)
                 }
-                try Self.writeZip(files, to: given)
             } else {
                 if exists, !isFolder.boolValue {
                     warn(
@@ -155,13 +164,17 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
                             + "Nothing was written.")
                     throw ExitCode(ExitStatus.failed.rawValue)
                 }
-                let previousMask = umask(0o077)
-                defer { umask(previousMask) }
-                try FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true)
-                for file in files {
-                    try Self.writePrivately(
-                        Data(file.text.utf8), to: (given as NSString).appendingPathComponent(file.name))
+                // A symbolic link to a folder is followed: the folder it points to gets the tables.
+                let folder = exists ? Self.resolved(given) : given
+                if exists, let other = Self.notATable(in: folder) {
+                    warn(
+                        "hooray export: the folder \(TerminalText.safe(given)) holds \(TerminalText.safe(other)), "
+                            + "which is not a table of an earlier CSV export; the export replaces the whole folder, "
+                            + "so it writes only into a new folder, an empty one or one holding only .csv files. "
+                            + "Give -o a new folder, such as -o ~/hooray-csv, or empty this one. Nothing was written.")
+                    throw ExitCode(ExitStatus.failed.rawValue)
                 }
+                try Self.writeFolder(files, to: folder, replacing: exists)
             }
         } catch let exit as ExitCode {
             throw exit
@@ -177,6 +190,56 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
                 + "(\(files.map(\.name).joined(separator: ", "))) "
                 + (isZip ? "in the zip " : "to the folder ") + "\(TerminalText.safe(given)).")
         print("`hooray import` reads the JSON export only: `hooray export -o FILE` writes it.")
+    }
+
+    /// The path a symbolic link leads to, or the path itself.
+    static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The first entry of a folder that is not a regular `*.csv` file, such as an earlier
+    /// export's tables; `nil` when there is none.
+    static func notATable(in folder: String) -> String? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return folder }
+        return names.sorted().first { name in
+            var info = stat()
+            let path = (folder as NSString).appendingPathComponent(name)
+            return !name.hasSuffix(".csv") || lstat(path, &info) != 0 || info.st_mode & S_IFMT != S_IFREG
+        }
+    }
+
+    /// Writes files into a new folder readable by its owner only, made next to the target and
+    /// then moved in place: a folder that is there (an earlier export's tables) is moved aside
+    /// first and removed afterwards, so that no stale table stays and a failure leaves it whole.
+    static func writeFolder(_ files: [ExportDocument.CSVFile], to folder: String, replacing: Bool) throws {
+        let parent = (folder as NSString).deletingLastPathComponent
+        let previousMask = umask(0o077)
+        defer { umask(previousMask) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let scratch = (parent as NSString).appendingPathComponent(".hooray-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(
+            atPath: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        for file in files {
+            try writePrivately(Data(file.text.utf8), to: (scratch as NSString).appendingPathComponent(file.name))
+        }
+        guard replacing else {
+            guard rename(scratch, folder) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder])
+            }
+            return
+        }
+        let aside = (parent as NSString).appendingPathComponent(".hooray-export-old-\(UUID().uuidString)")
+        guard rename(folder, aside) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder])
+        }
+        guard rename(scratch, folder) == 0 else {
+            _ = rename(aside, folder)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder])
+        }
+        try? FileManager.default.removeItem(atPath: aside)
     }
 
     /// Writes files into a new zip readable by its owner only, next to the target and then moved
@@ -391,11 +454,16 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
         let bookkeeping = Dictionary(
             installedPlugins.map { plugin in (plugin.name, { @Sendable key in plugin.isBookkeeping(valueKey: key) }) },
             uniquingKeysWith: { first, _ in first })
-        var tallies = try await database.importUserData(data, apply: apply, replace: replace) {
-            [merged] plugin, kind, id in
-            guard let kind else { return bookkeeping[plugin]?(id) ?? false }
-            return merged.contains("\(plugin)\u{0}\(kind)\u{0}\(id)")
-        }
+        let forms = ExportCommand.forms()
+        var tallies = try await database.importUserData(
+            data, apply: apply, replace: replace,
+            overwrite: { [merged] plugin, kind, id in
+                guard let kind else { return bookkeeping[plugin]?(id) ?? false }
+                return merged.contains("\(plugin)\u{0}\(kind)\u{0}\(id)")
+            },
+            // A record equal to the file's in its public form is already here: the export leaves
+            // out this computer's bookkeeping and rounds instants, which is no difference to the user.
+            same: { plugin, stored, imported in forms.samePublicForm(plugin: plugin, stored, imported) })
         for index in tallies.indices {
             let key = "\(tallies[index].plugin)\u{0}\(tallies[index].kind ?? "")"
             tallies[index].unchanged += alreadyThere.removeValue(forKey: key) ?? 0

@@ -216,12 +216,7 @@ struct ExportImportTests {
             let mode = try FileManager.default.attributesOfItem(atPath: zip)[.posixPermissions] as? Int
             #expect(mode == 0o600)
             let unzip = fixture.home.appending("unzipped")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-            process.arguments = ["-q", zip, "-d", unzip]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            try await self.unzip(zip, into: unzip)
             #expect(try FileManager.default.contentsOfDirectory(atPath: unzip).sorted() == names)
             #expect(try read(unzip + "/habit-days.csv") == (try read(folder + "/habit-days.csv")))
 
@@ -233,6 +228,80 @@ struct ExportImportTests {
                     output.standardError.contains(words) && output.standardError.contains("hooray export -o FILE"),
                     "\(output.standardError)")
             }
+        }
+    }
+
+    /// Unpacks a zip with Python's zipfile, which `make test` installs (unzip it does not).
+    func unzip(_ zip: String, into folder: String) async throws {
+        let output = try await ProcessRunner.run("/usr/bin/python3", arguments: ["-m", "zipfile", "-e", zip, folder])
+        #expect(output.status == .exited(0), "\(output.standardError)")
+    }
+
+    /// The permission bits of a file or folder.
+    func mode(_ path: String) throws -> Int? {
+        try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    }
+
+    @Test func aCSVExportReplacesAnEarlierOneWholeAndRefusesAFolderWithOtherFiles() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.hooray("win", "Took a walk")
+            // An earlier export's folder, with a table this export does not write.
+            let folder = fixture.home.appending("csv")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try "habit,date,status\r\nOld habit,2026-01-01,done\r\n".write(
+                toFile: folder + "/habit-days.csv", atomically: false, encoding: .utf8)
+            try "stale\r\n".write(toFile: folder + "/moments.csv", atomically: false, encoding: .utf8)
+            let written = try await fixture.hooray("export", "--format", "csv", "-o", folder)
+            #expect(written.status == .exited(0), "\(written.standardError)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+            #expect(!names.contains("habit-days.csv"), "no table of the earlier export stays: \(names)")
+            #expect(names.contains("moments.csv"), "\(names)")
+            #expect(try read(folder + "/moments.csv").contains("Took a walk"))
+            #expect(try mode(folder) == 0o700)
+            for name in names { #expect(try mode(folder + "/" + name) == 0o600, "\(name)") }
+            let beside = try FileManager.default.contentsOfDirectory(atPath: fixture.home.path)
+            #expect(!beside.contains { $0.hasPrefix(".hooray-export") }, "nothing left beside it: \(beside)")
+
+            // A folder holding anything but tables is refused, and nothing in it changes.
+            let mixed = fixture.home.appending("documents")
+            try FileManager.default.createDirectory(atPath: mixed, withIntermediateDirectories: true)
+            try "mine\n".write(toFile: mixed + "/letter.txt", atomically: false, encoding: .utf8)
+            try "old\r\n".write(toFile: mixed + "/moments.csv", atomically: false, encoding: .utf8)
+            let refused = try await fixture.hooray("export", "--format", "csv", "-o", mixed)
+            #expect(refused.status == .exited(1), "\(refused.standardOutput)")
+            for words in [
+                "the folder \(mixed) holds letter.txt", "Give -o a new folder", "or empty this one",
+                "Nothing was written.",
+            ] {
+                #expect(refused.standardError.contains(words), "\(refused.standardError)")
+            }
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: mixed).sorted() == ["letter.txt", "moments.csv"])
+            #expect(try read(mixed + "/moments.csv") == "old\r\n")
+            #expect(!refused.standardOutput.contains("Exported"))
+
+            // An empty folder is written into.
+            let empty = fixture.home.appending("empty")
+            try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+            #expect(try await fixture.hooray("export", "--format", "csv", "-o", empty).status == .exited(0))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: empty).contains("moments.csv"))
+        }
+    }
+
+    @Test func aCSVZipThroughASymbolicLinkReplacesTheZipAndKeepsTheLink() async throws {
+        try await HoorayFixture.with { fixture in
+            _ = try await fixture.hooray("win", "Took a walk")
+            let zip = fixture.home.appending("real.zip")
+            try "old\n".write(toFile: zip, atomically: false, encoding: .utf8)
+            let link = fixture.home.appending("link.zip")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: zip)
+            let output = try await fixture.hooray("export", "--format", "csv", "-o", link)
+            #expect(output.status == .exited(0), "\(output.standardError)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == zip, "the link is kept")
+            #expect(try mode(zip) == 0o600)
+            let unzipped = fixture.home.appending("unzipped")
+            try await unzip(zip, into: unzipped)
+            #expect(try read(unzipped + "/moments.csv").contains("Took a walk"))
         }
     }
 
@@ -393,6 +462,63 @@ struct ExportImportTests {
             let third = fixture.home.appending("c.json")
             _ = try await fixture.hooray("export", "-o", third)
             #expect(try read(third) == text)
+        }
+    }
+
+    /// The stored value of every moment, read from the database with Python's sqlite3.
+    func storedMoments(_ fixture: HoorayFixture) async throws -> String {
+        let output = try await ProcessRunner.run(
+            "/usr/bin/python3",
+            arguments: [
+                "-c",
+                "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+                    + "print('\\n'.join(str(v) for (v,) in db.execute(\"SELECT value FROM record WHERE plugin = 'wins'\")))",
+                fixture.home.appending("data/hooray/hooray.sqlite"),
+            ])
+        #expect(output.status == .exited(0), "\(output.standardError)")
+        return output.standardOutput
+    }
+
+    @Test func importingYourOwnExportIntoTheSameDataFindsEverythingAlreadyThere() async throws {
+        try await HoorayFixture.with { fixture in
+            try await withAIServer { ai in
+                // Moments praised by the AI service keep its id, which the export leaves out.
+                try fixture.writeConfig(
+                    """
+                    [ai]
+                    provider = "hooray"
+                    endpoint = "\(ai.endpoint("good").absoluteString)"
+                    timeout = "3s"
+                    connect_timeout = "2s"
+                    """)
+                try await makeData(fixture)
+                let before = try await storedMoments(fixture)
+                #expect(before.contains("srv-"), "\(before)")
+                let file = fixture.home.appending("mine.json")
+                #expect(try await fixture.hooray("export", "-o", file).status == .exited(0))
+
+                let preview = try await fixture.hooray("import", file)
+                #expect(preview.status == .exited(0), "\(preview.standardError)")
+                #expect(
+                    preview.standardOutput.contains("Everything in it is already here; there is nothing to add."),
+                    "\(preview.standardOutput)")
+                #expect(preview.standardOutput.contains("wins: 2 moments already there"), "\(preview.standardOutput)")
+                #expect(!preview.standardOutput.contains("different here"), "\(preview.standardOutput)")
+                let summary = try json(try await fixture.hooray("import", file, "--json").standardOutput)
+                let parts = try #require(summary["parts"] as? [[String: Any]])
+                #expect(parts.count > 5)
+                for part in parts {
+                    #expect(part["added"] as? Int == 0 && part["updated"] as? Int == 0, "\(part)")
+                    #expect((part["conflicts"] as? [String])?.isEmpty == true, "\(part)")
+                }
+
+                let replaced = try await fixture.hooray("import", file, "--replace", "--apply")
+                #expect(replaced.status == .exited(0), "\(replaced.standardError)")
+                #expect(
+                    replaced.standardOutput.contains("Everything in it was already here; nothing was added."),
+                    "\(replaced.standardOutput)")
+                #expect(try await storedMoments(fixture) == before, "what the export leaves out is kept")
+            }
         }
     }
 

@@ -1,8 +1,10 @@
 import Foundation
-import HoorayEngine
 import HoorayKit
 import HoorayStorage
 import Testing
+import WinsPlugin
+
+@testable import HoorayEngine
 
 /// The export file: written the same way every time, read back exactly, refused with the fix.
 @Suite struct ExportDocumentTests {
@@ -191,6 +193,39 @@ import Testing
         }
         // Every record accepted: read as before.
         #expect(try ExportDocument.read(Data(text.utf8), file: "a.json") { _, _, _ in nil } == canonical(Self.sample))
+    }
+
+    @Test func aVersion1RecordOfAKindItsInstalledPluginDoesNotKeepIsRefusedByField() throws {
+        let forms = ExportDocument.Forms(recordTypes: ["wins": [Moment.self]])
+        let file = #"""
+            {"format": "hooray-export", "version": 1, "plugins": {"wins": {"records": [
+              {"kind": "moment", "id": "a", "instant": 1795683600, "value": {}},
+              {"kind": "momnet", "id": "b", "instant": 1795683600, "value": {}}
+            ]}, "garden": {"records": [{"kind": "bed", "id": "c", "day": "2026-11-20", "value": {}}]}}}
+            """#
+        #expect {
+            try ExportDocument.read(Data(file.utf8), file: "a.json", forms: forms)
+        } throws: { error in
+            let message = "\(error)"
+            let words = "\"momnet\" is not a kind of record the wins plugin keeps; it keeps \"moment\""
+            return message.contains("plugins.wins.records[1].kind: " + words)
+                && message.hasSuffix("Nothing was imported.")
+        }
+        // The known kind, and any kind of a plugin without record types here, are read.
+        let accepted = file.replacingOccurrences(of: "momnet", with: "moment").replacingOccurrences(
+            of: "\"id\": \"b\"", with: "\"id\": \"b2\"")
+        let data = try ExportDocument.read(Data(accepted.utf8), file: "a.json", forms: forms)
+        #expect(data.plugins["wins"]?.records.count == 2)
+        #expect(data.plugins["garden"]?.records.map(\.kind) == ["bed"])
+    }
+
+    @Test(arguments: [
+        ("=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\""), ("+1", "'+1"), ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"), ("\r=1", "\"'\r=1\""), ("a=b", "a=b"), ("", ""),
+        ("Took a walk", "Took a walk"),
+    ])
+    func aCellASpreadsheetWouldRunAsAFormulaStartsWithAQuote(cell: String, written: String) {
+        #expect(ExportDocument.quoted(cell) == written)
     }
 
     @Test func aFileThatIsNotJSONSuggestsOnlyTheImportersThatAreInstalled() {

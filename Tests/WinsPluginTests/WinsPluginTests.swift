@@ -182,6 +182,28 @@ import Testing
         #expect(retry.reminder.isInternal)
     }
 
+    @Test func anImportedMomentWaitingForPraiseIsAskedAgainAtOnce() async throws {
+        let harness = harness([
+            .success(AIPraise(text: "Worth the wait.", serverID: "srv-1", tags: []))
+        ])
+        let exported = Moment(
+            text: "Stretched", submittedAt: Self.start.addingTimeInterval(-86_400),
+            happenedAt: Self.start.addingTimeInterval(-86_400), timeZone: "UTC", offlinePraise: "Nice move, champ.",
+            sync: .pending, syncAttempts: 3, nextSyncAt: Self.start.addingTimeInterval(-80_000))
+        let record = try Moment.storedRecord(fromExport: try exported.exportValue(), id: exported.recordID)
+        let again = try Moment.storedRecord(fromExport: try exported.exportValue(), id: exported.recordID)
+        #expect(record.data == again.data, "every import of the same file stores the same bytes")
+        let imported = try Moment(exportValue: try exported.exportValue(), id: exported.recordID)
+        #expect(imported.nextSyncAt == exported.submittedAt)
+        try await harness.context.records(of: Moment.self).insert(imported)
+        let plugin = try await activate(harness)
+        let retry = try #require(try await harness.reminders.list().first)
+        #expect(retry.reminder.id == "sync")
+        #expect(retry.nextDue == Self.start.addingTimeInterval(WinsPlugin.soon), "due at once, not never")
+        try await plugin.retryPending(context: harness.context)
+        #expect(try await moments(harness).first?.aiPraise == "Worth the wait.")
+    }
+
     @Test func withAIOffNoRetryIsPlannedAndPendingMomentsWait() async throws {
         let harness = harness()
         try await harness.context.records(of: Moment.self).insert(

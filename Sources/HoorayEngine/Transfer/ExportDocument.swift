@@ -30,6 +30,20 @@ public enum ExportDocument {
             self.recordTypes = recordTypes
         }
 
+        /// Whether two records of a plugin hold the same in their public form: the same date as the
+        /// export writes it, and the same ``PluginRecord/exportValue()``. So a record imported from
+        /// an export of the same data is the same as the stored one, though the export leaves out
+        /// this computer's bookkeeping (such as a moment's AI retries) and rounds instants to the
+        /// microsecond. `false` for a kind without a type, or a record its type cannot read.
+        public func samePublicForm(plugin: String, _ one: StoredRecord, _ other: StoredRecord) -> Bool {
+            guard one.kind == other.kind, one.id == other.id, ExportDocument.same(one.date, other.date),
+                let type = type(plugin: plugin, kind: one.kind),
+                let first = try? type.exportValue(ofStored: one.data),
+                let second = try? type.exportValue(ofStored: other.data)
+            else { return false }
+            return first == second
+        }
+
         /// The type of a plugin's records of a kind, when the plugin is installed and has it.
         func type(plugin: String, kind: String) -> (any PluginRecord.Type)? {
             recordTypes[plugin]?.first { $0.recordKind == kind }
@@ -160,6 +174,7 @@ public enum ExportDocument {
                     fileVersion == 1
                     ? try self.record(entry, at: at, file: file)
                     : try self.record(entry, plugin: name, at: at, line: line, forms: forms, file: file)
+                try knownKind(record.kind, plugin: name, at: at, line: line, forms: forms, file: file)
                 let key = record.kind + "\u{0}" + record.id
                 if let earlier = seen[key] {
                     throw ImportFileError(
@@ -289,16 +304,8 @@ public enum ExportDocument {
                 file: file,
                 problem: .field(path, "needs either \"day\" (YYYY-MM-DD) or \"at\" (an ISO 8601 instant)"))
         }
-        let known = forms.recordTypes[plugin] ?? []
-        guard let type = known.first(where: { $0.recordKind == kind }) else {
-            if !known.isEmpty {
-                throw ImportFileError(
-                    file: file,
-                    problem: .value(
-                        path + ".kind",
-                        "\"\(kind)\" is not a kind of record the \(plugin) plugin keeps; it keeps "
-                            + known.map { "\"\($0.recordKind)\"" }.joined(separator: ", "), line: line))
-            }
+        try knownKind(kind, plugin: plugin, at: path, line: line, forms: forms, file: file)
+        guard let type = forms.type(plugin: plugin, kind: kind) else {
             return StoredRecord(
                 kind: kind, id: id, date: date, data: try Self.bytes(of: fields, under: "value", at: path, file: file))
         }
@@ -332,6 +339,21 @@ public enum ExportDocument {
                         + "make the two the same", line: line))
         }
         return record
+    }
+
+    /// Refuses a kind of record that an installed plugin with record types does not keep: it
+    /// would be stored where nothing reads it, and no later export could be imported.
+    static func knownKind(
+        _ kind: String, plugin: String, at path: String, line: Int?, forms: Forms, file: String
+    ) throws(ImportFileError) {
+        let known = forms.recordTypes[plugin] ?? []
+        guard !known.isEmpty, !known.contains(where: { $0.recordKind == kind }) else { return }
+        throw ImportFileError(
+            file: file,
+            problem: .value(
+                path + ".kind",
+                "\"\(kind)\" is not a kind of record the \(plugin) plugin keeps; it keeps "
+                    + known.map { "\"\($0.recordKind)\"" }.joined(separator: ", "), line: line))
     }
 
     /// Whether two dates are the same as the export writes them.
@@ -446,8 +468,13 @@ public enum ExportDocument {
         return name.isEmpty ? "records" : name
     }
 
-    /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
-    static func quoted(_ field: String) -> String {
+    /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). A field that
+    /// a spreadsheet would take for a formula — starting with `=`, `+`, `-`, `@`, a tab or a
+    /// carriage return — is written after a single quote `'`, so that it shows as text and runs
+    /// nothing (OWASP's advice on CSV injection): a moment's words or the AI's praise are not to be
+    /// trusted that far.
+    static func quoted(_ cell: String) -> String {
+        let field = cell.unicodeScalars.first.map { "=+-@\t\r".unicodeScalars.contains($0) } == true ? "'" + cell : cell
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
