@@ -81,9 +81,8 @@ struct Hooray: AsyncParsableCommand {
                 Most commands also work while hoorayd is not running, and say so.
 
                 A fresh install is calm: a one-time welcome and nothing else. A plugin's daily notices \
-                (recovery's check-in at 20:00 and challenge at 09:00, swaps' Night Prep at 21:00 and \
-                Morning Focus at 08:00) start with your first use of that plugin, which says what it \
-                scheduled and how to turn it off, or when you switch them on in its [plugins.NAME] section.
+                start with your first use of that plugin, which says what it scheduled and how to turn it \
+                off, or when you switch them on in its [plugins.NAME] section (docs/calm-delivery.md).
 
                 Configuration: ~/.config/hooray/hooray.toml (see `hooray config check`).
                 Data: ~/.local/share/hooray/.

@@ -33,11 +33,8 @@ struct HoorayDaemon: AsyncParsableCommand {
 
             A fresh install is calm: the one-time welcome and nothing else. A plugin's daily notices \
             start when you first use it, and that first use says what it scheduled and how to turn it \
-            off: recovery's check-in (20:00) and challenge (09:00) with your first `hooray reject`, \
-            check-in or challenge; swaps' Night Prep (21:00) and Morning Focus (08:00) with your first \
-            `hooray swap` or prep. Writing one on in the plugin's section (checkin = true, night_prep = \
-            "21:00") starts it at once; checkin = false, challenge_at = "off", night_prep = "off" or \
-            morning_focus = "off" turns it off.
+            off; switching them on in the plugin's [plugins.NAME] section starts them at once, and \
+            switching them off there always wins (docs/calm-delivery.md).
 
             Signals: SIGHUP reloads the configuration (a broken one is reported and the last good one \
             kept); SIGTERM or SIGINT stop it cleanly. Only one hoorayd runs per data folder.
