@@ -135,7 +135,7 @@ extension SwapsPlugin {
     static func savedPrepText(_ prep: Prep, today: LocalDate, replaced: Bool, configuration: SwapsConfiguration)
         -> String
     {
-        var lines = ["🌙 Prepped for \(dayLabel(prep.day, today: today)):"] + bulletLines(prep.items)
+        var lines = ["🌙 Prepped for \(dayLabel(prep.day, today: today)):"] + numberedLines(prep.items)
         if replaced { lines.append("This replaces the prep you made earlier for that day.") }
         if let time = configuration.morningFocus {
             lines.append("Morning Focus shows \(prep.items.count == 1 ? "it" : "them") at \(time). Sleep well.")
@@ -154,8 +154,8 @@ extension SwapsPlugin {
             lines += ["☀️ From last night, for today:"] + bulletLines(fromLastNight.items) + [""]
         }
         if let tonight {
-            lines += ["🌙 Your prep for \(dayLabel(day, today: today)):"] + bulletLines(tonight.items)
-            lines.append("A new `hooray swap prep \"…\"` replaces it.")
+            lines += ["🌙 Your prep for \(dayLabel(day, today: today)):"] + numberedLines(tonight.items)
+            lines.append("A new `hooray swap prep \"…\"` replaces it; `hooray swap prep remove N` takes item N out.")
         } else {
             lines.append("No prep for \(dayLabel(day, today: today)) yet, and that's okay.")
             lines.append(

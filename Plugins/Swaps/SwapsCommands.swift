@@ -4,7 +4,10 @@ import HoorayKit
 /// The swaps plugin's commands: `hooray swap …`.
 extension SwapsPlugin {
     public var commands: [CommandSpec] {
-        [
+        let swapID = CommandSpec.Argument(
+            name: "id", help: "The swap's id, or its first characters, as `hooray swap list` shows it.",
+            completionCommand: ["swap", "list", "--ids"])
+        return [
             CommandSpec(
                 name: "log", summary: "Log tonight's healthy swap.",
                 arguments: [
@@ -33,6 +36,46 @@ extension SwapsPlugin {
                 ],
                 examples: ["hooray swap prep \"Oatmeal instead of a pastry\" \"Walk after lunch\""],
                 aliases: ["swap prep"], offersJSON: true, noun: "your prep"),
+            CommandSpec(
+                name: "prep-remove", summary: "Take one item out of tonight's prep, by its number or its words.",
+                arguments: [
+                    .init(
+                        name: "item",
+                        help: "The item's number, as `hooray swap prep` shows it, or its words in quotes.")
+                ],
+                examples: ["hooray swap prep remove 2", "hooray swap prep remove \"Walk after lunch\""],
+                aliases: ["swap prep remove"], offersJSON: true, noun: "your prep"),
+            CommandSpec(
+                name: "list", summary: "Your swaps with their ids, newest first.",
+                options: [
+                    .init(
+                        name: "days", valueName: "n",
+                        help: "How many days back, today included (default 28; 1 to 3650).")
+                ],
+                flags: [.init(name: "ids", help: "Print only the ids, one a line.")],
+                examples: ["hooray swap list", "hooray swap list --days 7 --json"], aliases: ["swap list"],
+                offersJSON: true, writes: false),
+            CommandSpec(
+                name: "edit", summary: "Fix a swap: its words, its day, or both.",
+                discussion: "What you leave out stays as it is. The streak follows the swaps as they are now.",
+                arguments: [
+                    swapID,
+                    .init(name: "text", help: "The swap's new words.", isOptional: true, isRepeating: true),
+                ],
+                options: [
+                    .init(
+                        name: "date", valueName: "day",
+                        help: "Move it to this day: today, yesterday or YYYY-MM-DD; never a future day.")
+                ],
+                examples: [
+                    "hooray swap edit 3f2a9c1e \"Tea instead of wine\"", "hooray swap edit 3f2a --date yesterday",
+                ],
+                aliases: ["swap edit"], offersJSON: true, noun: "your change"),
+            CommandSpec(
+                name: "delete",
+                summary: "Delete a swap (asks first on a terminal); it no longer counts toward your streak.",
+                arguments: [swapID], examples: ["hooray swap delete 3f2a9c1e"], aliases: ["swap delete"],
+                offersJSON: true, confirmation: "Delete the swap {id}? It no longer counts toward your streak."),
             CommandSpec(
                 name: "need-help", summary: "I need help: your top three swaps and a 90-second calm breathing guide.",
                 discussion:

@@ -23,6 +23,14 @@ extension SwapsPlugin {
             reply = try await prepCommand(command, context: context, configuration: configuration)
             reply = try await withFirstInspiration(
                 reply, command: command, context: context, configuration: configuration)
+        case "list":
+            reply = try await listCommand(command, context: context)
+        case "edit":
+            reply = try await editCommand(command, context: context)
+        case "delete":
+            reply = try await deleteCommand(command, context: context)
+        case "prep-remove":
+            reply = try await prepRemoveCommand(command, context: context, configuration: configuration)
         case "need-help":
             // Nothing between the user and the breathing: no inspiration, no welcome.
             reply = try await needHelpCommand(command, context: context)

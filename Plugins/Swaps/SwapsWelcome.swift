@@ -77,7 +77,8 @@ extension SwapsPlugin {
     {
         // Not with --json, not in the quiet style's swap ("✅ Swap saved." alone), and not in the way
         // of "I need help": the next command shows it.
-        guard !command.json, command.command != "need-help",
+        // Nor before the ids shell completion reads.
+        guard !command.json, command.command != "need-help", !command.flag("ids"),
             !(command.command == "log" && context.celebrations.style == .off)
         else { return reply }
         let isFirst = try await context.storage.update(forKey: SwapsWelcome.shownKey) { data in

@@ -69,6 +69,9 @@ enum CommandLineCheck {
                 return "\(label): \(error)"
             }
             if parsed.wantsHelp { return nil }
+            if let refusal = FreeTextGuard.refusal(rest, node: node, tree: commandTree) {
+                return "\(label): \(refusal.joined(separator: "\n"))"
+            }
             if json && !spec.offersJSON { return "\(label): this command has no JSON output; leave out --json" }
             // A missing argument with a question is asked on a terminal; one without is an error.
             for argument in spec.arguments

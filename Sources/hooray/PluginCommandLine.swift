@@ -181,6 +181,11 @@ enum PluginCommandLine {
             let global = GlobalArguments.current
             var probe = try CLISession(configFile: global.config)
             parsed = try CommandLineParser.parse(words, spec: spec, environment: environment(session: probe))
+            if !parsed.wantsHelp, let node = commandTree.index(of: path),
+                let refusal = FreeTextGuard.refusal(words, node: node, tree: commandTree)
+            {
+                throw CommandUsageError(refusal.joined(separator: "\n"))
+            }
             if parsed.configFile != nil { probe = try CLISession(configFile: parsed.configFile) }
             session = probe
             if global.json, !parsed.wantsHelp {
@@ -417,12 +422,33 @@ struct PluginNode<Index: TypeIndex>: AsyncParsableCommand {
     }
 
     @Argument(
-        parsing: .captureForPassthrough,
-        help: ArgumentHelp("Arguments and options (see above).", valueName: "arguments"),
+        parsing: .captureForPassthrough, help: PluginNode.argumentsHelp,
         completion: .custom { words, index, prefix in
             PluginCompletion.complete(words: words, index: index, prefix: prefix)
         })
     var arguments: [String] = []
+
+    /// The man page's entry for what follows the command's name: its own arguments and options, each
+    /// with its help, or for a group the commands under it.
+    static var argumentsHelp: ArgumentHelp {
+        let node = node
+        guard let spec = node.command?.spec else {
+            let words = commandTree.visibleChildren(of: Index.value).map(\.word)
+            return ArgumentHelp(
+                "One of its commands (\(words.joined(separator: ", "))), then that command's arguments and options.",
+                valueName: "command")
+        }
+        var parts =
+            spec.arguments.map { "<\($0.name)> \($0.help)" }
+            + spec.options.map { "--\($0.name) <\($0.valueName)> \($0.help)" }
+            + spec.flags.map { "--\($0.name) \($0.help)" }
+        if spec.offersJSON { parts.append("--json Print JSON instead of text.") }
+        if spec.confirmation != nil { parts.append("--yes Go ahead without asking.") }
+        guard !parts.isEmpty else {
+            return ArgumentHelp("None of its own: it takes only --config, --no-color and --help.", valueName: "none")
+        }
+        return ArgumentHelp(parts.joined(separator: " · "), valueName: "arguments")
+    }
 
     func run() async throws {
         let code = await PluginCommandLine.run(path: Self.node.path, arguments: arguments)

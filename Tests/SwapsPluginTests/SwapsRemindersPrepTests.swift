@@ -58,9 +58,9 @@ import Testing
             reply.text.hasSuffix(
                 """
                 🌙 Prepped for tomorrow, Tue 2026-06-16:
-                  • Oatmeal instead of a pastry
-                  • Walk after lunch
-                  • Tea instead of wine
+                  1. Oatmeal instead of a pastry
+                  2. Walk after lunch
+                  3. Tea instead of wine
                 Morning Focus shows them at 08:00. Sleep well.
                 """))
         #expect(
@@ -133,8 +133,8 @@ import Testing
                   • Oatmeal instead of a pastry
 
                 🌙 Your prep for tomorrow, Wed 2026-06-17:
-                  • Tea instead of wine
-                A new `hooray swap prep "…"` replaces it.
+                  1. Tea instead of wine
+                A new `hooray swap prep "…"` replaces it; `hooray swap prep remove N` takes item N out.
                 """))
         #expect(both.json?["items"] == .array([.string("Tea instead of wine")]))
     }

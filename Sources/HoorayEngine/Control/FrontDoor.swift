@@ -139,6 +139,8 @@ public enum FrontDoor {
                 home: caller.home),
             parsed.configFile == nil, !parsed.wantsHelp
         else { return nil }
+        // Words that read as a mistyped command are the full program's to refuse.
+        if FreeTextGuard.refusal(rest, node: node, tree: tree) != nil { return nil }
         if global.json {
             guard spec.offersJSON else { return nil }
             parsed.invocation.json = true
