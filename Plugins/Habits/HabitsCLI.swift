@@ -39,7 +39,8 @@ extension HabitsPlugin {
                 name: "show", summary: "A habit's details, its \"remember why\" note and a month calendar.",
                 discussion: "Colour is used on a terminal unless NO_COLOR is set.", arguments: [name],
                 options: [.init(name: "month", help: "The month to show (YYYY-MM; default this month).")],
-                aliases: ["habit show"], writes: false),
+                examples: ["hooray habit show \"Read 10 pages\"", "hooray habit show \"Read 10 pages\" --json"],
+                aliases: ["habit show"], offersJSON: true, writes: false),
             CommandSpec(
                 name: "pause", summary: "Pause a habit without guilt: paused days neither count nor break the streak.",
                 discussion: """
@@ -103,7 +104,15 @@ extension HabitsPlugin {
             if command.json { return CommandReply(json: try JSONValue(json: HabitListView.json(entries))) }
             return CommandReply(text: HabitListView.text(entries))
         case "show":
-            return .text(try await show(command, context: context, milestones: configuration.milestones))
+            guard command.json else {
+                return .text(try await show(command, context: context, milestones: configuration.milestones))
+            }
+            // The habit's record as `hooray habit list --json` prints it (docs/json.md, `habit`).
+            let habit = try await context.records(of: Habit.self).find(named: command.value("name") ?? "")
+            let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+            return CommandReply(
+                json: try JSONValue(
+                    encoding: HabitListView.Entry(habit, today: today, milestones: configuration.milestones)))
         case "add", "edit":
             request = HabitRequest(
                 name: name, why: command.value("why"), every: command.value("every"), on: command.value("on"),

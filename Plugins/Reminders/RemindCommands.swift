@@ -68,7 +68,13 @@ extension RemindersPlugin {
                 aliases: ["remind edit"], offersJSON: true, noun: "your change"),
             CommandSpec(
                 name: "remove", summary: "Remove a reminder added with `hooray remind`.",
-                arguments: [Self.idArgument], examples: ["hooray remind remove r3"], aliases: ["remind remove"]),
+                arguments: [
+                    .init(
+                        name: "id",
+                        help: "The reminders' ids, such as r3 or r3 r5, as `hooray remind list` shows them.",
+                        isRepeating: true, completionCommand: Self.idArgument.completionCommand)
+                ],
+                examples: ["hooray remind remove r3", "hooray remind remove r3 r5"], aliases: ["remind remove"]),
         ]
     }
 
@@ -113,37 +119,56 @@ extension RemindersPlugin {
             let entry = book.entry(record, nextDue: scheduled.nextDue)
             return CommandReply(text: "Changed \(record.id): \(entry.sentence).", json: try JSONValue(encoding: entry))
         case "remove":
-            let (record, nextDue) = try await book.find(command.value("id") ?? "")
-            guard record.isDone(nextDue: nextDue, now: context.now) else {
-                try await book.remove(record)
-                return CommandReply(text: "Removed \(record.id): \(TerminalText.safe(record.title)).")
+            // Each id is found first, so that a mistyped one removes nothing.
+            var found: [(record: CommandLineReminder, nextDue: Date?)] = []
+            for id in command.values("id") where !found.contains(where: { $0.record.id == id.lowercased() }) {
+                found.append(try await book.find(id))
             }
-            // A one-off that came due: its notice may not have reached the screen yet.
-            let removed = "Removed \(record.id): \(TerminalText.safe(record.title))."
-            switch try await context.reminders.waitingNotice(of: record.id) {
-            case .snoozed(let until):
-                try await book.remove(record)
-                return CommandReply(
-                    text: removed + " It came due \(book.cameDue(record)) and was snoozed until \(book.when(until)); "
-                        + "it will not come back.")
-            case .held(let reason, let until):
-                try await book.remove(record)
-                let end = until.map { " (shown at \(book.when($0)))" } ?? ""
-                return CommandReply(
-                    text: removed + " It came due \(book.cameDue(record)) and waits: \(reason)\(end). That notice "
-                        + "will still be shown then; `hooray inbox` has it meanwhile.")
-            case .queued:
-                try await book.remove(record)
-                return CommandReply(
-                    text: removed + " It came due \(book.cameDue(record)) and waits for the notification server; "
-                        + "that notice will still be shown, and `hooray inbox` has it meanwhile.")
-            case nil:
-                throw PluginCommandError(
-                    try await book.over(record) + ", so there is nothing left to remove; `hooray remind list` shows "
-                        + "what is still to come")
+            var lines: [String] = []
+            for (record, nextDue) in found {
+                do {
+                    lines.append(try await remove(record, nextDue: nextDue, book: book, context: context))
+                } catch let error as PluginCommandError where !lines.isEmpty {
+                    throw PluginCommandError(lines.joined(separator: "\n") + "\n" + error.message)
+                }
             }
+            return CommandReply(text: lines.joined(separator: "\n"))
         default:
             throw PluginCommandError("the reminders plugin has no command \"\(command.command)\"")
+        }
+    }
+
+    /// Removes one reminder added with `hooray remind`, and says what became of it.
+    func remove(_ record: CommandLineReminder, nextDue: Date?, book: RemindBook, context: PluginContext) async throws
+        -> String
+    {
+        guard record.isDone(nextDue: nextDue, now: context.now) else {
+            try await book.remove(record)
+            return "Removed \(record.id): \(TerminalText.safe(record.title))."
+        }
+        // A one-off that came due: its notice may not have reached the screen yet.
+        let removed = "Removed \(record.id): \(TerminalText.safe(record.title))."
+        switch try await context.reminders.waitingNotice(of: record.id) {
+        case .snoozed(let until):
+            try await book.remove(record)
+            return
+                (removed + " It came due \(book.cameDue(record)) and was snoozed until \(book.when(until)); "
+                + "it will not come back.")
+        case .held(let reason, let until):
+            try await book.remove(record)
+            let end = until.map { " (shown at \(book.when($0)))" } ?? ""
+            return
+                (removed + " It came due \(book.cameDue(record)) and waits: \(reason)\(end). That notice "
+                + "will still be shown then; `hooray inbox` has it meanwhile.")
+        case .queued:
+            try await book.remove(record)
+            return
+                (removed + " It came due \(book.cameDue(record)) and waits for the notification server; "
+                + "that notice will still be shown, and `hooray inbox` has it meanwhile.")
+        case nil:
+            throw PluginCommandError(
+                try await book.over(record) + ", so there is nothing left to remove; `hooray remind list` shows "
+                    + "what is still to come")
         }
     }
 }

@@ -48,9 +48,12 @@ extension WinsPlugin {
                 options: [
                     .init(name: "day", valueName: "date", help: "Only this day: YYYY-MM-DD, today or yesterday.")
                 ],
-                flags: [.init(name: "favorites", help: "Only your favourites.")],
+                flags: [
+                    .init(name: "favorites", help: "Only your favourites."),
+                    .init(name: "favourites", help: "The same as --favorites."),
+                ],
                 examples: ["hooray moments", "hooray moments --day yesterday", "hooray moments --favorites --json"],
-                aliases: ["moments"], offersJSON: true, writes: false),
+                aliases: ["moments", "win list"], offersJSON: true, writes: false),
             CommandSpec(
                 name: "fav", summary: "Mark a moment as a favourite, or unmark it.",
                 arguments: [
@@ -94,7 +97,8 @@ extension WinsPlugin {
                 name: "home", summary: "A kind word, and how to log a win (what `hooray` alone shows).",
                 aliases: ["home"], isDefault: true, writes: false),
             CommandSpec(
-                name: "about", summary: "Version, privacy, and where to get help.", aliases: ["about"],
+                name: "about", summary: "Version, privacy, and where to get help.",
+                examples: ["hooray about", "hooray about --json"], aliases: ["about"], offersJSON: true,
                 writes: false),
         ]
     }
@@ -138,7 +142,7 @@ extension WinsPlugin {
             } else {
                 moments = try await book.all()
             }
-            let favorites = command.flag("favorites")
+            let favorites = command.flag("favorites") || command.flag("favourites")
             return CommandReply(
                 text: MomentsView.text(moments, now: now, timeZone: zone, day: day, favoritesOnly: favorites),
                 json: try JSONValue(
@@ -164,14 +168,7 @@ extension WinsPlugin {
             try await scheduleSync(context: context, book: book)
             return .text("Deleted the moment “\(ViewText.singleLine(found.text))” [\(MomentsView.shortID(found.id))].")
         case "journey":
-            var days = 14
-            if let given = command.value("days") {
-                guard let number = Int(given), (1...3660).contains(number) else {
-                    throw PluginCommandError.invalidValue(
-                        "--days", "--days must be from 1 to 3660; got \(given). For example --days 30")
-                }
-                days = number
-            }
+            let days = try command.value("days").map { try TimeInput.daysBack($0) } ?? 14
             let moments = try await book.all()
             return CommandReply(
                 text: JourneyView.text(moments, now: context.now, timeZone: zone, days: days),
@@ -187,7 +184,16 @@ extension WinsPlugin {
             lines.append("More: hooray --help")
             return .text(lines.joined(separator: "\n"))
         case "about":
-            return .text(Self.about(configuration: configuration, environment: command.environment))
+            return CommandReply(
+                text: Self.about(configuration: configuration, environment: command.environment),
+                json: .object([
+                    "version": .string(command.environment.hostVersion),
+                    "dataDirectory": .string(command.environment.dataDirectory),
+                    "crisisHelp": .string(CrisisHelp.paragraph.split(separator: "\n").joined(separator: " ")),
+                    "privacyUrl": configuration.privacyURL.map(JSONValue.string) ?? .null,
+                    "termsUrl": configuration.termsURL.map(JSONValue.string) ?? .null,
+                    "supportUrl": configuration.supportURL.map(JSONValue.string) ?? .null,
+                ]))
         default:
             throw PluginCommandError("the wins plugin has no command \"\(command.command)\"")
         }

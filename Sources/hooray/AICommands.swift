@@ -34,8 +34,12 @@ struct ProviderOption: ParsableArguments {
 
     func validate() throws {
         if let provider, Self.names.contains(provider) == false {
+            let near = NameSuggestion.closest(to: provider, among: Self.names).map {
+                "; did you mean --provider \($0)?"
+            }
             throw ValidationError(
-                "--provider must be one of \(Self.names.joined(separator: ", ")), such as --provider openai")
+                "--provider \"\(provider)\" is not one of \(Self.names.joined(separator: ", "))"
+                    + (near ?? ", such as --provider openai"))
         }
     }
 

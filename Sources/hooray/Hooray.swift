@@ -30,6 +30,13 @@ struct Hooray: AsyncParsableCommand {
             warn("hooray: \(error)")
             Foundation.exit(ExitStatus.configuration.rawValue)
         }
+        if arguments.first.map(PluginCommandLine.isHostWord) != true,
+            arguments.prefix(while: { $0 != "--" }).contains("--version")
+        {
+            // The plugins' commands take --version as hooray's own do (the manual lists it under each).
+            print(HoorayVersion.current)
+            Foundation.exit(0)
+        }
         if let code = await PluginCommandLine.handle(arguments) {
             Foundation.exit(code)
         }
@@ -39,8 +46,13 @@ struct Hooray: AsyncParsableCommand {
     /// Runs one of `hooray`'s own commands, as swift-argument-parser's `main` does, with the
     /// global `--json` given to the commands that print JSON and refused by the others.
     static func runHostCommand(_ arguments: [String]) async -> Never {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
+            command = try parseAsRoot(arguments)
+        } catch {
+            ParserErrorReport.exit(error, arguments: arguments)
+        }
+        do {
             if GlobalArguments.current.json, !(command is Hooray) {
                 guard var printsJSON = command as? any OffersJSON & ParsableCommand else {
                     let name = (["hooray"] + arguments.prefix { !$0.hasPrefix("-") }).joined(separator: " ")

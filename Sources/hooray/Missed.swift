@@ -25,8 +25,8 @@ struct Missed: AsyncParsableCommand, OffersJSON {
     var json = false
 
     func validate() throws {
-        guard (1...3650).contains(days) else {
-            throw ValidationError("--days must be from 1 to 3650; got \(days). For example --days 30")
+        guard TimeInput.daysBack.contains(days) else {
+            throw ValidationError(TimeInput.daysBackProblem(String(days)))
         }
     }
 

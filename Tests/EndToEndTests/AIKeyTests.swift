@@ -267,7 +267,7 @@ struct AIKeyTests {
 
             let badProvider = try await fixture.hooray(arguments: ["ai", "set-key", "--provider", "off"], input: good)
             #expect(badProvider.status == .exited(64))
-            #expect(badProvider.standardError.contains("--provider must be one of hooray, openai"))
+            #expect(badProvider.standardError.contains("--provider \"off\" is not one of hooray, openai"))
         }
     }
 

@@ -191,7 +191,7 @@ struct SafeTextTests {
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
-                    "recoveryDashboard", "challenge", "templates",
+                    "recoveryDashboard", "challenge", "templates", "swapEntry", "about",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -213,6 +213,8 @@ struct SafeTextTests {
             try await record("journeyDay", ["journey", "--json"])
             try await run(fixture, ["habit", "add", "Read", "--remind", "20:00"])
             try await record("habit", ["habit", "list", "--json"])
+            try await record("habit", ["habit", "show", "Read", "--json"])
+            try await record("about", ["about", "--json"])
             try await record("reminder", ["next", "--json"])
             try await record("notice", ["inbox", "--all", "--json"])
             try await record("status", ["status", "--json"])
@@ -267,6 +269,9 @@ struct SafeTextTests {
             try await record("challenge", ["challenge", "--json"])
             try await record("swap", ["swap", "Tea instead of wine", "--json"])
             try await record("swapHistory", ["swap", "history", "--days", "7", "--json"])
+            try await record("swapEntry", ["swap", "list", "--json"])
+            let swapID = try #require(try objects(printed.last!.output).first?["id"] as? String)
+            try await record("swapEntry", ["swap", "edit", String(swapID.prefix(8)), "Herbal tea", "--json"])
             try await record("reminderEntry", ["remind", "Read", "--on", "tomorrow", "--body", "Ten pages", "--json"])
             try await record("reminderEntry", ["remind", "list", "--json"])
             try await record("bar", ["--json", "bar"])

@@ -11,6 +11,20 @@ import Testing
     static let input = TimeInput(now: now, timeZone: newYork)
     static let today = LocalDate(year: 2026, month: 11, day: 22)!
 
+    @Test("Item 10: a number of days back is read by one range, 1 to 3650, and refused in one sentence")
+    func daysBackHaveOneRange() throws {
+        #expect(TimeInput.daysBack == 1...3650)
+        #expect(try TimeInput.daysBack(" 30 ") == 30)
+        #expect(try TimeInput.daysBack("3650") == 3650)
+        for refused in ["0", "3651", "3660", "-1", "two"] {
+            let error = #expect(throws: PluginCommandError.self) { try TimeInput.daysBack(refused) }
+            #expect(
+                error?.message
+                    == "--days must be a number of days from 1 to 3650; got \(refused). For example --days 30")
+            #expect(error?.message == TimeInput.daysBackProblem(refused))
+        }
+    }
+
     @Test(arguments: [
         ("now", TimeInput.Expression.now), ("Just now", .now), ("today", .day(today)),
         (" Yesterday ", .day(today.adding(days: -1))), ("2026-11-01", .day(LocalDate(year: 2026, month: 11, day: 1)!)),

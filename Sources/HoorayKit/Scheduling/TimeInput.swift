@@ -204,6 +204,38 @@ public struct TimeInput: Sendable {
         PluginCommandError.invalidValue(option, "\(option) \"\(text)\" \(problem); \(fix)")
     }
 
+    /// How many days back a listing's `--days` may reach, today included: 1 to 3650, ten years.
+    ///
+    /// One range for every command that looks back over days (`hooray missed`, `hooray journey`), so
+    /// that the same number is taken or refused alike everywhere.
+    public static let daysBack = 1...3650
+
+    /// Reads a number of days back, such as the `30` of `--days 30`: a whole number in ``daysBack``.
+    ///
+    /// - Parameters:
+    ///   - text: What was typed.
+    ///   - option: The option, as the message names it.
+    /// - Returns: The number of days.
+    /// - Throws: ``PluginCommandError`` (an invalid value) saying the range and giving an example.
+    public static func daysBack(_ text: String, option: String = "--days") throws -> Int {
+        guard let days = Int(text.trimmingWhitespace()), daysBack.contains(days) else {
+            throw PluginCommandError.invalidValue(option, daysBackProblem(text, option: option))
+        }
+        return days
+    }
+
+    /// What ``daysBack(_:option:)`` says of a number of days it refuses, for a host command that
+    /// reads the number itself: `--days must be from 1 to 3650; got 0. For example --days 30`.
+    ///
+    /// - Parameters:
+    ///   - text: What was typed.
+    ///   - option: The option.
+    /// - Returns: The message.
+    public static func daysBackProblem(_ text: String, option: String = "--days") -> String {
+        "\(option) must be a number of days from \(daysBack.lowerBound) to \(daysBack.upperBound); got \(text). "
+            + "For example \(option) 30"
+    }
+
     /// How far from today a time ago may point and still be read as a day: 100 years.
     static let furthestBack = 100 * 366 * 86400
 
