@@ -79,7 +79,7 @@ struct UniformCLITests {
             #expect(next.status == .exited(0))
             #expect(next.standardOutput.hasPrefix("["))
             // A command with no JSON output says so.
-            for words in [["reload", "--json"], ["--json", "about"], ["habit", "done", "Read", "--json"]] {
+            for words in [["reload", "--json"], ["--json", "home"], ["habit", "done", "Read", "--json"]] {
                 let refused = try await fixture.hooray(arguments: words)
                 #expect(refused.status == .exited(64), "\(words)")
                 #expect(refused.standardError.contains("no JSON output; leave out --json"), "\(words)")

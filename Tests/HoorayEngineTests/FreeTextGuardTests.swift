@@ -65,6 +65,9 @@ private struct SwapLikePlugin: HoorayPlugin {
         #expect(refusal(["Walked", "the", "dog"]) == nil)
         #expect(refusal(["histroy", "of", "tea"]) == nil)
         #expect(refusal(["Tea"]) == nil)
+        // The command's own names are no typo: "jog" is a swap, not `log`.
+        #expect(refusal(["jog"]) == nil)
+        #expect(refusal(["swap"]) == nil)
         #expect(refusal(["list"], at: ["swaps", "log"]) == nil)
         // A command that saves nothing, whatever its words: ids are no free text.
         #expect(refusal(["r5", "r6"], at: ["swap", "remove"]) == nil)

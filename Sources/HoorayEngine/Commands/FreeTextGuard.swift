@@ -62,7 +62,7 @@ public enum FreeTextGuard {
             index += 1
         }
         guard let first = positionals.first, !first.contains(where: \.isWhitespace) else { return nil }
-        let candidates = commandWords(near: node, plugin: target.plugin, tree: tree)
+        let candidates = commandWords(near: node, except: target, tree: tree)
         let lowered = first.lowercased()
         let meant: String
         let exact: Bool
@@ -90,12 +90,14 @@ public enum FreeTextGuard {
         return [problem, "Nothing was saved. To keep the words as they are, put -- before them: \(fixed)"]
     }
 
-    /// The words that may have been meant at `node`: its commands, the plugin's commands wherever
-    /// they are, and ``commandVerbs``.
-    static func commandWords(near node: Int, plugin: String, tree: CommandTree) -> Set<String> {
+    /// The words that may have been meant at `node`: its commands, the plugin's other commands
+    /// wherever they are, and ``commandVerbs``; not the names of the command itself (`log`, `win`),
+    /// so that "jog" is a moment, not a typo of `log`.
+    static func commandWords(near node: Int, except target: CommandTree.Target, tree: CommandTree) -> Set<String> {
         var words = commandVerbs
         for child in tree.visibleChildren(of: node) { words.insert(child.word) }
-        for other in tree.nodes where !other.isHidden && other.command?.plugin == plugin && other.path.count > 0 {
+        for other in tree.nodes
+        where !other.isHidden && other.command?.plugin == target.plugin && other.command != target {
             words.insert(other.word)
         }
         return words
