@@ -262,9 +262,9 @@ public struct HabitsPlugin: HoorayPlugin {
                 today: today)
         }
         // Celebrated as the notification's Done button does: a milestone big, today small; a day
-        // filled in afterwards (--date) only at a milestone.
+        // filled in afterwards (--date), or one outside the streak, only at a milestone.
         let (habit, celebration) = try await complete(
-            id: found.id, day: day, context: context, celebrateSmall: day == today)
+            id: found.id, day: day, context: context, celebrateSmall: day == today && notes.isEmpty)
         let streak = habit.streak(today: today).days
         let message = "Done: “\(habit.name)” · \(Self.days(streak))"
         return reply(habit, message, notes: notes, celebration: celebration, today: today)
