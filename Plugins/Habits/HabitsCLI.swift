@@ -168,17 +168,19 @@ extension HabitsPlugin {
         if let why = habit.why { lines.append("Remember why: \(TerminalText.safe(why, multiline: true))") }
         var schedule = habit.schedule.summary
         if let time = habit.remindAt { schedule += ", reminder at \(time)" }
-        lines.append("Schedule: \(schedule), since \(habit.start)")
+        lines.append("Schedule: \(schedule), since \(habit.start.written(today: today))")
         var streakLine = "Streak: \(streak.days == 1 ? "1 day" : "\(streak.days) days")"
         if let badge = habit.badge(today: today, milestones: milestones) { streakLine += " · \(badge) Day badge" }
         lines.append(streakLine)
         if let pause = habit.pauses.last(where: { $0.contains(today) }) {
             lines.append(
-                "Paused since \(pause.from)\(pause.through.map { " through \($0)" } ?? ", until you resume it")")
+                "Paused since \(pause.from.written(today: today))\(pause.through.map { " through \($0.written(today: today))" } ?? ", until you resume it")"
+            )
         }
         if let reset = habit.resets.last {
             lines.append(
-                "Last reset: \(reset.day)\(reset.note.map { " — “\(TerminalText.safe($0, multiline: true))”" } ?? "")")
+                "Last reset: \(reset.day.written(today: today))\(reset.note.map { " — “\(TerminalText.safe($0, multiline: true))”" } ?? "")"
+            )
         }
         lines.append("")
         lines.append(HabitCalendar.render(habit, month: shown, today: today, color: command.environment.color))

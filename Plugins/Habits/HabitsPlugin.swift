@@ -72,11 +72,17 @@ public struct HabitsPlugin: HoorayPlugin {
             hold: hold(for: habit, context: context))
     }
 
-    /// While a habit is paused its reminder still comes due, and ``reminderDue(_:context:)`` shows
-    /// nothing: the hold says so, so that `hooray next` does not list it as coming.
+    /// While a habit is paused, or once it is done today, its reminder still comes due and
+    /// ``reminderDue(_:context:)`` shows nothing: the hold says so, so that `hooray next` and the
+    /// status bar do not list it as coming.
     func hold(for habit: HabitPlan, context: PluginContext) -> ReminderHold? {
         let today = context.today
-        guard let pause = habit.pauses.first(where: { $0.contains(today) }) else { return nil }
+        guard let pause = habit.pauses.first(where: { $0.contains(today) }) else {
+            guard habit.done.contains(today) else { return nil }
+            return ReminderHold(
+                reason: "done today",
+                until: LocalDayRange(from: today, through: today, in: context.timeZone).instants.upperBound)
+        }
         guard let through = pause.through else { return ReminderHold(reason: "paused") }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = context.timeZone
@@ -206,7 +212,7 @@ public struct HabitsPlugin: HoorayPlugin {
         if let why { changes.append(why.map { "note “\($0)”" } ?? "note removed") }
         if schedule != nil { changes.append("schedule \(habit.schedule.summary)") }
         if let remindAt { changes.append(remindAt.map { "reminder at \($0)" } ?? "reminder off") }
-        if let start { changes.append("counts from \(start)") }
+        if let start { changes.append("counts from \(start.written(today: today))") }
         return reply(habit, "Updated “\(habit.name)”: \(changes.joined(separator: "; ")).", today: today)
     }
 
@@ -236,27 +242,36 @@ public struct HabitsPlugin: HoorayPlugin {
             try request.date.map { try context.timeInput.day($0, option: "--date", limit: .todayOrEarlier) } ?? today
         guard day >= found.start else {
             throw PluginCommandError(
-                "“\(found.name)” starts on \(found.start), so \(day) cannot be marked; change the start with `hooray habit edit --start`"
+                "“\(found.name)” starts on \(found.start.written(today: today)), so \(day.written(today: today)) cannot be marked; change the start with `hooray habit edit --start`"
             )
         }
         var notes: [String] = []
         if found.pauses.contains(where: { $0.contains(day) }) {
-            notes.append("“\(found.name)” is paused on \(day), so this counts as an extra, outside the streak.")
+            notes.append(
+                "“\(found.name)” is paused on \(day.written(today: today)), so this counts as an extra, outside the streak."
+            )
         } else if !found.schedule.isDue(on: day, start: found.start) {
-            notes.append("“\(found.name)” isn't due on \(day); it's counted as an extra, outside the streak.")
+            notes.append(
+                "“\(found.name)” isn't due on \(day.written(today: today)); it's counted as an extra, outside the streak."
+            )
         }
         if found.completions.contains(day) {
             return reply(
-                found, "“\(found.name)” is already done for \(day == today ? "today" : "\(day)").", notes: notes,
+                found, "“\(found.name)” is already done for \(day == today ? "today" : day.written(today: today)).",
+                notes: notes,
                 today: today)
         }
-        let (habit, celebration) = try await complete(id: found.id, day: day, context: context, celebrateSmall: false)
+        // Celebrated as the notification's Done button does: a milestone big, today small; a day
+        // filled in afterwards (--date), or one outside the streak, only at a milestone.
+        let (habit, celebration) = try await complete(
+            id: found.id, day: day, context: context, celebrateSmall: day == today && notes.isEmpty)
         let streak = habit.streak(today: today).days
         let message = "Done: “\(habit.name)” · \(Self.days(streak))"
         return reply(habit, message, notes: notes, celebration: celebration, today: today)
     }
 
-    /// Marks a day done and celebrates a milestone the streak reached, once per run.
+    /// Marks a day done and celebrates it, from the command line and the Done button alike: big for
+    /// a milestone the streak reached (once per run), otherwise small when `celebrateSmall`.
     ///
     /// The day is saved first; a celebration that cannot be shown is logged and does not undo it.
     ///
@@ -269,6 +284,8 @@ public struct HabitsPlugin: HoorayPlugin {
         let (habit, reached) = try await habits(context).change(id) { habit in
             habit.complete(day, today: today, milestones: milestones)
         }
+        // Done today: today's reminder is held, so that it is not listed as coming.
+        if day == today { try await syncReminder(for: habit, context: context) }
         if let milestone = reached {
             let outcome = await context.celebrate(
                 Celebration(
@@ -277,13 +294,10 @@ public struct HabitsPlugin: HoorayPlugin {
                         ? "A whole year of showing up." : "\(milestone) days in a row. Look at that."))
             return (habit, outcome?.line)
         }
-        if celebrateSmall {
-            let streak = habit.streak(today: today).days
-            let outcome = await context.celebrate(
-                Celebration(size: .small, title: "\(habit.name) · \(Self.days(streak))"))
-            return (habit, outcome?.line)
-        }
-        return (habit, nil)
+        guard celebrateSmall else { return (habit, nil) }
+        let streak = habit.streak(today: today).days
+        let outcome = await context.celebrate(Celebration(size: .small, title: "\(habit.name) · \(Self.days(streak))"))
+        return (habit, outcome?.line)
     }
 
     static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
@@ -295,12 +309,15 @@ public struct HabitsPlugin: HoorayPlugin {
         let day = try request.date.map { try context.timeInput.day($0, option: "--date") } ?? today
         guard found.completions.contains(day) else {
             throw PluginCommandError(
-                "“\(found.name)” isn't marked done on \(day == today ? "today" : "\(day)"), so there is nothing to undo"
+                "“\(found.name)” isn't marked done on \(day == today ? "today" : day.written(today: today)), so there is nothing to undo"
             )
         }
         let (habit, _) = try await book.change(found.id) { $0.completions.remove(day) }
+        if day == today { try await syncReminder(for: habit, context: context) }
         return reply(
-            habit, "Undone: “\(habit.name)” on \(day) · \(Self.days(habit.streak(today: today).days))", today: today)
+            habit,
+            "Undone: “\(habit.name)” on \(day.written(today: today)) · \(Self.days(habit.streak(today: today).days))",
+            today: today)
     }
 
     func pause(_ request: HabitRequest, context: PluginContext) async throws -> HabitReply {
@@ -310,14 +327,14 @@ public struct HabitsPlugin: HoorayPlugin {
         let through = try HabitRules.pauseEnd(for: request.duration, until: request.until, input: context.timeInput)
         if let current = found.pauses.first(where: { $0.contains(today) }) {
             throw PluginCommandError(
-                "“\(found.name)” is already paused since \(current.from)\(current.through.map { " until \($0)" } ?? ""); `hooray habit resume \(found.name)` ends the pause"
+                "“\(found.name)” is already paused since \(current.from.written(today: today))\(current.through.map { " until \($0.written(today: today))" } ?? ""); `hooray habit resume \(found.name)` ends the pause"
             )
         }
         let (habit, _) = try await book.change(found.id) {
             $0.pauses.append(HabitPause(from: today, through: through))
         }
         try await syncReminder(for: habit, context: context)
-        let until = through.map { "through \($0)" } ?? "until you resume it"
+        let until = through.map { "through \($0.written(today: today))" } ?? "until you resume it"
         return reply(
             habit, "Paused “\(habit.name)” \(until). The streak waits for you; no reminders meanwhile.", today: today)
     }
@@ -369,6 +386,8 @@ struct HabitPlan: Decodable, Sendable {
     var remindAt: TimeOfDay?
     var createdAt: Date
     var pauses: [HabitPause]
+    /// The days done: a bitmap, quick to read (today's hold needs it).
+    var done: DaySet
 
     init(_ habit: Habit) {
         id = habit.id
@@ -378,10 +397,11 @@ struct HabitPlan: Decodable, Sendable {
         remindAt = habit.remindAt
         createdAt = habit.createdAt
         pauses = habit.pauses
+        done = habit.completions
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, schedule, start, remindAt, createdAt, pauses
+        case id, name, schedule, start, remindAt, createdAt, pauses, done, completions
     }
 
     init(from decoder: any Decoder) throws {
@@ -393,6 +413,12 @@ struct HabitPlan: Decodable, Sendable {
         remindAt = try container.decodeIfPresent(TimeOfDay.self, forKey: .remindAt)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         pauses = try container.decodeIfPresent([HabitPause].self, forKey: .pauses) ?? []
+        if let days = try container.decodeIfPresent(DaySet.self, forKey: .done) {
+            done = days
+        } else {
+            let days = try container.decodeIfPresent([Int].self, forKey: .completions) ?? []
+            done = DaySet(days.map(LocalDate.init(daysSinceEpoch:)))
+        }
     }
 }
 

@@ -167,14 +167,8 @@ enum RejectionListView {
         return first.count > 40 ? String(first.prefix(39)) + "…" : first
     }
 
-    /// `today 10:00`, `yesterday 21:15`, `2026-11-12 09:30`.
+    /// `today 10:00`, `yesterday 21:15`, `Thu 12 Nov 09:30`: as every instant in Hooray's text.
     static func when(_ instant: Date, now: Date, timeZone: TimeZone) -> String {
-        let time = RecoveryFormat.clock(instant, in: timeZone)
-        let day = LocalDate(instant: instant, in: timeZone)
-        switch day.days(until: LocalDate(instant: now, in: timeZone)) {
-        case 0: return "today \(time)"
-        case 1: return "yesterday \(time)"
-        default: return "\(day) \(time)"
-        }
+        Schedule.localDayAndTime(instant, in: timeZone, now: now)
     }
 }

@@ -83,7 +83,11 @@ extension RecoveryPlugin {
                 offersJSON: true, noun: "your check-in"),
             CommandSpec(
                 name: "plan", summary: "Show the 5-minute recovery plan for a rejection.",
-                discussion: "Without an id, for the latest rejection.",
+                discussion: """
+                    Without an id, for the latest rejection. The plan fits what the note says happened \
+                    ("no reply" is ghosting, "just wants to be friends" a direct no); --type shows a kind's \
+                    plan for no situation in particular.
+                    """,
                 arguments: [
                     .init(
                         name: "id", help: Self.rejectionID.help, isOptional: true,
@@ -286,19 +290,21 @@ extension RecoveryPlugin {
 
     /// `hooray recovery plan [ID] [--type T]`.
     func planCommand(_ command: CommandInvocation, context: PluginContext) async throws -> CommandReply {
-        let type: RejectionType
+        let situation: RecoverySituation
         if let given = command.value("type") {
-            type = try RejectionType.parse(given)
+            situation = RecoverySituation(type: try RejectionType.parse(given), note: nil)
         } else if let id = command.value("id") {
-            type = try await context.records(of: Rejection.self).find(idPrefix: id, listedBy: "`hooray recovery list`")
-                .type
+            situation = RecoverySituation(
+                try await context.records(of: Rejection.self).find(idPrefix: id, listedBy: "`hooray recovery list`"))
         } else if let latest = try await context.records(of: Rejection.self).all().max(by: { $0.loggedAt < $1.loggedAt }
         ) {
-            type = latest.type
+            situation = RecoverySituation(latest)
         } else {
-            type = .other
+            situation = RecoverySituation(type: .other, note: nil)
         }
-        let lines = ["\(type.emoji) \(RecoveryCopy.title(for: type))", ""] + RecoveryCopy.planLines(for: type)
+        let title = "\(situation.type.emoji) \(RecoveryCopy.title(for: situation))"
+        let lines =
+            [title, ""] + RecoveryCopy.planLines(for: situation) + [RecoveryCopy.templateLine(for: situation)]
         return .text(lines.joined(separator: "\n"))
     }
 }
@@ -407,7 +413,7 @@ struct RejectionView: Codable, Sendable, Hashable {
     var happenedAt: Date
     var loggedAt: Date
     var recoveredAt: Date?
-    /// Seconds from logged to okay; `nil` while not recovered.
+    /// Seconds from happened to okay; `nil` while not recovered.
     var recoverySeconds: Int?
     var encouragement: String
     var followUpAt: Date?

@@ -162,7 +162,7 @@ public struct RecoveryPlugin: HoorayPlugin {
         switch action.actionID {
         case Self.showPlan.id:
             let rejection = try await rejection(from: action, context: context)
-            var plan = Self.planNotice(for: rejection.type)
+            var plan = Self.planNotice(for: RecoverySituation(rejection))
             if !rejection.isRecovered {
                 // The notification pressed is closed now: the plan carries its other button.
                 plan.actions = [Self.okay]
@@ -184,8 +184,9 @@ public struct RecoveryPlugin: HoorayPlugin {
             }
         case Self.stillHard.id:
             let rejections = try await rejections(from: action, context: context)
-            let type = rejections.max { $0.impact < $1.impact }?.type ?? .other
-            var notice = Self.stillHardNotice(for: type)
+            let hardest = rejections.max { $0.impact < $1.impact }
+            var notice = Self.stillHardNotice(
+                for: hardest.map(RecoverySituation.init) ?? RecoverySituation(type: .other, note: nil))
             if rejections.contains(where: { !$0.isRecovered }), let payload = action.payload {
                 // The follow-up pressed is closed now: the plan carries its other button.
                 notice.actions = [Self.okay]
@@ -214,17 +215,18 @@ public struct RecoveryPlugin: HoorayPlugin {
     }
 
     /// The plan, on its own notification (the **Show plan** button).
-    static func planNotice(for type: RejectionType) -> Notice {
+    static func planNotice(for situation: RecoverySituation) -> Notice {
         Notice(
-            title: RecoveryCopy.title(for: type), body: RecoveryCopy.planLines(for: type).joined(separator: "\n"),
+            title: RecoveryCopy.title(for: situation),
+            body: RecoveryCopy.planLines(for: situation).joined(separator: "\n"),
             category: "hooray.recovery.plan", timeout: .never)
     }
 
     /// What **Still hard** shows: the plan again, and where to find help in a crisis.
-    static func stillHardNotice(for type: RejectionType) -> Notice {
+    static func stillHardNotice(for situation: RecoverySituation) -> Notice {
         Notice(
             title: "That's okay. One step at a time.",
-            body: (RecoveryCopy.planLines(for: type) + ["", CrisisHelp.short]).joined(separator: "\n"),
+            body: (RecoveryCopy.planLines(for: situation) + ["", CrisisHelp.short]).joined(separator: "\n"),
             category: "hooray.recovery.plan", timeout: .never)
     }
 
@@ -298,7 +300,8 @@ public struct RecoveryPlugin: HoorayPlugin {
             type: checked.type, impact: checked.impact, note: checked.note, screenshots: checked.screenshots,
             happenedAt: now.addingTimeInterval(-Double(checked.secondsAgo)), loggedAt: now,
             timeZone: context.timeZone.identifier,
-            encouragement: RecoveryCopy.encouragements(for: checked.type).randomElement()!)
+            encouragement: RecoveryCopy.encouragements(for: RecoverySituation(type: checked.type, note: checked.note))
+                .randomElement()!)
         let after = Double(configuration.followUpAfter.seconds)
         // When it would come alone; one due right now (`--ago` exactly `follow_up_after`) comes at once.
         let ownDue = rejection.happenedAt.addingTimeInterval(after)
@@ -326,10 +329,11 @@ public struct RecoveryPlugin: HoorayPlugin {
 
     /// The notification of a logged rejection: the type's title, the encouraging line and the plan.
     static func loggedNotice(for rejection: Rejection, failedLine: Bool = false) -> Notice {
-        Notice(
-            title: RecoveryCopy.title(for: rejection.type),
+        let situation = RecoverySituation(rejection)
+        return Notice(
+            title: RecoveryCopy.title(for: situation),
             body: ([rejection.encouragement] + (failedLine ? [aiFailedLine] : []) + [""]
-                + RecoveryCopy.planLines(for: rejection.type)).joined(separator: "\n"),
+                + RecoveryCopy.planLines(for: situation)).joined(separator: "\n"),
             actions: [showPlan, okay], category: "hooray.recovery.logged",
             payload: .object(["rejection": .string(rejection.recordID)]))
     }
@@ -337,14 +341,16 @@ public struct RecoveryPlugin: HoorayPlugin {
     /// What the terminal shows for a logged rejection; `followUpPassed` is `follow_up_after` when
     /// the rejection hurt enough for a follow-up but happened longer ago than that, so it gets none.
     static func loggedText(for rejection: Rejection, color: Bool, followUpPassed: ConfigDuration? = nil) -> String {
+        let situation = RecoverySituation(rejection)
         var lines = [
-            "\(rejection.type.emoji) \(RecoveryCopy.title(for: rejection.type))",
+            "\(rejection.type.emoji) \(RecoveryCopy.title(for: situation))",
             rejection.encouragement,
             "",
         ]
-        lines += RecoveryCopy.planLines(for: rejection.type).enumerated().map {
+        lines += RecoveryCopy.planLines(for: situation).enumerated().map {
             $0.offset == 0 ? $0.element : "  " + $0.element
         }
+        lines.append(RecoveryCopy.templateLine(for: situation))
         lines.append("")
         var saved =
             "Logged \(rejection.type.rawValue) · \(rejection.impact)/10 [\(String(rejection.recordID.prefix(8)))]."
@@ -368,7 +374,7 @@ public struct RecoveryPlugin: HoorayPlugin {
         switch today.days(until: day) {
         case 0: return "today at \(time)"
         case 1: return "tomorrow at \(time)"
-        default: return "on \(day) at \(time)"
+        default: return "on \(day.written(today: today)) at \(time)"
         }
     }
 

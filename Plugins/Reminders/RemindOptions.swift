@@ -140,7 +140,8 @@ struct RemindOptions: Sendable, Equatable {
         let today = LocalDate(instant: now, in: timeZone)
 
         if let inSeconds {
-            changed.makeOneOff(at: now.addingTimeInterval(Double(inSeconds)), day: nil, time: nil)
+            changed.makeOneOff(
+                at: Self.wholeMinute(near: now.addingTimeInterval(Double(inSeconds))), day: nil, time: nil)
         } else if let on {
             try changed.makeOneOff(
                 on: on, onText: onText ?? "\(on)", at: at ?? changed.at ?? Self.defaultTime, now: now,
@@ -183,6 +184,12 @@ struct RemindOptions: Sendable, Equatable {
             try changed.makeOneOff(on: day, onText: "\(day)", at: time, now: now, today: today, timeZone: timeZone)
         }
         record = changed
+    }
+
+    /// The whole minute nearest to an instant: `--in 2m` at 17:09:58 comes at 17:11 (not 17:11:58),
+    /// the minute every list shows, as `at now + 2 minutes` keeps to whole minutes.
+    static func wholeMinute(near instant: Date) -> Date {
+        Date(timeIntervalSince1970: (instant.timeIntervalSince1970 / 60).rounded() * 60)
     }
 
     /// Reads a value with the type that reads the same key in hooray.toml, and refuses it with that

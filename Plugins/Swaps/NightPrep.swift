@@ -115,10 +115,9 @@ extension SwapsPlugin {
 
     // MARK: Text
 
-    /// `tomorrow, Tue 2026-06-16`, `today, Tue 2026-06-16` or `Tue 2026-06-16`.
+    /// `tomorrow, Tue 16 Jun`, `today, Tue 16 Jun` or `Tue 16 Jun`.
     static func dayLabel(_ day: LocalDate, today: LocalDate) -> String {
-        let weekday = day.weekday.abbreviation
-        let name = "\(weekday.prefix(1).uppercased() + weekday.dropFirst()) \(day)"
+        let name = day.written(today: today)
         switch today.days(until: day) {
         case 0: return "today, \(name)"
         case 1: return "tomorrow, \(name)"

@@ -75,12 +75,12 @@ struct SwapHistory: Sendable, Hashable {
     /// Monday; days outside the stretch are blank. Lines carry no trailing spaces.
     ///
     /// ```
-    /// Your swaps, 2026-11-10 to 2026-11-23
+    /// Your swaps, Tue 10 Nov to Mon 23 Nov
     ///
     ///             Mo Tu We Th Fr Sa Su
-    /// 2026-11-09      ●  ●  ·  ●  ●  ●
-    /// 2026-11-16   ●  ●  ●  ●  ·  ·  ●
-    /// 2026-11-23   ◌
+    /// Mon 9 Nov       ●  ●  ·  ●  ●  ●
+    /// Mon 16 Nov   ●  ●  ●  ●  ·  ·  ●
+    /// Mon 23 Nov   ◌
     /// ● a day with a swap  · a day without  ◌ today, still open
     ///
     /// 12 swaps on 10 of 14 days.
@@ -89,8 +89,12 @@ struct SwapHistory: Sendable, Hashable {
     func text(color: Bool) -> String {
         let (green, reset) = color ? ("\u{1B}[32m", "\u{1B}[0m") : ("", "")
         let firstMonday = from.adding(days: 1 - from.weekday.rawValue)
-        let labelWidth = TerminalText.width(firstMonday.description)
-        var lines = ["Your swaps, \(from) to \(through)", ""]
+        // Days written as everywhere in Hooray's text, the year only when it is not the last day's.
+        let labelWidth =
+            stride(from: 0, through: firstMonday.days(until: through), by: 7).map {
+                TerminalText.width(firstMonday.adding(days: $0).written(today: through))
+            }.max() ?? 0
+        var lines = ["Your swaps, \(from.written(today: through)) to \(through.written(today: through))", ""]
         lines.append(String(repeating: " ", count: labelWidth) + "  Mo Tu We Th Fr Sa Su")
         var monday = firstMonday
         while monday <= through {
@@ -105,7 +109,9 @@ struct SwapHistory: Sendable, Hashable {
                     cells.append(day == through ? " ◌" : " ·")
                 }
             }
-            let row = TerminalText.padding(monday.description, toWidth: labelWidth) + " " + cells.joined(separator: " ")
+            let row =
+                TerminalText.padding(monday.written(today: through), toWidth: labelWidth) + " "
+                + cells.joined(separator: " ")
             lines.append(String(row.reversed().drop { $0 == " " }.reversed()))
             monday = monday.adding(days: 7)
         }

@@ -169,7 +169,7 @@ extension SwapsPlugin {
             // would fill a day long past, which the user should choose with --date.
             guard context.today.adding(days: -1) <= day else {
                 throw ActionDeclined(
-                    "That Night Prep was for \(day), which has passed; to count a swap for it, run "
+                    "That Night Prep was for \(day.written(today: context.today)), which has passed; to count a swap for it, run "
                         + "`hooray swap \"…\" --date \(day)`.")
             }
             _ = try await recordDidSwap(on: day, answer: action.answer, notice: action.notice, context: context)
@@ -254,7 +254,7 @@ extension SwapsPlugin {
 
     /// The refusal of a second **I did my swap** for a day, saying what is saved.
     static func alreadySaved(_ swap: Swap?, on day: LocalDate, today: LocalDate) -> ActionDeclined {
-        let when = day == today ? "today" : day == today.adding(days: -1) ? "yesterday" : "\(day)"
+        let when = day == today ? "today" : day == today.adding(days: -1) ? "yesterday" : day.written(today: today)
         let what = swap.map { ": “\($0.text)”" } ?? ""
         return ActionDeclined(
             "Your swap for \(when) is already saved\(what). Nothing more to do; `hooray swap history` shows it.")

@@ -31,9 +31,11 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
         /// `due` as the line says it: `15:00` today, `tomorrow 08:30`, else `Wed 08:30`; `nil` from a
         /// `hoorayd` that did not say (then the client says it).
         public var when: String?
-        /// Whether it is due within ``BarSnapshot/dueSoonWindow``; `nil` from a `hoorayd` that did not say.
+        /// Whether it is due within ``BarSnapshot/dueSoonWindow`` and not held back (quiet hours,
+        /// do-not-disturb); `nil` from a `hoorayd` that did not say.
         public var dueSoon: Bool?
-        /// Why it waits past the time it is due, such as `quiet hours until 07:30`; `nil` when it does not.
+        /// Why it waits past the time it is due, such as `quiet hours until 07:30` or `do not disturb
+        /// is on`; `nil` when it does not.
         public var waiting: String?
 
         /// Creates one.
@@ -55,7 +57,7 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
             self.init(
                 title: title, plugin: plugin, due: due,
                 when: BarSnapshot.when(due, now: now, timeZone: timeZone),
-                dueSoon: due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow, waiting: waiting)
+                dueSoon: waiting == nil && due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow, waiting: waiting)
         }
 
         enum CodingKeys: String, CodingKey {
@@ -231,39 +233,20 @@ extension Engine {
         snapshot.nextChange(after: clock.now, timeZone: timeZone, quiet: settings.quietHours)
     }
 
-    /// The earliest reminder that will be shown, at the time it will be shown, as `hooray next`
-    /// lists it first: a notice held back for quiet hours at their end, or a reminder of an active
-    /// plugin, not held, not internal — at its due time, or, when it is not urgent and due inside
-    /// quiet hours, when they end.
+    /// The earliest reminder that will be shown, at the time it will be shown: the first that
+    /// `hooray next` lists, from the same plan (``UpcomingPlan``).
     func nextShownReminder(now: Date) async -> BarSnapshot.Next? {
-        var best: BarSnapshot.Next?
+        UpcomingPlan.firstShown(await upcoming(now: now), now: now, timeZone: timeZone)
+    }
+
+    /// What will be shown and when (``UpcomingPlan``), as this engine knows it: its plugins, whether
+    /// their programs run, the quiet hours and the do-not-disturb state.
+    func upcoming(now: Date) async -> [UpcomingItem] {
         let held = (try? await database.heldNotices()) ?? []
-        if let first = held.first(where: { $0.heldUntil != nil }), let until = first.heldUntil {
-            best = BarSnapshot.Next(
-                title: first.notice.title, plugin: first.plugin, due: until, waiting: first.heldBecause, now: now,
-                timeZone: timeZone)
-        }
         let rules = (try? await database.rules()) ?? []
-        for rule in rules {
-            // Sorted by due time: none later can be shown earlier than the best so far.
-            guard let due = rule.nextDue, best.map({ due < $0.due }) ?? true else { break }
-            guard plugins[rule.plugin] != nil, !isHeld(rule.plugin), rule.reminder.notShownReason(at: due) == nil
-            else { continue }
-            var shown = due
-            var waiting: String?
-            if rule.reminder.notice.urgency != .critical,
-                let end = settings.quietHours.end(containing: due, in: timeZone), end > due
-            {
-                shown = end
-                waiting = "quiet hours until \(localTime(end))"
-            }
-            if best.map({ shown < $0.due }) ?? true {
-                best = BarSnapshot.Next(
-                    title: rule.reminder.notice.title, plugin: rule.plugin, due: shown, waiting: waiting, now: now,
-                    timeZone: timeZone)
-            }
-        }
-        return best
+        return UpcomingPlan.items(
+            rules: rules, waiting: held, isActive: { plugins[$0] != nil && !isHeld($0) },
+            quietHours: settings.quietHours, doNotDisturb: doNotDisturbState.isOn, now: now, timeZone: timeZone)
     }
 }
 
@@ -283,8 +266,9 @@ public struct BarLine: Sendable, Equatable {
     public var text: String
     /// Longer lines for a tooltip, joined by newlines.
     public var tooltip: String
-    /// `stopped` (hoorayd is not running), `due-soon` (a reminder within 15 minutes), `quiet`
-    /// (do-not-disturb or quiet hours are on: notices wait) or `idle`.
+    /// `stopped` (hoorayd is not running), `due-soon` (a reminder within 15 minutes that is not held
+    /// back), `quiet` (do-not-disturb or quiet hours are on, or the next reminder waits for them to
+    /// end) or `idle`.
     public var cssClass: String
     /// Today's progress in percent: done of due across items, 0 without any.
     public var percentage: Int
@@ -370,11 +354,11 @@ public struct BarLine: Sendable, Equatable {
         percentage = due > 0 ? min(100, max(0, Int((Double(done) * 100 / Double(due)).rounded()))) : 0
         if !source.running {
             cssClass = "stopped"
-        } else if let next = snapshot.next,
+        } else if let next = snapshot.next, next.waiting == nil,
             next.dueSoon ?? (next.due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow)
         {
             cssClass = "due-soon"
-        } else if snapshot.doNotDisturb || snapshot.quietHours != nil {
+        } else if snapshot.doNotDisturb || snapshot.quietHours != nil || snapshot.next?.waiting != nil {
             cssClass = "quiet"
         } else {
             cssClass = "idle"

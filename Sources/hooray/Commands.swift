@@ -39,11 +39,15 @@ struct Next: AsyncParsableCommand, OffersJSON {
         }
         let database: HoorayDatabase
         let active: Set<String>
+        let quietHours: QuietHours
         var cleanUp: @Sendable () -> Void = {}
         defer { cleanUp() }
         if let status, global.configFile == nil {
             database = try session.database()
             active = Set(status.plugins)
+            // hoorayd's quiet hours are the configuration's; a broken file leaves them out here too.
+            quietHours =
+                (try? session.loadConfigurationLeniently(plugins: installedPlugins))?.0.settings.quietHours ?? .none
         } else {
             // Planned from the configuration, as hoorayd would at start: with --config while hoorayd
             // runs, in a copy of the database, so that the daemon's own plans stay as they are. The
@@ -56,30 +60,16 @@ struct Next: AsyncParsableCommand, OffersJSON {
             (database, cleanUp) = (planning.database, planning.cleanUp)
             try await session.syncRules(from: loaded, into: database)
             active = loaded.enabledPlugins
+            quietHours = loaded.settings.quietHours
         }
         let now = Date()
-        let planned = try await database.rules().filter { $0.nextDue != nil }.map { rule in
-            (rule: rule, hiddenBecause: Self.notShownReason(rule, active: active))
-        }
-        let hidden = planned.filter { $0.hiddenBecause != nil }.count
-        // Notices held back for quiet hours come when the quiet hours end: listed beside the reminders.
-        let held = try await database.heldNotices().filter { $0.heldUntil != nil }.map { stored in
-            NextItem(
-                plugin: stored.plugin, id: stored.reminderID ?? "notice-\(stored.id)", title: stored.notice.title,
-                due: stored.heldUntil!, schedule: "waiting: \(stored.heldBecause ?? "held back")", zone: nil,
-                shown: true,
-                notShownBecause: nil, notice: stored.id.rawValue)
-        }
-        let reminders = planned.filter { all || $0.hiddenBecause == nil }.map { rule, reason in
-            NextItem(
-                plugin: rule.plugin, id: rule.reminder.id, title: rule.reminder.notice.title,
-                due: rule.nextDue!, schedule: rule.reminder.schedule.summary(in: .current, now: now),
-                zone: rule.reminder.schedule.zone?.identifier, shown: reason == nil, notShownBecause: reason,
-                notice: nil)
-        }
-        let items = (held + reminders).enumerated().sorted {
-            ($0.element.due, $0.offset) < ($1.element.due, $1.offset)
-        }.map(\.element).prefix(limit)
+        // The same plan as the status bar's (`hooray bar`): what is held back says until when.
+        let planned = UpcomingPlan.items(
+            rules: try await database.rules(), waiting: try await database.heldNotices(),
+            isActive: active.contains, quietHours: quietHours, doNotDisturb: status?.doNotDisturb?.isOn ?? false,
+            now: now, timeZone: .current)
+        let hidden = planned.filter { !$0.shown }.count
+        let items = planned.filter { all || $0.shown }.map { NextItem($0, now: now) }.prefix(limit)
         if json {
             print(try Output.json(Array(items)))
         } else if items.isEmpty && hidden == 0 {
@@ -95,15 +85,23 @@ struct Next: AsyncParsableCommand, OffersJSON {
                 if let zone = item.zone, zone != TimeZone.current.identifier {
                     schedule += " (\(zone))"
                 }
+                if item.heldBecause != nil, item.notice == nil {
+                    // Held for quiet hours until their end; for do-not-disturb until it ends.
+                    schedule +=
+                        item.heldUntil.map { " · held until \(UpcomingPlan.clock($0, in: .current)) (quiet hours)" }
+                        ?? " · held until do not disturb ends"
+                }
+                // A notice already waiting for do-not-disturb to end comes when it ends: no time to give.
+                let when = item.notice != nil && item.heldUntil == nil ? "held" : Output.when(item.due)
                 table.add(
-                    [Output.when(item.due), item.title, schedule, item.plugin]
+                    [when, item.title, schedule, item.plugin]
                         + (all ? [item.notShownBecause.map { "not shown: \($0)" } ?? "coming"] : []))
             }
             print(table.render())
         }
         if !all && hidden > 0 && !json {
             print(
-                "\n\(hidden == 1 ? "1 more is" : "\(hidden) more are") planned but will not be shown (paused, internal, or of a disabled plugin); `hooray next --all` lists \(hidden == 1 ? "it" : "them")."
+                "\n\(hidden == 1 ? "1 more is" : "\(hidden) more are") planned but will not be shown (held by their plugin, such as paused or done today; internal; or of a disabled plugin); `hooray next --all` lists \(hidden == 1 ? "it" : "them")."
             )
         }
         if !running && !json {
@@ -113,11 +111,6 @@ struct Next: AsyncParsableCommand, OffersJSON {
         }
     }
 
-    /// Why a planned reminder will not be shown, in a few words; `nil` when it will be.
-    static func notShownReason(_ rule: StoredRule, active: Set<String>) -> String? {
-        guard active.contains(rule.plugin) else { return "plugin disabled" }
-        return rule.reminder.notShownReason(at: rule.nextDue ?? Date())
-    }
 }
 
 /// A reminder as `hooray next --json` prints it: the `reminder` type of docs/json.md.
@@ -132,10 +125,31 @@ struct NextItem: Encodable {
     let shown: Bool
     /// Why it will not be shown (`plugin disabled`, `paused`, `internal`), when it will not.
     let notShownBecause: String?
-    /// The notice this row is, when it is a notice held back for quiet hours rather than a reminder.
+    /// The notice this row is, when it is a notice held back (quiet hours, do-not-disturb) rather
+    /// than a reminder.
     let notice: Int64?
+    /// Why it waits past its due time (`quiet hours until 07:30`, `do not disturb is on`), if it does.
+    let heldBecause: String?
+    /// Until when it waits; `nil` while not held or until do-not-disturb ends.
+    let heldUntil: Date?
 
-    enum CodingKeys: String, CodingKey { case plugin, id, title, due, schedule, zone, shown, notShownBecause, notice }
+    enum CodingKeys: String, CodingKey {
+        case plugin, id, title, due, schedule, zone, shown, notShownBecause, notice, heldBecause, heldUntil
+    }
+
+    init(_ item: UpcomingItem, now: Date) {
+        plugin = item.plugin
+        id = item.id
+        title = item.title
+        due = item.due
+        schedule = item.schedule?.summary(in: .current, now: now) ?? "waiting: \(item.heldBecause ?? "held back")"
+        zone = item.zone
+        shown = item.shown
+        notShownBecause = item.notShownBecause
+        notice = item.notice
+        heldBecause = item.heldBecause
+        heldUntil = item.heldUntil
+    }
 
     /// Every key is written, `null` when absent, so every reminder has the same keys.
     func encode(to encoder: any Encoder) throws {
@@ -149,6 +163,8 @@ struct NextItem: Encodable {
         try container.encode(shown, forKey: .shown)
         try container.encode(notShownBecause, forKey: .notShownBecause)
         try container.encode(notice, forKey: .notice)
+        try container.encode(heldBecause, forKey: .heldBecause)
+        try container.encode(heldUntil, forKey: .heldUntil)
     }
 }
 

@@ -92,7 +92,7 @@ struct SwapsRemindersTests {
             // Prepped from the terminal: two swaps for tomorrow.
             let prep = try await fixture.hooray("swap", "prep", "Oatmeal instead of a pastry", "Walk after lunch")
             #expect(prep.status == .exited(0), "\(prep.standardError)")
-            #expect(prep.standardOutput.contains("🌙 Prepped for tomorrow, Tue 2026-06-16:\n"))
+            #expect(prep.standardOutput.contains("🌙 Prepped for tomorrow, Tue 16 Jun:\n"))
             #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-06-15 21:00:00"))
             #expect(await daemon.stop() == .exited(0))
 

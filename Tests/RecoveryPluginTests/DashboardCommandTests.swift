@@ -48,7 +48,7 @@ import Testing
               Steady logging   15 of 15
 
             This week's reality       This week   Last week
-              Days                     Mar 8–14     Mar 1–7
+              Days                     8–14 Mar     1–7 Mar
               💔 Dating                       1           2
               💼 Job                          2           2
               👥 Social                       1           1
@@ -71,7 +71,7 @@ import Testing
                  You're bouncing back quicker than you used to. That's resilience, growing
                  Notice what helped this time, and keep it close
 
-            Recovery time, week by week (8 weeks from 2027-01-18, in hours)
+            Recovery time, week by week (8 weeks from Mon 18 Jan, in hours)
               █▆·▅▄▃▂▁  45 h → 4 h
               · a week with nothing marked okay
 
@@ -167,7 +167,7 @@ import Testing
         let reply = try await dashboard(harness, ["weeks": ["3"]], json: true)
         #expect(reply.json?["trend"]?["sparkline"] == .string("█▆▁"))
         #expect(
-            reply.text.contains("Recovery time, week by week (3 weeks from 2027-02-22, in hours)\n  █▆▁  15 h → 4 h\n"))
+            reply.text.contains("Recovery time, week by week (3 weeks from Mon 22 Feb, in hours)\n  █▆▁  15 h → 4 h\n"))
     }
 
     @Test(arguments: [

@@ -20,7 +20,7 @@ enum Insights {
     static func day(_ text: String) -> LocalDate { LocalDate(parsing: text)! }
 
     /// A rejection that happened at `happened` (Berlin), logged then or at `logged`, and marked okay
-    /// `okayAfter` hours after it was logged (not marked okay when `nil`).
+    /// `okayAfter` hours after it happened (not marked okay when `nil`).
     static func rejection(
         _ happened: String, _ type: RejectionType, impact: Int = 5, note: String? = nil, okayAfter hours: Double?,
         logged: String? = nil
@@ -29,7 +29,7 @@ enum Insights {
         let loggedAt = logged.map { time($0) } ?? happenedAt
         return Rejection(
             type: type, impact: impact, note: note, happenedAt: happenedAt, loggedAt: loggedAt,
-            timeZone: berlin.identifier, recoveredAt: hours.map { loggedAt.addingTimeInterval($0 * 3600) })
+            timeZone: berlin.identifier, recoveredAt: hours.map { happenedAt.addingTimeInterval($0 * 3600) })
     }
 
     /// A check-in on a day.

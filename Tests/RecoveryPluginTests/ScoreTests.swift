@@ -42,6 +42,19 @@ import Testing
         #expect(abs(score([slow, waiting, quick]).recoverySpeed - 40.0 / 3) < 1e-9)
     }
 
+    @Test("Item 4: recovery time runs from when the rejection happened, not from when it was logged")
+    func recoveryTimeRunsFromWhenItHappened() {
+        // Happened three days before it was logged (`--ago 3d`), okay right after logging.
+        let logged = Insights.time("2027-03-13 09:00")
+        var late = Insights.rejection("2027-03-10 09:00", .dating, okayAfter: nil, logged: "2027-03-13 09:00")
+        late.recoveredAt = logged.addingTimeInterval(30)
+        #expect(late.recoverySeconds.map { abs($0 - (72 * 3600 + 30)) < 1e-6 } == true)
+        #expect(score([late]).recoverySpeed == 0)  // 40 × (1 − 72 / 72) at most, not 40
+        // Not okay yet, logged an hour ago but happened 80 h ago: past the 72 h, so it scores 0.
+        let waiting = Insights.rejection("2027-03-11 13:00", .dating, okayAfter: nil, logged: "2027-03-14 20:00")
+        #expect(score([waiting]).recoverySpeed == 0)
+    }
+
     @Test func withNothingToMeasureItIsTheMiddleTwenty() {
         #expect(score().recoverySpeed == 20)
         // Logged 11 h ago and not okay yet: still under way, left out.

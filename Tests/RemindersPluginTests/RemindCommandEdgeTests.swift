@@ -65,6 +65,17 @@ import Testing
         #expect(try await helper.listed(world).isEmpty)
     }
 
+    @Test("Item 11: --in comes on the minute it shows, not seconds past it")
+    func inComesOnTheMinuteItShows() async throws {
+        // 10:00:58: two minutes on is 10:02:58; shown as 10:03 and due at 10:03:00.
+        let harness = PluginTestHarness(pluginName: "reminders", now: Self.tuesday.addingTimeInterval(58))
+        let reply = try await RemindersPlugin().run(
+            try helper.parse(["add", "Tea", "--in", "2m"]), context: harness.context, configuration: .init())
+        #expect(reply.text.hasPrefix("Added r1: Tea, once, today 10:03."), "\(reply.text)")
+        let reminder = try #require(await harness.reminders.reminders["r1"])
+        #expect(reminder.schedule == .once(at: Self.tuesday.addingTimeInterval(3 * 60)))
+    }
+
     @Test func aSkippedOneOffLeavesTheList() async throws {
         let harness = PluginTestHarness(pluginName: "reminders", now: Self.tuesday)
         let plugin = RemindersPlugin()

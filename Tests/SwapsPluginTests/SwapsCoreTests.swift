@@ -318,12 +318,12 @@ let quietSwaps = SwapsConfiguration(nightPrep: nil, morningFocus: nil)
         let text = try await world.run("history", "--days", "14").text
         #expect(
             text == """
-                Your swaps, 2026-11-10 to 2026-11-23
+                Your swaps, Tue 10 Nov to Mon 23 Nov
 
                             Mo Tu We Th Fr Sa Su
-                2026-11-09     ●  ●  ●  ●  ●  ·
-                2026-11-16  ·  ●  ·  ·  ·  ·  ●
-                2026-11-23  ◌
+                Mon 9 Nov      ●  ●  ●  ●  ●  ·
+                Mon 16 Nov  ·  ●  ·  ·  ·  ·  ●
+                Mon 23 Nov  ◌
                 ● a day with a swap  · a day without  ◌ today, still open
 
                 8 swaps on 7 of 14 days.

@@ -57,7 +57,7 @@ import Testing
         #expect(
             reply.text.hasSuffix(
                 """
-                🌙 Prepped for tomorrow, Tue 2026-06-16:
+                🌙 Prepped for tomorrow, Tue 16 Jun:
                   1. Oatmeal instead of a pastry
                   2. Walk after lunch
                   3. Tea instead of wine
@@ -115,7 +115,7 @@ import Testing
         #expect(
             none.text.hasSuffix(
                 """
-                No prep for tomorrow, Tue 2026-06-16 yet, and that's okay.
+                No prep for tomorrow, Tue 16 Jun yet, and that's okay.
                 When you're ready: hooray swap prep "Oatmeal instead of a pastry" (up to three, each in quotes).
                 """))
         #expect(
@@ -132,7 +132,7 @@ import Testing
                 ☀️ From last night, for today:
                   • Oatmeal instead of a pastry
 
-                🌙 Your prep for tomorrow, Wed 2026-06-17:
+                🌙 Your prep for tomorrow, Wed 17 Jun:
                   1. Tea instead of wine
                 A new `hooray swap prep "…"` replaces it; `hooray swap prep remove N` takes item N out.
                 """))

@@ -34,7 +34,7 @@ import WinsPlugin
             Your journey
             Tiny steps, day by day.
 
-            Oct 25, 2025 🙂 Calm day
+            Sat 25 Oct 🙂 Calm day
             3 moments logged
 
             • Cleaned something quietly bothering me
@@ -44,7 +44,7 @@ import WinsPlugin
             Summary:
             “Steady, gentle progress. You took care of small things today.”
 
-            Oct 23, 2025 💪 Proud day
+            Thu 23 Oct 💪 Proud day
             1 moment logged
 
             • Drank a glass of water
@@ -100,7 +100,7 @@ import WinsPlugin
         ] as [([Mood?], String)])
     func moodLabel(moods: [Mood?], label: String) throws {
         let text = JourneyView.text(Self.day(moods), now: Self.now, timeZone: Self.utc, summaries: Self.pool)
-        #expect(text.split(separator: "\n")[2] == "Oct 25, 2025 \(label)")
+        #expect(text.split(separator: "\n")[2] == "Sat 25 Oct \(label)")
         let day = try #require(
             try Self.days(JourneyView.json(Self.day(moods), now: Self.now, timeZone: Self.utc)).first)
         #expect("\(day["moodEmoji"] as? String ?? "") \(day["moodLabel"] as? String ?? "")" == label)
@@ -194,8 +194,8 @@ import WinsPlugin
         let text = JourneyView.text(moments, now: now, timeZone: newYork, summaries: Self.pool)
         #expect(
             text.contains(
-                "Mar 8, 2026 🙂 Calm day\n3 moments logged\n\n• Half past midnight\n• After the change\n• Before bed\n"))
-        #expect(text.contains("Mar 7, 2026 🌱 Gentle day\n1 moment logged\n\n• Before midnight\n"))
+                "Sun 8 Mar 🙂 Calm day\n3 moments logged\n\n• Half past midnight\n• After the change\n• Before bed\n"))
+        #expect(text.contains("Sat 7 Mar 🌱 Gentle day\n1 moment logged\n\n• Before midnight\n"))
         let days = try Self.days(JourneyView.json(moments, now: now, timeZone: newYork, days: 2, summaries: Self.pool))
         #expect(days.map { $0["date"] as? String } == ["2026-03-08"])
     }

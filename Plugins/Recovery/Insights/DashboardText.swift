@@ -108,7 +108,8 @@ extension RecoveryDashboard {
         let from = trend.weeks.first!.week.from
         var lines = [
             style.heading(
-                "Recovery time, week by week (\(count) \(count == 1 ? "week" : "weeks") from \(from), in hours)")
+                "Recovery time, week by week (\(count) \(count == 1 ? "week" : "weeks") from \(from.written(today: today)), in hours)"
+            )
         ]
         guard trend.weeks.contains(where: { $0.averageRecoveryHours != nil }) else {
             lines.append("  Nothing marked okay yet. When you feel better, `hooray recovery okay` records it.")
@@ -139,13 +140,12 @@ extension RecoveryDashboard {
             ]
     }
 
-    /// `Nov 18–24`, `Oct 29–Nov 4`.
+    /// `18–24 Nov`, `29 Oct–4 Nov`: day before month, as every date in Hooray's text.
     static func span(_ week: DashboardWeek) -> String {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let (from, through) = (week.from, week.through)
-        let start = "\(months[from.month - 1]) \(from.day)"
-        return from.month == through.month
-            ? "\(start)–\(through.day)" : "\(start)–\(months[through.month - 1]) \(through.day)"
+        let end = "\(through.day) \(months[through.month - 1])"
+        return from.month == through.month ? "\(from.day)–\(end)" : "\(from.day) \(months[from.month - 1])–\(end)"
     }
 
     /// `30`, `17.5`, `11.25`: at most two decimals, none when whole.

@@ -181,7 +181,8 @@ enum PatternAnalyzer {
 
     /// Whether recovery is getting faster, over every rejection marked okay.
     static func recoveringFaster(_ rejections: [Rejection]) -> RecoveryPattern? {
-        let times = rejections.filter(\.isRecovered).sorted { $0.loggedAt < $1.loggedAt }.compactMap(\.recoverySeconds)
+        let times = rejections.filter(\.isRecovered).sorted { $0.happenedAt < $1.happenedAt }.compactMap(
+            \.recoverySeconds)
         guard times.count >= 2 * recoveriesCompared else { return nil }
         let recent = median(times.suffix(recoveriesCompared))
         let earlier = median(times.dropLast(recoveriesCompared).suffix(recoveriesCompared))

@@ -5,7 +5,7 @@ import HoorayKit
 /// drawn as a sparkline.
 ///
 /// A week is seven days; the last one ends today, in the user's time zone. A week's figure is the
-/// average recovery time (logged → okay), in hours, of the rejections that happened that week and
+/// average recovery time (happened → okay), in hours, of the rejections that happened that week and
 /// are marked okay; a week with none has no figure and is drawn as `·`.
 struct RecoveryTrend: Sendable, Hashable {
     /// One week of the trend.

@@ -54,7 +54,7 @@ public struct ResilienceScore: Sendable, Hashable, Codable {
         for rejection in windowRejections {
             if let seconds = rejection.recoverySeconds {
                 speeds.append(max(0, 1 - seconds / 3600 / Self.slowRecoveryHours))
-            } else if now.timeIntervalSince(rejection.loggedAt) >= Self.slowRecoveryHours * 3600 {
+            } else if now.timeIntervalSince(rejection.happenedAt) >= Self.slowRecoveryHours * 3600 {
                 speeds.append(0)
             }
         }

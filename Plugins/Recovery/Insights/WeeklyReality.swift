@@ -37,7 +37,7 @@ struct WeekReality: Sendable, Hashable {
     var averageImpact: Double?
     /// How many of them are marked okay.
     var recovered: Int
-    /// The average recovery time (logged → okay) of those marked okay, in seconds; `nil` when none is.
+    /// The average recovery time (happened → okay) of those marked okay, in seconds; `nil` when none is.
     var averageRecoverySeconds: Double?
 
     /// Sums up the rejections that happened in `week`, days counted in `timeZone`.

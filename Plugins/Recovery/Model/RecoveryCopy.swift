@@ -4,27 +4,41 @@ import HoorayKit
 /// The words of the recovery plugin, from seed 002 (ResilientMe) and in its voice: warm, never
 /// shaming, never pressing.
 public enum RecoveryCopy {
-    /// The recovery card's title for a type (seed 002 §3, `getRecoveryTitle`).
-    public static func title(for type: RejectionType) -> String {
-        switch type {
-        case .dating: "Ghosted Again? You're Not Alone"
-        case .job: "Another 'No'? Let's Rebuild Your Confidence"
-        case .social: "Awkward Moment? Everyone Has Them"
-        case .academic: "Rejection Builds Character"
-        case .other: "This Too Shall Pass"
+    /// The recovery card's title for a situation (seed 002 §3, `getRecoveryTitle`): the seed's
+    /// "Ghosted Again?" only when the note says it was ghosting.
+    public static func title(for situation: RecoverySituation) -> String {
+        switch (situation.type, situation.isSilence) {
+        case (.dating, true): "Ghosted Again? You're Not Alone"
+        case (.dating, false) where situation.template != nil: "Not the Answer You Hoped For? You're Not Alone"
+        case (.dating, false): "Dating Is Hard Sometimes. You're Not Alone"
+        case (.job, true): "Still Waiting? Let's Rebuild Your Confidence"
+        case (.job, false): "Another 'No'? Let's Rebuild Your Confidence"
+        case (.social, _): "Awkward Moment? Everyone Has Them"
+        case (.academic, _): "Rejection Builds Character"
+        case (.other, _): "This Too Shall Pass"
         }
     }
 
     /// The heading of the plan's steps.
     public static let planHeading = "5-Minute Recovery Plan:"
 
-    /// The five steps of the plan for a type (seed 002 §3, `getRecoverySteps`).
-    public static func plan(for type: RejectionType) -> [String] {
-        switch type {
-        case .dating:
+    /// The five steps of the plan for a situation (seed 002 §3, `getRecoverySteps`). The seed's dating
+    /// plan speaks of ghosting, so it is for ghosting only; any other dating "no" gets the seed's own
+    /// steps without the ghosting line.
+    public static func plan(for situation: RecoverySituation) -> [String] {
+        switch situation.type {
+        case .dating where situation.isSilence:
             [
                 "Take 3 deep breaths - this is about them, not you",
                 "Remember: 77% of Gen Z have ghosted someone",
+                "Text a friend who makes you laugh",
+                "Do one thing that makes you feel good about yourself",
+                "Remind yourself of your worth - write down 3 good qualities",
+            ]
+        case .dating:
+            [
+                "Take 3 deep breaths - this is about them, not you",
+                "Acknowledge the feeling without judgment",
                 "Text a friend who makes you laugh",
                 "Do one thing that makes you feel good about yourself",
                 "Remind yourself of your worth - write down 3 good qualities",
@@ -49,16 +63,32 @@ public enum RecoveryCopy {
     }
 
     /// The plan as lines: the heading, then each step after a check mark.
-    public static func planLines(for type: RejectionType) -> [String] {
-        [planHeading] + plan(for: type).map { "✓ \($0)" }
+    public static func planLines(for situation: RecoverySituation) -> [String] {
+        [planHeading] + plan(for: situation).map { "✓ \($0)" }
     }
 
-    /// Encouraging lines for a type; one is shown when a rejection is logged.
-    public static func encouragements(for type: RejectionType) -> [String] {
-        switch type {
-        case .dating:
+    /// The line that points at the response template fitting the situation, or at the kind's
+    /// templates when the note names no situation.
+    public static func templateLine(for situation: RecoverySituation) -> String {
+        let command = "hooray recovery templates --type \(situation.type.rawValue)"
+        guard let template = situation.template, let number = situation.templateNumber else {
+            return "Words for a reply, if you want one: \(command)"
+        }
+        return "Words for a reply, if you want one: \(template.title) (\(command) --number \(number))"
+    }
+
+    /// Encouraging lines for a situation; one is shown when a rejection is logged. The seed's line on
+    /// "their communication style" is for ghosting only.
+    public static func encouragements(for situation: RecoverySituation) -> [String] {
+        switch situation.type {
+        case .dating where situation.isSilence:
             [
                 "This is about their communication style, not your worth.",
+                "Someone not choosing you is not a verdict on you.",
+                "You showed up with an open heart. That takes courage.",
+            ]
+        case .dating:
+            [
                 "Someone not choosing you is not a verdict on you.",
                 "You showed up with an open heart. That takes courage.",
             ]

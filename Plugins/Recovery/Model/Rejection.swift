@@ -125,9 +125,12 @@ public struct Rejection: PluginRecord, Identifiable, Hashable {
     /// Whether the user said they are okay now.
     public var isRecovered: Bool { recoveredAt != nil }
 
-    /// The recovery time, logged → okay, in seconds; `nil` while not recovered.
+    /// The recovery time, happened → okay, in seconds; `nil` while not recovered.
+    ///
+    /// It runs from when the rejection happened, not from when it was logged: one logged with
+    /// `--ago 3d` and marked okay at once took three days, not a minute (seed 002's recovery time).
     public var recoverySeconds: TimeInterval? {
-        recoveredAt.map { max(0, $0.timeIntervalSince(loggedAt)) }
+        recoveredAt.map { max(0, $0.timeIntervalSince(happenedAt)) }
     }
 }
 

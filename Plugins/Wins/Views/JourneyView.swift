@@ -50,7 +50,8 @@ public enum JourneyView {
             return lines.joined(separator: "\n")
         }
         for card in cards {
-            lines += ["", "\(LocalCalendar.monthDayYear(card.date)) \(card.mood.emoji) \(card.mood.label)"]
+            let today = LocalCalendar.day(of: now, in: timeZone)
+            lines += ["", "\(card.date.written(today: today)) \(card.mood.emoji) \(card.mood.label)"]
             lines.append(card.texts.count == 1 ? "1 moment logged" : "\(card.texts.count) moments logged")
             lines.append("")
             lines += card.texts.map { "• \(ViewText.singleLine($0))" }

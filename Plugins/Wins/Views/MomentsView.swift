@@ -116,7 +116,7 @@ public enum MomentsView {
         switch day.days(until: today) {
         case 0: "Today"
         case 1: "Yesterday"
-        default: LocalCalendar.weekdayDayMonthYear(day)
+        default: day.written(today: today)
         }
     }
 
@@ -133,7 +133,7 @@ public enum MomentsView {
         switch day.days(until: today) {
         case 0: return ["No \(what) today."]
         case 1: return ["No \(what) yesterday."]
-        default: return ["No \(what) on \(LocalCalendar.weekdayDayMonthYear(day))."]
+        default: return ["No \(what) on \(day.written(today: today))."]
         }
     }
 }

@@ -29,23 +29,13 @@ public enum RelativeTime {
         if elapsed < 12 * 3600 { return "\(Int(elapsed / 3600)) h ago" }
         let (day, hour, minute) = LocalCalendar.dayAndTime(of: instant, in: timeZone)
         let today = LocalCalendar.day(of: now, in: timeZone)
-        let date =
-            day.year == today.year
-            ? "\(LocalCalendar.weekdayName(day)) \(day.day) \(LocalCalendar.monthName(day))"
-            : LocalCalendar.weekdayDayMonthYear(day)
-        return "\(date), \(LocalCalendar.twoDigits(hour)):\(LocalCalendar.twoDigits(minute))"
+        return "\(day.written(today: today)), \(LocalCalendar.twoDigits(hour)):\(LocalCalendar.twoDigits(minute))"
     }
 }
 
-/// Calendar days and English date text for the views, in a given time zone.
-///
-/// Names are spelled out here rather than by a `DateFormatter`, so the text does not depend on
-/// the locale data of the machine.
+/// Calendar days for the views, in a given time zone; a day is written with
+/// `LocalDate.written(today:)`, as everywhere in Hooray's text.
 enum LocalCalendar {
-    private static let monthNames = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-
     private static func calendar(_ timeZone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -64,20 +54,6 @@ enum LocalCalendar {
             ?? LocalDate(daysSinceEpoch: 0)
         return (day, parts.hour ?? 0, parts.minute ?? 0)
     }
-
-    /// `Sat`.
-    static func weekdayName(_ date: LocalDate) -> String { date.weekday.abbreviation.capitalized }
-
-    /// `Nov`.
-    static func monthName(_ date: LocalDate) -> String { monthNames[date.month - 1] }
-
-    /// `Sat 21 Nov 2026`.
-    static func weekdayDayMonthYear(_ date: LocalDate) -> String {
-        "\(weekdayName(date)) \(date.day) \(monthName(date)) \(date.year)"
-    }
-
-    /// `Nov 21, 2026`.
-    static func monthDayYear(_ date: LocalDate) -> String { "\(monthName(date)) \(date.day), \(date.year)" }
 
     /// `07`.
     static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

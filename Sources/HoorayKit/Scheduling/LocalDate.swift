@@ -86,6 +86,18 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// The date as people read it in Hooray's text (not JSON, which keeps ``description``):
+    /// `Fri 27 Nov`, or `Fri 27 Nov 2025` when it is not `today`'s year — the style
+    /// ``Schedule/localDayAndTime(_:in:now:)`` gives an instant, without the time.
+    ///
+    /// - Parameter today: The user's today, for the year.
+    public func written(today: LocalDate) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let weekday = weekday.abbreviation.prefix(1).uppercased() + weekday.abbreviation.dropFirst()
+        let base = "\(weekday) \(day) \(months[month - 1])"
+        return year == today.year ? base : "\(base) \(year)"
+    }
+
     /// An index from 0 to `count - 1` that is the same for this date in every run: for picking the
     /// day's item of a list, such as a daily challenge or quote, so that it stays put all day.
     ///

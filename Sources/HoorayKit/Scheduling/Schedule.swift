@@ -66,7 +66,9 @@ public enum Schedule: Sendable, Hashable, Codable {
         case .daily(let time, _): "every day at \(time)"
         case .weekly(let days, let time, _): "\(Weekday.describe(days)) at \(time)"
         case .everyNDays(let interval, let anchor, let time, _):
-            interval == 1 ? "every day at \(time)" : "every \(interval) days from \(anchor) at \(time)"
+            interval == 1
+                ? "every day at \(time)"
+                : "every \(interval) days from \(anchor.written(today: LocalDate(instant: now, in: timeZone))) at \(time)"
         case .once(let date): "once, " + Self.localDayAndTime(date, in: timeZone, now: now)
         }
     }
