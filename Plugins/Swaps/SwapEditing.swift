@@ -31,11 +31,11 @@ extension SwapsPlugin {
     /// The list for a terminal: one line a swap, its id first.
     static func listText(_ swaps: [Swap], from: LocalDate, today: LocalDate) -> String {
         guard !swaps.isEmpty else {
-            return "No swaps since \(from). `hooray swap \"…\"` logs one; --days shows further back."
+            return "No swaps since \(from.written(today: today)). `hooray swap \"…\"` logs one; --days shows further back."
         }
-        var lines = ["Your swaps since \(from), newest first:"]
+        var lines = ["Your swaps since \(from.written(today: today)), newest first:"]
         for swap in swaps {
-            let day = swap.day == today ? "today" : swap.day == today.adding(days: -1) ? "yesterday" : "\(swap.day)"
+            let day = swap.day == today ? "today" : swap.day == today.adding(days: -1) ? "yesterday" : swap.day.written(today: today)
             lines.append("  \(shortID(swap.id))  \(day)  \(TerminalText.safe(SwapCelebration.oneLine(swap.text)))")
         }
         lines.append("`hooray swap edit ID \"…\"` fixes one; `hooray swap delete ID` removes it.")
@@ -78,7 +78,7 @@ extension SwapsPlugin {
         guard let updated else { throw PluginCommandError("that swap was just deleted") }
         let today = input.today
         let streak = try await currentStreak(today: today, context: context)
-        let when = updated.day == today ? "today" : "\(updated.day)"
+        let when = updated.day == today ? "today" : updated.day.written(today: today)
         return CommandReply(
             text: "Swap \(Self.shortID(updated.id)) is now: \(TerminalText.safe(SwapCelebration.oneLine(updated.text)))"
                 + " (\(when)).\nSwap streak: \(SwapCelebration.days(streak)).",
@@ -91,11 +91,11 @@ extension SwapsPlugin {
         guard try await context.records(of: Swap.self).delete(found.recordID) else {
             throw PluginCommandError("that swap was just deleted")
         }
-        let streak = try await currentStreak(
-            today: LocalDate(instant: context.now, in: command.environment.timeZone), context: context)
+        let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+        let streak = try await currentStreak(today: today, context: context)
         return CommandReply(
             text: "Deleted the swap “\(TerminalText.safe(SwapCelebration.oneLine(found.text)))” "
-                + "[\(Self.shortID(found.id))] of \(found.day).\nSwap streak: \(SwapCelebration.days(streak)).",
+                + "[\(Self.shortID(found.id))] of \(found.day.written(today: today)).\nSwap streak: \(SwapCelebration.days(streak)).",
             json: try JSONValue(encoding: SwapEntry(found)))
     }
 

@@ -55,7 +55,7 @@ import Testing
         #expect(try await streak(world) == 1)
 
         let moved = try await world.run("edit", String(id.prefix(4)), "--date", "2026-11-20")
-        #expect(moved.text.contains("(2026-11-20)"))
+        #expect(moved.text.contains("(Fri 20 Nov)"))
         #expect(try await streak(world) == 0)
         let refused = await #expect(throws: PluginCommandError.self) { try await world.run("edit", id) }
         #expect(refused?.message.contains("nothing to change") == true)
