@@ -52,9 +52,16 @@ struct RemindOptions: Sendable, Equatable {
                     "<title>",
                     "a reminder needs a title that is not empty; give one in quotes, such as \"Call mom\"")
             }
+            if let problem = TextLimits.problem(in: trimmed, kind: .name) {
+                throw PluginCommandError.invalidValue(
+                    "<title>", "the title \(problem); shorten it, and put more in --body, such as \"Call mom\"")
+            }
             self.title = trimmed
         }
         body = command.value("body")
+        if let body, let problem = TextLimits.problem(in: body, kind: .text) {
+            throw PluginCommandError.invalidValue("--body", "the body \(problem)")
+        }
         if let text = command.value("at") {
             at = try Self.read(TimeOfDay.self, text, option: "--at")
         }

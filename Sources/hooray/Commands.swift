@@ -84,7 +84,7 @@ struct Next: AsyncParsableCommand, OffersJSON {
             print(try Output.json(Array(items)))
         } else if items.isEmpty && hidden == 0 {
             print("No reminders are scheduled.")
-            print("Add one to ~/.config/hooray/hooray.toml, for example:\n")
+            print("Add one to \(UserPaths.configFile), for example:\n")
             print(Output.reminderExample)
         } else if items.isEmpty {
             print("No reminders will be shown.")
@@ -670,15 +670,17 @@ struct Plugins: AsyncParsableCommand {
 }
 
 struct PluginsList: AsyncParsableCommand, OffersJSON {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
         commandName: "list",
         abstract: "List the plugins: built-in ones and those in other languages, their state and last error.",
         discussion: """
-            Plugins in other languages are folders in ~/.local/share/hooray/plugins/ and /usr/lib/hooray/plugins/ \
+            Plugins in other languages are folders in \(UserPaths.pluginFolders.map { $0 + "/" }.joined(separator: " and ")) \
             (docs/plugins.md). While hoorayd runs, each shows its state (running, starting, restarting, \
             given up), its process id, how often it was restarted and the last thing that went wrong; a \
             folder that is not loaded shows as refused, with the reason.
             """)
+    }
 
     @OptionGroup var global: GlobalOptions
 
@@ -711,6 +713,11 @@ struct PluginsList: AsyncParsableCommand, OffersJSON {
             ])
         }
         print(table.render())
+        print()
+        print(
+            "Plugins in other languages are looked for in "
+                + UserPaths.pluginFolders.map { TerminalText.safe($0) }.joined(separator: " and ")
+                + " (docs/plugins.md).")
         let troubled = all.filter { $0.lastError != nil }
         if !troubled.isEmpty {
             print()
@@ -791,68 +798,5 @@ struct PluginsRestart: AsyncParsableCommand {
             throw ExitCode(1)
         }
         print(TerminalText.safe((response.message ?? "restarted \(name)").capitalizedFirst + "."))
-    }
-}
-
-struct ConfigCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "config", abstract: "Work with the configuration.", subcommands: [Check.self])
-
-    struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Check the configuration files for errors.",
-            discussion: """
-                Without FILE, checks every file hoorayd would read: /etc/hooray/hooray.toml, \
-                /etc/hooray/conf.d/*.toml, ~/.config/hooray/hooray.toml and ~/.config/hooray/conf.d/*.toml \
-                (and the file of --config). Given a folder, checks each .toml file in it. \
-                Problems are printed as file:line:column: message. Exits 78 when there is an error.
-                """)
-
-        @OptionGroup var global: GlobalOptions
-
-        @Argument(
-            help: "Check only this file, or the .toml files in this folder.", completion: .file(extensions: ["toml"]))
-        var file: String?
-
-        @Flag(help: "Treat warnings (such as unknown keys) as errors.")
-        var strict = false
-
-        func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            var report = ConfigCheckReport(files: [], diagnostics: ConfigDiagnostics())
-            for path in try files() {
-                let checked = ConfigurationLoader.check(
-                    file: path, configFile: global.configFile, environment: environment, plugins: installedPlugins)
-                report.files += checked.files
-                report.diagnostics.append(contentsOf: checked.diagnostics)
-            }
-            let failed = report.hasErrors || (strict && !report.diagnostics.warnings.isEmpty)
-            for diagnostic in report.diagnostics { warn(diagnostic.description) }
-            if failed {
-                warn(report.summary)
-                throw ExitCode(ExitStatus.configuration.rawValue)
-            }
-            print("Configuration OK: \(report.summary)")
-        }
-
-        /// What to check: every layer (`nil`), the file given, or the .toml files of the folder given.
-        func files() throws -> [String?] {
-            guard let file else { return [nil] }
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue else {
-                return [file]
-            }
-            let folder = (file as NSString).standardizingPath
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-                .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }.sorted()
-            guard !names.isEmpty else {
-                warn(
-                    "hooray config check: \(file) is a folder, and it has no .toml files to check; "
-                        + "give a configuration file, such as `hooray config check \(folder)/hooray.toml`.")
-                throw ExitCode(ExitStatus.usage.rawValue)
-            }
-            warn("\(file) is a folder: checking the \(names.count) .toml file\(names.count == 1 ? "" : "s") in it.")
-            return names.map { (folder as NSString).appendingPathComponent($0) }
-        }
     }
 }

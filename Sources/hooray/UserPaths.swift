@@ -1,0 +1,33 @@
+import Foundation
+import HoorayConfig
+import HoorayEngine
+
+/// The paths of this user's files as advice and help should name them: worked out from
+/// `$XDG_CONFIG_HOME`, `$XDG_DATA_HOME` and `HOORAY_SYSCONFDIR` as the loader and the daemon do,
+/// never a guessed `~/.config/hooray`, with the home folder shown as `~`.
+enum UserPaths {
+    /// The process environment, with an absolute home folder.
+    static var environment: [String: String] { HoorayPaths.withAbsoluteHome(ProcessInfo.processInfo.environment) }
+
+    /// Where the configuration files are.
+    static var config: ConfigPaths { ConfigPaths(environment: environment) }
+
+    /// The user's `hooray.toml`, as shown.
+    static var configFile: String { shown(config.userFile) }
+
+    /// The user's drop-in folder, as shown.
+    static var configDropIns: String { shown(config.userDropInDirectory) }
+
+    /// The data folder, as shown; `$XDG_DATA_HOME/hooray` when no home folder is known.
+    static var dataDirectory: String {
+        (try? HoorayPaths(environment: environment)).map { shown($0.dataDirectory) } ?? "$XDG_DATA_HOME/hooray"
+    }
+
+    /// The plugin folders searched, the user's first, as shown.
+    static var pluginFolders: [String] { PluginDiscovery.folders(environment: environment).map(shown) }
+
+    /// A path with the home folder written as `~`, as a shell user types it.
+    static func shown(_ path: String) -> String {
+        ConfigPaths.shown(path, home: environment["HOME"])
+    }
+}
