@@ -104,7 +104,8 @@ struct PluginNew: AsyncParsableCommand {
         // shell reads it: `~/…` when it is plain, otherwise the whole path quoted.
         let pluginFolder = PluginDiscovery.folders(environment: UserPaths.environment).first.map { folder in
             let short = UserPaths.shown(folder)
-            return short.hasPrefix("~/") && shellQuoted(short) == short ? short : shellQuoted(folder)
+            let rest = short.dropFirst(2)
+            return short.hasPrefix("~/") && shellQuoted(String(rest)) == rest ? short : shellQuoted(folder)
         } ?? "\"$XDG_DATA_HOME/hooray/plugins\""
         return """
             Made a \(language.rawValue) plugin in \(shown):

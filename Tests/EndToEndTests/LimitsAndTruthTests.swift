@@ -96,10 +96,13 @@ struct LimitsAndTruthTests {
             #expect(check.status == .exited(78))
             let lines = check.standardError.split(separator: "\n").map(String.init)
             #expect(lines.contains { $0.contains("log.level") }, "\(check.standardError)")
-            let pluginz = lines.first { $0.contains("unknown key `pluginz`") }
-            #expect(pluginz?.contains("did you mean `plugins`?") == true, "\(check.standardError)")
-            let colours = lines.first { $0.contains("unknown key `colours`") }
-            #expect(colours?.contains("`plugins`") == true && colours?.contains("`ai`") == true, "\(check.standardError)")
+            // Each warning, then its hint on the next line.
+            func hint(_ key: String) -> String? {
+                lines.firstIndex { $0.contains("unknown key `\(key)`") }.flatMap { $0 + 1 < lines.count ? lines[$0 + 1] : nil }
+            }
+            #expect(hint("pluginz") == "    hint: did you mean `plugins`?", "\(check.standardError)")
+            let colours = hint("colours") ?? ""
+            #expect(colours.contains("`plugins`") && colours.contains("`ai`"), "\(check.standardError)")
         }
     }
 
@@ -175,18 +178,21 @@ struct LimitsAndTruthTests {
     func statusSaysTheIdStaysWithoutADefaultCollection() async throws {
         try await HoorayFixture.with { fixture in
             let keyring = try await AIKeyTests.startKeyring(fixture)
-            // No default collection: remove the alias, as a keyring set up without one has none.
+            // No default collection: the login collection (which "default" names) deleted, as a
+            // keyring set up without one has none.
             let unset = try await ProcessRunner.run(
                 "/usr/bin/gdbus",
                 arguments: [
                     "call", "--session", "--dest", "org.freedesktop.secrets", "--object-path",
-                    "/org/freedesktop/secrets", "--method", "org.freedesktop.Secret.Service.SetAlias", "default", "/",
+                    KeyringDaemon.loginCollection, "--method", "org.freedesktop.Secret.Collection.Delete",
                 ], environment: keyring.environment())
             #expect(unset.status == .exited(0), "\(unset.standardError)")
             let made = try await fixture.hooray("identity")
             #expect(made.status == .exited(0), "\(made.standardError)")
             #expect(made.standardOutput.contains("Kept in: "), "\(made.standardOutput)")
-            #expect(FileManager.default.fileExists(atPath: fixture.home.appending("data/hooray/identity")))
+            #expect(
+                FileManager.default.fileExists(atPath: fixture.home.appending("data/hooray/identity")),
+                "\(made.standardOutput)")
 
             let status = try await fixture.hooray("status")
             #expect(status.standardOutput.contains("it stays there, because your keyring"), "\(status.standardOutput)")
