@@ -94,7 +94,9 @@ extension RemindersPlugin {
                 return CommandReply(
                     text: yours.map(\.id).joined(separator: "\n"), json: try JSONValue(encoding: yours))
             }
-            return CommandReply(text: ReminderEntry.listing(entries, configurationFile: context.settingsFile), json: try JSONValue(encoding: entries))
+            return CommandReply(
+                text: ReminderEntry.listing(entries, configurationFile: context.settingsFile),
+                json: try JSONValue(encoding: entries))
         case "edit":
             let options = try RemindOptions(command, title: command.value("title"), input: book.input)
             guard !options.isEmpty else {

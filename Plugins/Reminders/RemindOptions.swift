@@ -53,8 +53,8 @@ struct RemindOptions: Sendable, Equatable {
                     "a reminder needs a title that is not empty; give one in quotes, such as \"Call mom\"")
             }
             if let problem = TextLimits.problem(in: trimmed, kind: .name) {
-                throw PluginCommandError.invalidValue(
-                    "<title>", "the title \(problem); shorten it, and put more in --body, such as \"Call mom\"")
+                let fix = trimmed.count > TextLimits.name ? "; shorten it, and put the rest in --body" : ""
+                throw PluginCommandError.invalidValue("<title>", "the title \(problem)\(fix)")
             }
             self.title = trimmed
         }

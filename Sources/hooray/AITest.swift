@@ -82,7 +82,9 @@ extension AIGroup {
             let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: installedPlugins)
             for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
             if loaded.aiSectionIgnored {
-                warn("hooray ai test: the [ai] section has errors, so no request was made; `hooray config check` shows them.")
+                warn(
+                    "hooray ai test: the [ai] section has errors, so no request was made; `hooray config check` shows them."
+                )
                 throw ExitCode(ExitStatus.configuration.rawValue)
             }
             let ai = loaded.ai

@@ -102,11 +102,12 @@ struct PluginNew: AsyncParsableCommand {
         }
         // The user's plugin folder as this user's environment has it ($XDG_DATA_HOME), typed as a
         // shell reads it: `~/…` when it is plain, otherwise the whole path quoted.
-        let pluginFolder = PluginDiscovery.folders(environment: UserPaths.environment).first.map { folder in
-            let short = UserPaths.shown(folder)
-            let rest = short.dropFirst(2)
-            return short.hasPrefix("~/") && shellQuoted(String(rest)) == rest ? short : shellQuoted(folder)
-        } ?? "\"$XDG_DATA_HOME/hooray/plugins\""
+        let pluginFolder =
+            PluginDiscovery.folders(environment: UserPaths.environment).first.map { folder in
+                let short = UserPaths.shown(folder)
+                let rest = short.dropFirst(2)
+                return short.hasPrefix("~/") && shellQuoted(String(rest)) == rest ? short : shellQuoted(folder)
+            } ?? "\"$XDG_DATA_HOME/hooray/plugins\""
         return """
             Made a \(language.rawValue) plugin in \(shown):
             \(lines.joined(separator: "\n"))

@@ -91,8 +91,10 @@ struct RealPathsTests {
             let text = try await fixture.hooray("config", "path", "--config", missing)
             #expect(text.status == .exited(0), "\(text.standardError)")
             let lines = text.standardOutput.split(separator: "\n").map(String.init)
-            let order = ["~/etc/hooray.toml", "~/etc/conf.d/*.toml", "~/etc/conf.d/10-tests.toml",
-                Self.configFile, "~/config/hooray/conf.d/*.toml", "~/extra.toml"]
+            let order = [
+                "~/etc/hooray.toml", "~/etc/conf.d/*.toml", "~/etc/conf.d/10-tests.toml",
+                Self.configFile, "~/config/hooray/conf.d/*.toml", "~/extra.toml",
+            ]
             let found = order.map { path in lines.firstIndex { $0.contains(" \(path) ") } }
             #expect(found.allSatisfy { $0 != nil } && found == found.sorted { ($0 ?? 0) < ($1 ?? 0) }, "\(lines)")
             func line(_ path: String) -> String { lines.first { $0.contains(" \(path) ") } ?? "" }
@@ -117,7 +119,10 @@ struct RealPathsTests {
                         fixture.home.appending("config/hooray/conf.d"),
                     ])
             #expect(files.map { $0["exists"] as? Bool } == [false, true, true, true, false])
-            #expect(files.map { $0["layer"] as? String } == ["system", "system-drop-in", "system-drop-in", "user", "user-drop-in"])
+            #expect(
+                files.map { $0["layer"] as? String } == [
+                    "system", "system-drop-in", "system-drop-in", "user", "user-drop-in",
+                ])
             #expect(files.map { $0["folder"] as? Bool } == [false, true, false, false, true])
         }
     }
@@ -126,11 +131,14 @@ struct RealPathsTests {
     func aMissingConfigFileIsAnError() async throws {
         try await HoorayFixture.with { fixture in
             let missing = fixture.home.appending("nonexistent.toml")
-            for arguments in [["--config", missing, "next"], ["next", "--config", missing], ["--config", missing, "win", "Tea"]] {
+            for arguments in [
+                ["--config", missing, "next"], ["next", "--config", missing], ["--config", missing, "win", "Tea"],
+            ] {
                 let run = try await fixture.hooray(arguments: arguments)
                 #expect(run.status == .exited(78), "\(arguments): \(run.standardError)")
                 #expect(
-                    run.standardError.contains("the configuration file given with --config, \(missing), does not exist"),
+                    run.standardError.contains(
+                        "the configuration file given with --config, \(missing), does not exist"),
                     "\(run.standardError)")
                 #expect(run.standardError.contains("leave out --config"), "\(run.standardError)")
                 #expect(!run.standardError.contains("ignored until"), "\(run.standardError)")

@@ -52,9 +52,12 @@ import Testing
             [pluginz.wins]
             welcome = false
             """)
-        let report = ConfigLoader(paths: directory.paths, extraSections: [
-            ExtraSection(name: "ai", as: Bool.self, default: false)
-        ]).check()
+        let report = ConfigLoader(
+            paths: directory.paths,
+            extraSections: [
+                ExtraSection(name: "ai", as: Bool.self, default: false)
+            ]
+        ).check()
         #expect(report.diagnostics.errors.count == 1)
         let warnings = report.diagnostics.warnings
         let pluginz = try #require(warnings.first { $0.message.contains("unknown key `pluginz`") }, "\(report)")
@@ -81,7 +84,10 @@ import Testing
                 directory.paths.userDropInDirectory, extra,
             ])
         #expect(places.map(\.exists) == [false, true, true, true, true, false, false])
-        #expect(places.map(\.layer) == [.system, .systemDropIn, .systemDropIn, .systemDropIn, .user, .userDropIn, .commandLine])
+        #expect(
+            places.map(\.layer) == [
+                .system, .systemDropIn, .systemDropIn, .systemDropIn, .user, .userDropIn, .commandLine,
+            ])
         #expect(places.map(\.isFolder) == [false, true, false, false, false, true, false])
     }
 }

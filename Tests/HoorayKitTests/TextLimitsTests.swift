@@ -13,16 +13,19 @@ import Testing
         // An emoji counts once.
         #expect(TextLimits.problem(in: String(repeating: "🏃‍♀️", count: 200), kind: .name) == nil)
         #expect(TextLimits.problem(in: String(repeating: "b", count: 2000), kind: .text) == nil)
-        #expect(TextLimits.problem(in: String(repeating: "b", count: 2001), kind: .text)?.contains("at most 2000") == true)
+        #expect(
+            TextLimits.problem(in: String(repeating: "b", count: 2001), kind: .text)?.contains("at most 2000") == true)
     }
 
-    @Test("Item 8: control characters are refused in a name; a text may break lines", arguments: [
-        ("Tea\u{1B}[31m", TextLimits.Kind.name, "a control character (U+001B)"),
-        ("Tea\u{07}", .name, "a control character (U+0007)"),
-        ("Tea\nand cake", .name, "a line break or tab (U+000A)"),
-        ("Tea\u{202E}", .name, "a control character (U+202E)"),
-        ("Tea\u{9B}", .text, "a control character (U+009B)"),
-    ])
+    @Test(
+        "Item 8: control characters are refused in a name; a text may break lines",
+        arguments: [
+            ("Tea\u{1B}[31m", TextLimits.Kind.name, "a control character (U+001B)"),
+            ("Tea\u{07}", .name, "a control character (U+0007)"),
+            ("Tea\nand cake", .name, "a line break or tab (U+000A)"),
+            ("Tea\u{202E}", .name, "a control character (U+202E)"),
+            ("Tea\u{9B}", .text, "a control character (U+009B)"),
+        ])
     func controlCharactersAreRefused(text: String, kind: TextLimits.Kind, named: String) {
         #expect(TextLimits.problem(in: text, kind: kind)?.contains("holds \(named)") == true)
     }

@@ -40,7 +40,8 @@ public enum TextLimits {
     /// - Parameters:
     ///   - text: The text, trimmed as it will be kept.
     ///   - kind: Its kind, which sets the limit and whether line breaks may be in it.
-    /// - Returns: The problem, such as `is 5000 characters long; it takes at most 200`, or `nil`.
+    /// - Returns: The problem, such as `is 5000 characters long; it takes at most 200` or `holds a
+    ///   control character (U+001B), which would reach the notification as it is; leave it out`, or `nil`.
     public static func problem(in text: String, kind: Kind) -> String? {
         if text.count > kind.limit {
             return "is \(text.count) characters long; it takes at most \(kind.limit)"
@@ -51,9 +52,10 @@ public enum TextLimits {
         }
         if let refused {
             let code = String(refused.value, radix: 16, uppercase: true)
-            let name = kind == .name && (refused == "\n" || refused == "\t") ? "a line break or tab" : "a control character"
+            let name =
+                kind == .name && (refused == "\n" || refused == "\t") ? "a line break or tab" : "a control character"
             return "holds \(name) (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)), "
-                + "which would reach the notification as it is; type it without"
+                + "which would reach the notification as it is; leave it out"
         }
         return nil
     }
