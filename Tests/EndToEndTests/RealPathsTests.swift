@@ -83,6 +83,20 @@ struct RealPathsTests {
         }
     }
 
+    @Test("Item 7: the help dumped for the man page names the XDG paths, not the packager's")
+    func theManualNamesThePathsForEveryone() async throws {
+        try await HoorayFixture.with { fixture in
+            let dump = try await fixture.hooray("--experimental-dump-help")
+            #expect(dump.status == .exited(0), "\(dump.standardError)")
+            // JSON writes `/` as `\/`.
+            let text = dump.standardOutput.replacingOccurrences(of: "\\/", with: "/")
+            #expect(text.contains("Configuration: $XDG_CONFIG_HOME/hooray/hooray.toml"))
+            #expect(text.contains("$XDG_DATA_HOME/hooray/plugins/"))
+            #expect(!text.contains(fixture.home.path), "the packager's home is nobody else's")
+            #expect(!text.contains("~/config/hooray"), "the packager's XDG folders are nobody else's")
+        }
+    }
+
     @Test("Item 7: config path lists every file read, in order, and which exist")
     func configPathListsTheFiles() async throws {
         try await HoorayFixture.with { fixture in
