@@ -76,9 +76,9 @@ struct HabitReply: Sendable, Hashable, Encodable {
 /// The rules habit input must follow: names, notes, rhythms, reminder times and pauses.
 public enum HabitRules {
     /// The longest name, in characters.
-    public static let maxNameLength = 200
+    public static let maxNameLength = TextLimits.name
     /// The longest note, in characters.
-    public static let maxNoteLength = 2000
+    public static let maxNoteLength = TextLimits.text
 
     /// Reads `--every` and `--on` into a schedule; neither means every day.
     public static func schedule(every: String?, on: String?) throws -> HabitSchedule? {

@@ -318,7 +318,7 @@ struct RejectionRequest: Sendable, Hashable {
     var ago: String?
 
     /// The longest note, in characters.
-    static let maxNoteLength = 2000
+    static let maxNoteLength = TextLimits.text
     /// The most screenshots on one rejection.
     static let maxScreenshots = 20
     /// The furthest back `--ago` may go: 30 days.

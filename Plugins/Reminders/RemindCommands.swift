@@ -100,7 +100,9 @@ extension RemindersPlugin {
                 return CommandReply(
                     text: yours.map(\.id).joined(separator: "\n"), json: try JSONValue(encoding: yours))
             }
-            return CommandReply(text: ReminderEntry.listing(entries), json: try JSONValue(encoding: entries))
+            return CommandReply(
+                text: ReminderEntry.listing(entries, configurationFile: context.settingsFile),
+                json: try JSONValue(encoding: entries))
         case "edit":
             let options = try RemindOptions(command, title: command.value("title"), input: book.input)
             guard !options.isEmpty else {
@@ -253,7 +255,7 @@ struct RemindBook {
         }) {
             throw PluginCommandError(
                 "\(TerminalText.safe(item.reminder.id)) is written in hooray.toml, so it is changed there: edit or "
-                    + "remove its [[plugins.reminders.reminder]] entry in ~/.config/hooray/hooray.toml, then run "
+                    + "remove its [[plugins.reminders.reminder]] entry in \(context.settingsFile), then run "
                     + "`hooray reload`")
         }
         var nextDue: [String: Date?] = [:]
@@ -385,27 +387,35 @@ struct ReminderEntry: Encodable, Sendable {
         return "\(title), \(schedule)" + (dueText.map { " — next: \($0)" } ?? "")
     }
 
+    /// The widest a title is shown in the list, in terminal cells; `--json` has it whole.
+    static let titleColumnWidth = 40
+
     /// The list as a table, with a word on how to change each kind.
-    static func listing(_ entries: [ReminderEntry]) -> String {
+    ///
+    /// - Parameters:
+    ///   - entries: The reminders.
+    ///   - configurationFile: The user's hooray.toml, where the file's reminders are changed.
+    static func listing(_ entries: [ReminderEntry], configurationFile: String) -> String {
         guard !entries.isEmpty else {
             return "No reminders yet. `hooray remind \"Call mom\" --at 18:00` adds one, "
-                + "and so does a [[plugins.reminders.reminder]] in ~/.config/hooray/hooray.toml."
+                + "and so does a [[plugins.reminders.reminder]] in \(configurationFile)."
         }
         let rows =
             [["ID", "REMINDER", "SCHEDULE", "NEXT", "FROM"]]
             + entries.map { entry in
                 [
-                    TerminalText.safe(entry.id), TerminalText.safe(entry.title), entry.schedule,
-                    entry.dueText ?? "—", entry.source,
+                    TerminalText.truncating(TerminalText.safe(entry.id), toWidth: titleColumnWidth),
+                    TerminalText.truncating(TerminalText.safe(entry.title), toWidth: titleColumnWidth),
+                    entry.schedule, entry.dueText ?? "—", entry.source,
                 ]
             }
         var widths = [Int](repeating: 0, count: 5)
         for row in rows {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], TerminalText.width(cell)) }
         }
         var lines = rows.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                column == row.count - 1 ? cell : TerminalText.padding(cell, toWidth: widths[column])
             }.joined(separator: "  ")
         }
         lines.append("")
@@ -413,7 +423,7 @@ struct ReminderEntry: Encodable, Sendable {
             lines.append("`hooray remind edit ID` changes one of yours; `hooray remind remove ID` removes it.")
         }
         if entries.contains(where: { !$0.isEditable }) {
-            lines.append("Those from hooray.toml are changed in ~/.config/hooray/hooray.toml.")
+            lines.append("Those from hooray.toml are changed in \(configurationFile).")
         }
         return lines.joined(separator: "\n")
     }

@@ -52,9 +52,16 @@ struct RemindOptions: Sendable, Equatable {
                     "<title>",
                     "a reminder needs a title that is not empty; give one in quotes, such as \"Call mom\"")
             }
+            if let problem = TextLimits.problem(in: trimmed, kind: .name) {
+                let fix = trimmed.count > TextLimits.name ? "; shorten it, and put the rest in --body" : ""
+                throw PluginCommandError.invalidValue("<title>", "the title \(problem)\(fix)")
+            }
             self.title = trimmed
         }
         body = command.value("body")
+        if let body, let problem = TextLimits.problem(in: body, kind: .text) {
+            throw PluginCommandError.invalidValue("--body", "the body \(problem)")
+        }
         if let text = command.value("at") {
             at = try Self.read(TimeOfDay.self, text, option: "--at")
         }

@@ -220,7 +220,7 @@ public struct RemindersPlugin: HoorayPlugin {
         try await notePassedOneOffs(current, context: context)
         if reminders.isEmpty {
             context.logger.info(
-                "no reminders configured yet; add a [[plugins.reminders.reminder]] to ~/.config/hooray/hooray.toml")
+                "no reminders configured yet; add a [[plugins.reminders.reminder]] to \(context.settingsFile)")
         } else {
             context.logger.info("\(reminders.count) reminder(s) scheduled")
         }

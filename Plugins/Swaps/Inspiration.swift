@@ -66,7 +66,7 @@ extension SwapsPlugin {
             sentence.map { "💡 " + $0 }
                 ?? """
                 The daily inspiration is turned off (inspiration = false in [plugins.swaps]). \
-                Set inspiration = true in ~/.config/hooray/hooray.toml for one sentence a day.
+                Set inspiration = true in \(context.settingsFile) for one sentence a day.
                 """
         return CommandReply(text: text, json: try JSONValue(encoding: InspirationView(day: today, text: sentence)))
     }

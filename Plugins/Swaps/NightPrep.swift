@@ -8,7 +8,7 @@ extension SwapsPlugin {
     /// for tomorrow.
     static let prepDayStartHour = 5
     /// The most characters an item of a prep may have.
-    static let maxPrepItemLength = 200
+    static let maxPrepItemLength = TextLimits.name
 
     /// `hooray swap prep "…"…`: keeps up to three items for the next day, replacing a prep already
     /// made for it; without items, shows tonight's prep (and this morning's, from last night).

@@ -3,7 +3,7 @@ import HoorayKit
 
 extension SwapsPlugin {
     /// The longest swap, in characters.
-    static let maxSwapLength = 200
+    static let maxSwapLength = TextLimits.name
 
     /// `hooray swap TEXT [--date today|yesterday|YYYY-MM-DD] [--json]`: checks everything, then records
     /// the swap (``recordSwap(_:on:fromPrep:context:)``) and answers in the user's celebration style.

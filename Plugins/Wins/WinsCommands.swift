@@ -39,9 +39,9 @@ struct LogReply: Sendable, Hashable {
 /// The rules a logged moment must follow: lengths, how far back, moods and photos.
 public enum MomentRules {
     /// The longest text, in characters.
-    public static let maxTextLength = 2000
+    public static let maxTextLength = TextLimits.text
     /// The longest note, in characters.
-    public static let maxNoteLength = 2000
+    public static let maxNoteLength = TextLimits.text
     /// The most photos on one moment.
     public static let maxPhotos = 20
     /// The furthest back `--ago` may go, in seconds: a year.

@@ -92,10 +92,32 @@ public final class CurlPraiseProvider: PraiseProvider {
                 case .openai, .off: try OpenAIWire.praise(from: response.body)
                 }
             logger.debug("The AI service sent praise")
+            AIExchange.current?.record(status: response.status)
             return praise
         } catch let error as AIRequestError {
             logger.warning("No praise from the AI service: \(error)")
             throw error
         }
+    }
+}
+
+/// What one AI request answered, for `hooray ai test`: bind ``current`` around a request to learn
+/// the HTTP status of a successful answer (a failed one says its status in ``AIRequestError``).
+public final class AIExchange: @unchecked Sendable {
+    // @unchecked: `_status` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var _status: Int?
+
+    /// The exchange of the requests made in this task, when one is being watched.
+    @TaskLocal public static var current: AIExchange?
+
+    /// Creates an exchange to watch.
+    public init() {}
+
+    /// The HTTP status of the last successful answer, when there was one.
+    public var status: Int? { lock.withLock { _status } }
+
+    func record(status: Int) {
+        lock.withLock { _status = status }
     }
 }

@@ -65,11 +65,17 @@ public struct ConfigLoader: Sendable {
     ///   errors (its values are wrong, so running it on defaults would not be what the user asked).
     public func loadLeniently(for plugin: String?) throws(ConfigDiagnostics) -> LenientConfiguration {
         var evaluation = evaluate(layers(), salvage: true)
-        let own = evaluation.diagnostics.errors.filter { error in plugin.map { error.concerns(plugin: $0) } ?? false }
+        let own = evaluation.diagnostics.errors.filter { error in
+            // A file named with `--config` was asked for by name: it is never left out quietly.
+            if let explicitFile, error.location == .wholeFile(explicitFile) { return true }
+            return plugin.map { error.concerns(plugin: $0) } ?? false
+        }
         if !own.isEmpty { throw ConfigDiagnostics(own) }
         var ignored = evaluation.ignored
         for error in evaluation.diagnostics.errors {
-            ignored.append(IgnoredPart(diagnostic: error, part: IgnoredPart.part(of: error.path)))
+            let part =
+                error.path == nil && error.location?.line == 0 ? "the file" : IgnoredPart.part(of: error.path)
+            ignored.append(IgnoredPart(diagnostic: error, part: part))
         }
         let core = evaluation.core ?? coreWithoutBrokenSections(evaluation)
         guard let core else { throw evaluation.diagnostics }
@@ -157,8 +163,11 @@ public struct ConfigLoader: Sendable {
             do {
                 guard let text = try FileReader.readText(atPath: path) else {
                     if required {
+                        let hint =
+                            path == explicitFile
+                            ? "check the path given with --config, or leave --config out" : "check the path"
                         evaluation.diagnostics.append(
-                            .error(at: .wholeFile(path), "cannot read \(path): no such file", hint: "check the path"))
+                            .error(at: .wholeFile(path), "cannot read \(path): no such file", hint: hint))
                     }
                     continue
                 }

@@ -55,6 +55,19 @@ public struct ConfigPaths: Sendable, Hashable {
     /// `conf.d` in the user's directory.
     public var userDropInDirectory: String { ConfigPaths.join(userDirectory, "conf.d") }
 
+    /// A path as a message shows it: with the home folder written `~`, as a shell user types it.
+    ///
+    /// - Parameters:
+    ///   - path: An absolute path.
+    ///   - home: The home folder; `nil`, relative or `/` leaves the path as it is.
+    /// - Returns: `~/…` for a path in `home`, otherwise `path`.
+    public static func shown(_ path: String, home: String?) -> String {
+        guard var home, home.hasPrefix("/"), home != "/" else { return path }
+        while home.count > 1 && home.hasSuffix("/") { home.removeLast() }
+        if path == home { return "~" }
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }

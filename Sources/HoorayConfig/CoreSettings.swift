@@ -85,7 +85,7 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         -> (CoreSettings, [ConfigDiagnostic])
     {
         let (settings, warnings) = try ConfigDecoder().decode(
-            CoreSettings.self, from: root, permittedKeys: alsoPermitted.union(["plugins"]))
+            CoreSettings.self, from: root, permittedKeys: alsoPermitted.union(["plugins"]), knownKeys: sectionNames)
         return (settings, warnings)
     }
 

@@ -37,7 +37,7 @@ public struct IgnoredPart: Sendable, Hashable {
     static func part(ofHeader keys: [String]) -> String {
         if keys.count >= 2 && keys[0] == "plugins" { return "the \(keys[1]) section" }
         if let first = keys.first { return "the [\(first)] section" }
-        return "the settings at the top of the file"
+        return "the top of the file (before any [section])"
     }
 }
 

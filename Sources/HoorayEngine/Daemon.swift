@@ -375,10 +375,14 @@ public enum Daemon {
         logger: Logger
     ) -> any PraiseProvider {
         let vault = IdentityVault(store: store, paths: paths)
+        // Labelled "ai", at the caller's level: a command's quiet logger keeps a failed request off
+        // the terminal (the praise falls back offline), the daemon's logs it.
+        var aiLogger = Logger(label: "ai")
+        aiLogger.logLevel = logger.logLevel
         let provider =
             configuration.provider == .off
             ? nil
-            : IdentityResolvingPraiseProvider(configuration: configuration, vault: vault, logger: Logger(label: "ai"))
+            : IdentityResolvingPraiseProvider(configuration: configuration, vault: vault, logger: aiLogger)
         Thread.detachNewThread {
             do {
                 let (identity, place) = try vault.identity()

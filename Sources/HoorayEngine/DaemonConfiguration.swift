@@ -21,8 +21,8 @@ public struct DaemonConfiguration: Sendable {
             userConfigurationFile: userConfigurationFile)
     }
 
-    /// The user's configuration file (``ConfigPaths/userFile``), named by messages that say how to
-    /// change a setting; `nil` when unknown.
+    /// The user's configuration file (``ConfigPaths/userFile``, with the home folder as `~`), named by
+    /// messages that say how to change a setting; `nil` when unknown.
     public var userConfigurationFile: String?
 
     /// The log level.
@@ -99,8 +99,13 @@ public struct ConfigurationLoader: Sendable {
                     celebrationStyle: loaded.pluginSections[plugin.name]?.celebrationStyle))
         }
         var configuration = DaemonConfiguration(loaded: loaded, setups: setups)
-        configuration.userConfigurationFile = loader.paths.userFile
+        configuration.userConfigurationFile = shownUserFile
         return configuration
+    }
+
+    /// The user's `hooray.toml` as messages name it (`~/…`), for plugins' advice.
+    var shownUserFile: String {
+        ConfigPaths.shown(loader.paths.userFile, home: environment["HOME"])
     }
 
     /// Loads what can be loaded for a command of one plugin, or for one that only shows what the
@@ -134,7 +139,7 @@ public struct ConfigurationLoader: Sendable {
         }
         var configuration = DaemonConfiguration(loaded: lenient.loaded, setups: setups)
         configuration.aiSectionIgnored = lenient.ignored.contains { $0.isSection(AIConfiguration.sectionName) }
-        configuration.userConfigurationFile = loader.paths.userFile
+        configuration.userConfigurationFile = shownUserFile
         return (configuration, ignored)
     }
 

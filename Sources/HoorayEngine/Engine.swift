@@ -290,8 +290,8 @@ public actor Engine {
     public func run(_ command: CommandInvocation, plugin name: String) async throws -> CommandReply {
         guard let plugin = plugins[name], let setup = lastSetups.first(where: { $0.plugin.name == name }) else {
             throw PluginCommandError(
-                "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in ~/.config/hooray/hooray.toml"
-            )
+                "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in "
+                    + (settings.userConfigurationFile ?? "your hooray.toml"))
         }
         // The command's days and times are the user's, whose zone may differ from the daemon's.
         let context = makeContext(for: name, timeZone: command.environment.timeZone)

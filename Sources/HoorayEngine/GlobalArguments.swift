@@ -50,13 +50,13 @@ public struct GlobalArguments: Sendable {
                     index += 1
                     config = Self.absolute(words[index], workingDirectory: workingDirectory, home: home)
                 } else {
-                    problem = "--config needs a file, such as --config ~/.config/hooray/extra.toml"
+                    problem = "--config needs a file, such as --config ./extra.toml"
                 }
             default:
                 if word.hasPrefix("--config=") {
                     let file = String(word.dropFirst("--config=".count))
                     if file.isEmpty {
-                        problem = "--config needs a file, such as --config=~/.config/hooray/extra.toml"
+                        problem = "--config needs a file, such as --config=./extra.toml"
                     } else {
                         config = Self.absolute(file, workingDirectory: workingDirectory, home: home)
                     }

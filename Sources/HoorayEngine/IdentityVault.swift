@@ -96,6 +96,12 @@ public struct IdentityVault: Sendable {
             switch keyring.lookup(.identity) {
             case .found: return "in your keyring (\(service))"
             case .notFound where fileExists:
+                // A keyring with nowhere to keep items never takes it: say so, not that it will move.
+                guard keyring.hasDefaultCollection() != false else {
+                    return "in \(file.path); it stays there, because your keyring (\(service)) has no default "
+                        + "collection to move it to (make one, such as a \"Login\" keyring in Seahorse, and it moves "
+                        + "when next used)"
+                }
                 return "in \(file.path); it moves to your keyring (\(service)) when next used"
             case .notFound: return "not made yet (keyring: \(service))"
             case .locked: return "in your keyring (\(service)), which is locked"

@@ -61,6 +61,19 @@ public struct Keyring: Sendable {
         }
     }
 
+    /// Whether the keyring has a default collection to store into; `nil` when it does not answer.
+    ///
+    /// Never prompts. Without one, ``store(_:value:)`` fails with ``KeyringError/Code/noDefaultCollection``,
+    /// so nothing is ever moved into the keyring.
+    public func hasDefaultCollection() -> Bool? {
+        let result = call(openSession: false) { session throws(KeyringFailure) in
+            guard let collection = try session.defaultCollection() else { return false }
+            g_object_unref(collection)
+            return true
+        }
+        return try? result.get()
+    }
+
     /// Reads the secret of a kind.
     ///
     /// Never prompts: a locked item is reported as ``KeyringLookup/locked``. When several items of

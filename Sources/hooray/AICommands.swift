@@ -13,13 +13,14 @@ import HoorayKit
 struct AIGroup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ai",
-        abstract: "Keep the AI service's API key in your desktop's keyring.",
+        abstract: "Test the AI service, and keep its API key in your desktop's keyring.",
         discussion: """
             The key is stored in the keyring (GNOME Keyring, KWallet, KeePassXC: whatever provides the Secret \
             Service) as “Hooray AI key (PROVIDER)”, never in a file. hoorayd reads it at each request when the \
-            [ai] section says api_key = "keyring", or names neither api_key_env nor api_key_file.
+            [ai] section says api_key = "keyring", or names neither api_key_env nor api_key_file. \
+            `hooray ai test` asks the service once and says how it went.
             """,
-        subcommands: [SetKey.self, ForgetKey.self])
+        subcommands: [Test.self, SetKey.self, ForgetKey.self])
 }
 
 /// `--provider NAME`, shared by the key commands.
@@ -76,7 +77,7 @@ extension AIGroup {
                 long. A key already stored for the provider is replaced. The key is never printed, logged or \
                 written to a file, and a running hoorayd uses it from its next request on.
 
-                Exits 65 when the key is refused (nothing is stored), 69 when no keyring answers, \
+                Exits 64 when the key is refused (nothing is stored), 69 when no keyring answers, \
                 75 when it is locked or does not answer in time.
                 """)
 
@@ -115,7 +116,7 @@ extension AIGroup {
             }
             guard let ai, ai.provider.rawValue == provider else {
                 return "To use it, set provider = \"\(provider)\" and api_key = \"keyring\" in the [ai] section of "
-                    + "~/.config/hooray/hooray.toml; \(restart)"
+                    + "\(UserPaths.configFile); \(restart)"
             }
             if ai.apiKeyEnv != nil || ai.apiKeyFile != nil {
                 let setting = ai.apiKeyEnv != nil ? "api_key_env" : "api_key_file"

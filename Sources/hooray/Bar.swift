@@ -150,7 +150,7 @@ struct Bar: AsyncParsableCommand, OffersJSON {
         guard let file = session.configFile else { return }
         warn(
             "Note: hoorayd made this line with the configuration it started with, not \(file); "
-                + "give --config to hoorayd itself (or `hooray reload` after adding the file to ~/.config/hooray/conf.d/)."
+                + "give --config to hoorayd itself (or `hooray reload` after adding the file to \(UserPaths.configDropIns)/)."
         )
     }
 }

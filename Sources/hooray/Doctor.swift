@@ -294,7 +294,7 @@ struct Doctor: AsyncParsableCommand, OffersJSON {
         case .failure(let error):
             return .failed(
                 "AI service", "\(ai.provider.rawValue) at \(endpoint): " + TerminalText.safe("\(error)"),
-                fix: "offline praise keeps working meanwhile; fix the [ai] section as the message says")
+                fix: AIAdvice.fix(for: error))
         }
     }
 }

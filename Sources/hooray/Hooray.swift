@@ -30,6 +30,17 @@ struct Hooray: AsyncParsableCommand {
             warn("hooray: \(error)")
             Foundation.exit(ExitStatus.configuration.rawValue)
         }
+        // A file named with --config was asked for by name: running without it would not be what the
+        // user asked (`hooray config path` still lists it, as missing).
+        if let file = global.config, !touchesNoFile, arguments.prefix(2) != ["config", "path"],
+            !FileManager.default.fileExists(atPath: file)
+        {
+            warn(
+                "hooray: the configuration file given with --config, \(file), does not exist; nothing was done. "
+                    + "Check the path, or leave out --config to use \(UserPaths.configFile) and the others "
+                    + "`hooray config path` lists.")
+            Foundation.exit(ExitStatus.configuration.rawValue)
+        }
         if arguments.first.map(PluginCommandLine.isHostWord) != true,
             arguments.prefix(while: { $0 != "--" }).contains("--version")
         {
@@ -96,8 +107,8 @@ struct Hooray: AsyncParsableCommand {
                 start with your first use of that plugin, which says what it scheduled and how to turn it \
                 off, or when you switch them on in its [plugins.NAME] section (docs/calm-delivery.md).
 
-                Configuration: ~/.config/hooray/hooray.toml (see `hooray config check`).
-                Data: ~/.local/share/hooray/.
+                Configuration: \(UserPaths.configFile) (`hooray config path` lists every file read).
+                Data: \(UserPaths.dataDirectory)/.
                 Documentation: README.md and docs/ (a page per topic) in Hooray's source; the Debian \
                 package installs them in /usr/share/doc/hooray/.
 

@@ -1,19 +1,23 @@
 import ArgumentParser
 import Foundation
+import HoorayAI
 import HoorayEngine
+import HoorayKit
 import HoorayStorage
 
 struct IdentityCommand: AsyncParsableCommand, OffersJSON {
-    static let configuration = CommandConfiguration(
-        commandName: "identity",
-        abstract: "Show your anonymous id and what it is used for.",
-        discussion: """
-            The anonymous id is made at random on this computer the first time it is needed and kept in \
-            your desktop's keyring (GNOME Keyring, KWallet, KeePassXC) when one answers, otherwise in \
-            ~/.local/share/hooray/identity (mode 600); [identity] store in hooray.toml chooses. It is sent only as the x-user-id header to the AI \
-            endpoint you configure, and only when AI is configured. `hooray delete-my-data` removes it; a new \
-            one is made the next time. Exits 1 when the identity file is damaged, and says how to recover.
-            """)
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "identity",
+            abstract: "Show your anonymous id and what it is used for.",
+            discussion: """
+                The anonymous id is made at random on this computer the first time it is needed and kept in \
+                your desktop's keyring (GNOME Keyring, KWallet, KeePassXC) when one answers, otherwise in \
+                \(UserPaths.dataDirectory)/identity (mode 600); [identity] store in hooray.toml chooses. It is sent only as the x-user-id header to the AI \
+                endpoint you configure, and only when AI is configured. `hooray delete-my-data` removes it; a new \
+                one is made the next time. Exits 1 when the identity file is damaged, and says how to recover.
+                """)
+    }
 
     @OptionGroup var global: GlobalOptions
 
@@ -41,12 +45,24 @@ struct IdentityCommand: AsyncParsableCommand, OffersJSON {
         print("Your anonymous id: \(identity.headerValue)")
         print("Made: \(Output.when(identity.createdAt))")
         print("Kept in: \(place)")
+        // Whether it is sent anywhere now, as the configuration says.
+        let loaded = try? session.loadConfigurationLeniently(plugins: installedPlugins).configuration
+        let sentNow: String
+        if let loaded, loaded.aiSectionIgnored {
+            sentNow =
+                "The [ai] section has errors (`hooray config check` shows them), so nothing is sent until it is fixed."
+        } else if let ai = loaded?.ai, ai.provider != .off, let endpoint = ai.endpoint {
+            sentNow =
+                "AI is on: it goes to \(TerminalText.safe(endpoint.host ?? endpoint.absoluteString)) (\(ai.provider.rawValue))."
+        } else {
+            sentNow = "AI is off, so it is sent nowhere."
+        }
         print(
             """
 
             It was made at random on this computer and says nothing about who you are.
             Hooray sends it only as the x-user-id header to the AI endpoint you configure, and only
-            when AI is configured, so that service can keep what you send it together. AI is off until then.
+            when AI is configured, so that service can keep what you send it together. \(sentNow)
             `hooray delete-my-data` removes it with the rest of your data; a new one is made next time.
             """)
     }

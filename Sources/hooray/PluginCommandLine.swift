@@ -310,7 +310,7 @@ enum PluginCommandLine {
             // The daemon's plugins run with the configuration it read; say so rather than seem to have read FILE.
             warn(
                 "Note: hoorayd ran this with the configuration it started with, not \(file); "
-                    + "give --config to hoorayd itself (or `hooray reload` after adding the file to ~/.config/hooray/conf.d/)."
+                    + "give --config to hoorayd itself (or `hooray reload` after adding the file to \(UserPaths.configDropIns)/)."
             )
         }
         if let finished = await runner.finish(after: reply) {

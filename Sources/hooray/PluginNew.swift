@@ -100,14 +100,22 @@ struct PluginNew: AsyncParsableCommand {
                 }
             return "  " + file.path.padding(toLength: width, withPad: " ", startingAt: 0) + role
         }
+        // The user's plugin folder as this user's environment has it ($XDG_DATA_HOME), typed as a
+        // shell reads it: `~/…` when it is plain, otherwise the whole path quoted.
+        let pluginFolder =
+            PluginDiscovery.folders(environment: UserPaths.environment).first.map { folder in
+                let short = UserPaths.shown(folder)
+                let rest = short.dropFirst(2)
+                return short.hasPrefix("~/") && shellQuoted(String(rest)) == rest ? short : shellQuoted(folder)
+            } ?? "\"$XDG_DATA_HOME/hooray/plugins\""
         return """
             Made a \(language.rawValue) plugin in \(shown):
             \(lines.joined(separator: "\n"))
 
             Next steps:
               hooray plugin test \(shellQuoted(shown))
-              mkdir -p ~/.local/share/hooray/plugins
-              ln -s \(shellQuoted(absolute)) ~/.local/share/hooray/plugins/    (or copy the folder there)
+              mkdir -p \(pluginFolder)
+              ln -s \(shellQuoted(absolute)) \(pluginFolder)/    (or copy the folder there)
               hooray reload
               hooray \(name) hello
             """

@@ -27,8 +27,9 @@ struct HoorayDaemon: AsyncParsableCommand {
         abstract: "The Hooray scheduler: shows your reminders as desktop notifications.",
         discussion: """
             hoorayd runs in the foreground, normally as the systemd user service hooray.service. It \
-            reads the configuration (/etc/hooray/hooray.toml, ~/.config/hooray/hooray.toml and their \
-            conf.d/*.toml drop-ins), keeps its data in ~/.local/share/hooray/, and delivers through \
+            reads the configuration (/etc/hooray/hooray.toml, $XDG_CONFIG_HOME/hooray/hooray.toml — \
+            ~/.config/hooray by default — and their conf.d/*.toml drop-ins; `hooray config path` lists \
+            them), keeps its data in $XDG_DATA_HOME/hooray/ (~/.local/share/hooray/ by default), and delivers through \
             the desktop's notification server. Without one, notices wait in `hooray inbox`.
 
             A fresh install is calm: the one-time welcome and nothing else. A plugin's daily notices \

@@ -33,7 +33,8 @@ struct CalmFirstDayTests {
     @Test func aFreshInstallShowsTheWelcomeAloneAndFirstUsesStartTheDailyNotices() async throws {
         try await HoorayFixture.with { fixture in
             try Self.freshInstall(fixture)
-            let userFile = fixture.home.appending("config/hooray/hooray.toml")
+            // As messages name it: the home folder as `~`.
+            let userFile = "~/config/hooray/hooray.toml"
             let clock = fixture.home.appending("fake-time")
             let time = HoorayFixture.fakeTimeVariables(file: clock)
             func hooray(_ arguments: String...) async throws -> ProcessOutput {
@@ -127,7 +128,7 @@ struct CalmFirstDayTests {
                 swap.standardOutput.hasSuffix(
                     "Now scheduled: Morning Focus at 08:00 and Night Prep at 21:00, each day. To turn them off, set "
                         + "morning_focus = \"off\" and night_prep = \"off\" under [plugins.swaps] in "
-                        + fixture.home.appending("config/hooray/hooray.toml") + ".\n"),
+                        + "~/config/hooray/hooray.toml.\n"),
                 "\(swap.standardOutput)")
             // `hooray next` lists them at once, beside the welcome still to come.
             let next = try await fixture.hooray("next", "--json", fakeTime: "2026-06-15 20:31:00")

@@ -154,7 +154,7 @@ struct DoctorTests {
                 let refused = try #require(line(failing, "AI service"), "\(failing.standardOutput)")
                 #expect(refused.hasPrefix("✗ AI service:"), "\(refused)")
                 #expect(refused.contains("HTTP status 500"), "\(refused)")
-                #expect(refused.contains("Fix: Offline praise keeps working"), "\(refused)")
+                #expect(refused.contains("Fix: Nothing on your side"), "\(refused)")
                 await server.stop()
             }
         }

@@ -92,7 +92,8 @@ struct PluginNewTests {
             #expect(made.status == .exited(0), "\(made.standardError)")
             let folder = fixture.home.appending("src/greeter")
             #expect(made.standardOutput.contains("hooray plugin test \(folder)"))
-            #expect(made.standardOutput.contains("~/.local/share/hooray/plugins/"))
+            // The fixture's XDG_DATA_HOME is ~/data: the steps name the real plugin folder.
+            #expect(made.standardOutput.contains("~/data/hooray/plugins/"))
             #expect(made.standardOutput.contains("hooray reload"))
             for (file, mode) in [
                 ("plugin.toml", 0o644), ("greeter.py", 0o755), ("hooray_plugin.py", 0o644), ("README.md", 0o644),

@@ -191,7 +191,8 @@ struct SafeTextTests {
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
-                    "recoveryDashboard", "challenge", "templates", "swapEntry", "about",
+                    "recoveryDashboard", "challenge", "templates", "swapEntry", "about", "configCheck",
+                    "configProblem", "configFile", "aiTest",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")

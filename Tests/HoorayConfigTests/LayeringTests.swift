@@ -132,7 +132,10 @@ import Testing
 
         let found = diagnostics { try ConfigLoader(paths: directory.paths, explicitFile: absent).load() }
 
-        #expect(found.description == "\(absent): error: cannot read \(absent): no such file\n    hint: check the path")
+        #expect(
+            found.description
+                == "\(absent): error: cannot read \(absent): no such file\n"
+                + "    hint: check the path given with --config, or leave --config out")
     }
 
     @Test func noFilesAtAllMeansTheBuiltInDefaults() throws {

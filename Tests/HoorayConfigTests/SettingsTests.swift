@@ -158,7 +158,7 @@ import Testing
                 "\(file):1:2: warning: unknown key `delivry`\n    hint: did you mean `delivery`?",
                 "\(file):4:1: warning: delivery: unknown key `retry_evry`\n    hint: did you mean `retry_every`?",
                 "\(file):5:2: warning: unknown key `weather`\n    hint: remove it or check its spelling; "
-                    + "this table takes `scheduler`, `delivery`, `log`, `celebrations`, `identity`, `storage`",
+                    + "this table takes `scheduler`, `delivery`, `log`, `celebrations`, `identity`, `storage`, `plugins`",
             ])
     }
 }

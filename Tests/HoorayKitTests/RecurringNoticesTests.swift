@@ -41,6 +41,6 @@ import Testing
         #expect(
             three
                 == "Now scheduled: a at 08:00, b at 09:30 and c at 20:00, each day. To turn them off, set a = false, "
-                + "b = false and c = false under [plugins.x] in ~/.config/hooray/hooray.toml.")
+                + "b = false and c = false under [plugins.x] in your hooray.toml.")
     }
 }

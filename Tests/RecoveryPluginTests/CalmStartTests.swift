@@ -13,7 +13,7 @@ import Testing
     static let day: TimeInterval = 86400
     static let line =
         "Now scheduled: a check-in at 20:00 and today's challenge at 09:00, each day. To turn them off, set "
-        + "checkin = false and challenge_at = \"off\" under [plugins.recovery] in ~/.config/hooray/hooray.toml."
+        + "checkin = false and challenge_at = \"off\" under [plugins.recovery] in your hooray.toml."
 
     func world(_ configuration: RecoveryConfiguration = RecoveryConfiguration()) async throws
         -> PluginWorld<RecoveryPlugin>
@@ -82,7 +82,7 @@ import Testing
         #expect(
             reply.text.hasSuffix(
                 "Now scheduled: today's challenge at 09:00, each day. To turn it off, set challenge_at = \"off\" "
-                    + "under [plugins.recovery] in ~/.config/hooray/hooray.toml."), "\(reply.text)")
+                    + "under [plugins.recovery] in your hooray.toml."), "\(reply.text)")
     }
 
     @Test func anExplicitOffWinsBeforeAndAfterUse() async throws {

@@ -11,7 +11,7 @@ import Testing
     static let monday = swapsTime("2026-06-15 12:00", in: TimeZone(identifier: "UTC")!)
     static let line =
         "Now scheduled: Morning Focus at 08:00 and Night Prep at 21:00, each day. To turn them off, set "
-        + "morning_focus = \"off\" and night_prep = \"off\" under [plugins.swaps] in ~/.config/hooray/hooray.toml."
+        + "morning_focus = \"off\" and night_prep = \"off\" under [plugins.swaps] in your hooray.toml."
 
     func world(_ configuration: SwapsConfiguration = SwapsConfiguration()) async throws -> PluginWorld<SwapsPlugin> {
         try await PluginWorld(plugin: SwapsPlugin(), configuration: configuration, now: Self.monday)

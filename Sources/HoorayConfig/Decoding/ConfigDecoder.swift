@@ -51,20 +51,24 @@ public struct ConfigDecoder: Sendable {
     ///     name values by their full path.
     ///   - permittedKeys: Keys of `node` itself that may be present without being decoded, because
     ///     something else reads them (the host reads `enabled` of every plugin section).
+    ///   - knownKeys: Every key the type reads from `node` itself, when known: then a key of `node`
+    ///     outside these and `permittedKeys` is reported even when decoding stopped at an error
+    ///     before reaching it (otherwise such keys are reported only when they look like a typo).
     /// - Returns: The value, and warnings about keys the type did not use.
     /// - Throws: ``ConfigDiagnostics`` with every error found, and the warnings, in file order.
     public func decode<T: Decodable>(
         _ type: T.Type, from node: ConfigNode, at path: ConfigKeyPath = ConfigKeyPath(),
-        permittedKeys: Set<String> = []
+        permittedKeys: Set<String> = [], knownKeys: [String]? = nil
     ) throws(ConfigDiagnostics) -> (value: T, warnings: [ConfigDiagnostic]) {
         let state = DecodingState(root: node, basePath: path, timeZone: timeZone, userInfo: userInfo)
         do {
             let value = try state.decodeValue(T.self, node: node, path: ConfigKeyPath())
-            let warnings = state.unknownKeyWarnings(permittedAtRoot: permittedKeys)
+            let warnings = state.unknownKeyWarnings(permittedAtRoot: permittedKeys, knownAtRoot: knownKeys)
             return (value, ConfigDiagnostics(warnings).sortedByLocation().diagnostics)
         } catch {
             var diagnostics = state.diagnostics(for: error)
-            diagnostics.append(contentsOf: state.unknownKeyWarnings(permittedAtRoot: permittedKeys))
+            diagnostics.append(
+                contentsOf: state.unknownKeyWarnings(permittedAtRoot: permittedKeys, knownAtRoot: knownKeys))
             throw diagnostics.sortedByLocation()
         }
     }
@@ -193,20 +197,27 @@ final class DecodingState {
     ///
     /// Tables whose decoding failed part-way only get warnings for keys that look like a typo
     /// of a key that was asked for: the keys after the failure were never asked for at all.
-    func unknownKeyWarnings(permittedAtRoot: Set<String>) -> [ConfigDiagnostic] {
+    func unknownKeyWarnings(permittedAtRoot: Set<String>, knownAtRoot: [String]? = nil) -> [ConfigDiagnostic] {
         var warnings: [ConfigDiagnostic] = []
         for (path, visit) in zip(visitPaths, visitList) {
             let permitted = path.isEmpty ? permittedAtRoot : []
-            for key in visit.table.keys where !visit.requestedSet.contains(key) && !permitted.contains(key) {
-                let suggestion = NameSuggestion.closest(to: key, among: visit.requested)
-                if visit.failed && suggestion == nil { continue }
+            let known = path.isEmpty ? knownAtRoot : nil
+            // What the table takes, in the order to name it: what the type read (or all it reads),
+            // then what is read elsewhere, such as `plugins` and `ai` at the top.
+            var takes = known ?? visit.requested
+            for key in visit.requested where !takes.contains(key) { takes.append(key) }
+            takes += permitted.sorted().filter { !takes.contains($0) }
+            for key in visit.table.keys
+            where !visit.requestedSet.contains(key) && !permitted.contains(key) && known?.contains(key) != true {
+                let suggestion = NameSuggestion.closest(to: key, among: takes)
+                if visit.failed && suggestion == nil && known == nil { continue }
                 let hint: String
                 if let suggestion {
                     hint = "did you mean `\(suggestion)`?"
-                } else if visit.requested.isEmpty {
+                } else if takes.isEmpty {
                     hint = "this table takes no settings; remove the key"
                 } else {
-                    let known = visit.requested.prefix(12).map { "`\($0)`" }.joined(separator: ", ")
+                    let known = takes.prefix(12).map { "`\($0)`" }.joined(separator: ", ")
                     hint = "remove it or check its spelling; this table takes \(known)"
                 }
                 let location = visit.table.keyLocation(of: key) ?? visit.table[key]?.location ?? visit.location

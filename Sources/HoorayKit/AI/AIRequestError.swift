@@ -51,7 +51,7 @@ public enum AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .notConfigured:
             return "AI praise is off. To turn it on, set provider = \"hooray\" or \"openai\" and an endpoint "
-                + "in the [ai] section of ~/.config/hooray/hooray.toml."
+                + "in the [ai] section of your hooray.toml (`hooray config path` shows where it is)."
         case .timedOut:
             return "The AI service did not answer in time. It may be busy or slow; Hooray will try again later. "
                 + "If this keeps happening, raise timeout in the [ai] section."

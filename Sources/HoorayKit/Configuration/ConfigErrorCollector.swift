@@ -1,5 +1,8 @@
 /// Gathers the errors of several decoding steps so that all of them are reported, not only the first.
 ///
+/// Hooray's own (`package`): the built-in plugins and the host's configuration sections use it. A
+/// plugin of its own gathers its errors as it likes and throws a ``ConfigErrorGroup``.
+///
 /// A synthesized `init(from:)` stops at the first bad key. A configuration type with several
 /// independent settings can instead decode each one through a collector and throw once at the end;
 /// Hooray's configuration loader then reports every error at its own `file:line:column`. It works
@@ -14,18 +17,18 @@
 ///     try errors.throwIfAny()
 /// }
 /// ```
-public struct ConfigErrorCollector: Sendable {
+package struct ConfigErrorCollector: Sendable {
     /// The errors gathered so far, in the order they happened.
-    public private(set) var errors: [any Error] = []
+    package private(set) var errors: [any Error] = []
 
     /// Creates an empty collector.
-    public init() {}
+    package init() {}
 
     /// Runs one decoding step, keeping its error instead of throwing it.
     ///
     /// - Parameter body: The step, such as a `container.decode(_:forKey:)` call.
     /// - Returns: The step's result, or `nil` when it threw.
-    public mutating func attempt<T>(_ body: () throws -> T) -> T? {
+    package mutating func attempt<T>(_ body: () throws -> T) -> T? {
         do {
             return try body()
         } catch {
@@ -38,13 +41,13 @@ public struct ConfigErrorCollector: Sendable {
     ///
     /// Use `DecodingError.dataCorruptedError(forKey:in:debugDescription:)` so the error points at the value.
     /// - Parameter error: The error.
-    public mutating func record(_ error: any Error) {
+    package mutating func record(_ error: any Error) {
         errors.append(error)
     }
 
     /// Throws the gathered errors, if there are any: the error itself when there is one, a
     /// ``ConfigErrorGroup`` when there are several.
-    public func throwIfAny() throws {
+    package func throwIfAny() throws {
         switch errors.count {
         case 0: return
         case 1: throw errors[0]
@@ -53,7 +56,8 @@ public struct ConfigErrorCollector: Sendable {
     }
 }
 
-/// Several errors from decoding one value, thrown by ``ConfigErrorCollector/throwIfAny()``.
+/// Several errors from decoding one value: throw one from a configuration's `init(from:)` to have
+/// each reported.
 ///
 /// Hooray's configuration loader reports each of them at its own location; other decoders pass the
 /// group on as it is.

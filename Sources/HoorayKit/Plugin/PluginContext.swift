@@ -42,6 +42,10 @@ public struct PluginContext: Sendable {
     /// `/home/me/.config/hooray/hooray.toml`, for messages that say how to change a setting; `nil`
     /// when the host does not say.
     public let configurationFile: String?
+    /// The user's configuration file as a message should name it: ``configurationFile``, or
+    /// `your hooray.toml` when the host does not say. Never a guessed path: with
+    /// `$XDG_CONFIG_HOME` set, `~/.config/hooray/hooray.toml` would send the user to the wrong file.
+    public var settingsFile: String { configurationFile ?? "your hooray.toml" }
     /// The plugin's decoded `[plugins.NAME]` section; read it typed with ``configuration(of:)``.
     let configurationValue: (any Sendable)?
 

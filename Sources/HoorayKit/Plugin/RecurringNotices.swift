@@ -115,13 +115,13 @@ public enum RecurringNotices {
     ///   - notices: What started, in the order to name them; at least one.
     ///   - section: The plugin's section, such as `plugins.recovery`.
     ///   - configurationFile: The user's configuration file (``PluginContext/configurationFile``);
-    ///     `nil` names `~/.config/hooray/hooray.toml`.
+    ///     `nil` names `your hooray.toml`.
     /// - Returns: The line.
     public static func startedLine(_ notices: [Started], section: String, configurationFile: String?) -> String {
         let what = listed(notices.map { "\($0.name) at \($0.at)" })
         let settings = listed(notices.map(\.turnOff))
         let them = notices.count == 1 ? "it" : "them"
-        let file = configurationFile ?? "~/.config/hooray/hooray.toml"
+        let file = configurationFile ?? "your hooray.toml"
         return "Now scheduled: \(what), each day. To turn \(them) off, set \(settings) under [\(section)] in \(file)."
     }
 

@@ -103,6 +103,26 @@ public enum TerminalText {
         return missing > 0 ? text + String(repeating: " ", count: missing) : text
     }
 
+    /// The text cut to at most `width` cells, its end replaced by `…` when it was longer, so one long
+    /// title does not widen every row of a table.
+    ///
+    /// - Parameters:
+    ///   - text: One line of text, already passed through ``safe(_:multiline:)``.
+    ///   - width: The most cells it may take, as ``width(_:)`` counts them; at least 1.
+    /// - Returns: The text as it is when it fits, otherwise its start and `…`.
+    public static func truncating(_ text: String, toWidth width: Int) -> String {
+        guard Self.width(text) > width else { return text }
+        var kept = ""
+        var used = 0
+        for character in text {
+            let cells = Self.width(of: character)
+            if used + cells > max(width, 1) - 1 { break }
+            kept.append(character)
+            used += cells
+        }
+        return kept + "…"
+    }
+
     /// The cells one grapheme cluster takes.
     static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import HoorayConfig
+import HoorayDelivery
+import HoorayEngine
+import HoorayKit
+import HoorayStorage
+
+struct Plugins: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the plugins and how they are doing; restart a plugin in another language.",
+        subcommands: [PluginsList.self, PluginsRestart.self], defaultSubcommand: PluginsList.self)
+}
+
+struct PluginsList: AsyncParsableCommand, OffersJSON {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "list",
+            abstract: "List the plugins: built-in ones and those in other languages, their state and last error.",
+            discussion: """
+                Plugins in other languages are folders in \(UserPaths.pluginFolders.map { $0 + "/" }.joined(separator: " and ")) \
+                (docs/plugins.md). While hoorayd runs, each shows its state (running, starting, restarting, \
+                given up), its process id, how often it was restarted and the last thing that went wrong; a \
+                folder that is not loaded shows as refused, with the reason.
+                """)
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        let session = try CLISession(configFile: global.configFile)
+        var reports: [PluginReport]?
+        if let response = try? session.send(.plugins), response.ok {
+            reports = response.plugins
+        }
+        if reports == nil {
+            let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: installedPlugins)
+            // A plugin whose section is left out shows its default state; the line says so.
+            for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
+            reports = await PluginReport.reports(catalog: pluginCatalog, enabled: loaded.enabledPlugins, engine: nil)
+        }
+        let all = reports ?? []
+        if json {
+            print(try Output.json(all.map(PluginItem.init)))
+            return
+        }
+        var table = Output.Table(headers: ["PLUGIN", "STATE", "VERSION", "API", "PID", "RESTARTS", "WHAT IT DOES"])
+        for report in all {
+            table.add([
+                report.name, report.state, report.version ?? "—", report.apiVersion ?? "—",
+                report.pid.map(String.init) ?? "—", report.restarts.map(String.init) ?? "—",
+                TerminalText.safe(report.summary),
+            ])
+        }
+        print(table.render())
+        print()
+        print(
+            "Plugins in other languages are looked for in "
+                + UserPaths.pluginFolders.map { TerminalText.safe($0) }.joined(separator: " and ")
+                + " (docs/plugins.md).")
+        let troubled = all.filter { $0.lastError != nil }
+        if !troubled.isEmpty {
+            print()
+            for report in troubled {
+                print(TerminalText.safe("\(report.name): \(report.lastError ?? "")"))
+            }
+        }
+    }
+}
+
+/// `hooray plugins --json`: the `plugin` type of docs/json.md.
+struct PluginItem: Encodable {
+    let name: String
+    let kind: String
+    let state: String
+    let summary: String
+    let version: String?
+    let apiVersion: String?
+    let pid: Int32?
+    let restarts: Int?
+    let lastError: String?
+    let folder: String?
+
+    init(_ report: PluginReport) {
+        (name, kind, state, summary) = (report.name, report.kind, report.state, report.summary)
+        (version, apiVersion, pid, restarts) = (report.version, report.apiVersion, report.pid, report.restarts)
+        (lastError, folder) = (report.lastError, report.folder)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, kind, state, summary, version, apiVersion, pid, restarts, lastError, folder
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(state, forKey: .state)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(version, forKey: .version)
+        try container.encode(apiVersion, forKey: .apiVersion)
+        try container.encode(pid, forKey: .pid)
+        try container.encode(restarts, forKey: .restarts)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(folder, forKey: .folder)
+    }
+}
+
+struct PluginsRestart: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restart",
+        abstract: "Stop a plugin in another language and start it again, forgetting its earlier exits.",
+        discussion: "Exits 0 once it answers again, 1 when it does not, 69 when hoorayd is not running.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The plugin, as `hooray plugins` lists it.")
+    var name: String
+
+    func run() async throws {
+        let session = try CLISession(configFile: global.configFile)
+        let response: ControlResponse?
+        do {
+            // The session waits long enough for hoorayd to stop the plugin and for its `initialize`.
+            response = try session.send(.restart(plugin: name))
+        } catch {
+            warn("hooray plugins restart: hoorayd did not answer (\(error)); try again shortly.")
+            throw ExitCode(ExitStatus.busy.rawValue)
+        }
+        guard let response else {
+            warn(
+                "hooray plugins restart: hoorayd is not running, so no plugin runs; start it with `systemctl --user start hooray` (plugins start with it)."
+            )
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        }
+        guard response.ok else {
+            warn("hooray plugins restart: \(TerminalText.safe(response.message ?? "it did not restart"))")
+            throw ExitCode(1)
+        }
+        print(TerminalText.safe((response.message ?? "restarted \(name)").capitalizedFirst + "."))
+    }
+}
