@@ -37,8 +37,9 @@ extension PluginCommandRunner {
     ///   being read.
     public func runReading(_ command: CommandInvocation, plugin: String) async throws -> CommandReply {
         let loaded: DaemonConfiguration
+        let ignored: [String]
         do {
-            (loaded, _) = try ConfigurationLoader(
+            (loaded, ignored) = try ConfigurationLoader(
                 environment: session.environment, extraFile: session.configFile, plugins: plugins
             ).loadLeniently(for: plugin)
         } catch {
@@ -68,7 +69,9 @@ extension PluginCommandRunner {
         await engine.attachForReading(
             settings: loaded.settings, plugins: loaded.setups.filter { $0.plugin.name == plugin })
         do {
-            return try await engine.runReading(command, plugin: plugin)
+            var reply = try await engine.runReading(command, plugin: plugin)
+            reply.warnings = ignored + reply.warnings
+            return reply
         } catch let error as PluginCommandError {
             throw PluginCommandFailed(message: error.message, invalidValue: error.invalidOption)
         } catch let error as PluginCommandFailed {
