@@ -100,3 +100,31 @@ final class Pieces: @unchecked Sendable {
     var count: Int { lock.withLock { parts.count } }
     var text: String { lock.withLock { parts.joined() } }
 }
+
+@Suite struct MomentJSONTextTests {
+    @Test("Item 3: a streamed moment is the same JSON as the encoder writes, whatever its text holds")
+    func theStreamedElementMatchesTheEncoder() throws {
+        var moment = Moment(
+            text: "Quote \" backslash \\ slash / tab \t newline \n bell \u{07} esc \u{1B} 🌱 é 中",
+            submittedAt: Date(timeIntervalSince1970: 1_795_000_200),
+            happenedAt: Date(timeIntervalSince1970: 1_795_000_123.75),
+            timeZone: "Europe/Paris", offlinePraise: "Nice \u{2028} one")
+        for variant in 0..<2 {
+            if variant == 1 {
+                moment.aiPraise = "AI \"praise\""
+                moment.mood = .proud
+                moment.note = "a note\r\n"
+                moment.photos = ["/home/a b/p.jpg", "q"]
+                moment.tags = ["walk"]
+                moment.isFavorite = true
+                moment.syncError = "oops"
+            }
+            for zone in ["UTC", "Pacific/Kiritimati", "America/Los_Angeles"] {
+                let timeZone = TimeZone(identifier: zone)!
+                let streamed = try JSONValue(json: MomentJSONText.element(moment, timeZone: timeZone))
+                let encoded = try JSONValue(json: ViewText.json(MomentJSON(moment, timeZone: timeZone)))
+                #expect(streamed == encoded, "\(zone) \(variant)")
+            }
+        }
+    }
+}

@@ -101,29 +101,82 @@ extension MomentsView {
     /// One moment as an element of the `--json` array: pretty, indented two spaces, as
     /// `JSONValue.text(pretty:)` writes an array.
     static func jsonElement(_ moment: Moment, timeZone: TimeZone) -> String {
-        let object = ViewText.json(MomentJSON(moment, timeZone: timeZone))
-        return "  " + ViewText.collapsingEmptyArrays(object).replacingOccurrences(of: "\n", with: "\n  ")
+        MomentJSONText.element(moment, timeZone: timeZone)
     }
 }
 
-extension ViewText {
-    /// The text with each empty array written `[]`: Foundation on Linux spreads one over lines. Only
-    /// a bracket followed by a raw newline can be such a spread, since a newline in a string is escaped.
-    static func collapsingEmptyArrays(_ text: String) -> String {
-        guard text.contains("[\n") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "[\n") {
-            result += rest[..<open.lowerBound]
-            let after = rest[open.upperBound...].drop { $0 == " " || $0 == "\n" }
-            if after.first == "]" {
-                result += "[]"
-                rest = after.dropFirst()
-            } else {
-                result += "[\n"
-                rest = rest[open.upperBound...]
+/// The `--json` element of one moment written directly, as `JSONEncoder` writes ``MomentJSON``
+/// pretty with sorted keys and indented two spaces: a listing of a hundred thousand moments spends
+/// its time reading them, not in an encoder and a date formatter per moment.
+enum MomentJSONText {
+    static func element(_ moment: Moment, timeZone: TimeZone) -> String {
+        let seconds = moment.happenedAt.timeIntervalSince1970
+        let offset = Double(timeZone.secondsFromGMT(for: moment.happenedAt))
+        let day = LocalDate(daysSinceEpoch: Int(((seconds + offset) / 86400).rounded(.down)))
+        var out = "  {\n"
+        func member(_ key: String, _ value: String, last: Bool = false) {
+            out += "    \"" + key + "\" : " + value + (last ? "\n" : ",\n")
+        }
+        member("aiPraise", optional(moment.aiPraise))
+        member("day", string(day.description))
+        member("favorite", moment.isFavorite ? "true" : "false")
+        member("happenedAt", string(iso(moment.happenedAt)))
+        member("id", string(moment.id.uuidString.lowercased()))
+        member("mood", optional(moment.mood?.rawValue))
+        member("note", optional(moment.note))
+        member("offlinePraise", string(moment.offlinePraise))
+        member("photos", array(moment.photos))
+        member("placeholder", moment.isPlaceholder ? "true" : "false")
+        member("praise", string(moment.praise))
+        member("submittedAt", string(iso(moment.submittedAt)))
+        member("sync", string(moment.sync.rawValue))
+        member("syncError", optional(moment.syncError))
+        member("tags", array(moment.tags))
+        member("text", string(moment.text))
+        member("timeAgo", String(moment.timeAgo))
+        member("timeZone", string(moment.timeZone), last: true)
+        return out + "  }"
+    }
+
+    static func optional(_ value: String?) -> String { value.map(string) ?? "null" }
+
+    static func array(_ values: [String]) -> String {
+        guard !values.isEmpty else { return "[]" }
+        return "[\n" + values.map { "      " + string($0) }.joined(separator: ",\n") + "\n    ]"
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped, as `JSONEncoder` does
+    /// without escaping slashes.
+    static func string(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
             }
         }
-        return result + rest
+        return out + "\""
+    }
+
+    /// ISO 8601 in UTC to the second, such as `2026-11-21T18:40:00Z`, as `Date.ISO8601FormatStyle` writes it.
+    static func iso(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = Int(parts.tm_year) + 1900
+        let yyyy = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return
+            "\(yyyy)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }
