@@ -1201,6 +1201,14 @@ def document(rows, results, options, machine, elapsed, finished):
         f"- **Binaries**: `hoorayd {program_version([str(hoorayd), '--version'])}`, built with "
         f"`{options.build_description}`",
         "- **Parts**: " + ", ".join(f"{name} {results[name]['seconds']:.0f} s" for name in PARTS if name in results),
+    ]
+    kept = [name for name in PARTS if name in results and name not in options.only]
+    if kept:
+        lines.append(
+            "- **Kept from earlier runs** (`--only " + ",".join(options.only) + "` measured the rest): "
+            + ", ".join(f"{name} ({str(results[name].get('measured_at', 'earlier'))[:16].replace('T', ' ')} UTC)" for name in kept)
+        )
+    lines += [
         "",
         table(rows),
         "",
