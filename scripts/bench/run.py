@@ -1205,7 +1205,7 @@ def document(rows, results, options, machine, elapsed, finished):
     kept = [name for name in PARTS if name in results and name not in options.only]
     if kept:
         lines.append(
-            "- **Kept from earlier runs** (`--only " + ",".join(options.only) + "` measured the rest): "
+            "- **Kept from earlier runs** (this run measured " + ", ".join(options.only) + " only): "
             + ", ".join(f"{name} ({str(results[name].get('measured_at', 'earlier'))[:16].replace('T', ' ')} UTC)" for name in kept)
         )
     lines += [
