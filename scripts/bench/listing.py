@@ -7,7 +7,7 @@ minutes back from now, each with its own id and words. With hoorayd running, it 
 
   - `hooray moments --json --limit 20`: the newest 20 (median of --runs runs, wall time);
   - `hooray moments --json`: every moment, streamed (median of 3 runs), checking that the output is
-    one JSON array of N moments; the peak RSS of `hooray` (the process, wait4's ru_maxrss) and
+    one JSON array of N moments; the peak RSS of `hooray` (GNU time's %M) and
     hoorayd's VmHWM before and after, beside the same figures for `--limit 20`: flat memory means
     the whole listing's peak is about the newest 20's.
 
@@ -63,11 +63,18 @@ def populate(database, count, now):
     connection.close()
 
 
+TIME = "/usr/bin/time"
+
+
 def timed(command, environment):
-    """Runs a command to completion, its output read and kept; returns (seconds, max RSS kB, stdout bytes)."""
+    """Runs a command to completion, its output read and kept; returns (seconds, max RSS kB, stdout bytes).
+
+    The peak RSS is GNU time's `%M` for the program: a child forked from this Python process would
+    count this process's pages (the JSON it already read) in its ru_maxrss until it runs `exec`."""
     started = time.monotonic()
+    wrapped = [TIME, "-f", "maxrss=%M"] if os.access(TIME, os.X_OK) else []
     process = subprocess.Popen(
-        [str(part) for part in command], env=environment, stdin=subprocess.DEVNULL,
+        wrapped + [str(part) for part in command], env=environment, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     chunks = []
     while True:
@@ -81,7 +88,11 @@ def timed(command, environment):
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise Failure(f"{' '.join(map(str, command))} exited with {process.returncode}: {error[-2000:]}")
-    return seconds, usage.ru_maxrss, b"".join(chunks)
+    rss = usage.ru_maxrss
+    for line in error.splitlines():
+        if line.startswith("maxrss="):
+            rss = int(line.split("=", 1)[1])
+    return seconds, rss, b"".join(chunks)
 
 
 def measure(bin_dir, count=100_000, runs=10, keep=False):
@@ -107,7 +118,9 @@ def measure(bin_dir, count=100_000, runs=10, keep=False):
         if len(newest) != 20:
             raise Failure(f"`hooray moments --json --limit 20` listed {len(newest)} moments")
         whole, whole_rss = [], []
+        output = None
         for _ in range(3):
+            output = None
             seconds, rss, output = timed([hooray, "moments", "--json"], environment)
             whole.append(seconds)
             whole_rss.append(rss)

@@ -486,7 +486,7 @@ def listing_rows(result, count):
         },
         {
             "key": "listing.memory",
-            "figure": f"peak RSS while listing all {what}: `hooray` (ru_maxrss); hoorayd VmHWM before → after",
+            "figure": f"peak RSS while listing all {what}: `hooray` (GNU time's %M); hoorayd VmHWM before → after",
             "measured": f"hooray {mb(report['all_max_rss_kb'])}; hoorayd {mb(report['hoorayd_hwm_before_kb'])} → "
             f"{mb(report['hoorayd_hwm_after_kb'])}",
             "reference": f"`--limit 20`: hooray {mb(report['limit20_max_rss_kb'])}",
