@@ -66,6 +66,7 @@ PREFIX   ?= /usr/local
 # path, as the unit's ExecStart needs.
 override PREFIX := $(abspath $(patsubst ~%,$(HOME)%,$(PREFIX)))
 DESTDIR  ?=
+STRIP    ?= strip
 RELEASE  ?= .build-release
 GENERATED ?= $(RELEASE)/generated
 # The manual plugin's (debug) build: the one `make run` and `make test` keep warm.
@@ -83,11 +84,13 @@ install: deps
 	@$(MAKE) --no-print-directory install-files
 
 # The copying alone, from binaries and generated files already built (scripts/package-test uses it).
+# The programs are stripped as they are installed, as Debian's packaging does: no debug information
+# or symbol tables in the installed files (`make install STRIP=true` keeps them).
 install-files:
-	install -D -m 0755 $(RELEASE)/release/hooray $(ROOT)/bin/hooray
-	install -D -m 0755 $(RELEASE)/release/hoorayd $(ROOT)/bin/hoorayd
+	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hooray $(ROOT)/bin/hooray
+	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hoorayd $(ROOT)/bin/hoorayd
 	# `hooray` is the front door; the full program it runs for all but a command hoorayd takes.
-	install -D -m 0755 $(RELEASE)/release/hooray-cli $(ROOT)/libexec/hooray/hooray-cli
+	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hooray-cli $(ROOT)/libexec/hooray/hooray-cli
 	install -D -m 0644 $(GENERATED)/man/hooray.1 $(ROOT)/share/man/man1/hooray.1
 	install -D -m 0644 $(GENERATED)/man/hoorayd.1 $(ROOT)/share/man/man1/hoorayd.1
 	install -D -m 0644 $(GENERATED)/completions/hooray.bash $(ROOT)/share/bash-completion/completions/hooray

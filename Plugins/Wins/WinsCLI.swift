@@ -44,16 +44,20 @@ extension WinsPlugin {
                 arguments: [.init(name: "id", help: "The moment's id.")], isHidden: true, writes: false),
             CommandSpec(
                 name: "moments", summary: "List the moments you logged, newest first.",
-                discussion: "Moments are grouped by the day they happened, in your time zone.",
+                discussion:
+                    "Moments are grouped by the day they happened, in your time zone. On a terminal a long list opens in a pager ($PAGER, or less -FRX; --no-pager prints it all); --json streams one JSON array.",
                 options: [
                     .init(name: "day", valueName: "date", help: "Only this day: YYYY-MM-DD, today or yesterday.")
-                ],
+                ] + ListingOptions.options,
                 flags: [
                     .init(name: "favorites", help: "Only your favourites."),
                     .init(name: "favourites", help: "The same as --favorites."),
                 ],
-                examples: ["hooray moments", "hooray moments --day yesterday", "hooray moments --favorites --json"],
-                aliases: ["moments", "win list"], offersJSON: true, writes: false),
+                examples: [
+                    "hooray moments", "hooray moments --day yesterday", "hooray moments --favorites --json",
+                    "hooray moments --limit 20 --search walk", "hooray moments --since 2026-11-01 --until 2026-11-15",
+                ],
+                aliases: ["moments", "win list"], offersJSON: true, writes: false, streams: true),
             CommandSpec(
                 name: "fav", summary: "Mark a moment as a favourite, or unmark it.",
                 arguments: [
@@ -133,20 +137,15 @@ extension WinsPlugin {
             if moment.sync == .pending { return .text("  \(Self.aiFailedLine) hoorayd tries again later.") }
             return CommandReply()
         case "moments":
-            let now = context.now
-            let day = try command.value("day").map { try TimeInput(now: now, timeZone: zone).day($0, option: "--day") }
-            // One day's moments are found by the record book's day index, in the viewer's time zone.
-            let moments: [Moment]
-            if let day {
-                moments = try await book.moments.records(on: day, in: zone)
-            } else {
-                moments = try await book.all()
+            let listing = try MomentsListing(command, now: context.now)
+            if let stream = CommandStream.current {
+                try await listing.write(from: book.moments, json: command.json) { stream.write($0) }
+                return CommandReply()
             }
-            let favorites = command.flag("favorites") || command.flag("favourites")
-            return CommandReply(
-                text: MomentsView.text(moments, now: now, timeZone: zone, day: day, favoritesOnly: favorites),
-                json: try JSONValue(
-                    json: MomentsView.json(moments, now: now, timeZone: zone, day: day, favoritesOnly: favorites)))
+            var output = ""
+            try await listing.write(from: book.moments, json: command.json) { output += $0 }
+            return command.json
+                ? CommandReply(json: try JSONValue(json: output)) : CommandReply(text: String(output.dropLast()))
         case "fav":
             let found = try await book.moments.find(idPrefix: command.value("id") ?? "", listedBy: "`hooray moments`")
             guard let moment = try await book.update(found.id, { $0.isFavorite.toggle() }) else {

@@ -37,9 +37,20 @@ public struct CLISession: Sendable {
         _ = try CLISession(configFile: nil, environment: environment)
     }
 
-    /// Opens the database, creating it when there is none.
+    /// Opens the database, creating it when there is none; one that cannot be written (a read-only
+    /// mount, a folder or file this user may not write) is opened for reading only, so that reading
+    /// and exporting still work and only a write fails, saying why
+    /// (``HoorayDatabase/readOnlyBecause``).
     public func database() throws -> HoorayDatabase {
-        try HoorayDatabase(path: paths.database)
+        let problem: StorageError
+        do {
+            return try HoorayDatabase(path: paths.database)
+        } catch {
+            problem = error
+        }
+        guard HoorayDatabase.readingMayWork(despite: problem), FileManager.default.fileExists(atPath: paths.database)
+        else { throw problem }
+        return try HoorayDatabase.openForReading(path: paths.database, because: problem)
     }
 
     /// Opens the database for a command that only reads it; `nil` when there is none yet, which
@@ -51,7 +62,9 @@ public struct CLISession: Sendable {
     /// Sends a request to the daemon; `nil` when it is not running.
     public func send(_ request: ControlRequest) throws -> ControlResponse? {
         // A reload or restart may stop a plugin in another language (up to 5 s) and wait for its
-        // answer to `initialize` (up to 11 s).
+        // answer to `initialize` (up to 11 s). Otherwise the deadline exceeds every time limit of
+        // the daemon's handlers together: status asks the keyring for up to 1 s
+        // (`IdentityVault.statusKeyringWait`) and do-not-disturb for up to 2 s.
         let timeout =
             switch request {
             case .reload, .restart: 25
@@ -103,7 +116,8 @@ public struct CLISession: Sendable {
         database: HoorayDatabase, cleanUp: @Sendable () -> Void
     ) {
         let existing = try existingDatabase()
-        if let existing, !copy { return (existing, {}) }
+        // Planning saves the reminders it plans: a database that cannot be written is planned in a copy.
+        if let existing, !copy, existing.readOnlyBecause == nil { return (existing, {}) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "hooray-plan-\(UUID().uuidString)"
         ).path

@@ -92,8 +92,7 @@ public enum Daemon {
         let locks: [InstanceLock]
         do {
             try paths.makeRuntimeDirectory()
-            try FileManager.default.createDirectory(
-                atPath: paths.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Folders.make(paths.dataDirectory)
             locks = [try InstanceLock(path: paths.dataLockFile), try InstanceLock(path: paths.lockFile)]
         } catch let error as AlreadyRunning {
             printError("hoorayd: \(error)")
@@ -103,6 +102,11 @@ public enum Daemon {
             return .badConfiguration
         } catch let error as LockFileError {
             printError("hoorayd: \(error)")
+            return .cannotStart
+        } catch let error as Folders.NotMade {
+            printError(
+                "hoorayd: cannot create \(error.path): \(error). Check that its parent exists and is writable, or set "
+                    + "XDG_DATA_HOME and XDG_RUNTIME_DIR (or HOME) to folders you can write.")
             return .cannotStart
         } catch {
             printError("hoorayd: cannot create \(paths.runtimeDirectory) or \(paths.dataDirectory): \(error)")
@@ -169,9 +173,9 @@ public enum Daemon {
                 return ControlResponse(ok: true, bar: await engine.barSnapshot())
             case .status:
                 // The configuration in force says where the identity is kept; the keyring is asked
-                // off the task threads.
+                // off the task threads, for at most a second: a hanging keyring is said, not waited for.
                 let vault = IdentityVault(store: state.configuration.identityStore, paths: paths)
-                let identity = await Keyring.offThread { vault.whereabouts() }
+                let identity = await vault.promptWhereabouts()
                 // A server with no change signal (mako) is asked now, as the bar's snapshot does: the
                 // state last heard may be stale.
                 await engine.refreshDoNotDisturb()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `--config FILE`, `--json` and `--no-color`: the options every command takes, before or after
+/// `--config FILE`, `--json`, `--no-color` and `--no-pager`: the options every command takes, before or after
 /// its name (`hooray --config x.toml next` is `hooray next --config x.toml`).
 ///
 /// They are taken out of the words before anything else reads them, so that `hooray`'s own
@@ -13,6 +13,8 @@ public struct GlobalArguments: Sendable {
     public var json = false
     /// `--no-color`: no terminal colours, as `NO_COLOR=1`.
     public var noColor = false
+    /// `--no-pager`: a listing prints all of itself rather than opening a pager on a terminal.
+    public var noPager = false
     /// The words left for the command.
     public var remaining: [String] = []
     /// What was wrong with the global options, when something was.
@@ -45,6 +47,7 @@ public struct GlobalArguments: Sendable {
             switch word {
             case "--json": json = true
             case "--no-color": noColor = true
+            case "--no-pager": noPager = true
             case "--config":
                 if index + 1 < words.count, !words[index + 1].hasPrefix("-") {
                     index += 1
@@ -60,7 +63,7 @@ public struct GlobalArguments: Sendable {
                     } else {
                         config = Self.absolute(file, workingDirectory: workingDirectory, home: home)
                     }
-                } else if word.hasPrefix("--json=") || word.hasPrefix("--no-color=") {
+                } else if word.hasPrefix("--json=") || word.hasPrefix("--no-color=") || word.hasPrefix("--no-pager=") {
                     let name = word.prefix { $0 != "=" }
                     problem = "\(name) is a flag and takes no value; leave out \"\(word.dropFirst(name.count + 1))\""
                 } else if index + 1 < words.count, Self.isNegativeNumber(words[index + 1]),

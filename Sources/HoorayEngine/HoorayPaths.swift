@@ -1,4 +1,5 @@
 import Foundation
+import HoorayStorage
 
 /// Where Hooray keeps its files, following the XDG base directory specification.
 ///
@@ -97,8 +98,7 @@ public struct HoorayPaths: Sendable, Hashable {
             }
             try checkRuntimeDirectory()
         } else {
-            try FileManager.default.createDirectory(
-                atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Folders.make(runtimeDirectory)
         }
     }
 

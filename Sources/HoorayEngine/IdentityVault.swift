@@ -82,6 +82,19 @@ public struct IdentityVault: Sendable {
         try resolve(making: false)
     }
 
+    /// How long `hooray status` waits for the keyring to say where the identity is.
+    public static let statusKeyringWait = 1.0
+
+    /// ``whereabouts()`` within ``statusKeyringWait`` seconds, asked on a thread of its own: a
+    /// keyring that hangs makes `hooray status` say so rather than wait for its 5 s timeout.
+    public func promptWhereabouts() async -> String {
+        await Keyring.offThread(
+            within: Self.statusKeyringWait,
+            otherwise:
+                "not known now: the keyring did not answer within \(Int(Self.statusKeyringWait)) s; `hooray identity` waits longer for it",
+            { whereabouts() })
+    }
+
     /// Says where the identity is kept, without making or moving it: for `hooray status`.
     ///
     /// - Returns: A phrase such as "in your keyring (GNOME Keyring)", "in /home/…/identity" or

@@ -91,7 +91,7 @@ public final class PluginCommandRunner: Sendable {
                 try await exchange(request, on: connection, words: words), command: command, plugin: plugin,
                 noun: noun)
         }
-        return try await runHere(command, plugin: plugin)
+        return try await runHere(command, plugin: plugin, writes: writes)
     }
 
     func finishExchange(_ outcome: Exchange, command: CommandInvocation, plugin: String, noun: String?)
@@ -238,8 +238,10 @@ public final class PluginCommandRunner: Sendable {
     }
 
     /// Runs the command in this process.
-    func runHere(_ command: CommandInvocation, plugin: String) async throws -> (reply: CommandReply, venue: Venue) {
-        let engine = try await host.engine(session: session, plugins: plugins, plugin: plugin)
+    func runHere(_ command: CommandInvocation, plugin: String, writes: Bool = true) async throws -> (
+        reply: CommandReply, venue: Venue
+    ) {
+        let engine = try await host.engine(session: session, plugins: plugins, plugin: plugin, writes: writes)
         // Notices already waiting are not this command's: only its own are reported as waiting.
         host.waitingBefore = Set(((try? await engine.database.pendingNotices()) ?? []).map(\.id))
         do {
@@ -346,8 +348,14 @@ final class LocalHostBox: @unchecked Sendable {
 
     var current: (Engine, LibNotifySink)? { lock.withLock { made } }
 
-    func engine(session: CLISession, plugins: [any HoorayPlugin], plugin: String) async throws -> Engine {
+    func engine(session: CLISession, plugins: [any HoorayPlugin], plugin: String, writes: Bool = true) async throws
+        -> Engine
+    {
         if let made = current { return made.0 }
+        let database = try session.database()
+        // A database that cannot be written: a command that writes says so before it starts, and
+        // one that reads runs without activating the plugin, which would plan and save.
+        if writes, let reason = database.readOnlyBecause { throw PluginCommandFailed(message: reason.description) }
         // A mistake in a part of the configuration this command does not need must not stop it.
         let loaded: DaemonConfiguration
         let ignored: [String]
@@ -368,10 +376,15 @@ final class LocalHostBox: @unchecked Sendable {
         }
         let sink = LibNotifySink(icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: quiet("delivery"))
         let engine = Engine(
-            database: try session.database(), sink: sink, settings: loaded.settings,
+            database: database, sink: sink, settings: loaded.settings,
             timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: quiet)
         await engine.setPraiseProvider(loaded.commandPraiseProvider(paths: session.paths, logger: quiet("ai")))
-        await engine.apply(settings: loaded.settings, plugins: loaded.setups.filter { $0.plugin.name == plugin })
+        let setups = loaded.setups.filter { $0.plugin.name == plugin }
+        if database.readOnlyBecause != nil {
+            await engine.attachForReading(settings: loaded.settings, plugins: setups)
+        } else {
+            await engine.apply(settings: loaded.settings, plugins: setups)
+        }
         lock.withLock {
             made = (engine, sink)
             self.plugin = plugin

@@ -207,4 +207,49 @@ extension Keyring {
             thread.start()
         }
     }
+
+    /// Runs blocking keyring work on a thread of its own and awaits it for at most `seconds`:
+    /// a keyring that hangs costs its thread its own timeouts, never the caller's answer.
+    ///
+    /// - Parameters:
+    ///   - seconds: How long to wait for the work.
+    ///   - late: What to answer when the work has not finished by then.
+    ///   - work: The work, such as `{ vault.whereabouts() }`.
+    /// - Returns: What the work returned, or `late`.
+    public static func offThread<Value: Sendable>(
+        within seconds: Double, otherwise late: Value, _ work: @escaping @Sendable () -> Value
+    ) async -> Value {
+        let once = ResumeOnce<Value>()
+        return await withCheckedContinuation { continuation in
+            once.set(continuation)
+            let thread = Thread { once.resume(work()) }
+            thread.name = "hooray-keyring"
+            thread.start()
+            let timer = Thread {
+                usleep(useconds_t(max(seconds, 0) * 1_000_000))
+                once.resume(late)
+            }
+            timer.name = "hooray-keyring"
+            timer.start()
+        }
+    }
+}
+
+/// A continuation resumed by whichever of two threads comes first.
+private final class ResumeOnce<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `continuation` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, Never>?
+
+    func set(_ continuation: CheckedContinuation<Value, Never>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    func resume(_ value: Value) {
+        let taken: CheckedContinuation<Value, Never>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        taken?.resume(returning: value)
+    }
 }

@@ -11,7 +11,10 @@ import HoorayKit
 public final class HoorayDatabase: Sendable {
     /// The path of the database file.
     public let path: String
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
+    /// Why this database is open for reading only (``openForReading(path:)``), `nil` when it is
+    /// open for writing: every write then fails with this error, which says why and how to fix it.
+    public let readOnlyBecause: StorageError?
 
     /// Opens (creating when needed) the database at `path` and brings its schema up to date.
     ///
@@ -19,12 +22,12 @@ public final class HoorayDatabase: Sendable {
     /// - Throws: ``StorageError`` saying what is wrong with the file and how to recover.
     public init(path: String) throws(StorageError) {
         self.path = path
+        readOnlyBecause = nil
         let directory = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Folders.make(directory)
         } catch {
-            throw StorageError(path: path, problem: .cannotCreateDirectory(directory, reason: "\(error)"))
+            throw StorageError(path: path, problem: .cannotCreateDirectory(directory, reason: error.description))
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(StorageError.busyTimeout)
@@ -53,10 +56,18 @@ public final class HoorayDatabase: Sendable {
         }
     }
 
+    /// Wraps a connection opened for reading only; see ``openForReading(path:because:)``.
+    init(path: String, readOnly queue: DatabaseQueue, because reason: StorageError) {
+        self.path = path
+        pool = queue
+        readOnlyBecause = reason
+    }
+
     /// Lets SQLite give back the memory of its caches and prepared statements, on every
     /// connection; blocks until the current accesses end.
     public func releaseMemory() {
-        pool.releaseMemory()
+        (pool as? DatabasePool)?.releaseMemory()
+        (pool as? DatabaseQueue)?.releaseMemory()
     }
 
     static var migrator: DatabaseMigrator {
@@ -195,6 +206,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case permissionDenied(otherOwner: UInt32?)
         /// The file system holding the database is mounted read-only.
         case readOnlyFileSystem
+        /// The disk holding the database is full: SQLite said so, or reported an I/O error while
+        /// no space was left.
+        case diskFull
         /// Anything else SQLite reported.
         case other(String)
     }
@@ -234,6 +248,11 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             self.problem = .damaged(error.message ?? "\(error.resultCode)", companions: companions)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self.problem = .locked(by: FileLocks.holders(of: files))
+        case .SQLITE_FULL:
+            self.problem = .diskFull
+        case .SQLITE_IOERR where Self.isFull((path as NSString).deletingLastPathComponent):
+            // A write that finds no space is often reported as a "disk I/O error".
+            self.problem = .diskFull
         case .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_AUTH:
             let directory = (path as NSString).deletingLastPathComponent
             var volume = statvfs()
@@ -268,7 +287,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             let makePrivate = ShellCommand.makePrivate(folder: directory)
             guard otherOwner != nil else { return makePrivate }
             return ShellCommand.takeBack(directory, recursive: true) + " && " + makePrivate
-        case .cannotCreateDirectory, .readOnlyFileSystem, .other:
+        case .cannotCreateDirectory, .readOnlyFileSystem, .diskFull, .other:
             return nil
         }
     }
@@ -279,7 +298,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         switch problem {
         case .cannotCreateDirectory(let directory, let reason):
             return "cannot create the data directory \(ShellCommand.quoted(directory)): \(reason). "
-                + "Check that its parent exists and is writable."
+                + "Check that its parent exists and is writable, or set XDG_DATA_HOME (or HOME) to a folder you can write."
         case .damaged(let detail, let companions):
             let what = companions.isEmpty ? "it" : "it together with its \(companions.joined(separator: " and ")) files"
             return "the database \(file) is damaged (\(detail)). To start afresh, stop hoorayd if it is running and "
@@ -301,10 +320,24 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
                 + "and every file in it; make them yours and private with \(fix)."
         case .readOnlyFileSystem:
             return "cannot write the database \(file): the file system holding \(ShellCommand.quoted(directory)) "
-                + "is mounted read-only. Remount it read-write, or set XDG_DATA_HOME to a writable folder."
+                + "is mounted read-only, so nothing can be saved; lists and `hooray export` still work. Remount it "
+                + "read-write, or set XDG_DATA_HOME to a writable folder."
+        case .diskFull:
+            let folder = ShellCommand.quoted(directory)
+            return "cannot save to the database \(file): the disk holding \(folder) is full. Nothing saved before "
+                + "is lost. Free some space on it (`df -h \(folder)` shows how much is left) and try again, or set "
+                + "XDG_DATA_HOME to a folder on another disk."
         case .other(let detail):
             return "database error in \(file): \(detail)"
         }
+    }
+
+    /// Whether the file system holding `folder` has no space left for this user.
+    static func isFull(_ folder: String) -> Bool {
+        var volume = statvfs()
+        guard statvfs(folder, &volume) == 0 else { return false }
+        // A few blocks may be left that SQLite cannot use for a page and its journal.
+        return volume.f_bavail < 16
     }
 
     /// `20261124-095300`, in UTC: sortable, and free of characters a shell would need quoted.
@@ -333,6 +366,7 @@ extension HoorayDatabase {
     }
 
     private func writeOnThisThread<T>(_ body: (Database) throws -> T) throws -> T {
+        if let readOnlyBecause { throw readOnlyBecause }
         do {
             return try pool.write(body)
         } catch let error as DatabaseError {

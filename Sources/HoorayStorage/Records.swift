@@ -124,6 +124,44 @@ extension HoorayDatabase {
         }
     }
 
+    /// One page of a plugin's records of a kind, newest first (by date, a day at its start in UTC,
+    /// then by id, last first), dated within `range`, after `cursor`: each of the two kinds of date
+    /// is read from its index, so a page costs what it returns.
+    public func records(
+        plugin: String, kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int
+    ) async throws -> [StoredRecord] {
+        let low = range?.lowerBound.unixSeconds ?? -Double.greatestFiniteMagnitude
+        let high = range?.upperBound.unixSeconds ?? Double.greatestFiniteMagnitude
+        // The cursor's key bounds the index range; ties on it are told apart by id.
+        let key = cursor?.sortKey ?? Double.greatestFiniteMagnitude
+        let lastID = cursor?.id
+        let limit = max(limit, 1)
+        let sql = """
+            SELECT * FROM (
+                SELECT *, instant AS sortKey FROM record WHERE plugin = ? AND kind = ? AND instant IS NOT NULL
+                    AND instant >= ? AND instant < ? AND instant <= ? AND (instant < ? OR ? IS NULL OR id < ?)
+                ORDER BY instant DESC, id DESC LIMIT ?
+            )
+            UNION ALL
+            SELECT * FROM (
+                SELECT *, day * 86400.0 AS sortKey FROM record WHERE plugin = ? AND kind = ? AND day IS NOT NULL
+                    AND day * 86400.0 >= ? AND day * 86400.0 < ? AND day * 86400.0 <= ?
+                    AND (day * 86400.0 < ? OR ? IS NULL OR id < ?)
+                ORDER BY day DESC, id DESC LIMIT ?
+            )
+            ORDER BY sortKey DESC, id DESC LIMIT ?
+            """
+        return try await read { db in
+            try Row.fetchAll(
+                db, sql: sql,
+                arguments: [
+                    plugin, kind, low, high, key, key, lastID, lastID, limit,
+                    plugin, kind, low, high, key, key, lastID, lastID, limit, limit,
+                ]
+            ).map(Self.record(from:))
+        }
+    }
+
     /// Moves a plugin's key-value pairs whose keys start with `prefix` into its records, in one
     /// transaction; see ``HoorayKit/RecordStore/adoptValues(withPrefix:_:)``.
     ///
@@ -201,6 +239,12 @@ extension DatabasePluginStore: RecordStore {
 
     public func records(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord] {
         try await database.records(plugin: plugin, kind: kind, after: id, limit: limit)
+    }
+
+    public func records(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
+        async throws -> [StoredRecord]
+    {
+        try await database.records(plugin: plugin, kind: kind, newestFirstIn: range, after: cursor, limit: limit)
     }
 
     @discardableResult

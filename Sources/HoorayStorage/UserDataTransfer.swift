@@ -70,6 +70,15 @@ public struct ImportTally: Sendable, Hashable {
         self.plugin = plugin
         self.kind = kind
     }
+
+    /// A conflicting id or key as a preview names it, so that the user can find it: a record's UUID
+    /// by its first 8 characters, as the listings show ids (`3f2a9c1e`); a stored value's key, or
+    /// any other id, whole, or when longer than 40 characters its start and end around an ellipsis.
+    public static func shown(_ id: String) -> String {
+        if id.count == 36, UUID(uuidString: id) != nil { return String(id.prefix(8)) }
+        guard id.count > 40 else { return id }
+        return id.prefix(28) + "…" + id.suffix(11)
+    }
 }
 
 extension HoorayDatabase {

@@ -547,7 +547,7 @@ struct Status: AsyncParsableCommand, OffersJSON {
         for line in (try? session.loadConfigurationLeniently(plugins: installedPlugins))?.ignored ?? [] {
             warn(TerminalText.safe(line, multiline: true))
         }
-        let identity = session.identityVault(plugins: installedPlugins).whereabouts()
+        let identity = await session.identityVault(plugins: installedPlugins).promptWhereabouts()
         let (server, doNotDisturb) = await session.probeDesktop()
         if json {
             print(

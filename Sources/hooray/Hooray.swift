@@ -3,6 +3,7 @@ import BuiltInPlugins
 import Foundation
 import HoorayEngine
 import HoorayKit
+import HoorayStorage
 
 @main
 struct Hooray: AsyncParsableCommand {
@@ -80,6 +81,10 @@ struct Hooray: AsyncParsableCommand {
                 try command.run()
             }
             exit()
+        } catch let error as StorageError {
+            // A problem with the database says what is wrong and the fix; it is not a usage error.
+            warn("hooray: \(error)")
+            Foundation.exit(ExitStatus.failed.rawValue)
         } catch {
             exit(withError: error)
         }

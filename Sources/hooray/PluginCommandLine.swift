@@ -260,6 +260,9 @@ enum PluginCommandLine {
             warn("Usage: \(CommandHelp.usage(path: path, spec: spec))")
             return 64
         }
+        if spec.streams, !pluginCatalog.external.contains(where: { $0.name == target.plugin }) {
+            return await runListing(invocation, plugin: target.plugin, path: path, spec: spec, session: session)
+        }
         let runner = PluginCommandRunner(session: session, plugins: installedPlugins)
         let reply: CommandReply
         let venue: PluginCommandRunner.Venue

@@ -392,7 +392,7 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
                 }
                 if !tally.conflicts.isEmpty {
                     let ids =
-                        tally.conflicts.prefix(3).map { TerminalText.safe(String($0.prefix(8))) }
+                        tally.conflicts.prefix(3).map { TerminalText.safe(ImportTally.shown($0)) }
                         .joined(separator: ", ") + (tally.conflicts.count > 3 ? ", …" : "")
                     let fate =
                         replace ? (apply ? "replaced by the file's" : "to be replaced by the file's") : "yours kept"

@@ -13,6 +13,7 @@ The parts (each also runnable on its own; see scripts/bench/README.md):
   ai         ai_overhead.py  AI answer → in-place update, the service's latency subtracted
   micro      microbench.py   the next 1,000,000 occurrences (package-benchmark)
   plugins    plugins.py      a plugin in another language: round trip, and lateness beside hostile ones
+  listing    listing.py      `hooray moments --json` with 100,000 moments: the newest 20, and all of them streamed
 
 A part that cannot run (a missing tool, a failure) becomes a row that says why; the others go
 on. Benchmarks measure and never fail because something is slow: the exit status is 0 unless
@@ -30,6 +31,7 @@ from pathlib import Path
 import ai_overhead
 import feedback
 import idle
+import listing
 import memory
 import microbench
 import plugins
@@ -37,7 +39,7 @@ import precision
 import scale
 from benchlib import REPO_ROOT, Failure, Prerequisite, machine_description, mb, ms, program_version, progress
 
-PARTS = ["feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro", "plugins"]
+PARTS = ["feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro", "plugins", "listing"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -94,6 +96,7 @@ def run_all(options):
         "ai": lambda: ai_overhead.measure(bin_dir, runs=20, warmup=2, delay=0.25),
         "micro": lambda: microbench.measure(options.swift),
         "plugins": lambda: plugins.measure(bin_dir, runs=options.plugin_runs, warmup=50, count=options.reminders),
+        "listing": lambda: listing.measure(bin_dir, count=options.moments),
     }
     for name in PARTS:
         if name in options.only:
@@ -451,6 +454,49 @@ def plugin_rows(result, count):
     return rows
 
 
+def listing_rows(result, count):
+    what = f"{count:,}"
+    if not result or not result.get("ok"):
+        return [
+            skipped_row(f"`hooray moments --json --limit 20`, {what} moments", "< 1 s", result, key="listing.limit20"),
+            skipped_row(f"`hooray moments --json`, all {what} streamed", "< 10 s", result, key="listing.all"),
+            skipped_row(f"peak RSS of `hooray moments --json`, all {what}", "flat", result, key="listing.memory"),
+        ]
+    report = result["report"]
+    limit20, whole = report["limit20_s"], report["all_s"]
+    flat = report["all_max_rss_kb"] <= 2 * report["limit20_max_rss_kb"]
+    return [
+        {
+            "key": "listing.limit20",
+            "figure": f"`hooray moments --json --limit 20`, {what} moments (hoorayd running; median of {report['runs']})",
+            "measured": ms(limit20 * 1000),
+            "reference": f"`hooray --version` {ms(report['version_s'] * 1000)}",
+            "target": "< 1 s",
+            "met": met(limit20 < 1.0),
+            "value": round(limit20 * 1000, 1),
+        },
+        {
+            "key": "listing.all",
+            "figure": f"`hooray moments --json`, all {what} streamed ({report['all_output_bytes'] / 2**20:.0f} MB of JSON; median of 3)",
+            "measured": f"{whole:.2f} s",
+            "reference": f"`--limit 20` {ms(limit20 * 1000)}",
+            "target": "< 10 s",
+            "met": met(whole < 10.0),
+            "value": round(whole * 1000, 1),
+        },
+        {
+            "key": "listing.memory",
+            "figure": f"peak RSS while listing all {what}: `hooray` (GNU time's %M); hoorayd VmHWM before → after",
+            "measured": f"hooray {mb(report['all_max_rss_kb'])}; hoorayd {mb(report['hoorayd_hwm_before_kb'])} → "
+            f"{mb(report['hoorayd_hwm_after_kb'])}",
+            "reference": f"`--limit 20`: hooray {mb(report['limit20_max_rss_kb'])}",
+            "target": "flat: ≤ 2× `--limit 20`'s",
+            "met": met(flat),
+            "value": round(report["all_max_rss_kb"] / 1024, 1),
+        },
+    ]
+
+
 def build_rows(results, options):
     rows = []
     rows += feedback_rows(results.get("feedback"))
@@ -462,6 +508,7 @@ def build_rows(results, options):
     rows += precision_rows(results.get("precision"), options.reminders)
     rows += ai_rows(results.get("ai"))
     rows += plugin_rows(results.get("plugins"), options.reminders)
+    rows += listing_rows(results.get("listing"), options.moments)
     return rows
 
 
@@ -1154,6 +1201,14 @@ def document(rows, results, options, machine, elapsed, finished):
         f"- **Binaries**: `hoorayd {program_version([str(hoorayd), '--version'])}`, built with "
         f"`{options.build_description}`",
         "- **Parts**: " + ", ".join(f"{name} {results[name]['seconds']:.0f} s" for name in PARTS if name in results),
+    ]
+    kept = [name for name in PARTS if name in results and name not in options.only]
+    if kept:
+        lines.append(
+            "- **Kept from earlier runs** (this run measured " + ", ".join(options.only) + " only): "
+            + ", ".join(f"{name} ({str(results[name].get('measured_at', 'earlier'))[:16].replace('T', ' ')} UTC)" for name in kept)
+        )
+    lines += [
         "",
         table(rows),
         "",
@@ -1202,6 +1257,7 @@ def parse_options(arguments):
     parser.add_argument("--rules", type=int, default=100_000)
     parser.add_argument("--reminders", type=int, default=100)
     parser.add_argument("--plugin-runs", type=int, default=500, help="round trips of each kind (plugins)")
+    parser.add_argument("--moments", type=int, default=100_000, help="moments listed (listing)")
     parser.add_argument("--render", metavar="FILE", help="write the document from the --json FILE of an earlier run")
     options = parser.parse_args(arguments)
     if options.quick:
@@ -1219,7 +1275,7 @@ def parse_options(arguments):
     return options
 
 
-SIZES = ("feedback_runs", "idle_window", "habits", "rules", "reminders", "plugin_runs", "build_description")
+SIZES = ("feedback_runs", "idle_window", "habits", "rules", "reminders", "plugin_runs", "moments", "build_description")
 
 
 def main():
@@ -1239,6 +1295,9 @@ def main():
         results = run_all(options)
         finished = datetime.now(timezone.utc)
         elapsed = time.time() - started
+        kept = keep_earlier_parts(results, options)
+        if kept:
+            progress(f"Kept the figures of {', '.join(kept)} from {options.json} (not run this time).")
     rows = build_rows(results, options)
     text = document(rows, results, options, machine, elapsed, finished)
     Path(options.output).write_text(text, encoding="utf-8")
@@ -1261,6 +1320,32 @@ def main():
     if options.quick:
         print(compare(rows, REPO_ROOT / "BENCHMARKS.json"))
     return 0
+
+
+def keep_earlier_parts(results, options):
+    """Some parts only (`--only`): the other parts' figures of the last run are kept from its JSON file,
+    so that the table still has every row; each keeps the `measured_at` of the run that measured it."""
+    for result in results.values():
+        result.setdefault("measured_at", datetime.now(timezone.utc).isoformat(timespec="minutes"))
+    if options.quick or not options.json or set(PARTS) <= set(options.only):
+        return []
+    try:
+        earlier = json.loads(Path(options.json).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    kept = []
+    for name in PARTS:
+        if name not in results and name in earlier.get("results", {}):
+            results[name] = earlier["results"][name]
+            results[name].setdefault("measured_at", earlier.get("finished", "an earlier run"))
+            kept.append(name)
+    # The sizes only kept parts were measured with stay theirs, so that their rows read as before.
+    users = {"feedback_runs": ["feedback"], "idle_window": ["idle"], "habits": ["memory"], "rules": ["start"],
+             "reminders": ["precision", "plugins"], "plugin_runs": ["plugins"], "moments": ["listing"]}
+    for name, parts in users.items():
+        if name in earlier.get("options", {}) and not any(part in options.only for part in parts):
+            setattr(options, name, earlier["options"][name])
+    return kept
 
 
 def compare(rows, baseline_file):

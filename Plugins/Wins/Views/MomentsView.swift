@@ -37,26 +37,13 @@ public enum MomentsView {
         _ moments: [Moment], now: Date, timeZone: TimeZone, day: LocalDate? = nil, favoritesOnly: Bool = false
     ) -> String {
         let rows = selected(moments, timeZone: timeZone, day: day, favoritesOnly: favoritesOnly)
-        let today = LocalCalendar.day(of: now, in: timeZone)
-        var lines = ["Moments", ""]
+        var writer = TextWriter(now: now, timeZone: timeZone)
         guard !rows.isEmpty else {
-            lines += emptyText(today: today, day: day, favoritesOnly: favoritesOnly)
-            return lines.joined(separator: "\n")
+            let today = LocalCalendar.day(of: now, in: timeZone)
+            return writer.title
+                + emptyText(today: today, day: day, favoritesOnly: favoritesOnly).joined(separator: "\n")
         }
-        var currentDay: LocalDate?
-        for (moment, momentDay) in rows {
-            if momentDay != currentDay {
-                if currentDay != nil { lines.append("") }
-                lines.append(header(momentDay, today: today))
-                currentDay = momentDay
-            }
-            let star = moment.isFavorite ? "★ " : ""
-            let mood = moment.mood.map { " \($0.emoji)" } ?? ""
-            lines.append("• \(star)\(ViewText.singleLine(moment.text))\(mood)  [\(shortID(moment.id))]")
-            let ago = RelativeTime.phrase(from: moment.happenedAt, to: now, timeZone: timeZone)
-            lines.append("  \(ago) · “\(ViewText.singleLine(moment.praise))”")
-        }
-        return lines.joined(separator: "\n")
+        return String((writer.title + rows.map { writer.lines($0.moment) }.joined()).dropLast())
     }
 
     /// The list as JSON, for `hooray moments --json`.
@@ -112,7 +99,7 @@ public enum MomentsView {
         return lhs.id.uuidString < rhs.id.uuidString
     }
 
-    private static func header(_ day: LocalDate, today: LocalDate) -> String {
+    static func header(_ day: LocalDate, today: LocalDate) -> String {
         switch day.days(until: today) {
         case 0: "Today"
         case 1: "Yesterday"
@@ -120,8 +107,9 @@ public enum MomentsView {
         }
     }
 
-    private static func emptyText(today: LocalDate, day: LocalDate?, favoritesOnly: Bool) -> [String] {
+    static func emptyText(today: LocalDate, day: LocalDate?, favoritesOnly: Bool, filtered: Bool = false) -> [String] {
         let what = favoritesOnly ? "favourite moments" : "moments"
+        if filtered { return ["No \(what) match; leave out --since, --until or --search to see more."] }
         guard let day else {
             if favoritesOnly {
                 return ["No favourite moments yet. Mark one with `hooray moments fav ID`."]

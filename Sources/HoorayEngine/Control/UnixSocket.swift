@@ -489,6 +489,9 @@ public enum ControlClient {
 public final class ControlConnection {
     let fd: Int32
     private var buffer = Data()
+    /// How much of `buffer` has been searched for the newline: a long answer arrives in many
+    /// chunks, and searching it all again after each would take time growing with its square.
+    private var searched = 0
 
     /// Connects to the daemon's socket.
     ///
@@ -559,12 +562,13 @@ public final class ControlConnection {
     ///
     /// - Throws: ``ControlError`` when the answer is too long, cannot be read or is of another protocol.
     public func receive(within seconds: Double) throws -> Answer {
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        var deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[(buffer.startIndex + searched)...].firstIndex(of: UInt8(ascii: "\n")) {
                 return .answered(try ControlClient.decodeAnswer(buffer[buffer.startIndex..<newline]))
             }
+            searched = buffer.count
             guard buffer.count <= maxResponseBytes else {
                 throw ControlError(message: "the daemon's answer is longer than \(maxResponseBytes) bytes")
             }
@@ -586,9 +590,13 @@ public final class ControlConnection {
                 guard !buffer.isEmpty else { return .closed }
                 let line = buffer
                 buffer = Data()
+                searched = 0
                 return .answered(try ControlClient.decodeAnswer(line))
             }
             buffer.append(contentsOf: chunk[0..<count])
+            // The daemon is answering: a long answer that keeps coming is read to its end, and only
+            // 5 s of silence in the middle of it counts as not answering.
+            deadline = max(deadline, ContinuousClock.now.advanced(by: .seconds(5)))
         }
     }
 }

@@ -56,6 +56,11 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     /// writes twice. A command that only reads, such as a list, needs none: set `writes: false` and
     /// it is sent without one, and never run twice on its behalf. Leave it `true` when in doubt.
     public var writes: Bool
+    /// Whether the command is a listing that writes to ``CommandStream/current`` as it reads: then
+    /// `hooray` runs it in its own process, reading the database itself, so that any number of
+    /// records list with flat memory and no time limit. Only a command that does not write may
+    /// stream, and only a built-in plugin's; it is not sent over the wire.
+    public var streams: Bool = false
 
     /// Creates a command description.
     ///
@@ -74,14 +79,16 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     ///   - isHidden: Whether help and completions leave it out.
     ///   - noun: What one run saves, such as `your moment`, for messages about a slow daemon.
     ///   - writes: Whether it may change what is stored; `false` for a command that only reads.
+    ///   - streams: Whether it is a listing that writes to ``CommandStream/current`` (``streams``).
     public init(
         name: String, summary: String, discussion: String = "", arguments: [Argument] = [], options: [Option] = [],
         flags: [Flag] = [], examples: [String] = [], aliases: [String] = [], isDefault: Bool = false,
         offersJSON: Bool = false, confirmation: String? = nil, isHidden: Bool = false, noun: String? = nil,
-        writes: Bool = true
+        writes: Bool = true, streams: Bool = false
     ) {
         self.noun = noun
         self.writes = writes
+        self.streams = streams && !writes
         self.name = name
         self.summary = summary
         self.discussion = discussion

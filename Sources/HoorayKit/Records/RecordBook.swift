@@ -187,6 +187,36 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
         }
     }
 
+    /// Goes through the records dated within `range`, newest first, a page at a time, holding at
+    /// most one page of decoded records: for a listing of many records that writes each as it reads
+    /// it, such as `hooray moments`.
+    ///
+    /// Records are ordered by their date (a day counts from its start in UTC), then by id, last
+    /// first. A record that no longer decodes is skipped.
+    ///
+    /// - Parameters:
+    ///   - range: Only the records dated within it; all of them for `nil`.
+    ///   - pageSize: How many records to read and decode at once.
+    ///   - body: Called with each record; it returns `false` to stop there (a listing that has shown
+    ///     enough), and what it throws ends the walk and is rethrown.
+    public func forEachNewestFirst(
+        in range: Range<Date>? = nil, pageSize: Int = defaultPageSize, _ body: (Record) async throws -> Bool
+    ) async throws {
+        try await adoptLegacyValues()
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        var cursor: RecordPosition?
+        while true {
+            let page = try await store.records(kind: kind, newestFirstIn: range, after: cursor, limit: max(pageSize, 1))
+            for stored in page {
+                guard let value = try? decoder.decode(Record.self, from: stored.data) else { continue }
+                guard try await body(value) else { return }
+            }
+            guard page.count >= max(pageSize, 1), let last = page.last else { return }
+            cursor = RecordPosition(of: last)
+        }
+    }
+
     /// The records whose id starts with `prefix` (without regard to the case of ASCII letters),
     /// oldest date first.
     public func records(withIDPrefix prefix: String) async throws -> [Record] {

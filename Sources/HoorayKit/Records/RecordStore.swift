@@ -62,6 +62,23 @@ public protocol RecordStore: Sendable {
     /// - Returns: The records, by id; fewer than `limit` only on the last page.
     func records(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord]
 
+    /// One page of the records of a kind, newest first: at most `limit` records dated within
+    /// `range` that come after `cursor` in the order of ``StoredRecord/sortKey``, newest first, then
+    /// by id, last first.
+    ///
+    /// It lets ``RecordBook/forEachNewestFirst(in:pageSize:_:)`` list many records, newest first,
+    /// while holding one page: a host that keeps many records should answer it from an index. The
+    /// default reads every record of the kind and keeps the page.
+    ///
+    /// - Parameters:
+    ///   - kind: The records' kind.
+    ///   - range: Only records whose ``StoredRecord/sortKey`` falls in it; every record for `nil`.
+    ///   - cursor: The last record of the previous page, or `nil` for the first page.
+    ///   - limit: The most records to return; at least 1.
+    /// - Returns: The records; fewer than `limit` only on the last page.
+    func records(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
+        async throws -> [StoredRecord]
+
     /// Moves values of the plugin's key-value ``PluginStore`` into its records, in one step.
     ///
     /// Each value whose key starts with `prefix` is handed to `convert`; each record it returns is
@@ -87,9 +104,48 @@ extension RecordStore {
         return Array(later.sorted { Self.idOrder($0.id, $1.id) }.prefix(max(limit, 1)))
     }
 
+    /// Reads every record of the kind and keeps one page, newest first.
+    public func records(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
+        async throws -> [StoredRecord]
+    {
+        let kept = try await records(kind: kind, idPrefix: "").filter { record in
+            let date = Date(timeIntervalSince1970: record.sortKey)
+            return (range?.contains(date) ?? true) && (cursor.map { $0.precedes(record) } ?? true)
+        }
+        return Array(kept.sorted { RecordPosition(of: $0).precedes($1) }.prefix(max(limit, 1)))
+    }
+
     /// Whether `lhs` comes before `rhs` in the order of ``records(kind:after:limit:)``: their UTF-8
     /// bytes, as SQLite compares text.
     public static func idOrder(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+}
+
+/// Where a page of records listed newest first ended: the last record's ``StoredRecord/sortKey``
+/// and id (``RecordStore/records(kind:newestFirstIn:after:limit:)``).
+public struct RecordPosition: Sendable, Hashable {
+    /// The last record's ``StoredRecord/sortKey``.
+    public var sortKey: Double
+    /// The last record's id.
+    public var id: String
+
+    /// The cursor after `record`.
+    public init(of record: StoredRecord) {
+        sortKey = record.sortKey
+        id = record.id
+    }
+
+    /// Whether `record` comes after this cursor, newest first: it is older, or as old with an id
+    /// that sorts before.
+    public func precedes(_ record: StoredRecord) -> Bool {
+        record.sortKey != sortKey ? record.sortKey < sortKey : RecordStoreOrder.idPrecedes(record.id, id)
+    }
+}
+
+/// The order of ids stores use: UTF-8 bytes, as SQLite compares text.
+enum RecordStoreOrder {
+    static func idPrecedes(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 }
