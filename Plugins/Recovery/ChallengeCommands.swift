@@ -33,9 +33,12 @@ extension RecoveryPlugin {
             challengeID: ChallengeCatalog.pick(for: basis.type, level: basis.level, on: day).id, basis: basis)
         // The first pick of the day is kept: an edit or a deletion later that day, or yesterday's
         // button pressed after midnight, changes what the day would be chosen from, not its challenge.
-        let stored = try await context.storage.modify(forKey: "challenge-pick.\(day)") {
-            try $0 ?? JSONEncoder().encode(picked)
-        }
+        // On a data folder that cannot be written the pick is shown, not kept (it is chosen the same way
+        // again while nothing changes).
+        let stored =
+            (try? await context.storage.modify(forKey: "challenge-pick.\(day)") {
+                try $0 ?? JSONEncoder().encode(picked)
+            }) ?? nil
         let pick = (stored.flatMap { try? JSONDecoder().decode(DayPick.self, from: $0) }) ?? picked
         return DaysChallenge(
             challenge: ChallengeCatalog.challenge(id: pick.challengeID) ?? ChallengeCatalog.selfCareCheck,

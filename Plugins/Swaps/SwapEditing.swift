@@ -31,11 +31,16 @@ extension SwapsPlugin {
     /// The list for a terminal: one line a swap, its id first.
     static func listText(_ swaps: [Swap], from: LocalDate, today: LocalDate) -> String {
         guard !swaps.isEmpty else {
-            return "No swaps since \(from.written(today: today)). `hooray swap \"…\"` logs one; --days shows further back."
+            return
+                "No swaps since \(from.written(today: today)). `hooray swap \"…\"` logs one; --days shows further back."
         }
         var lines = ["Your swaps since \(from.written(today: today)), newest first:"]
+        func dayName(_ day: LocalDate) -> String {
+            day == today ? "today" : day == today.adding(days: -1) ? "yesterday" : day.written(today: today)
+        }
+        let width = swaps.map { TerminalText.width(dayName($0.day)) }.max() ?? 0
         for swap in swaps {
-            let day = swap.day == today ? "today" : swap.day == today.adding(days: -1) ? "yesterday" : swap.day.written(today: today)
+            let day = TerminalText.padding(dayName(swap.day), toWidth: width)
             lines.append("  \(shortID(swap.id))  \(day)  \(TerminalText.safe(SwapCelebration.oneLine(swap.text)))")
         }
         lines.append("`hooray swap edit ID \"…\"` fixes one; `hooray swap delete ID` removes it.")
@@ -76,6 +81,7 @@ extension SwapsPlugin {
             return swap
         }
         guard let updated else { throw PluginCommandError("that swap was just deleted") }
+        if updated.day != found.day { try await releaseDidSwapClaim(on: found.day, context: context) }
         let today = input.today
         let streak = try await currentStreak(today: today, context: context)
         let when = updated.day == today ? "today" : updated.day.written(today: today)
@@ -91,12 +97,20 @@ extension SwapsPlugin {
         guard try await context.records(of: Swap.self).delete(found.recordID) else {
             throw PluginCommandError("that swap was just deleted")
         }
+        try await releaseDidSwapClaim(on: found.day, context: context)
         let today = LocalDate(instant: context.now, in: command.environment.timeZone)
         let streak = try await currentStreak(today: today, context: context)
         return CommandReply(
             text: "Deleted the swap “\(TerminalText.safe(SwapCelebration.oneLine(found.text)))” "
                 + "[\(Self.shortID(found.id))] of \(found.day.written(today: today)).\nSwap streak: \(SwapCelebration.days(streak)).",
             json: try JSONValue(encoding: SwapEntry(found)))
+    }
+
+    /// Lets Night Prep's "I did my swap" save a swap for `day` again once no swap is left on it (the
+    /// button claims its day, so that two presses save one swap).
+    func releaseDidSwapClaim(on day: LocalDate, context: PluginContext) async throws {
+        guard try await !context.records(of: Swap.self).all().contains(where: { $0.day == day }) else { return }
+        try await context.storage.removeValue(forKey: "did-swap.\(day)")
     }
 
     /// The streak up to `today`, from the swaps as they are now.
@@ -128,7 +142,7 @@ extension SwapsPlugin {
         let removed = prep.items[index]
         let now = context.now
         let left = try await book.update(day.description) { stored -> [String] in
-            stored.items.removeAll { $0 == removed }
+            if let at = stored.items.firstIndex(of: removed) { stored.items.remove(at: at) }
             stored.at = now
             return stored.items
         }

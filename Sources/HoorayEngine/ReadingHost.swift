@@ -19,8 +19,8 @@ extension Engine {
     func runReading(_ command: CommandInvocation, plugin name: String) async throws -> CommandReply {
         guard let plugin = plugins[name], let setup = lastSetups.first(where: { $0.plugin.name == name }) else {
             throw PluginCommandError(
-                "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in your hooray.toml"
-            )
+                "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in "
+                    + (settings.userConfigurationFile ?? "your hooray.toml"))
         }
         let context = makeContext(for: name, timeZone: command.environment.timeZone)
         return try await plugin.run(command, context: context, erasedConfiguration: setup.configuration)

@@ -12,6 +12,8 @@ final class ListingOutput: @unchecked Sendable {
     // @unchecked: `buffer` is only touched while holding `lock`.
     private let lock = NSLock()
     private var buffer: [UInt8] = []
+    /// The reader went away (the pager was quit): what is left is dropped.
+    private var readerGone = false
     private let fd: Int32
     private let pager: Process?
 
@@ -32,6 +34,9 @@ final class ListingOutput: @unchecked Sendable {
         let pipe = Pipe()
         process.standardInput = pipe
         do {
+            // Quitting the pager part-way closes its end: the write then fails with EPIPE and the
+            // listing ends quietly, rather than the signal killing hooray (exit 141), as git does.
+            signal(SIGPIPE, SIG_IGN)
             try process.run()
             fd = dup(pipe.fileHandleForWriting.fileDescriptor)
             try? pipe.fileHandleForWriting.close()
@@ -71,11 +76,14 @@ final class ListingOutput: @unchecked Sendable {
 
     private func flushLocked() {
         var offset = 0
-        while offset < buffer.count {
+        while !readerGone, offset < buffer.count {
             let written = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
             // The reader went away (the pager was quit): the rest has no one to read it.
-            guard written > 0 else { break }
+            guard written > 0 else {
+                readerGone = true
+                break
+            }
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)

@@ -212,7 +212,10 @@ enum PluginCommandLine {
         }
         var invocation = parsed.invocation
         let interactive = isatty(STDIN_FILENO) == 1
-        if let question = spec.confirmation, !parsed.yes {
+        // Words given where an id is expected are no id: the command refuses them, with no question first.
+        let givenIDs = invocation.values["id"] ?? []
+        let idsLookRight = givenIDs.allSatisfy { $0.count >= 4 && $0.allSatisfy { $0.isHexDigit || $0 == "-" } }
+        if let question = spec.confirmation, !parsed.yes, idsLookRight {
             guard interactive else {
                 // Going ahead needs a word on the command line: a usage matter, as a missing argument is.
                 warn("\(label): not asking without a terminal; add --yes to go ahead")

@@ -34,7 +34,7 @@ struct SwapsMorningFocusTests {
             func prepTuesday() async throws {
                 let prep = try await fixture.hooray("swap", "prep", "Tea instead of wine", "Stairs, not the lift")
                 #expect(prep.status == .exited(0), "\(prep.standardError)")
-                #expect(prep.standardOutput.contains("• Tea instead of wine\n  • Stairs, not the lift"))
+                #expect(prep.standardOutput.contains("1. Tea instead of wine\n  2. Stairs, not the lift"))
             }
             if !pressFirst { try await prepTuesday() }
             try await server.invokeAction(id: night.id, key: "did-swap")
@@ -46,7 +46,7 @@ struct SwapsMorningFocusTests {
             if pressFirst { try await prepTuesday() }
             let shown = try await fixture.hooray("swap", "prep")
             #expect(
-                shown.standardOutput.contains("• Tea instead of wine\n  • Stairs, not the lift"),
+                shown.standardOutput.contains("1. Tea instead of wine\n  2. Stairs, not the lift"),
                 "\(shown.standardOutput)")
             #expect(await fixture.waitUntilSettled(daemon, nothingDueBy: "2026-06-15 21:00:00"))
             #expect(await daemon.stop() == .exited(0))

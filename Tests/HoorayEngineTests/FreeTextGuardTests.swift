@@ -65,6 +65,11 @@ private struct SwapLikePlugin: HoorayPlugin {
         #expect(refusal(["Walked", "the", "dog"]) == nil)
         #expect(refusal(["histroy", "of", "tea"]) == nil)
         #expect(refusal(["Tea"]) == nil)
+        // Longer text that starts with a word of a sentence, not one that manages what was saved.
+        #expect(refusal(["show", "mum", "the", "garden"]) == nil)
+        #expect(refusal(["help", "the", "neighbours"]) == nil)
+        // A short word is too near too many others to be called a typo.
+        #expect(refusal(["rim"]) == nil)
         // The command's own names are no typo: "jog" is a swap, not `log`.
         #expect(refusal(["jog"]) == nil)
         #expect(refusal(["swap"]) == nil)

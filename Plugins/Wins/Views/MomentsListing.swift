@@ -57,7 +57,7 @@ struct MomentsListing {
                     filtered: listing.filters
                 ).joined(separator: "\n") + "\n")
         } else if more, let limit = listing.limit {
-            write("\nThe newest \(limit) are shown; `--limit` more, or `--until`, shows older ones.\n")
+            write("\nThe newest \(limit) are shown; a larger `--limit`, or `--until`, shows older ones.\n")
         }
         return count
     }

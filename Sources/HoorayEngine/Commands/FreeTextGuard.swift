@@ -9,8 +9,9 @@ import HoorayKit
 /// and the first of those words is a command word of the same plugin, or one of the words people
 /// type to manage what they saved (``commandVerbs``), it is refused, as git refuses a mistyped
 /// command: with the near match and the way to say the words are meant, `--` before them. A single
-/// word that is one typo away from a command word is refused too; longer text only when its first
-/// word is a command word exactly, so that "Walked the dog" is never taken for anything else.
+/// word of four letters or more that is one typo away from a command word is refused too; longer text
+/// only when its first word asks to see or change what was saved (``managingVerbs``) or is a command
+/// right here, so that "Walked the dog" and "home cooked dinner" are never taken for anything else.
 ///
 /// Words the user evidently quoted, one argument holding spaces, are taken as text; so are words
 /// after `--`, and every word given to a command's full name (`hooray reminders add list`).
@@ -19,6 +20,12 @@ public enum FreeTextGuard {
     /// the plugin has no command by that name.
     public static let commandVerbs: Set<String> = [
         "list", "ls", "show", "delete", "remove", "rm", "edit", "undo", "help", "history",
+    ]
+
+    /// The ``commandVerbs`` that refuse longer text too: the ones that ask to see or change what was
+    /// saved ("show" and "help" start ordinary sentences).
+    public static let managingVerbs: Set<String> = [
+        "list", "ls", "delete", "remove", "rm", "edit", "undo", "history",
     ]
 
     /// Why the words given to the command at `node` are not taken as its text, with the fix; `nil`
@@ -66,9 +73,15 @@ public enum FreeTextGuard {
         let lowered = first.lowercased()
         let meant: String
         let exact: Bool
-        if candidates.contains(lowered) {
+        // Longer text starts with a command word only when it asks to see or change what was saved,
+        // or names a command right here: "home cooked dinner" and "show mum the garden" are moments.
+        let startsText =
+            positionals.count == 1 ? candidates : managingVerbs.union(tree.visibleChildren(of: node).map(\.word))
+        if startsText.contains(lowered) {
             (meant, exact) = (lowered, true)
-        } else if positionals.count == 1, let near = NameSuggestion.closest(to: lowered, among: candidates.sorted()) {
+        } else if positionals.count == 1, lowered.count >= 4,
+            let near = NameSuggestion.closest(to: lowered, among: candidates.sorted())
+        {
             (meant, exact) = (near, false)
         } else {
             return nil
