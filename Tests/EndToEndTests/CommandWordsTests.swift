@@ -79,7 +79,7 @@ struct CommandWordsTests {
             let swaps = try array(try await fixture.hooray("swap", "list", "--json"))
             let junk = try #require(swaps.first?["id"] as? String)
             let shortID = String(junk.prefix(8))
-            #expect(list.standardOutput.contains("\(shortID)  today  histroy"), "\(list.standardOutput)")
+            #expect(list.standardOutput.contains("\(shortID)  today      histroy"), "\(list.standardOutput)")
 
             // Deleted: it no longer counts toward the streak.
             let deleted = try await fixture.hooray("swap", "delete", shortID, "--yes")

@@ -35,7 +35,7 @@ import Testing
         #expect(try await streak(world) == 2)
         let list = try await world.run("list")
         let junk = try #require(try await ids(world).first)
-        #expect(list.text.contains("\(junk)  today  list"))
+        #expect(list.text.contains("\(junk)  today      list"))
 
         let deleted = try await world.run("delete", junk)
         #expect(deleted.text.contains("Deleted the swap “list” [\(junk)]"))
