@@ -21,6 +21,8 @@ import Testing
         ] {
             _ = try await plugin.log(LogRequest(text: text, ago: "\(days * 24 + 1)h"), context: harness.context)
         }
+        // Each moment's praise request has ended (pending → local): the listings read a settled world.
+        await harness.background.waitUntilIdle()
         return (plugin, harness)
     }
 
