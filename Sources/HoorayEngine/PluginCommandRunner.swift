@@ -330,6 +330,32 @@ public struct PluginCommandFailed: Error, Sendable, CustomStringConvertible {
 
 /// The engine hosting a plugin in the CLI process, made on first use.
 final class LocalHostBox: @unchecked Sendable {
+    /// Loggers that say nothing below critical: a command's own messages are what the user reads.
+    static let quietLogger: @Sendable (String) -> Logger = { label in
+        var logger = Logger(label: label)
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// The configuration a command of `plugin` runs with: a mistake in a part it does not need must
+    /// not stop it (those parts are listed as ignored); one in its own section does.
+    ///
+    /// - Parameter failure: Words after "has errors" in the refusal, such as ", so nothing was done".
+    static func configuration(
+        for plugin: String, session: CLISession, plugins: [any HoorayPlugin], failure: String = ""
+    ) throws -> (DaemonConfiguration, ignored: [String]) {
+        do {
+            return try ConfigurationLoader(
+                environment: session.environment, extraFile: session.configFile, plugins: plugins
+            ).loadLeniently(for: plugin)
+        } catch {
+            throw PluginCommandFailed(
+                message:
+                    "the \(plugin) section of the configuration has errors\(failure):\n\(error)\nFix them (see `hooray config check`) and try again.",
+                status: .configuration)
+        }
+    }
+
     // @unchecked: the fields are only touched while holding `lock`.
     private let lock = NSLock()
     private var made: (Engine, LibNotifySink)?
@@ -356,24 +382,9 @@ final class LocalHostBox: @unchecked Sendable {
         // A database that cannot be written: a command that writes says so before it starts, and
         // one that reads runs without activating the plugin, which would plan and save.
         if writes, let reason = database.readOnlyBecause { throw PluginCommandFailed(message: reason.description) }
-        // A mistake in a part of the configuration this command does not need must not stop it.
-        let loaded: DaemonConfiguration
-        let ignored: [String]
-        do {
-            (loaded, ignored) = try ConfigurationLoader(
-                environment: session.environment, extraFile: session.configFile, plugins: plugins
-            ).loadLeniently(for: plugin)
-        } catch {
-            throw PluginCommandFailed(
-                message:
-                    "the \(plugin) section of the configuration has errors, so nothing was done:\n\(error)\nFix them (see `hooray config check`) and try again.",
-                status: .configuration)
-        }
-        let quiet: @Sendable (String) -> Logger = { label in
-            var logger = Logger(label: label)
-            logger.logLevel = .critical
-            return logger
-        }
+        let (loaded, ignored) = try Self.configuration(
+            for: plugin, session: session, plugins: plugins, failure: ", so nothing was done")
+        let quiet = Self.quietLogger
         let sink = LibNotifySink(icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: quiet("delivery"))
         let engine = Engine(
             database: database, sink: sink, settings: loaded.settings,

@@ -36,18 +36,7 @@ extension PluginCommandRunner {
     /// - Throws: ``PluginCommandFailed`` with the plugin's message or what kept the database from
     ///   being read.
     public func runReading(_ command: CommandInvocation, plugin: String) async throws -> CommandReply {
-        let loaded: DaemonConfiguration
-        let ignored: [String]
-        do {
-            (loaded, ignored) = try ConfigurationLoader(
-                environment: session.environment, extraFile: session.configFile, plugins: plugins
-            ).loadLeniently(for: plugin)
-        } catch {
-            throw PluginCommandFailed(
-                message:
-                    "the \(plugin) section of the configuration has errors:\n\(error)\nFix them (see `hooray config check`) and try again.",
-                status: .configuration)
-        }
+        let (loaded, ignored) = try LocalHostBox.configuration(for: plugin, session: session, plugins: plugins)
         // With nothing logged yet, an empty database in a private temporary folder: reading makes
         // no data folder.
         var cleanUp: @Sendable () -> Void = {}
@@ -58,14 +47,9 @@ extension PluginCommandRunner {
         } else {
             (database, cleanUp) = try session.databaseForPlanning()
         }
-        let quiet: @Sendable (String) -> Logger = { label in
-            var logger = Logger(label: label)
-            logger.logLevel = .critical
-            return logger
-        }
         let engine = Engine(
             database: database, sink: OfflineSink(), settings: loaded.settings,
-            timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: quiet)
+            timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: LocalHostBox.quietLogger)
         await engine.attachForReading(
             settings: loaded.settings, plugins: loaded.setups.filter { $0.plugin.name == plugin })
         do {

@@ -146,7 +146,8 @@ struct HostilePluginTests {
         #expect(
             await run.daemon.waitForOutput(
                 containing: "answers-late: answered request", in: .standardError, timeout: .seconds(10)))
-        let after = await run.latest("answers-late")
+        // The plugins' board follows hoorayd a moment later: wait for its line to name the error.
+        let after = await run.line("answers-late", within: .seconds(10)) { $0.lastError != nil }
         #expect(after?.state == "running")
         #expect(after?.pid == before.pid)
         #expect(after?.lastError == "did not answer command within 5 s")
