@@ -359,6 +359,7 @@ final class LocalHostBox: @unchecked Sendable {
     // @unchecked: the fields are only touched while holding `lock`.
     private let lock = NSLock()
     private var made: (Engine, LibNotifySink)?
+    private var madeReadOnly: StorageError?
     private(set) var plugin: String?
     private var _waitingBefore: Set<NoticeID> = []
     private var _configurationWarnings: [String] = []
@@ -377,7 +378,14 @@ final class LocalHostBox: @unchecked Sendable {
     func engine(session: CLISession, plugins: [any HoorayPlugin], plugin: String, writes: Bool = true) async throws
         -> Engine
     {
-        if let made = current { return made.0 }
+        if let made = current {
+            // Made to read a database that cannot be written: a command that writes is refused
+            // here too, rather than run on a plugin that was never activated.
+            if writes, let reason = lock.withLock({ madeReadOnly }) {
+                throw PluginCommandFailed(message: reason.description)
+            }
+            return made.0
+        }
         let database = try session.database()
         // A database that cannot be written: a command that writes says so before it starts, and
         // one that reads runs without activating the plugin, which would plan and save.
@@ -398,6 +406,7 @@ final class LocalHostBox: @unchecked Sendable {
         }
         lock.withLock {
             made = (engine, sink)
+            madeReadOnly = database.readOnlyBecause
             self.plugin = plugin
             _configurationWarnings = ignored
         }

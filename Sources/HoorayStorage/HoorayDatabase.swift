@@ -29,6 +29,14 @@ public final class HoorayDatabase: Sendable {
         } catch {
             throw StorageError(path: path, problem: .cannotCreateDirectory(directory, reason: error.description))
         }
+        // On a read-only file system SQLite opens an existing database for reading without a word
+        // when its -shm file is there, and only a write would fail: say so before opening.
+        var volume = statvfs()
+        if FileManager.default.fileExists(atPath: path), statvfs(directory, &volume) == 0,
+            volume.f_flag & UInt(ST_RDONLY) != 0
+        {
+            throw StorageError(path: path, problem: .readOnlyFileSystem)
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(StorageError.busyTimeout)
         configuration.label = "hooray"
