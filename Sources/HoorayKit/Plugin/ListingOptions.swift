@@ -89,6 +89,19 @@ public struct ListingOptions: Sendable, Hashable {
     /// whose texts hold it, without regard to case or accents.
     public func matches(_ texts: [String]) -> Bool {
         guard let search else { return true }
-        return texts.contains { $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+        let wanted = Self.folded(search)
+        return texts.contains { Self.folded($0).contains(wanted) }
+    }
+
+    /// The text in lower case without its accents ("Café" → "cafe"), for a search that ignores both.
+    /// Folded here, a scalar at a time, rather than by `range(of:options:)`, whose case- and
+    /// accent-blind search was seen to miss under many threads at once.
+    static func folded(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+        where scalar.properties.generalCategory != .nonspacingMark {
+            scalars.append(scalar)
+        }
+        return String(scalars)
     }
 }
