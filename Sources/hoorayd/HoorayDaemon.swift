@@ -35,7 +35,7 @@ struct HoorayDaemon: AsyncParsableCommand {
             A fresh install is calm: the one-time welcome and nothing else. A plugin's daily notices \
             start when you first use it, and that first use says what it scheduled and how to turn it \
             off; switching them on in the plugin's [plugins.NAME] section starts them at once, and \
-            switching them off there always wins (docs/calm-delivery.md).
+            switching them off there always comes first (docs/calm-delivery.md).
 
             Signals: SIGHUP reloads the configuration (a broken one is reported and the last good one \
             kept); SIGTERM or SIGINT stop it cleanly. Only one hoorayd runs per data folder.
