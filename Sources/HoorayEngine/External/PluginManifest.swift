@@ -11,6 +11,11 @@ public enum PluginPermission: String, Sendable, Hashable, Codable, CaseIterable,
     case storage
     /// Ask the AI service for praise.
     case ai
+    /// Reach the network as the computer can: without it, the plugin has no network at all.
+    ///
+    /// Written `network`, or `network:HOST` to name the hosts it uses (``PluginManifest/networkHosts``);
+    /// Hooray cannot hold a plugin to the hosts it names.
+    case network
 
     public static func < (lhs: PluginPermission, rhs: PluginPermission) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -36,11 +41,16 @@ public struct PluginManifest: Sendable, Hashable {
     public var commands: [CommandSpec]
     /// What it may do.
     public var permissions: Set<PluginPermission>
+    /// The hosts it names with `network:HOST`, in the order written, such as `api.example.org` or
+    /// `127.0.0.1:8080`; empty for a plain `network`. Shown to the user, not enforced: with
+    /// ``PluginPermission/network`` the plugin reaches the network as the computer can.
+    public var networkHosts: [String]
 
     /// Creates a manifest.
     public init(
         name: String, version: String, apiVersions: ClosedRange<Int>, description: String, exec: [String],
-        folder: String, commands: [CommandSpec] = [], permissions: Set<PluginPermission> = []
+        folder: String, commands: [CommandSpec] = [], permissions: Set<PluginPermission> = [],
+        networkHosts: [String] = []
     ) {
         self.name = name
         self.version = version
@@ -50,6 +60,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.folder = folder
         self.commands = commands
         self.permissions = permissions
+        self.networkHosts = networkHosts
     }
 
     /// The plugin API versions this host speaks.

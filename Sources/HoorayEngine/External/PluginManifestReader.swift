@@ -208,12 +208,12 @@ struct ManifestReader {
         let version = try requiredString("version", in: root, owner: nil, example: "version = \"1.0.0\"")
         let description =
             try optionalString("description", in: root, example: "description = \"What the plugin does.\"") ?? ""
-        let permissions = try readPermissions()
+        let (permissions, networkHosts) = try readPermissions()
         let commands = try readCommands(plugin: name)
         let program = try readExec()
         return PluginManifest(
             name: name, version: version, apiVersions: apiVersions, description: description, exec: program.exec,
-            folder: program.folder, commands: commands, permissions: permissions)
+            folder: program.folder, commands: commands, permissions: permissions, networkHosts: networkHosts)
     }
 
     // MARK: name
@@ -339,39 +339,6 @@ struct ManifestReader {
 
     static func versionsText(_ range: ClosedRange<Int>) -> String {
         range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
-    }
-
-    // MARK: permissions
-
-    func readPermissions() throws(PluginManifestError) -> Set<PluginPermission> {
-        guard let node = root["permissions"] else { return [] }
-        let all = PluginPermission.allCases.map(\.rawValue)
-        let list = "notify, schedule, storage and ai"
-        guard let elements = node.array else {
-            throw fail(
-                at: node.location,
-                "`permissions` must be a list of strings, such as permissions = [\"notify\", \"schedule\"]; "
-                    + "found \(node.kindDescription)")
-        }
-        var permissions: Set<PluginPermission> = []
-        for element in elements {
-            guard case .string(let text) = element.value else {
-                throw fail(
-                    at: element.location,
-                    "a permission must be a string, one of \(list); found \(element.kindDescription)")
-            }
-            guard let permission = PluginPermission(rawValue: text) else {
-                var problem = "`\(text)` is not a permission"
-                if let near = NameSuggestion.closest(to: text, among: all) {
-                    problem += "; did you mean `\(near)`? The permissions are \(list)"
-                } else {
-                    problem += "; the permissions are \(list): remove it or write one of them"
-                }
-                throw fail(at: element.location, problem)
-            }
-            permissions.insert(permission)
-        }
-        return permissions
     }
 
     // MARK: exec
