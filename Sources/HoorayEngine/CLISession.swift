@@ -67,7 +67,7 @@ public struct CLISession: Sendable {
         // (`IdentityVault.statusKeyringWait`) and do-not-disturb for up to 2 s.
         let timeout =
             switch request {
-            case .reload, .restart: 25
+            case .reload, .restart, .allow: 25
             default: 5
             }
         return try ControlClient.send(request, socketPath: paths.controlSocket, timeout: timeout)

@@ -203,6 +203,11 @@ public enum Daemon {
                                 "the \(name) plugin in \(refused.folder) is not loaded: \(refused.reason); fix it, then `hooray reload`"
                         )
                     }
+                    if let reason = state.catalog.external.first(where: { $0.name == name })?.heldReason,
+                        state.configuration.enabledPlugins.contains(name)
+                    {
+                        return ControlResponse(ok: false, message: "the \(name) plugin is \(reason)")
+                    }
                     let message =
                         known.contains(name)
                         ? "the \(name) plugin is turned off; `[plugins.\(name)] enabled = true` turns it on"
@@ -221,6 +226,8 @@ public enum Daemon {
                     message: ready
                         ? "restarted \(name) (pid \(status.pid.map(String.init) ?? "?"))"
                         : "\(name) was started again but is not running: \(status.lastError ?? status.state)")
+            case .allow(let name):
+                return await allow(name, engine: engine, state: state, logger: logger)
             case .refresh:
                 await engine.reloadRules()
                 return ControlResponse(ok: true)

@@ -210,7 +210,9 @@ public actor Engine {
             uniquingKeysWith: { _, last in last })
         // A plugin in another language that is gone or turned off is stopped; one that stays keeps running.
         let staying = Set(
-            setups.filter(\.enabled).compactMap { ($0.plugin as? ExternalPlugin)?.supervisor }.map(
+            setups.filter { $0.enabled && $0.heldReason == nil }.compactMap {
+                ($0.plugin as? ExternalPlugin)?.supervisor
+            }.map(
                 ObjectIdentifier.init))
         for case let external as ExternalPlugin in plugins.values
         where !staying.contains(ObjectIdentifier(external.supervisor)) {
@@ -219,6 +221,10 @@ public actor Engine {
         plugins = [:]
         for setup in setups where setup.enabled {
             let name = setup.plugin.name
+            if let reason = setup.heldReason {
+                logger.warning("plugin \(name) is not started: \(reason)")
+                continue
+            }
             if let external = setup.plugin as? ExternalPlugin {
                 // Its reminders wait until its program answers `initialize` (see `isHeld`).
                 await external.supervisor.attach(engine: self)
@@ -289,6 +295,9 @@ public actor Engine {
     ///   plugin's own errors otherwise.
     public func run(_ command: CommandInvocation, plugin name: String) async throws -> CommandReply {
         guard let plugin = plugins[name], let setup = lastSetups.first(where: { $0.plugin.name == name }) else {
+            if let reason = lastSetups.first(where: { $0.plugin.name == name && $0.enabled })?.heldReason {
+                throw PluginCommandError("the \(name) plugin is not running: it is \(reason)")
+            }
             throw PluginCommandError(
                 "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in "
                     + (settings.userConfigurationFile ?? "your hooray.toml"))

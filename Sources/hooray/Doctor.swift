@@ -14,7 +14,8 @@ struct Doctor: AsyncParsableCommand, OffersJSON {
         discussion: """
             Checks the session bus, the notification server (name, version, buttons, body markup, \
             persistence), do-not-disturb, whether hoorayd runs and matches this hooray's version, the \
-            systemd user service, the configuration, the database (PRAGMA quick_check), the time zone and, \
+            systemd user service, the configuration, plugins in other languages held for new permissions, \
+            the database (PRAGMA quick_check), the time zone and, \
             when [ai] is configured, the AI service (one short request). Each line starts with ✓ (fine, \
             with advice where there is some) or ✗ (a problem, with its fix).
 
@@ -34,6 +35,7 @@ struct Doctor: AsyncParsableCommand, OffersJSON {
         checks.append(serviceCheck())
         let (configurationCheck, configuration) = self.configurationCheck(session)
         checks.append(configurationCheck)
+        if let pluginsCheck = await pluginsCheck(session) { checks.append(pluginsCheck) }
         checks.append(await databaseCheck(session))
         checks.append(timeZoneCheck(session))
         if let configuration, configuration.ai.provider != .off {

@@ -8,8 +8,9 @@ import HoorayStorage
 
 struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the plugins and how they are doing; restart a plugin in another language.",
-        subcommands: [PluginsList.self, PluginsRestart.self], defaultSubcommand: PluginsList.self)
+        abstract: "List the plugins and how they are doing; show, allow or restart a plugin in another language.",
+        subcommands: [PluginsList.self, PluginsShow.self, PluginsAllow.self, PluginsRestart.self],
+        defaultSubcommand: PluginsList.self)
 }
 
 struct PluginsList: AsyncParsableCommand, OffersJSON {
@@ -21,7 +22,9 @@ struct PluginsList: AsyncParsableCommand, OffersJSON {
                 Plugins in other languages are folders in \(UserPaths.pluginFolders.map { $0 + "/" }.joined(separator: " and ")) \
                 (docs/plugins.md). While hoorayd runs, each shows its state (running, starting, restarting, \
                 given up), its process id, how often it was restarted and the last thing that went wrong; a \
-                folder that is not loaded shows as refused, with the reason.
+                folder that is not loaded shows as refused, with the reason. Each plugin in another language's \
+                permissions are listed in plain words; one that asks for a permission you have not allowed \
+                shows as held until `hooray plugins allow NAME`.
                 """)
     }
 
@@ -32,17 +35,7 @@ struct PluginsList: AsyncParsableCommand, OffersJSON {
 
     func run() async throws {
         let session = try CLISession(configFile: global.configFile)
-        var reports: [PluginReport]?
-        if let response = try? session.send(.plugins), response.ok {
-            reports = response.plugins
-        }
-        if reports == nil {
-            let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: installedPlugins)
-            // A plugin whose section is left out shows its default state; the line says so.
-            for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
-            reports = await PluginReport.reports(catalog: pluginCatalog, enabled: loaded.enabledPlugins, engine: nil)
-        }
-        let all = reports ?? []
+        let all = try await PluginReports.current(session).reports
         if json {
             print(try Output.json(all.map(PluginItem.init)))
             return
@@ -56,6 +49,18 @@ struct PluginsList: AsyncParsableCommand, OffersJSON {
             ])
         }
         print(table.render())
+        let permitted = all.filter { $0.permissions != nil }
+        if !permitted.isEmpty {
+            print()
+            print("What each plugin in another language may do:")
+            for report in permitted {
+                let words = report.permissions ?? []
+                print(
+                    TerminalText.safe(
+                        "  \(report.name): "
+                            + (words.isEmpty ? "answer its commands, no more" : words.joined(separator: "; "))))
+            }
+        }
         print()
         print(
             "Plugins in other languages are looked for in "
@@ -83,15 +88,19 @@ struct PluginItem: Encodable {
     let restarts: Int?
     let lastError: String?
     let folder: String?
+    let permissions: [String]?
+    let notAllowed: [String]?
 
     init(_ report: PluginReport) {
         (name, kind, state, summary) = (report.name, report.kind, report.state, report.summary)
         (version, apiVersion, pid, restarts) = (report.version, report.apiVersion, report.pid, report.restarts)
-        (lastError, folder) = (report.lastError, report.folder)
+        (lastError, folder, permissions, notAllowed) = (
+            report.lastError, report.folder, report.permissions, report.notAllowed
+        )
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, state, summary, version, apiVersion, pid, restarts, lastError, folder
+        case name, kind, state, summary, version, apiVersion, pid, restarts, lastError, folder, permissions, notAllowed
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -106,6 +115,8 @@ struct PluginItem: Encodable {
         try container.encode(restarts, forKey: .restarts)
         try container.encode(lastError, forKey: .lastError)
         try container.encode(folder, forKey: .folder)
+        try container.encode(permissions, forKey: .permissions)
+        try container.encode(notAllowed, forKey: .notAllowed)
     }
 }
 

@@ -189,7 +189,7 @@ struct SafeTextTests {
                 == [
                     "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
                     "rejection",
-                    "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin",
+                    "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin", "pluginDetail",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
                     "recoveryDashboard", "challenge", "templates", "swapEntry", "about", "configCheck",
                     "configProblem", "configFile", "aiTest",
@@ -221,6 +221,7 @@ struct SafeTextTests {
             try await record("status", ["status", "--json"])
             try await record("doctorCheck", ["doctor", "--json"])
             try await record("plugin", ["plugins", "--json"])
+            try await record("pluginDetail", ["plugins", "show", "water", "--json"])
             let stretch = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../examples/plugins/stretch").standardizedFileURL.path
             try await record("pluginTest", ["plugin", "test", stretch, "--json"])
@@ -263,6 +264,7 @@ struct SafeTextTests {
             try await record("moment", ["moments", "--json"])
             try await record("status", ["status", "--json"])
             try await record("plugin", ["plugins", "--json"])
+            try await record("pluginDetail", ["plugins", "show", "water", "--json"])
             try await record("reminder", ["next", "--json"])
             try await record("rejection", ["recovery", "edit", rejectionID, "--note", "", "--json"])
             try await record("checkIn", ["recovery", "checkin", "strong", "--note", "A good walk", "--json"])

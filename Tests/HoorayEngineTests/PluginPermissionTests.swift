@@ -84,3 +84,40 @@ import Testing
         #expect(!with.cannot.contains { $0.contains("network") })
     }
 }
+
+/// The permissions the user has allowed: first sight allows what a plugin asks for, a new one holds it.
+@Suite struct PluginHoldTests {
+    @Test func anUpdateAskingForMoreIsHeldUntilAllowedAndADroppedPermissionIsForgotten() throws {
+        let scratch = try PluginScratch()
+        defer { scratch.remove() }
+        let environment = ["HOME": scratch.root, "XDG_DATA_HOME": scratch.root, "HOORAY_SYSTEM_PLUGIN_DIR": "/nowhere"]
+        func install(_ permissions: String) throws {
+            try scratch.plugin(
+                "hooray/plugins/pomodoro", toml: PluginScratch.manifest("permissions = [\(permissions)]"))
+        }
+        func catalog() -> PluginCatalog {
+            PluginCatalog(builtIns: [], environment: environment, hostVersion: "1")
+        }
+        try install(#""notify""#)
+        var pomodoro = try #require(catalog().external.first)
+        #expect(pomodoro.heldReason == nil, "first sight: what it asks for is allowed")
+
+        try install(#""notify", "network:api.example.org""#)
+        let held = catalog()
+        pomodoro = try #require(held.external.first)
+        #expect(pomodoro.hold.notAllowed == [.network])
+        let reason = try #require(pomodoro.heldReason)
+        #expect(reason.contains("reach the network (it names api.example.org"), "\(reason)")
+        #expect(reason.contains("`hooray plugins allow pomodoro`"), "\(reason)")
+        #expect(catalog().external.first?.heldReason != nil, "still held when looked at again")
+
+        #expect(try held.allow("pomodoro") == [.network])
+        #expect(held.external.first?.heldReason == nil)
+        #expect(catalog().external.first?.heldReason == nil, "the allowing is recorded")
+
+        try install(#""notify""#)
+        #expect(catalog().external.first?.heldReason == nil)
+        try install(#""notify", "network""#)
+        #expect(catalog().external.first?.hold.notAllowed == [.network], "a dropped permission is forgotten")
+    }
+}

@@ -28,6 +28,9 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     case plugins
     /// Stops a plugin in another language and starts it again (`hooray plugins restart NAME`).
     case restart(plugin: String)
+    /// Allows a held plugin in another language the permissions its `plugin.toml` asks for, and
+    /// starts it (`hooray plugins allow NAME`).
+    case allow(plugin: String)
     /// What a status bar shows (`hooray bar`): answered with `bar`; with `follow`, the connection
     /// stays open and the daemon writes one more answer line each time the bar changes.
     case bar(follow: Bool = false)
@@ -48,12 +51,14 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     public var requestID: String? {
         switch self {
         case .act(_, _, _, let id), .command(_, _, let id), .run(_, _, let id): id
-        case .status, .reload, .refresh, .plugins, .restart, .bar: nil
+        case .status, .reload, .refresh, .plugins, .restart, .allow, .bar: nil
         }
     }
 
     /// The methods, as the `method` member names them.
-    public static let methods = ["status", "reload", "refresh", "act", "command", "plugins", "restart", "bar", "run"]
+    public static let methods = [
+        "status", "reload", "refresh", "act", "command", "plugins", "restart", "allow", "bar", "run",
+    ]
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -72,6 +77,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case "refresh": self = .refresh
         case "plugins": self = .plugins
         case "restart": self = .restart(plugin: try container.decode(String.self, forKey: .plugin))
+        case "allow": self = .allow(plugin: try container.decode(String.self, forKey: .plugin))
         case "bar": self = .bar(follow: try container.decodeIfPresent(Bool.self, forKey: .follow) ?? false)
         case "act":
             self = .act(
@@ -106,6 +112,9 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .plugins: try container.encode("plugins", forKey: .method)
         case .restart(let plugin):
             try container.encode("restart", forKey: .method)
+            try container.encode(plugin, forKey: .plugin)
+        case .allow(let plugin):
+            try container.encode("allow", forKey: .method)
             try container.encode(plugin, forKey: .plugin)
         case .bar(let follow):
             try container.encode("bar", forKey: .method)

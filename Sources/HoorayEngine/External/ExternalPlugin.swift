@@ -60,6 +60,9 @@ public struct ExternalPlugin: HoorayPlugin {
     public let manifest: PluginManifest
     /// Runs the program.
     public let supervisor: PluginSupervisor
+    /// Whether it waits for the user to allow new permissions (``PluginCatalog`` decides): while it
+    /// does, the engine does not start it and its commands say why.
+    public let hold: PluginHold
 
     /// Creates the plugin; its program starts when the engine activates it.
     ///
@@ -70,6 +73,7 @@ public struct ExternalPlugin: HoorayPlugin {
     ///   - dataDirectory: Hooray's data folder.
     public init(manifest: PluginManifest, hostVersion: String, environment: [String: String], dataDirectory: String) {
         self.manifest = manifest
+        hold = PluginHold()
         supervisor = PluginSupervisor(
             manifest: manifest, hostVersion: hostVersion, environment: environment, dataDirectory: dataDirectory)
     }

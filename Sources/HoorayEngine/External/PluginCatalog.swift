@@ -49,6 +49,52 @@ public final class PluginCatalog: @unchecked Sendable {
             adapters = fresh
             refusedPlugins = result.refused
         }
+        settlePermissions()
+    }
+
+    /// A plugin's own data folder: `plugin-data/NAME` in Hooray's data folder.
+    public func dataFolder(of plugin: String) -> String {
+        dataDirectory + "/plugin-data/" + plugin
+    }
+
+    /// Holds each plugin that asks for a permission the user has not allowed (see
+    /// ``PluginPermissionRecord``): a plugin seen for the first time has what it asks for allowed,
+    /// since the user installed it; a permission a plugin no longer asks for is forgotten, so that
+    /// asking again holds it again.
+    func settlePermissions() {
+        let plugins = external
+        PluginPermissionRecord.locked(dataDirectory: dataDirectory) {
+            var record = PluginPermissionRecord.read(dataDirectory: dataDirectory)
+            let before = record
+            for plugin in plugins {
+                let asked = plugin.manifest.permissions
+                let allowed = record.allowed[plugin.name].map { $0.intersection(asked) } ?? asked
+                record.allowed[plugin.name] = allowed
+                plugin.hold.notAllowed = asked.subtracting(allowed)
+            }
+            // Best effort: a data folder that cannot be written (read-only, not made yet) is written
+            // the next time; meanwhile nothing new is allowed, since nothing new was recorded.
+            if record != before { try? record.write(dataDirectory: dataDirectory) }
+        }
+    }
+
+    /// Allows a plugin what its `plugin.toml` asks for, and records it.
+    ///
+    /// - Parameter plugin: The plugin's name.
+    /// - Returns: The permissions newly allowed.
+    /// - Throws: When the record cannot be written; the plugin stays held.
+    @discardableResult
+    public func allow(_ plugin: String) throws -> Set<PluginPermission> {
+        guard let found = external.first(where: { $0.name == plugin }) else { return [] }
+        let asked = found.manifest.permissions
+        return try PluginPermissionRecord.locked(dataDirectory: dataDirectory) {
+            var record = PluginPermissionRecord.read(dataDirectory: dataDirectory)
+            let new = asked.subtracting(record.allowed[plugin] ?? [])
+            record.allowed[plugin] = asked
+            try record.write(dataDirectory: dataDirectory)
+            found.hold.notAllowed = []
+            return new
+        }
     }
 
     /// The plugins in other languages found, by name.
@@ -86,16 +132,22 @@ public struct PluginReport: Codable, Sendable, Hashable {
     public var pid: Int32?
     /// How many times it was started again.
     public var restarts: Int?
-    /// The last thing that went wrong, or why it is refused.
+    /// The last thing that went wrong, why it is refused, or why it is held.
     public var lastError: String?
     /// Its folder.
     public var folder: String?
+    /// What a plugin in another language may do, in plain words (``PluginManifest/permissionWords``);
+    /// `nil` for a built-in plugin, part of hoorayd, and for a refused folder.
+    public var permissions: [String]?
+    /// While it is held (state `held`), the permissions it asks for that the user has not allowed,
+    /// in plain words.
+    public var notAllowed: [String]?
 
     /// Creates a report.
     public init(
         name: String, kind: String, state: String, summary: String, version: String? = nil,
         apiVersion: String? = nil, pid: Int32? = nil, restarts: Int? = nil, lastError: String? = nil,
-        folder: String? = nil
+        folder: String? = nil, permissions: [String]? = nil, notAllowed: [String]? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -107,12 +159,15 @@ public struct PluginReport: Codable, Sendable, Hashable {
         self.restarts = restarts
         self.lastError = lastError
         self.folder = folder
+        self.permissions = permissions
+        self.notAllowed = notAllowed
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, state, summary, version, pid, restarts, folder
+        case name, kind, state, summary, version, pid, restarts, folder, permissions
         case apiVersion = "api_version"
         case lastError = "last_error"
+        case notAllowed = "not_allowed"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -128,6 +183,8 @@ public struct PluginReport: Codable, Sendable, Hashable {
         try container.encode(restarts, forKey: .restarts)
         try container.encode(lastError, forKey: .lastError)
         try container.encode(folder, forKey: .folder)
+        try container.encode(permissions, forKey: .permissions)
+        try container.encode(notAllowed, forKey: .notAllowed)
     }
 
     /// The range a manifest gives, as `hooray plugins` shows it: `1`, or `1-2`.
@@ -156,8 +213,16 @@ public struct PluginReport: Codable, Sendable, Hashable {
             var report = PluginReport(
                 name: plugin.name, kind: "external", state: enabled.contains(plugin.name) ? "enabled" : "disabled",
                 summary: plugin.summary, version: plugin.manifest.version,
-                apiVersion: range(plugin.manifest.apiVersions), folder: plugin.manifest.folder)
-            if let running = live[plugin.name] {
+                apiVersion: range(plugin.manifest.apiVersions), folder: plugin.manifest.folder,
+                permissions: plugin.manifest.permissionWords)
+            let notAllowed = plugin.hold.notAllowed
+            if !notAllowed.isEmpty {
+                report.notAllowed = notAllowed.sorted().map { plugin.manifest.plainWords(for: $0) }
+            }
+            if !notAllowed.isEmpty, enabled.contains(plugin.name) {
+                report.state = "held"
+                report.lastError = plugin.manifest.heldReason(notAllowed: notAllowed)
+            } else if let running = live[plugin.name] {
                 let status = await running.supervisor.status()
                 report.state = status.state
                 report.pid = status.pid

@@ -1,0 +1,58 @@
+import Foundation
+import HoorayKit
+import Logging
+
+extension Daemon {
+    /// `hooray plugins allow NAME`: allows a plugin in another language what its `plugin.toml` asks
+    /// for, records it, and starts the plugin when it is turned on.
+    ///
+    /// - Returns: The answer: what was allowed and whether the plugin runs, or why nothing was done.
+    static func allow(_ name: String, engine: Engine, state: DaemonState, logger: Logger) async -> ControlResponse {
+        guard let plugin = state.catalog.external.first(where: { $0.name == name }) else {
+            return ControlResponse(ok: false, message: PluginCatalog.unknownPluginMessage(name, in: state.catalog))
+        }
+        let newly: Set<PluginPermission>
+        do {
+            newly = try state.catalog.allow(name)
+        } catch {
+            return ControlResponse(ok: false, message: "\(error); nothing was allowed")
+        }
+        let words = newly.sorted().map { plugin.manifest.plainWords(for: $0) }
+        if !words.isEmpty {
+            logger.notice("plugin \(name) is allowed to \(PluginManifest.joined(words)) (hooray plugins allow)")
+        }
+        let configuration = state.configuration
+        guard configuration.enabledPlugins.contains(name) else {
+            return ControlResponse(
+                ok: true,
+                message: "allowed; the \(name) plugin is turned off, and `[plugins.\(name)] enabled = true` turns it on"
+            )
+        }
+        if await engine.externalPlugins[name] == nil {
+            await engine.apply(settings: configuration.settings, plugins: configuration.setups)
+        }
+        // A second longer than `initialize` may take, so that one that does not answer says so.
+        let ready = await plugin.supervisor.waitUntilReady(
+            timeout: await plugin.supervisor.limits.initializeTimeout + 1)
+        let status = await plugin.supervisor.status()
+        return ControlResponse(
+            ok: ready,
+            message: ready
+                ? "allowed; \(name) is running (pid \(status.pid.map(String.init) ?? "?"))"
+                : "allowed, and \(name) was started but is not running: \(status.lastError ?? status.state)")
+    }
+}
+
+extension PluginCatalog {
+    /// What to say of a name that is no plugin: the near match, or where the plugins are listed.
+    public static func unknownPluginMessage(_ name: String, in catalog: PluginCatalog) -> String {
+        let names = catalog.builtIns.map(\.name) + catalog.external.map(\.name) + catalog.refused.map(\.name)
+        var message = "there is no plugin \"\(name)\""
+        if let near = NameSuggestion.closest(to: name, among: names) {
+            message += "; did you mean \(near)?"
+        } else {
+            message += "; `hooray plugins` lists them"
+        }
+        return message
+    }
+}
