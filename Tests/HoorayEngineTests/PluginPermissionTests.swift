@@ -82,6 +82,8 @@ import Testing
         let with = try Self.read(#""network""#).reach(dataFolder: "/d")
         #expect(with.can.contains("the network, as this computer can"))
         #expect(!with.cannot.contains { $0.contains("network") })
+        let unsandboxed = try Self.read(#""notify""#).reach(dataFolder: "/d", sandboxed: false)
+        #expect(unsandboxed.can.first?.contains("everything you can reach") == true && unsandboxed.cannot.isEmpty)
     }
 }
 

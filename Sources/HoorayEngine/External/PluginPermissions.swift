@@ -49,9 +49,20 @@ extension PluginManifest {
     /// What the plugin's program can reach when it runs in Hooray's sandbox, and what it cannot, one
     /// line each, as `hooray plugins show NAME` lists them (docs/plugins.md says the same).
     ///
-    /// - Parameter dataFolder: The plugin's own data folder.
+    /// - Parameters:
+    ///   - dataFolder: The plugin's own data folder.
+    ///   - sandboxed: `false` for a plugin run without a sandbox (`[plugins] allow_unsandboxed = true`),
+    ///     which reaches what the user can.
     /// - Returns: The lines of what it reaches, and of what it does not.
-    public func reach(dataFolder: String) -> (can: [String], cannot: [String]) {
+    public func reach(dataFolder: String, sandboxed: Bool = true) -> (can: [String], cannot: [String]) {
+        guard sandboxed else {
+            return (
+                [
+                    "everything you can reach — your files, your secrets, the network: it runs without a sandbox "
+                        + "([plugins] allow_unsandboxed = true)"
+                ], []
+            )
+        }
         var can = [
             "its own folder \(folder), read-only",
             "its data folder \(dataFolder), read and write (its HOME)",
