@@ -73,7 +73,8 @@ public final class PluginCatalog: @unchecked Sendable {
                 plugin.hold.notAllowed = asked.subtracting(allowed)
             }
             // Best effort: a data folder that cannot be written (read-only, not made yet) is written
-            // the next time; meanwhile nothing new is allowed, since nothing new was recorded.
+            // the next time; meanwhile a plugin already recorded keeps its record, so it is held all
+            // the same, and one seen for the first time is allowed what it asks for, as it would be.
             if record != before { try? record.write(dataDirectory: dataDirectory) }
         }
     }
