@@ -17,27 +17,31 @@ struct ListingTests {
     func momentsTakeTheListingOptions() async throws {
         try await HoorayFixture.with { fixture in
             _ = try await fixture.startServer()
-            let daemon = try await fixture.startDaemon()
+            // At noon, so that an hour ago is today and the day before is yesterday at any time the
+            // test runs (just after midnight, "1h ago" is yesterday).
+            let noon = "2026-11-23 12:00:00"
+            let daemon = try await fixture.startDaemon(fakeTime: noon)
             for (text, ago) in [("Cooked dinner", "50h"), ("A long walk", "26h"), ("Walked to work", "1h")] {
-                let logged = try await fixture.hooray("win", text, "--ago", ago)
+                let logged = try await fixture.hooray("win", text, "--ago", ago, fakeTime: noon)
                 #expect(logged.status == .exited(0), "\(logged.standardError)")
             }
-            #expect(try listed(try await fixture.hooray("moments", "--json")).count == 3)
+            #expect(try listed(try await fixture.hooray("moments", "--json", fakeTime: noon)).count == 3)
             #expect(
-                try listed(try await fixture.hooray("moments", "--json", "--limit", "2"))
+                try listed(try await fixture.hooray("moments", "--json", "--limit", "2", fakeTime: noon))
                     == ["Walked to work", "A long walk"])
             #expect(
-                try listed(try await fixture.hooray("moments", "--search", "WALK", "--json"))
+                try listed(try await fixture.hooray("moments", "--search", "WALK", "--json", fakeTime: noon))
                     == ["Walked to work", "A long walk"])
-            #expect(
-                try listed(try await fixture.hooray("moments", "--json", "--since", "2d ago", "--until", "yesterday"))
-                    .allSatisfy { $0 != "Walked to work" })
-            let text = try await fixture.hooray("moments", "--limit", "1")
+            let yesterday = try listed(
+                try await fixture.hooray(
+                    "moments", "--json", "--since", "2d ago", "--until", "yesterday", fakeTime: noon))
+            #expect(yesterday.contains("A long walk") && !yesterday.contains("Walked to work"), "\(yesterday)")
+            let text = try await fixture.hooray("moments", "--limit", "1", fakeTime: noon)
             #expect(text.standardOutput.contains("Walked to work"))
             #expect(!text.standardOutput.contains("A long walk"))
             #expect(text.standardOutput.contains("The newest 1 are shown"))
 
-            let refused = try await fixture.hooray("moments", "--limit", "0")
+            let refused = try await fixture.hooray("moments", "--limit", "0", fakeTime: noon)
             #expect(refused.status == .exited(64))
             #expect(refused.standardError.contains("--limit \"0\""), "\(refused.standardError)")
             #expect(!refused.standardError.contains("Error:"))
