@@ -231,8 +231,15 @@ struct LocalBoundaryTests {
             let folder = fixture.home.appending("data/hooray")
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            // A database of another program, which SQLite would open and Hooray fill with its tables.
             let target = fixture.home.appending("elsewhere.sqlite")
-            try "not yours to write\n".write(toFile: target, atomically: false, encoding: .utf8)
+            let made = try await ProcessRunner.run(
+                "/usr/bin/python3",
+                arguments: [
+                    "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE t (x)')", target,
+                ])
+            #expect(made.status == .exited(0), "\(made.standardError)")
+            let before = try Data(contentsOf: URL(fileURLWithPath: target))
             try FileManager.default.createSymbolicLink(atPath: folder + "/hooray.sqlite", withDestinationPath: target)
 
             let win = try await fixture.hooray("win", "Took a walk")
@@ -246,7 +253,7 @@ struct LocalBoundaryTests {
                     "\(output.standardError)")
                 #expect(output.standardError.contains("remove the link (`rm \(folder)/hooray.sqlite`)"))
             }
-            #expect(try String(contentsOfFile: target, encoding: .utf8) == "not yours to write\n")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
             #expect(!FileManager.default.fileExists(atPath: target + "-wal"))
         }
     }
