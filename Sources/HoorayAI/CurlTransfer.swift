@@ -95,7 +95,15 @@ final class CurlTransfer: @unchecked Sendable {
         defer { curl_easy_cleanup(handle) }
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         for line in request.headers { headerList = curl_slist_append(headerList, line) }
-        defer { curl_slist_free_all(headerList) }
+        defer {
+            // libcurl's copies of the headers hold the API key (Authorization): wiped before they are freed.
+            var item = headerList
+            while let entry = item {
+                if let text = entry.pointee.data { explicit_bzero(text, strlen(text)) }
+                item = entry.pointee.next
+            }
+            curl_slist_free_all(headerList)
+        }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }

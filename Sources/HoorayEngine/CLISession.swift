@@ -18,12 +18,13 @@ public struct CLISession: Sendable {
     /// Creates a session from the process environment.
     ///
     /// - Throws: ``HomeFolderUnknown`` when there is no absolute home folder to keep data in, and
-    ///   ``UnsafeRuntimeDirectory`` when the fallback runtime folder is not this user's alone: the
-    ///   CLI must not talk to a socket someone else may have put there.
+    ///   ``UnsafeRuntimeDirectory`` when the runtime folder is not this user's alone, or the control
+    ///   socket in it is another user's: the CLI must not talk to a socket someone else may have put there.
     public init(configFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let environment = HoorayPaths.withAbsoluteHome(environment)
         self.paths = try HoorayPaths(environment: environment)
         try paths.checkRuntimeDirectory()
+        try paths.checkControlSocket()
         self.environment = environment
         self.configFile = configFile
     }

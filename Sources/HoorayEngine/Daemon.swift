@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import HoorayAI
 import HoorayConfig
@@ -49,6 +50,9 @@ public enum Daemon {
     /// - Returns: The process exit code.
     public static func run(options: DaemonOptions, plugins: [any HoorayPlugin], version: String) async -> DaemonExit {
         MemoryRelease.configureAllocator()
+        // hoorayd holds the AI key and reads the keyring: no core dump of it, and no debugger of another
+        // process of the user (a plugin's, say) may read its memory; /proc/PID files become root's.
+        _ = hooray_forbid_core_dumps()
         // A relative HOME would put the configuration and data in whatever folder hoorayd started in.
         let options = DaemonOptions(
             configFile: options.configFile, environment: HoorayPaths.withAbsoluteHome(options.environment))
@@ -166,7 +170,12 @@ public enum Daemon {
                 return { barFeed.follow() }
             },
             // Once a request has been answered, what it took (a long list, say) is given back.
-            answered: { MemoryRelease.releaseAfterBurst(database) }
+            answered: { MemoryRelease.releaseAfterBurst(database) },
+            refused: { pid, uid in
+                logger.warning(
+                    "refused a connection to the control socket from \(pid.map { "pid \($0)" } ?? "a process") of another user (uid \(uid.map(String.init) ?? "unknown")); nothing of it was read. Check that \(paths.controlSocket) and \(paths.runtimeDirectory) are mode 600 and 700"
+                )
+            }
         ) { request in
             switch request {
             case .bar:

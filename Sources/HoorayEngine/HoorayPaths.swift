@@ -85,10 +85,10 @@ public struct HoorayPaths: Sendable, Hashable {
     }
 
     /// Creates the runtime directory with mode 0700 when it does not exist, and checks that it is
-    /// this user's alone when it is the shared fallback.
+    /// this user's alone (``checkRuntimeDirectory()``).
     ///
-    /// - Throws: ``UnsafeRuntimeDirectory`` when the fallback folder is not safe to use, or the
-    ///   system's error when the folder cannot be made.
+    /// - Throws: ``UnsafeRuntimeDirectory`` when the folder, or `XDG_RUNTIME_DIR` holding it, is not
+    ///   safe to use, or the system's error when the folder cannot be made.
     public func makeRuntimeDirectory() throws {
         if runtimeDirectoryIsShared {
             // No intermediate folders: the parent is the shared temporary folder, and a folder
@@ -96,45 +96,119 @@ public struct HoorayPaths: Sendable, Hashable {
             if mkdir(runtimeDirectory, 0o700) != 0 && errno != EEXIST {
                 throw UnsafeRuntimeDirectory(path: runtimeDirectory, problem: String(cString: strerror(errno)))
             }
-            try checkRuntimeDirectory()
         } else {
+            // XDG_RUNTIME_DIR is checked before anything is made in it.
+            try checkRuntimeDirectory()
             try Folders.make(runtimeDirectory)
         }
+        try checkRuntimeDirectory()
     }
 
-    /// Checks, without creating anything, that the shared fallback runtime folder is safe to use
-    /// when it exists: a real directory (not a symbolic link), owned by this user, with no
-    /// permissions for anyone else. A missing folder is fine: no `hoorayd` is running there.
+    /// Checks, without creating anything, that the runtime folder is this user's alone when it
+    /// exists: a real directory (not a symbolic link), owned by this user, with no permissions for
+    /// anyone else. A missing folder is fine: no `hoorayd` is running there.
     ///
-    /// - Throws: ``UnsafeRuntimeDirectory`` naming the folder and the fix.
+    /// `XDG_RUNTIME_DIR` itself, when it exists, must be a real directory owned by this user or
+    /// root, that no one else may write in unless it is sticky (as `/tmp` is): otherwise its owner,
+    /// or anyone who may write in it, could swap `hooray` for a folder of their own between two
+    /// looks, and catch the requests sent to its socket.
+    ///
+    /// - Throws: ``UnsafeRuntimeDirectory`` naming the folder, what is wrong and the fix.
     public func checkRuntimeDirectory() throws(UnsafeRuntimeDirectory) {
-        guard runtimeDirectoryIsShared else { return }
+        if !runtimeDirectoryIsShared {
+            try checkRuntimeBase((runtimeDirectory as NSString).deletingLastPathComponent)
+        }
         var info = stat()
         guard lstat(runtimeDirectory, &info) == 0 else {
             if errno == ENOENT { return }
             throw UnsafeRuntimeDirectory(path: runtimeDirectory, problem: String(cString: strerror(errno)))
         }
         let type = info.st_mode & S_IFMT
+        let remove = "remove it (`rm -r \(ShellCommand.quoted(runtimeDirectory))`) if no hoorayd of yours uses it"
         if type == S_IFLNK {
-            throw UnsafeRuntimeDirectory(
-                path: runtimeDirectory, problem: "it is a symbolic link, which someone else could have pointed anywhere"
-            )
+            throw unsafe("it is a symbolic link, which someone else could have pointed anywhere", fix: remove)
         }
         if type != S_IFDIR {
-            throw UnsafeRuntimeDirectory(path: runtimeDirectory, problem: "it is not a folder")
+            throw unsafe("it is not a folder", fix: remove)
+        }
+        if info.st_uid != geteuid() {
+            throw unsafe(
+                "it belongs to another user (uid \(info.st_uid)), who could read or replace what goes there",
+                fix: "its owner, or root, must remove it (`sudo rm -r \(ShellCommand.quoted(runtimeDirectory))`)")
+        }
+        if info.st_mode & 0o077 != 0 {
+            throw unsafe(
+                "other users may use it (mode \(String(info.st_mode & 0o777, radix: 8)); it must be 700), "
+                    + "so they could read or replace what goes there",
+                fix: "make it private with `chmod 700 \(ShellCommand.quoted(runtimeDirectory))`")
+        }
+    }
+
+    /// Checks that the control socket, when there is one, is a socket made by this user: the file
+    /// of another user's socket, moved in, keeps its maker as its owner. The client also checks the
+    /// process that answers there (`SO_PEERCRED`) each time it connects.
+    ///
+    /// - Throws: ``UnsafeRuntimeDirectory`` naming the socket, its owner and the fix.
+    public func checkControlSocket() throws(UnsafeRuntimeDirectory) {
+        var info = stat()
+        guard lstat(controlSocket, &info) == 0 else { return }
+        let remove = "remove it (`rm \(ShellCommand.quoted(controlSocket))`) and start hoorayd again"
+        if info.st_mode & S_IFMT != S_IFSOCK {
+            throw UnsafeRuntimeDirectory(
+                path: controlSocket, problem: "the control socket is not a socket", fix: remove)
         }
         if info.st_uid != geteuid() {
             throw UnsafeRuntimeDirectory(
-                path: runtimeDirectory,
-                problem: "it belongs to another user (uid \(info.st_uid)), who could read or replace what goes there")
-        }
-        if info.st_mode & 0o077 != 0 {
-            throw UnsafeRuntimeDirectory(
-                path: runtimeDirectory,
+                path: controlSocket,
                 problem:
-                    "other users may use it (mode \(String(info.st_mode & 0o777, radix: 8)); it must be 700), "
-                    + "so they could read or replace what goes there")
+                    "the control socket belongs to another user (uid \(info.st_uid)), whose program could read what "
+                    + "you send it",
+                fix: remove + ", and check that XDG_RUNTIME_DIR is your own private folder")
         }
+    }
+
+    /// Checks `XDG_RUNTIME_DIR` itself; see ``checkRuntimeDirectory()``.
+    private func checkRuntimeBase(_ base: String) throws(UnsafeRuntimeDirectory) {
+        var info = stat()
+        guard lstat(base, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw UnsafeRuntimeDirectory(path: base, problem: String(cString: strerror(errno)))
+        }
+        let yours = "set XDG_RUNTIME_DIR to your own private runtime folder (e.g. /run/user/\(geteuid()))"
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            throw UnsafeRuntimeDirectory(
+                path: base,
+                problem: "XDG_RUNTIME_DIR is a symbolic link, which someone else could have pointed anywhere",
+                fix: yours + ", the folder itself rather than a link to it")
+        }
+        if type != S_IFDIR {
+            throw UnsafeRuntimeDirectory(path: base, problem: "XDG_RUNTIME_DIR is not a folder", fix: yours)
+        }
+        if info.st_uid != geteuid() && info.st_uid != 0 {
+            throw UnsafeRuntimeDirectory(
+                path: base,
+                problem:
+                    "XDG_RUNTIME_DIR belongs to another user (uid \(info.st_uid)), who could replace what goes there",
+                fix: yours)
+        }
+        if info.st_mode & 0o022 != 0 && info.st_mode & S_ISVTX == 0 {
+            throw UnsafeRuntimeDirectory(
+                path: base,
+                problem:
+                    "other users may write in XDG_RUNTIME_DIR (mode \(String(info.st_mode & 0o777, radix: 8))) and it "
+                    + "is not sticky, so they could replace what goes there",
+                fix: yours + ", or make this one private with `chmod 700 \(ShellCommand.quoted(base))`")
+        }
+    }
+
+    private func unsafe(_ problem: String, fix: String) -> UnsafeRuntimeDirectory {
+        guard runtimeDirectoryIsShared else {
+            return UnsafeRuntimeDirectory(
+                path: runtimeDirectory, problem: problem,
+                fix: fix + ", or set XDG_RUNTIME_DIR to your own private runtime folder (e.g. /run/user/\(geteuid()))")
+        }
+        return UnsafeRuntimeDirectory(path: runtimeDirectory, problem: problem)
     }
 }
 
@@ -156,22 +230,27 @@ public struct HomeFolderUnknown: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The fallback runtime folder (used when `XDG_RUNTIME_DIR` is unset) is not this user's alone, so
-/// neither `hoorayd` nor `hooray` puts or looks for the control socket and lock there.
+/// The runtime folder, or `XDG_RUNTIME_DIR` holding it, is not this user's alone, so neither
+/// `hoorayd` nor `hooray` puts or looks for the control socket and lock there.
 public struct UnsafeRuntimeDirectory: Error, Sendable, CustomStringConvertible {
     /// The folder.
     public let path: String
     /// What is wrong with it.
     public let problem: String
+    /// What to do; `nil` for the fallback used without `XDG_RUNTIME_DIR`, whose fix is to set it.
+    public let fix: String?
 
     /// Creates the error.
-    public init(path: String, problem: String) {
+    public init(path: String, problem: String, fix: String? = nil) {
         self.path = path
         self.problem = problem
+        self.fix = fix
     }
 
     public var description: String {
-        "cannot use \(path) for hoorayd's control socket and lock: \(problem). XDG_RUNTIME_DIR is not "
+        let start = "cannot use \(path) for hoorayd's control socket and lock: \(problem). "
+        if let fix { return start + "Nothing was sent or saved; " + fix + "." }
+        return start + "XDG_RUNTIME_DIR is not "
             + "set; set it to your private runtime "
             + "folder (a login session sets it, e.g. XDG_RUNTIME_DIR=/run/user/\(geteuid())), or remove "
             + "\(path) if it is not in use."

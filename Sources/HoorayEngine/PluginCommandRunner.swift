@@ -85,7 +85,13 @@ public final class PluginCommandRunner: Sendable {
             return try await finishExchange(outcome, command: command, plugin: plugin, noun: noun)
         }
         let requestID = writes ? UUID().uuidString.lowercased() : nil
-        if let connection = ControlConnection(socketPath: session.paths.controlSocket) {
+        let connection: ControlConnection?
+        do {
+            connection = try ControlConnection(socketPath: session.paths.controlSocket)
+        } catch {
+            throw PluginCommandFailed(message: error.message, status: .configuration)
+        }
+        if let connection {
             let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: requestID)
             return try await finishExchange(
                 try await exchange(request, on: connection, words: words), command: command, plugin: plugin,

@@ -136,7 +136,20 @@ func dataDirectory() -> String? {
 /// The control socket; `nil` when there is no safe runtime folder (the full program says why) or
 /// none at all (no hoorayd).
 func controlSocket() -> String? {
-    if let runtime = variable("XDG_RUNTIME_DIR"), isAbsolute(runtime) { return runtime + "/hooray/control.sock" }
+    if let runtime = variable("XDG_RUNTIME_DIR"), isAbsolute(runtime) {
+        // XDG_RUNTIME_DIR a real folder of this user or root, sticky if others may write in it; its
+        // `hooray` folder this user's alone; the socket made by this user.
+        var base = stat()
+        var folder = stat()
+        var socket = stat()
+        guard lstat(runtime, &base) == 0, base.st_mode & S_IFMT == S_IFDIR,
+            base.st_uid == geteuid() || base.st_uid == 0, base.st_mode & 0o022 == 0 || base.st_mode & S_ISVTX != 0,
+            lstat(runtime + "/hooray", &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR,
+            folder.st_uid == geteuid(), folder.st_mode & 0o077 == 0,
+            lstat(runtime + "/hooray/control.sock", &socket) == 0, socket.st_uid == geteuid()
+        else { return nil }
+        return runtime + "/hooray/control.sock"
+    }
     var temporary = variable("TMPDIR").flatMap { isAbsolute($0) ? $0 : nil } ?? "/tmp"
     while temporary.count > 1 && temporary.hasSuffix("/") { temporary.removeLast() }
     let folder = (temporary == "/" ? "" : temporary) + "/hooray-\(geteuid())"
@@ -358,7 +371,13 @@ func connectTo(_ path: String) -> Int32? {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
         }
     }
-    guard connected == 0 else {
+    // The process listening must be this user's (SO_PEERCRED: struct ucred, pid, uid, gid), else
+    // nothing is sent: the full program says whose socket it is.
+    var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
+    var size = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
+    guard connected == 0, getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0,
+        credentials.uid == geteuid()
+    else {
         close(fd)
         return nil
     }

@@ -29,6 +29,7 @@ public final class HoorayDatabase: Sendable {
         } catch {
             throw StorageError(path: path, problem: .cannotCreateDirectory(directory, reason: error.description))
         }
+        try DataFolderSafety.check(database: path)
         // On a read-only file system SQLite opens an existing database for reading without a word
         // when its -shm file is there, and only a write would fail: say so before opening.
         var volume = statvfs()
@@ -219,6 +220,10 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case diskFull
         /// Anything else SQLite reported.
         case other(String)
+        /// The database or its folder is not safe to open (``DataFolderSafety``): a symbolic link, a
+        /// folder of another user or one others may write in. Holds what is wrong, naming the path,
+        /// and the fix.
+        case unsafe(String, fix: String)
     }
 
     /// The suffixes of the files SQLite keeps next to the database, which must stay with it.
@@ -295,6 +300,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             let makePrivate = ShellCommand.makePrivate(folder: directory)
             guard otherOwner != nil else { return makePrivate }
             return ShellCommand.takeBack(directory, recursive: true) + " && " + makePrivate
+        case .unsafe(_, let fix):
+            return fix
         case .cannotCreateDirectory, .readOnlyFileSystem, .diskFull, .other:
             return nil
         }
@@ -337,6 +344,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
                 + "XDG_DATA_HOME to a folder on another disk."
         case .other(let detail):
             return "database error in \(file): \(detail)"
+        case .unsafe(let what, let fix):
+            return "cannot open the database: \(what). Nothing was read or saved; \(fix)."
         }
     }
 

@@ -7,7 +7,7 @@ extension HoorayDatabase {
     public static func readingMayWork(despite error: StorageError) -> Bool {
         switch error.problem {
         case .readOnlyFileSystem, .permissionDenied, .cannotCreateDirectory: true
-        case .damaged, .locked, .diskFull, .other: false
+        case .damaged, .locked, .diskFull, .other, .unsafe: false
         }
     }
 
@@ -27,6 +27,7 @@ extension HoorayDatabase {
     public static func openForReading(path: String, because reason: StorageError) throws(StorageError)
         -> HoorayDatabase
     {
+        try DataFolderSafety.check(database: path)
         guard access(path, R_OK) == 0 else { throw reason }
         var configuration = Configuration()
         configuration.readonly = true

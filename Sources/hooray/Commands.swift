@@ -198,7 +198,7 @@ struct Act: AsyncParsableCommand {
                 given = line
             }
         }
-        guard let connection = ControlConnection(socketPath: session.paths.controlSocket) else {
+        guard let connection = try ControlConnection(socketPath: session.paths.controlSocket) else {
             warn(Self.notRunning)
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }

@@ -18,14 +18,12 @@ extension ExportCommand {
         let exists = FileManager.default.fileExists(atPath: given, isDirectory: &isFolder)
         do {
             if isZip {
-                switch Self.target(given) {
-                case .writable(let path):
-                    // A symbolic link is followed: the zip it points to is replaced, the link kept.
-                    try Self.writeZip(files, to: path)
-                case .refused(let what):
-                    warn(
-                        "hooray export: \(TerminalText.safe(given)) \(what), not a regular file; "
-                            + "give -o a new .zip file, or a folder. Nothing was written.")
+                do throws(ExportTarget.Refusal) {
+                    let target = try ExportTarget(given)
+                    defer { target.close() }
+                    try target.write(try Self.zip(files))
+                } catch {
+                    warn(ExportTarget.message(error, given: given, fix: "give -o a new .zip file, or a folder"))
                     throw ExitCode(ExitStatus.failed.rawValue)
                 }
             } else {
@@ -36,8 +34,18 @@ extension ExportCommand {
                             + "Nothing was written.")
                     throw ExitCode(ExitStatus.failed.rawValue)
                 }
-                // A symbolic link to a folder is followed: the folder it points to gets the tables.
-                let folder = exists ? Self.resolved(given) : given
+                // The folder is replaced whole: never one a link there points to, nor another user's.
+                var info = stat()
+                if lstat(given, &info) == 0, info.st_mode & S_IFMT == S_IFLNK || info.st_uid != geteuid() {
+                    let pointed = (try? FileManager.default.destinationOfSymbolicLink(atPath: given)) ?? "?"
+                    warn(
+                        ExportTarget.message(
+                            info.st_mode & S_IFMT == S_IFLNK
+                                ? .symbolicLink(to: pointed) : .anotherUsersFile(uid: info.st_uid),
+                            given: given, fix: ""))
+                    throw ExitCode(ExitStatus.failed.rawValue)
+                }
+                let folder = given
                 if exists, let other = Self.notATable(in: folder) {
                     warn(
                         "hooray export: the folder \(TerminalText.safe(given)) holds \(TerminalText.safe(other)), "
@@ -62,13 +70,6 @@ extension ExportCommand {
                 + "(\(files.map(\.name).joined(separator: ", "))) "
                 + (isZip ? "in the zip " : "to the folder ") + "\(TerminalText.safe(given)).")
         print("`hooray import` reads the JSON export only: `hooray export -o FILE` writes it.")
-    }
-
-    /// The path a symbolic link leads to, or the path itself.
-    static func resolved(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// The first entry of a folder that is not a regular `*.csv` file, such as an earlier
@@ -114,34 +115,23 @@ extension ExportCommand {
         try? FileManager.default.removeItem(atPath: aside)
     }
 
-    /// Writes files into a new zip readable by its owner only, next to the target and then moved
-    /// in place, so that a failure leaves an earlier zip as it was.
-    static func writeZip(_ files: [ExportDocument.CSVFile], to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let scratch = (folder as NSString).appendingPathComponent(".hooray-export-\(UUID().uuidString).zip")
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let previousMask = umask(0o077)
-        defer { umask(previousMask) }
-        let archive = try Archive(url: URL(fileURLWithPath: scratch), accessMode: .create)
-        for file in files {
-            let bytes = Data(file.text.utf8)
-            try archive.addEntry(
-                with: file.name, type: .file, uncompressedSize: Int64(bytes.count), permissions: 0o600,
-                compressionMethod: .deflate
-            ) { position, size in
-                bytes.subdata(in: Int(position)..<Int(position) + size)
+    /// The CSV files in a zip, made in memory: ``ExportTarget`` writes it beside the target.
+    static func zip(_ files: [ExportDocument.CSVFile]) throws(ExportTarget.Refusal) -> Data {
+        do {
+            let archive = try Archive(accessMode: .create)
+            for file in files {
+                let bytes = Data(file.text.utf8)
+                try archive.addEntry(
+                    with: file.name, type: .file, uncompressedSize: Int64(bytes.count), permissions: 0o600,
+                    compressionMethod: .deflate
+                ) { position, size in
+                    bytes.subdata(in: Int(position)..<Int(position) + size)
+                }
             }
+            guard let data = archive.data else { throw CocoaError(.fileWriteUnknown) }
+            return data
+        } catch {
+            throw .cannotWrite("the zip could not be made: \(error)")
         }
-        guard rename(scratch, path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
-    }
-
-    /// Where `-o` writes, or why it does not.
-    enum Target: Equatable {
-        /// A regular file, or where none is yet: the path the file is moved to.
-        case writable(String)
-        /// What is there instead of a regular file, such as "is a named pipe".
-        case refused(String)
     }
 }

@@ -101,21 +101,15 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
         let given =
             expanded.hasPrefix("/")
             ? expanded : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded)
-        let path: String
-        switch Self.target(given) {
-        case .writable(let resolved): path = resolved
-        case .refused(let what):
-            warn(
-                "hooray export: \(TerminalText.safe(given)) \(what), not a regular file; "
-                    + "write to a regular file, or use standard output: `hooray export > FILE`. Nothing was written.")
-            throw ExitCode(ExitStatus.failed.rawValue)
-        }
-        do {
-            try Self.writePrivately(Data(text.utf8), to: path)
+        do throws(ExportTarget.Refusal) {
+            let target = try ExportTarget(given)
+            defer { target.close() }
+            try target.write(Data(text.utf8))
         } catch {
             warn(
-                "hooray export: cannot write \(TerminalText.safe(path)): \(Self.reason(error, path: path)). "
-                    + "Give -o a file in a folder you can write, such as -o ~/hooray-export.json. Nothing was written.")
+                ExportTarget.message(
+                    error, given: given, fix: "write to a regular file, or use standard output: `hooray export > FILE`")
+            )
             throw ExitCode(ExitStatus.failed.rawValue)
         }
         let records = data.plugins.values.map(\.records.count).reduce(0, +)
@@ -132,33 +126,6 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
         ExportDocument.Forms(
             recordTypes: Dictionary(
                 installedPlugins.map { ($0.name, $0.recordTypes) }, uniquingKeysWith: { first, _ in first }))
-    }
-
-    /// Where the file goes: the path itself, or the regular file a symbolic link there points to.
-    ///
-    /// The file is written next to its target and moved in place, which would replace a device, a
-    /// named pipe or a socket with a regular file, and a symbolic link with a copy: such a target is
-    /// refused, and so is a symbolic link that points nowhere. A symbolic link to a regular file is
-    /// followed, as an editor does: the file it points to is replaced and the link kept.
-    static func target(_ path: String) -> Target {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return .writable(path) }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFREG { return .writable(path) }
-        guard type == S_IFLNK else { return .refused(Self.kind(type)) }
-        guard let resolved = realpath(path, nil) else {
-            return .refused("is a symbolic link to a file that does not exist or cannot be reached")
-        }
-        defer { free(resolved) }
-        let pointed = String(cString: resolved)
-        guard stat(pointed, &info) == 0 else {
-            return .refused("is a symbolic link to a file that does not exist or cannot be reached")
-        }
-        let pointedType = info.st_mode & S_IFMT
-        guard pointedType == S_IFREG else {
-            return .refused("is a symbolic link to \(TerminalText.safe(pointed)), which \(Self.kind(pointedType))")
-        }
-        return .writable(pointed)
     }
 
     /// "is a folder", "is a named pipe", … for a file type of `st_mode`.

@@ -164,20 +164,30 @@ extension ExportImportTests {
         }
     }
 
-    @Test func aCSVZipThroughASymbolicLinkReplacesTheZipAndKeepsTheLink() async throws {
+    @Test func aCSVZipOrFolderThroughASymbolicLinkIsRefusedAndWhatItPointsToKept() async throws {
         try await HoorayFixture.with { fixture in
             _ = try await fixture.hooray("win", "Took a walk")
             let zip = fixture.home.appending("real.zip")
             try "old\n".write(toFile: zip, atomically: false, encoding: .utf8)
-            let link = fixture.home.appending("link.zip")
-            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: zip)
-            let output = try await fixture.hooray("export", "--format", "csv", "-o", link)
-            #expect(output.status == .exited(0), "\(output.standardError)")
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == zip, "the link is kept")
-            #expect(try mode(zip) == 0o600)
-            let unzipped = fixture.home.appending("unzipped")
-            try await unzip(zip, into: unzipped)
-            #expect(try read(unzipped + "/moments.csv").contains("Took a walk"))
+            let folder = fixture.home.appending("real-csv")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            try "old\n".write(toFile: folder + "/moments.csv", atomically: false, encoding: .utf8)
+            for (link, pointed) in [
+                (fixture.home.appending("link.zip"), zip), (fixture.home.appending("link"), folder),
+            ] {
+                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: pointed)
+                let output = try await fixture.hooray("export", "--format", "csv", "-o", link)
+                #expect(output.status == .exited(1), "\(output.standardOutput)")
+                #expect(
+                    output.standardError.contains(
+                        "\(link) is a symbolic link (to \(pointed)), which hooray export never writes through"),
+                    "\(output.standardError)")
+                #expect(output.standardError.contains("Nothing was written."))
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == pointed, "the link is kept")
+            }
+            #expect(try read(zip) == "old\n")
+            #expect(try read(folder + "/moments.csv") == "old\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["moments.csv"])
         }
     }
 

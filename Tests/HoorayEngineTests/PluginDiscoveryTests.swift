@@ -36,6 +36,26 @@ import WinsPlugin
         #expect(result.refused.isEmpty)
     }
 
+    @Test func aPluginOthersMayWriteIsRefusedByNameWithTheFixAndTheOthersStillRun() throws {
+        let scratch = try PluginScratch()
+        defer { scratch.remove() }
+        try scratch.plugin("user/shared", toml: PluginScratch.manifest(name: "shared"))
+        try scratch.plugin("user/loose", toml: PluginScratch.manifest(name: "loose"))
+        try scratch.plugin("user/timer", toml: PluginScratch.manifest(name: "timer"))
+        chmod(scratch.root + "/user/shared", 0o777)
+        chmod(scratch.root + "/user/loose/plugin.toml", 0o664)
+
+        let result = PluginDiscovery.discover(folders: [scratch.root + "/user"], builtIns: [WinsPlugin()])
+
+        #expect(result.found.map(\.name) == ["timer"])
+        #expect(result.refused.map(\.name) == ["loose", "shared"])
+        #expect(
+            result.refused[0].reason.hasPrefix(
+                "\(scratch.root)/user/loose/plugin.toml may be written by its group (mode 664), who could make the "
+                    + "plugin run anything as you, so it is not started; fix it with `chmod go-w "))
+        #expect(result.refused[1].reason.contains("/user/shared may be written by every user (mode 777)"))
+    }
+
     @Test func aFolderWithABadManifestIsRefusedAndTheOthersStillRun() throws {
         let scratch = try PluginScratch()
         defer { scratch.remove() }

@@ -30,6 +30,33 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
 
+    @Test func aSymbolicLinkOrAFolderOthersMayWriteIsRefusedBeforeOpening() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-db-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = directory + "/data"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "not a database\n".write(toFile: directory + "/other", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/hooray.sqlite-wal", withDestinationPath: directory + "/other")
+        let linked = #expect(throws: StorageError.self) { try HoorayDatabase(path: folder + "/hooray.sqlite") }
+        #expect(linked?.description.contains("hooray.sqlite-wal is a symbolic link (to \(directory)/other)") == true)
+        #expect(
+            linked?.fix
+                == "remove the link (`rm \(folder)/hooray.sqlite-wal`); to keep your data elsewhere, link the whole data folder instead, or set XDG_DATA_HOME"
+        )
+        #expect(HoorayDatabase.readingMayWork(despite: linked!) == false)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/hooray.sqlite"))
+
+        unlink(folder + "/hooray.sqlite-wal")
+        chmod(folder, 0o777)
+        let open = #expect(throws: StorageError.self) { try HoorayDatabase(path: folder + "/hooray.sqlite") }
+        #expect(open?.description.contains("other users may write in the data folder \(folder) (mode 777)") == true)
+        #expect(open?.fix == "make it private with `chmod -R u+rwX,go-rwx \(folder)`")
+        chmod(folder, 0o700)
+        #expect(throws: Never.self) { try HoorayDatabase(path: folder + "/hooray.sqlite") }
+    }
+
     @Test func anOccurrenceIsQueuedOnceEvenWhenHandledTwice() async throws {
         let (database, directory) = try temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: directory) }

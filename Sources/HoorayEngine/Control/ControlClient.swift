@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import HoorayStorage
 import HoorayThreads
 
 /// The CLI's end of the control channel.
@@ -11,17 +12,8 @@ public enum ControlClient {
     public static func send(_ request: ControlRequest, socketPath: String, timeout: Int = 5) throws
         -> ControlResponse?
     {
-        guard var address = UnixSocket.address(socketPath) else { return nil }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = try UnixSocket.connect(socketPath, timeout: timeout) else { return nil }
         defer { close(fd) }
-        UnixSocket.setTimeouts(fd, seconds: timeout)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else { return nil }
         // A daemon that turns the connection away (it is busy) answers before reading, and
         // closes: its answer is still there to read after the write failed.
         let sent = UnixSocket.writeAll(fd, try ControlCoding.encode(request))
@@ -68,20 +60,9 @@ public final class ControlConnection {
     /// Connects to the daemon's socket.
     ///
     /// - Returns: `nil` when no daemon is listening (the socket is missing or refuses connections).
-    public init?(socketPath: String) {
-        guard var address = UnixSocket.address(socketPath) else { return nil }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        UnixSocket.setTimeouts(fd, seconds: 5)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            return nil
-        }
+    /// - Throws: ``ControlError`` (refused: nothing was sent) when another user's process listens there.
+    public init?(socketPath: String) throws(ControlError) {
+        guard let fd = try UnixSocket.connect(socketPath, timeout: 5) else { return nil }
         self.fd = fd
     }
 
@@ -108,11 +89,8 @@ public final class ControlConnection {
     /// answers nothing until it is continued, however long one waits. `false` when it runs, however
     /// busy, and when that cannot be told.
     public var peerIsStopped: Bool {
-        // struct ucred (pid, uid, gid), which Glibc shows to Swift only with _GNU_SOURCE.
-        var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
-        var size = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.pid > 0,
-            let stat = try? String(contentsOfFile: "/proc/\(credentials.pid)/stat", encoding: .utf8),
+        guard let peer = UnixSocket.peer(fd), peer.pid > 0,
+            let stat = try? String(contentsOfFile: "/proc/\(peer.pid)/stat", encoding: .utf8),
             let end = stat.lastIndex(of: ")")
         else { return false }
         // After "pid (comm) " comes the state: T is stopped by a signal, t by a debugger.
@@ -184,6 +162,18 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
     /// Whether the daemon certainly did not act on the request (it speaks another protocol).
     public var requestWasRefused = false
     public var description: String { message }
+
+    /// Another user's process listens on the control socket: nothing was sent to it.
+    static func foreignServer(path: String, uid: uid_t?) -> ControlError {
+        let who = uid.map { "a process of another user (uid \($0))" } ?? "a process whose user cannot be told"
+        return ControlError(
+            message:
+                "the control socket \(path) is served by \(who), not by your hoorayd (you are uid \(geteuid())), "
+                + "so nothing was sent to it. Someone may have put their own socket in your runtime folder: stop "
+                + "using it, remove \(ShellCommand.quoted(path)) and start hoorayd again "
+                + "(`systemctl --user restart hooray`); check that XDG_RUNTIME_DIR is your own private folder",
+            requestWasRefused: true)
+    }
 }
 
 /// The one member every answer of every protocol version has had since versions were numbered.

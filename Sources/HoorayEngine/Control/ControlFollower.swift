@@ -19,7 +19,7 @@ public enum ControlFollower {
     public static func follow(
         _ request: ControlRequest, socketPath: String, answer: (ControlResponse) throws -> Bool
     ) throws -> End {
-        guard let connection = ControlConnection(socketPath: socketPath) else { return .notRunning }
+        guard let connection = try ControlConnection(socketPath: socketPath) else { return .notRunning }
         // Answers come when something changes, however long that takes; writing still times out.
         var never = timeval(tv_sec: 0, tv_usec: 0)
         setsockopt(connection.fd, SOL_SOCKET, SO_RCVTIMEO, &never, socklen_t(MemoryLayout<timeval>.size))
@@ -91,8 +91,13 @@ public enum ControlFollower {
         }
     }
 
-    /// Whether a daemon accepts connections on `socketPath` now.
+    /// Whether a daemon accepts connections on `socketPath` now; also a process of another user,
+    /// which a follower then refuses, saying so.
     public static func isListening(_ socketPath: String) -> Bool {
-        ControlConnection(socketPath: socketPath) != nil
+        do {
+            return try ControlConnection(socketPath: socketPath) != nil
+        } catch {
+            return true
+        }
     }
 }

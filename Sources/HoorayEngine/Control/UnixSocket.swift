@@ -18,6 +18,44 @@ enum UnixSocket {
         return address
     }
 
+    /// The process at the other end of a connected socket, as the kernel saw it connect
+    /// (`SO_PEERCRED`); `nil` when it cannot be told.
+    static func peer(_ fd: Int32) -> (pid: pid_t, uid: uid_t)? {
+        // struct ucred (pid, uid, gid), which Glibc shows to Swift only with _GNU_SOURCE.
+        var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
+        var size = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
+        return (credentials.pid, credentials.uid)
+    }
+
+    /// Connects to the daemon's socket at `path`, and makes sure the process listening there runs
+    /// as this user: a socket someone else put in its place (in a runtime folder that was not
+    /// private for a moment, or one left open to all) must not get a request, which may be private.
+    ///
+    /// - Returns: The connected descriptor; `nil` when nothing listens there.
+    /// - Throws: ``ControlError`` (refused: nothing was sent) when another user's process listens there.
+    static func connect(_ path: String, timeout: Int) throws(ControlError) -> Int32? {
+        guard var address = address(path) else { return nil }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        setTimeouts(fd, seconds: timeout)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        let peer = peer(fd)
+        guard let peer, peer.uid == geteuid() else {
+            close(fd)
+            throw ControlError.foreignServer(path: path, uid: peer?.uid)
+        }
+        return fd
+    }
+
     static func setTimeouts(_ fd: Int32, seconds: Int) {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -172,10 +210,14 @@ public final class ControlServer: @unchecked Sendable {
     ///     away; `nil` for every other request, which `handler` answers.
     ///   - answered: Runs on the connection's thread once it is closed: after the client has its
     ///     answer, off its path.
+    ///   - refused: Runs on the accepting thread for a connection from a process of another user
+    ///     (`SO_PEERCRED`; its pid and uid, `nil` when they cannot be told), which was told so and
+    ///     closed unread.
     ///   - handler: Answers one well-formed request.
     public func start(
         follow: @escaping @Sendable (ControlRequest) -> Feed? = { _ in nil },
         answered: @escaping @Sendable () -> Void = {},
+        refused: @escaping @Sendable (_ pid: pid_t?, _ uid: uid_t?) -> Void = { _, _ in },
         handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
     ) {
         let slots = ConnectionSlots()
@@ -194,6 +236,15 @@ public final class ControlServer: @unchecked Sendable {
                     return
                 }
                 UnixSocket.setTimeouts(client, seconds: 5)
+                // The socket's mode keeps other users out; should it be opened to them (by mistake, or
+                // by someone who may), a request of theirs is still never read.
+                let peer = UnixSocket.peer(client)
+                guard let peer, peer.uid == geteuid() else {
+                    Self.answer(client, Self.refusal(of: peer?.uid))
+                    close(client)
+                    refused(peer?.pid, peer?.uid)
+                    continue
+                }
                 guard slots.enter() else {
                     Self.answer(
                         client,
@@ -337,6 +388,16 @@ public final class ControlServer: @unchecked Sendable {
                 if finished { return }
             }
         }
+    }
+
+    /// What a process of another user is told before its connection is closed unread.
+    static func refusal(of uid: uid_t?) -> ControlResponse {
+        let who = uid.map { "uid \($0)" } ?? "a user that cannot be told"
+        return ControlResponse(
+            ok: false,
+            message:
+                "this hoorayd belongs to uid \(geteuid()) and answers only its own user, not \(who), so nothing was "
+                + "done; start your own hoorayd, with XDG_RUNTIME_DIR set to your own private runtime folder")
     }
 
     private static func answer(_ client: Int32, _ response: ControlResponse) {

@@ -66,7 +66,10 @@ public struct PluginDiscovery: Sendable {
     /// - its name is a built-in plugin's, or one of the words `hooray` uses itself
     ///   (``CommandTree/hostWords``);
     /// - another subfolder of the same folder, read earlier, has a plugin of that name;
-    /// - its commands or aliases claim words another plugin's already have.
+    /// - its commands or aliases claim words another plugin's already have;
+    /// - another user than the user and root may change it: its folder, its `plugin.toml`, its
+    ///   program or the plugin folder holding it belong to another user or are writable by others
+    ///   (``PluginOwnership``).
     ///
     /// A plugin in an earlier folder hides one of the same name in a later folder: that one is
     /// skipped silently, so a plugin the user installed replaces the one a package installed. It
@@ -104,6 +107,12 @@ public struct PluginDiscovery: Sendable {
                     continue
                 }
                 let name = manifest.name
+                if let unsafe = PluginOwnership.problem(parent: parent, folder: folder, program: manifest.exec.first) {
+                    if let earlier = claims[name]?.root ?? refusedNames[name], earlier < root { continue }
+                    if refusedNames[name] == nil { refusedNames[name] = root }
+                    refuse(name, unsafe)
+                    continue
+                }
                 if let clash = nameClash(name, builtInNames: builtInNames) {
                     refuse(name, clash)
                     continue
