@@ -69,7 +69,7 @@ enum DataFolderSafety {
                     + "in your data's place", "take it back with `\(takeBack)`"
             )
         }
-        if info.st_mode & 0o022 != 0 {
+        if WriteAccess.othersMayWrite(mode: info.st_mode, group: info.st_gid) {
             return (
                 "other users may write in the data folder \(shown) (mode "
                     + "\(String(info.st_mode & 0o777, radix: 8))), so they could put a link or a file of "

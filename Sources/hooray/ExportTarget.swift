@@ -91,8 +91,12 @@ struct ExportTarget {
                 offset += count
             }
         }
-        let problem = errno
-        let synced = written && fsync(fd) == 0
+        var problem = errno
+        var synced = written
+        if synced && fsync(fd) != 0 {
+            problem = errno
+            synced = false
+        }
         _ = Glibc.close(fd)
         do throws(Refusal) {
             guard synced else { throw .cannotWrite(String(cString: strerror(problem == 0 ? EIO : problem))) }

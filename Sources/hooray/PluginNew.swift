@@ -75,6 +75,8 @@ struct PluginNew: AsyncParsableCommand {
     static func write(_ files: [PluginSDK.File], into folder: String) throws {
         let manager = FileManager.default
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Not group-writable whatever the umask: hoorayd refuses a plugin others may change.
+        try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
         for file in files {
             let path = (folder as NSString).appendingPathComponent(file.path)
             try Data(file.contents.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)

@@ -64,7 +64,12 @@ public final class PluginCatalog: @unchecked Sendable {
     func settlePermissions() {
         let plugins = external
         PluginPermissionRecord.locked(dataDirectory: dataDirectory) {
-            var record = PluginPermissionRecord.read(dataDirectory: dataDirectory)
+            guard var record = PluginPermissionRecord.read(dataDirectory: dataDirectory) else {
+                // A damaged record allows nothing: every plugin that asks for anything is held until
+                // `hooray plugins allow NAME`, which writes the record anew.
+                for plugin in plugins { plugin.hold.notAllowed = plugin.manifest.permissions }
+                return
+            }
             let before = record
             for plugin in plugins {
                 let asked = plugin.manifest.permissions
@@ -89,7 +94,10 @@ public final class PluginCatalog: @unchecked Sendable {
         guard let found = external.first(where: { $0.name == plugin }) else { return [] }
         let asked = found.manifest.permissions
         return try PluginPermissionRecord.locked(dataDirectory: dataDirectory) {
-            var record = PluginPermissionRecord.read(dataDirectory: dataDirectory)
+            // Over a damaged record, the other plugins are recorded as allowed nothing, so they stay held.
+            var record =
+                PluginPermissionRecord.read(dataDirectory: dataDirectory)
+                ?? PluginPermissionRecord(allowed: Dictionary(uniqueKeysWithValues: external.map { ($0.name, []) }))
             let new = asked.subtracting(record.allowed[plugin] ?? [])
             record.allowed[plugin] = asked
             try record.write(dataDirectory: dataDirectory)

@@ -50,7 +50,7 @@ enum PluginOwnership {
                 + "you, so it is not started; if you trust it, take it over with `\(ShellCommand.takeBack(path, recursive: false))`"
                 + " and `chmod go-w \(shown)`, or remove the plugin"
         }
-        if info.st_mode & 0o022 != 0 {
+        if WriteAccess.othersMayWrite(mode: info.st_mode, group: info.st_gid) {
             let who = info.st_mode & 0o002 != 0 ? "every user" : "its group"
             return "\(shown) may be written by \(who) (mode \(String(info.st_mode & 0o777, radix: 8))), who could "
                 + "make the plugin run anything as you, so it is not started; fix it with `chmod go-w \(shown)`"

@@ -24,11 +24,14 @@ struct PluginPermissionRecord: Equatable {
         var plugins: [String: [String]]
     }
 
-    /// Reads the record of a data folder; an absent or unreadable one is empty.
-    static func read(dataDirectory: String) -> PluginPermissionRecord {
-        guard let data = FileManager.default.contents(atPath: dataDirectory + "/" + fileName),
-            let file = try? JSONDecoder().decode(File.self, from: data)
-        else { return PluginPermissionRecord() }
+    /// Reads the record of a data folder; an absent one is empty. A record that is there but cannot
+    /// be read or is damaged is `nil`: nothing can be taken as allowed then.
+    static func read(dataDirectory: String) -> PluginPermissionRecord? {
+        let path = dataDirectory + "/" + fileName
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return FileManager.default.fileExists(atPath: path) ? nil : PluginPermissionRecord()
+        }
+        guard let file = try? JSONDecoder().decode(File.self, from: data) else { return nil }
         var record = PluginPermissionRecord()
         for (name, words) in file.plugins {
             // A word from a later Hooray is left out: this one cannot have allowed it.

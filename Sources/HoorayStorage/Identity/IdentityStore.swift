@@ -63,7 +63,9 @@ public struct IdentityStore: Sendable {
     /// - Throws: ``IdentityError`` when the file is damaged, has unsafe permissions or cannot be read.
     public func existingIdentity() throws(IdentityError) -> AnonymousIdentity? {
         // A folder someone else may write in could get their file, or a hard link, in the identity's place.
-        if let problem = DataFolderSafety.folderProblem(folder) { throw failure(.folderUnusable(problem.what)) }
+        if let problem = DataFolderSafety.folderProblem(folder) {
+            throw failure(.folderUnusable("\(problem.what); \(problem.fix)"))
+        }
         // O_NOFOLLOW: a link could point anywhere; O_NONBLOCK: opening a FIFO must not hang.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor < 0 {
@@ -115,7 +117,9 @@ public struct IdentityStore: Sendable {
         } catch {
             throw failure(.folderUnusable("\(error.localizedDescription)"))
         }
-        if let problem = DataFolderSafety.folderProblem(folder) { throw failure(.folderUnusable(problem.what)) }
+        if let problem = DataFolderSafety.folderProblem(folder) {
+            throw failure(.folderUnusable("\(problem.what); \(problem.fix)"))
+        }
         guard let identity = AnonymousIdentity(userID: UUID(), createdAt: now()) else {
             throw failure(.cannotWrite("the system did not make a random (version 4) UUID"))
         }
