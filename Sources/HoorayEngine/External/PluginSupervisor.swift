@@ -558,7 +558,8 @@ public actor PluginSupervisor {
         callBegins(id, process: process)
         defer {
             timer.cancel()
-            callEnds(id, process: process, run: run)
+            // After the answer is handed on: the caller does not wait for the look at /proc.
+            Task { self.callEnds(id, process: process, run: run) }
         }
         return try await withCheckedThrowingContinuation { continuation in
             pending[id] = continuation

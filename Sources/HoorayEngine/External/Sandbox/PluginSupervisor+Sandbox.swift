@@ -12,9 +12,11 @@ struct SupervisorSandbox: Sendable {
     var allowUnsandboxed = false
     /// Why the plugin runs without a sandbox, when it does.
     var unsandboxedWarning: String?
-    /// The process whose tree the CPU of a call is measured over, and that tree's CPU time when
-    /// each call under way began.
+    /// The CPU time of the plugin's processes when each call under way began.
     var callsStarted: [RPCID: Double] = [:]
+    /// The last measure of it, and when: a call that begins soon after another ended starts from
+    /// it, so that a busy plugin's calls cost one look at `/proc` each, made after the answer.
+    var lastMeasure: (at: ContinuousClock.Instant, cpuSeconds: Double)?
 }
 
 extension PluginSupervisor {
@@ -31,6 +33,8 @@ extension PluginSupervisor {
 
     /// How to start the plugin now, or `nil` when it cannot be (the reason is then its last error).
     func launch(run: Int) -> PluginLaunch? {
+        sandbox.lastMeasure = nil
+        sandbox.callsStarted = [:]
         switch PluginLaunch.decide(
             manifest: manifest, dataFolder: dataDirectory, environment: environment,
             allowUnsandboxed: sandbox.allowUnsandboxed)
@@ -56,16 +60,22 @@ extension PluginSupervisor {
 
     /// Notes the CPU time of the plugin's processes as a call begins.
     func callBegins(_ id: RPCID, process: PluginProcess) {
+        if let last = sandbox.lastMeasure, ContinuousClock.now - last.at < .seconds(2) {
+            sandbox.callsStarted[id] = last.cpuSeconds
+            return
+        }
         guard let tree = ProcessTree.measure(process) else { return }
+        sandbox.lastMeasure = (ContinuousClock.now, tree.cpuSeconds)
         sandbox.callsStarted[id] = tree.cpuSeconds
     }
 
     /// Checks the CPU time the plugin's processes used during a call that ended or timed out, and
     /// stops a plugin that used more than its `cpu_seconds`.
     func callEnds(_ id: RPCID, process: PluginProcess, run: Int) {
-        guard let before = sandbox.callsStarted.removeValue(forKey: id),
+        guard let before = sandbox.callsStarted.removeValue(forKey: id), run == generation,
             let tree = ProcessTree.measure(process)
         else { return }
+        sandbox.lastMeasure = (ContinuousClock.now, tree.cpuSeconds)
         // The kernel does not hold root to the process limit, even in the sandbox (its user there is
         // root of the computer): a plugin of a hoorayd run as root is held to it here, at each call.
         if tree.processes > manifest.limits.processes + 1 {
