@@ -45,12 +45,15 @@ public struct PluginManifest: Sendable, Hashable {
     /// `127.0.0.1:8080`; empty for a plain `network`. Shown to the user, not enforced: with
     /// ``PluginPermission/network`` the plugin reaches the network as the computer can.
     public var networkHosts: [String]
+    /// What its sandbox allows it to use: the `[limits]` table.
+    public var limits: PluginLimits
 
     /// Creates a manifest.
     public init(
         name: String, version: String, apiVersions: ClosedRange<Int>, description: String, exec: [String],
         folder: String, commands: [CommandSpec] = [], permissions: Set<PluginPermission> = [],
-        networkHosts: [String] = []
+        networkHosts: [String] = [],
+        limits: PluginLimits = .standard
     ) {
         self.name = name
         self.version = version
@@ -61,6 +64,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.commands = commands
         self.permissions = permissions
         self.networkHosts = networkHosts
+        self.limits = limits
     }
 
     /// The plugin API versions this host speaks.

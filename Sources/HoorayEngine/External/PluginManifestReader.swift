@@ -185,7 +185,9 @@ struct ManifestReader {
         self.folder = folder
     }
 
-    static let topLevelKeys = ["name", "version", "api_version", "description", "exec", "permissions", "commands"]
+    static let topLevelKeys = [
+        "name", "version", "api_version", "description", "exec", "permissions", "commands", "limits",
+    ]
 
     // MARK: Errors
 
@@ -211,9 +213,11 @@ struct ManifestReader {
         let (permissions, networkHosts) = try readPermissions()
         let commands = try readCommands(plugin: name)
         let program = try readExec()
+        let limits = try readLimits()
         return PluginManifest(
             name: name, version: version, apiVersions: apiVersions, description: description, exec: program.exec,
-            folder: program.folder, commands: commands, permissions: permissions, networkHosts: networkHosts)
+            folder: program.folder, commands: commands, permissions: permissions, networkHosts: networkHosts,
+            limits: limits)
     }
 
     // MARK: name
