@@ -204,24 +204,50 @@ final class SandboxRun: Sendable {
         }
     }
 
-    /// Stops `hoorayd` while the network probe has a `setsid` child running: the child is gone
-    /// within a second of `hoorayd`'s exit. Then ends whatever this run's plugins left behind.
+    /// Stops `hoorayd` while the probe has a `setsid` child running: the child is gone within a
+    /// second of `hoorayd`'s exit. Then starts `hoorayd` again and kills it (`SIGKILL`): the same.
+    /// Then ends whatever this run's plugins left behind.
     func finish() async {
+        await expectSetsidChildGone(when: "hoorayd exited") {
+            #expect(await daemon.stop(gracePeriod: .seconds(15)) == .exited(0), "\(daemon.standardError)")
+        }
+        if let again = try? await world.startDaemon(environment: ["OPENAI_API_KEY": environmentSecret]) {
+            await expectSetsidChildGone(when: "hoorayd was killed") {
+                again.send(SIGKILL)
+                #expect(await again.waitForExit(timeout: .seconds(5)) == .signalled(SIGKILL))
+            }
+            await again.stop(gracePeriod: .seconds(1))
+        }
         poller.cancel()
-        let escape = try? await probe("probe-net", "escape", as: EscapeProbe.self)
-        #expect(escape?.started == true, "the network probe started no setsid child: \(String(describing: escape))")
-        let name = escape?.name ?? "hooray-escapee-\(token)"
-        #expect(
-            await pollUntil(timeout: .seconds(5)) { Self.processes(matching: name).isEmpty ? nil : true } == true,
-            "its setsid child is not seen running")
-        #expect(await daemon.stop(gracePeriod: .seconds(15)) == .exited(0), "\(daemon.standardError)")
-        let gone = await pollUntil(timeout: .seconds(1)) { Self.processes(matching: name).isEmpty ? true : nil }
-        #expect(gone == true, "a setsid child outlived hoorayd by a second: \(Self.processes(matching: name))")
         // What a plugin left behind where nothing held it (plain main) is ended here, by its pid.
         for pid in Self.processes(matching: token) where pid != listener.pid { kill(pid, SIGKILL) }
         listener.send(SIGKILL)
         await keyring.stop()
         await server.stop()
+    }
+
+    /// Has the probe start a `setsid` child, does `stop`, and checks the child is gone within a second.
+    private func expectSetsidChildGone(when stopped: String, _ stop: () async -> Void) async {
+        // Asked again until the probe (of a hoorayd just started) answers.
+        let escape = await pollUntil(timeout: .seconds(20), interval: .milliseconds(200)) { () -> EscapeProbe? in
+            guard let output = try? await world.hooray(["probe", "escape"]), output.status == .exited(0) else {
+                return nil
+            }
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return try? decoder.decode(EscapeProbe.self, from: Data(output.standardOutput.utf8))
+        }
+        guard let escape, escape.started else {
+            Issue.record("before \(stopped), the probe started no setsid child: \(String(describing: escape))")
+            await stop()
+            return
+        }
+        let seen = await pollUntil(timeout: .seconds(5)) { Self.processes(matching: escape.name).isEmpty ? nil : true }
+        #expect(seen == true, "before \(stopped), its setsid child is not seen running")
+        await stop()
+        let gone = await pollUntil(timeout: .seconds(1)) { Self.processes(matching: escape.name).isEmpty ? true : nil }
+        #expect(
+            gone == true, "a setsid child outlived \(stopped) by a second: \(Self.processes(matching: escape.name))")
     }
 
     /// The test's server: `PORT n` on standard output, then `READY`; every connection, on TCP
