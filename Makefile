@@ -9,7 +9,8 @@ SWIFT        ?= swift
 BUILD_FLAGS  ?= --manifest-cache none
 BIN          := .build/debug
 
-RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev
+# bubblewrap: every plugin in another language runs in its sandbox (docs/protocol.md, "The sandbox").
+RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev bubblewrap
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
                 libglib2.0-bin
 
@@ -72,7 +73,7 @@ GENERATED ?= $(RELEASE)/generated
 # The manual plugin's (debug) build: the one `make run` and `make test` keep warm.
 MANUAL_SCRATCH ?= .build
 ROOT      = $(DESTDIR)$(PREFIX)
-INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd $(ROOT)/libexec/hooray/hooray-cli \
+INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd $(ROOT)/libexec/hooray/hooray-cli $(ROOT)/lib/hooray/hooray-sandbox \
             $(ROOT)/share/man/man1/hooray.1 $(ROOT)/share/man/man1/hoorayd.1 \
             $(ROOT)/share/bash-completion/completions/hooray $(ROOT)/share/zsh/site-functions/_hooray \
             $(ROOT)/share/fish/vendor_completions.d/hooray.fish \
@@ -91,6 +92,8 @@ install-files:
 	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hoorayd $(ROOT)/bin/hoorayd
 	# `hooray` is the front door; the full program it runs for all but a command hoorayd takes.
 	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hooray-cli $(ROOT)/libexec/hooray/hooray-cli
+	# What hoorayd starts around each plugin in another language; it looks in ../lib/hooray of itself.
+	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hooray-sandbox $(ROOT)/lib/hooray/hooray-sandbox
 	install -D -m 0644 $(GENERATED)/man/hooray.1 $(ROOT)/share/man/man1/hooray.1
 	install -D -m 0644 $(GENERATED)/man/hoorayd.1 $(ROOT)/share/man/man1/hoorayd.1
 	install -D -m 0644 $(GENERATED)/completions/hooray.bash $(ROOT)/share/bash-completion/completions/hooray
@@ -107,7 +110,8 @@ install-files:
 	@echo "Start the scheduler now and at every login: systemctl --user daemon-reload && systemctl --user enable --now hooray"
 
 # The folders install may have made, deepest first; each is removed only when nothing else is left in it.
-INSTALLED_DIRS = $(ROOT)/bin $(ROOT)/libexec/hooray $(ROOT)/libexec $(ROOT)/share/man/man1 $(ROOT)/share/man \
+INSTALLED_DIRS = $(ROOT)/bin $(ROOT)/libexec/hooray $(ROOT)/libexec $(ROOT)/lib/hooray $(ROOT)/lib \
+            $(ROOT)/share/man/man1 $(ROOT)/share/man \
             $(ROOT)/share/bash-completion/completions $(ROOT)/share/bash-completion \
             $(ROOT)/share/zsh/site-functions $(ROOT)/share/zsh $(ROOT)/share/fish/vendor_completions.d \
             $(ROOT)/share/fish $(ROOT)/share/systemd/user $(ROOT)/share/systemd \

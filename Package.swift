@@ -41,6 +41,7 @@ let package = Package(
         .executable(name: "hoorayd", targets: ["hoorayd"]),
         .executable(name: "hooray", targets: ["hooray"]),
         .executable(name: "hooray-cli", targets: ["hooray-cli"]),
+        .executable(name: "hooray-sandbox", targets: ["hooray-sandbox"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -196,6 +197,13 @@ let package = Package(
             ],
             path: "Sources/hooray"
         ),
+
+        // The sandbox's own small program, in C: hoorayd starts it around each plugin in another
+        // language, outside bubblewrap (to die with hoorayd) and inside (limits, Landlock).
+        // It needs nothing of Swift's, but SwiftPM links every executable with the Swift runtime: linked
+        // in statically, it runs inside the sandbox, where only /usr is, from any build folder.
+        .executableTarget(
+            name: "hooray-sandbox", path: "Sources/hooray-sandbox", linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // Real session bus and notification server for tests that drive libnotify and the binaries.
         .target(

@@ -276,6 +276,13 @@ public struct LoadedConfiguration: Sendable {
         pluginSections[name]?.isEnabled ?? true
     }
 
+    /// `[plugins] allow_unsandboxed`: whether plugins in other languages may run without a sandbox
+    /// where none can be had (`false` when not set).
+    public var allowsUnsandboxedPlugins: Bool {
+        if case .boolean(let flag)? = root["plugins"]?["allow_unsandboxed"]?.value { return flag }
+        return false
+    }
+
     /// A plugin's celebration style: its own `[plugins.NAME] celebrations`, or else `[celebrations] style`.
     ///
     /// - Parameter name: The plugin's name.

@@ -31,6 +31,12 @@ public struct PluginSection: Sendable, Hashable {
     /// The keys of every plugin section that the host reads, whatever the plugin's configuration.
     public static let hostKeys: Set<String> = ["enabled", "celebrations"]
 
+    /// The keys of `[plugins]` itself that the host reads: no plugin can have one of these names.
+    ///
+    /// `allow_unsandboxed` (a boolean, `false` by default): where no sandbox can be had, plugins in
+    /// other languages run without one, with a warning each start, instead of not at all.
+    public static let settingKeys: Set<String> = ["allow_unsandboxed"]
+
     /// The section's path, `plugins.NAME`.
     public var path: ConfigKeyPath { ConfigKeyPath(keys: ["plugins", name]) }
 }
@@ -71,6 +77,17 @@ public func pluginSections(
     var diagnostics: [ConfigDiagnostic] = []
     for (name, node) in table {
         let path = pluginsPath.appending(key: name)
+        if PluginSection.settingKeys.contains(name) {
+            if case .boolean = node.value { continue }
+            diagnostics.append(
+                .error(
+                    at: node.location, path: path,
+                    "\(path): expected true or false, found \(node.kindDescription)",
+                    hint:
+                        "allow_unsandboxed = true lets plugins in other languages run without a sandbox where none can be had"
+                ))
+            continue
+        }
         guard sections[name] != nil else {
             let hint: String
             if let suggestion = NameSuggestion.closest(to: name, among: knownPlugins) {

@@ -146,7 +146,10 @@ public struct ConfigurationLoader: Sendable {
     static func configuration<P: HoorayPlugin>(of plugin: P, in loaded: LoadedConfiguration) throws(ConfigDiagnostics)
         -> any Sendable
     {
-        try loaded.configuration(of: plugin)
+        let configuration = try loaded.configuration(of: plugin)
+        guard var external = configuration as? ExternalPluginConfiguration else { return configuration }
+        external.allowUnsandboxed = loaded.allowsUnsandboxedPlugins
+        return external
     }
 
     /// Checks the configuration as `hooray config check` does.

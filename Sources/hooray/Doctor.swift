@@ -34,6 +34,7 @@ struct Doctor: AsyncParsableCommand, OffersJSON {
         checks.append(serviceCheck())
         let (configurationCheck, configuration) = self.configurationCheck(session)
         checks.append(configurationCheck)
+        checks.append(Self.sandboxCheck(configuration, installed: !pluginCatalog.external.isEmpty))
         checks.append(await databaseCheck(session))
         checks.append(timeZoneCheck(session))
         if let configuration, configuration.ai.provider != .off {
@@ -131,6 +132,29 @@ struct Doctor: AsyncParsableCommand, OffersJSON {
         return .warning(
             "do not disturb", "on\(source) — notices that are not urgent wait in `hooray inbox` until it ends",
             fix: howToEnd)
+    }
+
+    // MARK: The plugins' sandbox
+
+    /// Whether plugins in other languages can run in their sandbox (bubblewrap and user namespaces).
+    static func sandboxCheck(_ configuration: DaemonConfiguration?, installed: Bool) -> DoctorCheck {
+        guard case .unavailable(let reason, let fix) = PluginSandbox.availability else {
+            return .ok("plugin sandbox", "plugins in other languages run in bubblewrap, each with its own folders only")
+        }
+        if configuration?.loaded.allowsUnsandboxedPlugins == true {
+            return .warning(
+                "plugin sandbox",
+                "\(reason); plugins in other languages run WITHOUT a sandbox (allow_unsandboxed = true in hooray.toml) "
+                    + "and can read all your files", fix: fix)
+        }
+        guard installed else {
+            return .warning(
+                "plugin sandbox", "\(reason); no plugin in another language is installed, so none is held back",
+                fix: fix)
+        }
+        return .failed(
+            "plugin sandbox", "\(reason), so plugins in other languages are not started",
+            fix: fix + " (or, knowing they can then read all your files, allow_unsandboxed = true under [plugins])")
     }
 
     // MARK: hoorayd

@@ -758,8 +758,10 @@ extension PluginSupervisor {
 
     /// Whether the program exited or was stopped for breaking the protocol (the kit allows no restart).
     var hasStopped: Bool {
-        if case .gaveUp = phase { return true }
-        return false
+        switch phase {
+        case .gaveUp, .notStarted: return true
+        default: return false
+        }
     }
 
     /// Stops the plugin as ``stop()`` does — `shutdown`, then its standard input closed — but waits
@@ -794,11 +796,10 @@ extension PluginSupervisor {
             await withCheckedContinuation { exitWaiters.append($0) }
         }
         killer.cancel()
-        let killed =
-            process.process.terminationReason == .uncaughtSignal && process.process.terminationStatus == SIGKILL
-        if !killed {
+        let ending = process.ending
+        if let ending, !(ending.signalled && ending.status == SIGKILL) {
             observed.exitedAfter = closed.duration(to: .now).timeInterval
-            observed.status = process.process.terminationStatus
+            observed.status = ending.status
         }
         return observed
     }

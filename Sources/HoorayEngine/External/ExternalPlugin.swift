@@ -10,6 +10,9 @@ public struct ExternalPluginConfiguration: Decodable, Sendable, Hashable {
     public var callTimeout: Double?
     /// `notices_per_minute`: how many notices a minute the plugin may post.
     public var noticesPerMinute: Int?
+    /// `[plugins] allow_unsandboxed` of `hooray.toml`, the same for every plugin: where no sandbox
+    /// can be had, the plugin runs without one (saying so) instead of not at all.
+    public var allowUnsandboxed = false
 
     struct Key: CodingKey {
         var stringValue: String

@@ -11,6 +11,7 @@ public enum PluginPermission: String, Sendable, Hashable, Codable, CaseIterable,
     case storage
     /// Ask the AI service for praise.
     case ai
+    case network
 
     public static func < (lhs: PluginPermission, rhs: PluginPermission) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -36,11 +37,14 @@ public struct PluginManifest: Sendable, Hashable {
     public var commands: [CommandSpec]
     /// What it may do.
     public var permissions: Set<PluginPermission>
+    /// What its sandbox allows it to use: the `[limits]` table.
+    public var limits: PluginLimits
 
     /// Creates a manifest.
     public init(
         name: String, version: String, apiVersions: ClosedRange<Int>, description: String, exec: [String],
-        folder: String, commands: [CommandSpec] = [], permissions: Set<PluginPermission> = []
+        folder: String, commands: [CommandSpec] = [], permissions: Set<PluginPermission> = [],
+        limits: PluginLimits = .standard
     ) {
         self.name = name
         self.version = version
@@ -50,6 +54,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.folder = folder
         self.commands = commands
         self.permissions = permissions
+        self.limits = limits
     }
 
     /// The plugin API versions this host speaks.

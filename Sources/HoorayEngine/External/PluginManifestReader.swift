@@ -174,7 +174,7 @@ private enum ManifestFile {
 }
 
 /// Checks a parsed `plugin.toml`, key by key, and builds the manifest.
-private struct ManifestReader {
+struct ManifestReader {
     let root: ConfigTable
     let folder: String
     /// The plugin's name once read, for messages and for the errors' ``PluginManifestError/plugin``.
@@ -185,7 +185,9 @@ private struct ManifestReader {
         self.folder = folder
     }
 
-    static let topLevelKeys = ["name", "version", "api_version", "description", "exec", "permissions", "commands"]
+    static let topLevelKeys = [
+        "name", "version", "api_version", "description", "exec", "permissions", "commands", "limits",
+    ]
     static let commandKeys = [
         "name", "summary", "discussion", "aliases", "examples", "json", "writes", "arguments", "options", "flags",
     ]
@@ -217,9 +219,10 @@ private struct ManifestReader {
         let permissions = try readPermissions()
         let commands = try readCommands(plugin: name)
         let program = try readExec()
+        let limits = try readLimits()
         return PluginManifest(
             name: name, version: version, apiVersions: apiVersions, description: description, exec: program.exec,
-            folder: program.folder, commands: commands, permissions: permissions)
+            folder: program.folder, commands: commands, permissions: permissions, limits: limits)
     }
 
     // MARK: name

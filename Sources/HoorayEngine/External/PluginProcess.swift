@@ -22,8 +22,9 @@ enum PluginProcessEvent: Sendable {
 /// output cut into frames on a thread of its own and its standard input written on another, so that
 /// nothing the plugin does or leaves undone blocks the host.
 final class PluginProcess: @unchecked Sendable {
-    // @unchecked: `queued` and `stopped` are guarded by `lock`; the rest is set once in `init`.
-    let process = Process()
+    // @unchecked: `queued`, `inputClosed` and `foundInit` are guarded by `lock`; the rest is set once in `init`.
+    /// The running program, once started.
+    private(set) var child: SpawnedChild!
     let input = Pipe()
     let output = Pipe()
     let errors = Pipe()
@@ -44,23 +45,19 @@ final class PluginProcess: @unchecked Sendable {
     /// Frames read and not yet handled (``handled()`` counts them down).
     let backlog = Backlog()
 
+    /// Whether the program runs inside bubblewrap: its exit status is then bubblewrap's, which says
+    /// a signal that ended the program as 128 + the signal's number.
+    let sandboxed: Bool
+
     /// Starts the program.
     ///
-    /// - Parameters:
-    ///   - manifest: The plugin.
-    ///   - environment: Its whole environment.
+    /// - Parameter launch: What to run: the plugin's program, or `hooray-sandbox` around it.
     /// - Throws: When the program cannot be started at all.
-    init(manifest: PluginManifest, environment: [String: String]) throws {
+    init(launch: PluginLaunch) throws {
         (events, continuation) = AsyncStream.makeStream(of: PluginProcessEvent.self, bufferingPolicy: .unbounded)
         writer = SerialThread(name: "hooray-plugin-w")
+        sandboxed = launch.sandboxed
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
-        process.executableURL = URL(fileURLWithPath: manifest.exec[0])
-        process.arguments = Array(manifest.exec.dropFirst())
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: manifest.folder, isDirectory: true)
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
         // The pipes are this plugin's alone: another program the host starts meanwhile must not
         // inherit them, or the plugin would never see its standard input close. (The plugin gets
         // its ends as 0, 1 and 2, which do not keep the flag.)
@@ -75,18 +72,27 @@ final class PluginProcess: @unchecked Sendable {
         let readers = DispatchGroup()
         readers.enter()
         readers.enter()
-        process.terminationHandler = { process in
+        let sandboxed = sandboxed
+        let ended: @Sendable (SpawnedChild) -> Void = { child in
             _ = readers.wait(timeout: .now() + 0.5)
-            continuation.yield(
-                .exited(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal))
+            guard let (status, signalled) = Self.ending(of: child, sandboxed: sandboxed) else { return }
+            continuation.yield(.exited(status: status, signalled: signalled))
             continuation.finish()
         }
-        try process.run()
+        child = try SpawnedChild.spawn(
+            launch.executable, arguments: launch.arguments, environment: launch.environment, folder: launch.folder,
+            standardInput: input.fileHandleForReading.fileDescriptor,
+            standardOutput: output.fileHandleForWriting.fileDescriptor,
+            standardError: errors.fileHandleForWriting.fileDescriptor, ended: ended)
+        // The plugin's ends of the pipes are its own now.
+        try? input.fileHandleForReading.close()
+        try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
         // Each reader owns its handle until it is done: the descriptor is never closed under it and
         // handed to another file while it still reads.
         let outputHandle = output.fileHandleForReading
         let errorHandle = errors.fileHandleForReading
-        let pid = process.processIdentifier
+        let pid = child.pid
         let backlog = backlog
         Thread.detachNewThread { [continuation] in
             withExtendedLifetime(outputHandle) {
@@ -102,24 +108,44 @@ final class PluginProcess: @unchecked Sendable {
         }
     }
 
+    /// How the program ended: its exit status, or the signal that ended it; `nil` while it runs.
+    var ending: (status: Int32, signalled: Bool)? { Self.ending(of: child, sandboxed: sandboxed) }
+
+    /// How a program ended; in the sandbox, bubblewrap says a signal as 128 + its number.
+    static func ending(of child: SpawnedChild, sandboxed: Bool) -> (status: Int32, signalled: Bool)? {
+        guard let (status, signalled) = child.exit else { return nil }
+        if sandboxed, !signalled, (129...192).contains(status) { return (status - 128, true) }
+        return (status, signalled)
+    }
+
     /// The process id.
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { child.pid }
 
     /// Why the program could not be started, for a person: a script whose `#!` line names an
     /// interpreter that is not there is said so, since the system only says that a file is missing.
     static func whyNotStarted(_ error: any Error, program: String) -> String {
-        if let handle = FileHandle(forReadingAtPath: program) {
-            defer { try? handle.close() }
-            let head = String(decoding: (try? handle.read(upToCount: 256)) ?? Data(), as: UTF8.self)
-            if head.hasPrefix("#!"), let line = head.dropFirst(2).split(separator: "\n").first {
-                let interpreter = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
-                if !FileManager.default.isExecutableFile(atPath: interpreter) {
-                    return
-                        "its first line asks for \(TerminalText.safe(interpreter)), which is not there; fix its #! line (such as #!/usr/bin/env python3)"
-                }
-            }
+        missingInterpreter(program: program, sandboxed: false) ?? error.localizedDescription
+    }
+
+    /// What is wrong with the `#!` line of a script that could not be run: an interpreter that is not
+    /// there, or, in the sandbox, one outside what the sandbox shows (`/usr` and the plugin's folder).
+    static func missingInterpreter(program: String, sandboxed: Bool) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: program) else { return nil }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 256)) ?? Data(), as: UTF8.self)
+        guard head.hasPrefix("#!"), let line = head.dropFirst(2).split(separator: "\n").first else { return nil }
+        let interpreter = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+        if !FileManager.default.isExecutableFile(atPath: interpreter) {
+            return
+                "its first line asks for \(TerminalText.safe(interpreter)), which is not there; fix its #! line (such as #!/usr/bin/env python3)"
         }
-        return error.localizedDescription
+        let folder = (program as NSString).deletingLastPathComponent
+        let shown = ["/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", folder + "/"]
+        if sandboxed, !shown.contains(where: interpreter.hasPrefix) {
+            return "its first line asks for \(TerminalText.safe(interpreter)), which its sandbox does not show "
+                + "(only /usr, /etc and its own folder are there); use an interpreter under /usr, such as #!/usr/bin/env python3"
+        }
+        return nil
     }
 
     /// Queues bytes for the plugin's standard input.
@@ -166,8 +192,8 @@ final class PluginProcess: @unchecked Sendable {
 
     /// Sends a signal to the process, if it still runs.
     func signal(_ number: Int32) {
-        guard process.isRunning else { return }
-        Self.signal(process.processIdentifier, number)
+        guard child.isRunning else { return }
+        Self.signal(child.pid, number)
     }
 
     /// Signals the program and, when it leads a process group of its own, every process it
@@ -176,6 +202,16 @@ final class PluginProcess: @unchecked Sendable {
         if getpgid(pid) == pid { kill(-pid, number) }
         kill(pid, number)
     }
+
+    /// bubblewrap's process inside the sandbox, whose `/proc/PID/root/proc` lists the plugin's
+    /// processes: found once, the first time it is asked for.
+    var sandboxInit: Int32? {
+        lock.withLock {
+            if foundInit == nil, sandboxed { foundInit = ProcessTree.firstChild(of: child.pid) }
+            return foundInit
+        }
+    }
+    private var foundInit: Int32?
 
     /// Counts a frame as handled.
     func handled() {

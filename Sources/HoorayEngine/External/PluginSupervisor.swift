@@ -91,6 +91,8 @@ public actor PluginSupervisor {
         case stopping(PluginProcess)
         case waiting
         case gaveUp
+        /// No sandbox can be had, and running without one is not allowed.
+        case notStarted
     }
 
     var phase = Phase.idle
@@ -125,6 +127,8 @@ public actor PluginSupervisor {
     var refusedCalls: (count: Int, first: String?) = (0, nil)
     /// How many of the plugin's calls have been taken up, over every run.
     var callsServed = 0
+    /// How it was started, and its CPU time per call (`PluginSupervisor+Sandbox.swift`).
+    var sandbox = SupervisorSandbox()
 
     /// Creates the supervisor of a plugin; nothing starts until ``activate(context:configuration:)``.
     ///
@@ -140,18 +144,6 @@ public actor PluginSupervisor {
         self.environment = Self.cleanEnvironment(environment, plugin: manifest.name, data: self.dataDirectory)
     }
 
-    /// The variables a plugin gets: the basics of a session and its own, never a secret of the user's.
-    static func cleanEnvironment(_ host: [String: String], plugin: String, data: String) -> [String: String] {
-        var clean = host.filter { name, _ in
-            ["PATH", "HOME", "LANG", "LANGUAGE", "TZ"].contains(name) || name.hasPrefix("LC_")
-        }
-        if clean["PATH"] == nil { clean["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
-        clean["HOORAY_PLUGIN"] = plugin
-        clean["HOORAY_PLUGIN_DATA"] = data
-        clean["PYTHONUNBUFFERED"] = "1"
-        return clean
-    }
-
     // MARK: The engine's side
 
     /// Brings the plugin in line with its configuration: starts it when it is not running, or tells
@@ -160,11 +152,12 @@ public actor PluginSupervisor {
         self.context = context
         if let timeout = configuration.callTimeout { limits.callTimeout = timeout }
         if let perMinute = configuration.noticesPerMinute { limits.noticesPerMinute = perMinute }
+        sandbox.allowUnsandboxed = configuration.allowUnsandboxed
         let changed = config != configuration.section
         config = configuration.section
         wanted = true
         switch phase {
-        case .idle:
+        case .idle, .notStarted:
             start()
         case .running where changed:
             notify("configChanged", ["config": config])
@@ -205,9 +198,12 @@ public actor PluginSupervisor {
             pid = process.pid
         case .waiting: state = "restarting"
         case .gaveUp: state = "given up"
+        case .notStarted: state = "not started"
         }
+        let problems = [sandbox.unsandboxedWarning, lastError].compactMap { $0 }
         return ExternalPluginStatus(
-            state: state, pid: pid, restarts: restarts, lastError: lastError, apiVersion: apiVersion)
+            state: state, pid: pid, restarts: restarts,
+            lastError: problems.isEmpty ? nil : problems.joined(separator: "; "), apiVersion: apiVersion)
     }
 
     /// Stops the plugin for good (it was turned off or removed, or the host stops).
@@ -235,7 +231,7 @@ public actor PluginSupervisor {
     var hasProcess: Bool {
         switch phase {
         case .starting, .running, .stopping: true
-        case .idle, .waiting, .gaveUp: false
+        case .idle, .waiting, .gaveUp, .notStarted: false
         }
     }
 
@@ -245,7 +241,7 @@ public actor PluginSupervisor {
     func waitUntilReady(timeout: Double) async -> Bool {
         switch phase {
         case .running: return true
-        case .gaveUp, .idle, .stopping: return false
+        case .gaveUp, .idle, .stopping, .notStarted: return false
         case .starting, .waiting: break
         }
         nextWaiter += 1
@@ -281,7 +277,8 @@ public actor PluginSupervisor {
         do {
             try FileManager.default.createDirectory(
                 atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let process = try PluginProcess(manifest: manifest, environment: environment)
+            guard let launch = launch(run: run) else { return }
+            let process = try PluginProcess(launch: launch)
             phase = .starting(process)
             logger.info("started (pid \(process.pid))")
             let (requests, continuation) = AsyncStream.makeStream(of: RPCMessage.self, bufferingPolicy: .unbounded)
@@ -371,7 +368,7 @@ public actor PluginSupervisor {
         let process: PluginProcess
         switch phase {
         case .starting(let running), .running(let running), .stopping(let running): process = running
-        case .waiting, .gaveUp, .idle:
+        case .waiting, .gaveUp, .idle, .notStarted:
             generation += 1
             phase = .idle
             return
@@ -437,6 +434,7 @@ public actor PluginSupervisor {
         case .logLine(let line):
             recentErrorLines = Array((recentErrorLines + [line]).suffix(10))
             logger.info("\(TerminalText.safe(line))")
+            checkForkFailure(line, run: run)
         case .exited(let status, let signalled):
             exited(status: status, signalled: signalled, run: run)
         }
@@ -466,10 +464,14 @@ public actor PluginSupervisor {
         if !signalled, status == 126 || status == 127 {
             how =
                 "could not run its program (status \(status): a missing interpreter in its #! line, or a missing command)"
+            if let why = PluginProcess.missingInterpreter(program: manifest.exec[0], sandboxed: true) {
+                how = "could not be started: \(why)"
+            }
         }
         if let words = recentErrorLines.last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             how += "; its last words: “\(TerminalText.safe(String(words.prefix(200))))”"
         }
+        if let limit = limitExplanation(status: status, signalled: signalled) { how += "; \(limit)" }
         if deliberateStop {
             logger.info("stopped (\(how))")
             phase = .idle
@@ -553,7 +555,11 @@ public actor PluginSupervisor {
             try await TaskTimer.sleep(for: .seconds(limit))
             await self?.timedOut(id)
         }
-        defer { timer.cancel() }
+        callBegins(id, process: process)
+        defer {
+            timer.cancel()
+            callEnds(id, process: process, run: run)
+        }
         return try await withCheckedThrowingContinuation { continuation in
             pending[id] = continuation
             if !process.send(RPCMessage.request(id: id, method: method, params: params).frame) {
@@ -657,8 +663,9 @@ public actor PluginSupervisor {
         } catch is CallTimedOut {
             let message = "did not answer \(method) within \(Self.seconds(limits.callTimeout))"
             logger.warning("\(message)")
-            // A plugin that keeps running but is too slow shows it in `hooray plugins`, not only in the log.
-            lastError = message
+            // A plugin that keeps running but is too slow shows it in `hooray plugins`, not only in the log;
+            // one stopped meanwhile (its CPU time ran out) keeps that reason.
+            if lastErrorRun != generation { lastError = message }
             throw PluginCommandError(
                 "the \(manifest.name) plugin \(message); nothing else was changed. Try again, or see `hooray plugins`.")
         } catch let error as RPCError {
