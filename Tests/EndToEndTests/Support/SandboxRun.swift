@@ -50,7 +50,8 @@ final class SandboxRun: Sendable {
     /// The secret in `hoorayd`'s environment (`OPENAI_API_KEY`), and the one in the keyring.
     let environmentSecret: String
     let keyringSecret: String
-    /// When the built-in reminder is due: a whole minute, 11 to 25 s after `hoorayd` starts.
+    /// When the built-in reminder is due: a whole minute, 9 to 14 s after `hoorayd` starts, while the fork
+    /// bomb is still being started again (it is given up some 15 s in).
     let due: Date
     /// `hooray moments --json` before any plugin ran.
     let momentsBefore: String
@@ -90,9 +91,9 @@ final class SandboxRun: Sendable {
 
         let now = Date().timeIntervalSince1970
         var minute = (now / 60).rounded(.up) * 60
-        if minute - now < 11 { minute += 60 }
-        if minute - now > 25 {
-            try await Task.sleep(for: .seconds(minute - 20 - Date().timeIntervalSince1970))
+        if minute - now < 9 { minute += 60 }
+        if minute - now > 14 {
+            try await Task.sleep(for: .seconds(minute - 11 - Date().timeIntervalSince1970))
         }
         due = Date(timeIntervalSince1970: minute)
         let formatter = DateFormatter()
@@ -284,6 +285,8 @@ struct FileTry: Decodable, Sendable {
     let path: String
     let got: String?
     let error: String?
+    /// A folder's entries, when it could be listed.
+    let entries: [String]?
 }
 
 struct Reach: Decodable, Sendable {

@@ -58,8 +58,10 @@ def read_file(path):
 
 
 def list_folder(path):
+    """What listing a folder gave: its entries, or why not."""
     try:
-        return {"path": path, "got": "%d entries: %s" % (len(os.listdir(path)), sorted(os.listdir(path))[:8])}
+        entries = sorted(os.listdir(path))
+        return {"path": path, "got": "%d entries: %s" % (len(entries), entries[:8]), "entries": entries}
     except Exception as error:
         return {"path": path, "got": None, "error": failure(error)}
 
