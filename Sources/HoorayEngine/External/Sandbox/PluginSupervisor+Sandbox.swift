@@ -66,6 +66,12 @@ extension PluginSupervisor {
         guard let before = sandbox.callsStarted.removeValue(forKey: id),
             let tree = ProcessTree.measure(process)
         else { return }
+        // The kernel does not hold root to the process limit, even in the sandbox (its user there is
+        // root of the computer): a plugin of a hoorayd run as root is held to it here, at each call.
+        if tree.processes > manifest.limits.processes + 1 {
+            fail(Self.tooManyProcesses(manifest.limits.processes), run: run)
+            return
+        }
         let used = tree.cpuSeconds - before
         let allowed = manifest.limits.cpuSecondsPerCall
         guard used > Double(allowed) else { return }
@@ -92,10 +98,13 @@ extension PluginSupervisor {
         // The kernel counts bubblewrap's init process inside the sandbox with the plugin's, as the
         // tree does; processes that end meanwhile leave some slack.
         guard let tree = ProcessTree.measure(process), tree.processes >= limit - 2 else { return }
-        fail(
-            "tried to start more than \(limit) processes, its limit (a fork bomb, or a program that starts too "
-                + "many); its author can ask for up to \(PluginLimits.ceiling.processes) with processes under [limits] "
-                + "in its plugin.toml", run: run)
+        fail(Self.tooManyProcesses(limit), run: run)
+    }
+
+    static func tooManyProcesses(_ limit: Int) -> String {
+        "tried to start more than \(limit) processes, its limit (a fork bomb, or a program that starts too "
+            + "many); its author can ask for up to \(PluginLimits.ceiling.processes) with processes under [limits] "
+            + "in its plugin.toml"
     }
 
     /// What an exit says about the sandbox's limits: a plugin that ran out of memory is told so.
