@@ -205,6 +205,15 @@ final class SandboxRun: Sendable {
         }
     }
 
+    /// The pids and command lines of the processes whose command line contains `text`, for messages.
+    static func commandLines(matching text: String) -> [String] {
+        processes(matching: text).map { pid in
+            let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+            let line = String(decoding: command, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
+            return "\(pid) \(line.prefix(300))"
+        }
+    }
+
     /// Stops `hoorayd` while the probe has a `setsid` child running: the child is gone within a
     /// second of `hoorayd`'s exit. Then starts `hoorayd` again and kills it (`SIGKILL`): the same.
     /// Then ends whatever this run's plugins left behind.
@@ -249,6 +258,10 @@ final class SandboxRun: Sendable {
         let gone = await pollUntil(timeout: .seconds(1)) { Self.processes(matching: escape.name).isEmpty ? true : nil }
         #expect(
             gone == true, "a setsid child outlived \(stopped) by a second: \(Self.processes(matching: escape.name))")
+        // Nothing else of any plugin either, bubblewrap included: every one runs from the home.
+        let home = world.home.path
+        let none = await pollUntil(timeout: .seconds(1)) { Self.processes(matching: home).isEmpty ? true : nil }
+        #expect(none == true, "outlived \(stopped) by a second: \(Self.commandLines(matching: home))")
     }
 
     /// The test's server: `PORT n` on standard output, then `READY`; every connection, on TCP

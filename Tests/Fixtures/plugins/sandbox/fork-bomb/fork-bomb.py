@@ -2,13 +2,15 @@
 """Answers initialize, then forks as a fork bomb does: every new process forks two more, nine levels
 deep (at most 1023 processes, so that it cannot take down a computer where nothing limits it), then
 sleeps two minutes as `hooray-fork-bomb-TOKEN` (`token` from its `[plugins.fork-bomb]` section), so
-a test can find them. A process refused a fork dies of the BlockingIOError, saying no more than
-Python does; the first one stays, answering the host, until it is stopped. Only when all 1023 ran
-does it say that nothing stopped it."""
+a test can find them. A refused fork is tried again every 10 ms, for ever, as a bomb does, with
+nothing said but Python's traceback the first time; so it never ends by itself. Only when all 1023
+ran does it say that nothing stopped it."""
 import json
 import os
 import select
 import sys
+import time
+import traceback
 
 def receive():
     """The next message from the host, or None once it closed standard input."""
@@ -51,21 +53,29 @@ name = "hooray-fork-bomb-" + token
 tally, report = os.pipe()
 
 
-def spread(levels):
-    """Forks two children that do the same, `levels` deep, then sleeps; never returns."""
-    for _ in range(2 if levels > 0 else 0):
-        if os.fork() == 0:
-            spread(levels - 1)
-    os.write(report, b"S")
-    null = os.open(os.devnull, os.O_RDWR)
-    for descriptor in (0, 1, 2):
-        os.dup2(null, descriptor)
-    os.execv("/usr/bin/sleep", [name, "120"])
+def make_children(levels):
+    """Forks two children that each do the same, `levels` deep, and then sleep."""
+    made, told = 0, False
+    while made < 2 and levels > 0:
+        try:
+            child = os.fork()
+        except OSError:
+            if not told:
+                traceback.print_exc()
+                told = True
+            time.sleep(0.01)
+            continue
+        if child == 0:
+            make_children(levels - 1)
+            os.write(report, b"S")
+            null = os.open(os.devnull, os.O_RDWR)
+            for descriptor in (0, 1, 2):
+                os.dup2(null, descriptor)
+            os.execv("/usr/bin/sleep", [name, "120"])
+        made += 1
 
 
-for _ in range(2):
-    if os.fork() == 0:
-        spread(LEVELS - 1)
+make_children(LEVELS)
 os.close(report)
 started = 1
 while started < 2 ** (LEVELS + 1) - 1 and select.select([tally], [], [], 2)[0]:
