@@ -177,7 +177,7 @@ struct SandboxEscapeTests {
         let run = try #require(SandboxRun.current)
         // It never stops by itself, and says nothing but Python's BlockingIOError: the host stops
         // it, naming the limit, again after each restart, until it gives up.
-        let line = await run.line("fork-bomb", within: .seconds(60)) {
+        let line = await run.line("fork-bomb", within: .seconds(45)) {
             $0.lastError?.contains("processes") == true && $0.lastError?.contains("limit") == true
         }
         let latest = await run.board.lines.first { $0.name == "fork-bomb" }
@@ -185,7 +185,7 @@ struct SandboxEscapeTests {
         #expect(!run.daemon.standardError.contains("nothing stopped me"))
         // Given up after its fifth run (each a few seconds on a loaded computer), it has no process
         // left: not one of those it forked.
-        let givenUp = await run.line("fork-bomb", within: .seconds(90)) { $0.state == "given up" }
+        let givenUp = await run.line("fork-bomb", within: .seconds(60)) { $0.state == "given up" }
         let last = await run.board.lines.first { $0.name == "fork-bomb" }
         #expect(givenUp != nil, "\(last.map { "\($0)" } ?? "not listed")")
         let name = "hooray-fork-bomb-\(run.token)"
