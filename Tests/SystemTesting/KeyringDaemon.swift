@@ -45,6 +45,8 @@ public final class KeyringDaemon: @unchecked Sendable {
     public let runtimeDirectory: String
     /// The password of the `login` collection.
     public let password: String
+    /// The uid the daemon, `secret-tool` and `gdbus` run as; this process's when `nil`.
+    public let user: UInt32?
 
     // `daemon` is replaced by restartUnlocked() and cleared by stop(); `lock` guards it.
     private let lock = NSLock()
@@ -60,6 +62,8 @@ public final class KeyringDaemon: @unchecked Sendable {
     ///   - runtimeDirectory: Its `XDG_RUNTIME_DIR`, created with mode 0700 when missing; a new
     ///     temporary directory by default (kept short: it holds a socket).
     ///   - password: The password the `login` collection is created and unlocked with.
+    ///   - user: The uid to run as, for a bus of that user's (``PrivateSessionBus/init(user:timeout:)``);
+    ///     the three folders are given to it.
     ///   - timeout: How long the daemon may take to be ready.
     /// - Throws: ``SystemTestingError`` when the daemon is missing or does not become ready.
     public init(
@@ -68,9 +72,11 @@ public final class KeyringDaemon: @unchecked Sendable {
         dataHome: String? = nil,
         runtimeDirectory: String? = nil,
         password: String = "hooray-test-password",
+        user: UInt32? = nil,
         timeout: Duration = .seconds(10)
     ) async throws {
         self.busAddress = busAddress
+        self.user = user
         self.home = home
         self.dataHome = dataHome ?? (home as NSString).appendingPathComponent(".local/share")
         self.password = password
@@ -86,6 +92,9 @@ public final class KeyringDaemon: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         chmod(self.runtimeDirectory, 0o700)
+        if let user {
+            for directory in [home, self.dataHome, self.runtimeDirectory] { try SecondUser.give(directory, to: user) }
+        }
         try await launch(replacing: false, timeout: timeout)
     }
 
@@ -155,9 +164,7 @@ public final class KeyringDaemon: @unchecked Sendable {
     /// - Returns: The secret, or `nil` when no unlocked item matches.
     /// - Throws: ``SystemTestingError`` when `secret-tool` cannot be run.
     public func lookup(attributes: [String: String]) async throws -> String? {
-        let output = try await ProcessRunner.run(
-            "secret-tool", arguments: ["lookup"] + Self.flatten(attributes), environment: environment(),
-            timeout: .seconds(10))
+        let output = try await run("secret-tool", ["lookup"] + Self.flatten(attributes))
         return output.status.isSuccess ? output.standardOutput : nil
     }
 
@@ -189,9 +196,7 @@ public final class KeyringDaemon: @unchecked Sendable {
     /// - Returns: The items, in the daemon's order.
     /// - Throws: ``SystemTestingError`` when `secret-tool` cannot be run.
     public func search(attributes: [String: String]) async throws -> [StoredItem] {
-        let output = try await ProcessRunner.run(
-            "secret-tool", arguments: ["search", "--all"] + Self.flatten(attributes), environment: environment(),
-            timeout: .seconds(10))
+        let output = try await run("secret-tool", ["search", "--all"] + Self.flatten(attributes))
         // One block per item on standard output: "[/path]", then "name = value" lines
         // (attributes go to standard error, which is not read here).
         var items: [StoredItem] = []
@@ -224,8 +229,7 @@ public final class KeyringDaemon: @unchecked Sendable {
     /// - Throws: ``SystemTestingError/commandFailed(command:status:standardError:)`` when it fails.
     public func store(label: String, attributes: [String: String], value: String) async throws {
         let arguments = ["store", "--label=\(label)"] + Self.flatten(attributes)
-        let output = try await ProcessRunner.run(
-            "secret-tool", arguments: arguments, environment: environment(), input: value, timeout: .seconds(10))
+        let output = try await run("secret-tool", arguments, input: value)
         guard output.status.isSuccess else {
             throw SystemTestingError.commandFailed(
                 command: "secret-tool " + arguments.joined(separator: " "),
@@ -249,8 +253,9 @@ public final class KeyringDaemon: @unchecked Sendable {
     private func launch(replacing: Bool, timeout: Duration) async throws {
         var arguments = ["--foreground", "--unlock", "--components=secrets"]
         if replacing { arguments.append("--replace") }
+        let command = SecondUser.commandLine("gnome-keyring-daemon", arguments, as: user)
         let process = try ChildProcess(
-            "gnome-keyring-daemon", arguments: arguments, environment: environment(), keepsStandardInputOpen: true)
+            command.executable, arguments: command.arguments, environment: environment(), keepsStandardInputOpen: true)
         // The daemon reads the password up to end-of-file.
         try process.write(toStandardInput: password)
         process.closeStandardInput()
@@ -283,8 +288,7 @@ public final class KeyringDaemon: @unchecked Sendable {
         let command = [
             "call", "--session", "--dest", "org.freedesktop.secrets", "--object-path", objectPath, "--method", method,
         ]
-        let output = try await ProcessRunner.run(
-            "gdbus", arguments: command + arguments, environment: environment(), timeout: .seconds(10))
+        let output = try await run("gdbus", command + arguments)
         guard output.status.isSuccess else {
             throw SystemTestingError.commandFailed(
                 command: "gdbus " + (command + arguments).joined(separator: " "),
@@ -293,6 +297,14 @@ public final class KeyringDaemon: @unchecked Sendable {
             )
         }
         return output.standardOutput
+    }
+
+    /// Runs `secret-tool` or `gdbus` in the daemon's environment, as its user.
+    private func run(_ program: String, _ arguments: [String], input: String? = nil) async throws -> ProcessOutput {
+        let command = SecondUser.commandLine(program, arguments, as: user)
+        return try await ProcessRunner.run(
+            command.executable, arguments: command.arguments, environment: environment(), input: input,
+            timeout: .seconds(10))
     }
 
     private static func flatten(_ attributes: [String: String]) -> [String] {

@@ -17,6 +17,9 @@ import Foundation
 /// tests use to simulate a session bus that went away and came back. The daemon runs under a small
 /// shell whose standard input is a pipe from this process: if the test process dies without
 /// cleaning up, the pipe closes and the shell ends the daemon, so no bus outlives its tests.
+///
+/// Given a `user`, the daemon runs as that user (``SecondUser``), in a folder of theirs: only that
+/// user's programs may then connect, as on a real desktop.
 public final class PrivateSessionBus: @unchecked Sendable {
     // `daemon` and `daemonPID` are replaced by start() and stop(); `lock` guards them. The
     // directory and the address never change.
@@ -24,15 +27,19 @@ public final class PrivateSessionBus: @unchecked Sendable {
     private var daemon: ChildProcess?
     private var daemonPID: Int32 = 0
     private let directory: TemporaryDirectory
+    private let user: UInt32?
 
     /// The bus address, such as `unix:path=/tmp/hooray-bus-Ab12Cd/bus`, for `DBUS_SESSION_BUS_ADDRESS`.
     public let address: String
 
     /// Starts a new bus and waits until it accepts connections.
     ///
-    /// - Parameter timeout: How long the daemon may take to start.
+    /// - Parameters:
+    ///   - user: The uid to run the daemon as; this process's by default.
+    ///   - timeout: How long the daemon may take to start.
     /// - Throws: ``SystemTestingError`` when `dbus-daemon` is missing or does not start.
-    public init(timeout: Duration = .seconds(10)) async throws {
+    public init(user: UInt32? = nil, timeout: Duration = .seconds(10)) async throws {
+        self.user = user
         directory = try TemporaryDirectory(prefix: "hooray-bus")
         address = "unix:path=\(directory.appending("bus"))"
         try await start(timeout: timeout)
@@ -55,6 +62,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         unlink(directory.appending("bus"))
         try directory.write(Self.configuration(listeningOn: address), to: "session.conf")
+        if let user { try SecondUser.give(directory.path, to: user) }
         // `cat` returns when our end of its standard input closes, on stop() or when this process
         // dies; then the shell ends the daemon and removes the directory, which a process that
         // died could not do itself.
@@ -66,11 +74,8 @@ public final class PrivateSessionBus: @unchecked Sendable {
             wait
             rm -rf "$1"
             """
-        let shell = try ChildProcess(
-            "/bin/sh",
-            arguments: ["-c", script, "hooray-bus", directory.path],
-            keepsStandardInputOpen: true
-        )
+        let command = SecondUser.commandLine("/bin/sh", ["-c", script, "hooray-bus", directory.path], as: user)
+        let shell = try ChildProcess(command.executable, arguments: command.arguments, keepsStandardInputOpen: true)
         // The daemon's address and the shell's pid line may come in either order.
         guard await shell.waitForOutput(containing: address, timeout: timeout),
             let pid = await pollUntil(timeout: timeout, { Self.daemonPID(in: shell.standardOutput) })

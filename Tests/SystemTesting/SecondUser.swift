@@ -25,6 +25,17 @@ public enum SecondUser {
         ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--"] + arguments
     }
 
+    /// A program and its arguments as a child process starts them: through `setpriv` as `user`
+    /// when one is given (the program is then looked up on the child's `PATH` by `setpriv`), else
+    /// unchanged.
+    public static func commandLine(_ executable: String, _ arguments: [String], as user: UInt32?) -> (
+        executable: String, arguments: [String]
+    ) {
+        guard let user else { return (executable, arguments) }
+        let line = command([executable] + arguments, uid: user)
+        return (line[0], Array(line.dropFirst()))
+    }
+
     /// Gives a file or folder, and everything under it, to a user.
     public static func give(_ path: String, to owner: UInt32 = uid) throws {
         let enumerator = FileManager.default.enumerator(atPath: path)

@@ -34,6 +34,8 @@ public final class TestNotificationServer: Sendable {
     public let recordFile: String
     /// The capabilities the server announces.
     public let capabilities: [String]
+    /// The uid the server and its `dbus-send` calls run as; this process's when `nil`.
+    public let user: UInt32?
 
     private let process: ChildProcess
     private let directory: TemporaryDirectory
@@ -51,6 +53,7 @@ public final class TestNotificationServer: Sendable {
     ///     value; ``setInhibited(_:)`` changes it. `nil`: no such property.
     ///   - makoModes: Answer mako's `ListModes` with these modes (such as `do-not-disturb`); `nil`:
     ///     no mako interface.
+    ///   - user: The uid to run as, for a bus of that user's (``PrivateSessionBus/init(user:timeout:)``).
     ///   - timeout: How long the server may take to start.
     /// - Throws: ``SystemTestingError/notReady(what:output:)`` when it does not start, for example
     ///   because another server already owns the name.
@@ -62,13 +65,16 @@ public final class TestNotificationServer: Sendable {
         name: String = "hooray-test-server",
         inhibited: Bool? = nil,
         makoModes: [String]? = nil,
+        user: UInt32? = nil,
         timeout: Duration = .seconds(10)
     ) async throws {
         self.busAddress = busAddress
+        self.user = user
         self.capabilities = capabilities
         directory = try TemporaryDirectory(prefix: "hooray-server")
         recordFile = directory.appending("record.jsonl")
         _ = FileManager.default.createFile(atPath: recordFile, contents: nil)
+        if let user { try SecondUser.give(directory.path, to: user) }
         var arguments = [
             Self.scriptPath, "--caps", capabilities.joined(separator: ","), "--record", recordFile, "--name", name,
         ]
@@ -79,9 +85,10 @@ public final class TestNotificationServer: Sendable {
             let seconds = Double(answerDelay.components.seconds) + Double(answerDelay.components.attoseconds) / 1e18
             arguments += ["--delay", String(seconds)]
         }
+        let command = SecondUser.commandLine("/usr/bin/python3", arguments, as: user)
         process = try ChildProcess(
-            "/usr/bin/python3",
-            arguments: arguments,
+            command.executable,
+            arguments: command.arguments,
             environment: .inherited(overriding: ["DBUS_SESSION_BUS_ADDRESS": busAddress, "PYTHONUNBUFFERED": "1"])
         )
         guard await process.waitForOutput(containing: "READY", timeout: timeout) else {
@@ -189,12 +196,15 @@ public final class TestNotificationServer: Sendable {
 
     /// Whether anyone owns `org.freedesktop.Notifications` on the server's bus; `false` when the bus is gone.
     private func nameIsOwned() async -> Bool {
-        let output = try? await ProcessRunner.run(
+        let command = SecondUser.commandLine(
             "dbus-send",
-            arguments: [
+            [
                 "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
                 "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Notifications",
-            ],
+            ], as: user)
+        let output = try? await ProcessRunner.run(
+            command.executable,
+            arguments: command.arguments,
             environment: .inherited(overriding: ["DBUS_SESSION_BUS_ADDRESS": busAddress]),
             timeout: .seconds(5)
         )
@@ -208,9 +218,10 @@ public final class TestNotificationServer: Sendable {
 
     private func send(path: String, member method: String, _ arguments: [String]) async throws {
         let command = ["--session", "--print-reply", "--dest=org.freedesktop.Notifications", path, method]
+        let line = SecondUser.commandLine("dbus-send", command + arguments, as: user)
         let output = try await ProcessRunner.run(
-            "dbus-send",
-            arguments: command + arguments,
+            line.executable,
+            arguments: line.arguments,
             environment: .inherited(overriding: ["DBUS_SESSION_BUS_ADDRESS": busAddress]),
             timeout: .seconds(10)
         )
