@@ -61,7 +61,12 @@ struct PluginsShow: AsyncParsableCommand, OffersJSON {
         let session = try CLISession(configFile: global.configFile)
         let report = try PluginReports.named(
             name, in: try await PluginReports.current(session).reports, command: "show")
-        let detail = PluginDetail(report)
+        // Without a sandbox here, a plugin runs only when `allow_unsandboxed` says so, and then it
+        // reaches all the user can.
+        let unsandboxed =
+            PluginSandbox.availability != .available
+            && (try? session.loadConfigurationLeniently(plugins: installedPlugins).0.allowsUnsandboxedPlugins) == true
+        let detail = PluginDetail(report, sandboxed: !unsandboxed)
         if json {
             print(try Output.json(detail))
             return
@@ -80,16 +85,16 @@ struct PluginDetail: Encodable {
     let cannotReach: [String]?
     let limits: [String]?
 
-    init(_ report: PluginReport) {
+    init(_ report: PluginReport, sandboxed: Bool) {
         item = PluginItem(report)
         let manifest = pluginCatalog.external.first { $0.name == report.name }?.manifest
         program = report.kind == "external" ? manifest?.exec : nil
         let data = manifest.map { pluginCatalog.dataFolder(of: $0.name) }
         dataFolder = data
-        let reach = manifest.map { $0.reach(dataFolder: data ?? "") }
+        let reach = manifest.map { $0.reach(dataFolder: data ?? "", sandboxed: sandboxed) }
         canReach = reach?.can
         cannotReach = reach?.cannot
-        limits = manifest?.limitWords
+        limits = sandboxed ? manifest?.limitWords : nil
     }
 
     enum CodingKeys: String, CodingKey {

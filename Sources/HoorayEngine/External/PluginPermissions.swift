@@ -89,9 +89,14 @@ extension PluginManifest {
     }
 
     /// The limits its program runs within, one line each, such as `memory: 256 MiB`.
-    ///
-    /// TODO-LIMITS: the sandbox's limits (memory, processes, open files, CPU time per call) fill this in.
-    public var limitWords: [String] { [] }
+    public var limitWords: [String] {
+        [
+            "memory: \(PluginLimits.size(limits.memoryBytes)) per process",
+            "processes: \(limits.processes) at once",
+            "open files: \(limits.openFiles) per process",
+            "CPU time: \(limits.cpuSecondsPerCall) s per call",
+        ]
+    }
 
     static func joined(_ words: [String]) -> String {
         words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " and " + words.last!
