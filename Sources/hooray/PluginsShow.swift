@@ -65,7 +65,8 @@ struct PluginsShow: AsyncParsableCommand, OffersJSON {
         // reaches all the user can.
         let unsandboxed =
             PluginSandbox.availability != .available
-            && (try? session.loadConfigurationLeniently(plugins: installedPlugins).0.allowsUnsandboxedPlugins) == true
+            && (try? session.loadConfigurationLeniently(plugins: installedPlugins).0.loaded.allowsUnsandboxedPlugins)
+                == true
         let detail = PluginDetail(report, sandboxed: !unsandboxed)
         if json {
             print(try Output.json(detail))

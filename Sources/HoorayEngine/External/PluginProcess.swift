@@ -14,6 +14,9 @@ enum PluginProcessEvent: Sendable {
     case violation(String)
     /// A line on standard error.
     case logLine(String)
+    /// A line on standard error left out of the log (too many lines) that says a process could not
+    /// be started: passed on at most once a second, for the process limit's check.
+    case forkRefused(String)
     /// The process ended: its exit status, or the signal that ended it.
     case exited(status: Int32, signalled: Bool)
 }
@@ -251,6 +254,7 @@ final class PluginProcess: @unchecked Sendable {
     /// that says how many were left out: a plugin that floods its log costs the host nothing more.
     static func readLines(from fd: Int32, into continuation: AsyncStream<PluginProcessEvent>.Continuation) {
         var window = (start: ContinuousClock.now, lines: 0, dropped: 0)
+        var lastForkLine = ContinuousClock.now - .seconds(2)
         func pass(_ line: String) {
             let now = ContinuousClock.now
             if now - window.start > .seconds(10) {
@@ -261,6 +265,10 @@ final class PluginProcess: @unchecked Sendable {
             }
             guard window.lines < 20 else {
                 window.dropped += 1
+                if saysForkFailed(line), now - lastForkLine > .seconds(1) {
+                    lastForkLine = now
+                    continuation.yield(.forkRefused(line))
+                }
                 return
             }
             window.lines += 1
@@ -303,4 +311,11 @@ final class Backlog: @unchecked Sendable {
             return count
         }
     }
+}
+
+/// Whether a line of a plugin's standard error says that a process could not be started.
+func saysForkFailed(_ line: String) -> Bool {
+    let said = line.lowercased()
+    return ["resource temporarily unavailable", "cannot fork", "can't fork", "fork: retry", "blockingioerror"]
+        .contains(where: said.contains)
 }

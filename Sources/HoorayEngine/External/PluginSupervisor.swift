@@ -435,6 +435,8 @@ public actor PluginSupervisor {
             recentErrorLines = Array((recentErrorLines + [line]).suffix(10))
             logger.info("\(TerminalText.safe(line))")
             checkForkFailure(line, run: run)
+        case .forkRefused(let line):
+            checkForkFailure(line, run: run)
         case .exited(let status, let signalled):
             exited(status: status, signalled: signalled, run: run)
         }

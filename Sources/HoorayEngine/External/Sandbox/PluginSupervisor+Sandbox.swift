@@ -94,11 +94,7 @@ extension PluginSupervisor {
     /// A line on the plugin's standard error that says a process could not be started: when its
     /// processes are at their limit, it is stopped, saying so.
     func checkForkFailure(_ line: String, run: Int) {
-        let said = line.lowercased()
-        guard
-            ["resource temporarily unavailable", "cannot fork", "can't fork", "fork: retry", "blockingioerror"]
-                .contains(where: said.contains)
-        else { return }
+        guard saysForkFailed(line) else { return }
         let process: PluginProcess
         switch phase {
         case .starting(let running), .running(let running): process = running
