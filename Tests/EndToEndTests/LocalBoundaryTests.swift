@@ -287,8 +287,9 @@ struct LocalBoundaryTests {
 
     // MARK: - Plugins
 
-    /// Writes a plugin whose program only leaves a file behind, to show whether it ran.
-    func writeMarkingPlugin(_ name: String, in plugins: String, marker: String) throws -> String {
+    /// Writes a plugin whose program only leaves a file behind in its data folder (all its sandbox
+    /// lets it write), to show whether it ran.
+    func writeMarkingPlugin(_ name: String, in plugins: String) throws -> String {
         let folder = plugins + "/" + name
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try """
@@ -298,26 +299,24 @@ struct LocalBoundaryTests {
         description = "Leaves a mark."
         exec = ["run.sh"]
         """.write(toFile: folder + "/plugin.toml", atomically: false, encoding: .utf8)
-        try writeProgram("#!/bin/sh\ntouch \(marker)\n", to: folder + "/run.sh")
+        try writeProgram("#!/bin/sh\ntouch \"$HOORAY_PLUGIN_DATA/ran\"\n", to: folder + "/run.sh")
         return folder
     }
 
     @Test func pluginFoldersOthersMayWriteAreRefusedByNameAndNeverRun() async throws {
         try await HoorayFixture.with { fixture in
             let plugins = fixture.home.appending("data/hooray/plugins")
-            let marks = fixture.home.appending("marks")
-            try FileManager.default.createDirectory(atPath: marks, withIntermediateDirectories: true)
-            chmod(marks, 0o777)
-            let open = try writeMarkingPlugin("open", in: plugins, marker: marks + "/open")
+            func marker(_ name: String) -> String { fixture.home.appending("data/hooray/plugin-data/\(name)/ran") }
+            let open = try writeMarkingPlugin("open", in: plugins)
             chmod(open, 0o777)
-            let theirs = try writeMarkingPlugin("theirs", in: plugins, marker: marks + "/theirs")
+            let theirs = try writeMarkingPlugin("theirs", in: plugins)
             try SecondUser.give(theirs)
-            _ = try writeMarkingPlugin("mine", in: plugins, marker: marks + "/mine")
+            _ = try writeMarkingPlugin("mine", in: plugins)
 
             let daemon = try await fixture.startDaemon()
             // The safe plugin's program ran: the others had their chance.
             let ran = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) {
-                FileManager.default.fileExists(atPath: marks + "/mine") ? true : nil
+                FileManager.default.fileExists(atPath: marker("mine")) ? true : nil
             }
             #expect(ran == true, "\(daemon.standardError)")
             struct Listed: Decodable {
@@ -332,8 +331,8 @@ struct LocalBoundaryTests {
             #expect(openReason.contains("`chmod go-w \(open)`"), "\(openReason)")
             let theirsReason = listed.first { $0.name == "theirs" && $0.state == "refused" }?.lastError ?? ""
             #expect(theirsReason.contains("\(theirs) belongs to another user (uid \(SecondUser.uid))"), "\(listed)")
-            #expect(!FileManager.default.fileExists(atPath: marks + "/open"))
-            #expect(!FileManager.default.fileExists(atPath: marks + "/theirs"))
+            #expect(!FileManager.default.fileExists(atPath: marker("open")))
+            #expect(!FileManager.default.fileExists(atPath: marker("theirs")))
             await daemon.stop()
         }
     }
