@@ -67,7 +67,8 @@ struct PluginCommandTests {
             // A daemon from before the protocol had versions: it answers every request the old way.
             let socket = fixture.home.appending("runtime/hooray/control.sock")
             try FileManager.default.createDirectory(
-                atPath: fixture.home.appending("runtime/hooray"), withIntermediateDirectories: true)
+                atPath: fixture.home.appending("runtime/hooray"), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             let old = try ChildProcess(
                 "python3",
                 arguments: [

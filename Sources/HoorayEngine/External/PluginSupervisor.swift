@@ -117,6 +117,8 @@ public actor PluginSupervisor {
     var deliberateStop = false
     var incoming: AsyncStream<RPCMessage>.Continuation?
     var incomingCount = 0
+    /// Calls of the plugin taken up and not yet answered.
+    var callsBeingServed = 0
     var noticeTimes: [ContinuousClock.Instant] = []
     var noisyNoticeShown: ContinuousClock.Instant?
     var reminderIDs: Set<String>?
@@ -372,6 +374,13 @@ public actor PluginSupervisor {
             generation += 1
             phase = .idle
             return
+        }
+        // Calls the plugin made before it is stopped — a notice posted just before a command's
+        // answer — are served first, for at most 2 s: a stop loses nothing it already sent.
+        var waited = 0
+        while incomingCount + callsBeingServed > 0, waited < 200, isRunning {
+            try? await TaskTimer.sleep(for: .milliseconds(10))
+            waited += 1
         }
         deliberateStop = true
         let wasRunning = isRunning
@@ -704,6 +713,8 @@ public actor PluginSupervisor {
         guard run == generation, hasProcess, !deliberateStop else { return }
         incomingCount -= 1
         callsServed += 1
+        callsBeingServed += 1
+        defer { callsBeingServed -= 1 }
         await pace()
         guard run == generation, hasProcess, !deliberateStop else { return }
         switch message {
