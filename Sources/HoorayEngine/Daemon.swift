@@ -226,15 +226,9 @@ public enum Daemon {
                     return ControlResponse(ok: false, message: message)
                 }
                 await plugin.supervisor.restart()
-                // A second longer than `initialize` may take, so that one that does not answer says so.
-                let ready = await plugin.supervisor.waitUntilReady(
-                    timeout: await plugin.supervisor.limits.initializeTimeout + 1)
-                let status = await plugin.supervisor.status()
-                return ControlResponse(
-                    ok: ready,
-                    message: ready
-                        ? "restarted \(name) (pid \(status.pid.map(String.init) ?? "?"))"
-                        : "\(name) was started again but is not running: \(status.lastError ?? status.state)")
+                return await plugin.supervisor.readiness(
+                    running: { "restarted \(name) (pid \($0))" },
+                    notRunning: { "\(name) was started again but is not running: \($0)" })
             case .allow(let name):
                 return await allow(name, engine: engine, state: state, logger: logger)
             case .refresh:

@@ -31,15 +31,28 @@ extension Daemon {
         if await engine.externalPlugins[name] == nil {
             await engine.apply(settings: configuration.settings, plugins: configuration.setups)
         }
-        // A second longer than `initialize` may take, so that one that does not answer says so.
-        let ready = await plugin.supervisor.waitUntilReady(
-            timeout: await plugin.supervisor.limits.initializeTimeout + 1)
-        let status = await plugin.supervisor.status()
+        return await plugin.supervisor.readiness(
+            running: { "allowed; \(name) is running (pid \($0))" },
+            notRunning: { "allowed, and \(name) was started but is not running: \($0)" })
+    }
+}
+
+extension PluginSupervisor {
+    /// Waits until the plugin just started answers `initialize` — a second longer than that may take,
+    /// so that one that does not answer says so — and says how it went.
+    ///
+    /// - Parameters:
+    ///   - running: The message when it runs, given its pid.
+    ///   - notRunning: The message when it does not, given its last error or state.
+    func readiness(running: @Sendable (String) -> String, notRunning: @Sendable (String) -> String) async
+        -> ControlResponse
+    {
+        let ready = await waitUntilReady(timeout: limits.initializeTimeout + 1)
+        let status = status()
         return ControlResponse(
             ok: ready,
             message: ready
-                ? "allowed; \(name) is running (pid \(status.pid.map(String.init) ?? "?"))"
-                : "allowed, and \(name) was started but is not running: \(status.lastError ?? status.state)")
+                ? running(status.pid.map(String.init) ?? "?") : notRunning(status.lastError ?? status.state))
     }
 }
 
