@@ -214,15 +214,15 @@ struct SandboxedPluginTests {
                     @plugin.command("spin")
                     def spin(command, host):
                         start = time.process_time()
-                        while time.process_time() - start < 1.5:
+                        while time.process_time() - start < 30:
                             pass
                         return "spun"
                     """, limits: "[limits]\ncpu_seconds = 1")
-            // Time enough for the CPU time on a busy computer.
-            try fixture.writeConfig("[plugins.probe]\ncall_timeout = \"10s\"\n")
             let daemon = try await fixture.startDaemon()
+            // The call times out before a busy computer gives it a second of CPU; it is watched until
+            // it has used that second, whenever that is.
             _ = try await fixture.hooray("probe", "spin")
-            let said = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) { () -> String? in
+            let said = await pollUntil(timeout: .seconds(90), interval: .milliseconds(100)) { () -> String? in
                 let probe = try? await ExternalPluginTests.plugins(fixture).first { $0.name == "probe" }
                 return probe?.lastError.flatMap { $0.contains("of CPU in one call") ? $0 : nil }
             }

@@ -37,8 +37,9 @@ extension PluginSupervisor {
         callBegins(id, process: process)
         defer {
             timer.cancel()
-            // After the answer is handed on: the caller does not wait for the look at /proc.
-            Task { self.callEnds(id, process: process, run: run) }
+            // After the answer is handed on: the caller does not wait for the look at /proc. A call
+            // that timed out is looked at when the plugin answers it after all.
+            if !sandbox.lateCalls.contains(id) { Task { self.callEnds(id, process: process, run: run) } }
         }
         return try await withCheckedThrowingContinuation { continuation in
             pending[id] = continuation
@@ -49,7 +50,9 @@ extension PluginSupervisor {
     }
 
     func timedOut(_ id: RPCID) {
-        pending.removeValue(forKey: id)?.resume(throwing: CallTimedOut())
+        guard let waiter = pending.removeValue(forKey: id) else { return }
+        callTimedOut(id)
+        waiter.resume(throwing: CallTimedOut())
     }
 
     func notify(_ method: String, _ params: [String: JSONValue]) {

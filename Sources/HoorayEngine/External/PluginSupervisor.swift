@@ -454,6 +454,7 @@ public actor PluginSupervisor {
     func answer(_ id: RPCID, with result: Result<JSONValue, RPCError>) {
         guard let waiter = pending.removeValue(forKey: id) else {
             logger.notice("answered request \(id), which had timed out or was never sent; the answer is dropped")
+            lateAnswer(id)
             return
         }
         switch result {

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayThreads
 import Logging
 
 #if canImport(Glibc)
@@ -17,6 +18,12 @@ struct SupervisorSandbox: Sendable {
     /// The last measure of it, and when: a call that begins soon after another ended starts from
     /// it, so that a busy plugin's calls cost one look at `/proc` each, made after the answer.
     var lastMeasure: (at: ContinuousClock.Instant, cpuSeconds: Double)?
+    /// Calls that timed out and that the plugin may still be working on: their CPU time counts until
+    /// it answers, or stops.
+    var lateCalls: Set<RPCID> = []
+    /// Looks at the CPU time every second while a call is under way, so that a plugin past its
+    /// `cpu_seconds` is stopped then, however long the call may take by the clock.
+    var cpuWatch: Task<Void, Never>?
 }
 
 extension PluginSupervisor {
@@ -35,6 +42,9 @@ extension PluginSupervisor {
     func launch(run: Int) -> PluginLaunch? {
         sandbox.lastMeasure = nil
         sandbox.callsStarted = [:]
+        sandbox.lateCalls = []
+        sandbox.cpuWatch?.cancel()
+        sandbox.cpuWatch = nil
         switch PluginLaunch.decide(
             manifest: manifest, dataFolder: dataDirectory, environment: environment,
             allowUnsandboxed: sandbox.allowUnsandboxed)
@@ -60,6 +70,7 @@ extension PluginSupervisor {
 
     /// Notes the CPU time of the plugin's processes as a call begins.
     func callBegins(_ id: RPCID, process: PluginProcess) {
+        defer { watchCPU(process: process, run: generation) }
         if let last = sandbox.lastMeasure, ContinuousClock.now - last.at < .seconds(2) {
             sandbox.callsStarted[id] = last.cpuSeconds
             return
@@ -67,6 +78,42 @@ extension PluginSupervisor {
         guard let tree = ProcessTree.measure(process) else { return }
         sandbox.lastMeasure = (ContinuousClock.now, tree.cpuSeconds)
         sandbox.callsStarted[id] = tree.cpuSeconds
+    }
+
+    /// A call timed out: its CPU time keeps counting until the plugin answers it late, or stops.
+    func callTimedOut(_ id: RPCID) {
+        if sandbox.callsStarted[id] != nil { sandbox.lateCalls.insert(id) }
+    }
+
+    /// The plugin answered a call that had timed out: what it used meanwhile is checked now.
+    func lateAnswer(_ id: RPCID) {
+        guard sandbox.lateCalls.remove(id) != nil else { return }
+        switch phase {
+        case .running(let process), .stopping(let process): callEnds(id, process: process, run: generation)
+        default: sandbox.callsStarted[id] = nil
+        }
+    }
+
+    /// Starts looking at the CPU time once a second while calls are under way, unless it is already.
+    private func watchCPU(process: PluginProcess, run: Int) {
+        guard sandbox.cpuWatch == nil, !sandbox.callsStarted.isEmpty else { return }
+        sandbox.cpuWatch = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await TaskTimer.sleep(for: .seconds(1))
+                guard let self, await self.cpuWatchTick(process: process, run: run) else { return }
+            }
+        }
+    }
+
+    /// One look of the watch: `false` once there is no call left to watch.
+    private func cpuWatchTick(process: PluginProcess, run: Int) -> Bool {
+        guard !Task.isCancelled, run == generation, let oldest = sandbox.callsStarted.values.min() else {
+            if run == generation { sandbox.cpuWatch = nil }
+            return false
+        }
+        // Not kept as the last measure: a call under way would be charged to the next one.
+        guard let tree = ProcessTree.measure(process) else { return true }
+        return !exceedsCPULimit(used: tree.cpuSeconds - oldest, run: run)
     }
 
     /// Checks the CPU time the plugin's processes used during a call that ended or timed out, and
@@ -82,13 +129,18 @@ extension PluginSupervisor {
             fail(Self.tooManyProcesses(manifest.limits.processes), run: run)
             return
         }
-        let used = tree.cpuSeconds - before
+        _ = exceedsCPULimit(used: tree.cpuSeconds - before, run: run)
+    }
+
+    /// Stops a plugin whose call used more than its `cpu_seconds`, saying so; `true` when it did.
+    private func exceedsCPULimit(used: Double, run: Int) -> Bool {
         let allowed = manifest.limits.cpuSecondsPerCall
-        guard used > Double(allowed) else { return }
+        guard used > Double(allowed) else { return false }
         fail(
             "used \(String(format: "%.1f", used)) s of CPU in one call, more than its limit of \(allowed) s; "
                 + "its author can ask for up to \(PluginLimits.ceiling.cpuSecondsPerCall) s with cpu_seconds under "
                 + "[limits] in its plugin.toml", run: run)
+        return true
     }
 
     /// A line on the plugin's standard error that says a process could not be started: when its
