@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Schedules reminders, a month away, one after another until the host refuses one (its limit is
+"""Schedules reminders, a month away, in batches until the host refuses one (its limit is
 1000), then logs how many it kept and the refusal, and idles."""
 import json
 import sys
@@ -72,15 +72,42 @@ message = receive()
 answer(message, {"api_version": 1})
 kept = 0
 refusal = None
-for number in range(1_000_000):
-    result, error = call(
-        "scheduleReminder",
-        {"id": "r%d" % number, "schedule": {"in": 30 * 86400}, "notice": {"title": "Reminder %d" % number}},
-    )
-    if error is not None:
-        refusal = error
+# A hundred calls at a time up to the documented limit of 1000, each batch sent before any answer is
+# read (a busy computer does not make the thousandth call wait for a thousand round trips), then one
+# at a time, so that exactly one is refused.
+while kept < 1_000_000:
+    size = 100 if kept + 100 <= 1000 else 1
+    first = next_id + 1
+    for number in range(kept, kept + size):
+        next_id += 1
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": next_id,
+                "method": "scheduleReminder",
+                "params": {
+                    "id": "r%d" % number,
+                    "schedule": {"in": 30 * 86400},
+                    "notice": {"title": "Reminder %d" % number},
+                },
+            }
+        )
+    answers = {}
+    while len(answers) < size:
+        message = receive()
+        if message is None:
+            sys.exit(0)
+        if "method" not in message and first <= message.get("id", 0) <= next_id:
+            answers[message["id"]] = message
+        elif message.get("method") == "shutdown":
+            answer(message, {})
+    for request_id in range(first, next_id + 1):
+        if "error" in answers[request_id]:
+            refusal = answers[request_id]["error"]
+            break
+        kept += 1
+    if refusal is not None:
         break
-    kept += 1
 if refusal is None:
     call("log", {"level": "error", "message": "scheduled a million reminders and none was refused"})
 else:
