@@ -106,6 +106,9 @@ let package = Package(
             name: "HoorayConfig",
             dependencies: ["HoorayKit", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // Hooray's own TOML reader: a lossless syntax tree, every mistake with its place, edits that
+        // keep the file. Needs nothing but the standard library.
+        .target(name: "HoorayTOML"),
         // The one celebration center: phrases, each style's notice design.
         .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         .target(
@@ -223,6 +226,7 @@ let package = Package(
                 "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "SwapsPlugin",
                 "HoorayTesting",
             ]),
+        .testTarget(name: "HoorayTOMLTests", dependencies: ["HoorayTOML", "HoorayTesting"]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
         .testTarget(
