@@ -43,6 +43,8 @@ public enum FileReader {
             }
             bytes.append(contentsOf: buffer[0..<count])
         }
+        // The standard library's check is fast; the slow walk only places the mistake.
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
         if let bad = firstInvalidUTF8(in: bytes) {
             throw [
                 .error(

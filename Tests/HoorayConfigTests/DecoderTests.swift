@@ -44,6 +44,20 @@ import Testing
         #expect(warnings.isEmpty)
     }
 
+    @Test(arguments: ["15:00", "15:00:00"])
+    func aTimeWrittenWithoutQuotesIsThatTimeOfDay(written: String) throws {
+        let (result, _) = try decodeReminders(
+            """
+            [[plugins.reminders.reminder]]
+            title = "Stretch"
+            at = \(written)
+            """)
+
+        let (configuration, warnings) = try result.get()
+        #expect(configuration.reminder?.map(\.at) == [TimeOfDay(hour: 15)!])
+        #expect(warnings.isEmpty)
+    }
+
     @Test func aValueOfTheWrongTypeIsReportedAtTheValueWithItsKeyPath() throws {
         let (result, file) = try decodeReminders(
             """

@@ -280,7 +280,12 @@ final class DecodingState {
     func decodeString(_ node: ConfigNode, path: ConfigKeyPath, expectation: String?) throws -> String {
         switch node.value {
         case .string(let text): return text
-        case .dateTime(let dateTime): return dateTime.text
+        case .dateTime(let dateTime):
+            // `at = 15:00` (TOML 1.1) or `at = 15:00:00`: a time of day on the minute is the "15:00" meant.
+            if dateTime.kind == .localTime && dateTime.text.utf8.count == 8 && dateTime.text.hasSuffix(":00") {
+                return String(dateTime.text.prefix(5))
+            }
+            return dateTime.text
         default:
             // With an expectation, its example already shows the quotes.
             var hint: String?

@@ -11,10 +11,15 @@ public enum NameSuggestion {
     ///   - candidates: The names that would have been understood.
     /// - Returns: The closest candidate, or `nil` when none is close or `name` is itself a candidate.
     public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
-        let lowered = name.lowercased()
+        var loweredName: String?
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             if candidate == name { return nil }
+            // Three edits change the length by twelve bytes at most: a far longer or shorter name
+            // (a 10 MB key) is no typo, and is not compared character by character.
+            guard abs(name.utf8.count - candidate.utf8.count) <= 12 else { continue }
+            let lowered = loweredName ?? name.lowercased()
+            loweredName = lowered
             let distance = editDistance(lowered, candidate.lowercased())
             let allowed = max(1, min(3, max(candidate.count, name.count) / 4))
             guard distance <= allowed else { continue }
