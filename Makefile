@@ -32,6 +32,7 @@ help:
 	@echo "make deb    build dist/hooray_<version>_<arch>.deb"
 	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
 	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 12–14 minutes) and rewrite it"
+	@echo "make bench-start  print the start with 100,000 reminder rules and their config check, phase by phase"
 	@echo "make lint   check formatting with swift format"
 	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
 	@echo "make doc-coverage  check that every public symbol of HoorayKit has a doc comment (make test does)"
@@ -169,7 +170,7 @@ BENCH_BUILD   := $(SWIFT) build -c release --static-swift-stdlib --manifest-cach
 BENCH_BIN     := $(BENCH_SCRATCH)/release
 BENCH_FLAGS   ?=
 
-.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits
+.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits bench-start
 
 bench-deps: deps
 	@./scripts/install-deps $(BENCH_PKGS)
@@ -205,6 +206,11 @@ bench-quick: bench-deps
 # a Markdown table. BENCH_FLAGS="--runs 100 --json out.json".
 bench-feedback: bench-build
 	/usr/bin/python3 scripts/bench/feedback.py --bin-dir $(BENCH_BIN) $(BENCH_FLAGS)
+
+# Figure 4's start alone: hoorayd with 100,000 reminder rules (first start, restart) and `hooray config
+# check` of them, phase by phase, beside the start with none. BENCH_FLAGS="--steps 10000,1000000".
+bench-start: bench-build
+	/usr/bin/python3 scripts/bench/scale.py start --bin-dir $(BENCH_BIN) --steps "" $(BENCH_FLAGS) > /dev/null
 
 # `hooray habit list` with 1,000 habits of a year's history each.
 bench-habits: bench-build

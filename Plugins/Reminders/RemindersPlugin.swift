@@ -75,7 +75,7 @@ public struct RemindersPlugin: HoorayPlugin {
             urgency =
                 errors.attempt { try container.decodeIfPresent(Notice.Urgency.self, forKey: .urgency) ?? .normal }
                 ?? .normal
-            if container.contains(.title), title.trimmingCharacters(in: .whitespaces).isEmpty {
+            if container.contains(.title), RemindersPlugin.isBlank(title) {
                 errors.record(
                     DecodingError.dataCorruptedError(
                         forKey: .title, in: container, debugDescription: "a reminder needs a title that is not empty"))
@@ -104,6 +104,13 @@ public struct RemindersPlugin: HoorayPlugin {
             }
             try errors.throwIfAny()
         }
+    }
+
+    /// Whether a title is empty or only spaces; one that starts with a printable ASCII character is
+    /// answered without Foundation.
+    static func isBlank(_ text: String) -> Bool {
+        if let first = text.utf8.first, (0x21...0x7E).contains(first) { return false }
+        return text.trimmingCharacters(in: .whitespaces).isEmpty
     }
 
     /// A weekday list such as `mon-fri` in configuration.
@@ -191,23 +198,31 @@ public struct RemindersPlugin: HoorayPlugin {
         // their ids (r1, r2, …) are kept; a reminder in the file whose slug is the same gets a suffix.
         var used: [String: Int] = [:]
         for record in try await commandLineReminders(context: context) { used[record.id] = 1 }
-        var fromFile: [Reminder] = []
+        var fromFile: [DeclaredReminder] = []
+        fromFile.reserveCapacity(configuration.reminder.count)
         for entry in configuration.reminder {
             let base = entry.id ?? Self.slug(entry.title)
             used[base, default: 0] += 1
             let id = used[base]! == 1 ? base : "\(base)-\(used[base]!)"
-            let schedule = try await schedule(for: entry, id: id, context: context)
-            let notice = Notice(
-                title: entry.title, body: entry.body, urgency: entry.urgency, actions: [Self.snooze],
-                category: "reminder")
-            fromFile.append(Reminder(id: id, schedule: schedule, notice: notice))
+            let zone = entry.zone?.zone ?? context.timeZone
+            if entry.every != nil && entry.start == nil {
+                // Its first day is kept in the plugin's storage: read (or written) now, and built each time.
+                let schedule = try await schedule(for: entry, id: id, context: context)
+                fromFile.append(DeclaredReminder(Self.reminder(for: entry, id: id, schedule: schedule)))
+                continue
+            }
+            // Built only when the entry, or the zone it falls back on, changed since it was stored.
+            fromFile.append(
+                DeclaredReminder(id: id, sourceDigest: Self.digest(of: entry, id: id, zone: zone)) {
+                    Self.reminder(for: entry, id: id, schedule: Self.schedule(for: entry, zone: zone))
+                })
         }
         // `hooray remind` may add, change or remove one while this runs (it writes the record, then
         // plans it). The records are read again right before everything is replaced, and once more
         // after: what changed in between is planned (or cancelled) again, so nothing it did is undone.
         let added = try await book.all()
-        let reminders = added.map { $0.reminder(defaultZone: context.timeZone) } + fromFile
-        try await context.reminders.replaceAll(with: reminders)
+        let reminders = added.map { DeclaredReminder($0.reminder(defaultZone: context.timeZone)) } + fromFile
+        try await context.reminders.replaceAll(declaring: reminders)
         let current = try await book.all()
         let before = Dictionary(added.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for record in current where before[record.id] != record {
@@ -277,6 +292,42 @@ public struct RemindersPlugin: HoorayPlugin {
         try await context.records(of: CommandLineReminder.self).update(skipped.reminder.id) { record in
             if record.shownAt == nil { record.shownAt = skipped.dueAt }
         }
+    }
+
+    /// The notice of a reminder in the file, and its schedule.
+    static func reminder(for entry: Entry, id: String, schedule: Schedule) -> Reminder {
+        let notice = Notice(
+            title: entry.title, body: entry.body, urgency: entry.urgency, actions: [Self.snooze], category: "reminder")
+        return Reminder(id: id, schedule: schedule, notice: notice)
+    }
+
+    /// Everything a reminder in the file is built from: its entry, its id and its zone. Change what
+    /// ``reminder(for:id:schedule:)`` makes of them, and this first line, so that stored reminders are
+    /// built again.
+    static func digest(of entry: Entry, id: String, zone: TimeZone) -> String {
+        var digest = SourceDigest()
+        digest.add("reminders 1")
+        digest.add(id)
+        digest.add(entry.title)
+        digest.add(entry.body)
+        digest.add(entry.at.description)
+        digest.add(entry.days.map { $0.days.map(\.rawValue).sorted().map(String.init).joined(separator: ",") })
+        digest.add(entry.every.map { String($0.days) })
+        digest.add(entry.start?.description)
+        digest.add(zone.identifier)
+        digest.add(entry.urgency.rawValue)
+        return digest.value
+    }
+
+    /// The schedule of an entry with no `every`, or with `every` and `start`: it needs nothing stored.
+    static func schedule(for entry: Entry, zone: TimeZone) -> Schedule {
+        if let days = entry.days {
+            return .weekly(on: days.days, at: entry.at, zone: zone)
+        }
+        if let every = entry.every, let start = entry.start {
+            return .everyNDays(interval: every.days, anchor: start, at: entry.at, zone: zone)
+        }
+        return .daily(at: entry.at, zone: zone)
     }
 
     func schedule(for entry: Entry, id: String, context: PluginContext) async throws -> Schedule {

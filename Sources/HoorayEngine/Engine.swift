@@ -479,6 +479,10 @@ struct EngineReminderBook: ReminderBook {
         try await engine.replaceAll(reminders, plugin: plugin)
     }
 
+    func replaceAll(declaring reminders: [DeclaredReminder]) async throws {
+        try await engine.replaceAll(declaring: reminders, plugin: plugin)
+    }
+
     func list() async throws -> [ScheduledReminder] {
         // Snoozes are the engine's.
         try await engine.database.rules(plugin: plugin).filter { Snooze.snoozedID(of: $0.reminder.id) == nil }.map {

@@ -189,6 +189,11 @@ public final class HoorayDatabase: Sendable {
                     CREATE INDEX occurrence_handledAt ON occurrence(handledAt);
                     """)
         }
+        // Each rule a plugin declared with a digest of its source keeps it, so that a restart builds,
+        // encodes and writes only the rules whose source changed (`replaceRules(plugin:declaring:…)`).
+        migrator.registerMigration("v7: rule source digest") { db in
+            try db.execute(sql: "ALTER TABLE rule ADD COLUMN sourceDigest TEXT")
+        }
         return migrator
     }
 }

@@ -106,7 +106,7 @@ extension HoorayDatabase {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (plugin, reminderID) DO UPDATE SET
                         reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue,
-                        snoozedDueAt = excluded.snoozedDueAt
+                        snoozedDueAt = excluded.snoozedDueAt, sourceDigest = NULL
                     """,
                 arguments: [
                     plugin, reminder.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds,
@@ -173,7 +173,8 @@ extension HoorayDatabase {
                     INSERT INTO rule (plugin, reminderID, reminder, scheduleKey, nextDue, createdAt)
                     VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (plugin, reminderID) DO UPDATE SET
-                        reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue
+                        reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue,
+                        sourceDigest = NULL
                     """)
             let stored = try encoded.map { reminder, payload, scheduleKey in
                 let nextDue: Date?

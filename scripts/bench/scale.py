@@ -403,7 +403,28 @@ def main():
             return measure_start(options.bin_dir, options.rules, timeout=options.timeout, keep=options.keep, steps=steps)
         return measure_database(options.bin_dir, keep=options.keep)
 
-    run_standalone("scale.py", measure, options.json)
+    def measure_and_summarise():
+        report = measure()
+        if options.what == "start":
+            progress(summary(report))
+        return report
+
+    run_standalone("scale.py", measure_and_summarise, options.json)
+
+
+def summary(report):
+    """The start figures as lines a person reads: each count's first start and restart, phase by phase, and `config check`."""
+    lines = []
+    for count, entry in sorted(report["runs"].items(), key=lambda item: -int(item[0])):
+        for attempt, label in (("first", "first start"), ("again", "restart")):
+            run = entry[attempt]
+            phases = ", ".join(
+                f"{name} {run['phases_ms'][name]:,.0f}" for name, _ in PHASES if name in run["phases_ms"]
+            )
+            status = "—" if run["status_ms"] is None else f"{run['status_ms']:,.0f} ms"
+            lines.append(f"{int(count):>9,} rules, {label:<11}: status shows next due at {status} ({phases}; ms from spawn)")
+        lines.append(f"{int(count):>9,} rules, config check: {entry['config_check_ms']:,.0f} ms")
+    return "\n".join(lines)
 
 if __name__ == "__main__":
     main()

@@ -104,11 +104,17 @@ final class DecodingState {
         var table: ConfigTable
         var location: SourceLocation?
         var requested: [String] = []
-        var requestedSet: Set<String> = []
+        /// `requested` as a set, made once it is long enough for one to pay (a dictionary's keys):
+        /// most tables are read a handful of keys at a time, where a set costs more than it saves.
+        var requestedSet: Set<String>?
         var failed = false
         /// Set once a type read `allKeys`: it iterates over the table, as a dictionary does.
         var iteratedAllKeys = false
         var triedSiblings = false
+
+        func wasRequested(_ key: String) -> Bool {
+            requestedSet?.contains(key) ?? requested.contains(key)
+        }
     }
 
     let root: ConfigNode
@@ -163,14 +169,26 @@ final class DecodingState {
         return visitList.count - 1
     }
 
+    /// Makes room for `count` more visits at once, rather than growing the tables step by step.
+    func expectVisits(_ count: Int) {
+        visits.reserveCapacity(visitList.count + count)
+        visitList.reserveCapacity(visitList.count + count)
+        visitPaths.reserveCapacity(visitList.count + count)
+    }
+
     func request(_ key: String, at visit: Int) {
-        if visitList[visit].requestedSet.insert(key).inserted {
+        if visitList[visit].requestedSet != nil {
+            if visitList[visit].requestedSet!.insert(key).inserted { visitList[visit].requested.append(key) }
+        } else if !visitList[visit].requested.contains(key) {
             visitList[visit].requested.append(key)
+            if visitList[visit].requested.count > 16 {
+                visitList[visit].requestedSet = Set(visitList[visit].requested)
+            }
         }
     }
 
     func wasRequested(_ key: String, at visit: Int) -> Bool {
-        visitList[visit].requestedSet.contains(key)
+        visitList[visit].wasRequested(key)
     }
 
     func markIteratedAllKeys(at visit: Int) {
@@ -202,13 +220,19 @@ final class DecodingState {
         for (path, visit) in zip(visitPaths, visitList) {
             let permitted = path.isEmpty ? permittedAtRoot : []
             let known = path.isEmpty ? knownAtRoot : nil
+            // Most tables have no key that was not asked for: then nothing below is needed.
+            guard
+                visit.table.keys.contains(where: { key in
+                    !visit.wasRequested(key) && !permitted.contains(key) && known?.contains(key) != true
+                })
+            else { continue }
             // What the table takes, in the order to name it: what the type read (or all it reads),
             // then what is read elsewhere, such as `plugins` and `ai` at the top.
             var takes = known ?? visit.requested
             for key in visit.requested where !takes.contains(key) { takes.append(key) }
             takes += permitted.sorted().filter { !takes.contains($0) }
             for key in visit.table.keys
-            where !visit.requestedSet.contains(key) && !permitted.contains(key) && known?.contains(key) != true {
+            where !visit.wasRequested(key) && !permitted.contains(key) && known?.contains(key) != true {
                 let suggestion = NameSuggestion.closest(to: key, among: takes)
                 if visit.failed && suggestion == nil && known == nil { continue }
                 let hint: String
@@ -242,10 +266,10 @@ final class DecodingState {
         if T.self == Double.self { return try decodeDouble(node, path: path, expectation: nil) as! T }
         if T.self == Date.self { return try decodeDate(node, path: path) as! T }
         if T.self == URL.self { return try decodeURL(node, path: path) as! T }
-        if let allowed = allowedRawValues(of: T.self) {
+        let (allowed, expectation) = typeFacts(T.self)
+        if let allowed {
             try checkEnumeration(node, path: path, allowed: allowed)
         }
-        let expectation = (T.self as? any ConfigValueDescribable.Type)?.configValueDescription
         let decoder = NodeDecoder(state: self, node: node, path: path, expectation: expectation)
         do {
             return try T(from: decoder)
@@ -358,6 +382,18 @@ final class DecodingState {
 
     // MARK: Enumerations
 
+    /// What the decoder looks up about each type it decodes, once per type rather than once per value.
+    private var facts: [ObjectIdentifier: (allowed: [String]?, expectation: String?)] = [:]
+
+    /// A type's allowed values, when it is an enumeration of strings, and what it looks like
+    /// (``HoorayKit/ConfigValueDescribable``).
+    private func typeFacts<T>(_ type: T.Type) -> (allowed: [String]?, expectation: String?) {
+        if let known = facts[ObjectIdentifier(type)] { return known }
+        let found = (allowedRawValues(of: type), (type as? any ConfigValueDescribable.Type)?.configValueDescription)
+        facts[ObjectIdentifier(type)] = found
+        return found
+    }
+
     private func allowedRawValues<T>(of type: T.Type) -> [String]? {
         guard let caseType = type as? any CaseIterable.Type else { return nil }
         return rawStrings(of: caseType)
@@ -373,6 +409,7 @@ final class DecodingState {
     }
 
     private func checkEnumeration(_ node: ConfigNode, path: ConfigKeyPath, allowed: [String]) throws {
+        if case .string(let text) = node.value, allowed.contains(text) { return }
         let list = allowed.map { "\"\($0)\"" }
         let choices =
             list.count <= 2

@@ -27,6 +27,8 @@ struct NodeDecoder: Decoder {
         guard let elements = node.array else {
             throw state.typeMismatch([Any].self, node, path: path, expected: expectation ?? "an array")
         }
+        // An array of tables, such as 100,000 `[[plugins.reminders.reminder]]`, is a visit each.
+        if elements.count > 64, elements.first?.table != nil { state.expectVisits(elements.count) }
         return UnkeyedNodeContainer(state: state, node: node, elements: elements, path: path)
     }
 
@@ -108,11 +110,49 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return decodingError.replacingUnderlyingError(with: diagnostics)
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(type, key) }
+    /// An optional value: absent is `nil`, present is decoded as `decode` does. Written out, so that
+    /// a key is looked up once rather than three times (`contains`, `decodeNil`, `decode`).
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        return try decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard contains(key) else { return nil }
+        return try decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard contains(key) else { return nil }
+        return try decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard contains(key) else { return nil }
+        return try decode(type, forKey: key)
+    }
+
+    // The common cases answer at once; only a value of another type makes the path its message names.
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let value = try child(key)
+        if case .boolean(let flag) = value.value { return flag }
+        return try scalar(type, value, key)
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let value = try child(key)
+        if case .string(let text) = value.value { return text }
+        return try scalar(type, value, key)
+    }
+
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(type, key) }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        let value = try child(key)
+        if case .integer(let number) = value.value { return number }
+        return try scalar(type, value, key)
+    }
+
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(type, key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(type, key) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(type, key) }
@@ -125,7 +165,10 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// Routes the fixed-type requirements through the single-value logic, so they share its messages.
     private func decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-        let value = try child(key)
+        try scalar(type, try child(key), key)
+    }
+
+    private func scalar<T: Decodable>(_ type: T.Type, _ value: ConfigNode, _ key: Key) throws -> T {
         let container = SingleNodeContainer(
             state: state, node: value, path: path.appending(key: key.stringValue), expectation: nil)
         return try container.decode(T.self)

@@ -174,6 +174,17 @@ public protocol ReminderBook: Sendable {
     /// - Parameter reminders: The complete set of reminders the plugin wants.
     func replaceAll(with reminders: [Reminder]) async throws
 
+    /// Makes the plugin's reminders exactly those declared, as ``replaceAll(with:)`` does, building
+    /// only the ones whose source changed since they were stored.
+    ///
+    /// A reminder declared with a digest of its source (``DeclaredReminder/init(id:sourceDigest:build:)``)
+    /// that is stored with the same digest is kept as it is, next due instant and all, without being
+    /// built: a plugin that declares thousands of reminders from its configuration pays at a restart
+    /// for those that changed only.
+    ///
+    /// - Parameter reminders: The complete set of reminders the plugin wants.
+    func replaceAll(declaring reminders: [DeclaredReminder]) async throws
+
     /// Puts a reminder off: its notice comes back once at `until`, as when the user presses a
     /// ``NoticeAction/snooze(for:label:)`` button.
     ///
@@ -215,6 +226,13 @@ public enum WaitingNotice: Sendable, Hashable {
 extension ReminderBook {
     /// Knows of no waiting notice; the engine's book does.
     public func waitingNotice(of id: String) async throws -> WaitingNotice? { nil }
+
+    /// Builds every reminder and replaces all with them; books that keep digests build only what changed.
+    ///
+    /// - Parameter reminders: The complete set of reminders the plugin wants.
+    public func replaceAll(declaring reminders: [DeclaredReminder]) async throws {
+        try await replaceAll(with: reminders.map { try $0.build() })
+    }
 
     /// Schedules each reminder and cancels every other, one call at a time; books that can do it
     /// in one step should.

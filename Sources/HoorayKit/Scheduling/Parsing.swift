@@ -246,7 +246,14 @@ extension Character {
 
 extension StringProtocol {
     func trimmingWhitespace() -> String {
+        // Text that starts and ends with a printable ASCII character other than a space, as almost
+        // every value in a configuration file does, has nothing to trim.
         var view = Substring(self)
+        if let first = view.utf8.first, let last = view.utf8.last, (0x21...0x7E).contains(first),
+            (0x21...0x7E).contains(last)
+        {
+            return String(view)
+        }
         while let first = view.first, first.isWhitespace { view.removeFirst() }
         while let last = view.last, last.isWhitespace { view.removeLast() }
         return String(view)
