@@ -104,8 +104,11 @@ let package = Package(
         ),
         .target(
             name: "HoorayConfig",
-            dependencies: ["HoorayKit", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["HoorayKit", "HoorayTOML", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // Hooray's own TOML reader: a lossless syntax tree, every mistake with its place, edits that
+        // keep the file. Needs nothing but the standard library.
+        .target(name: "HoorayTOML"),
         // The one celebration center: phrases, each style's notice design.
         .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         .target(
@@ -190,7 +193,7 @@ let package = Package(
         .executableTarget(
             name: "hooray-cli",
             dependencies: [
-                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
+                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig", "HoorayTOML",
                 "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -223,6 +226,7 @@ let package = Package(
                 "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "SwapsPlugin",
                 "HoorayTesting",
             ]),
+        .testTarget(name: "HoorayTOMLTests", dependencies: ["HoorayTOML"]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
         .testTarget(
