@@ -51,7 +51,7 @@ extension RemindersPlugin {
                     "hooray remind \"Water the plants\" --at 09:30 --every 3d",
                     "hooray remind Tea --in 20m",
                     "hooray remind \"Buy a gift\" --on 2026-12-20 --at 10:00 --body \"Something small.\"",
-                    "hooray remind add Stretch --at 15:00 --days mon-fri --to-file",
+                    "hooray remind Stretch --at 15:00 --days mon-fri --to-file",
                 ],
                 aliases: ["remind"], offersJSON: true, noun: "your reminder"),
             CommandSpec(

@@ -38,13 +38,13 @@ extension RemindersPlugin {
         var when = "every day at \(at)"
         if let days = command.value("days")?.trimmingCharacters(in: .whitespaces) {
             keys.append(.init("days", .string(days)))
-            when = "at \(at) on \(days)"
+            when = "\(days) at \(at)"
         }
         if let every = command.value("every")?.trimmingCharacters(in: .whitespaces) {
             // From today, as `hooray remind --every` counts.
             keys.append(.init("every", .string(every)))
             keys.append(.init("start", .string("\(today)")))
-            when = "at \(at) every \(every) from \(today)"
+            when = "every \(every) from \(today) at \(at)"
         }
         if let zone = options.zone {
             keys.append(.init("zone", .string(zone)))

@@ -208,7 +208,7 @@ struct ConfigSetTests {
         try await HoorayFixture.with { fixture in
             let file = try fixture.writeConfig(Self.commented)
             let added = try await fixture.hooray(
-                "reminders", "add", "Stretch", "--at", "15:00", "--days", "mon-fri", "--to-file")
+                "remind", "Stretch", "--at", "15:00", "--days", "mon-fri", "--to-file")
             #expect(added.status == .exited(0), "\(added.standardError)")
             #expect(
                 added.standardOutput.contains("Added a [[plugins.reminders.reminder]] to ~/config/hooray/hooray.toml"))
