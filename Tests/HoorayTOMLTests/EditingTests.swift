@@ -217,3 +217,16 @@ extension EditingTests {
         #expect(after == "a = 1\n\n[u]\ny = 2\n")
     }
 }
+
+extension EditingTests {
+    @Test func aKeyOfTheTopGoesAfterTheKeysAboveTheFirstHeader() throws {
+        let after = try edited("# top\na = 1\n\n[t]\nx = 1\n") { document throws(TOMLEditError) in
+            try document.set(["b"], to: .integer(2))
+        }
+        #expect(after == "# top\na = 1\nb = 2\n\n[t]\nx = 1\n")
+        let first = try edited("[t]\nx = 1\n") { document throws(TOMLEditError) in
+            try document.set(["b"], to: .integer(2))
+        }
+        #expect(first == "b = 2\n[t]\nx = 1\n")
+    }
+}

@@ -254,12 +254,13 @@ extension TOMLDocument {
         }
         // The table's own header, or the section whose dotted keys write the table.
         let home =
-            layout.sections.lastIndex { !$0.isArrayTable && $0.header == table }
-            ?? layout.sections.lastIndex { section in
-                !section.isArrayTable && table.starts(with: section.header ?? [])
-                    && section.keyLines.contains { $0.path.count > table.count && $0.path.starts(with: table) }
-            }
-            ?? (table.isEmpty ? layout.sections.firstIndex { $0.header == nil } : nil)
+            table.isEmpty
+            ? layout.sections.firstIndex { $0.header == nil }
+            : layout.sections.lastIndex { !$0.isArrayTable && $0.header == table }
+                ?? layout.sections.lastIndex { section in
+                    !section.isArrayTable && table.starts(with: section.header ?? [])
+                        && section.keyLines.contains { $0.path.count > table.count && $0.path.starts(with: table) }
+                }
         guard let home else {
             let header = "[" + table.map(TOMLLiteral.key).joined(separator: ".") + "]"
             editor.appendBlock(
