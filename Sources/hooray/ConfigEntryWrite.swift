@@ -28,7 +28,7 @@ enum ConfigEntryWrite {
         }
         let outcome: ConfigFileEditor.Outcome
         do {
-            let editor = try ConfigEditing.editor(configFile: GlobalArguments.current.config)
+            let editor = try ConfigEditing.editor(configFile: runner.session.configFile)
             outcome = try editor.apply(.appendArrayTable(table, keys))
         } catch {
             throw PluginCommandFailed(
@@ -41,13 +41,13 @@ enum ConfigEntryWrite {
             + "Added a [[\(ConfigKeyText.text(table))]] to \(file)\(outcome.created ? " (a new file)" : ""): "
             + "change or remove it there."
         reply.configurationEntry = nil
-        if let note = reload() { reply.text += "\n" + note }
+        if let note = reload(configFile: runner.session.configFile) { reply.text += "\n" + note }
         return (reply, result.venue)
     }
 
     /// Asks a running `hoorayd` to reload; what to say about it.
-    static func reload() -> String? {
-        guard GlobalArguments.current.config == nil else {
+    static func reload(configFile: String?) -> String? {
+        guard configFile == nil else {
             return "hoorayd reads its own files, not the one of --config."
         }
         guard let session = try? CLISession(configFile: nil) else { return nil }
