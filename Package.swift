@@ -226,7 +226,7 @@ let package = Package(
                 "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "SwapsPlugin",
                 "HoorayTesting",
             ]),
-        .testTarget(name: "HoorayTOMLTests", dependencies: ["HoorayTOML"]),
+        .testTarget(name: "HoorayTOMLTests", dependencies: ["HoorayTOML", "HoorayTesting"]),
         .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
         .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
         .testTarget(

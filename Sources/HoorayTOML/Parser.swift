@@ -1,0 +1,408 @@
+/// Reads a document in one pass over its UTF-8 bytes, building the syntax tree and the values
+/// together. A line that cannot be read becomes an ``TOMLSyntaxKind/invalid`` token and a
+/// diagnostic, and reading goes on at the next line. Nothing here recurses deeper than
+/// ``maximumDepth`` (nested lists and inline tables, parts of a key).
+struct Parser {
+    static let maximumDepth = 128
+    static let maximumDiagnostics = 100
+
+    struct SyntaxError: Error {
+        var offset: Int
+        var message: String
+        var hint: String?
+    }
+
+    let bytes: [UInt8]
+    let count: Int
+    let version: TOMLVersion
+    var index = 0
+    var tracker: PositionTracker
+    var builder = SemanticBuilder()
+    var diagnostics: [TOMLDiagnostic] = []
+    var omittedDiagnostics = 0
+
+    init(bytes: [UInt8], version: TOMLVersion) {
+        self.bytes = bytes
+        self.count = bytes.count
+        self.version = version
+        self.tracker = PositionTracker(bytes: bytes)
+    }
+
+    // MARK: Reporting
+
+    mutating func report(at position: TOMLPosition, _ message: String, hint: String?) {
+        guard diagnostics.count < Self.maximumDiagnostics else {
+            omittedDiagnostics += 1
+            return
+        }
+        diagnostics.append(TOMLDiagnostic(at: position, message, hint: hint))
+    }
+
+    mutating func report(_ error: SyntaxError) {
+        report(at: tracker.position(at: error.offset), error.message, hint: error.hint)
+    }
+
+    mutating func report(_ failure: SemanticBuilder.Failure?) {
+        guard let failure else { return }
+        report(at: failure.position, failure.message, hint: failure.hint)
+    }
+
+    /// The diagnostics in file order, with a last one when there were too many to list.
+    mutating func finishedDiagnostics() -> [TOMLDiagnostic] {
+        var sorted = diagnostics.enumerated().sorted {
+            ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
+        }.map(\.element)
+        if omittedDiagnostics > 0, let last = sorted.last {
+            sorted.append(
+                TOMLDiagnostic(
+                    at: last.position, "\(omittedDiagnostics) more mistakes follow that are not listed",
+                    hint: "fix the ones above and check the file again"))
+        }
+        return sorted
+    }
+
+    // MARK: Bytes
+
+    func peek(_ ahead: Int = 0) -> UInt8? {
+        let position = index + ahead
+        return position < count ? bytes[position] : nil
+    }
+
+    func text(_ start: Int, _ end: Int) -> String {
+        String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// A token of the text from `start` to the current place.
+    func token(_ kind: TOMLSyntaxKind, from start: Int) -> TOMLSyntaxNode {
+        TOMLSyntaxNode(token: kind, text: text(start, index))
+    }
+
+    /// Moves past `length` bytes, returning them as a token.
+    mutating func take(_ kind: TOMLSyntaxKind, length: Int = 1) -> TOMLSyntaxNode {
+        let start = index
+        index = min(index + length, count)
+        return token(kind, from: start)
+    }
+
+    mutating func skipSpaces() {
+        while index < count, bytes[index] == Byte.space || bytes[index] == Byte.tab { index += 1 }
+    }
+
+    /// Spaces and tabs, as a token added to `children` when there are any.
+    mutating func spaces(_ children: inout [TOMLSyntaxNode]) {
+        let start = index
+        skipSpaces()
+        if index > start { children.append(token(.whitespace, from: start)) }
+    }
+
+    /// `\n` or `\r\n`, when one is here.
+    mutating func newline() -> TOMLSyntaxNode? {
+        guard index < count else { return nil }
+        if bytes[index] == Byte.lineFeed { return take(.newline) }
+        if bytes[index] == Byte.carriageReturn && peek(1) == Byte.lineFeed { return take(.newline, length: 2) }
+        return nil
+    }
+
+    /// A `#` comment, up to the end of its line; a control character in it is reported.
+    mutating func comment() -> TOMLSyntaxNode {
+        let start = index
+        index += 1
+        while index < count {
+            let byte = bytes[index]
+            if byte == Byte.lineFeed { break }
+            if byte == Byte.carriageReturn && peek(1) == Byte.lineFeed { break }
+            if (byte < 0x20 && byte != Byte.tab) || byte == 0x7F {
+                report(
+                    at: tracker.position(at: index), "the comment holds a control character (\(Byte.name(byte)))",
+                    hint: "remove it; a comment is plain text up to the end of its line")
+            }
+            index += 1
+        }
+        return token(.comment, from: start)
+    }
+
+    /// How to name the character at `offset` in a message.
+    func describe(at offset: Int) -> String {
+        guard offset < count else { return "the end of the file" }
+        let byte = bytes[offset]
+        switch byte {
+        case Byte.lineFeed: return "the end of the line"
+        case Byte.carriageReturn:
+            return offset + 1 < count && bytes[offset + 1] == Byte.lineFeed
+                ? "the end of the line" : "a carriage return (CR) without a line feed"
+        case Byte.space: return "a space"
+        case Byte.tab: return "a tab"
+        case ..<0x20, 0x7F: return "a control character (\(Byte.name(byte)))"
+        default:
+            var end = offset + 1
+            while end < count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            return "`" + text(offset, end) + "`"
+        }
+    }
+
+    // MARK: The document
+
+    mutating func parseDocument() -> TOMLSyntaxNode {
+        var document: [TOMLSyntaxNode] = []
+        if count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+            document.append(take(.byteOrderMark, length: 3))
+        }
+        var section: [TOMLSyntaxNode] = []
+        while index < count {
+            let lineStart = index
+            skipSpaces()
+            let indentation = index > lineStart ? token(.whitespace, from: lineStart) : nil
+            guard index < count else {
+                if let indentation { section.append(indentation) }
+                break
+            }
+            switch bytes[index] {
+            case Byte.lineFeed, Byte.carriageReturn:
+                if let indentation { section.append(indentation) }
+                if let newline = newline() {
+                    section.append(newline)
+                } else {
+                    report(
+                        at: tracker.position(at: index),
+                        "a carriage return (CR) must be followed by a line feed (LF)",
+                        hint: "save the file with Unix (LF) or Windows (CR LF) line ends")
+                    section.append(take(.invalid))
+                }
+            case Byte.hash:
+                if let indentation { section.append(indentation) }
+                section.append(comment())
+            case Byte.openBracket:
+                document.append(TOMLSyntaxNode(.section, children: section))
+                section = [header(lineStart: lineStart, indentation: indentation)]
+            default:
+                section.append(keyValueLine(lineStart: lineStart, indentation: indentation))
+            }
+        }
+        document.append(TOMLSyntaxNode(.section, children: section))
+        return TOMLSyntaxNode(.document, children: document)
+    }
+
+    /// After a mistake: the rest of the line where reading stopped, from the start of the statement,
+    /// as an invalid token.
+    mutating func recover(from lineStart: Int) -> TOMLSyntaxNode {
+        var end = max(index, lineStart)
+        while end < count && bytes[end] != Byte.lineFeed { end += 1 }
+        if end < count && end > lineStart + 1 && bytes[end - 1] == Byte.carriageReturn { end -= 1 }
+        if end <= lineStart { end = min(lineStart + 1, count) }
+        index = end
+        return token(.invalid, from: lineStart)
+    }
+
+    mutating func keyValueLine(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
+        do throws(SyntaxError) {
+            var children: [TOMLSyntaxNode] = []
+            if let indentation { children.append(indentation) }
+            let pair = try keyValue(depth: 0, atLineStart: true)
+            children += pair.children
+            try finishLine(&children, after: "value")
+            report(builder.setValue(pair.keys, pair.item))
+            return TOMLSyntaxNode(.keyValue, children: children)
+        } catch {
+            report(error)
+            return recover(from: lineStart)
+        }
+    }
+
+    /// Whitespace, a comment and the line's end after a statement.
+    mutating func finishLine(_ children: inout [TOMLSyntaxNode], after what: String) throws(SyntaxError) {
+        spaces(&children)
+        if peek() == Byte.hash { children.append(comment()) }
+        guard index < count else { return }
+        if let newline = newline() {
+            children.append(newline)
+            return
+        }
+        throw SyntaxError(
+            offset: index, message: "unexpected \(describe(at: index)) after the \(what)",
+            hint: what == "value"
+                ? "put each key = value on a line of its own, and text with spaces in double quotes"
+                : "only a # comment may follow a table header on its line")
+    }
+
+    mutating func header(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
+        do throws(SyntaxError) {
+            var children: [TOMLSyntaxNode] = []
+            if let indentation { children.append(indentation) }
+            let isArray = peek(1) == Byte.openBracket
+            let position = tracker.position(at: index)
+            children.append(take(isArray ? .doubleBracketOpen : .bracketOpen, length: isArray ? 2 : 1))
+            spaces(&children)
+            guard let first = peek(), Byte.startsKey(first) else {
+                let found = describe(at: index)
+                throw SyntaxError(
+                    offset: index,
+                    message: peek().map { $0 == Byte.lineFeed || $0 == Byte.carriageReturn } ?? true
+                        ? "the table header has no name: the line ends after `[`"
+                        : "the table header has no name: \(found) cannot start one",
+                    hint: "name the section, as in [plugins.reminders], or remove the `[` until you have finished it")
+            }
+            let key = try key(atLineStart: false)
+            children.append(key.node)
+            spaces(&children)
+            let closed =
+                isArray ? peek() == Byte.closeBracket && peek(1) == Byte.closeBracket : peek() == Byte.closeBracket
+            guard closed else {
+                let atEnd = peek().map { $0 == Byte.lineFeed || $0 == Byte.carriageReturn || $0 == Byte.hash } ?? true
+                throw SyntaxError(
+                    offset: index,
+                    message: atEnd || (isArray && peek() == Byte.closeBracket)
+                        ? "the table header is not closed" : "unexpected \(describe(at: index)) in the table header",
+                    hint: atEnd || (isArray && peek() == Byte.closeBracket)
+                        ? "end it with ] (or ]] for [[arrays of tables]]) on the same line"
+                        : "join the parts of a name with dots, and quote a part that has other characters than"
+                            + " letters, digits, _ and -, as in [plugins.\"my plugin\"]")
+            }
+            children.append(take(isArray ? .doubleBracketClose : .bracketClose, length: isArray ? 2 : 1))
+            try finishLine(&children, after: "table header")
+            report(builder.openTable(key.parts, isArray: isArray, position: position))
+            return TOMLSyntaxNode(isArray ? .arrayTableHeader : .tableHeader, children: children)
+        } catch {
+            report(error)
+            builder.sectionFailed()
+            return recover(from: lineStart)
+        }
+    }
+
+    // MARK: Keys
+
+    struct KeyValue {
+        var children: [TOMLSyntaxNode]
+        var keys: [KeyPart]
+        var item: TOMLItem
+    }
+
+    /// `key = value`, without what surrounds it.
+    mutating func keyValue(depth: Int, atLineStart: Bool) throws(SyntaxError) -> KeyValue {
+        var children: [TOMLSyntaxNode] = []
+        let key = try key(atLineStart: atLineStart)
+        children.append(key.node)
+        spaces(&children)
+        guard peek() == Byte.equals else {
+            throw SyntaxError(
+                offset: index, message: "expected `=` after the key, found \(describe(at: index))",
+                hint: "write each setting as key = value")
+        }
+        children.append(take(.equals))
+        spaces(&children)
+        let value = try value(depth: depth)
+        children.append(value.node)
+        return KeyValue(children: children, keys: key.parts, item: value.item)
+    }
+
+    mutating func key(atLineStart: Bool) throws(SyntaxError) -> (node: TOMLSyntaxNode, parts: [KeyPart]) {
+        var children: [TOMLSyntaxNode] = []
+        var parts: [KeyPart] = []
+        while true {
+            let start = index
+            let position = tracker.position(at: start)
+            let name: String
+            let kind: TOMLSyntaxKind
+            switch peek() {
+            case Byte.quote?:
+                if peek(1) == Byte.quote && peek(2) == Byte.quote { throw multilineKey() }
+                name = try basicString()
+                kind = .basicString
+            case Byte.apostrophe?:
+                if peek(1) == Byte.apostrophe && peek(2) == Byte.apostrophe { throw multilineKey() }
+                name = try literalString()
+                kind = .literalString
+            case let byte? where Byte.isBareKey(byte):
+                while index < count && Byte.isBareKey(bytes[index]) { index += 1 }
+                name = text(start, index)
+                kind = .bareKey
+            default:
+                throw keyProblem(first: parts.isEmpty && atLineStart)
+            }
+            children.append(token(kind, from: start))
+            parts.append(KeyPart(name: name, position: position))
+            if parts.count > Self.maximumDepth {
+                throw SyntaxError(
+                    offset: start, message: "the key has more than \(Self.maximumDepth) parts",
+                    hint: "use a shorter dotted key")
+            }
+            let beforeSpace = index
+            skipSpaces()
+            guard peek() == Byte.dot else {
+                index = beforeSpace
+                break
+            }
+            if index > beforeSpace { children.append(token(.whitespace, from: beforeSpace)) }
+            children.append(take(.dot))
+            spaces(&children)
+        }
+        return (TOMLSyntaxNode(.key, children: children), parts)
+    }
+
+    private func multilineKey() -> SyntaxError {
+        SyntaxError(
+            offset: index, message: "a key cannot be a multi-line string",
+            hint: "quote the key with one \" or ' on each side")
+    }
+
+    private func keyProblem(first: Bool) -> SyntaxError {
+        if peek() == Byte.equals {
+            return SyntaxError(
+                offset: index, message: "a key is missing before `=`", hint: "write each setting as key = value")
+        }
+        if first {
+            return SyntaxError(
+                offset: index, message: "unexpected \(describe(at: index)) at the start of a line",
+                hint: "a line holds key = value, a [table] header or a # comment; "
+                    + "quote a key that has other characters than letters, digits, _ and -")
+        }
+        return SyntaxError(
+            offset: index, message: "a key is missing or malformed",
+            hint: "keys are made of letters, digits, _ and -, or are quoted; a dotted key must not end with a dot")
+    }
+
+    /// The name a quoted key token stands for.
+    static func decodeKeyToken(_ text: String) -> String {
+        var parser = Parser(bytes: Array(text.utf8), version: .v1_1)
+        let name = text.hasPrefix("'") ? try? parser.literalString() : try? parser.basicString()
+        return name ?? text
+    }
+}
+
+/// The bytes TOML gives a meaning.
+enum Byte {
+    static let tab: UInt8 = 0x09
+    static let lineFeed: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let quote = UInt8(ascii: "\"")
+    static let hash = UInt8(ascii: "#")
+    static let apostrophe = UInt8(ascii: "'")
+    static let plus = UInt8(ascii: "+")
+    static let comma = UInt8(ascii: ",")
+    static let minus = UInt8(ascii: "-")
+    static let dot = UInt8(ascii: ".")
+    static let colon = UInt8(ascii: ":")
+    static let equals = UInt8(ascii: "=")
+    static let openBracket = UInt8(ascii: "[")
+    static let backslash = UInt8(ascii: "\\")
+    static let closeBracket = UInt8(ascii: "]")
+    static let underscore = UInt8(ascii: "_")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+    static func isBareKey(_ byte: UInt8) -> Bool {
+        isLetter(byte) || isDigit(byte) || byte == underscore || byte == minus
+    }
+    static func startsKey(_ byte: UInt8) -> Bool { isBareKey(byte) || byte == quote || byte == apostrophe }
+    /// The characters of numbers, booleans, dates and times.
+    static func isBareValue(_ byte: UInt8) -> Bool {
+        isBareKey(byte) || byte == plus || byte == dot || byte == colon
+    }
+
+    static func name(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "U+00" + String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }
+}

@@ -1,0 +1,215 @@
+/// One part of a key, unquoted, and where it is written.
+struct KeyPart {
+    var name: String
+    var position: TOMLPosition
+}
+
+/// Builds ``TOMLDocument/root`` as the parser goes, in place, enforcing TOML's rules on defining
+/// keys and tables: no key twice; a `[table]` once (a table only made by a longer header may get
+/// its own later); dotted keys only add to tables they made; inline tables and lists closed for good.
+struct SemanticBuilder {
+    struct Failure {
+        var position: TOMLPosition
+        var message: String
+        var hint: String?
+    }
+
+    /// What sits at a key, without holding on to it (so the table can be changed in place).
+    enum Shape {
+        case table(TOMLTable.Origin)
+        case arrayOfTables
+        case value
+    }
+
+    var root = TOMLTable(origin: .root, position: .start)
+    /// The entries leading from the root to the table of the current section.
+    private var path: [Int] = []
+    private var names: [String] = []
+    /// False after a header that could not be read or defined: its keys are read but go nowhere.
+    private var sectionOpen = true
+
+    mutating func sectionFailed() { sectionOpen = false }
+
+    mutating func openTable(_ keys: [KeyPart], isArray: Bool, position: TOMLPosition) -> Failure? {
+        var newPath: [Int] = []
+        let failure = Self.define(&root, keys[...], isArray: isArray, position: position, all: keys, path: &newPath)
+        sectionOpen = failure == nil
+        if failure == nil {
+            path = newPath
+            names = keys.map(\.name)
+        }
+        return failure
+    }
+
+    mutating func setValue(_ keys: [KeyPart], _ item: TOMLItem) -> Failure? {
+        guard sectionOpen else { return nil }
+        let prefix = names
+        return Self.withTable(&root, path[...]) { table in
+            Self.insert(&table, keys[...], item, prefix: prefix, all: keys)
+        }
+    }
+
+    static func withTable<Result>(
+        _ table: inout TOMLTable, _ path: ArraySlice<Int>, _ body: (inout TOMLTable) -> Result
+    ) -> Result {
+        guard let first = path.first else { return body(&table) }
+        return table.modifyChild(at: first) { child in withTable(&child, path.dropFirst(), body) }
+    }
+
+    static func shape(of table: TOMLTable, at position: Int) -> Shape {
+        switch table.entries[position].item.value {
+        case .table(let child): return .table(child.origin)
+        case .array(let items):
+            if case .table(let first)? = items.first?.value, first.origin == .arrayElement { return .arrayOfTables }
+            return .value
+        default: return .value
+        }
+    }
+
+    /// `a.b."c d"`, for messages.
+    static func dotted(_ names: [String]) -> String {
+        names.map { name in
+            !name.isEmpty && name.utf8.allSatisfy(Byte.isBareKey) ? name : "\"" + name + "\""
+        }.joined(separator: ".")
+    }
+
+    /// `[a.b.c]` or `[[a.b.c]]`: walks the keys from `table`, making the tables missing on the way.
+    static func define(
+        _ table: inout TOMLTable, _ keys: ArraySlice<KeyPart>, isArray: Bool, position: TOMLPosition,
+        all: [KeyPart], path: inout [Int]
+    ) -> Failure? {
+        guard let key = keys.first else { return nil }
+        let isLast = keys.count == 1
+        var name: String { dotted(all[...keys.startIndex].map(\.name)) }
+        guard let found = table.entryIndex(of: key.name) else {
+            let item: TOMLItem
+            if isLast && isArray {
+                let element = TOMLItem(
+                    value: .table(TOMLTable(origin: .arrayElement, position: position)), position: position)
+                item = TOMLItem(value: .array([element]), position: position)
+            } else {
+                let child = TOMLTable(origin: isLast ? .header : .implicit, position: isLast ? position : key.position)
+                item = TOMLItem(value: .table(child), position: child.position)
+            }
+            table.append(TOMLTable.Entry(key: key.name, keyPosition: key.position, item: item))
+            path.append(table.count - 1)
+            if isLast { return nil }
+            return table.modifyChild(at: table.count - 1) {
+                define(&$0, keys.dropFirst(), isArray: isArray, position: position, all: all, path: &path)
+            }
+        }
+        path.append(found)
+        switch shape(of: table, at: found) {
+        case .table(let origin):
+            if isLast {
+                if isArray {
+                    return Failure(
+                        position: key.position,
+                        message: "`\(name)` is already a table, so it cannot also be a list of tables [[\(name)]]",
+                        hint: "write [\(name)] once, or [[\(name)]] for each of its tables")
+                }
+                switch origin {
+                case .implicit:
+                    table.modifyChild(at: found) {
+                        $0.origin = .header
+                        $0.position = position
+                    }
+                    return nil
+                case .inline:
+                    return Failure(
+                        position: key.position,
+                        message: "`\(name)` is already set to an inline table, so it cannot also be a [\(name)] table",
+                        hint: "put all its keys in the { } or all under the [\(name)] header")
+                case .dotted:
+                    return Failure(
+                        position: key.position,
+                        message: "`\(name)` is already a table made by dotted keys (\(name).key = ...), "
+                            + "so it cannot also have a [\(name)] header",
+                        hint: "put all its keys under one [\(name)] header")
+                default:
+                    return Failure(
+                        position: key.position, message: "the table [\(name)] is defined twice",
+                        hint: "put all its keys under one [\(name)] header; write [[\(name)]] for a list of tables")
+                }
+            }
+            if origin == .inline {
+                return Failure(
+                    position: key.position,
+                    message: "`\(name)` is already set to an inline table, so no table can be added inside it",
+                    hint: "put all its keys in the { } or write it as a [\(name)] table")
+            }
+        case .arrayOfTables:
+            if isLast && !isArray {
+                return Failure(
+                    position: key.position,
+                    message:
+                        "`\(name)` is already a list of tables ([[\(name)]]), so it cannot also be a [\(name)] table",
+                    hint: "write [[\(name)]] to add another element")
+            }
+            if isLast {
+                table.modifyValue(at: found) { item in
+                    guard var items = item.value.takeArray() else { return }
+                    items.append(
+                        TOMLItem(
+                            value: .table(TOMLTable(origin: .arrayElement, position: position)), position: position))
+                    item.value = .array(items)
+                }
+                return nil
+            }
+        case .value:
+            return Failure(
+                position: key.position, message: "`\(name)` is already set to a value, so it cannot also be a table",
+                hint: "rename one of the two")
+        }
+        return table.modifyChild(at: found) {
+            define(&$0, keys.dropFirst(), isArray: isArray, position: position, all: all, path: &path)
+        }
+    }
+
+    /// `a.b.c = value` in `table`: dotted keys make tables, or add to tables dotted keys made.
+    static func insert(
+        _ table: inout TOMLTable, _ keys: ArraySlice<KeyPart>, _ item: TOMLItem, prefix: [String], all: [KeyPart]
+    ) -> Failure? {
+        guard let key = keys.first else { return nil }
+        var name: String { dotted(prefix + all[...keys.startIndex].map(\.name)) }
+        let found = table.entryIndex(of: key.name)
+        if keys.count == 1 {
+            if let found {
+                if case .value = shape(of: table, at: found) {
+                    return Failure(
+                        position: key.position, message: "`\(name)` is set twice",
+                        hint: "a key may appear once in each table; "
+                            + "to override a value, put it in a later file such as conf.d/")
+                }
+                return Failure(
+                    position: key.position,
+                    message: "`\(name)` is already a table, so it cannot also be set to a value",
+                    hint: "rename one of the two")
+            }
+            table.append(TOMLTable.Entry(key: key.name, keyPosition: key.position, item: item))
+            return nil
+        }
+        if let found {
+            switch shape(of: table, at: found) {
+            case .table(.dotted):
+                break
+            case .value, .table(.inline):
+                return Failure(
+                    position: key.position,
+                    message: "`\(name)` is already set to a value, so it cannot also have keys below it",
+                    hint: "rename one of the two")
+            case .table, .arrayOfTables:
+                return Failure(
+                    position: key.position,
+                    message: "the table [\(name)] is already defined, so dotted keys cannot add to it",
+                    hint: "put these keys under its [\(name)] header")
+            }
+            return table.modifyChild(at: found) { insert(&$0, keys.dropFirst(), item, prefix: prefix, all: all) }
+        }
+        let child = TOMLTable(origin: .dotted, position: key.position)
+        table.append(
+            TOMLTable.Entry(
+                key: key.name, keyPosition: key.position, item: TOMLItem(value: .table(child), position: key.position)))
+        return table.modifyChild(at: table.count - 1) { insert(&$0, keys.dropFirst(), item, prefix: prefix, all: all) }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import HoorayTOML
+import Testing
+
+/// The toml-test corpus (`Tests/Fixtures/toml-test`, MIT), read as each TOML version its lists
+/// name: every invalid document refused with a line and column, every valid one read with the
+/// values its JSON expects, and every one printed back byte for byte.
+@Suite struct CorpusTests {
+    static let versions: [TOMLVersion] = [.v1_0, .v1_1]
+
+    @Test(arguments: versions)
+    func everyInvalidDocumentIsRefusedWithALineAndColumn(version: TOMLVersion) throws {
+        let files = try CorpusFile.listed(for: version).filter { $0.name.hasPrefix("invalid/") }
+        #expect(files.count == (version == .v1_0 ? 499 : 492))
+        for file in files {
+            let document = TOMLDocument(parsing: file.bytes, version: version)
+            #expect(!document.diagnostics.isEmpty, "accepted although invalid: \(file)")
+            for diagnostic in document.diagnostics {
+                #expect(diagnostic.line >= 1 && diagnostic.column >= 1, "\(file): \(diagnostic)")
+                #expect(!diagnostic.message.isEmpty && diagnostic.hint?.isEmpty != true, "\(file): \(diagnostic)")
+            }
+        }
+    }
+
+    @Test(arguments: versions)
+    func everyValidDocumentIsReadWithTheValuesTheCorpusExpects(version: TOMLVersion) throws {
+        let files = try CorpusFile.listed(for: version).filter { $0.name.hasPrefix("valid/") }
+        #expect(files.count == (version == .v1_0 ? 210 : 220))
+        for file in files {
+            let document = TOMLDocument(parsing: file.bytes, version: version)
+            #expect(document.diagnostics.isEmpty, "refused although valid: \(file): \(document.diagnostics)")
+            let differences = TaggedJSON.differences(document.root, expected: try file.expectation())
+            #expect(differences.isEmpty, "\(file): \(differences)")
+        }
+    }
+
+    @Test func theNewerDocumentsAreTOML11Only() throws {
+        let older = Set(try CorpusFile.listed(for: .v1_0).map(\.name))
+        let newer = try CorpusFile.listed(for: .v1_1).filter { $0.name.hasPrefix("valid/") && !older.contains($0.name) }
+        #expect(newer.count >= 11)
+        let refusedByOlder = newer.filter { file in
+            !file.name.contains("spec-1.1.0") && TOMLDocument(parsing: file.bytes, version: .v1_0).isValid
+        }
+        #expect(refusedByOlder.isEmpty, "read as TOML 1.0 although they use TOML 1.1: \(refusedByOlder)")
+    }
+
+    @Test func everyCorpusDocumentIsPrintedBackByteForByte() throws {
+        var all = try CorpusFile.listed(for: .v1_0) + CorpusFile.listed(for: .v1_1)
+        all.append(CorpusFile(name: "../../../Config/hooray.toml"))
+        var checked = 0
+        for file in all {
+            // Bytes that are not UTF-8 cannot be a `String`; those files are the encoding tests.
+            guard let text = String(bytes: file.bytes, encoding: .utf8) else { continue }
+            checked += 1
+            #expect(TOMLDocument(parsing: text).text == text, "\(file)")
+            #expect(TOMLDocument(parsing: text, version: .v1_0).text == text, "\(file)")
+        }
+        #expect(checked > 1400)
+    }
+}
