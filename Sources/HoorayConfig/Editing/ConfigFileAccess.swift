@@ -36,6 +36,12 @@ public struct ConfigFileSnapshot: Sendable {
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw ioRefusal("\(path) is not a regular file", hint: "name a .toml file")
         }
+        // Renaming over a read-only file would work, and undo the owner's choice.
+        guard access(target, W_OK) == 0 else {
+            throw ioRefusal(
+                "\(path) is read-only, so it was left as it is",
+                hint: "make it writable (chmod u+w), or edit it by hand")
+        }
         guard let data = FileManager.default.contents(atPath: target) else {
             throw ioRefusal("cannot read \(path): \(String(cString: strerror(errno)))")
         }
