@@ -45,7 +45,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -104,7 +103,7 @@ let package = Package(
         ),
         .target(
             name: "HoorayConfig",
-            dependencies: ["HoorayKit", "HoorayTOML", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["HoorayKit", "HoorayTOML"]
         ),
         // Hooray's own TOML reader: a lossless syntax tree, every mistake with its place, edits that
         // keep the file. Needs nothing but the standard library.

@@ -176,7 +176,7 @@ public struct ConfigLoader: Sendable {
                 }
                 evaluation.files.append(path)
                 if salvage {
-                    let (node, ignored) = SyntaxSalvage.parse(text, file: path)
+                    let (node, ignored) = ConfigFileParser.readLeniently(text, file: path)
                     evaluation.ignored += ignored
                     if let node { evaluation.root = evaluation.root.merging(node) }
                     continue

@@ -1,7 +1,7 @@
 /// Integers and floats.
 enum NumberReader {
     static func read(
-        _ bytes: [UInt8], from start: Int, to end: Int, parser: Parser
+        _ bytes: [UInt8], from start: Int, to end: Int
     ) throws(Parser.SyntaxError) -> (TOMLSyntaxKind, TOMLValue) {
         var index = start
         var negative = false
@@ -10,14 +10,14 @@ enum NumberReader {
             negative = bytes[index] == Byte.minus
             index += 1
         }
-        guard index < end else { throw parser.notAValue(at: start) }
+        guard index < end else { throw Parser.notAValue(at: start) }
         if bytes[index] == 0x30, index + 1 < end, let radix = radix(bytes[index + 1]) {
             guard !signed else {
                 throw Parser.SyntaxError(
                     offset: start, message: "a hexadecimal, octal or binary number cannot have a sign",
                     hint: "write 0xFF, 0o17 or 0b101 without + or -")
             }
-            return (.integer, .integer(try integer(bytes, index + 2, end, radix: radix, start: start, parser: parser)))
+            return (.integer, .integer(try integer(bytes, index + 2, end, radix: radix, start: start)))
         }
         let integerStart = index
         while index < end && (Byte.isDigit(bytes[index]) || bytes[index] == Byte.underscore) { index += 1 }
@@ -28,7 +28,7 @@ enum NumberReader {
                     offset: start, message: "a number needs a digit before its decimal point",
                     hint: "write 0.5, not .5")
             }
-            throw parser.notAValue(at: start)
+            throw Parser.notAValue(at: start)
         }
         try checkUnderscores(bytes, integerStart, integerEnd, start: start)
         if integerEnd - integerStart > 1 && bytes[integerStart] == 0x30 {
@@ -62,12 +62,12 @@ enum NumberReader {
             }
             try checkUnderscores(bytes, exponentStart, index, start: start)
         }
-        guard index == end else { throw parser.notAValue(at: start) }
+        guard index == end else { throw Parser.notAValue(at: start) }
         if isFloat {
             var digits = ""
             digits.unicodeScalars.append(
                 contentsOf: bytes[start..<end].lazy.filter { $0 != Byte.underscore }.map { Unicode.Scalar($0) })
-            guard let value = Double(digits) else { throw parser.notAValue(at: start) }
+            guard let value = Double(digits) else { throw Parser.notAValue(at: start) }
             return (.float, .float(value))
         }
         var value: Int64 = 0
@@ -92,14 +92,14 @@ enum NumberReader {
     }
 
     private static func integer(
-        _ bytes: [UInt8], _ from: Int, _ end: Int, radix: Int64, start: Int, parser: Parser
+        _ bytes: [UInt8], _ from: Int, _ end: Int, radix: Int64, start: Int
     ) throws(Parser.SyntaxError) -> Int64 {
-        guard from < end else { throw parser.notAValue(at: start) }
+        guard from < end else { throw Parser.notAValue(at: start) }
         try checkUnderscores(bytes, from, end, start: start, radix: radix)
         var value: Int64 = 0
         for byte in bytes[from..<end] where byte != Byte.underscore {
             guard let digit = Parser.hexDigit(byte).map(Int64.init), digit < radix else {
-                throw parser.notAValue(at: start)
+                throw Parser.notAValue(at: start)
             }
             let (times, overflowTimes) = value.multipliedReportingOverflow(by: radix)
             let (next, overflowPlus) = times.addingReportingOverflow(digit)
@@ -168,6 +168,12 @@ struct DateTimeReader {
         }
         let date = text(index, index + 10)
         index += 10
+        if index < end && bytes[index] == Byte.underscore {
+            throw Parser.SyntaxError(
+                offset: index, message: "a date cannot hold `_`",
+                hint: "write dates as 2026-11-24, date-times as 2026-11-24 08:30:00;"
+                    + " underscores only group digits of numbers")
+        }
         guard index < end else { return TOMLDateTime(kind: .localDate, text: date) }
         guard bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t") || bytes[index] == Byte.space
         else { throw incomplete() }

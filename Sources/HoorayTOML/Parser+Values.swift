@@ -55,12 +55,12 @@ extension Parser {
             index += 1
             while index < count && Byte.isBareValue(bytes[index]) { index += 1 }
         }
-        guard index > start else { throw notAValue(at: start) }
+        guard index > start else { throw Self.notAValue(at: start) }
         let (kind, value) = try scalar(from: start, to: index)
         return (token(kind, from: start), TOMLItem(value: value, position: position))
     }
 
-    func notAValue(at offset: Int) -> SyntaxError {
+    static func notAValue(at offset: Int) -> SyntaxError {
         SyntaxError(
             offset: offset, message: "this is not a TOML value",
             hint: "put text in double quotes, such as title = \"Stretch\"; numbers, true and false stay bare")
@@ -81,7 +81,7 @@ extension Parser {
             var reader = DateTimeReader(bytes: bytes, start: start, end: end, version: version)
             return (.dateTime, .dateTime(try reader.read()))
         }
-        return try NumberReader.read(bytes, from: start, to: end, parser: self)
+        return try NumberReader.read(bytes, from: start, to: end)
     }
 
     /// Spaces, line ends and comments inside a list; returns where the first line end is.
@@ -90,11 +90,11 @@ extension Parser {
         while index < count {
             switch bytes[index] {
             case Byte.space, Byte.tab: spaces(&children)
-            case Byte.hash: children.append(comment())
+            case Byte.hash: keep(in: &children, comment())
             case Byte.lineFeed, Byte.carriageReturn:
                 if lineEnd == nil { lineEnd = index }
                 guard let newline = newline() else { return lineEnd }
-                children.append(newline)
+                keep(in: &children, newline)
             default: return lineEnd
             }
         }
@@ -133,6 +133,7 @@ extension Parser {
 
     private mutating func array(depth: Int, position: TOMLPosition) throws(SyntaxError) -> (TOMLSyntaxNode, TOMLItem) {
         let open = index
+        nesting += 1
         var children = [take(.bracketOpen)]
         var items: [TOMLItem] = []
         while true {
@@ -140,8 +141,12 @@ extension Parser {
             guard let next = peek() else { throw notClosedArray(open) }
             if let error = leftOpen("array", lineEnd: lineEnd) { throw error }
             if next == Byte.closeBracket {
-                children.append(take(.bracketClose))
+                keep(in: &children, take(.bracketClose))
+                nesting -= 1
                 break
+            }
+            if !Self.startsValue(next) {
+                throw cannotStandInList()
             }
             if next == Byte.comma {
                 throw SyntaxError(
@@ -149,14 +154,18 @@ extension Parser {
                     hint: "separate the values of a list with single commas, as in days = [\"mon\", \"fri\"]")
             }
             let element = try value(depth: depth)
-            children.append(element.node)
+            keep(in: &children, element.node)
             items.append(element.item)
             let lineEndAfter = arrayTrivia(&children)
             guard let after = peek() else { throw notClosedArray(open) }
             if let error = leftOpen("array", lineEnd: lineEndAfter) { throw error }
             if after == Byte.comma {
-                children.append(take(.comma))
-            } else if after != Byte.closeBracket {
+                keep(in: &children, take(.comma))
+            } else if after == Byte.closeBracket {
+                keep(in: &children, take(.bracketClose))
+                nesting -= 1
+                break
+            } else {
                 throw SyntaxError(
                     offset: index, message: "\(describe(at: index)) cannot stand in a list here",
                     hint: "separate the values of a list with commas and end it with ], as in days = [\"mon\", \"fri\"]"
@@ -164,6 +173,18 @@ extension Parser {
             }
         }
         return (TOMLSyntaxNode(.array, children: children), TOMLItem(value: .array(items), position: position))
+    }
+
+    private func cannotStandInList() -> SyntaxError {
+        SyntaxError(
+            offset: index, message: "\(describe(at: index)) cannot stand in a list here",
+            hint: "separate the values of a list with commas and end it with ], as in days = [\"mon\", \"fri\"]")
+    }
+
+    /// Whether a value (or a comma, reported on its own) can start with this byte.
+    static func startsValue(_ byte: UInt8) -> Bool {
+        Byte.isBareValue(byte) || byte == Byte.quote || byte == Byte.apostrophe || byte == Byte.openBracket
+            || byte == Byte.openBrace || byte == Byte.comma
     }
 
     private func notClosedArray(_ open: Int) -> SyntaxError {
@@ -184,11 +205,11 @@ extension Parser {
                         hint: "end it with } on the same line (TOML 1.0 keeps { } tables on one line)")
                 }
                 if bytes[index] == Byte.hash {
-                    children.append(comment())
+                    keep(in: &children, comment())
                 } else {
                     if lineEnd == nil { lineEnd = index }
                     guard let newline = newline() else { return lineEnd }
-                    children.append(newline)
+                    keep(in: &children, newline)
                 }
             default: return lineEnd
             }
@@ -199,6 +220,7 @@ extension Parser {
     private mutating func inlineTable(depth: Int, position: TOMLPosition) throws(SyntaxError) -> (
         TOMLSyntaxNode, TOMLItem
     ) {
+        nesting += 1
         var children = [take(.braceOpen)]
         var table = TOMLTable(origin: .inline, position: position)
         var afterComma = false
@@ -211,7 +233,8 @@ extension Parser {
                         offset: index, message: "an inline table must not end with a comma",
                         hint: "remove the comma before }")
                 }
-                children.append(take(.braceClose))
+                keep(in: &children, take(.braceClose))
+                nesting -= 1
                 break
             }
             if next == Byte.comma {
@@ -220,15 +243,16 @@ extension Parser {
                     hint: "separate the keys of an inline table with single commas, as in { a = 1, b = 2 }")
             }
             let pair = try keyValue(depth: depth, atLineStart: false)
-            children.append(TOMLSyntaxNode(.keyValue, children: pair.children))
+            keep(in: &children, TOMLSyntaxNode(.keyValue, children: pair.children))
             report(SemanticBuilder.insert(&table, pair.keys[...], pair.item, prefix: [], all: pair.keys))
             let lineEnd = try inlineTrivia(&children)
             guard let after = peek() else { throw notClosedInline() }
             if after == Byte.comma {
-                children.append(take(.comma))
+                keep(in: &children, take(.comma))
                 afterComma = true
             } else if after == Byte.closeBrace {
-                children.append(take(.braceClose))
+                keep(in: &children, take(.braceClose))
+                nesting -= 1
                 break
             } else if let lineEnd {
                 index = lineEnd

@@ -15,16 +15,21 @@ struct Parser {
     let bytes: [UInt8]
     let count: Int
     let version: TOMLVersion
+    /// False when only the values are wanted: no syntax tree is built (the tokens are empty).
+    let buildsSyntax: Bool
     var index = 0
+    /// The lists and inline tables open where reading stopped; recovery skips to where they close.
+    var nesting = 0
     var tracker: PositionTracker
     var builder = SemanticBuilder()
     var diagnostics: [TOMLDiagnostic] = []
     var omittedDiagnostics = 0
 
-    init(bytes: [UInt8], version: TOMLVersion) {
+    init(bytes: [UInt8], version: TOMLVersion, buildsSyntax: Bool = true) {
         self.bytes = bytes
         self.count = bytes.count
         self.version = version
+        self.buildsSyntax = buildsSyntax
         self.tracker = PositionTracker(bytes: bytes)
     }
 
@@ -74,7 +79,12 @@ struct Parser {
 
     /// A token of the text from `start` to the current place.
     func token(_ kind: TOMLSyntaxKind, from start: Int) -> TOMLSyntaxNode {
-        TOMLSyntaxNode(token: kind, text: text(start, index))
+        TOMLSyntaxNode(token: kind, text: buildsSyntax ? text(start, index) : "")
+    }
+
+    /// Adds a node to the syntax tree, when one is built.
+    mutating func keep(in list: inout [TOMLSyntaxNode], _ node: TOMLSyntaxNode) {
+        if buildsSyntax { list.append(node) }
     }
 
     /// Moves past `length` bytes, returning them as a token.
@@ -92,7 +102,7 @@ struct Parser {
     mutating func spaces(_ children: inout [TOMLSyntaxNode]) {
         let start = index
         skipSpaces()
-        if index > start { children.append(token(.whitespace, from: start)) }
+        if index > start { keep(in: &children, token(.whitespace, from: start)) }
     }
 
     /// `\n` or `\r\n`, when one is here.
@@ -145,7 +155,7 @@ struct Parser {
     mutating func parseDocument() -> TOMLSyntaxNode {
         var document: [TOMLSyntaxNode] = []
         if count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
-            document.append(take(.byteOrderMark, length: 3))
+            keep(in: &document, take(.byteOrderMark, length: 3))
         }
         var section: [TOMLSyntaxNode] = []
         while index < count {
@@ -153,50 +163,116 @@ struct Parser {
             skipSpaces()
             let indentation = index > lineStart ? token(.whitespace, from: lineStart) : nil
             guard index < count else {
-                if let indentation { section.append(indentation) }
+                if let indentation { keep(in: &section, indentation) }
                 break
             }
             switch bytes[index] {
             case Byte.lineFeed, Byte.carriageReturn:
-                if let indentation { section.append(indentation) }
+                if let indentation { keep(in: &section, indentation) }
                 if let newline = newline() {
-                    section.append(newline)
+                    keep(in: &section, newline)
                 } else {
                     report(
                         at: tracker.position(at: index),
                         "a carriage return (CR) must be followed by a line feed (LF)",
                         hint: "save the file with Unix (LF) or Windows (CR LF) line ends")
-                    section.append(take(.invalid))
+                    keep(in: &section, take(.invalid))
                 }
             case Byte.hash:
-                if let indentation { section.append(indentation) }
-                section.append(comment())
+                if let indentation { keep(in: &section, indentation) }
+                keep(in: &section, comment())
             case Byte.openBracket:
-                document.append(TOMLSyntaxNode(.section, children: section))
+                keep(in: &document, TOMLSyntaxNode(.section, children: section))
                 section = [header(lineStart: lineStart, indentation: indentation)]
             default:
-                section.append(keyValueLine(lineStart: lineStart, indentation: indentation))
+                keep(in: &section, keyValueLine(lineStart: lineStart, indentation: indentation))
             }
         }
-        document.append(TOMLSyntaxNode(.section, children: section))
+        keep(in: &document, TOMLSyntaxNode(.section, children: section))
         return TOMLSyntaxNode(.document, children: document)
     }
 
     /// After a mistake: the rest of the line where reading stopped, from the start of the statement,
-    /// as an invalid token.
+    /// as an invalid token. When the mistake is inside a list or inline table, the lines up to its
+    /// closing bracket go too, unless one of them starts a new statement.
     mutating func recover(from lineStart: Int) -> TOMLSyntaxNode {
-        var end = max(index, lineStart)
-        while end < count && bytes[end] != Byte.lineFeed { end += 1 }
-        if end < count && end > lineStart + 1 && bytes[end - 1] == Byte.carriageReturn { end -= 1 }
+        var end = lineEnd(from: max(index, lineStart))
+        if nesting > 0 {
+            var open = nesting + brackets(from: min(index + 1, end), to: end)
+            while open > 0 && end < count {
+                let next = end + (bytes[end] == Byte.carriageReturn ? 2 : 1)
+                guard next < count, !startsStatement(at: next) else { break }
+                let nextEnd = lineEnd(from: next)
+                open += brackets(from: next, to: nextEnd)
+                end = nextEnd
+            }
+        }
         if end <= lineStart { end = min(lineStart + 1, count) }
+        nesting = 0
         index = end
         return token(.invalid, from: lineStart)
+    }
+
+    /// Where the line holding `offset` ends: its line feed, or the carriage return before it.
+    private func lineEnd(from offset: Int) -> Int {
+        var end = offset
+        while end < count && bytes[end] != Byte.lineFeed { end += 1 }
+        if end < count && end > offset && bytes[end - 1] == Byte.carriageReturn { end -= 1 }
+        return end
+    }
+
+    /// Brackets opened minus brackets closed, outside strings and comments, in a line.
+    private func brackets(from start: Int, to end: Int) -> Int {
+        var balance = 0
+        var quote: UInt8?
+        var position = start
+        while position < end {
+            let byte = bytes[position]
+            if let open = quote {
+                if byte == Byte.backslash && open == Byte.quote {
+                    position += 1
+                } else if byte == open {
+                    quote = nil
+                }
+            } else {
+                switch byte {
+                case Byte.quote, Byte.apostrophe: quote = byte
+                case Byte.openBracket, Byte.openBrace: balance += 1
+                case Byte.closeBracket, Byte.closeBrace: balance -= 1
+                case Byte.hash: return balance
+                default: break
+                }
+            }
+            position += 1
+        }
+        return balance
+    }
+
+    /// Whether the line starting at `offset` holds `key = ...` or a `[table]` header.
+    private mutating func startsStatement(at offset: Int) -> Bool {
+        let saved = index
+        defer { index = saved }
+        index = offset
+        skipSpaces()
+        if looksLikeKeyValue() { return true }
+        guard peek() == Byte.openBracket else { return false }
+        while let byte = peek(), byte == Byte.openBracket || byte == Byte.space || byte == Byte.tab { index += 1 }
+        var sawName = false
+        while let byte = peek(), byte != Byte.closeBracket {
+            guard
+                Byte.isBareKey(byte) || byte == Byte.dot || byte == Byte.space || byte == Byte.quote
+                    || byte == Byte.apostrophe || byte == Byte.tab
+            else { return false }
+            sawName = sawName || Byte.isLetter(byte)
+            index += 1
+        }
+        return sawName
     }
 
     mutating func keyValueLine(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
         do throws(SyntaxError) {
             var children: [TOMLSyntaxNode] = []
-            if let indentation { children.append(indentation) }
+            if let indentation { keep(in: &children, indentation) }
             let pair = try keyValue(depth: 0, atLineStart: true)
             children += pair.children
             try finishLine(&children, after: "value")
@@ -211,10 +287,10 @@ struct Parser {
     /// Whitespace, a comment and the line's end after a statement.
     mutating func finishLine(_ children: inout [TOMLSyntaxNode], after what: String) throws(SyntaxError) {
         spaces(&children)
-        if peek() == Byte.hash { children.append(comment()) }
+        if peek() == Byte.hash { keep(in: &children, comment()) }
         guard index < count else { return }
         if let newline = newline() {
-            children.append(newline)
+            keep(in: &children, newline)
             return
         }
         throw SyntaxError(
@@ -227,22 +303,24 @@ struct Parser {
     mutating func header(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
         do throws(SyntaxError) {
             var children: [TOMLSyntaxNode] = []
-            if let indentation { children.append(indentation) }
+            if let indentation { keep(in: &children, indentation) }
             let isArray = peek(1) == Byte.openBracket
             let position = tracker.position(at: index)
-            children.append(take(isArray ? .doubleBracketOpen : .bracketOpen, length: isArray ? 2 : 1))
+            keep(in: &children, take(isArray ? .doubleBracketOpen : .bracketOpen, length: isArray ? 2 : 1))
             spaces(&children)
             guard let first = peek(), Byte.startsKey(first) else {
                 let found = describe(at: index)
                 throw SyntaxError(
                     offset: index,
-                    message: peek().map { $0 == Byte.lineFeed || $0 == Byte.carriageReturn } ?? true
-                        ? "the table header has no name: the line ends after `[`"
-                        : "the table header has no name: \(found) cannot start one",
+                    message: index >= count
+                        ? "the table header is not complete: the file ends after `[`"
+                        : peek() == Byte.lineFeed || peek() == Byte.carriageReturn
+                            ? "the table header has no name: the line ends after `[`"
+                            : "the table header has no name: \(found) cannot start one",
                     hint: "name the section, as in [plugins.reminders], or remove the `[` until you have finished it")
             }
             let key = try key(atLineStart: false)
-            children.append(key.node)
+            keep(in: &children, key.node)
             spaces(&children)
             let closed =
                 isArray ? peek() == Byte.closeBracket && peek(1) == Byte.closeBracket : peek() == Byte.closeBracket
@@ -257,7 +335,7 @@ struct Parser {
                         : "join the parts of a name with dots, and quote a part that has other characters than"
                             + " letters, digits, _ and -, as in [plugins.\"my plugin\"]")
             }
-            children.append(take(isArray ? .doubleBracketClose : .bracketClose, length: isArray ? 2 : 1))
+            keep(in: &children, take(isArray ? .doubleBracketClose : .bracketClose, length: isArray ? 2 : 1))
             try finishLine(&children, after: "table header")
             report(builder.openTable(key.parts, isArray: isArray, position: position))
             return TOMLSyntaxNode(isArray ? .arrayTableHeader : .tableHeader, children: children)
@@ -280,17 +358,17 @@ struct Parser {
     mutating func keyValue(depth: Int, atLineStart: Bool) throws(SyntaxError) -> KeyValue {
         var children: [TOMLSyntaxNode] = []
         let key = try key(atLineStart: atLineStart)
-        children.append(key.node)
+        keep(in: &children, key.node)
         spaces(&children)
         guard peek() == Byte.equals else {
             throw SyntaxError(
                 offset: index, message: "expected `=` after the key, found \(describe(at: index))",
                 hint: "write each setting as key = value")
         }
-        children.append(take(.equals))
+        keep(in: &children, take(.equals))
         spaces(&children)
         let value = try value(depth: depth)
-        children.append(value.node)
+        keep(in: &children, value.node)
         return KeyValue(children: children, keys: key.parts, item: value.item)
     }
 
@@ -318,7 +396,7 @@ struct Parser {
             default:
                 throw keyProblem(first: parts.isEmpty && atLineStart)
             }
-            children.append(token(kind, from: start))
+            keep(in: &children, token(kind, from: start))
             parts.append(KeyPart(name: name, position: position))
             if parts.count > Self.maximumDepth {
                 throw SyntaxError(
@@ -331,8 +409,8 @@ struct Parser {
                 index = beforeSpace
                 break
             }
-            if index > beforeSpace { children.append(token(.whitespace, from: beforeSpace)) }
-            children.append(take(.dot))
+            if index > beforeSpace { keep(in: &children, token(.whitespace, from: beforeSpace)) }
+            keep(in: &children, take(.dot))
             spaces(&children)
         }
         return (TOMLSyntaxNode(.key, children: children), parts)

@@ -104,7 +104,7 @@ struct SemanticBuilder {
             if isLast {
                 if isArray {
                     return Failure(
-                        position: key.position,
+                        position: position,
                         message: "`\(name)` is already a table, so it cannot also be a list of tables [[\(name)]]",
                         hint: "write [\(name)] once, or [[\(name)]] for each of its tables")
                 }
@@ -117,31 +117,31 @@ struct SemanticBuilder {
                     return nil
                 case .inline:
                     return Failure(
-                        position: key.position,
+                        position: position,
                         message: "`\(name)` is already set to an inline table, so it cannot also be a [\(name)] table",
                         hint: "put all its keys in the { } or all under the [\(name)] header")
                 case .dotted:
                     return Failure(
-                        position: key.position,
+                        position: position,
                         message: "`\(name)` is already a table made by dotted keys (\(name).key = ...), "
                             + "so it cannot also have a [\(name)] header",
                         hint: "put all its keys under one [\(name)] header")
                 default:
                     return Failure(
-                        position: key.position, message: "the table [\(name)] is defined twice",
+                        position: position, message: "the table [\(name)] is defined twice",
                         hint: "put all its keys under one [\(name)] header; write [[\(name)]] for a list of tables")
                 }
             }
             if origin == .inline {
                 return Failure(
-                    position: key.position,
+                    position: position,
                     message: "`\(name)` is already set to an inline table, so no table can be added inside it",
                     hint: "put all its keys in the { } or write it as a [\(name)] table")
             }
         case .arrayOfTables:
             if isLast && !isArray {
                 return Failure(
-                    position: key.position,
+                    position: position,
                     message:
                         "`\(name)` is already a list of tables ([[\(name)]]), so it cannot also be a [\(name)] table",
                     hint: "write [[\(name)]] to add another element")
@@ -158,7 +158,7 @@ struct SemanticBuilder {
             }
         case .value:
             return Failure(
-                position: key.position, message: "`\(name)` is already set to a value, so it cannot also be a table",
+                position: position, message: "`\(name)` is already set to a value, so it cannot also be a table",
                 hint: "rename one of the two")
         }
         return table.modifyChild(at: found) {

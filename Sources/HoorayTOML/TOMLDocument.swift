@@ -48,6 +48,16 @@ public struct TOMLDocument: Sendable {
         diagnostics = encodingProblems.isEmpty ? found : encodingProblems + found
     }
 
+    /// Only the values and the mistakes of a document: faster than a ``TOMLDocument`` when the text
+    /// will not be edited nor printed, as no syntax tree is built.
+    public static func values(
+        parsing text: String, version: TOMLVersion = .v1_1
+    ) -> (root: TOMLTable, diagnostics: [TOMLDiagnostic]) {
+        var parser = Parser(bytes: Array(text.utf8), version: version, buildsSyntax: false)
+        _ = parser.parseDocument()
+        return (parser.builder.root, parser.finishedDiagnostics())
+    }
+
     /// The document printed from ``syntax``: the text it was read from, as long as it is unchanged.
     public var text: String { syntax.description }
 

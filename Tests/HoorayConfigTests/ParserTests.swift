@@ -27,13 +27,13 @@ import Testing
 
     @Test(
         arguments: [
-            ("a = 1\na = 2\n", 2, 5, "`a` is set twice"),
+            ("a = 1\na = 2\n", 2, 1, "`a` is set twice"),
             ("[log]\nlevel = \"info\"\n[log]\n", 3, 1, "the table [log] is defined twice"),
-            ("at = 15:00\n", 1, 11, "not a complete TOML date or time"),
-            ("n = 05\n", 1, 7, "must not start with 0"),
+            ("at = 15:0\n", 1, 6, "not a complete TOML date or time"),
+            ("n = 05\n", 1, 5, "must not start with 0"),
             ("title = \"Stretch\nbody = 1\n", 1, 17, "the string is not closed on this line"),
             ("a = 1 b = 2\n", 1, 7, "unexpected `b` after the value"),
-            ("x = { a = 1, }\n", 1, 14, "must not end with a comma"),
+            ("x = { a = 1,, }\n", 1, 13, "a key is missing before this comma"),
             ("a =\n", 1, 4, "the value is missing"),
             ("[plugins.reminders\nx = 1\n", 1, 19, "the table header is not closed"),
             ("[[r]]\nx = 1\n[r]\n", 3, 1, "`r` is already a list of tables ([[r]])"),

@@ -72,7 +72,7 @@ import Testing
     @Test func aLoneBracketIsRefusedWithItsPlace() {
         let document = TOMLDocument(parsing: "[")
         #expect(document.diagnostics.map(\.position) == [TOMLPosition(line: 1, column: 2, offset: 1)])
-        #expect(document.diagnostics.first?.message == "the table header has no name: the line ends after `[`")
+        #expect(document.diagnostics.first?.message == "the table header is not complete: the file ends after `[`")
         #expect(document.text == "[")
     }
 
