@@ -192,7 +192,7 @@ let package = Package(
         .executableTarget(
             name: "hooray-cli",
             dependencies: [
-                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
+                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig", "HoorayTOML",
                 "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -43,6 +43,7 @@ extension RemindersPlugin {
                     .init(name: "title", help: "What to be reminded of, such as \"Call mom\".", isRepeating: true)
                 ],
                 options: Self.whenOptions,
+                flags: [Self.toFileFlag],
                 examples: [
                     "hooray remind \"Call mom\" --at 18:00",
                     "hooray reminders add \"list\" --at 18:00",
@@ -50,6 +51,7 @@ extension RemindersPlugin {
                     "hooray remind \"Water the plants\" --at 09:30 --every 3d",
                     "hooray remind Tea --in 20m",
                     "hooray remind \"Buy a gift\" --on 2026-12-20 --at 10:00 --body \"Something small.\"",
+                    "hooray remind Stretch --at 15:00 --days mon-fri --to-file",
                 ],
                 aliases: ["remind"], offersJSON: true, noun: "your reminder"),
             CommandSpec(
@@ -86,6 +88,9 @@ extension RemindersPlugin {
         case "add":
             let options = try RemindOptions(
                 command, title: command.values("title").joined(separator: " "), input: book.input)
+            if command.flag(Self.toFileFlag.name) {
+                return try Self.fileEntry(options, command, today: book.input.today)
+            }
             let (record, scheduled) = try await book.add(options)
             let entry = book.entry(record, nextDue: scheduled.nextDue)
             let id = record.id

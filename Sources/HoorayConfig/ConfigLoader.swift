@@ -16,6 +16,8 @@ public struct ConfigLoader: Sendable {
     public var plugins: [any HoorayPlugin]
     /// Top-level sections read elsewhere, such as `[ai]`, checked like the core settings.
     public var extraSections: [ExtraSection]
+    /// Texts read in place of files, by path: an edit checked before it is written (`hooray config set`).
+    var replacedTexts: [String: String] = [:]
 
     /// Creates a loader.
     ///
@@ -161,7 +163,8 @@ public struct ConfigLoader: Sendable {
         }
         for (path, required) in files {
             do {
-                guard let text = try FileReader.readText(atPath: path) else {
+                let replaced = replacedTexts[path]
+                guard let text = replaced != nil ? replaced : try FileReader.readText(atPath: path) else {
                     if required {
                         let hint =
                             path == explicitFile

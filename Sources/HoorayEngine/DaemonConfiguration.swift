@@ -170,7 +170,7 @@ public struct ConfigurationLoader: Sendable {
     }
 
     /// Top-level sections read by the engine beyond the core settings.
-    static let extraSections = [
+    public static let extraSections = [
         ExtraSection(name: AIConfiguration.sectionName, as: AIConfiguration.self, default: .defaults)
     ]
 }

@@ -11,7 +11,8 @@ import Logging
 /// stored and shown before the process exits. Work the plugin schedules for later waits for the
 /// daemon.
 public final class PluginCommandRunner: Sendable {
-    let session: CLISession
+    /// The CLI session the commands run in.
+    public let session: CLISession
     let plugins: [any HoorayPlugin]
     let host = LocalHostBox()
 

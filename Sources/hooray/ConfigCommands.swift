@@ -6,7 +6,8 @@ import HoorayKit
 
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "config", abstract: "Work with the configuration.", subcommands: [Check.self, Path.self])
+        commandName: "config", abstract: "Work with the configuration.",
+        subcommands: [Check.self, Path.self, Get.self, SetValue.self, Unset.self])
 
     struct Check: AsyncParsableCommand, OffersJSON {
         static var configuration: CommandConfiguration {

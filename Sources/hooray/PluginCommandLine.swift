@@ -270,8 +270,8 @@ enum PluginCommandLine {
         let reply: CommandReply
         let venue: PluginCommandRunner.Venue
         do {
-            (reply, venue) = try await runner.run(
-                invocation, plugin: target.plugin, noun: spec.noun, writes: spec.writes, handover: frontDoorHandover)
+            (reply, venue) = try await ConfigEntryWrite.run(
+                runner, invocation, plugin: target.plugin, spec: spec, handover: frontDoorHandover)
         } catch let failure as PluginCommandFailed where failure.invalidValue != nil {
             await runner.stopHostedPlugins()
             // A value the plugin refused is a usage error, as an unknown option is.

@@ -192,7 +192,7 @@ struct SafeTextTests {
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin", "pluginDetail",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
                     "recoveryDashboard", "challenge", "templates", "swapEntry", "about", "configCheck",
-                    "configProblem", "configFile", "aiTest",
+                    "configProblem", "configFile", "configValue", "aiTest",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -256,6 +256,8 @@ struct SafeTextTests {
             _ = try await fixture.hooray("export", "-o", exported)
             try await record("importSummary", ["import", exported, "--json"])
             try await record("bar", ["bar", "--json"])
+            try await record("configValue", ["config", "get", "plugins.water.enabled", "--json"])
+            try await record("configValue", ["config", "get", "log.level", "--json"])
             let rejectionID = try #require(
                 try objects(try await fixture.hooray("recovery", "list", "--json")).first?["id"] as? String)
             // With hoorayd running, the same types have the same keys.

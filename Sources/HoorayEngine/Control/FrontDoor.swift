@@ -183,7 +183,7 @@ public enum FrontDoor {
             if prepared.spec.writes { say("Nothing was saved.", to: 2) }
             return CommandOutput(writes: writes, status: response.exitCode ?? ExitStatus.failed.rawValue)
         }
-        guard reply.clipboard == nil, reply.guide == nil else { return nil }
+        guard reply.clipboard == nil, reply.guide == nil, reply.configurationEntry == nil else { return nil }
         for line in reply.warnings { say(TerminalText.safe(line, multiline: true), to: 2) }
         if prepared.invocation.json {
             say((reply.json ?? .null).text(pretty: true), to: 1)

@@ -459,6 +459,13 @@ public struct CommandReply: Sendable, Hashable, Codable {
     /// `SIGTERM` ends a guide early and cleanly: the cursor and the terminal's modes are put back, a
     /// kind line is printed and `hooray` exits 0, as the command itself did what was asked.
     public var guide: TerminalGuide?
+    /// A table for `hooray` to add to the user's configuration file, where the user can then change
+    /// it by hand, such as a reminder of `hooray remind add --to-file`; `nil` for none.
+    ///
+    /// `hooray` writes it, never the plugin (a command may run in `hoorayd`): checked as the file's
+    /// other tables are, before the reply is printed; when it is refused, the reply is not printed
+    /// and `hooray` says why and exits 78.
+    public var configurationEntry: ConfigurationEntry?
 
     /// Creates a reply.
     ///
@@ -469,10 +476,12 @@ public struct CommandReply: Sendable, Hashable, Codable {
     ///   - followUp: A command to run after the background work, when hosted by `hooray`.
     ///   - clipboard: Text for `hooray` to put on the user's clipboard.
     ///   - guide: A guide for `hooray` to play in the user's terminal.
+    ///   - configurationEntry: A table for `hooray` to add to the user's configuration file.
     public init(
         text: String = "", json: JSONValue? = nil, warnings: [String] = [], followUp: CommandInvocation? = nil,
-        clipboard: String? = nil, guide: TerminalGuide? = nil
+        clipboard: String? = nil, guide: TerminalGuide? = nil, configurationEntry: ConfigurationEntry? = nil
     ) {
+        self.configurationEntry = configurationEntry
         self.guide = guide
         self.text = text
         self.json = json
@@ -484,6 +493,7 @@ public struct CommandReply: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case text, json, warnings, clipboard, guide
         case followUp = "follow_up"
+        case configurationEntry = "configuration_entry"
     }
 
     /// Decodes a reply; one from a host or plugin that predates a member leaves it out.
@@ -495,6 +505,7 @@ public struct CommandReply: Sendable, Hashable, Codable {
         followUp = try container.decodeIfPresent(CommandInvocation.self, forKey: .followUp)
         clipboard = try container.decodeIfPresent(String.self, forKey: .clipboard)
         guide = try container.decodeIfPresent(TerminalGuide.self, forKey: .guide)
+        configurationEntry = try container.decodeIfPresent(ConfigurationEntry.self, forKey: .configurationEntry)
     }
 
     /// A reply that is text only.
