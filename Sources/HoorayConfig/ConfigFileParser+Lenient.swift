@@ -12,7 +12,9 @@ extension ConfigFileParser {
         guard !reading.errors.isEmpty else { return (reading.root, []) }
         var headers: [(line: Int, keys: [String])] = []
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // A byte-order mark is no part of the first line's header.
+        let lines = text.drop { $0 == "\u{FEFF}" }.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines {
             lineNumber += 1
             if let keys = header(line) { headers.append((lineNumber, keys)) }
         }

@@ -108,7 +108,18 @@ extension Parser {
         var sawKey = false
         while position < count {
             let byte = bytes[position]
-            if Byte.isBareKey(byte) || byte == Byte.quote || byte == Byte.apostrophe {
+            if byte == Byte.quote || byte == Byte.apostrophe {
+                // A quoted key part ends at its own closing quote on this line: an `=` inside it,
+                // as in "Less screen = more sleep", is text, not the sign of a key.
+                position += 1
+                while position < count, bytes[position] != byte {
+                    if bytes[position] == Byte.lineFeed || bytes[position] == Byte.carriageReturn { return false }
+                    if byte == Byte.quote, bytes[position] == Byte.backslash { position += 1 }
+                    position += 1
+                }
+                guard position < count else { return false }
+                sawKey = true
+            } else if Byte.isBareKey(byte) {
                 sawKey = true
             } else if byte == Byte.equals {
                 return sawKey

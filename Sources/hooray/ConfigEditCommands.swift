@@ -17,7 +17,7 @@ extension ConfigCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The key, such as plugins.swaps.night_prep.")
+        @Argument(help: "The key, such as celebrations.style.")
         var key: String
 
         @Flag(help: "Print JSON: key, value, toml, file, line and column (null when not set).")
@@ -63,7 +63,7 @@ extension ConfigCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The key, such as plugins.swaps.night_prep.")
+        @Argument(help: "The key, such as celebrations.style.")
         var key: String
 
         @Argument(help: "The value, such as off, 21:30, true or '[\"mon\", \"fri\"]'.")
@@ -113,7 +113,7 @@ extension ConfigCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The key, such as plugins.swaps.night_prep.")
+        @Argument(help: "The key, such as celebrations.style.")
         var key: String
 
         func run() async throws {
@@ -176,16 +176,19 @@ enum ConfigEditing {
     /// The editor of the user's own file, or of the file of `--config`.
     static func editor(configFile: String?) throws(ConfigEditRefusal) -> ConfigFileEditor {
         var editor = try ConfigFileEditor(loader: loader(configFile: configFile))
-        // For tests only: a command run just before the write, to change the file meanwhile.
-        if let command = ProcessInfo.processInfo.environment["HOORAY_TEST_BEFORE_CONFIG_WRITE"], !command.isEmpty {
-            editor.beforeWrite = {
-                let shell = Process()
-                shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-                shell.arguments = ["-c", command]
-                try? shell.run()
-                shell.waitUntilExit()
+        // For tests only, and only in debug builds: a command run just before the write, to change
+        // the file meanwhile.
+        #if DEBUG
+            if let command = ProcessInfo.processInfo.environment["HOORAY_TEST_BEFORE_CONFIG_WRITE"], !command.isEmpty {
+                editor.beforeWrite = {
+                    let shell = Process()
+                    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+                    shell.arguments = ["-c", command]
+                    try? shell.run()
+                    shell.waitUntilExit()
+                }
             }
-        }
+        #endif
         return editor
     }
 

@@ -97,7 +97,8 @@ while kept < 1_000_000:
         message = receive()
         if message is None:
             sys.exit(0)
-        if "method" not in message and first <= message.get("id", 0) <= next_id:
+        answered = message.get("id")
+        if "method" not in message and isinstance(answered, int) and first <= answered <= next_id:
             answers[message["id"]] = message
         elif message.get("method") == "shutdown":
             answer(message, {})
