@@ -211,7 +211,8 @@ struct DateTimeReader {
         var time = text(index, index + 5)
         index += 5
         var second = 0
-        if index < end && bytes[index] == Byte.colon {
+        let hasSeconds = index < end && bytes[index] == Byte.colon
+        if hasSeconds {
             guard twoDigits(at: index + 1) else { throw incomplete() }
             second = number(at: index + 1, digits: 2)
             time += text(index, index + 3)
@@ -225,6 +226,8 @@ struct DateTimeReader {
         }
         guard hour <= 23, minute <= 59, second <= 60 else { throw outOfRange("time") }
         if index < end && bytes[index] == Byte.dot {
+            // TOML 1.1 lets the seconds out, but a fraction belongs to seconds: 07:32.5 is no time.
+            guard hasSeconds else { throw incomplete() }
             index += 1
             let fractionStart = index
             while index < end && Byte.isDigit(bytes[index]) { index += 1 }
