@@ -39,8 +39,9 @@ extension Parser {
     private func checkDepth(_ depth: Int) throws(SyntaxError) {
         guard depth < Self.maximumDepth else {
             throw SyntaxError(
-                offset: index, message: "lists and inline tables are nested more than \(Self.maximumDepth) deep here",
-                hint: "nest fewer lists and { } tables inside each other")
+                offset: index,
+                message: "lists, inline tables and dotted keys are nested more than \(Self.maximumDepth) deep here",
+                hint: "nest fewer lists and { } tables inside each other, or use shorter dotted keys")
         }
     }
 

@@ -367,7 +367,9 @@ struct Parser {
         }
         keep(in: &children, take(.equals))
         spaces(&children)
-        let value = try value(depth: depth)
+        // Each further part of a dotted key is one more table around the value: counted with the
+        // lists and inline tables, so that no file builds a tree deeper than the limit allows.
+        let value = try value(depth: depth + key.parts.count - 1)
         keep(in: &children, value.node)
         return KeyValue(children: children, keys: key.parts, item: value.item)
     }

@@ -129,7 +129,9 @@ struct HalfTypedConfigTests {
             try deep.write(toFile: deepFile, atomically: true, encoding: .utf8)
             let check = try await fixture.hooray("config", "check", deepFile)
             #expect(check.status == .exited(78))
-            #expect(check.standardError.contains("deep.toml:1:645: error: lists and inline tables are nested more"))
+            #expect(
+                check.standardError.contains(
+                    "deep.toml:1:645: error: lists, inline tables and dotted keys are nested more"))
 
             try deep.write(toFile: file, atomically: true, encoding: .utf8)
             daemon.send(SIGHUP)

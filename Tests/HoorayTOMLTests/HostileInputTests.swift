@@ -31,6 +31,16 @@ import Testing
         #expect(document.text == text)
     }
 
+    @Test func dottedKeysInsideNestedInlineTablesAreRefusedPastTheLimit() {
+        let key = Array(repeating: "a", count: 128).joined(separator: ".")
+        let text =
+            "x = " + String(repeating: "{\(key) = ", count: 127) + "1" + String(repeating: "}", count: 127) + "\n"
+        let document = TOMLDocument(parsing: text)
+        #expect(document.diagnostics.count == 1, "\(document.diagnostics.prefix(3))")
+        #expect(document.diagnostics.first?.message.contains("nested more than 128 deep") == true)
+        #expect(document.text == text)
+    }
+
     @Test func nestingUpToTheLimitIsRead() {
         let text = "a = " + String(repeating: "[", count: 128) + String(repeating: "]", count: 128)
         #expect(TOMLDocument(parsing: text).isValid)
