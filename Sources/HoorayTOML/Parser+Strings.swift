@@ -48,22 +48,23 @@ extension Parser {
         return result
     }
 
-    /// `"""text"""`, starting at its first quote.
-    mutating func multilineBasicString() throws(SyntaxError) -> String {
+    /// `"""text"""` (escapes read) or `'''text'''` (taken as written), starting at its first quote.
+    mutating func multilineString(quote: UInt8) throws(SyntaxError) -> String {
+        let escapes = quote == Byte.quote
         index += 3
         skipFirstNewline()
         var decoded: [UInt8] = []
         var segment = index
         while true {
-            guard index < count else { throw notClosed("\"\"\"") }
+            guard index < count else { throw notClosed(escapes ? "\"\"\"" : "'''") }
             let byte = bytes[index]
             switch byte {
-            case Byte.quote:
-                if try closesMultiline(Byte.quote, into: &decoded, segment: segment) {
+            case quote:
+                if try closesMultiline(quote, into: &decoded, segment: segment) {
                     return String(decoding: decoded, as: UTF8.self)
                 }
                 continue
-            case Byte.backslash:
+            case Byte.backslash where escapes:
                 decoded.append(contentsOf: bytes[segment..<index])
                 if let next = peek(1),
                     next == Byte.space || next == Byte.tab || next == Byte.lineFeed
@@ -74,33 +75,6 @@ extension Parser {
                     try escape(into: &decoded)
                 }
                 segment = index
-                continue
-            case Byte.lineFeed:
-                break
-            case Byte.carriageReturn:
-                guard peek(1) == Byte.lineFeed else { throw control(byte) }
-                index += 1
-            default:
-                try checkControl(byte)
-            }
-            index += 1
-        }
-    }
-
-    /// `'''text'''`, starting at its first quote.
-    mutating func multilineLiteralString() throws(SyntaxError) -> String {
-        index += 3
-        skipFirstNewline()
-        var decoded: [UInt8] = []
-        let segment = index
-        while true {
-            guard index < count else { throw notClosed("'''") }
-            let byte = bytes[index]
-            switch byte {
-            case Byte.apostrophe:
-                if try closesMultiline(Byte.apostrophe, into: &decoded, segment: segment) {
-                    return String(decoding: decoded, as: UTF8.self)
-                }
                 continue
             case Byte.lineFeed:
                 break

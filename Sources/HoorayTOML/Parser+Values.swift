@@ -11,14 +11,14 @@ extension Parser {
         switch first {
         case Byte.quote:
             if peek(1) == Byte.quote && peek(2) == Byte.quote {
-                let string = try multilineBasicString()
+                let string = try multilineString(quote: Byte.quote)
                 return (token(.multilineBasicString, from: start), TOMLItem(value: .string(string), position: position))
             }
             let string = try basicString()
             return (token(.basicString, from: start), TOMLItem(value: .string(string), position: position))
         case Byte.apostrophe:
             if peek(1) == Byte.apostrophe && peek(2) == Byte.apostrophe {
-                let string = try multilineLiteralString()
+                let string = try multilineString(quote: Byte.apostrophe)
                 return (
                     token(.multilineLiteralString, from: start), TOMLItem(value: .string(string), position: position)
                 )

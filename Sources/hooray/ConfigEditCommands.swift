@@ -92,7 +92,7 @@ extension ConfigCommand {
             )
             if let later = outcome.overriddenBy {
                 warn(
-                    "Note: \(UserPaths.shown(later)) sets \(ConfigKeyText.text(path)) too, and is read later, so its value wins."
+                    "Note: \(UserPaths.shown(later)) sets \(ConfigKeyText.text(path)) too, and is read later, so its value is the one used."
                 )
             }
             try ConfigEditing.reloadDaemon(label: label, configFile: global.configFile)

@@ -12,7 +12,7 @@ import HoorayKit
 /// input a terminal (`hooray reject > out.txt`), the question goes to standard error and a line
 /// answers: a key or a value.
 struct MenuQuestion {
-    /// The question, such as `What kind of rejection?`.
+    /// The question, such as `Which one?`.
     let text: String
     /// The answers, in the order shown.
     let choices: [MenuChoice]
