@@ -1,4 +1,5 @@
 import Foundation
+import HoorayTOML
 
 extension ConfigFileParser {
     /// Reads what can be read of a file with mistakes: each section holding one is left out whole
@@ -10,14 +11,7 @@ extension ConfigFileParser {
     static func readLeniently(_ text: String, file: String) -> (ConfigNode?, [IgnoredPart]) {
         let reading = read(text, file: file)
         guard !reading.errors.isEmpty else { return (reading.root, []) }
-        var headers: [(line: Int, keys: [String])] = []
-        var lineNumber = 0
-        // A byte-order mark is no part of the first line's header.
-        let lines = text.drop { $0 == "\u{FEFF}" }.split(separator: "\n", omittingEmptySubsequences: false)
-        for line in lines {
-            lineNumber += 1
-            if let keys = header(line) { headers.append((lineNumber, keys)) }
-        }
+        let headers = headers(in: text)
         var root = reading.root.table ?? ConfigTable()
         var ignored: [IgnoredPart] = []
         var leftOut: Set<[String]> = []
@@ -49,6 +43,28 @@ extension ConfigFileParser {
         remove(keys.dropFirst(), from: &inner)
         node.value = .table(inner)
         table[key] = node
+    }
+
+    /// The table headers of a file and their lines, read off its syntax tree (so a line of a
+    /// multi-line string or list that starts with `[` is no header); a header that could not be read
+    /// is read off its text.
+    static func headers(in text: String) -> [(line: Int, keys: [String])] {
+        var headers: [(line: Int, keys: [String])] = []
+        var line = 1
+        for child in TOMLDocument(parsing: text).syntax.children {
+            for part in child.kind == .section ? child.children : [child] {
+                switch part.kind {
+                case .tableHeader, .arrayTableHeader:
+                    headers.append((line, part.keyParts))
+                case .invalid:
+                    if let keys = header(part.text.prefix { $0 != "\n" }) { headers.append((line, keys)) }
+                default:
+                    break
+                }
+                line += part.description.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            }
+        }
+        return headers
     }
 
     /// The keys of a table header line, such as `["plugins", "reminders", "reminder"]` for

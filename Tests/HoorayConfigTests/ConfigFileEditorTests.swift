@@ -62,11 +62,26 @@ import Testing
         #expect(refusal?.kind == .usage)
     }
 
+    @Test func aNewFileNamedThroughALinkToTheSystemsFolderIsNotWrittenEither() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("etc/hooray/hooray.toml", "")
+        let link = directory.path + "/settings"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.path + "/etc/hooray")
+        let refusal = #expect(throws: ConfigEditRefusal.self) {
+            try ConfigFileEditor(loader: ConfigLoader(paths: directory.paths, explicitFile: link + "/new.toml"))
+        }
+        #expect(refusal?.kind == .usage)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/etc/hooray/new.toml"))
+    }
+
     @Test func keyPathsAreReadAsTOMLWritesThem() throws {
         #expect(try ConfigKeyText.keys("plugins.swaps.night_prep") == ["plugins", "swaps", "night_prep"])
         #expect(try ConfigKeyText.keys("plugins.\"my plugin\".enabled") == ["plugins", "my plugin", "enabled"])
         #expect(try ConfigKeyText.keys("a . 'b.c'") == ["a", "b.c"])
-        for bad in ["", ".a", "a.", "a..b", "a b", "\"open"] {
+        // Escapes in double quotes mean what they mean in the file.
+        #expect(try ConfigKeyText.keys(#""caf\u00E9".x"#) == ["café", "x"])
+        #expect(try ConfigKeyText.keys(#""a\"b".'c\d'"#) == ["a\"b", "c\\d"])
+        for bad in ["", ".a", "a.", "a..b", "a b", "\"open", #""bad \q escape""#] {
             #expect(throws: ConfigEditRefusal.self, "\(bad)") { try ConfigKeyText.keys(bad) }
         }
     }

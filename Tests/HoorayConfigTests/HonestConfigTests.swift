@@ -91,3 +91,27 @@ import Testing
         #expect(places.map(\.isFolder) == [false, true, false, false, false, true, false])
     }
 }
+
+extension HonestConfigTests {
+    @Test func aLineOfAMultiLineStringThatLooksLikeAHeaderDoesNotMoveTheMistakeToAnotherSection() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "config/hooray/hooray.toml",
+            """
+            [plugins.reminders]
+            note = \"\"\"
+            [plugins.swaps]
+            \"\"\"
+            oops = = 1
+
+            [plugins.swaps]
+            night_prep = "20:00"
+
+            """)
+        let lenient = try ConfigLoader(paths: directory.paths).loadLeniently(for: nil)
+        #expect(lenient.ignored.count == 1)
+        #expect(lenient.ignored.map(\.part) == ["the reminders section"])
+        #expect(lenient.loaded.root["plugins"]?["reminders"] == nil)
+        #expect(lenient.loaded.root["plugins"]?["swaps"]?["night_prep"]?.value == .string("20:00"))
+    }
+}

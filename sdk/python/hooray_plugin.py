@@ -34,6 +34,7 @@ __all__ = [
     "Action",
     "Command",
     "CommandError",
+    "ConfigurationEntry",
     "Due",
     "Host",
     "HostError",
@@ -252,23 +253,55 @@ def _notice(notice):
     raise TypeError("a notice is a Notice, a dict or a title, not %r" % (notice,))
 
 
+class ConfigurationEntry:
+    """A table for `hooray` to add to the user's own configuration file, as a reply asks for it.
+
+    `table` "reminder" adds a `[[plugins.NAME.reminder]]` to the plugin's own section; `keys` are
+    (name, value) pairs in the order written (or a dict), each value a string, number, boolean or a
+    list of them. `hooray` checks the entry as it checks the file, writes it keeping the file's
+    comments and reloads hoorayd; refused, it prints why and exits 78.
+    """
+
+    def __init__(self, table, keys):
+        if not isinstance(table, str) or not table:
+            raise TypeError("a configuration entry's table is a name, such as \"reminder\"")
+        pairs = list(keys.items()) if isinstance(keys, dict) else list(keys)
+        for pair in pairs:
+            if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) and pair[0]):
+                raise TypeError("each key of a configuration entry is a (name, value) pair, not %r" % (pair,))
+            if pair[1] is None:
+                raise TypeError("the key %r of a configuration entry has no value (None)" % (pair[0],))
+        self.table = table
+        self.keys = pairs
+
+    def to_dict(self):
+        """The entry as the protocol writes it."""
+        return {"table": self.table, "keys": [{"name": name, "value": value} for name, value in self.keys]}
+
+
 class Reply:
     """What a command answers: `text` to print, `json` for --json, `warnings` for standard error.
 
     exit_code 0 is success; anything else fails the command and `text` says why.
+    `configuration_entry` (a ConfigurationEntry) asks `hooray` to add a table to the user's file.
     """
 
-    def __init__(self, text="", json=None, warnings=None, exit_code=0):
+    def __init__(self, text="", json=None, warnings=None, exit_code=0, configuration_entry=None):
+        if configuration_entry is not None and not isinstance(configuration_entry, ConfigurationEntry):
+            raise TypeError("configuration_entry is a ConfigurationEntry, not %r" % (configuration_entry,))
         self.text = text
         self.json = json
         self.warnings = list(warnings or [])
         self.exit_code = exit_code
+        self.configuration_entry = configuration_entry
 
     def to_dict(self):
         """The reply as the protocol writes it."""
         result = {"text": self.text, "warnings": self.warnings, "exit_code": self.exit_code}
         if self.json is not None:
             result["json"] = self.json
+        if self.configuration_entry is not None:
+            result["configuration_entry"] = self.configuration_entry.to_dict()
         return result
 
 

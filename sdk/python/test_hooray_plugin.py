@@ -433,5 +433,33 @@ class ButtonQuestionTests(unittest.TestCase):
         self.assertIsNone(hooray_plugin.Action({"notice": 1, "action": "log", "now": NOW}).answer)
 
 
+class ConfigurationEntryTests(unittest.TestCase):
+    def test_a_reply_asks_hooray_to_add_a_table_to_the_users_file_as_the_protocol_writes_it(self):
+        entry = hooray_plugin.ConfigurationEntry("reminder", [("title", "Stretch"), ("at", "15:00"), ("days", ["mon"])])
+        reply = hooray_plugin.Reply(text="Added Stretch.", configuration_entry=entry).to_dict()
+        self.assertEqual(
+            reply["configuration_entry"],
+            {
+                "table": "reminder",
+                "keys": [
+                    {"name": "title", "value": "Stretch"},
+                    {"name": "at", "value": "15:00"},
+                    {"name": "days", "value": ["mon"]},
+                ],
+            },
+        )
+        self.assertNotIn("configuration_entry", hooray_plugin.Reply(text="x").to_dict())
+        from_dict = hooray_plugin.ConfigurationEntry("reminder", {"title": "A", "at": "08:00"}).to_dict()
+        self.assertEqual([key["name"] for key in from_dict["keys"]], ["title", "at"])
+
+    def test_a_key_without_a_value_or_a_table_without_a_name_is_refused_where_it_is_written(self):
+        with self.assertRaisesRegex(TypeError, "no value"):
+            hooray_plugin.ConfigurationEntry("reminder", [("title", None)])
+        with self.assertRaisesRegex(TypeError, "table"):
+            hooray_plugin.ConfigurationEntry("", [("title", "A")])
+        with self.assertRaisesRegex(TypeError, "ConfigurationEntry"):
+            hooray_plugin.Reply(configuration_entry={"table": "reminder"})
+
+
 if __name__ == "__main__":
     unittest.main()

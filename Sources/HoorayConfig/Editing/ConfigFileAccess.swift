@@ -18,6 +18,9 @@ public struct ConfigFileSnapshot: Sendable {
     public var bytes: [UInt8]?
     /// The file's permission bits, kept by the write.
     public var mode: mode_t?
+    /// The file's owner and group, kept by the write where the user may give them (root editing
+    /// another user's file leaves it theirs).
+    public var owner: (user: uid_t, group: gid_t)?
 
     /// The text read, empty when there was no file.
     public var text: String { bytes.map { String(decoding: $0, as: UTF8.self) } ?? "" }
@@ -31,7 +34,7 @@ public struct ConfigFileSnapshot: Sendable {
         guard stat(target, &status) == 0 else {
             let code = errno
             guard code == ENOENT else { throw ioRefusal("cannot read \(path): \(String(cString: strerror(code)))") }
-            return ConfigFileSnapshot(path: path, target: target, bytes: nil, mode: nil)
+            return ConfigFileSnapshot(path: path, target: target, bytes: nil, mode: nil, owner: nil)
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw ioRefusal("\(path) is not a regular file", hint: "name a .toml file")
@@ -51,7 +54,9 @@ public struct ConfigFileSnapshot: Sendable {
                 .configuration, "\(path):\(bad.line):\(bad.column): the file is not UTF-8 text",
                 hint: "save it with UTF-8 encoding, then run the command again")
         }
-        return ConfigFileSnapshot(path: path, target: target, bytes: bytes, mode: status.st_mode & 0o7777)
+        return ConfigFileSnapshot(
+            path: path, target: target, bytes: bytes, mode: status.st_mode & 0o7777,
+            owner: (status.st_uid, status.st_gid))
     }
 
     /// Replaces the file with new text: written to a temporary file in the same folder, flushed,
@@ -104,6 +109,10 @@ public struct ConfigFileSnapshot: Sendable {
         }
         // A new file gets the mode a new file gets from an editor (0666 less the umask).
         let mode = self.mode ?? Self.newFileMode
+        if failure == nil, let owner, owner != (getuid(), getgid()) {
+            // Only root may give a file away; for anyone else the file stays as the rename makes it.
+            _ = fchown(descriptor, owner.user, owner.group)
+        }
         if failure == nil, fchmod(descriptor, mode) != 0 { failure = String(cString: strerror(errno)) }
         if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
@@ -126,10 +135,21 @@ public struct ConfigFileSnapshot: Sendable {
         return 0o666 & ~mask
     }
 
+    /// The absolute path with symbolic links followed; for a file that does not exist yet, its
+    /// folder's (so that `--config hooray.toml` run in /etc/hooray is known for what it is).
     static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let name = (absolute as NSString).lastPathComponent
+        let folder = (absolute as NSString).deletingLastPathComponent
+        guard !name.isEmpty, name != ".", name != "..", folder != absolute else {
+            return (absolute as NSString).standardizingPath
+        }
+        let resolvedFolder = resolved(folder)
+        return (resolvedFolder.hasSuffix("/") ? resolvedFolder : resolvedFolder + "/") + name
     }
 
     static func ioRefusal(_ message: String, hint: String? = nil) -> ConfigEditRefusal {

@@ -1,3 +1,5 @@
+import HoorayTOML
+
 /// A key path as the user types it on the command line: `plugins.swaps.night_prep`, with TOML's
 /// quoting for a key that is not bare, as in `plugins.reminders."my key"`.
 public enum ConfigKeyText {
@@ -22,22 +24,30 @@ public enum ConfigKeyText {
             case "\"", "'":
                 let quote = scalars.removeFirst()
                 var closed = false
+                var written = String(Character(quote))
                 while let scalar = scalars.popFirst() {
+                    written.unicodeScalars.append(scalar)
                     if scalar == quote {
                         closed = true
                         break
                     }
                     if scalar == "\\" && quote == "\"", let next = scalars.popFirst() {
-                        switch next {
-                        case "n": key += "\n"
-                        case "t": key += "\t"
-                        default: key.unicodeScalars.append(next)
-                        }
+                        written.unicodeScalars.append(next)
                         continue
                     }
                     key.unicodeScalars.append(scalar)
                 }
                 guard closed else { throw refuse("a quote is not closed") }
+                if quote == "\"" {
+                    // Escapes mean what they mean in the file: TOML's own reader reads them.
+                    let read = TOMLDocument.values(parsing: "k = " + written + "\n")
+                    guard read.diagnostics.isEmpty, case .string(let unescaped)? = read.root["k"]?.value else {
+                        throw refuse(
+                            "\(written) is not a valid quoted key: \(read.diagnostics.first?.message ?? "not a string")"
+                        )
+                    }
+                    key = unescaped
+                }
             default:
                 while let scalar = scalars.first, isBare(scalar) {
                     key.unicodeScalars.append(scalar)

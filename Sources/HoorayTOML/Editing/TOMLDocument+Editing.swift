@@ -46,9 +46,14 @@ extension TOMLDocument {
         var editor = TextSplice(text)
         let name = TOMLEditError.name(path)
         var ranges: [Range<Int>] = []
+        func removed(_ index: Int) -> Bool { layout.sections[index].header?.starts(with: path) ?? false }
         for (index, section) in layout.sections.enumerated() {
-            if let header = section.header, header.starts(with: path) {
-                ranges.append(section.start..<section.end)
+            // The comments above the next header are that header's, unless it goes too.
+            let end =
+                index + 1 < layout.sections.count && !removed(index + 1)
+                ? section.closingComments ?? section.end : section.end
+            if removed(index) {
+                ranges.append(section.start..<end)
                 continue
             }
             let lines = section.keyLines.filter { $0.path.starts(with: path) }
@@ -64,7 +69,7 @@ extension TOMLDocument {
                     start = editor.droppingBlankLine(
                         before: start, endedWithLineEnd: editor.endsWithLineEnd(section.end))
                 }
-                ranges.append(start..<section.end)
+                ranges.append(start..<end)
                 continue
             }
             for line in lines {
@@ -117,8 +122,10 @@ extension TOMLDocument {
         if end == layout.sections.count - 1 {
             editor.appendBlock(lines, newline: layout.newline, contentStart: layout.contentStart)
         } else {
-            let block = lines.joined(separator: layout.newline) + layout.newline + layout.newline
-            let offset = layout.sections[end].end
+            // After the last line of the last entry, a blank line before: the blank lines and the
+            // comments above the next header stay above it.
+            let block = layout.newline + lines.joined(separator: layout.newline) + layout.newline
+            let offset = layout.sections[end].contentEnd
             editor.replace(offset..<offset, with: block)
         }
         try replaceText(editor.text, after: "adding \(name)")

@@ -37,8 +37,22 @@ struct TOMLEditLayout {
         /// Whether the header's line ends with a line end.
         var headerEndsWithNewline: Bool
         var keyLines: [KeyLine]
-        /// Whether a comment or a line that could not be read is among the lines.
-        var hasOtherLines: Bool
+        /// Comments (on the header's line too) and lines that could not be read, counted.
+        var otherLineCount = 0
+        /// How many of those are the closing comments.
+        var closingCommentCount = 0
+
+        /// Whether a comment or a line that could not be read is the section's own: among its lines,
+        /// not counting the closing comments, or on the header's line.
+        var hasOtherLines: Bool {
+            otherLineCount > (closingComments == nil ? 0 : closingCommentCount)
+        }
+        /// Where the comment lines that end the section start, when they run up to the next header
+        /// with no blank line: they belong to that header, so removing this section leaves them.
+        var closingComments: Int?
+        /// The end of the section's last line that is not blank and not one of the closing comments:
+        /// where a table added after this one goes.
+        var contentEnd: Int
     }
 
     var sections: [Section] = []
@@ -59,12 +73,46 @@ struct TOMLEditLayout {
             guard child.kind == .section else { continue }
             var section = Section(
                 header: nil, isArrayTable: false, start: offset, end: offset + child.utf8Count, bodyStart: offset,
-                headerEndsWithNewline: true, keyLines: [], hasOtherLines: false)
+                headerEndsWithNewline: true, keyLines: [], closingComments: nil,
+                contentEnd: offset)
             var position = offset
+            // The run of comment lines since the last key, header or blank line; the end of the last
+            // line before it; and the line being read.
+            var commentsStart: Int?
+            var endBeforeComments = offset
+            var lineStart = offset
+            var lineHasComment = false
             for part in child.children {
                 defer { position += part.utf8Count }
                 switch part.kind {
+                case .comment:
+                    lineHasComment = true
+                    section.closingCommentCount += 1
+                case .newline:
+                    if lineHasComment {
+                        if commentsStart == nil {
+                            commentsStart = lineStart
+                            endBeforeComments = section.contentEnd
+                        }
+                        section.contentEnd = position + part.utf8Count
+                    } else {
+                        commentsStart = nil
+                        section.closingCommentCount = 0
+                    }
+                    lineStart = position + part.utf8Count
+                    lineHasComment = false
+                case .whitespace:
+                    break
+                default:
+                    commentsStart = nil
+                    section.closingCommentCount = 0
+                    section.contentEnd = position + part.utf8Count
+                    lineStart = section.contentEnd
+                    lineHasComment = false
+                }
+                switch part.kind {
                 case .tableHeader, .arrayTableHeader:
+                    if part.children.contains(where: { $0.kind == .comment }) { section.otherLineCount += 1 }
                     section.header = part.keyParts
                     section.isArrayTable = part.kind == .arrayTableHeader
                     section.bodyStart = position + part.utf8Count
@@ -89,7 +137,7 @@ struct TOMLEditLayout {
                     }
                     section.keyLines.append(line)
                 case .comment, .invalid:
-                    section.hasOtherLines = true
+                    section.otherLineCount += 1
                 case .newline:
                     if !sawNewline {
                         newline = part.text
@@ -99,7 +147,19 @@ struct TOMLEditLayout {
                     break
                 }
             }
+            if lineHasComment {
+                // A last comment line without a line end, at the end of the file.
+                section.contentEnd = section.end
+            } else if let commentsStart {
+                section.closingComments = commentsStart
+                section.contentEnd = endBeforeComments
+            }
             sections.append(section)
+        }
+        // Comments at the end of the file stand above no header: they stay with the last section.
+        if let last = sections.indices.last, sections[last].closingComments != nil {
+            sections[last].closingComments = nil
+            sections[last].contentEnd = sections[last].end
         }
     }
 
