@@ -12,7 +12,8 @@ struct Parser {
         var hint: String?
     }
 
-    let bytes: [UInt8]
+    /// The text; it outlives the parser (see ``parse(_:version:buildsSyntax:_:)``).
+    let bytes: UnsafeBufferPointer<UInt8>
     let count: Int
     let version: TOMLVersion
     /// False when only the values are wanted: no syntax tree is built (the tokens are empty).
@@ -22,15 +23,28 @@ struct Parser {
     var nesting = 0
     var tracker: PositionTracker
     var builder = SemanticBuilder()
+    /// The parts of the keys being read, innermost last: a key's parts stay here until its value is
+    /// read and set (see ``key(atLineStart:)``), so that no key needs an array of its own.
+    var keyParts: [KeyPart] = []
     var diagnostics: [TOMLDiagnostic] = []
     var omittedDiagnostics = 0
 
-    init(bytes: [UInt8], version: TOMLVersion, buildsSyntax: Bool = true) {
+    init(bytes: UnsafeBufferPointer<UInt8>, version: TOMLVersion, buildsSyntax: Bool = true) {
         self.bytes = bytes
         self.count = bytes.count
         self.version = version
         self.buildsSyntax = buildsSyntax
         self.tracker = PositionTracker(bytes: bytes)
+    }
+
+    /// Runs `body` on a parser of `bytes`, which are not copied.
+    static func parse<Result>(
+        _ bytes: [UInt8], version: TOMLVersion, buildsSyntax: Bool = true, _ body: (inout Parser) -> Result
+    ) -> Result {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer, version: version, buildsSyntax: buildsSyntax)
+            return body(&parser)
+        }
     }
 
     // MARK: Reporting
@@ -74,7 +88,7 @@ struct Parser {
     }
 
     func text(_ start: Int, _ end: Int) -> String {
-        String(decoding: bytes[start..<end], as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     /// A token of the text from `start` to the current place.
@@ -270,13 +284,15 @@ struct Parser {
     }
 
     mutating func keyValueLine(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
+        if !keyParts.isEmpty { keyParts.removeAll(keepingCapacity: true) }
         do throws(SyntaxError) {
             var children: [TOMLSyntaxNode] = []
             if let indentation { keep(in: &children, indentation) }
             let pair = try keyValue(depth: 0, atLineStart: true)
-            children += pair.children
+            if buildsSyntax { children += pair.children }
             try finishLine(&children, after: "value")
-            report(builder.setValue(pair.keys, pair.item))
+            report(builder.setValue(keyParts[pair.keys], pair.item))
+            keyParts.removeLast(pair.keys.count)
             return TOMLSyntaxNode(.keyValue, children: children)
         } catch {
             report(error)
@@ -301,6 +317,7 @@ struct Parser {
     }
 
     mutating func header(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
+        if !keyParts.isEmpty { keyParts.removeAll(keepingCapacity: true) }
         do throws(SyntaxError) {
             var children: [TOMLSyntaxNode] = []
             if let indentation { keep(in: &children, indentation) }
@@ -337,7 +354,7 @@ struct Parser {
             }
             keep(in: &children, take(isArray ? .doubleBracketClose : .bracketClose, length: isArray ? 2 : 1))
             try finishLine(&children, after: "table header")
-            report(builder.openTable(key.parts, isArray: isArray, position: position))
+            report(builder.openTable(keyParts[key.parts], isArray: isArray, position: position))
             return TOMLSyntaxNode(isArray ? .arrayTableHeader : .tableHeader, children: children)
         } catch {
             report(error)
@@ -350,7 +367,8 @@ struct Parser {
 
     struct KeyValue {
         var children: [TOMLSyntaxNode]
-        var keys: [KeyPart]
+        /// Where the key's parts are in ``keyParts``.
+        var keys: Range<Int>
         var item: TOMLItem
     }
 
@@ -374,9 +392,10 @@ struct Parser {
         return KeyValue(children: children, keys: key.parts, item: value.item)
     }
 
-    mutating func key(atLineStart: Bool) throws(SyntaxError) -> (node: TOMLSyntaxNode, parts: [KeyPart]) {
+    /// A key, its parts pushed on ``keyParts``; the caller takes them off once they are used.
+    mutating func key(atLineStart: Bool) throws(SyntaxError) -> (node: TOMLSyntaxNode, parts: Range<Int>) {
         var children: [TOMLSyntaxNode] = []
-        var parts: [KeyPart] = []
+        let first = keyParts.count
         while true {
             let start = index
             let position = tracker.position(at: start)
@@ -396,11 +415,11 @@ struct Parser {
                 name = text(start, index)
                 kind = .bareKey
             default:
-                throw keyProblem(first: parts.isEmpty && atLineStart)
+                throw keyProblem(first: keyParts.count == first && atLineStart)
             }
             keep(in: &children, token(kind, from: start))
-            parts.append(KeyPart(name: name, position: position))
-            if parts.count > Self.maximumDepth {
+            keyParts.append(KeyPart(name: name, position: position))
+            if keyParts.count - first > Self.maximumDepth {
                 throw SyntaxError(
                     offset: start, message: "the key has more than \(Self.maximumDepth) parts",
                     hint: "use a shorter dotted key")
@@ -415,7 +434,7 @@ struct Parser {
             keep(in: &children, take(.dot))
             spaces(&children)
         }
-        return (TOMLSyntaxNode(.key, children: children), parts)
+        return (TOMLSyntaxNode(.key, children: children), first..<keyParts.count)
     }
 
     private func multilineKey() -> SyntaxError {
@@ -442,8 +461,9 @@ struct Parser {
 
     /// The name a quoted key token stands for.
     static func decodeKeyToken(_ text: String) -> String {
-        var parser = Parser(bytes: Array(text.utf8), version: .v1_1)
-        let name = text.hasPrefix("'") ? try? parser.literalString() : try? parser.basicString()
+        let name = parse(Array(text.utf8), version: .v1_1) { parser in
+            text.hasPrefix("'") ? try? parser.literalString() : try? parser.basicString()
+        }
         return name ?? text
     }
 }
