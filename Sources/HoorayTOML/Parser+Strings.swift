@@ -5,6 +5,11 @@ extension Parser {
         let segment = index
         // Most strings are plain text up to their closing quote.
         var end = index
+        if let base = bytes.baseAddress {
+            while count - end >= 8, Self.isPlainInString(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) {
+                end += 8
+            }
+        }
         while end < count, Self.isPlainInString(bytes[end]) { end += 1 }
         if end < count && bytes[end] == Byte.quote {
             index = end + 1
@@ -226,6 +231,16 @@ extension Parser {
     /// character (tabs included, which the slower loop reads).
     private static func isPlainInString(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte != Byte.quote && byte != Byte.backslash && byte != 0x7F
+    }
+
+    /// Whether eight bytes are all plain in any string (see the byte's version above).
+    private static func isPlainInString(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte below `n` (at most 0x80) sets its high bit in (word - n) & ~word.
+        func hasByteBelow(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
+        return !hasByteBelow(word, 0x20) && !hasByteBelow(word ^ (ones &* UInt64(Byte.quote)), 1)
+            && !hasByteBelow(word ^ (ones &* UInt64(Byte.backslash)), 1) && !hasByteBelow(word ^ (ones &* 0x7F), 1)
     }
 
     private func control(_ byte: UInt8) -> SyntaxError {

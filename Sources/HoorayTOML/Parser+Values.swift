@@ -257,7 +257,7 @@ extension Parser {
             let pair = try keyValue(depth: depth, atLineStart: false)
             keep(in: &children, TOMLSyntaxNode(.keyValue, children: pair.children))
             report(SemanticBuilder.insert(&table, keyParts[pair.keys], pair.item, prefix: [], all: keyParts[pair.keys]))
-            keyParts.removeLast(pair.keys.count)
+            keyPartCount = pair.keys.lowerBound
             let lineEnd = try inlineTrivia(&children)
             guard let after = peek() else { throw notClosedInline() }
             if after == Byte.comma {

@@ -23,9 +23,11 @@ struct Parser {
     var nesting = 0
     var tracker: PositionTracker
     var builder = SemanticBuilder()
-    /// The parts of the keys being read, innermost last: a key's parts stay here until its value is
-    /// read and set (see ``key(atLineStart:)``), so that no key needs an array of its own.
+    /// The parts of the keys being read, innermost last, in `keyParts[..<keyPartCount]`: a key's parts
+    /// stay here until its value is read and set (see ``key(atLineStart:)``), so that no key needs an
+    /// array of its own. The places above are kept for the next keys.
     var keyParts: [KeyPart] = []
+    var keyPartCount = 0
     var diagnostics: [TOMLDiagnostic] = []
     var omittedDiagnostics = 0
 
@@ -284,7 +286,7 @@ struct Parser {
     }
 
     mutating func keyValueLine(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
-        if !keyParts.isEmpty { keyParts.removeAll(keepingCapacity: true) }
+        keyPartCount = 0
         do throws(SyntaxError) {
             var children: [TOMLSyntaxNode] = []
             if let indentation { keep(in: &children, indentation) }
@@ -292,7 +294,7 @@ struct Parser {
             if buildsSyntax { children += pair.children }
             try finishLine(&children, after: "value")
             report(builder.setValue(keyParts[pair.keys], pair.item))
-            keyParts.removeLast(pair.keys.count)
+            keyPartCount = pair.keys.lowerBound
             return TOMLSyntaxNode(.keyValue, children: children)
         } catch {
             report(error)
@@ -317,7 +319,7 @@ struct Parser {
     }
 
     mutating func header(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
-        if !keyParts.isEmpty { keyParts.removeAll(keepingCapacity: true) }
+        keyPartCount = 0
         do throws(SyntaxError) {
             var children: [TOMLSyntaxNode] = []
             if let indentation { keep(in: &children, indentation) }
@@ -395,7 +397,7 @@ struct Parser {
     /// A key, its parts pushed on ``keyParts``; the caller takes them off once they are used.
     mutating func key(atLineStart: Bool) throws(SyntaxError) -> (node: TOMLSyntaxNode, parts: Range<Int>) {
         var children: [TOMLSyntaxNode] = []
-        let first = keyParts.count
+        let first = keyPartCount
         while true {
             let start = index
             let position = tracker.position(at: start)
@@ -415,11 +417,17 @@ struct Parser {
                 name = text(start, index)
                 kind = .bareKey
             default:
-                throw keyProblem(first: keyParts.count == first && atLineStart)
+                throw keyProblem(first: keyPartCount == first && atLineStart)
             }
             keep(in: &children, token(kind, from: start))
-            keyParts.append(KeyPart(name: name, position: position))
-            if keyParts.count - first > Self.maximumDepth {
+            let part = KeyPart(name: name, position: position)
+            if keyPartCount < keyParts.count {
+                keyParts[keyPartCount] = part
+            } else {
+                keyParts.append(part)
+            }
+            keyPartCount += 1
+            if keyPartCount - first > Self.maximumDepth {
                 throw SyntaxError(
                     offset: start, message: "the key has more than \(Self.maximumDepth) parts",
                     hint: "use a shorter dotted key")
@@ -434,7 +442,7 @@ struct Parser {
             keep(in: &children, take(.dot))
             spaces(&children)
         }
-        return (TOMLSyntaxNode(.key, children: children), first..<keyParts.count)
+        return (TOMLSyntaxNode(.key, children: children), first..<keyPartCount)
     }
 
     private func multilineKey() -> SyntaxError {
