@@ -28,6 +28,8 @@ struct Parser {
     /// array of its own. The places above are kept for the next keys.
     var keyParts: [KeyPart] = []
     var keyPartCount = 0
+    /// The text of the last `[[name]]` header read, from `[[` to `]]`, while its section is open.
+    var lastArrayHeader: Range<Int>?
     var diagnostics: [TOMLDiagnostic] = []
     var omittedDiagnostics = 0
 
@@ -325,6 +327,15 @@ struct Parser {
             if let indentation { keep(in: &children, indentation) }
             let isArray = peek(1) == Byte.openBracket
             let position = tracker.position(at: index)
+            let start = index
+            if isArray, !buildsSyntax, builder.addsElement, let previous = lastArrayHeader, repeats(previous) {
+                // The same `[[name]]` as the last header, as in a long list of tables: one more element.
+                index += previous.count
+                try finishLine(&children, after: "table header")
+                builder.addElement(position: position)
+                return TOMLSyntaxNode(.arrayTableHeader, children: children)
+            }
+            lastArrayHeader = nil
             keep(in: &children, take(isArray ? .doubleBracketOpen : .bracketOpen, length: isArray ? 2 : 1))
             spaces(&children)
             guard let first = peek(), Byte.startsKey(first) else {
@@ -355,14 +366,29 @@ struct Parser {
                             + " letters, digits, _ and -, as in [plugins.\"my plugin\"]")
             }
             keep(in: &children, take(isArray ? .doubleBracketClose : .bracketClose, length: isArray ? 2 : 1))
+            let end = index
             try finishLine(&children, after: "table header")
-            report(builder.openTable(keyParts[key.parts], isArray: isArray, position: position))
+            let failure = builder.openTable(keyParts[key.parts], isArray: isArray, position: position)
+            report(failure)
+            if isArray && failure == nil { lastArrayHeader = start..<end }
             return TOMLSyntaxNode(isArray ? .arrayTableHeader : .tableHeader, children: children)
         } catch {
             report(error)
             builder.sectionFailed()
+            lastArrayHeader = nil
             return recover(from: lineStart)
         }
+    }
+
+    /// Whether the text here starts with the same bytes as `previous`.
+    private func repeats(_ previous: Range<Int>) -> Bool {
+        guard index + previous.count <= count else { return false }
+        var offset = 0
+        while offset < previous.count {
+            guard bytes[index + offset] == bytes[previous.lowerBound + offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     // MARK: Keys
@@ -413,8 +439,10 @@ struct Parser {
                 name = try literalString()
                 kind = .literalString
             case let byte? where Byte.isBareKey(byte):
-                while index < count && Byte.isBareKey(bytes[index]) { index += 1 }
-                name = text(start, index)
+                var end = index
+                while end < count && Byte.isBareKey(bytes[end]) { end += 1 }
+                index = end
+                name = text(start, end)
                 kind = .bareKey
             default:
                 throw keyProblem(first: keyPartCount == first && atLineStart)
@@ -501,7 +529,13 @@ enum Byte {
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
     static func isBareKey(_ byte: UInt8) -> Bool {
-        isLetter(byte) || isDigit(byte) || byte == underscore || byte == minus
+        // A bit for each byte that may stand in a bare key: `-` and `0`-`9` below 64, `A`-`Z`, `_`
+        // and `a`-`z` from 64 to 127.
+        switch byte >> 6 {
+        case 0: (0x03FF_2000_0000_0000 as UInt64) >> byte & 1 != 0
+        case 1: (0x07FF_FFFE_87FF_FFFE as UInt64) >> (byte & 63) & 1 != 0
+        default: false
+        }
     }
     static func startsKey(_ byte: UInt8) -> Bool { isBareKey(byte) || byte == quote || byte == apostrophe }
     /// The characters of numbers, booleans, dates and times.

@@ -88,14 +88,8 @@ struct SemanticBuilder {
 
     mutating func openTable(_ keys: ArraySlice<KeyPart>, isArray: Bool, position: TOMLPosition) -> Failure? {
         // `[[name]]` again after an element of `name`: one more element.
-        if isArray, holding, heldElements != nil, keys.count == names.count,
-            zip(keys, names).allSatisfy({ $0.name == $1 })
-        {
-            let keyCount = current.count
-            heldElements?.append(TOMLItem(value: .table(current), position: current.position))
-            current = TOMLTable(origin: .arrayElement, position: position)
-            // The elements of a list of tables mostly have the same keys.
-            current.reserveCapacity(keyCount)
+        if isArray, addsElement, keys.count == names.count, zip(keys, names).allSatisfy({ $0.name == $1 }) {
+            addElement(position: position)
             return nil
         }
         putBack()
@@ -107,6 +101,19 @@ struct SemanticBuilder {
             takeOut(isArray: isArray)
         }
         return failure
+    }
+
+    /// Whether the current section is an element of an array of tables, so that another `[[name]]`
+    /// of its name only adds one (see ``addElement(position:)``).
+    var addsElement: Bool { holding && heldElements != nil }
+
+    /// `[[name]]` again, right after an element of `name`: one more element, the current section.
+    mutating func addElement(position: TOMLPosition) {
+        let keyCount = current.count
+        heldElements?.append(TOMLItem(value: .table(current), position: current.position))
+        current = TOMLTable(origin: .arrayElement, position: position)
+        // The elements of a list of tables mostly have the same keys.
+        current.reserveCapacity(keyCount)
     }
 
     mutating func setValue(_ keys: ArraySlice<KeyPart>, _ item: TOMLItem) -> Failure? {

@@ -60,6 +60,38 @@ import Testing
         #expect(checked > 650)
     }
 
+    @Test func aLongListOfTablesIsReadElementByElementWithItsPlacesAndMistakes() throws {
+        let text = """
+            [[r]]
+            id = 1
+
+            [[r]]
+            id = 2
+            [[r]] x
+            id = 3
+            [[r]]
+            id = 4
+            [r.s]
+            k = 1
+            [[r]]
+            id = 5
+
+            """
+        let values = TOMLDocument.values(parsing: text)
+        let document = TOMLDocument(parsing: text)
+        #expect(values.root.isSame(as: document.root) && values.diagnostics == document.diagnostics)
+        #expect(
+            values.diagnostics.map(\.description) == [
+                "6:7: unexpected `x` after the table header"
+                    + " (only a # comment may follow a table header on its line)"
+            ])
+        let elements = try #require(values.root["r"]?.value.array)
+        #expect(elements.map(\.position.line) == [1, 4, 8, 12])
+        #expect(elements.map { $0.value.table?["id"]?.value } == [.integer(1), .integer(2), .integer(4), .integer(5)])
+        #expect(elements.map { $0.value.table?["id"]?.position.line } == [2, 5, 9, 13])
+        #expect(elements[2].value.table?["s"]?.value.table?["k"]?.value == .integer(1))
+    }
+
     @Test func everyCorpusDocumentIsPrintedBackByteForByte() throws {
         var all = try CorpusFile.listed(for: .v1_0) + CorpusFile.listed(for: .v1_1)
         all.append(CorpusFile(name: "../../../Config/hooray.toml"))
