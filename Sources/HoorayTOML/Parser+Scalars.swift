@@ -1,7 +1,7 @@
 /// Integers and floats.
 enum NumberReader {
     static func read(
-        _ bytes: [UInt8], from start: Int, to end: Int
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
     ) throws(Parser.SyntaxError) -> (TOMLSyntaxKind, TOMLValue) {
         var index = start
         var negative = false
@@ -92,7 +92,7 @@ enum NumberReader {
     }
 
     private static func integer(
-        _ bytes: [UInt8], _ from: Int, _ end: Int, radix: Int64, start: Int
+        _ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int, radix: Int64, start: Int
     ) throws(Parser.SyntaxError) -> Int64 {
         guard from < end else { throw Parser.notAValue(at: start) }
         try checkUnderscores(bytes, from, end, start: start, radix: radix)
@@ -116,7 +116,7 @@ enum NumberReader {
 
     /// Underscores stand each between two digits.
     private static func checkUnderscores(
-        _ bytes: [UInt8], _ from: Int, _ end: Int, start: Int, radix: Int64 = 10
+        _ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int, start: Int, radix: Int64 = 10
     ) throws(Parser.SyntaxError) {
         guard
             bytes[from] == Byte.underscore || bytes[end - 1] == Byte.underscore
@@ -132,13 +132,13 @@ enum NumberReader {
 
 /// Dates and times: `1979-05-27`, `07:32:00`, `1979-05-27T07:32:00.5-07:00`.
 struct DateTimeReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     let start: Int
     let end: Int
     let version: TOMLVersion
     var index: Int
 
-    init(bytes: [UInt8], start: Int, end: Int, version: TOMLVersion) {
+    init(bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, version: TOMLVersion) {
         self.bytes = bytes
         self.start = start
         self.end = end
@@ -146,7 +146,7 @@ struct DateTimeReader {
         self.index = start
     }
 
-    static func isDate(_ bytes: [UInt8], at start: Int) -> Bool {
+    static func isDate(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         guard start + 10 <= bytes.count else { return false }
         for offset in [0, 1, 2, 3, 5, 6, 8, 9] where !Byte.isDigit(bytes[start + offset]) { return false }
         return bytes[start + 4] == Byte.minus && bytes[start + 7] == Byte.minus

@@ -2,8 +2,27 @@ extension Parser {
     /// `"text"`, starting at its quote; the index ends after the closing quote.
     mutating func basicString() throws(SyntaxError) -> String {
         index += 1
+        let segment = index
+        // Most strings are plain text up to their closing quote.
+        var end = index
+        if let base = bytes.baseAddress {
+            while count - end >= 8, Self.isPlainInString(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) {
+                end += 8
+            }
+        }
+        while end < count, Self.isPlainInString(bytes[end]) { end += 1 }
+        if end < count && bytes[end] == Byte.quote {
+            index = end + 1
+            return text(segment, end)
+        }
+        index = end
+        return try escapedString(from: segment)
+    }
+
+    /// The rest of a `"text"` from the first byte that is not plain text.
+    private mutating func escapedString(from start: Int) throws(SyntaxError) -> String {
         var decoded: [UInt8] = []
-        var segment = index
+        var segment = start
         var escaped = false
         while true {
             guard index < count else { throw notClosed("\"") }
@@ -17,7 +36,7 @@ extension Parser {
                 continue
             }
             if byte == Byte.lineFeed || byte == Byte.carriageReturn { throw notClosedOnLine("double quote") }
-            try checkControl(byte)
+            if Self.isControl(byte) { throw control(byte) }
             index += 1
         }
         let result: String
@@ -35,12 +54,13 @@ extension Parser {
     mutating func literalString() throws(SyntaxError) -> String {
         index += 1
         let start = index
+        while index < count, bytes[index] != Byte.apostrophe, Self.isPlainInString(bytes[index]) { index += 1 }
         while true {
             guard index < count else { throw notClosed("'") }
             let byte = bytes[index]
             if byte == Byte.apostrophe { break }
             if byte == Byte.lineFeed || byte == Byte.carriageReturn { throw notClosedOnLine("single quote") }
-            try checkControl(byte)
+            if Self.isControl(byte) { throw control(byte) }
             index += 1
         }
         let result = text(start, index)
@@ -82,7 +102,7 @@ extension Parser {
                 guard peek(1) == Byte.lineFeed else { throw control(byte) }
                 index += 1
             default:
-                try checkControl(byte)
+                if Self.isControl(byte) { throw control(byte) }
             }
             index += 1
         }
@@ -202,8 +222,25 @@ extension Parser {
         return "`" + text(start, end) + "`"
     }
 
-    private func checkControl(_ byte: UInt8) throws(SyntaxError) {
-        if (byte < 0x20 && byte != Byte.tab) || byte == 0x7F { throw control(byte) }
+    /// Whether a string must not hold the byte as it is.
+    private static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != Byte.tab) || byte == 0x7F
+    }
+
+    /// Whether the byte stands for itself in any string: not a quote, a backslash or a control
+    /// character (tabs included, which the slower loop reads).
+    private static func isPlainInString(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != Byte.quote && byte != Byte.backslash && byte != 0x7F
+    }
+
+    /// Whether eight bytes are all plain in any string (see the byte's version above).
+    private static func isPlainInString(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte below `n` (at most 0x80) sets its high bit in (word - n) & ~word.
+        func hasByteBelow(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
+        return !hasByteBelow(word, 0x20) && !hasByteBelow(word ^ (ones &* UInt64(Byte.quote)), 1)
+            && !hasByteBelow(word ^ (ones &* UInt64(Byte.backslash)), 1) && !hasByteBelow(word ^ (ones &* 0x7F), 1)
     }
 
     private func control(_ byte: UInt8) -> SyntaxError {

@@ -256,7 +256,8 @@ extension Parser {
             }
             let pair = try keyValue(depth: depth, atLineStart: false)
             keep(in: &children, TOMLSyntaxNode(.keyValue, children: pair.children))
-            report(SemanticBuilder.insert(&table, pair.keys[...], pair.item, prefix: [], all: pair.keys))
+            report(SemanticBuilder.insert(&table, keyParts[pair.keys], pair.item, prefix: [], all: keyParts[pair.keys]))
+            keyPartCount = pair.keys.lowerBound
             let lineEnd = try inlineTrivia(&children)
             guard let after = peek() else { throw notClosedInline() }
             if after == Byte.comma {

@@ -12,7 +12,8 @@ struct Parser {
         var hint: String?
     }
 
-    let bytes: [UInt8]
+    /// The text; it outlives the parser (see ``parse(_:version:buildsSyntax:_:)``).
+    let bytes: UnsafeBufferPointer<UInt8>
     let count: Int
     let version: TOMLVersion
     /// False when only the values are wanted: no syntax tree is built (the tokens are empty).
@@ -22,15 +23,32 @@ struct Parser {
     var nesting = 0
     var tracker: PositionTracker
     var builder = SemanticBuilder()
+    /// The parts of the keys being read, innermost last, in `keyParts[..<keyPartCount]`: a key's parts
+    /// stay here until its value is read and set (see ``key(atLineStart:)``), so that no key needs an
+    /// array of its own. The places above are kept for the next keys.
+    var keyParts: [KeyPart] = []
+    var keyPartCount = 0
+    /// The text of the last `[[name]]` header read, from `[[` to `]]`, while its section is open.
+    var lastArrayHeader: Range<Int>?
     var diagnostics: [TOMLDiagnostic] = []
     var omittedDiagnostics = 0
 
-    init(bytes: [UInt8], version: TOMLVersion, buildsSyntax: Bool = true) {
+    init(bytes: UnsafeBufferPointer<UInt8>, version: TOMLVersion, buildsSyntax: Bool = true) {
         self.bytes = bytes
         self.count = bytes.count
         self.version = version
         self.buildsSyntax = buildsSyntax
         self.tracker = PositionTracker(bytes: bytes)
+    }
+
+    /// Runs `body` on a parser of `bytes`, which are not copied.
+    static func parse<Result>(
+        _ bytes: [UInt8], version: TOMLVersion, buildsSyntax: Bool = true, _ body: (inout Parser) -> Result
+    ) -> Result {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer, version: version, buildsSyntax: buildsSyntax)
+            return body(&parser)
+        }
     }
 
     // MARK: Reporting
@@ -74,7 +92,7 @@ struct Parser {
     }
 
     func text(_ start: Int, _ end: Int) -> String {
-        String(decoding: bytes[start..<end], as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     /// A token of the text from `start` to the current place.
@@ -270,13 +288,15 @@ struct Parser {
     }
 
     mutating func keyValueLine(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
+        keyPartCount = 0
         do throws(SyntaxError) {
             var children: [TOMLSyntaxNode] = []
             if let indentation { keep(in: &children, indentation) }
             let pair = try keyValue(depth: 0, atLineStart: true)
-            children += pair.children
+            if buildsSyntax { children += pair.children }
             try finishLine(&children, after: "value")
-            report(builder.setValue(pair.keys, pair.item))
+            report(builder.setValue(keyParts[pair.keys], pair.item))
+            keyPartCount = pair.keys.lowerBound
             return TOMLSyntaxNode(.keyValue, children: children)
         } catch {
             report(error)
@@ -301,11 +321,21 @@ struct Parser {
     }
 
     mutating func header(lineStart: Int, indentation: TOMLSyntaxNode?) -> TOMLSyntaxNode {
+        keyPartCount = 0
         do throws(SyntaxError) {
             var children: [TOMLSyntaxNode] = []
             if let indentation { keep(in: &children, indentation) }
             let isArray = peek(1) == Byte.openBracket
             let position = tracker.position(at: index)
+            let start = index
+            if isArray, !buildsSyntax, builder.addsElement, let previous = lastArrayHeader, repeats(previous) {
+                // The same `[[name]]` as the last header, as in a long list of tables: one more element.
+                index += previous.count
+                try finishLine(&children, after: "table header")
+                builder.addElement(position: position)
+                return TOMLSyntaxNode(.arrayTableHeader, children: children)
+            }
+            lastArrayHeader = nil
             keep(in: &children, take(isArray ? .doubleBracketOpen : .bracketOpen, length: isArray ? 2 : 1))
             spaces(&children)
             guard let first = peek(), Byte.startsKey(first) else {
@@ -336,21 +366,37 @@ struct Parser {
                             + " letters, digits, _ and -, as in [plugins.\"my plugin\"]")
             }
             keep(in: &children, take(isArray ? .doubleBracketClose : .bracketClose, length: isArray ? 2 : 1))
+            let end = index
             try finishLine(&children, after: "table header")
-            report(builder.openTable(key.parts, isArray: isArray, position: position))
+            let failure = builder.openTable(keyParts[key.parts], isArray: isArray, position: position)
+            report(failure)
+            if isArray && failure == nil { lastArrayHeader = start..<end }
             return TOMLSyntaxNode(isArray ? .arrayTableHeader : .tableHeader, children: children)
         } catch {
             report(error)
             builder.sectionFailed()
+            lastArrayHeader = nil
             return recover(from: lineStart)
         }
+    }
+
+    /// Whether the text here starts with the same bytes as `previous`.
+    private func repeats(_ previous: Range<Int>) -> Bool {
+        guard index + previous.count <= count else { return false }
+        var offset = 0
+        while offset < previous.count {
+            guard bytes[index + offset] == bytes[previous.lowerBound + offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     // MARK: Keys
 
     struct KeyValue {
         var children: [TOMLSyntaxNode]
-        var keys: [KeyPart]
+        /// Where the key's parts are in ``keyParts``.
+        var keys: Range<Int>
         var item: TOMLItem
     }
 
@@ -374,9 +420,10 @@ struct Parser {
         return KeyValue(children: children, keys: key.parts, item: value.item)
     }
 
-    mutating func key(atLineStart: Bool) throws(SyntaxError) -> (node: TOMLSyntaxNode, parts: [KeyPart]) {
+    /// A key, its parts pushed on ``keyParts``; the caller takes them off once they are used.
+    mutating func key(atLineStart: Bool) throws(SyntaxError) -> (node: TOMLSyntaxNode, parts: Range<Int>) {
         var children: [TOMLSyntaxNode] = []
-        var parts: [KeyPart] = []
+        let first = keyPartCount
         while true {
             let start = index
             let position = tracker.position(at: start)
@@ -392,15 +439,23 @@ struct Parser {
                 name = try literalString()
                 kind = .literalString
             case let byte? where Byte.isBareKey(byte):
-                while index < count && Byte.isBareKey(bytes[index]) { index += 1 }
-                name = text(start, index)
+                var end = index
+                while end < count && Byte.isBareKey(bytes[end]) { end += 1 }
+                index = end
+                name = text(start, end)
                 kind = .bareKey
             default:
-                throw keyProblem(first: parts.isEmpty && atLineStart)
+                throw keyProblem(first: keyPartCount == first && atLineStart)
             }
             keep(in: &children, token(kind, from: start))
-            parts.append(KeyPart(name: name, position: position))
-            if parts.count > Self.maximumDepth {
+            let part = KeyPart(name: name, position: position)
+            if keyPartCount < keyParts.count {
+                keyParts[keyPartCount] = part
+            } else {
+                keyParts.append(part)
+            }
+            keyPartCount += 1
+            if keyPartCount - first > Self.maximumDepth {
                 throw SyntaxError(
                     offset: start, message: "the key has more than \(Self.maximumDepth) parts",
                     hint: "use a shorter dotted key")
@@ -415,7 +470,7 @@ struct Parser {
             keep(in: &children, take(.dot))
             spaces(&children)
         }
-        return (TOMLSyntaxNode(.key, children: children), parts)
+        return (TOMLSyntaxNode(.key, children: children), first..<keyPartCount)
     }
 
     private func multilineKey() -> SyntaxError {
@@ -442,8 +497,9 @@ struct Parser {
 
     /// The name a quoted key token stands for.
     static func decodeKeyToken(_ text: String) -> String {
-        var parser = Parser(bytes: Array(text.utf8), version: .v1_1)
-        let name = text.hasPrefix("'") ? try? parser.literalString() : try? parser.basicString()
+        let name = parse(Array(text.utf8), version: .v1_1) { parser in
+            text.hasPrefix("'") ? try? parser.literalString() : try? parser.basicString()
+        }
         return name ?? text
     }
 }
@@ -473,7 +529,13 @@ enum Byte {
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
     static func isBareKey(_ byte: UInt8) -> Bool {
-        isLetter(byte) || isDigit(byte) || byte == underscore || byte == minus
+        // A bit for each byte that may stand in a bare key: `-` and `0`-`9` below 64, `A`-`Z`, `_`
+        // and `a`-`z` from 64 to 127.
+        switch byte >> 6 {
+        case 0: (0x03FF_2000_0000_0000 as UInt64) >> byte & 1 != 0
+        case 1: (0x07FF_FFFE_87FF_FFFE as UInt64) >> (byte & 63) & 1 != 0
+        default: false
+        }
     }
     static func startsKey(_ byte: UInt8) -> Bool { isBareKey(byte) || byte == quote || byte == apostrophe }
     /// The characters of numbers, booleans, dates and times.

@@ -1,12 +1,12 @@
 /// Turns byte offsets into lines and columns, walking the text once as the parser asks for places
 /// further on (and back a little for the rare place behind).
 struct PositionTracker {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     private var offset = 0
     private var line = 1
     private var column = 1
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -23,8 +23,20 @@ struct PositionTracker {
             offset = lineStart
             column = 1
         }
+        guard offset < target, let base = bytes.baseAddress else {
+            return TOMLPosition(line: line, column: column, offset: target)
+        }
+        var offset = self.offset
+        var line = self.line
+        var column = self.column
         while offset < target {
-            let byte = bytes[offset]
+            // Eight bytes at a time while they hold no line feed and no byte of a longer character.
+            if target - offset >= 8, Self.isPlain(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) {
+                offset += 8
+                column += 8
+                continue
+            }
+            let byte = base[offset]
             if byte == 0x0A {
                 line += 1
                 column = 1
@@ -33,7 +45,18 @@ struct PositionTracker {
             }
             offset += 1
         }
+        self.offset = offset
+        self.line = line
+        self.column = column
         return TOMLPosition(line: line, column: column, offset: target)
+    }
+
+    /// Whether eight bytes are all ASCII and none is a line feed.
+    private static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let feeds = word ^ (ones &* 0x0A)
+        return (word & highs) | ((feeds &- ones) & ~feeds & highs) == 0
     }
 }
 

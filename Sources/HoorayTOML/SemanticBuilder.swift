@@ -21,32 +21,104 @@ struct SemanticBuilder {
         case value
     }
 
-    var root = TOMLTable(origin: .root, position: .start)
-    /// The entries leading from the root to the table of the current section.
+    /// The tree, but for the table of the current section, which is held in ``current`` while its keys
+    /// are read (and so changed in place without a walk from the root for each key); the tree holds a
+    /// placeholder in its place. Empty while ``current`` holds the root itself.
+    private var root = TOMLTable()
+    /// The table the keys of the current section go to.
+    private var current = TOMLTable(origin: .root, position: .start)
+    /// Whether ``current`` holds the table of an open section, to be put back at ``path`` when it
+    /// ends. False after a header that could not be read or defined: its keys are read but go nowhere.
+    private var holding = true
+    /// The entries leading from the root to the table of the current section (or to its array of
+    /// tables); empty for the root.
     private var path: [Int] = []
+    /// When the current section is an element of an array of tables: the elements before it, taken
+    /// out of the tree with it, so that the next `[[name]]` of the same name only adds one.
+    private var heldElements: [TOMLItem]?
     private var names: [String] = []
-    /// False after a header that could not be read or defined: its keys are read but go nowhere.
-    private var sectionOpen = true
 
-    mutating func sectionFailed() { sectionOpen = false }
+    /// The tree, once every key has been read.
+    mutating func finishedRoot() -> TOMLTable {
+        putBack()
+        return root
+    }
 
-    mutating func openTable(_ keys: [KeyPart], isArray: Bool, position: TOMLPosition) -> Failure? {
+    mutating func sectionFailed() { putBack() }
+
+    /// Puts the table of the current section back in the tree.
+    private mutating func putBack() {
+        guard holding else { return }
+        holding = false
+        let table = current
+        current = TOMLTable()
+        guard let last = path.last else {
+            root = table
+            return
+        }
+        var value = TOMLValue.table(table)
+        if var elements = heldElements {
+            heldElements = nil
+            elements.append(TOMLItem(value: value, position: table.position))
+            value = .array(elements)
+        }
+        Self.withTable(&root, path.dropLast()) { parent in parent.modifyValue(at: last) { $0.value = value } }
+    }
+
+    /// Takes the table at ``path`` out of the tree into ``current``.
+    private mutating func takeOut(isArray: Bool) {
+        holding = true
+        guard let last = path.last else {
+            current = root
+            root = TOMLTable()
+            return
+        }
+        var value = TOMLValue.boolean(false)
+        Self.withTable(&root, path.dropLast()) { parent in parent.modifyValue(at: last) { value = $0.value.take() } }
+        if isArray, var elements = value.takeArray(), let element = elements.popLast(),
+            case .table(let table) = element.value
+        {
+            current = table
+            heldElements = elements
+        } else {
+            current = value.takeTable() ?? TOMLTable()
+            heldElements = nil
+        }
+    }
+
+    mutating func openTable(_ keys: ArraySlice<KeyPart>, isArray: Bool, position: TOMLPosition) -> Failure? {
+        // `[[name]]` again after an element of `name`: one more element.
+        if isArray, addsElement, keys.count == names.count, zip(keys, names).allSatisfy({ $0.name == $1 }) {
+            addElement(position: position)
+            return nil
+        }
+        putBack()
         var newPath: [Int] = []
-        let failure = Self.define(&root, keys[...], isArray: isArray, position: position, all: keys, path: &newPath)
-        sectionOpen = failure == nil
+        let failure = Self.define(&root, keys, isArray: isArray, position: position, all: keys, path: &newPath)
         if failure == nil {
             path = newPath
             names = keys.map(\.name)
+            takeOut(isArray: isArray)
         }
         return failure
     }
 
-    mutating func setValue(_ keys: [KeyPart], _ item: TOMLItem) -> Failure? {
-        guard sectionOpen else { return nil }
-        let prefix = names
-        return Self.withTable(&root, path[...]) { table in
-            Self.insert(&table, keys[...], item, prefix: prefix, all: keys)
-        }
+    /// Whether the current section is an element of an array of tables, so that another `[[name]]`
+    /// of its name only adds one (see ``addElement(position:)``).
+    var addsElement: Bool { holding && heldElements != nil }
+
+    /// `[[name]]` again, right after an element of `name`: one more element, the current section.
+    mutating func addElement(position: TOMLPosition) {
+        let keyCount = current.count
+        heldElements?.append(TOMLItem(value: .table(current), position: current.position))
+        current = TOMLTable(origin: .arrayElement, position: position)
+        // The elements of a list of tables mostly have the same keys.
+        current.reserveCapacity(keyCount)
+    }
+
+    mutating func setValue(_ keys: ArraySlice<KeyPart>, _ item: TOMLItem) -> Failure? {
+        guard holding else { return nil }
+        return Self.insert(&current, keys, item, prefix: names, all: keys)
     }
 
     static func withTable<Result>(
@@ -76,7 +148,7 @@ struct SemanticBuilder {
     /// `[a.b.c]` or `[[a.b.c]]`: walks the keys from `table`, making the tables missing on the way.
     static func define(
         _ table: inout TOMLTable, _ keys: ArraySlice<KeyPart>, isArray: Bool, position: TOMLPosition,
-        all: [KeyPart], path: inout [Int]
+        all: ArraySlice<KeyPart>, path: inout [Int]
     ) -> Failure? {
         guard let key = keys.first else { return nil }
         let isLast = keys.count == 1
@@ -168,7 +240,8 @@ struct SemanticBuilder {
 
     /// `a.b.c = value` in `table`: dotted keys make tables, or add to tables dotted keys made.
     static func insert(
-        _ table: inout TOMLTable, _ keys: ArraySlice<KeyPart>, _ item: TOMLItem, prefix: [String], all: [KeyPart]
+        _ table: inout TOMLTable, _ keys: ArraySlice<KeyPart>, _ item: TOMLItem, prefix: [String],
+        all: ArraySlice<KeyPart>
     ) -> Failure? {
         guard let key = keys.first else { return nil }
         var name: String { dotted(prefix + all[...keys.startIndex].map(\.name)) }

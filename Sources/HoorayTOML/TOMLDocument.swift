@@ -29,22 +29,25 @@ public struct TOMLDocument: Sendable {
             self.init(bytes: bytes, version: version, encodingProblems: [])
             return
         }
-        var tracker = PositionTracker(bytes: bytes)
-        let diagnostics = problems.map { problem in
-            TOMLDiagnostic(
-                at: tracker.position(at: problem.offset), "the file is not UTF-8 text: \(problem.message)",
-                hint: "save the file as UTF-8")
+        let diagnostics = bytes.withUnsafeBufferPointer { buffer in
+            var tracker = PositionTracker(bytes: buffer)
+            return problems.map { problem in
+                TOMLDiagnostic(
+                    at: tracker.position(at: problem.offset), "the file is not UTF-8 text: \(problem.message)",
+                    hint: "save the file as UTF-8")
+            }
         }
         self.init(
             bytes: Array(String(decoding: bytes, as: UTF8.self).utf8), version: version, encodingProblems: diagnostics)
     }
 
     private init(bytes: [UInt8], version: TOMLVersion, encodingProblems: [TOMLDiagnostic]) {
-        var parser = Parser(bytes: bytes, version: version)
-        syntax = parser.parseDocument()
-        root = parser.builder.root
+        let (syntax, root, found) = Parser.parse(bytes, version: version) { parser in
+            (parser.parseDocument(), parser.builder.finishedRoot(), parser.finishedDiagnostics())
+        }
+        self.syntax = syntax
+        self.root = root
         self.version = version
-        let found = parser.finishedDiagnostics()
         diagnostics = encodingProblems.isEmpty ? found : encodingProblems + found
     }
 
@@ -53,9 +56,14 @@ public struct TOMLDocument: Sendable {
     public static func values(
         parsing text: String, version: TOMLVersion = .v1_1
     ) -> (root: TOMLTable, diagnostics: [TOMLDiagnostic]) {
-        var parser = Parser(bytes: Array(text.utf8), version: version, buildsSyntax: false)
-        _ = parser.parseDocument()
-        return (parser.builder.root, parser.finishedDiagnostics())
+        func read(_ buffer: UnsafeBufferPointer<UInt8>) -> (root: TOMLTable, diagnostics: [TOMLDiagnostic]) {
+            var parser = Parser(bytes: buffer, version: version, buildsSyntax: false)
+            _ = parser.parseDocument()
+            return (parser.builder.finishedRoot(), parser.finishedDiagnostics())
+        }
+        // The bytes of a native string are read where they are, without a copy.
+        if let result = text.utf8.withContiguousStorageIfAvailable(read) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(read)
     }
 
     /// The document printed from ``syntax``: the text it was read from, as long as it is unchanged.

@@ -158,11 +158,18 @@ public struct TOMLTable: Sendable, Hashable {
         return entries.firstIndex { $0.key == key }
     }
 
+    /// Room for `count` keys, so that a table whose keys are known to come grows once.
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+    }
+
     /// Adds a key the table does not hold yet (the parser checks that).
-    mutating func append(_ entry: Entry) {
+    mutating func append(_ entry: consuming Entry) {
+        // Tables are small: room for four keys at once, not one, then two, then four.
+        if entries.capacity == 0 { entries.reserveCapacity(4) }
         entries.append(entry)
         if index != nil {
-            index?[entry.key] = entries.count - 1
+            index?[entries[entries.count - 1].key] = entries.count - 1
         } else if entries.count > 12 {
             var built: [String: Int] = [:]
             built.reserveCapacity(entries.count * 2)

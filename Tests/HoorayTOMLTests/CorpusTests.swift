@@ -44,6 +44,54 @@ import Testing
         #expect(refusedByOlder.isEmpty, "read as TOML 1.0 although they use TOML 1.1: \(refusedByOlder)")
     }
 
+    /// `hooray config check` and the daemon read only the values, the editor the whole document: both
+    /// must see the same values, places and mistakes.
+    @Test(arguments: versions)
+    func readingOnlyTheValuesGivesTheSameValuesAndMistakesAsReadingTheDocument(version: TOMLVersion) throws {
+        var checked = 0
+        for file in try CorpusFile.listed(for: version) {
+            guard let text = String(bytes: file.bytes, encoding: .utf8) else { continue }
+            checked += 1
+            let document = TOMLDocument(parsing: text, version: version)
+            let values = TOMLDocument.values(parsing: text, version: version)
+            #expect(values.root.isSame(as: document.root), "\(file)")
+            #expect(values.diagnostics == document.diagnostics, "\(file)")
+        }
+        #expect(checked > 650)
+    }
+
+    @Test func aLongListOfTablesIsReadElementByElementWithItsPlacesAndMistakes() throws {
+        let text = """
+            [[r]]
+            id = 1
+
+            [[r]]
+            id = 2
+            [[r]] x
+            id = 3
+            [[r]]
+            id = 4
+            [r.s]
+            k = 1
+            [[r]]
+            id = 5
+
+            """
+        let values = TOMLDocument.values(parsing: text)
+        let document = TOMLDocument(parsing: text)
+        #expect(values.root.isSame(as: document.root) && values.diagnostics == document.diagnostics)
+        #expect(
+            values.diagnostics.map(\.description) == [
+                "6:7: unexpected `x` after the table header"
+                    + " (only a # comment may follow a table header on its line)"
+            ])
+        let elements = try #require(values.root["r"]?.value.array)
+        #expect(elements.map(\.position.line) == [1, 4, 8, 12])
+        #expect(elements.map { $0.value.table?["id"]?.value } == [.integer(1), .integer(2), .integer(4), .integer(5)])
+        #expect(elements.map { $0.value.table?["id"]?.position.line } == [2, 5, 9, 13])
+        #expect(elements[2].value.table?["s"]?.value.table?["k"]?.value == .integer(1))
+    }
+
     @Test func everyCorpusDocumentIsPrintedBackByteForByte() throws {
         var all = try CorpusFile.listed(for: .v1_0) + CorpusFile.listed(for: .v1_1)
         all.append(CorpusFile(name: "../../../Config/hooray.toml"))
@@ -56,5 +104,32 @@ import Testing
             #expect(TOMLDocument(parsing: text, version: .v1_0).text == text, "\(file)")
         }
         #expect(checked > 1400)
+    }
+}
+
+extension TOMLTable {
+    /// Whether two tables hold the same keys, values and places; unlike `==`, a NaN is the same as a NaN.
+    func isSame(as other: TOMLTable) -> Bool {
+        isInline == other.isInline && position == other.position && entries.count == other.entries.count
+            && zip(entries, other.entries).allSatisfy { entry, otherEntry in
+                entry.key == otherEntry.key && entry.keyPosition == otherEntry.keyPosition
+                    && entry.item.isSame(as: otherEntry.item)
+            }
+    }
+}
+
+extension TOMLItem {
+    func isSame(as other: TOMLItem) -> Bool {
+        guard position == other.position else { return false }
+        switch (value, other.value) {
+        case (.float(let number), .float(let otherNumber)):
+            return number == otherNumber || (number.isNaN && otherNumber.isNaN && number.sign == otherNumber.sign)
+        case (.array(let items), .array(let otherItems)):
+            return items.count == otherItems.count && zip(items, otherItems).allSatisfy { $0.isSame(as: $1) }
+        case (.table(let table), .table(let otherTable)):
+            return table.isSame(as: otherTable)
+        default:
+            return value == other.value
+        }
     }
 }
