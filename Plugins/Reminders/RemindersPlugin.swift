@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import Synchronization
 
 /// Reminders the user declares in the configuration file, or adds with `hooray remind` (see
 /// `RemindCommands.swift`).
@@ -121,12 +122,21 @@ public struct RemindersPlugin: HoorayPlugin {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
+            if let known = Self.read.withLock({ $0[text] }) {
+                days = known
+                return
+            }
             do {
                 days = try Weekday.parseSet(text)
             } catch {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
             }
+            let parsed = days
+            Self.read.withLock { read in if read.count < 1024 { read[text] = parsed } }
         }
+
+        /// Lists already read, by their text: a file of many reminders writes a few lists many times.
+        private static let read = Mutex<[String: Set<Weekday>]>([:])
     }
 
     /// An interval such as `3d` in configuration.
@@ -155,6 +165,10 @@ public struct RemindersPlugin: HoorayPlugin {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
+            if let known = Self.known.withLock({ $0[text] }) {
+                zone = known
+                return
+            }
             guard let zone = TimeZone(identifier: text) else {
                 throw DecodingError.dataCorruptedError(
                     in: container,
@@ -162,7 +176,11 @@ public struct RemindersPlugin: HoorayPlugin {
                         + "\"Europe/Berlin\" (`timedatectl list-timezones` lists them)")
             }
             self.zone = zone
+            Self.known.withLock { known in if known.count < 1024 { known[text] = zone } }
         }
+
+        /// Zones already found, by name: a file of many reminders names a few zones many times.
+        private static let known = Mutex<[String: TimeZone]>([:])
     }
 
     /// Creates the plugin.
