@@ -86,13 +86,22 @@ final class NodeDecoder: Decoder, SingleValueDecodingContainer {
     }
 }
 
-struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// A class, so that the standard library's box around it copies one reference per call, not five.
+final class KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: DecodingState
     let node: ConfigNode
     let table: ConfigTable
     let path: ConfigKeyPath
     /// The table's place among the decoder's visits.
     let visit: Int
+
+    init(state: DecodingState, node: ConfigNode, table: ConfigTable, path: ConfigKeyPath, visit: Int) {
+        self.state = state
+        self.node = node
+        self.table = table
+        self.path = path
+        self.visit = visit
+    }
 
     var codingPath: [any CodingKey] { state.codingPath(path) }
 
@@ -137,7 +146,10 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let value = try child(key)
+        try decode(type, key, try child(key))
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ key: Key, _ value: ConfigNode) throws -> T {
         do {
             return try state.decodeValue(T.self, node: value, path: ValuePath(path, .key(key.stringValue)))
         } catch {
@@ -167,8 +179,11 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// An optional value: absent is `nil`, present is decoded as `decode` does. Written out, so that
     /// a key is looked up once rather than three times (`contains`, `decodeNil`, `decode`).
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard contains(key) else { return nil }
-        return try decode(type, forKey: key)
+        let name = key.stringValue
+        let index = table.index(of: name)
+        state.request(name, index: index, at: visit)
+        guard let index else { return nil }
+        return try decode(type, key, table.node(at: index))
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
