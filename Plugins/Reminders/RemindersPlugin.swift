@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import Synchronization
 
 /// Reminders the user declares in the configuration file, or adds with `hooray remind` (see
 /// `RemindCommands.swift`).
@@ -63,18 +64,24 @@ public struct RemindersPlugin: HoorayPlugin {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             // Collect every problem of the entry, so one `config check` run shows them all.
+            // Each field in a `do` of its own rather than through `ConfigErrorCollector.attempt`: a file
+            // of 100,000 reminders decodes nine fields each, and a closure per field showed.
             var errors = ConfigErrorCollector()
-            id = errors.attempt { try container.decodeIfPresent(String.self, forKey: .id) } ?? nil
-            title = errors.attempt { try container.decode(String.self, forKey: .title) } ?? ""
-            body = errors.attempt { try container.decodeIfPresent(String.self, forKey: .body) ?? "" } ?? ""
-            at = errors.attempt { try container.decode(TimeOfDay.self, forKey: .at) } ?? TimeOfDay(hour: 0)!
-            days = errors.attempt { try container.decodeIfPresent(WeekdayList.self, forKey: .days) } ?? nil
-            every = errors.attempt { try container.decodeIfPresent(EveryDays.self, forKey: .every) } ?? nil
-            start = errors.attempt { try container.decodeIfPresent(LocalDate.self, forKey: .start) } ?? nil
-            zone = errors.attempt { try container.decodeIfPresent(ZoneName.self, forKey: .zone) } ?? nil
-            urgency =
-                errors.attempt { try container.decodeIfPresent(Notice.Urgency.self, forKey: .urgency) ?? .normal }
-                ?? .normal
+            (id, title, body, at) = (nil, "", "", TimeOfDay(hour: 0)!)
+            (days, every, start, zone, urgency) = (nil, nil, nil, nil, .normal)
+            do { id = try container.decodeIfPresent(String.self, forKey: .id) } catch { errors.record(error) }
+            do { title = try container.decode(String.self, forKey: .title) } catch { errors.record(error) }
+            do { body = try container.decodeIfPresent(String.self, forKey: .body) ?? "" } catch { errors.record(error) }
+            do { at = try container.decode(TimeOfDay.self, forKey: .at) } catch { errors.record(error) }
+            do { days = try container.decodeIfPresent(WeekdayList.self, forKey: .days) } catch { errors.record(error) }
+            do { every = try container.decodeIfPresent(EveryDays.self, forKey: .every) } catch { errors.record(error) }
+            do { start = try container.decodeIfPresent(LocalDate.self, forKey: .start) } catch { errors.record(error) }
+            do { zone = try container.decodeIfPresent(ZoneName.self, forKey: .zone) } catch { errors.record(error) }
+            do {
+                urgency = try container.decodeIfPresent(Notice.Urgency.self, forKey: .urgency) ?? .normal
+            } catch {
+                errors.record(error)
+            }
             if container.contains(.title), RemindersPlugin.isBlank(title) {
                 errors.record(
                     DecodingError.dataCorruptedError(
@@ -121,12 +128,21 @@ public struct RemindersPlugin: HoorayPlugin {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
+            if let known = Self.read.withLock({ $0[text] }) {
+                days = known
+                return
+            }
             do {
                 days = try Weekday.parseSet(text)
             } catch {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
             }
+            let parsed = days
+            Self.read.withLock { read in if read.count < 1024 { read[text] = parsed } }
         }
+
+        /// Lists already read, by their text: a file of many reminders writes a few lists many times.
+        private static let read = Mutex<[String: Set<Weekday>]>([:])
     }
 
     /// An interval such as `3d` in configuration.
@@ -155,6 +171,10 @@ public struct RemindersPlugin: HoorayPlugin {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
+            if let known = Self.known.withLock({ $0[text] }) {
+                zone = known
+                return
+            }
             guard let zone = TimeZone(identifier: text) else {
                 throw DecodingError.dataCorruptedError(
                     in: container,
@@ -162,7 +182,11 @@ public struct RemindersPlugin: HoorayPlugin {
                         + "\"Europe/Berlin\" (`timedatectl list-timezones` lists them)")
             }
             self.zone = zone
+            Self.known.withLock { known in if known.count < 1024 { known[text] = zone } }
         }
+
+        /// Zones already found, by name: a file of many reminders names a few zones many times.
+        private static let known = Mutex<[String: TimeZone]>([:])
     }
 
     /// Creates the plugin.

@@ -46,9 +46,10 @@ public enum ConfigFileParser {
                 at: SourceLocation(file: file, line: diagnostic.line, column: diagnostic.column), diagnostic.message,
                 hint: diagnostic.hint)
         }
-        let converter = Converter(file: file)
+        // The nodes are views of HoorayTOML's tree: no second tree, and no location until one is asked for.
+        let number = SourceFiles.number(of: file)
         return Reading(
-            root: ConfigNode(.table(converter.table(root)), location: start.location), errors: errors)
+            root: ConfigNode(read: TOMLItem(value: .table(root), position: .start), file: number), errors: errors)
     }
 
     /// A second byte-order mark: a file saved twice by a confused editor.
@@ -62,44 +63,5 @@ public enum ConfigFileParser {
                 hint: "save the file again as UTF-8, with or without a byte-order mark")
         }
         return nil
-    }
-
-    /// Turns HoorayTOML's values into nodes.
-    private struct Converter {
-        let file: String
-
-        func location(_ position: TOMLPosition) -> SourceLocation {
-            SourceLocation(file: file, line: position.line, column: position.column)
-        }
-
-        func table(_ table: TOMLTable) -> ConfigTable {
-            var result = ConfigTable()
-            for entry in table.entries {
-                result.set(node(entry.item), forKey: entry.key, keyLocation: location(entry.keyPosition))
-            }
-            return result
-        }
-
-        func node(_ item: TOMLItem) -> ConfigNode {
-            let value: ConfigNode.Value
-            switch item.value {
-            case .string(let string): value = .string(string)
-            case .integer(let integer): value = .integer(Int(integer))
-            case .float(let float): value = .float(float)
-            case .boolean(let boolean): value = .boolean(boolean)
-            case .dateTime(let dateTime):
-                let kind: ConfigDateTime.Kind =
-                    switch dateTime.kind {
-                    case .offsetDateTime: .offsetDateTime
-                    case .localDateTime: .localDateTime
-                    case .localDate: .localDate
-                    case .localTime: .localTime
-                    }
-                value = .dateTime(ConfigDateTime(kind: kind, text: dateTime.text))
-            case .array(let items): value = .array(items.map(node))
-            case .table(let inner): value = .table(table(inner))
-            }
-            return ConfigNode(value, location: location(item.position))
-        }
     }
 }

@@ -128,3 +128,22 @@ func entry(_ fields: [String: String]) throws -> RemindersPlugin.Entry {
         #expect(await harness.reminders.reminders.isEmpty)
     }
 }
+
+@Suite struct RemindersEntryDecodingTests {
+    /// Lists and zones already read are kept by their text; each reminder must still get its own
+    /// meaning, and a wrong one must be refused every time, not only the first.
+    @Test func aListOrZoneWrittenInManyRemindersMeansTheSameInEachAndAWrongOneIsRefusedEachTime() throws {
+        for title in ["First", "Second"] {
+            let tokyo = try entry(["title": title, "at": "09:00", "days": "tue,thu", "zone": "Asia/Tokyo"])
+            #expect(tokyo.days?.days == [.tuesday, .thursday])
+            #expect(tokyo.zone?.zone.identifier == "Asia/Tokyo")
+            let berlin = try entry(["title": title, "at": "09:00", "days": "sat", "zone": "Europe/Berlin"])
+            #expect(berlin.days?.days == [.saturday])
+            #expect(berlin.zone?.zone.identifier == "Europe/Berlin")
+        }
+        for title in ["First", "Second"] {
+            #expect(throws: DecodingError.self) { try entry(["title": title, "at": "09:00", "zone": "Mars/Olympus"]) }
+            #expect(throws: DecodingError.self) { try entry(["title": title, "at": "09:00", "days": "mon-fri,xyz"]) }
+        }
+    }
+}

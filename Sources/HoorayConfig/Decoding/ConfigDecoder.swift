@@ -62,7 +62,7 @@ public struct ConfigDecoder: Sendable {
     ) throws(ConfigDiagnostics) -> (value: T, warnings: [ConfigDiagnostic]) {
         let state = DecodingState(root: node, basePath: path, timeZone: timeZone, userInfo: userInfo)
         do {
-            let value = try state.decodeValue(T.self, node: node, path: ConfigKeyPath())
+            let value = try state.decodeValue(T.self, node: node, path: ValuePath(ConfigKeyPath()))
             let warnings = state.unknownKeyWarnings(permittedAtRoot: permittedKeys, knownAtRoot: knownKeys)
             return (value, ConfigDiagnostics(warnings).sortedByLocation().diagnostics)
         } catch {
@@ -97,23 +97,51 @@ struct ConfigCodingKey: CodingKey {
     }
 }
 
+/// The path of a value being decoded, made only when a message or a table visit needs it: the
+/// path of the table or array it is in, and its key or index there.
+struct ValuePath {
+    let parent: ConfigKeyPath
+    let last: ConfigKeyPath.Component?
+
+    init(_ path: ConfigKeyPath) {
+        parent = path
+        last = nil
+    }
+
+    init(_ parent: ConfigKeyPath, _ last: ConfigKeyPath.Component) {
+        self.parent = parent
+        self.last = last
+    }
+
+    var path: ConfigKeyPath {
+        last.map(parent.appending) ?? parent
+    }
+}
+
 /// Everything one call of ``ConfigDecoder/decode(_:from:at:permittedKeys:)`` shares: the root,
 /// and which keys of which tables the decoded types asked for.
 final class DecodingState {
     struct Visit {
         var table: ConfigTable
-        var location: SourceLocation?
-        var requested: [String] = []
-        /// `requested` as a set, made once it is long enough for one to pay (a dictionary's keys):
-        /// most tables are read a handful of keys at a time, where a set costs more than it saves.
-        var requestedSet: Set<String>?
+        var node: ConfigNode
+        /// Which of the table's first 64 keys were asked for, one bit each by place in the table.
+        var requestedMask: UInt64 = 0
+        /// Which of the keys after the first 64 were asked for, by place.
+        var requestedBeyondMask: Set<Int>?
         var failed = false
         /// Set once a type read `allKeys`: it iterates over the table, as a dictionary does.
         var iteratedAllKeys = false
         var triedSiblings = false
 
-        func wasRequested(_ key: String) -> Bool {
-            requestedSet?.contains(key) ?? requested.contains(key)
+        func wasRequested(index: Int) -> Bool {
+            index < 64 ? requestedMask & (1 << UInt64(index)) != 0 : requestedBeyondMask?.contains(index) == true
+        }
+
+        /// `true` when every key of the table was asked for: then it has nothing to warn about.
+        var requestedAll: Bool {
+            let count = table.count
+            if count > 64 { return (0..<count).allSatisfy(wasRequested(index:)) }
+            return requestedMask == (count == 64 ? ~0 : (1 << UInt64(count)) - 1)
         }
     }
 
@@ -127,6 +155,9 @@ final class DecodingState {
     /// The visited tables, in the order they were first visited.
     private var visitList: [Visit] = []
     private var visitPaths: [ConfigKeyPath] = []
+    /// Every key asked for, with its table's place, in the order asked: what a table takes, named
+    /// in the hint of an unknown-key warning. One list for all tables, so a table costs nothing here.
+    private var requests: [(visit: Int32, key: String)] = []
 
     init(root: ConfigNode, basePath: ConfigKeyPath, timeZone: TimeZone, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.root = root
@@ -161,10 +192,10 @@ final class DecodingState {
     // MARK: Table visits
 
     /// Notes that a table is being decoded and returns its place, which the other calls take.
-    func visit(_ table: ConfigTable, location: SourceLocation?, path: ConfigKeyPath) -> Int {
+    func visit(_ table: ConfigTable, node: ConfigNode, path: ConfigKeyPath) -> Int {
         if let index = visits[path] { return index }
         visits[path] = visitList.count
-        visitList.append(Visit(table: table, location: location))
+        visitList.append(Visit(table: table, node: node))
         visitPaths.append(path)
         return visitList.count - 1
     }
@@ -174,21 +205,22 @@ final class DecodingState {
         visits.reserveCapacity(visitList.count + count)
         visitList.reserveCapacity(visitList.count + count)
         visitPaths.reserveCapacity(visitList.count + count)
+        requests.reserveCapacity(requests.count + count * 8)
     }
 
-    func request(_ key: String, at visit: Int) {
-        if visitList[visit].requestedSet != nil {
-            if visitList[visit].requestedSet!.insert(key).inserted { visitList[visit].requested.append(key) }
-        } else if !visitList[visit].requested.contains(key) {
-            visitList[visit].requested.append(key)
-            if visitList[visit].requested.count > 16 {
-                visitList[visit].requestedSet = Set(visitList[visit].requested)
-            }
+    /// Notes that a type asked for `key`, which is at `index` in the table (`nil` when the table lacks it).
+    func request(_ key: String, index: Int?, at visit: Int) {
+        requests.append((Int32(visit), key))
+        guard let index else { return }
+        if index < 64 {
+            visitList[visit].requestedMask |= 1 << UInt64(index)
+        } else {
+            visitList[visit].requestedBeyondMask = (visitList[visit].requestedBeyondMask ?? []).union([index])
         }
     }
 
-    func wasRequested(_ key: String, at visit: Int) -> Bool {
-        visitList[visit].wasRequested(key)
+    func wasRequested(index: Int, at visit: Int) -> Bool {
+        visitList[visit].wasRequested(index: index)
     }
 
     func markIteratedAllKeys(at visit: Int) {
@@ -217,22 +249,35 @@ final class DecodingState {
     /// of a key that was asked for: the keys after the failure were never asked for at all.
     func unknownKeyWarnings(permittedAtRoot: Set<String>, knownAtRoot: [String]? = nil) -> [ConfigDiagnostic] {
         var warnings: [ConfigDiagnostic] = []
-        for (path, visit) in zip(visitPaths, visitList) {
+        // What each table was asked for, in order; gathered once, and only when some table has a stray key.
+        var requestedByVisit: [Int: [String]]?
+        for (visitIndex, (path, visit)) in zip(visitPaths, visitList).enumerated() {
             let permitted = path.isEmpty ? permittedAtRoot : []
             let known = path.isEmpty ? knownAtRoot : nil
+            let table = visit.table
+            func isStray(_ index: Int) -> Bool {
+                guard !visit.wasRequested(index: index) else { return false }
+                let key = table.key(at: index)
+                return !permitted.contains(key) && known?.contains(key) != true
+            }
             // Most tables have no key that was not asked for: then nothing below is needed.
-            guard
-                visit.table.keys.contains(where: { key in
-                    !visit.wasRequested(key) && !permitted.contains(key) && known?.contains(key) != true
-                })
-            else { continue }
+            if visit.requestedAll { continue }
+            guard (0..<table.count).contains(where: isStray) else { continue }
+            if requestedByVisit == nil {
+                var lists: [Int: [String]] = [:]
+                for (owner, key) in requests where !(lists[Int(owner)]?.contains(key) ?? false) {
+                    lists[Int(owner), default: []].append(key)
+                }
+                requestedByVisit = lists
+            }
+            let requested = requestedByVisit?[visitIndex] ?? []
             // What the table takes, in the order to name it: what the type read (or all it reads),
             // then what is read elsewhere, such as `plugins` and `ai` at the top.
-            var takes = known ?? visit.requested
-            for key in visit.requested where !takes.contains(key) { takes.append(key) }
+            var takes = known ?? requested
+            for key in requested where !takes.contains(key) { takes.append(key) }
             takes += permitted.sorted().filter { !takes.contains($0) }
-            for key in visit.table.keys
-            where !visit.wasRequested(key) && !permitted.contains(key) && known?.contains(key) != true {
+            for index in 0..<table.count where isStray(index) {
+                let key = table.key(at: index)
                 let suggestion = NameSuggestion.closest(to: key, among: takes)
                 if visit.failed && suggestion == nil && known == nil { continue }
                 let hint: String
@@ -244,7 +289,7 @@ final class DecodingState {
                     let known = takes.prefix(12).map { "`\($0)`" }.joined(separator: ", ")
                     hint = "remove it or check its spelling; this table takes \(known)"
                 }
-                let location = visit.table.keyLocation(of: key) ?? visit.table[key]?.location ?? visit.location
+                let location = table.keyLocation(of: key) ?? table.node(at: index).location ?? visit.node.location
                 // The message starts with the table's path, not the key's: "plugins.x: unknown key `y`".
                 warnings.append(
                     ConfigDiagnostic(
@@ -259,7 +304,7 @@ final class DecodingState {
 
     /// Decodes a value of any type from a node: the one place every value goes through, so that
     /// errors get located and special types get their configuration meaning.
-    func decodeValue<T: Decodable>(_ type: T.Type, node: ConfigNode, path: ConfigKeyPath) throws -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type, node: ConfigNode, path: ValuePath) throws -> T {
         if T.self == String.self { return try decodeString(node, path: path, expectation: nil) as! T }
         if T.self == Bool.self { return try decodeBool(node, path: path, expectation: nil) as! T }
         if T.self == Int.self { return try decodeInteger(Int.self, node, path: path, expectation: nil) as! T }
@@ -274,6 +319,7 @@ final class DecodingState {
         do {
             return try T(from: decoder)
         } catch {
+            let path = path.path
             markFailed(path)
             throw locate(error, node: node, path: path)
         }
@@ -282,8 +328,9 @@ final class DecodingState {
     // MARK: Scalars
 
     func typeMismatch(
-        _ type: Any.Type, _ node: ConfigNode, path: ConfigKeyPath, expected: String, hint: String? = nil
+        _ type: Any.Type, _ node: ConfigNode, path: ValuePath, expected: String, hint: String? = nil
     ) -> DecodingError {
+        let path = path.path
         let diagnostic = diagnostic(
             at: node.location, path: path, "expected \(expected), found \(node.kindDescription)", hint: hint)
         return .typeMismatch(
@@ -293,7 +340,8 @@ final class DecodingState {
                 underlyingError: ConfigDiagnostics([diagnostic])))
     }
 
-    func corrupted(_ node: ConfigNode, path: ConfigKeyPath, _ text: String, hint: String? = nil) -> DecodingError {
+    func corrupted(_ node: ConfigNode, path: ValuePath, _ text: String, hint: String? = nil) -> DecodingError {
+        let path = path.path
         let diagnostic = diagnostic(at: node.location, path: path, text, hint: hint)
         return .dataCorrupted(
             DecodingError.Context(
@@ -301,7 +349,7 @@ final class DecodingState {
                 underlyingError: ConfigDiagnostics([diagnostic])))
     }
 
-    func decodeString(_ node: ConfigNode, path: ConfigKeyPath, expectation: String?) throws -> String {
+    func decodeString(_ node: ConfigNode, path: ValuePath, expectation: String?) throws -> String {
         switch node.value {
         case .string(let text): return text
         case .dateTime(let dateTime):
@@ -321,7 +369,7 @@ final class DecodingState {
         }
     }
 
-    func decodeBool(_ node: ConfigNode, path: ConfigKeyPath, expectation: String?) throws -> Bool {
+    func decodeBool(_ node: ConfigNode, path: ValuePath, expectation: String?) throws -> Bool {
         if case .boolean(let flag) = node.value { return flag }
         let hint: String? =
             if case .string(let text) = node.value, ["true", "false"].contains(text.lowercased()) {
@@ -333,7 +381,7 @@ final class DecodingState {
     }
 
     func decodeInteger<I: FixedWidthInteger>(
-        _ type: I.Type, _ node: ConfigNode, path: ConfigKeyPath, expectation: String?
+        _ type: I.Type, _ node: ConfigNode, path: ValuePath, expectation: String?
     ) throws -> I {
         switch node.value {
         case .integer(let number):
@@ -350,7 +398,7 @@ final class DecodingState {
         }
     }
 
-    func decodeDouble(_ node: ConfigNode, path: ConfigKeyPath, expectation: String?) throws -> Double {
+    func decodeDouble(_ node: ConfigNode, path: ValuePath, expectation: String?) throws -> Double {
         switch node.value {
         case .float(let number): return number
         case .integer(let number): return Double(number)
@@ -358,7 +406,7 @@ final class DecodingState {
         }
     }
 
-    func decodeDate(_ node: ConfigNode, path: ConfigKeyPath) throws -> Date {
+    func decodeDate(_ node: ConfigNode, path: ValuePath) throws -> Date {
         let expected = "a date and time such as 2026-01-05T08:00:00+01:00"
         switch node.value {
         case .dateTime(let dateTime):
@@ -371,7 +419,7 @@ final class DecodingState {
         throw typeMismatch(Date.self, node, path: path, expected: expected)
     }
 
-    func decodeURL(_ node: ConfigNode, path: ConfigKeyPath) throws -> URL {
+    func decodeURL(_ node: ConfigNode, path: ValuePath) throws -> URL {
         let text = try decodeString(node, path: path, expectation: "a URL such as \"https://example.org/\"")
         guard let url = URL(string: text), url.scheme != nil else {
             throw corrupted(
@@ -408,7 +456,7 @@ final class DecodingState {
         return values.isEmpty ? nil : values
     }
 
-    private func checkEnumeration(_ node: ConfigNode, path: ConfigKeyPath, allowed: [String]) throws {
+    private func checkEnumeration(_ node: ConfigNode, path: ValuePath, allowed: [String]) throws {
         if case .string(let text) = node.value, allowed.contains(text) { return }
         let list = allowed.map { "\"\($0)\"" }
         let choices =
@@ -470,8 +518,8 @@ final class DecodingState {
         var node = root
         var path = ConfigKeyPath()
         for key in codingPath {
-            if let index = key.intValue, let elements = node.array, elements.indices.contains(index) {
-                node = elements[index]
+            if let index = key.intValue, let count = node.elementCount, (0..<count).contains(index) {
+                node = node.element(at: index)
                 path = path.appending(index: index)
             } else if let child = node[key.stringValue] {
                 node = child

@@ -1,43 +1,93 @@
 import Foundation
 import HoorayKit
 
-/// The `Decoder` handed to a type's `init(from:)` for one node.
-struct NodeDecoder: Decoder {
+/// The `Decoder` handed to a type's `init(from:)` for one node, and its single-value container.
+///
+/// A class, so that handing it on as `any Decoder` or as the single-value container costs no box
+/// of its own; its path is made only when a table is opened below it or a message needs it.
+final class NodeDecoder: Decoder, SingleValueDecodingContainer {
     let state: DecodingState
     let node: ConfigNode
-    let path: ConfigKeyPath
+    let place: ValuePath
     /// What the type being decoded looks like, from `ConfigValueDescribable`, for type-mismatch messages.
     let expectation: String?
 
-    var codingPath: [any CodingKey] { state.codingPath(path) }
+    init(state: DecodingState, node: ConfigNode, path: ValuePath, expectation: String?) {
+        self.state = state
+        self.node = node
+        self.place = path
+        self.expectation = expectation
+    }
+
+    var codingPath: [any CodingKey] { state.codingPath(place.path) }
     var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let table = node.table else {
             throw state.typeMismatch(
-                [String: Any].self, node, path: path, expected: expectation ?? "a table",
-                hint: node.array != nil ? "use [table] or { key = value }, not an array" : nil)
+                [String: Any].self, node, path: place, expected: expectation ?? "a table",
+                hint: node.elementCount != nil ? "use [table] or { key = value }, not an array" : nil)
         }
-        let visit = state.visit(table, location: node.location, path: path)
+        let path = place.path
+        let visit = state.visit(table, node: node, path: path)
         return KeyedDecodingContainer(
             KeyedNodeContainer<Key>(state: state, node: node, table: table, path: path, visit: visit))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard let elements = node.array else {
-            throw state.typeMismatch([Any].self, node, path: path, expected: expectation ?? "an array")
+        guard let count = node.elementCount else {
+            throw state.typeMismatch([Any].self, node, path: place, expected: expectation ?? "an array")
         }
         // An array of tables, such as 100,000 `[[plugins.reminders.reminder]]`, is a visit each.
-        if elements.count > 64, elements.first?.table != nil { state.expectVisits(elements.count) }
-        return UnkeyedNodeContainer(state: state, node: node, elements: elements, path: path)
+        if count > 64, node.element(at: 0).isTable { state.expectVisits(count) }
+        return UnkeyedNodeContainer(state: state, node: node, count: count, path: place.path)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleNodeContainer(state: state, node: node, path: path, expectation: expectation)
+        self
+    }
+
+    // MARK: The single-value container
+
+    /// TOML has no null.
+    func decodeNil() -> Bool { false }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try state.decodeBool(node, path: place, expectation: expectation) }
+
+    func decode(_ type: String.Type) throws -> String {
+        try state.decodeString(node, path: place, expectation: expectation)
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        try state.decodeDouble(node, path: place, expectation: expectation)
+    }
+
+    func decode(_ type: Float.Type) throws -> Float {
+        Float(try state.decodeDouble(node, path: place, expectation: expectation))
+    }
+
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+    private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        try state.decodeInteger(I.self, node, path: place, expectation: expectation)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try state.decodeSingle(T.self, node, path: place, expectation: expectation)
     }
 }
 
-struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// A class, so that the standard library's box around it copies one reference per call, not five.
+final class KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: DecodingState
     let node: ConfigNode
     let table: ConfigTable
@@ -45,20 +95,31 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The table's place among the decoder's visits.
     let visit: Int
 
+    init(state: DecodingState, node: ConfigNode, table: ConfigTable, path: ConfigKeyPath, visit: Int) {
+        self.state = state
+        self.node = node
+        self.table = table
+        self.path = path
+        self.visit = visit
+    }
+
     var codingPath: [any CodingKey] { state.codingPath(path) }
 
     var allKeys: [Key] {
         state.markIteratedAllKeys(at: visit)
-        return table.keys.compactMap { key in
+        return (0..<table.count).compactMap { index in
+            let key = table.key(at: index)
             guard let codingKey = Key(stringValue: key) else { return nil }
-            state.request(key, at: visit)
+            state.request(key, index: index, at: visit)
             return codingKey
         }
     }
 
     func contains(_ key: Key) -> Bool {
-        state.request(key.stringValue, at: visit)
-        return table[key.stringValue] != nil
+        let name = key.stringValue
+        let index = table.index(of: name)
+        state.request(name, index: index, at: visit)
+        return index != nil
     }
 
     /// TOML has no null: a present key is never nil, and an absent one reads as nil.
@@ -67,9 +128,11 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func child(_ key: Key) throws -> ConfigNode {
-        state.request(key.stringValue, at: visit)
-        if let child = table[key.stringValue] { return child }
-        let present = table.keys.filter { !state.wasRequested($0, at: visit) }
+        let name = key.stringValue
+        let index = table.index(of: name)
+        state.request(name, index: index, at: visit)
+        if let index { return table.node(at: index) }
+        let present = (0..<table.count).filter { !state.wasRequested(index: $0, at: visit) }.map(table.key(at:))
         let hint = NameSuggestion.closest(to: key.stringValue, among: present).map {
             "`\($0)` is set here; did you mean `\(key.stringValue)`?"
         }
@@ -83,9 +146,12 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let value = try child(key)
+        try decode(type, key, try child(key))
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ key: Key, _ value: ConfigNode) throws -> T {
         do {
-            return try state.decodeValue(T.self, node: value, path: path.appending(key: key.stringValue))
+            return try state.decodeValue(T.self, node: value, path: ValuePath(path, .key(key.stringValue)))
         } catch {
             throw withSiblingErrors(error, type: T.self, after: key)
         }
@@ -98,11 +164,11 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             var diagnostics = state.carried(error), let decodingError = error as? DecodingError
         else { return error }
         state.markTriedSiblings(at: visit)
-        guard let start = table.keys.firstIndex(of: key.stringValue) else { return error }
-        for sibling in table.keys[(start + 1)...] {
-            guard let value = table[sibling] else { continue }
+        guard let start = table.index(of: key.stringValue) else { return error }
+        for sibling in (start + 1)..<table.count {
+            let value = table.node(at: sibling)
             do {
-                _ = try state.decodeValue(T.self, node: value, path: path.appending(key: sibling))
+                _ = try state.decodeValue(T.self, node: value, path: ValuePath(path, .key(table.key(at: sibling))))
             } catch {
                 diagnostics.append(contentsOf: state.carried(error) ?? [])
             }
@@ -113,8 +179,11 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// An optional value: absent is `nil`, present is decoded as `decode` does. Written out, so that
     /// a key is looked up once rather than three times (`contains`, `decodeNil`, `decode`).
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard contains(key) else { return nil }
-        return try decode(type, forKey: key)
+        let name = key.stringValue
+        let index = table.index(of: name)
+        state.request(name, index: index, at: visit)
+        guard let index else { return nil }
+        return try decode(type, key, table.node(at: index))
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
@@ -169,9 +238,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func scalar<T: Decodable>(_ type: T.Type, _ value: ConfigNode, _ key: Key) throws -> T {
-        let container = SingleNodeContainer(
-            state: state, node: value, path: path.appending(key: key.stringValue), expectation: nil)
-        return try container.decode(T.self)
+        try state.decodeSingle(T.self, value, path: ValuePath(path, .key(key.stringValue)), expectation: nil)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -179,14 +246,14 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let value = try child(key)
         return try NodeDecoder(
-            state: state, node: value, path: path.appending(key: key.stringValue), expectation: nil
+            state: state, node: value, path: ValuePath(path, .key(key.stringValue)), expectation: nil
         ).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let value = try child(key)
         return try NodeDecoder(
-            state: state, node: value, path: path.appending(key: key.stringValue), expectation: nil
+            state: state, node: value, path: ValuePath(path, .key(key.stringValue)), expectation: nil
         ).unkeyedContainer()
     }
 
@@ -199,43 +266,44 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func superDecoder(named key: String) -> any Decoder {
-        state.request(key, at: visit)
-        let value = table[key] ?? .emptyTable(location: node.location)
-        return NodeDecoder(state: state, node: value, path: path.appending(key: key), expectation: nil)
+        let index = table.index(of: key)
+        state.request(key, index: index, at: visit)
+        let value = index.map(table.node(at:)) ?? .emptyTable(location: node.location)
+        return NodeDecoder(state: state, node: value, path: ValuePath(path, .key(key)), expectation: nil)
     }
 }
 
 struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     let state: DecodingState
     let node: ConfigNode
-    let elements: [ConfigNode]
+    let elementCount: Int
     let path: ConfigKeyPath
     private(set) var currentIndex = 0
     private var triedSiblings = false
 
-    init(state: DecodingState, node: ConfigNode, elements: [ConfigNode], path: ConfigKeyPath) {
+    init(state: DecodingState, node: ConfigNode, count: Int, path: ConfigKeyPath) {
         self.state = state
         self.node = node
-        self.elements = elements
+        self.elementCount = count
         self.path = path
     }
 
     var codingPath: [any CodingKey] { state.codingPath(path) }
-    var count: Int? { elements.count }
-    var isAtEnd: Bool { currentIndex >= elements.count }
+    var count: Int? { elementCount }
+    var isAtEnd: Bool { currentIndex >= elementCount }
 
-    private func current() throws -> (ConfigNode, ConfigKeyPath) {
+    private func current() throws -> (ConfigNode, ValuePath) {
         guard !isAtEnd else {
             let diagnostic = state.diagnostic(
                 at: node.location, path: path,
-                "expected at least \(elements.count + 1) elements, found \(elements.count)")
+                "expected at least \(elementCount + 1) elements, found \(elementCount)")
             throw DecodingError.valueNotFound(
                 Any.self,
                 DecodingError.Context(
                     codingPath: codingPath + [ConfigCodingKey(intValue: currentIndex)],
                     debugDescription: diagnostic.message, underlyingError: ConfigDiagnostics([diagnostic])))
         }
-        return (elements[currentIndex], path.appending(index: currentIndex))
+        return (node.element(at: currentIndex), ValuePath(path, .index(currentIndex)))
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -260,9 +328,9 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
         guard !triedSiblings, var diagnostics = state.carried(error), let decodingError = error as? DecodingError
         else { return error }
         triedSiblings = true
-        for index in (currentIndex + 1)..<max(currentIndex + 1, elements.count) {
+        for index in (currentIndex + 1)..<max(currentIndex + 1, elementCount) {
             do {
-                _ = try state.decodeValue(T.self, node: elements[index], path: path.appending(index: index))
+                _ = try state.decodeValue(T.self, node: node.element(at: index), path: ValuePath(path, .index(index)))
             } catch {
                 diagnostics.append(contentsOf: state.carried(error) ?? [])
             }
@@ -288,8 +356,7 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     private mutating func decodeScalar<T: Decodable>(_ type: T.Type) throws -> T {
         let (element, elementPath) = try current()
         do {
-            let value = try SingleNodeContainer(state: state, node: element, path: elementPath, expectation: nil)
-                .decode(T.self)
+            let value = try state.decodeSingle(T.self, element, path: elementPath, expectation: nil)
             currentIndex += 1
             return value
         } catch {
@@ -322,63 +389,27 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     }
 }
 
-struct SingleNodeContainer: SingleValueDecodingContainer {
-    let state: DecodingState
-    let node: ConfigNode
-    let path: ConfigKeyPath
-    let expectation: String?
-
-    var codingPath: [any CodingKey] { state.codingPath(path) }
-
-    /// TOML has no null.
-    func decodeNil() -> Bool { false }
-
-    func decode(_ type: Bool.Type) throws -> Bool { try state.decodeBool(node, path: path, expectation: expectation) }
-
-    func decode(_ type: String.Type) throws -> String {
-        try state.decodeString(node, path: path, expectation: expectation)
-    }
-
-    func decode(_ type: Double.Type) throws -> Double {
-        try state.decodeDouble(node, path: path, expectation: expectation)
-    }
-
-    func decode(_ type: Float.Type) throws -> Float {
-        Float(try state.decodeDouble(node, path: path, expectation: expectation))
-    }
-
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-
-    private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        try state.decodeInteger(I.self, node, path: path, expectation: expectation)
-    }
-
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+extension DecodingState {
+    /// Decodes a value through the single-value logic, so that the fixed-type requirements share its messages.
+    func decodeSingle<T: Decodable>(
+        _ type: T.Type, _ node: ConfigNode, path: ValuePath, expectation: String?
+    ) throws -> T {
         switch type {
-        case is Bool.Type: return try decode(Bool.self) as! T
-        case is String.Type: return try decode(String.self) as! T
-        case is Double.Type: return try decode(Double.self) as! T
-        case is Float.Type: return try decode(Float.self) as! T
-        case is Int.Type: return try decode(Int.self) as! T
-        case is Int8.Type: return try decode(Int8.self) as! T
-        case is Int16.Type: return try decode(Int16.self) as! T
-        case is Int32.Type: return try decode(Int32.self) as! T
-        case is Int64.Type: return try decode(Int64.self) as! T
-        case is UInt.Type: return try decode(UInt.self) as! T
-        case is UInt8.Type: return try decode(UInt8.self) as! T
-        case is UInt16.Type: return try decode(UInt16.self) as! T
-        case is UInt32.Type: return try decode(UInt32.self) as! T
-        case is UInt64.Type: return try decode(UInt64.self) as! T
-        default: return try state.decodeValue(T.self, node: node, path: path)
+        case is Bool.Type: return try decodeBool(node, path: path, expectation: expectation) as! T
+        case is String.Type: return try decodeString(node, path: path, expectation: expectation) as! T
+        case is Double.Type: return try decodeDouble(node, path: path, expectation: expectation) as! T
+        case is Float.Type: return Float(try decodeDouble(node, path: path, expectation: expectation)) as! T
+        case is Int.Type: return try decodeInteger(Int.self, node, path: path, expectation: expectation) as! T
+        case is Int8.Type: return try decodeInteger(Int8.self, node, path: path, expectation: expectation) as! T
+        case is Int16.Type: return try decodeInteger(Int16.self, node, path: path, expectation: expectation) as! T
+        case is Int32.Type: return try decodeInteger(Int32.self, node, path: path, expectation: expectation) as! T
+        case is Int64.Type: return try decodeInteger(Int64.self, node, path: path, expectation: expectation) as! T
+        case is UInt.Type: return try decodeInteger(UInt.self, node, path: path, expectation: expectation) as! T
+        case is UInt8.Type: return try decodeInteger(UInt8.self, node, path: path, expectation: expectation) as! T
+        case is UInt16.Type: return try decodeInteger(UInt16.self, node, path: path, expectation: expectation) as! T
+        case is UInt32.Type: return try decodeInteger(UInt32.self, node, path: path, expectation: expectation) as! T
+        case is UInt64.Type: return try decodeInteger(UInt64.self, node, path: path, expectation: expectation) as! T
+        default: return try decodeValue(T.self, node: node, path: path)
         }
     }
 }

@@ -62,14 +62,23 @@ public struct ConfigKeyPath: Sendable, Hashable, CustomStringConvertible, Expres
     ///
     /// - Parameter key: The key in the table this path names.
     public func appending(key: String) -> ConfigKeyPath {
-        ConfigKeyPath(components + [.key(key)])
+        appending(.key(key))
     }
 
     /// The path one array element further down.
     ///
     /// - Parameter index: The position in the array this path names, counting from 0.
     public func appending(index: Int) -> ConfigKeyPath {
-        ConfigKeyPath(components + [.index(index)])
+        appending(.index(index))
+    }
+
+    /// The path one step further down, made with one allocation.
+    func appending(_ component: Component) -> ConfigKeyPath {
+        var longer: [Component] = []
+        longer.reserveCapacity(components.count + 1)
+        longer.append(contentsOf: components)
+        longer.append(component)
+        return ConfigKeyPath(longer)
     }
 
     /// The path as written in messages, such as `plugins.reminders.reminder[1].at`; empty for the root.

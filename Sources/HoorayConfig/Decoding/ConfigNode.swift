@@ -1,10 +1,14 @@
 import Foundation
+import HoorayTOML
 
 /// One value of a parsed configuration, with the place in a file it came from.
 ///
 /// The engine parses TOML files into trees of nodes, merges the layers (system, drop-ins, user,
 /// `--config`) and hands each plugin its `[plugins.NAME]` node. ``ConfigDecoder`` turns a node into
 /// a plugin's `Configuration`, and uses the locations to report problems as `file:line:column`.
+///
+/// A node read from a file is a view of the TOML reader's own tree: nothing is copied, and a
+/// location is made only when something asks for one (a message, mostly).
 public struct ConfigNode: Sendable, Hashable {
     /// The kinds of value TOML has.
     public enum Value: Sendable, Hashable {
@@ -24,11 +28,51 @@ public struct ConfigNode: Sendable, Hashable {
         case table(ConfigTable)
     }
 
+    /// Where a node's value is kept.
+    enum Storage: Sendable {
+        /// A value as the TOML reader read it, in the file with that number (see ``SourceFiles``).
+        case read(TOMLItem, file: Int32)
+        /// A value made or changed in code, such as a merged table.
+        case made(Value, location: SourceLocation?)
+    }
+
+    var storage: Storage
+
+    init(read item: TOMLItem, file: Int32) {
+        storage = .read(item, file: file)
+    }
+
     /// The value.
-    public var value: Value
+    public var value: Value {
+        get {
+            switch storage {
+            case .made(let value, _): return value
+            case .read(let item, let file):
+                switch item.value {
+                case .string(let text): return .string(text)
+                case .integer(let number): return .integer(Int(number))
+                case .float(let number): return .float(number)
+                case .boolean(let flag): return .boolean(flag)
+                case .dateTime(let dateTime): return .dateTime(ConfigDateTime(dateTime))
+                case .array(let items): return .array(items.map { ConfigNode(read: $0, file: file) })
+                case .table(let table): return .table(ConfigTable(read: table, file: file))
+                }
+            }
+        }
+        set { storage = .made(newValue, location: location) }
+    }
+
     /// Where the value is written, or `nil` for values that come from no file, such as an empty
     /// table standing in for a missing section.
-    public var location: SourceLocation?
+    public var location: SourceLocation? {
+        get {
+            switch storage {
+            case .made(_, let location): location
+            case .read(let item, let file): SourceFiles.location(item.position, file: file)
+            }
+        }
+        set { storage = .made(value, location: newValue) }
+    }
 
     /// Creates a node.
     ///
@@ -36,8 +80,7 @@ public struct ConfigNode: Sendable, Hashable {
     ///   - value: The value.
     ///   - location: Where the value is written, if it comes from a file.
     public init(_ value: Value, location: SourceLocation? = nil) {
-        self.value = value
-        self.location = location
+        storage = .made(value, location: location)
     }
 
     /// An empty table, for a section that is not in any file.
@@ -49,22 +92,69 @@ public struct ConfigNode: Sendable, Hashable {
 
     /// The table, when the node is one.
     public var table: ConfigTable? {
-        if case .table(let table) = value { return table }
-        return nil
+        switch storage {
+        case .read(let item, let file):
+            if case .table(let table) = item.value { return ConfigTable(read: table, file: file) }
+            return nil
+        case .made(let value, _):
+            if case .table(let table) = value { return table }
+            return nil
+        }
     }
 
     /// The elements, when the node is an array.
     public var array: [ConfigNode]? {
-        if case .array(let elements) = value { return elements }
-        return nil
+        switch storage {
+        case .read(let item, let file):
+            if case .array(let items) = item.value { return items.map { ConfigNode(read: $0, file: file) } }
+            return nil
+        case .made(let value, _):
+            if case .array(let elements) = value { return elements }
+            return nil
+        }
+    }
+
+    /// The number of elements when the node is an array, without making a node for each.
+    var elementCount: Int? {
+        switch storage {
+        case .read(let item, _):
+            if case .array(let items) = item.value { return items.count }
+            return nil
+        case .made(let value, _):
+            if case .array(let elements) = value { return elements.count }
+            return nil
+        }
+    }
+
+    /// The element at `index` of an array node; `elementCount` says how many there are.
+    func element(at index: Int) -> ConfigNode {
+        switch storage {
+        case .read(let item, let file):
+            guard case .array(let items) = item.value else { preconditionFailure("not an array") }
+            return ConfigNode(read: items[index], file: file)
+        case .made(let value, _):
+            guard case .array(let elements) = value else { preconditionFailure("not an array") }
+            return elements[index]
+        }
+    }
+
+    /// `true` when the node is a table, without making a view of it.
+    var isTable: Bool {
+        switch storage {
+        case .read(let item, _):
+            if case .table = item.value { return true }
+        case .made(let value, _):
+            if case .table = value { return true }
+        }
+        return false
     }
 
     /// `true` for a non-empty array whose elements are all tables, such as `[[plugins.reminders.reminder]]`.
     ///
     /// Arrays of tables are concatenated when configuration layers are merged; other arrays are replaced.
     public var isArrayOfTables: Bool {
-        guard let elements = array, !elements.isEmpty else { return false }
-        return elements.allSatisfy { $0.table != nil }
+        guard let count = elementCount, count > 0 else { return false }
+        return (0..<count).allSatisfy { element(at: $0).isTable }
     }
 
     /// The node under `key` when this node is a table; `nil` otherwise.
@@ -83,8 +173,8 @@ public struct ConfigNode: Sendable, Hashable {
                 guard let next = current[key] else { return nil }
                 current = next
             case .index(let index):
-                guard let elements = current.array, elements.indices.contains(index) else { return nil }
-                current = elements[index]
+                guard let count = current.elementCount, (0..<count).contains(index) else { return nil }
+                current = current.element(at: index)
             }
         }
         return current
@@ -105,62 +195,15 @@ public struct ConfigNode: Sendable, Hashable {
         case .table: return "a table"
         }
     }
-}
 
-/// A TOML table: keys in the order they are written, each with its node and the place the key is written.
-public struct ConfigTable: Sendable, Hashable, Sequence {
-    private struct Entry: Sendable, Hashable {
-        var node: ConfigNode
-        var keyLocation: SourceLocation?
+    /// Nodes are equal when their values and locations are.
+    public static func == (lhs: ConfigNode, rhs: ConfigNode) -> Bool {
+        lhs.location == rhs.location && lhs.value == rhs.value
     }
 
-    /// The keys, in the order they were written (for merged tables, earlier layers first).
-    public private(set) var keys: [String] = []
-    private var entries: [String: Entry] = [:]
-
-    /// Creates an empty table.
-    public init() {}
-
-    /// The number of keys.
-    public var count: Int { keys.count }
-
-    /// `true` when the table has no keys.
-    public var isEmpty: Bool { keys.isEmpty }
-
-    /// The node under a key, or `nil`; setting `nil` removes the key.
-    ///
-    /// Setting a new key appends it after the others, with no key location.
-    public subscript(key: String) -> ConfigNode? {
-        get { entries[key]?.node }
-        set {
-            if let newValue {
-                set(newValue, forKey: key, keyLocation: entries[key]?.keyLocation)
-            } else if entries.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
-            }
-        }
-    }
-
-    /// Stores a node under a key, remembering where the key is written.
-    ///
-    /// A key that is already present keeps its position in ``keys``.
-    /// - Parameters:
-    ///   - node: The value.
-    ///   - key: The key.
-    ///   - keyLocation: Where the key itself is written, which is where warnings about it point.
-    public mutating func set(_ node: ConfigNode, forKey key: String, keyLocation: SourceLocation?) {
-        if entries[key] == nil { keys.append(key) }
-        entries[key] = Entry(node: node, keyLocation: keyLocation)
-    }
-
-    /// Where a key is written, or `nil` when it is not in the table or comes from no file.
-    public func keyLocation(of key: String) -> SourceLocation? {
-        entries[key]?.keyLocation
-    }
-
-    /// Iterates over the keys and their nodes in ``keys`` order.
-    public func makeIterator() -> some IteratorProtocol<(key: String, node: ConfigNode)> {
-        keys.lazy.map { key in (key: key, node: entries[key]!.node) }.makeIterator()
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+        hasher.combine(location)
     }
 }
 
@@ -197,6 +240,17 @@ public struct ConfigDateTime: Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// The value in RFC 3339 form, such as `2026-01-05T08:00:00+01:00`, `2026-01-05` or `08:00:00`.
     public var text: String
+
+    init(_ dateTime: TOMLDateTime) {
+        let kind: Kind =
+            switch dateTime.kind {
+            case .offsetDateTime: .offsetDateTime
+            case .localDateTime: .localDateTime
+            case .localDate: .localDate
+            case .localTime: .localTime
+            }
+        self.init(kind: kind, text: dateTime.text)
+    }
 
     /// Creates a date-time value.
     ///

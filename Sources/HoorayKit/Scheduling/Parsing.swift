@@ -3,12 +3,35 @@ extension TimeOfDay {
     ///
     /// - Returns: `nil` when the text is not a valid time of day.
     public init?(parsing text: String) {
+        if let time = Self.plain(text.utf8) {
+            self = time
+            return
+        }
         let parts = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
             let hour = Int(parts[0]), let minute = Int(parts[1])
         else { return nil }
         self.init(hour: hour, minute: minute)
+    }
+
+    /// The usual `HH:MM` or `H:MM`, read byte by byte: a file of many reminders has one each.
+    private static func plain(_ bytes: String.UTF8View) -> TimeOfDay? {
+        var (hour, minute, hourDigits, minuteDigits, seenColon) = (0, 0, 0, 0, false)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where seenColon && minuteDigits < 2:
+                (minute, minuteDigits) = (minute * 10 + Int(byte &- 48), minuteDigits + 1)
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where !seenColon && hourDigits < 2:
+                (hour, hourDigits) = (hour * 10 + Int(byte &- 48), hourDigits + 1)
+            case UInt8(ascii: ":") where !seenColon:
+                seenColon = true
+            default:
+                return nil
+            }
+        }
+        guard seenColon, (1...2).contains(hourDigits), minuteDigits == 2 else { return nil }
+        return TimeOfDay(hour: hour, minute: minute)
     }
 }
 
