@@ -202,6 +202,7 @@ public struct RemindersPlugin: HoorayPlugin {
         // plans it). The records are read again right before everything is replaced, and once more
         // after: what changed in between is planned (or cancelled) again, so nothing it did is undone.
         let entries = configuration.reminder
+        used.reserveCapacity(used.count + entries.count)
         var fromFile: [DeclaredReminder] = []
         fromFile.reserveCapacity(entries.count)
         let defaultZone = (zone: context.timeZone, identifier: context.timeZone.identifier)

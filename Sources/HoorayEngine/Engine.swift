@@ -407,12 +407,12 @@ public actor Engine {
     /// Re-reads every rule of the active plugins from the database, e.g. after the CLI changed some.
     public func reloadRules() async {
         do {
-            let times = try await database.ruleTimes()
             let planned = Set(plugins.keys.filter { !isHeld($0) })
-            state = SchedulerState(
-                times.lazy.filter { planned.contains($0.plugin) }.map {
-                    (key: RuleKey(plugin: $0.plugin, reminder: $0.reminderID), nextDue: $0.nextDue)
-                })
+            let times = try await database.ruleTimes().compactMap { rule in
+                planned.contains(rule.plugin)
+                    ? (key: RuleKey(plugin: rule.plugin, reminder: rule.reminderID), nextDue: rule.nextDue) : nil
+            }
+            state = SchedulerState(times)
         } catch {
             logger.error("cannot read reminders: \(error)")
         }

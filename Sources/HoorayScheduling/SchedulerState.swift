@@ -81,6 +81,7 @@ public struct SchedulerState: Sendable {
     /// - Parameter times: Each rule and its next due instant; a rule with none is left out, and a
     ///   rule given twice keeps its last instant.
     public init(_ times: some Sequence<(key: RuleKey, nextDue: Date?)>) {
+        rules.reserveCapacity(times.underestimatedCount)
         for (key, nextDue) in times {
             guard let nextDue else { continue }
             rules[key] = Rule(due: nextDue, generation: 0)

@@ -184,9 +184,14 @@ private struct StoredSource {
 extension HoorayDatabase {
     /// Whether a stored digest is `prefix` followed by `digest`, compared without making the string.
     fileprivate static func isDigest(_ stored: String, of digest: String, prefix: String) -> Bool {
-        var stored = stored.utf8[...]
-        guard stored.starts(with: prefix.utf8) else { return false }
-        stored = stored.dropFirst(prefix.utf8.count)
-        return stored.elementsEqual(digest.utf8)
+        var (stored, digest, prefix) = (stored, digest, prefix)
+        return stored.withUTF8 { whole in
+            prefix.withUTF8 { prefix in
+                digest.withUTF8 { digest in
+                    whole.count == prefix.count + digest.count && whole[..<prefix.count].elementsEqual(prefix)
+                        && whole[prefix.count...].elementsEqual(digest)
+                }
+            }
+        }
     }
 }
