@@ -222,30 +222,39 @@ public struct RemindersPlugin: HoorayPlugin {
         // their ids (r1, r2, …) are kept; a reminder in the file whose slug is the same gets a suffix.
         var used: [String: Int] = [:]
         for record in try await commandLineReminders(context: context) { used[record.id] = 1 }
+        // `hooray remind` may add, change or remove one while this runs (it writes the record, then
+        // plans it). The records are read again right before everything is replaced, and once more
+        // after: what changed in between is planned (or cancelled) again, so nothing it did is undone.
+        let entries = configuration.reminder
+        used.reserveCapacity(used.count + entries.count)
         var fromFile: [DeclaredReminder] = []
-        fromFile.reserveCapacity(configuration.reminder.count)
-        for entry in configuration.reminder {
+        fromFile.reserveCapacity(entries.count)
+        let defaultZone = (zone: context.timeZone, identifier: context.timeZone.identifier)
+        for index in entries.indices {
+            let entry = entries[index]
             let base = entry.id ?? Self.slug(entry.title)
-            used[base, default: 0] += 1
-            let id = used[base]! == 1 ? base : "\(base)-\(used[base]!)"
-            let zone = entry.zone?.zone ?? context.timeZone
+            let count = used[base, default: 0] + 1
+            used[base] = count
+            let id = count == 1 ? base : "\(base)-\(count)"
             if entry.every != nil && entry.start == nil {
                 // Its first day is kept in the plugin's storage: read (or written) now, and built each time.
                 let schedule = try await schedule(for: entry, id: id, context: context)
                 fromFile.append(DeclaredReminder(Self.reminder(for: entry, id: id, schedule: schedule)))
                 continue
             }
-            // Built only when the entry, or the zone it falls back on, changed since it was stored.
+            // Built only when the entry, or the zone it falls back on, changed since it was stored;
+            // the closure holds the list, not a copy of the entry.
+            let zone = entry.zone.map { (zone: $0.zone, identifier: $0.zone.identifier) } ?? defaultZone
             fromFile.append(
-                DeclaredReminder(id: id, sourceDigest: Self.digest(of: entry, id: id, zone: zone)) {
-                    Self.reminder(for: entry, id: id, schedule: Self.schedule(for: entry, zone: zone))
+                DeclaredReminder(id: id, sourceDigest: Self.digest(of: entry, id: id, zone: zone.identifier)) {
+                    let entry = entries[index]
+                    return Self.reminder(for: entry, id: id, schedule: Self.schedule(for: entry, zone: zone.zone))
                 })
         }
-        // `hooray remind` may add, change or remove one while this runs (it writes the record, then
-        // plans it). The records are read again right before everything is replaced, and once more
-        // after: what changed in between is planned (or cancelled) again, so nothing it did is undone.
         let added = try await book.all()
-        let reminders = added.map { DeclaredReminder($0.reminder(defaultZone: context.timeZone)) } + fromFile
+        var reminders = added.map { DeclaredReminder($0.reminder(defaultZone: context.timeZone)) }
+        reminders.append(contentsOf: fromFile)
+        fromFile = []
         try await context.reminders.replaceAll(declaring: reminders)
         let current = try await book.all()
         let before = Dictionary(added.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -325,20 +334,21 @@ public struct RemindersPlugin: HoorayPlugin {
         return Reminder(id: id, schedule: schedule, notice: notice)
     }
 
-    /// Everything a reminder in the file is built from: its entry, its id and its zone. Change what
-    /// ``reminder(for:id:schedule:)`` makes of them, and this first line, so that stored reminders are
-    /// built again.
-    static func digest(of entry: Entry, id: String, zone: TimeZone) -> String {
+    /// Everything a reminder in the file is built from: its entry, its id and its zone's identifier.
+    /// Change what ``reminder(for:id:schedule:)`` makes of them, and this first line, so that stored
+    /// reminders are built again.
+    static func digest(of entry: Entry, id: String, zone: String) -> String {
         var digest = SourceDigest()
-        digest.add("reminders 1")
+        digest.add("reminders 2")
         digest.add(id)
         digest.add(entry.title)
         digest.add(entry.body)
-        digest.add(entry.at.description)
-        digest.add(entry.days.map { $0.days.map(\.rawValue).sorted().map(String.init).joined(separator: ",") })
-        digest.add(entry.every.map { String($0.days) })
-        digest.add(entry.start?.description)
-        digest.add(zone.identifier)
+        digest.add(entry.at.secondsSinceMidnight)
+        // The days as a set of bits, -1 for none given: the same days in any order are the same.
+        digest.add(entry.days.map { $0.days.reduce(0) { $0 | 1 << $1.rawValue } } ?? -1)
+        digest.add(entry.every?.days ?? -1)
+        digest.add(entry.start.map { $0.year * 10_000 + $0.month * 100 + $0.day } ?? -1)
+        digest.add(zone)
         digest.add(entry.urgency.rawValue)
         return digest.value
     }

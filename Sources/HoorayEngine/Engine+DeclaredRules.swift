@@ -19,14 +19,9 @@ extension Engine {
         ) { schedule in
             NextDue.next(after: now, for: schedule)
         }
-        // The snoozes of reminders that stay are kept too.
-        let kept = Set(times.map(\.reminderID))
-        for key in state.keys(plugin: plugin) where !kept.contains(key.reminder) {
-            state.remove(key)
-        }
-        for rule in times {
-            state.upsert(RuleKey(plugin: plugin, reminder: rule.reminderID), nextDue: rule.nextDue)
-        }
+        // The snoozes of reminders that stay are kept too (`times` has them); the plan is made again
+        // at once rather than one rule at a time.
+        state.replaceRules(of: plugin, with: times.lazy.map { (reminder: $0.reminderID, nextDue: $0.nextDue) })
         loopContinuation.yield(.changed)
         changes.publish()
     }

@@ -348,14 +348,8 @@ public actor Engine {
         let stored = try await database.replaceRules(plugin: plugin, with: reminders, now: now) { schedule in
             NextDue.next(after: now, for: schedule)
         }
-        // The snoozes of reminders that stay are kept too.
-        let kept = Set(stored.map(\.reminder.id))
-        for key in state.keys(plugin: plugin) where !kept.contains(key.reminder) {
-            state.remove(key)
-        }
-        for rule in stored {
-            state.upsert(RuleKey(plugin: plugin, reminder: rule.reminder.id), nextDue: rule.nextDue)
-        }
+        // The snoozes of reminders that stay are kept too (`stored` has them).
+        state.replaceRules(of: plugin, with: stored.lazy.map { (reminder: $0.reminder.id, nextDue: $0.nextDue) })
         loopContinuation.yield(.changed)
         changes.publish()
     }
@@ -413,11 +407,12 @@ public actor Engine {
     /// Re-reads every rule of the active plugins from the database, e.g. after the CLI changed some.
     public func reloadRules() async {
         do {
-            var fresh = SchedulerState()
-            for rule in try await database.ruleTimes() where plugins[rule.plugin] != nil && !isHeld(rule.plugin) {
-                fresh.upsert(RuleKey(plugin: rule.plugin, reminder: rule.reminderID), nextDue: rule.nextDue)
+            let planned = Set(plugins.keys.filter { !isHeld($0) })
+            let times = try await database.ruleTimes().compactMap { rule in
+                planned.contains(rule.plugin)
+                    ? (key: RuleKey(plugin: rule.plugin, reminder: rule.reminderID), nextDue: rule.nextDue) : nil
             }
-            state = fresh
+            state = SchedulerState(times)
         } catch {
             logger.error("cannot read reminders: \(error)")
         }

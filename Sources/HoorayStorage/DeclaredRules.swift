@@ -58,34 +58,24 @@ extension HoorayDatabase {
         computeNextDue: @Sendable @escaping (Schedule) -> Date?
     ) async throws -> [RuleTime] {
         try await write { db in
-            var existing: [String: (digest: String?, scheduleKey: String, nextDue: Date?)] = [:]
+            // What is needed to tell an unchanged rule, read in place: its schedule's key and its
+            // payload are read only for a rule whose digest differs.
+            var existing: [String: StoredSource] = [:]
             existing.reserveCapacity(declared.count)
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT reminderID, sourceDigest, scheduleKey, nextDue FROM rule WHERE plugin = ?",
-                arguments: [plugin])
+                db, sql: "SELECT reminderID, sourceDigest, nextDue FROM rule WHERE plugin = ?", arguments: [plugin])
             while let row = try rows.next() {
-                existing[row[0]] = (row[1], row[2], (row[3] as Double?).map(Date.init(unixSeconds:)))
-            }
-            var wanted = Set<String>()
-            wanted.reserveCapacity(declared.count)
-            for rule in declared { wanted.insert(rule.id) }
-            var snoozes: [String] = []
-            let remove = try db.makeStatement(sql: "DELETE FROM rule WHERE plugin = ? AND reminderID = ?")
-            for (id, rule) in existing where !wanted.contains(id) {
-                if let base = Snooze.snoozedID(of: id), rule.nextDue != nil,
-                    wanted.contains(base) || existing[base] == nil
-                {
-                    snoozes.append(id)
-                } else {
-                    try remove.execute(arguments: [plugin, id])
-                }
+                existing[row[0]] = StoredSource(digest: row[1], nextDue: row[2])
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             encoder.dateEncodingStrategy = .secondsSince1970
-            var scheduleKeys: [Schedule: String] = [:]
+            // Rules that share a schedule (every weekday at 09:00 in one zone) share its key, its
+            // JSON and its next due instant, each made once.
+            var schedules: [Schedule: ScheduleFacts] = [:]
             var payloads = ReminderPayloads(encoder: encoder)
-            let payloadOf = try db.makeStatement(sql: "SELECT reminder FROM rule WHERE plugin = ? AND reminderID = ?")
+            let storedOf = try db.makeStatement(
+                sql: "SELECT scheduleKey, reminder FROM rule WHERE plugin = ? AND reminderID = ?")
             let upsert = try db.makeStatement(
                 sql: """
                     INSERT INTO rule (plugin, reminderID, reminder, scheduleKey, nextDue, createdAt, sourceDigest)
@@ -95,45 +85,113 @@ extension HoorayDatabase {
                         sourceDigest = excluded.sourceDigest
                     """)
             var times: [RuleTime] = []
-            times.reserveCapacity(declared.count + snoozes.count)
+            times.reserveCapacity(declared.count)
+            let prefix = "\(version) "
             for rule in declared {
-                let digest = rule.sourceDigest.map { "\(version) \($0)" }
-                let old = existing[rule.id]
-                if let digest, let old, old.digest == digest {
-                    times.append(RuleTime(reminderID: rule.id, nextDue: old.nextDue))
+                // One lookup marks it declared and reads what is stored.
+                var old: StoredSource?
+                if let index = existing.index(forKey: rule.id) {
+                    existing.values[index].isDeclared = true
+                    old = existing.values[index]
+                }
+                if let given = rule.sourceDigest, let stored = old?.digest,
+                    Self.isDigest(stored, of: given, prefix: prefix)
+                {
+                    times.append(RuleTime(reminderID: rule.id, nextDue: old?.date))
                     continue
                 }
+                let digest = rule.sourceDigest.map { prefix + $0 }
                 let reminder = try rule.build()
                 guard reminder.id == rule.id else { throw DeclaredRuleMismatch(declared: rule.id, built: reminder.id) }
-                let scheduleKey: String
-                if let known = scheduleKeys[reminder.schedule] {
-                    scheduleKey = known
+                var schedule: ScheduleFacts
+                if let known = schedules[reminder.schedule] {
+                    schedule = known
                 } else {
-                    scheduleKey = try Self.scheduleKey(of: reminder.schedule, encoder: encoder)
-                    scheduleKeys[reminder.schedule] = scheduleKey
+                    schedule = ScheduleFacts(
+                        key: try Self.scheduleKey(of: reminder.schedule, encoder: encoder),
+                        json: Array(try encoder.encode(reminder.schedule)))
+                    schedules[reminder.schedule] = schedule
                 }
                 // A rule declared without a digest is compared with the stored one byte for byte, as
                 // `JSONEncoder` wrote it; the others are written the fast way.
-                let payload = try digest == nil ? encoder.encode(reminder) : payloads.encode(reminder)
+                let payload =
+                    try digest == nil ? encoder.encode(reminder) : payloads.encode(reminder, schedule: schedule.json)
                 let nextDue: Date?
-                if let old, old.scheduleKey == scheduleKey {
-                    nextDue = old.nextDue
+                if let old, let stored = try Row.fetchOne(storedOf, arguments: [plugin, rule.id]),
+                    stored[0] == schedule.key
+                {
+                    nextDue = old.date
                     // Stored exactly so already, and with the same digest: nothing to write.
-                    if old.digest == digest, try Data.fetchOne(payloadOf, arguments: [plugin, rule.id]) == payload {
+                    if old.digest == digest, stored[1] == payload {
                         times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
                         continue
                     }
+                } else if let known = schedule.nextDue {
+                    nextDue = known
                 } else {
                     nextDue = computeNextDue(reminder.schedule)
+                    schedule.nextDue = .some(nextDue)
+                    schedules[reminder.schedule] = schedule
                 }
                 try upsert.execute(
-                    arguments: [plugin, rule.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds, digest])
+                    arguments: [
+                        plugin, rule.id, payload, schedule.key, nextDue?.unixSeconds, now.unixSeconds, digest,
+                    ])
                 times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
             }
+            // The rules no longer declared are removed, but for snoozes still to come of a reminder
+            // that stays, or of a notice that came from no reminder.
+            var snoozes: [String] = []
+            let remove = try db.makeStatement(sql: "DELETE FROM rule WHERE plugin = ? AND reminderID = ?")
+            for (id, rule) in existing where !rule.isDeclared {
+                if let base = Snooze.snoozedID(of: id), rule.nextDue != nil, existing[base]?.isDeclared ?? true {
+                    snoozes.append(id)
+                } else {
+                    try remove.execute(arguments: [plugin, id])
+                }
+            }
             for id in snoozes.sorted() {
-                times.append(RuleTime(reminderID: id, nextDue: existing[id]?.nextDue ?? nil))
+                times.append(RuleTime(reminderID: id, nextDue: existing[id]?.date))
             }
             return times
+        }
+    }
+}
+
+/// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:computeNextDue:)`` makes once for
+/// each schedule.
+private struct ScheduleFacts {
+    /// ``HoorayDatabase/scheduleKey(of:encoder:)``.
+    var key: String
+    /// The schedule as `JSONEncoder` writes it.
+    var json: [UInt8]
+    /// Its next due instant, once found: `.some(nil)` when it will not be due again.
+    var nextDue: Date?? = nil
+}
+
+/// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:computeNextDue:)`` reads of each
+/// stored rule up front.
+private struct StoredSource {
+    var digest: String?
+    /// The next due instant, in seconds since 1970.
+    var nextDue: Double?
+    /// Whether a rule with its id is declared.
+    var isDeclared = false
+
+    var date: Date? { nextDue.map(Date.init(unixSeconds:)) }
+}
+
+extension HoorayDatabase {
+    /// Whether a stored digest is `prefix` followed by `digest`, compared without making the string.
+    fileprivate static func isDigest(_ stored: String, of digest: String, prefix: String) -> Bool {
+        var (stored, digest, prefix) = (stored, digest, prefix)
+        return stored.withUTF8 { whole in
+            prefix.withUTF8 { prefix in
+                digest.withUTF8 { digest in
+                    whole.count == prefix.count + digest.count && whole[..<prefix.count].elementsEqual(prefix)
+                        && whole[prefix.count...].elementsEqual(digest)
+                }
+            }
         }
     }
 }

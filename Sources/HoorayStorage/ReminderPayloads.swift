@@ -7,8 +7,8 @@ import HoorayKit
 /// `JSONEncoder` builds a tree of each value before it writes it, which cost about 20 µs a reminder:
 /// two seconds at the first start with 100,000 reminders in the configuration. Here each notice of
 /// the same shape (everything but its title and body) is encoded once, with a mark where the title
-/// and the body go, and each schedule once; a reminder is then those parts with its own strings put
-/// in. What is written is JSON that `JSONDecoder` reads back as the same reminder. A reminder with
+/// and the body go, and each schedule once (by the caller, who keeps it); a reminder is then those
+/// parts with its own strings put in. What is written is JSON that `JSONDecoder` reads back as the same reminder. A reminder with
 /// anything more (a payload, a hold, a catch-up limit, or internal) is encoded by `JSONEncoder`.
 struct ReminderPayloads {
     private typealias Cut = (parts: [[UInt8]], titleFirst: Bool)
@@ -16,7 +16,7 @@ struct ReminderPayloads {
     /// A notice shape's JSON, cut at the marks: the parts between them, and which mark came first.
     /// `nil` for a shape whose marks could not be found: its reminders are encoded whole.
     private var notices: [Notice: Cut?] = [:]
-    private var schedules: [Schedule: [UInt8]] = [:]
+    private var last: (shape: Notice, cut: Cut?)?
 
     private static let titleMark = "\u{1}hooray-title\u{1}"
     private static let bodyMark = "\u{1}hooray-body\u{1}"
@@ -25,7 +25,12 @@ struct ReminderPayloads {
         self.encoder = encoder
     }
 
-    mutating func encode(_ reminder: Reminder) throws -> Data {
+    /// The reminder's JSON.
+    ///
+    /// - Parameters:
+    ///   - reminder: The reminder.
+    ///   - schedule: Its schedule as `JSONEncoder` writes it.
+    mutating func encode(_ reminder: Reminder, schedule: [UInt8]) throws -> Data {
         guard reminder.catchUpWithin == nil, reminder.payload == nil, !reminder.isInternal, reminder.hold == nil else {
             return try encoder.encode(reminder)
         }
@@ -33,20 +38,17 @@ struct ReminderPayloads {
         shape.title = Self.titleMark
         shape.body = Self.bodyMark
         let found: Cut?
-        if let known = notices[shape] {
+        // Most reminders have the shape of the one before: compared, not hashed.
+        if let last, last.shape == shape {
+            found = last.cut
+        } else if let known = notices[shape] {
             found = known
         } else {
             found = try cut(Array(encoder.encode(shape)))
             notices[shape] = .some(found)
         }
+        last = (shape, found)
         guard let notice = found else { return try encoder.encode(reminder) }
-        let schedule: [UInt8]
-        if let known = schedules[reminder.schedule] {
-            schedule = known
-        } else {
-            schedule = Array(try encoder.encode(reminder.schedule))
-            schedules[reminder.schedule] = schedule
-        }
         // The keys in the order `.sortedKeys` writes them: id, notice, schedule.
         var json: [UInt8] = []
         json.reserveCapacity(notice.parts.reduce(0) { $0 + $1.count } + schedule.count + 64)

@@ -134,6 +134,64 @@ struct SchedulerStateTests {
         for key in expected { state.remove(key) }
         #expect(state.nextAction(now: now) == .sleep(until: model.values.filter { $0 > now }.min()!))
     }
+
+    @Test("A plugin's rules declared all at once are planned exactly so, other plugins' rules as they were")
+    func replacingAPluginsRulesAtOnce() {
+        let habit = RuleKey(plugin: "habits", reminder: "walk")
+        var state = SchedulerState([
+            (key: standup, nextDue: now.addingTimeInterval(60)), (key: water, nextDue: now.addingTimeInterval(30)),
+            (key: habit, nextDue: now.addingTimeInterval(90)), (key: stretch, nextDue: nil),
+        ])
+        #expect(state.count == 3, "a rule with no next due instant is not planned")
+        #expect(state.nextAction(now: now) == .sleep(until: now.addingTimeInterval(30)))
+
+        state.replaceRules(
+            of: "reminders",
+            with: [(reminder: "stretch", nextDue: now.addingTimeInterval(120)), (reminder: "standup", nextDue: nil)])
+
+        #expect(state.keys(plugin: "reminders") == [stretch], "water is gone, standup will not come again")
+        #expect(state.nextDue(for: habit) == now.addingTimeInterval(90), "another plugin's rule is untouched")
+        #expect(state.nextAction(now: now) == .sleep(until: now.addingTimeInterval(90)))
+        // Rules declared at once move and go one at a time afterwards, as any other.
+        state.upsert(stretch, nextDue: now.addingTimeInterval(10))
+        #expect(state.nextAction(now: now.addingTimeInterval(10)) == .fire([stretch]))
+        state.remove(stretch)
+        state.remove(habit)
+        #expect(state.nextAction(now: now) == .idle)
+    }
+
+    @Test("Rules declared at once and then changed one by one agree with a plain dictionary")
+    func rulesDeclaredAtOnceMatchModel() {
+        var generator = SplitMix64(seed: 32)
+        let keys = (0..<20_000).map { RuleKey(plugin: $0 % 3 == 0 ? "habits" : "reminders", reminder: "r\($0)") }
+        func randomDue() -> Date { now.addingTimeInterval(TimeInterval(generator.next() % 200_000) - 100_000) }
+        var model = Dictionary(uniqueKeysWithValues: keys.map { ($0, randomDue()) })
+        var state = SchedulerState(model.map { (key: $0.key, nextDue: $0.value) })
+        for round in 0..<4 {
+            // The reminders plugin declares its rules again: some kept, some moved, some gone.
+            let declared = keys.filter { $0.plugin == "reminders" && generator.next() % 5 != 0 }.map {
+                (reminder: $0.reminder, nextDue: generator.next() % 2 == 0 ? model[$0] ?? randomDue() : randomDue())
+            }
+            state.replaceRules(of: "reminders", with: declared)
+            model = model.filter { $0.key.plugin != "reminders" }
+            for rule in declared { model[RuleKey(plugin: "reminders", reminder: rule.reminder)] = rule.nextDue }
+            for _ in 0..<5_000 {
+                let key = keys[Int(generator.next() % UInt64(keys.count))]
+                if generator.next() % 4 == 0 {
+                    state.remove(key)
+                    model[key] = nil
+                } else {
+                    let due = randomDue()
+                    state.upsert(key, nextDue: due)
+                    model[key] = due
+                }
+            }
+            let expected = model.filter { $0.value <= now }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+            #expect(state.count == model.count, "round \(round)")
+            #expect(state.nextAction(now: now) == .fire(expected.map(\.key)), "round \(round)")
+            #expect(state.earliestDue == model.values.min(), "round \(round)")
+        }
+    }
 }
 
 /// A small deterministic random number generator, so the load test is the same on every run.

@@ -41,20 +41,19 @@ public struct DeclaredReminder: Sendable {
 /// A digest of the values a reminder is built from, for ``DeclaredReminder``: the same values in the
 /// same order give the same digest in every process (unlike `Hasher`, which is seeded at random).
 ///
-/// It is FNV-1a over 64 bits, with each value's length in front of it so that `("ab", "c")` and
-/// `("a", "bc")` differ; it tells changes apart, it is no protection against an attacker.
+/// It is 64 bits, mixed eight bytes at a time (a multiply and a shift, each step one-to-one, so two
+/// values that differ in one word never give the same digest), with each value's length in front of
+/// it so that `("ab", "c")` and `("a", "bc")` differ; it tells changes apart, it is no protection
+/// against an attacker.
 public struct SourceDigest: Sendable, Hashable {
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// Starts a digest.
     public init() {}
 
-    private mutating func add(byte: UInt8) {
-        state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-    }
-
     private mutating func add(word: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { add(byte: UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        state = (state ^ word) &* 0x9e37_79b9_7f4a_7c15
+        state ^= state >> 29
     }
 
     /// Adds a text.
@@ -62,17 +61,27 @@ public struct SourceDigest: Sendable, Hashable {
         var text = text
         text.withUTF8 { bytes in
             add(word: UInt64(bytes.count))
-            for byte in bytes { add(byte: byte) }
+            let raw = UnsafeRawBufferPointer(bytes)
+            var index = 0
+            while index + 8 <= raw.count {
+                add(word: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                index += 8
+            }
+            if index < bytes.count {
+                var last: UInt64 = 0
+                for (shift, byte) in bytes[index...].enumerated() { last |= UInt64(byte) << UInt64(8 * shift) }
+                add(word: last)
+            }
         }
     }
 
     /// Adds a text that may be absent; absent and empty differ.
     public mutating func add(_ text: String?) {
         if let text {
-            add(byte: 1)
+            add(word: 1)
             add(text)
         } else {
-            add(byte: 0)
+            add(word: 0)
         }
     }
 
@@ -83,7 +92,12 @@ public struct SourceDigest: Sendable, Hashable {
 
     /// The digest as 16 hexadecimal digits.
     public var value: String {
-        let digits = String(state, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: state >> UInt64(60 - 4 * index)) & 0xF
+                buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 }
