@@ -116,17 +116,7 @@ struct SchedulerStateTests {
             state.upsert(key, nextDue: due)
             model[key] = due
         }
-        for _ in 0..<100_000 {
-            let key = keys[Int(generator.next() % UInt64(keys.count))]
-            if generator.next() % 4 == 0 {
-                state.remove(key)
-                model[key] = nil
-            } else {
-                let due = randomDue()
-                state.upsert(key, nextDue: due)
-                model[key] = due
-            }
-        }
+        churn(&state, &model, keys: keys, times: 100_000, generator: &generator, spread: 1_000_000)
         let expected = model.filter { $0.value <= now }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
         #expect(state.count == model.count)
         #expect(state.nextAction(now: now) == .fire(expected))
@@ -175,17 +165,7 @@ struct SchedulerStateTests {
             state.replaceRules(of: "reminders", with: declared)
             model = model.filter { $0.key.plugin != "reminders" }
             for rule in declared { model[RuleKey(plugin: "reminders", reminder: rule.reminder)] = rule.nextDue }
-            for _ in 0..<5_000 {
-                let key = keys[Int(generator.next() % UInt64(keys.count))]
-                if generator.next() % 4 == 0 {
-                    state.remove(key)
-                    model[key] = nil
-                } else {
-                    let due = randomDue()
-                    state.upsert(key, nextDue: due)
-                    model[key] = due
-                }
-            }
+            churn(&state, &model, keys: keys, times: 5_000, generator: &generator, spread: 100_000)
             let expected = model.filter { $0.value <= now }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
             #expect(state.count == model.count, "round \(round)")
             #expect(state.nextAction(now: now) == .fire(expected.map(\.key)), "round \(round)")
@@ -206,5 +186,25 @@ struct SplitMix64 {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension SchedulerStateTests {
+    /// Random moves (within `spread` seconds of now) and removals, made to the state and the model alike.
+    func churn(
+        _ state: inout SchedulerState, _ model: inout [RuleKey: Date], keys: [RuleKey], times: Int,
+        generator: inout SplitMix64, spread: UInt64
+    ) {
+        for _ in 0..<times {
+            let key = keys[Int(generator.next() % UInt64(keys.count))]
+            if generator.next() % 4 == 0 {
+                state.remove(key)
+                model[key] = nil
+            } else {
+                let due = now.addingTimeInterval(TimeInterval(generator.next() % (2 * spread)) - TimeInterval(spread))
+                state.upsert(key, nextDue: due)
+                model[key] = due
+            }
+        }
     }
 }
