@@ -4,7 +4,7 @@ import Testing
 
 /// One CLI: every command finds mistyped names, takes the global options, exits by one table and
 /// completes its values, with the real `hooray` and `hoorayd`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(6)))
 struct UniformCLITests {
     // MARK: Unknown commands (issue 13, item 6)
 
