@@ -222,9 +222,6 @@ public struct RemindersPlugin: HoorayPlugin {
         // their ids (r1, r2, …) are kept; a reminder in the file whose slug is the same gets a suffix.
         var used: [String: Int] = [:]
         for record in try await commandLineReminders(context: context) { used[record.id] = 1 }
-        // `hooray remind` may add, change or remove one while this runs (it writes the record, then
-        // plans it). The records are read again right before everything is replaced, and once more
-        // after: what changed in between is planned (or cancelled) again, so nothing it did is undone.
         let entries = configuration.reminder
         used.reserveCapacity(used.count + entries.count)
         var fromFile: [DeclaredReminder] = []
@@ -251,6 +248,9 @@ public struct RemindersPlugin: HoorayPlugin {
                     return Self.reminder(for: entry, id: id, schedule: Self.schedule(for: entry, zone: zone.zone))
                 })
         }
+        // `hooray remind` may add, change or remove one while this runs (it writes the record, then
+        // plans it). The records are read again right before everything is replaced, and once more
+        // after: what changed in between is planned (or cancelled) again, so nothing it did is undone.
         let added = try await book.all()
         var reminders = added.map { DeclaredReminder($0.reminder(defaultZone: context.timeZone)) }
         reminders.append(contentsOf: fromFile)
