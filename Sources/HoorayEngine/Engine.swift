@@ -407,8 +407,11 @@ public actor Engine {
     /// Re-reads every rule of the active plugins from the database, e.g. after the CLI changed some.
     public func reloadRules() async {
         do {
+            let rules = try await database.ruleTimes()
+            // Which plugins are planned is decided after the read: a plugin may have started or
+            // stopped meanwhile (another reload may have run), and this reload's state is the last.
             let planned = Set(plugins.keys.filter { !isHeld($0) })
-            let times = try await database.ruleTimes().compactMap { rule in
+            let times = rules.compactMap { rule in
                 planned.contains(rule.plugin)
                     ? (key: RuleKey(plugin: rule.plugin, reminder: rule.reminderID), nextDue: rule.nextDue) : nil
             }
