@@ -1,3 +1,5 @@
+import HoorayTOML
+
 /// The path from the root of the configuration to one value, such as
 /// `plugins.reminders.reminder[1].at`.
 ///
@@ -88,35 +90,11 @@ public struct ConfigKeyPath: Sendable, Hashable, CustomStringConvertible, Expres
             switch component {
             case .key(let key):
                 if !text.isEmpty { text += "." }
-                text += ConfigKeyPath.displayKey(key)
+                text += TOMLLiteral.key(key)
             case .index(let index):
                 text += "[\(index)]"
             }
         }
         return text
-    }
-
-    /// A key as it would be written in TOML: bare when it can be, quoted otherwise.
-    static func displayKey(_ key: String) -> String {
-        let isBare =
-            !key.isEmpty
-            && key.unicodeScalars.allSatisfy { scalar in
-                switch scalar {
-                case "A"..."Z", "a"..."z", "0"..."9", "_", "-": true
-                default: false
-                }
-            }
-        if isBare { return key }
-        var quoted = "\""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
     }
 }
