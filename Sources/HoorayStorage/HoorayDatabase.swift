@@ -60,8 +60,13 @@ public final class HoorayDatabase: Sendable {
         } catch {
             throw StorageError(path: path, problem: .other("\(error)"))
         }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            chmod(path + suffix, 0o600)
+        // Only takes away: a file the user made read-only stays so, or a write would go through
+        // the next time a command opens it (the WAL files that let it open are made writable too).
+        for suffix in ["", "-wal", "-shm"] {
+            var status = stat()
+            guard stat(path + suffix, &status) == 0 else { continue }
+            let mode = status.st_mode & 0o7777
+            if mode & ~0o600 != 0 { chmod(path + suffix, mode & 0o600) }
         }
     }
 

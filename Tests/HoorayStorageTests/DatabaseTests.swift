@@ -30,6 +30,24 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
 
+    @Test func openingTakesAwayOthersAccessButNeverGivesTheOwnerWrite() throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Left open, the database keeps its -wal and -shm files, as after a command that was killed.
+        let files = ["", "-wal", "-shm"].map { database.path + $0 }
+        #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        func modes() throws -> [Int] {
+            try files.map { try FileManager.default.attributesOfItem(atPath: $0)[.posixPermissions] as? Int ?? -1 }
+        }
+        for file in files { chmod(file, 0o400) }
+        _ = try HoorayDatabase(path: database.path)
+        #expect(try modes() == [0o400, 0o400, 0o400])
+        for file in files { chmod(file, 0o644) }
+        _ = try HoorayDatabase(path: database.path)
+        #expect(try modes() == [0o600, 0o600, 0o600])
+        withExtendedLifetime(database) {}
+    }
+
     @Test func aSymbolicLinkOrAFolderOthersMayWriteIsRefusedBeforeOpening() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-db-\(UUID().uuidString)")
             .path
