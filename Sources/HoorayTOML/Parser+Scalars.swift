@@ -118,12 +118,13 @@ enum NumberReader {
     private static func checkUnderscores(
         _ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int, start: Int, radix: Int64 = 10
     ) throws(Parser.SyntaxError) {
-        guard
-            bytes[from] == Byte.underscore || bytes[end - 1] == Byte.underscore
-                || bytes[from..<end].indices.contains(where: {
-                    $0 > from && bytes[$0] == Byte.underscore && bytes[$0 - 1] == Byte.underscore
-                })
-        else { return }
+        var doubled = false
+        var position = from + 1
+        while position < end && !doubled {
+            doubled = bytes[position] == Byte.underscore && bytes[position - 1] == Byte.underscore
+            position += 1
+        }
+        guard bytes[from] == Byte.underscore || bytes[end - 1] == Byte.underscore || doubled else { return }
         throw Parser.SyntaxError(
             offset: start, message: "an underscore in a number must stand between two digits",
             hint: "write 1_000, not _1000, 1000_ or 1__000")

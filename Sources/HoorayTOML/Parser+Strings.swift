@@ -6,14 +6,21 @@ extension Parser {
         // Most strings are plain text up to their closing quote.
         var end = index
         if let base = bytes.baseAddress {
-            while count - end >= 8, Self.isPlainInString(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) {
+            while count - end >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self))
+                let special = Self.specialBytes(word)
+                if special != 0 {
+                    // The lowest byte marked is the first that is not plain (see ``specialBytes(_:)``).
+                    end += special.trailingZeroBitCount / 8
+                    break
+                }
                 end += 8
             }
         }
         while end < count, Self.isPlainInString(bytes[end]) { end += 1 }
         if end < count && bytes[end] == Byte.quote {
             index = end + 1
-            return text(segment, end)
+            return string(segment, end)
         }
         index = end
         return try escapedString(from: segment)
@@ -44,7 +51,7 @@ extension Parser {
             decoded.append(contentsOf: bytes[segment..<index])
             result = String(decoding: decoded, as: UTF8.self)
         } else {
-            result = text(segment, index)
+            result = string(segment, index)
         }
         index += 1
         return result
@@ -63,7 +70,7 @@ extension Parser {
             if Self.isControl(byte) { throw control(byte) }
             index += 1
         }
-        let result = text(start, index)
+        let result = string(start, index)
         index += 1
         return result
     }
@@ -233,14 +240,15 @@ extension Parser {
         byte >= 0x20 && byte != Byte.quote && byte != Byte.backslash && byte != 0x7F
     }
 
-    /// Whether eight bytes are all plain in any string (see the byte's version above).
-    private static func isPlainInString(_ word: UInt64) -> Bool {
+    /// The high bit of the first byte of `word` (in little-endian order) that is not plain in any
+    /// string, and maybe of bytes after it; zero when all eight bytes are plain. A borrow in the
+    /// subtractions below only runs from a marked byte to the bytes after it, so the first mark is exact.
+    private static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        // A byte below `n` (at most 0x80) sets its high bit in (word - n) & ~word.
-        func hasByteBelow(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
-        return !hasByteBelow(word, 0x20) && !hasByteBelow(word ^ (ones &* UInt64(Byte.quote)), 1)
-            && !hasByteBelow(word ^ (ones &* UInt64(Byte.backslash)), 1) && !hasByteBelow(word ^ (ones &* 0x7F), 1)
+        func below(_ word: UInt64, _ n: UInt64) -> UInt64 { (word &- ones &* n) & ~word & highs }
+        return below(word, 0x20) | below(word ^ (ones &* UInt64(Byte.quote)), 1)
+            | below(word ^ (ones &* UInt64(Byte.backslash)), 1) | below(word ^ (ones &* 0x7F), 1)
     }
 
     private func control(_ byte: UInt8) -> SyntaxError {

@@ -48,6 +48,13 @@ extension Parser {
     /// A number, boolean, date or time: a run of the characters they are made of.
     private mutating func bareValue(position: TOMLPosition) throws(SyntaxError) -> (TOMLSyntaxNode, TOMLItem) {
         let start = index
+        let (kind, value) = try bareScalar()
+        return (token(kind, from: start), TOMLItem(value: value, position: position))
+    }
+
+    /// A number, boolean, date or time, starting here.
+    mutating func bareScalar() throws(SyntaxError) -> (TOMLSyntaxKind, TOMLValue) {
+        let start = index
         while index < count && Byte.isBareValue(bytes[index]) { index += 1 }
         // `1979-05-27 07:32:00`: a date, a space and a time are one value.
         if index - start == 10 && DateTimeReader.isDate(bytes, at: start) && peek() == Byte.space,
@@ -57,8 +64,7 @@ extension Parser {
             while index < count && Byte.isBareValue(bytes[index]) { index += 1 }
         }
         guard index > start else { throw Self.notAValue(at: start) }
-        let (kind, value) = try scalar(from: start, to: index)
-        return (token(kind, from: start), TOMLItem(value: value, position: position))
+        return try scalar(from: start, to: index)
     }
 
     static func notAValue(at offset: Int) -> SyntaxError {
@@ -69,14 +75,20 @@ extension Parser {
 
     private func scalar(from start: Int, to end: Int) throws(SyntaxError) -> (TOMLSyntaxKind, TOMLValue) {
         let run = bytes[start..<end]
-        switch text(start, end) {
-        case "true": return (.boolean, .boolean(true))
-        case "false": return (.boolean, .boolean(false))
-        case "inf", "+inf": return (.float, .float(.infinity))
-        case "-inf": return (.float, .float(-.infinity))
-        case "nan", "+nan": return (.float, .float(.nan))
-        case "-nan": return (.float, .float(-Double.nan))
-        default: break
+        // Only a word can be one of these, and only one of up to five bytes: numbers are not made into text.
+        let letter =
+            end - start > 1 && (bytes[start] == Byte.plus || bytes[start] == Byte.minus)
+            ? bytes[start + 1] : bytes[start]
+        if end - start <= 5 && Byte.isLetter(letter) {
+            switch text(start, end) {
+            case "true": return (.boolean, .boolean(true))
+            case "false": return (.boolean, .boolean(false))
+            case "inf", "+inf": return (.float, .float(.infinity))
+            case "-inf": return (.float, .float(-.infinity))
+            case "nan", "+nan": return (.float, .float(.nan))
+            case "-nan": return (.float, .float(-Double.nan))
+            default: break
+            }
         }
         if run.contains(Byte.colon) || DateTimeReader.isDate(bytes, at: start) {
             var reader = DateTimeReader(bytes: bytes, start: start, end: end, version: version)

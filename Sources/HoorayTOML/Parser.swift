@@ -32,6 +32,8 @@ struct Parser {
     var lastArrayHeader: Range<Int>?
     var diagnostics: [TOMLDiagnostic] = []
     var omittedDiagnostics = 0
+    /// Keys and short strings, each made once (see ``string(_:_:)``).
+    var interner: StringInterner
 
     init(bytes: UnsafeBufferPointer<UInt8>, version: TOMLVersion, buildsSyntax: Bool = true) {
         self.bytes = bytes
@@ -39,6 +41,7 @@ struct Parser {
         self.version = version
         self.buildsSyntax = buildsSyntax
         self.tracker = PositionTracker(bytes: bytes)
+        self.interner = StringInterner(textSize: bytes.count)
     }
 
     /// Runs `body` on a parser of `bytes`, which are not copied.
@@ -93,6 +96,11 @@ struct Parser {
 
     func text(_ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    /// The text of a key or a string value: a string that was read before is not made again.
+    mutating func string(_ start: Int, _ end: Int) -> String {
+        interner.string(bytes, start, end)
     }
 
     /// A token of the text from `start` to the current place.
@@ -186,6 +194,12 @@ struct Parser {
             }
             switch bytes[index] {
             case Byte.lineFeed, Byte.carriageReturn:
+                if !buildsSyntax && bytes[index] == Byte.lineFeed {
+                    // A blank line: only spaces and tabs before its line feed.
+                    tracker.lineEnds(from: lineStart, at: index)
+                    index += 1
+                    continue
+                }
                 if let indentation { keep(in: &section, indentation) }
                 if let newline = newline() {
                     keep(in: &section, newline)
@@ -200,9 +214,13 @@ struct Parser {
                 if let indentation { keep(in: &section, indentation) }
                 keep(in: &section, comment())
             case Byte.openBracket:
-                keep(in: &document, TOMLSyntaxNode(.section, children: section))
-                section = [header(lineStart: lineStart, indentation: indentation)]
+                let header = header(lineStart: lineStart, indentation: indentation)
+                if buildsSyntax {
+                    document.append(TOMLSyntaxNode(.section, children: section))
+                    section = [header]
+                }
             default:
+                if !buildsSyntax && plainKeyValueLine() { continue }
                 keep(in: &section, keyValueLine(lineStart: lineStart, indentation: indentation))
             }
         }
@@ -333,6 +351,8 @@ struct Parser {
                 index += previous.count
                 try finishLine(&children, after: "table header")
                 builder.addElement(position: position)
+                // The header holds no line feed: its parts are on one line, and so is a comment after it.
+                if bytes[index - 1] == Byte.lineFeed { tracker.lineEnds(from: start, at: index - 1) }
                 return TOMLSyntaxNode(.arrayTableHeader, children: children)
             }
             lastArrayHeader = nil
@@ -382,8 +402,15 @@ struct Parser {
 
     /// Whether the text here starts with the same bytes as `previous`.
     private func repeats(_ previous: Range<Int>) -> Bool {
-        guard index + previous.count <= count else { return false }
+        guard index + previous.count <= count, let base = bytes.baseAddress else { return false }
         var offset = 0
+        // Eight bytes at a time, then one at a time.
+        while previous.count - offset >= 8 {
+            let here = UnsafeRawPointer(base + index + offset).loadUnaligned(as: UInt64.self)
+            let there = UnsafeRawPointer(base + previous.lowerBound + offset).loadUnaligned(as: UInt64.self)
+            guard here == there else { return false }
+            offset += 8
+        }
         while offset < previous.count {
             guard bytes[index + offset] == bytes[previous.lowerBound + offset] else { return false }
             offset += 1
@@ -442,7 +469,7 @@ struct Parser {
                 var end = index
                 while end < count && Byte.isBareKey(bytes[end]) { end += 1 }
                 index = end
-                name = text(start, end)
+                name = string(start, end)
                 kind = .bareKey
             default:
                 throw keyProblem(first: keyPartCount == first && atLineStart)

@@ -51,6 +51,18 @@ struct PositionTracker {
         return TOMLPosition(line: line, column: column, offset: target)
     }
 
+    /// Told by the parser that the text from `start`, where the tracker is, to the line feed at
+    /// `lineFeed` holds no other line feed: the tracker moves to the next line without reading it.
+    /// Nothing changes unless the tracker is at `start` and a line feed is at `lineFeed`.
+    mutating func lineEnds(from start: Int, at lineFeed: Int) {
+        guard offset == start, start <= lineFeed, lineFeed < bytes.count, bytes[lineFeed] == Byte.lineFeed else {
+            return
+        }
+        offset = lineFeed + 1
+        line += 1
+        column = 1
+    }
+
     /// Whether eight bytes are all ASCII and none is a line feed.
     private static func isPlain(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101

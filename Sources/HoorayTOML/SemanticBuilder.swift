@@ -37,6 +37,8 @@ struct SemanticBuilder {
     /// out of the tree with it, so that the next `[[name]]` of the same name only adds one.
     private var heldElements: [TOMLItem]?
     private var names: [String] = []
+    /// The most keys an element of the held array of tables has (see ``addElement(position:)``).
+    private var elementKeys = 0
 
     /// The tree, once every key has been read.
     mutating func finishedRoot() -> TOMLTable {
@@ -80,6 +82,7 @@ struct SemanticBuilder {
         {
             current = table
             heldElements = elements
+            elementKeys = 0
         } else {
             current = value.takeTable() ?? TOMLTable()
             heldElements = nil
@@ -109,17 +112,31 @@ struct SemanticBuilder {
 
     /// `[[name]]` again, right after an element of `name`: one more element, the current section.
     mutating func addElement(position: TOMLPosition) {
-        let keyCount = current.count
-        heldElements?.append(TOMLItem(value: .table(current), position: current.position))
+        guard var elements = heldElements else { return }
+        heldElements = nil
+        // The elements of a list of tables mostly have the same keys: room for as many as the
+        // largest element so far has.
+        elementKeys = max(elementKeys, current.count)
+        let element = current
         current = TOMLTable(origin: .arrayElement, position: position)
-        // The elements of a list of tables mostly have the same keys.
-        current.reserveCapacity(keyCount)
+        current.reserveCapacity(elementKeys)
+        elements.append(TOMLItem(value: .table(element), position: element.position))
+        heldElements = elements
     }
 
     mutating func setValue(_ keys: ArraySlice<KeyPart>, _ item: TOMLItem) -> Failure? {
         guard holding else { return nil }
         return Self.insert(&current, keys, item, prefix: names, all: keys)
     }
+
+    /// Whether the keys read now go to a table (they go nowhere after a header that could not be read).
+    var acceptsKeys: Bool { holding }
+
+    /// Whether the table of the current section has a key of its own.
+    func currentTableHas(_ key: String) -> Bool { current.entryIndex(of: key) != nil }
+
+    /// Adds a key the table of the current section does not have (see ``currentTableHas(_:)``).
+    mutating func addToCurrentTable(_ entry: consuming TOMLTable.Entry) { current.append(entry) }
 
     static func withTable<Result>(
         _ table: inout TOMLTable, _ path: ArraySlice<Int>, _ body: (inout TOMLTable) -> Result

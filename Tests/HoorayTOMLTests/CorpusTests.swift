@@ -92,6 +92,55 @@ import Testing
         #expect(elements[2].value.table?["s"]?.value.table?["k"]?.value == .integer(1))
     }
 
+    @Test func keysAndTextsThatRepeatAreReadAsWrittenWithTheirPlaces() throws {
+        // Texts alike in their first and last eight bytes, a text longer than those made once, a
+        // comment, a line end of Windows, a multi-line text and a key set twice.
+        let long = String(repeating: "Stand up and stretch. ", count: 4)
+        let text = """
+            [[r]]
+            id = "aaaaaaaaXbbbbbbbb"  # first
+            title = 'aaaaaaaaYbbbbbbbb'
+            body = "\(long)"
+            [[r]]
+            id = "aaaaaaaaYbbbbbbbb"\r
+            title = 'aaaaaaaaXbbbbbbbb'
+            body = "\(long)"
+            at = 07:30
+              "é" = "café"
+            [[r]]
+            id = "aaaaaaaaXbbbbbbbb"
+            note = \"""
+            two
+            lines\"""
+            id = "again"
+
+            """
+        let values = TOMLDocument.values(parsing: text)
+        let document = TOMLDocument(parsing: text)
+        #expect(values.root.isSame(as: document.root) && values.diagnostics == document.diagnostics)
+        #expect(
+            values.diagnostics.map(\.description) == [
+                "16:1: `r.id` is set twice (a key may appear once in each table; "
+                    + "to override a value, put it in a later file such as conf.d/)"
+            ])
+        let elements = try #require(values.root["r"]?.value.array).compactMap(\.value.table)
+        #expect(
+            elements.map { $0["id"]?.value } == [
+                .string("aaaaaaaaXbbbbbbbb"), .string("aaaaaaaaYbbbbbbbb"), .string("aaaaaaaaXbbbbbbbb"),
+            ])
+        #expect(
+            elements.map { $0["title"]?.value } == [.string("aaaaaaaaYbbbbbbbb"), .string("aaaaaaaaXbbbbbbbb"), nil])
+        #expect(elements.map { $0["body"]?.value } == [.string(long), .string(long), nil])
+        #expect(elements[1]["at"]?.value == .dateTime(TOMLDateTime(kind: .localTime, text: "07:30:00")))
+        #expect(elements[1]["é"]?.value == .string("café"))
+        #expect(elements[2]["note"]?.value == .string("two\nlines"))
+        #expect(
+            elements.map { $0.entries.map(\.keyPosition.description) } == [
+                ["2:1", "3:1", "4:1"], ["6:1", "7:1", "8:1", "9:1", "10:3"], ["12:1", "13:1"],
+            ])
+        #expect(elements[1]["é"]?.position.description == "10:9")
+    }
+
     @Test func everyCorpusDocumentIsPrintedBackByteForByte() throws {
         var all = try CorpusFile.listed(for: .v1_0) + CorpusFile.listed(for: .v1_1)
         all.append(CorpusFile(name: "../../../Config/hooray.toml"))
