@@ -226,7 +226,16 @@ extension Parser {
     private func sequence(at start: Int, length: Int) -> String {
         var end = min(start + length, count)
         while end < count && bytes[end] & 0xC0 == 0x80 { end += 1 }
-        return "`" + text(start, end) + "`"
+        // A line break or tab shows as its escape, so the message stays on one line.
+        let shown = text(start, end).unicodeScalars.map { scalar in
+            switch scalar {
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: String(scalar)
+            }
+        }
+        return "`" + shown.joined() + "`"
     }
 
     /// Whether a string must not hold the byte as it is.

@@ -41,6 +41,16 @@ import Testing
         #expect(document.text == text)
     }
 
+    @Test func aBackslashBeforeALineBreakInAOneLineStringIsNamedOnOneLine() {
+        for (text, shown) in [("a = \"x\\\ny\"\n", "`\\\\n`"), ("a = \"x\\\r\ny\"\n", "`\\\\r`")] {
+            let document = TOMLDocument(parsing: text)
+            let message = document.diagnostics.first?.message ?? ""
+            #expect(message.contains("unknown escape sequence \(shown)"), "\(document.diagnostics)")
+            #expect(!message.contains("\n") && !message.contains("\r"))
+            #expect(document.diagnostics.first?.line == 1)
+        }
+    }
+
     @Test func nestingUpToTheLimitIsRead() {
         let text = "a = " + String(repeating: "[", count: 128) + String(repeating: "]", count: 128)
         #expect(TOMLDocument(parsing: text).isValid)
