@@ -238,35 +238,35 @@ import Testing
 
         #expect(
             report.description.replacingOccurrences(of: file, with: "FILE")
-                ==                     """
-                    FILE:12:1: warning: plugins.reminders.reminder[1]: unknown key `bodyy`
-                        hint: did you mean `body`?
-                    FILE:17:1: warning: plugins.reminders.reminder[2]: unknown key `colour`
-                        hint: remove it or check its spelling; this table takes `id`, `title`, `body`, `at`, `days`, `every`, `start`, `zone`, `urgency`
-                    FILE:21:6: error: plugins.reminders.reminder[3].at: expected a string such as "15:00", found integer 1500
-                    FILE:25:6: error: plugins.reminders.reminder[4].at: "25:00" is not a time of day; write it as HH:MM, e.g. "15:00"
-                    FILE:30:8: error: plugins.reminders.reminder[5].days: "mon-funday" is not a list of weekdays ("funday" is not a day); use names like mon, tue, ... sun, ranges like mon-fri, or commas: mon,wed,fri
-                    FILE:35:11: error: plugins.reminders.reminder[6].urgency: "critcal" is not one of "low", "normal" or "critical"
-                        hint: did you mean "critical"?
-                    FILE:37:1: error: plugins.reminders.reminder[7]: missing required key `title`
-                    FILE:40:1: error: plugins.reminders.reminder[8]: missing required key `title`
-                        hint: `titel` is set here; did you mean `title`?
-                    FILE:41:1: warning: plugins.reminders.reminder[8]: unknown key `titel`
-                        hint: did you mean `title`?
-                    FILE:48:9: error: plugins.reminders.reminder[9].every: use either `days` or `every` in one reminder, not both
-                    FILE:53:9: error: plugins.reminders.reminder[10].start: `start` only applies to `every = "Nd"` reminders; add `every` or remove `start`
-                    FILE:56:9: error: plugins.reminders.reminder[11].title: a reminder needs a title that is not empty
-                    FILE:61:6: error: plugins.reminders.reminder[12].id: a reminder id cannot start with "snoozed.", which Hooray keeps for snoozed notices; pick another id
-                    FILE:67:8: error: plugins.reminders.reminder[13].zone: "Mars/Olympus" is not a known time zone; use an IANA name such as "Europe/Berlin" (`timedatectl list-timezones` lists them)
-                    FILE:72:9: error: plugins.reminders.reminder[14].every: "0d" is not an interval of days; write it like "3d", "1 day" or "2w"
-                    FILE:78:9: error: plugins.reminders.reminder[15].start: "2026-13-01" is not a date; write it as YYYY-MM-DD, e.g. "2026-03-08"
-                    FILE:89:8: error: plugins.reminders.reminder[17].body: expected a string, found float 1.5
-                        hint: put the value in double quotes
-                    FILE:94:8: error: plugins.reminders.reminder[18].days: expected a string, found an array
-                    FILE:108:29: warning: plugins.reminders.reminder[20]: unknown key `more`
-                        hint: remove it or check its spelling; this table takes `id`, `title`, `body`, `at`, `days`, `every`, `start`, `zone`, `urgency`
-                    checked 1 file: 15 errors, 4 warnings
-                    """)
+                == """
+                FILE:12:1: warning: plugins.reminders.reminder[1]: unknown key `bodyy`
+                    hint: did you mean `body`?
+                FILE:17:1: warning: plugins.reminders.reminder[2]: unknown key `colour`
+                    hint: remove it or check its spelling; this table takes `id`, `title`, `body`, `at`, `days`, `every`, `start`, `zone`, `urgency`
+                FILE:21:6: error: plugins.reminders.reminder[3].at: expected a string such as "15:00", found integer 1500
+                FILE:25:6: error: plugins.reminders.reminder[4].at: "25:00" is not a time of day; write it as HH:MM, e.g. "15:00"
+                FILE:30:8: error: plugins.reminders.reminder[5].days: "mon-funday" is not a list of weekdays ("funday" is not a day); use names like mon, tue, ... sun, ranges like mon-fri, or commas: mon,wed,fri
+                FILE:35:11: error: plugins.reminders.reminder[6].urgency: "critcal" is not one of "low", "normal" or "critical"
+                    hint: did you mean "critical"?
+                FILE:37:1: error: plugins.reminders.reminder[7]: missing required key `title`
+                FILE:40:1: error: plugins.reminders.reminder[8]: missing required key `title`
+                    hint: `titel` is set here; did you mean `title`?
+                FILE:41:1: warning: plugins.reminders.reminder[8]: unknown key `titel`
+                    hint: did you mean `title`?
+                FILE:48:9: error: plugins.reminders.reminder[9].every: use either `days` or `every` in one reminder, not both
+                FILE:53:9: error: plugins.reminders.reminder[10].start: `start` only applies to `every = "Nd"` reminders; add `every` or remove `start`
+                FILE:56:9: error: plugins.reminders.reminder[11].title: a reminder needs a title that is not empty
+                FILE:61:6: error: plugins.reminders.reminder[12].id: a reminder id cannot start with "snoozed.", which Hooray keeps for snoozed notices; pick another id
+                FILE:67:8: error: plugins.reminders.reminder[13].zone: "Mars/Olympus" is not a known time zone; use an IANA name such as "Europe/Berlin" (`timedatectl list-timezones` lists them)
+                FILE:72:9: error: plugins.reminders.reminder[14].every: "0d" is not an interval of days; write it like "3d", "1 day" or "2w"
+                FILE:78:9: error: plugins.reminders.reminder[15].start: "2026-13-01" is not a date; write it as YYYY-MM-DD, e.g. "2026-03-08"
+                FILE:89:8: error: plugins.reminders.reminder[17].body: expected a string, found float 1.5
+                    hint: put the value in double quotes
+                FILE:94:8: error: plugins.reminders.reminder[18].days: expected a string, found an array
+                FILE:108:29: warning: plugins.reminders.reminder[20]: unknown key `more`
+                    hint: remove it or check its spelling; this table takes `id`, `title`, `body`, `at`, `days`, `every`, `start`, `zone`, `urgency`
+                checked 1 file: 15 errors, 4 warnings
+                """)
         #expect(report.hasErrors)
     }
 
@@ -281,7 +281,8 @@ import Testing
             "[[plugins.reminders.reminder]]\ntitle = \"Dropin\"\nat = \"11:00\"\nurgency = \"hi\"\n\n"
                 + "[[plugins.reminders.reminder]]\ntitle = \"Dropin good\"\nat = \"12:00\"\n")
         try directory.write(
-            "config/hooray/conf.d/good.toml", "[[plugins.reminders.reminder]]\ntitle = \"Dropin good 2\"\nat = \"12:30\"\n")
+            "config/hooray/conf.d/good.toml",
+            "[[plugins.reminders.reminder]]\ntitle = \"Dropin good 2\"\nat = \"12:30\"\n")
 
         let report = ConfigLoader(paths: directory.paths, plugins: [RemindersPlugin()]).check()
 

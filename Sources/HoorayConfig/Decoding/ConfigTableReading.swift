@@ -91,7 +91,9 @@ func readGoodTable<Value: ConfigTableDecodable>(_ type: Value.Type, from node: C
         return Value(readingGood: ReadTableReader(entries: table.entries))
     case .made(let value, _):
         guard case .table(let table) = value else { return nil }
-        if case .read(let table, _) = table.storage { return Value(readingGood: ReadTableReader(entries: table.entries)) }
+        if case .read(let table, _) = table.storage {
+            return Value(readingGood: ReadTableReader(entries: table.entries))
+        }
         return Value(readingGood: MadeTableReader(table: table))
     }
 }
