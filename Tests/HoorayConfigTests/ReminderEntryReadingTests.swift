@@ -99,6 +99,37 @@ import Testing
         #expect(direct.messages.contains("FILE:"))
     }
 
+    /// A reminder made in code, as a merge makes tables, rather than read from a file.
+    @Test(
+        arguments: [
+            (["title": .string("Stretch"), "at": .dateTime(ConfigDateTime(kind: .localTime, text: "15:00:00"))], true),
+            (
+                [
+                    "title": .string("Stretch"), "at": .string("15:00"), "days": .string("mon-fri"),
+                    "urgency": .string("low"),
+                ], true
+            ),
+            (["title": .string("Stretch"), "at": .integer(1500)], false),
+            (["title": .string("Stretch"), "at": .string("15:00"), "bodyy": .string("x")], false),
+        ] as [([String: ConfigNode.Value], Bool)])
+    func aReminderMadeInCodeReadsTheSameStraightAsThroughDecodable(values: [String: ConfigNode.Value], good: Bool) {
+        var table = ConfigTable()
+        for key in values.keys.sorted() { table.set(ConfigNode(values[key]!), forKey: key, keyLocation: nil) }
+        let node = ConfigNode(.table(table))
+        #expect((readGoodTable(RemindersPlugin.Entry.self, from: node) != nil) == good)
+        func decoded(direct: Bool) -> String {
+            var decoder = ConfigDecoder()
+            decoder.readsTablesDirectly = direct
+            do {
+                let (entry, warnings) = try decoder.decode(RemindersPlugin.Entry.self, from: node)
+                return "\(entry) \(ConfigDiagnostics(warnings))"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(decoded(direct: true) == decoded(direct: false))
+    }
+
     @Test func goodRemindersAreReadStraightFromTheirTablesAndBadOnesAreLeftToDecodable() throws {
         for (entries, good) in [(Self.goodEntries, true), (Self.badEntries, false)] {
             for entry in entries {
