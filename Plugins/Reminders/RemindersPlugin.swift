@@ -128,17 +128,19 @@ public struct RemindersPlugin: HoorayPlugin {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
-            if let known = Self.read.withLock({ $0[text] }) {
-                days = known
-                return
-            }
             do {
-                days = try Weekday.parseSet(text)
+                days = try Self.days(in: text)
             } catch {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
             }
-            let parsed = days
-            Self.read.withLock { read in if read.count < 1024 { read[text] = parsed } }
+        }
+
+        /// The days of a list such as `mon-fri`.
+        static func days(in text: String) throws(WeekdayListError) -> Set<Weekday> {
+            if let known = read.withLock({ $0[text] }) { return known }
+            let days = try Weekday.parseSet(text)
+            read.withLock { read in if read.count < 1024 { read[text] = days } }
+            return days
         }
 
         /// Lists already read, by their text: a file of many reminders writes a few lists many times.
@@ -171,18 +173,21 @@ public struct RemindersPlugin: HoorayPlugin {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
-            if let known = Self.known.withLock({ $0[text] }) {
-                zone = known
-                return
-            }
-            guard let zone = TimeZone(identifier: text) else {
+            guard let zone = Self.zone(named: text) else {
                 throw DecodingError.dataCorruptedError(
                     in: container,
                     debugDescription: "\"\(text)\" is not a known time zone; use an IANA name such as "
                         + "\"Europe/Berlin\" (`timedatectl list-timezones` lists them)")
             }
             self.zone = zone
-            Self.known.withLock { known in if known.count < 1024 { known[text] = zone } }
+        }
+
+        /// The zone with an IANA name, or `nil` when there is none.
+        static func zone(named text: String) -> TimeZone? {
+            if let zone = known.withLock({ $0[text] }) { return zone }
+            guard let zone = TimeZone(identifier: text) else { return nil }
+            known.withLock { known in if known.count < 1024 { known[text] = zone } }
+            return zone
         }
 
         /// Zones already found, by name: a file of many reminders names a few zones many times.

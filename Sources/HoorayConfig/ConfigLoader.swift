@@ -115,7 +115,9 @@ public struct ConfigLoader: Sendable {
     /// - Returns: The files read and everything found, in file and line order.
     public func check(onlyFile file: String? = nil) -> ConfigCheckReport {
         let evaluation = evaluate(file.map { [Layer.file($0, required: true)] } ?? layers())
-        return ConfigCheckReport(files: evaluation.files, diagnostics: evaluation.diagnostics)
+        var report = ConfigCheckReport(files: evaluation.files, diagnostics: evaluation.diagnostics)
+        report.checked = CheckedValues(root: evaluation.root, configurations: evaluation.configurations)
+        return report
     }
 
     /// The places a layer can come from, in order.
@@ -312,6 +314,9 @@ public struct ConfigCheckReport: Sendable, CustomStringConvertible {
     public var files: [String]
     /// Every error and warning, in file and line order.
     public var diagnostics: ConfigDiagnostics
+    /// What was read and decoded, held by the report: `hooray config check` keeps it until the
+    /// process ends, since freeing a file of 100,000 reminders value by value is work for nothing.
+    package var checked: (any Sendable)?
 
     /// Creates a report.
     ///
@@ -347,4 +352,10 @@ public struct ConfigCheckReport: Sendable, CustomStringConvertible {
     public var description: String {
         diagnostics.isEmpty ? summary : "\(diagnostics)\n\(summary)"
     }
+}
+
+/// The merged tree and the decoded configurations of a check.
+struct CheckedValues: Sendable {
+    var root: ConfigNode
+    var configurations: [String: any Sendable]
 }

@@ -24,7 +24,8 @@ public enum FileReader {
         }
         defer { close(descriptor) }
         var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        let statusRead = fstat(descriptor, &status) == 0
+        if statusRead, (status.st_mode & S_IFMT) == S_IFDIR {
             throw [
                 .error(
                     at: .wholeFile(path), "cannot read \(path): it is a directory",
@@ -32,6 +33,9 @@ public enum FileReader {
             ]
         }
         var bytes: [UInt8] = []
+        // Room for the whole file at once: a file of 100,000 reminders is 14 MB, and grown step by
+        // step it would be copied and touched twice over.
+        if statusRead, status.st_size > 0 { bytes.reserveCapacity(Int(status.st_size)) }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -3,6 +3,7 @@ import Foundation
 import HoorayConfig
 import HoorayEngine
 import HoorayKit
+import Synchronization
 
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,6 +36,10 @@ struct ConfigCommand: AsyncParsableCommand {
         @Flag(help: "Print the problems as JSON, with file, line, column, severity, message and hint.")
         var json = false
 
+        /// What each check read and decoded: the process ends right after the report is printed, and
+        /// freeing a file of 100,000 reminders value by value would take longer than checking it.
+        private static let keptUntilExit = Mutex<[(any Sendable)?]>([])
+
         func run() async throws {
             let environment = ProcessInfo.processInfo.environment
             var report = ConfigCheckReport(files: [], diagnostics: ConfigDiagnostics())
@@ -43,6 +48,7 @@ struct ConfigCommand: AsyncParsableCommand {
                     file: path, configFile: global.configFile, environment: environment, plugins: installedPlugins)
                 report.files += checked.files
                 report.diagnostics.append(contentsOf: checked.diagnostics)
+                Self.keptUntilExit.withLock { $0.append(checked.checked) }
             }
             let failed = report.hasErrors || (strict && !report.diagnostics.warnings.isEmpty)
             if json {

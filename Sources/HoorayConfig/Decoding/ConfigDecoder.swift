@@ -31,6 +31,9 @@ public struct ConfigDecoder: Sendable {
     public var timeZone: TimeZone
     /// Values handed to the types being decoded through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable]
+    /// Whether a ``HoorayKit/ConfigTableDecodable`` type reads a good table by itself; `false` sends
+    /// every table through `init(from:)`, for tests that compare the two.
+    package var readsTablesDirectly = true
 
     /// Creates a decoder.
     ///
@@ -61,6 +64,7 @@ public struct ConfigDecoder: Sendable {
         permittedKeys: Set<String> = [], knownKeys: [String]? = nil
     ) throws(ConfigDiagnostics) -> (value: T, warnings: [ConfigDiagnostic]) {
         let state = DecodingState(root: node, basePath: path, timeZone: timeZone, userInfo: userInfo)
+        state.readsTablesDirectly = readsTablesDirectly
         do {
             let value = try state.decodeValue(T.self, node: node, path: ValuePath(ConfigKeyPath()))
             let warnings = state.unknownKeyWarnings(permittedAtRoot: permittedKeys, knownAtRoot: knownKeys)
@@ -149,6 +153,7 @@ final class DecodingState {
     let basePath: ConfigKeyPath
     let timeZone: TimeZone
     let userInfo: [CodingUserInfoKey: Any]
+    var readsTablesDirectly = true
     /// Each visited table's place in `visitList`, by path; a container keeps its table's place, so
     /// that recording a key it was asked for costs no look-up of the path.
     private var visits: [ConfigKeyPath: Int] = [:]
@@ -198,14 +203,6 @@ final class DecodingState {
         visitList.append(Visit(table: table, node: node))
         visitPaths.append(path)
         return visitList.count - 1
-    }
-
-    /// Makes room for `count` more visits at once, rather than growing the tables step by step.
-    func expectVisits(_ count: Int) {
-        visits.reserveCapacity(visitList.count + count)
-        visitList.reserveCapacity(visitList.count + count)
-        visitPaths.reserveCapacity(visitList.count + count)
-        requests.reserveCapacity(requests.count + count * 8)
     }
 
     /// Notes that a type asked for `key`, which is at `index` in the table (`nil` when the table lacks it).
@@ -311,7 +308,10 @@ final class DecodingState {
         if T.self == Double.self { return try decodeDouble(node, path: path, expectation: nil) as! T }
         if T.self == Date.self { return try decodeDate(node, path: path) as! T }
         if T.self == URL.self { return try decodeURL(node, path: path) as! T }
-        let (allowed, expectation) = typeFacts(T.self)
+        let (allowed, expectation, reading) = typeFacts(T.self)
+        // A type that reads a good table by itself (100,000 reminders) skips the keyed containers;
+        // a table with anything off goes on to `init(from:)`, which says what.
+        if let reading, readsTablesDirectly, let value = reading.readGood(T.self, from: node) { return value }
         if let allowed {
             try checkEnumeration(node, path: path, allowed: allowed)
         }
@@ -354,10 +354,7 @@ final class DecodingState {
         case .string(let text): return text
         case .dateTime(let dateTime):
             // `at = 15:00` (TOML 1.1) or `at = 15:00:00`: a time of day on the minute is the "15:00" meant.
-            if dateTime.kind == .localTime && dateTime.text.utf8.count == 8 && dateTime.text.hasSuffix(":00") {
-                return String(dateTime.text.prefix(5))
-            }
-            return dateTime.text
+            return ConfigDateTime.decodedString(isLocalTime: dateTime.kind == .localTime, text: dateTime.text)
         default:
             // With an expectation, its example already shows the quotes.
             var hint: String?
@@ -431,13 +428,17 @@ final class DecodingState {
     // MARK: Enumerations
 
     /// What the decoder looks up about each type it decodes, once per type rather than once per value.
-    private var facts: [ObjectIdentifier: (allowed: [String]?, expectation: String?)] = [:]
+    private var facts: [ObjectIdentifier: (allowed: [String]?, expectation: String?, reading: TableReading?)] = [:]
 
-    /// A type's allowed values, when it is an enumeration of strings, and what it looks like
-    /// (``HoorayKit/ConfigValueDescribable``).
-    private func typeFacts<T>(_ type: T.Type) -> (allowed: [String]?, expectation: String?) {
+    /// A type's allowed values, when it is an enumeration of strings, what it looks like
+    /// (``HoorayKit/ConfigValueDescribable``), and whether it reads itself from a table
+    /// (``HoorayKit/ConfigTableDecodable``).
+    private func typeFacts<T>(_ type: T.Type) -> (allowed: [String]?, expectation: String?, reading: TableReading?) {
         if let known = facts[ObjectIdentifier(type)] { return known }
-        let found = (allowedRawValues(of: type), (type as? any ConfigValueDescribable.Type)?.configValueDescription)
+        let found = (
+            allowedRawValues(of: type), (type as? any ConfigValueDescribable.Type)?.configValueDescription,
+            TableReading(type)
+        )
         facts[ObjectIdentifier(type)] = found
         return found
     }

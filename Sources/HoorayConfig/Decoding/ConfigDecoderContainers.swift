@@ -38,8 +38,6 @@ final class NodeDecoder: Decoder, SingleValueDecodingContainer {
         guard let count = node.elementCount else {
             throw state.typeMismatch([Any].self, node, path: place, expected: expectation ?? "an array")
         }
-        // An array of tables, such as 100,000 `[[plugins.reminders.reminder]]`, is a visit each.
-        if count > 64, node.element(at: 0).isTable { state.expectVisits(count) }
         return UnkeyedNodeContainer(state: state, node: node, count: count, path: place.path)
     }
 
