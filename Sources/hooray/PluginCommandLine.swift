@@ -4,6 +4,7 @@ import HoorayConfig
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import Synchronization
 
 /// Every plugin command, from the registered plugins.
 let commandTree: CommandTree = {
@@ -413,7 +414,17 @@ enum NextIndex<Previous: TypeIndex>: TypeIndex {
 struct PluginNode<Index: TypeIndex>: AsyncParsableCommand {
     static var node: CommandTree.Node { commandTree.nodes[Index.value] }
 
+    /// Made once per node: swift-argument-parser asks for it many times while it parses any command line.
     static var configuration: CommandConfiguration {
+        nodeConfigurations.withLock { made in
+            if let configuration = made[Index.value] { return configuration }
+            let configuration = makeConfiguration()
+            made[Index.value] = configuration
+            return configuration
+        }
+    }
+
+    private static func makeConfiguration() -> CommandConfiguration {
         let node = node
         var discussion = ""
         var usage: String?
@@ -461,6 +472,9 @@ struct PluginNode<Index: TypeIndex>: AsyncParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 }
+
+/// The configuration of each node of the plugin command tree made so far, by its index.
+private let nodeConfigurations = Mutex<[Int: CommandConfiguration]>([:])
 
 /// One command type per node of the plugin command tree.
 let pluginNodeTypes: [any ParsableCommand.Type] = makeNodeTypes(ZeroIndex.self, count: commandTree.nodes.count)
