@@ -145,6 +145,28 @@ public struct SchedulerState: Sendable {
         rebuildHeap()
     }
 
+    /// Keeps the rules of the plugins in `kept` as they are and makes every other plugin's rules
+    /// exactly those in `times`: what a reload needs when it knows some plugins' rules are current,
+    /// so that their thousands of rules are not planned again.
+    ///
+    /// The same as ``init(_:)`` with the kept plugins' rules and `times`, at the cost of the other
+    /// plugins' rules.
+    ///
+    /// - Parameters:
+    ///   - kept: The plugins whose rules stay as they are.
+    ///   - times: Each rule of the other plugins and its next due instant; a rule of a kept plugin
+    ///     is ignored, one with no instant is left out, and a rule given twice keeps its last instant.
+    public mutating func replaceRules(
+        ofPluginsOtherThan kept: Set<String>, with times: some Sequence<(key: RuleKey, nextDue: Date?)>
+    ) {
+        var wanted: [RuleKey: Date?] = [:]
+        for (key, nextDue) in times where !kept.contains(key.plugin) { wanted[key] = nextDue }
+        // Collected first: removing while iterating would copy the rules.
+        let gone = rules.keys.filter { !kept.contains($0.plugin) && wanted.index(forKey: $0) == nil }
+        for key in gone { remove(key) }
+        for (key, nextDue) in wanted { upsert(key, nextDue: nextDue) }
+    }
+
     /// The rules held for one plugin.
     ///
     /// - Parameter plugin: The plugin's name.
