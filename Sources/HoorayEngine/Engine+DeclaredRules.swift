@@ -21,7 +21,7 @@ extension Engine {
         }
         // The snoozes of reminders that stay are kept too (`times` has them); the plan is made again
         // at once rather than one rule at a time.
-        state.replaceRules(of: plugin, with: times.lazy.map { (reminder: $0.reminderID, nextDue: $0.nextDue) })
+        state.replaceRules(of: plugin, with: times.map { (reminder: $0.reminderID, nextDue: $0.nextDue) })
         plannedAsStored.insert(plugin)
         loopContinuation.yield(.changed)
         changes.publish()

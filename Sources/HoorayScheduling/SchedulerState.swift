@@ -131,6 +131,17 @@ public struct SchedulerState: Sendable {
     ///     ``upsert(_:nextDue:)`` removes it.
     public mutating func replaceRules(of plugin: String, with times: some Sequence<(reminder: String, nextDue: Date?)>)
     {
+        replaceRules(of: plugin, from: times)
+    }
+
+    /// ``replaceRules(of:with:)`` for an array, the form a plugin's 100,000 reminders come in: made
+    /// for arrays here, rather than walked through generic calls for each rule from another module.
+    public mutating func replaceRules(of plugin: String, with times: [(reminder: String, nextDue: Date?)]) {
+        replaceRules(of: plugin, from: times)
+    }
+
+    private mutating func replaceRules(of plugin: String, from times: some Sequence<(reminder: String, nextDue: Date?)>)
+    {
         // One new generation for them all: the heap is built again, so no older entry of theirs is left.
         let generation = nextGeneration
         nextGeneration += 1

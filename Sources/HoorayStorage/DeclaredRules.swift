@@ -57,13 +57,18 @@ extension HoorayDatabase {
         plugin: String, declaring declared: [DeclaredRule], version: String, now: Date,
         computeNextDue: @Sendable @escaping (Schedule) -> Date?
     ) async throws -> [RuleTime] {
-        try await write { db in
+        // At a first start with many reminders the log grows past 50 MB: it is copied into the
+        // database file after the start (`checkpoint()`), not before hoorayd answers.
+        try await writeLeavingCheckpoint { db in
             // Each declared id's place, then what is stored of each in one pass over the plugin's rules,
             // read in place: a stored digest is compared where SQLite keeps it, and a rule whose
             // digest differs has its schedule's key and its payload read later, alone.
             var places: [String: Int] = [:]
             places.reserveCapacity(declared.count)
-            for (place, rule) in declared.enumerated() { places[rule.id] = place }
+            var repeated: [Int] = []
+            for (place, rule) in declared.enumerated() {
+                if let earlier = places.updateValue(place, forKey: rule.id) { repeated.append(earlier) }
+            }
             let prefix = "\(version) "
             var stored = [StoredSource?](repeating: nil, count: declared.count)
             var undeclared: [(id: String, nextDue: Double?)] = []
@@ -76,6 +81,16 @@ extension HoorayDatabase {
                 stored[place] = StoredSource(
                     hasDigest: row.hasDigest, isSameDigest: digest.map { row.isDigest(prefix: prefix, $0) } ?? false,
                     nextDue: row.nextDue)
+            }
+            // An id declared twice: the earlier ones find what is stored of it too. Unless all have one
+            // digest, each is built and written, the last one last, so that it is the one stored.
+            for place in repeated {
+                let last = places[declared[place].id]!
+                stored[place] = stored[last]
+                if declared[place].sourceDigest != declared[last].sourceDigest {
+                    stored[place]?.isSameDigest = false
+                    stored[last]?.isSameDigest = false
+                }
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -90,8 +105,8 @@ extension HoorayDatabase {
             let upsert = try RuleUpsert(db)
             var times: [RuleTime] = []
             times.reserveCapacity(declared.count)
-            for rule in declared {
-                let old = places[rule.id].flatMap { stored[$0] }
+            for (place, rule) in declared.enumerated() {
+                let old = stored[place]
                 if old?.isSameDigest == true {
                     times.append(RuleTime(reminderID: rule.id, nextDue: old?.date))
                     continue
