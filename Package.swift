@@ -95,7 +95,11 @@ let package = Package(
         .target(name: "HoorayScheduling", dependencies: ["HoorayKit"]),
         .target(
             name: "HoorayStorage",
-            dependencies: ["HoorayKit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "HoorayKit", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own calls, for binding many rows without a copy of each value.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "HoorayDelivery",

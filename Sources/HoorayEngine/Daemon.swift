@@ -163,6 +163,9 @@ public enum Daemon {
         // What planning every plugin's reminders took is given back before hoorayd settles.
         MemoryRelease.releaseAfterBurst(database)
 
+        // What the start wrote is copied from the write-ahead log into the database file off the
+        // path of the first answers.
+        Thread.detachNewThread { database.checkpoint() }
         let barFeed = StatusBarFeed(engine: engine)
         control.start(
             follow: { request in

@@ -21,8 +21,38 @@ extension Engine {
         }
         // The snoozes of reminders that stay are kept too (`times` has them); the plan is made again
         // at once rather than one rule at a time.
-        state.replaceRules(of: plugin, with: times.lazy.map { (reminder: $0.reminderID, nextDue: $0.nextDue) })
+        state.replaceRules(of: plugin, with: times.map { (reminder: $0.reminderID, nextDue: $0.nextDue) })
+        plannedAsStored.insert(plugin)
         loopContinuation.yield(.changed)
         changes.publish()
+    }
+
+    /// The active plugins whose reminders come due: all but those in other languages whose program
+    /// is not running.
+    var plannedPlugins: Set<String> { Set(plugins.keys.filter { !isHeld($0) }) }
+
+    /// Plans the active plugins' rules as ``reloadRules()`` does once the plugins are activated,
+    /// reading only the rules of plugins that did not replace all theirs meanwhile: a plugin that
+    /// declared 100,000 reminders is not planned a second time from the database.
+    func reloadRulesAfterActivation() async {
+        let kept = plannedPlugins.intersection(plannedAsStored)
+        let others = plannedPlugins.subtracting(kept)
+        do {
+            let rules = try await database.ruleTimes(plugins: others)
+            // Anything that changed meanwhile (a plugin started or stopped, a reload ran) is planned
+            // from the database, all of it.
+            guard plannedPlugins == kept.union(others), plannedAsStored.isSuperset(of: kept) else {
+                await reloadRules()
+                return
+            }
+            state.replaceRules(
+                ofPluginsOtherThan: kept,
+                with: rules.lazy.map { (key: RuleKey(plugin: $0.plugin, reminder: $0.reminderID), nextDue: $0.nextDue) }
+            )
+        } catch {
+            logger.error("cannot read reminders: \(error)")
+        }
+        loopContinuation.yield(.changed)
+        deliveryContinuation.yield()
     }
 }

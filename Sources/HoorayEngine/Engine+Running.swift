@@ -141,7 +141,9 @@ extension Engine {
         var oneByOne: [RuleKey] = []
         for (key, rule) in zip(keys, rules) {
             guard let plugin = plugins[key.plugin], !isHeld(key.plugin), let rule, let due = rule.nextDue else {
+                // Left out of the plan while still stored, maybe: the plugin's rules are read again.
                 state.remove(key)
+                plannedAsStored.remove(key.plugin)
                 continue
             }
             let reminder = rule.reminder
@@ -212,6 +214,7 @@ extension Engine {
                 let due = rule.nextDue
             else {
                 state.remove(key)
+                plannedAsStored.remove(key.plugin)
                 return
             }
             let reminder = rule.reminder

@@ -137,6 +137,9 @@ public actor Engine {
     var settings: EngineSettings
     var plugins: [String: any HoorayPlugin] = [:]
     var state = SchedulerState()
+    /// The plugins whose rules in `state` are those stored: all replaced at once since the plugins
+    /// were last activated, and not dropped since. Their rules are not read again after activation.
+    var plannedAsStored: Set<String> = []
     var server: ServerStatus = Engine.serverNotChecked
     /// The server as known before anyone asked: a first hand-over needs no question before it.
     static let serverNotChecked = ServerStatus.unavailable(reason: "not checked yet")
@@ -219,6 +222,7 @@ public actor Engine {
             await external.supervisor.deactivate()
         }
         plugins = [:]
+        plannedAsStored = []
         for setup in setups where setup.enabled {
             let name = setup.plugin.name
             if let reason = setup.heldReason {
@@ -239,7 +243,7 @@ public actor Engine {
                 logger.error("plugin \(name) failed to start and is left out: \(error)")
             }
         }
-        await reloadRules()
+        await reloadRulesAfterActivation()
     }
 
     /// Sets the AI praise provider plugins get as ``PluginContext/ai`` from now on.
@@ -350,6 +354,7 @@ public actor Engine {
         }
         // The snoozes of reminders that stay are kept too (`stored` has them).
         state.replaceRules(of: plugin, with: stored.lazy.map { (reminder: $0.reminder.id, nextDue: $0.nextDue) })
+        plannedAsStored.insert(plugin)
         loopContinuation.yield(.changed)
         changes.publish()
     }
@@ -416,6 +421,7 @@ public actor Engine {
                     ? (key: RuleKey(plugin: rule.plugin, reminder: rule.reminderID), nextDue: rule.nextDue) : nil
             }
             state = SchedulerState(times)
+            plannedAsStored = []
         } catch {
             logger.error("cannot read reminders: \(error)")
         }

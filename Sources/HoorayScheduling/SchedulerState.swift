@@ -131,6 +131,17 @@ public struct SchedulerState: Sendable {
     ///     ``upsert(_:nextDue:)`` removes it.
     public mutating func replaceRules(of plugin: String, with times: some Sequence<(reminder: String, nextDue: Date?)>)
     {
+        replaceRules(of: plugin, from: times)
+    }
+
+    /// ``replaceRules(of:with:)`` for an array, the form a plugin's 100,000 reminders come in: made
+    /// for arrays here, rather than walked through generic calls for each rule from another module.
+    public mutating func replaceRules(of plugin: String, with times: [(reminder: String, nextDue: Date?)]) {
+        replaceRules(of: plugin, from: times)
+    }
+
+    private mutating func replaceRules(of plugin: String, from times: some Sequence<(reminder: String, nextDue: Date?)>)
+    {
         // One new generation for them all: the heap is built again, so no older entry of theirs is left.
         let generation = nextGeneration
         nextGeneration += 1
@@ -143,6 +154,28 @@ public struct SchedulerState: Sendable {
         }
         rules = fresh
         rebuildHeap()
+    }
+
+    /// Keeps the rules of the plugins in `kept` as they are and makes every other plugin's rules
+    /// exactly those in `times`: what a reload needs when it knows some plugins' rules are current,
+    /// so that their thousands of rules are not planned again.
+    ///
+    /// The same as ``init(_:)`` with the kept plugins' rules and `times`, at the cost of the other
+    /// plugins' rules.
+    ///
+    /// - Parameters:
+    ///   - kept: The plugins whose rules stay as they are.
+    ///   - times: Each rule of the other plugins and its next due instant; a rule of a kept plugin
+    ///     is ignored, one with no instant is left out, and a rule given twice keeps its last instant.
+    public mutating func replaceRules(
+        ofPluginsOtherThan kept: Set<String>, with times: some Sequence<(key: RuleKey, nextDue: Date?)>
+    ) {
+        var wanted: [RuleKey: Date?] = [:]
+        for (key, nextDue) in times where !kept.contains(key.plugin) { wanted[key] = nextDue }
+        // Collected first: removing while iterating would copy the rules.
+        let gone = rules.keys.filter { !kept.contains($0.plugin) && wanted.index(forKey: $0) == nil }
+        for key in gone { remove(key) }
+        for (key, nextDue) in wanted { upsert(key, nextDue: nextDue) }
     }
 
     /// The rules held for one plugin.

@@ -57,15 +57,40 @@ extension HoorayDatabase {
         plugin: String, declaring declared: [DeclaredRule], version: String, now: Date,
         computeNextDue: @Sendable @escaping (Schedule) -> Date?
     ) async throws -> [RuleTime] {
-        try await write { db in
-            // What is needed to tell an unchanged rule, read in place: its schedule's key and its
-            // payload are read only for a rule whose digest differs.
-            var existing: [String: StoredSource] = [:]
-            existing.reserveCapacity(declared.count)
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT reminderID, sourceDigest, nextDue FROM rule WHERE plugin = ?", arguments: [plugin])
-            while let row = try rows.next() {
-                existing[row[0]] = StoredSource(digest: row[1], nextDue: row[2])
+        // At a first start with many reminders the log grows past 50 MB: it is copied into the
+        // database file after the start (`checkpoint()`), not before hoorayd answers.
+        try await writeLeavingCheckpoint { db in
+            // Each declared id's place, then what is stored of each in one pass over the plugin's rules,
+            // read in place: a stored digest is compared where SQLite keeps it, and a rule whose
+            // digest differs has its schedule's key and its payload read later, alone.
+            var places: [String: Int] = [:]
+            places.reserveCapacity(declared.count)
+            var repeated: [Int] = []
+            for (place, rule) in declared.enumerated() {
+                if let earlier = places.updateValue(place, forKey: rule.id) { repeated.append(earlier) }
+            }
+            let prefix = "\(version) "
+            var stored = [StoredSource?](repeating: nil, count: declared.count)
+            var undeclared: [(id: String, nextDue: Double?)] = []
+            try StoredRuleRows.forEach(in: db, plugin: plugin) { row in
+                guard let place = places[row.id] else {
+                    undeclared.append((row.id, row.nextDue))
+                    return
+                }
+                let digest = declared[place].sourceDigest
+                stored[place] = StoredSource(
+                    hasDigest: row.hasDigest, isSameDigest: digest.map { row.isDigest(prefix: prefix, $0) } ?? false,
+                    nextDue: row.nextDue)
+            }
+            // An id declared twice: the earlier ones find what is stored of it too. Unless all have one
+            // digest, each is built and written, the last one last, so that it is the one stored.
+            for place in repeated {
+                let last = places[declared[place].id]!
+                stored[place] = stored[last]
+                if declared[place].sourceDigest != declared[last].sourceDigest {
+                    stored[place]?.isSameDigest = false
+                    stored[last]?.isSameDigest = false
+                }
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -73,30 +98,16 @@ extension HoorayDatabase {
             // Rules that share a schedule (every weekday at 09:00 in one zone) share its key, its
             // JSON and its next due instant, each made once.
             var schedules: [Schedule: ScheduleFacts] = [:]
+            var lastSchedule: (schedule: Schedule, facts: ScheduleFacts)?
             var payloads = ReminderPayloads(encoder: encoder)
             let storedOf = try db.makeStatement(
                 sql: "SELECT scheduleKey, reminder FROM rule WHERE plugin = ? AND reminderID = ?")
-            let upsert = try db.makeStatement(
-                sql: """
-                    INSERT INTO rule (plugin, reminderID, reminder, scheduleKey, nextDue, createdAt, sourceDigest)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (plugin, reminderID) DO UPDATE SET
-                        reminder = excluded.reminder, scheduleKey = excluded.scheduleKey, nextDue = excluded.nextDue,
-                        sourceDigest = excluded.sourceDigest
-                    """)
+            let upsert = try RuleUpsert(db)
             var times: [RuleTime] = []
             times.reserveCapacity(declared.count)
-            let prefix = "\(version) "
-            for rule in declared {
-                // One lookup marks it declared and reads what is stored.
-                var old: StoredSource?
-                if let index = existing.index(forKey: rule.id) {
-                    existing.values[index].isDeclared = true
-                    old = existing.values[index]
-                }
-                if let given = rule.sourceDigest, let stored = old?.digest,
-                    Self.isDigest(stored, of: given, prefix: prefix)
-                {
+            for (place, rule) in declared.enumerated() {
+                let old = stored[place]
+                if old?.isSameDigest == true {
                     times.append(RuleTime(reminderID: rule.id, nextDue: old?.date))
                     continue
                 }
@@ -104,7 +115,10 @@ extension HoorayDatabase {
                 let reminder = try rule.build()
                 guard reminder.id == rule.id else { throw DeclaredRuleMismatch(declared: rule.id, built: reminder.id) }
                 var schedule: ScheduleFacts
-                if let known = schedules[reminder.schedule] {
+                // Most rules have the schedule of the one before: compared, not hashed.
+                if let lastSchedule, lastSchedule.schedule == reminder.schedule {
+                    schedule = lastSchedule.facts
+                } else if let known = schedules[reminder.schedule] {
                     schedule = known
                 } else {
                     schedule = ScheduleFacts(
@@ -112,17 +126,19 @@ extension HoorayDatabase {
                         json: Array(try encoder.encode(reminder.schedule)))
                     schedules[reminder.schedule] = schedule
                 }
+                lastSchedule = (reminder.schedule, schedule)
                 // A rule declared without a digest is compared with the stored one byte for byte, as
                 // `JSONEncoder` wrote it; the others are written the fast way.
                 let payload =
-                    try digest == nil ? encoder.encode(reminder) : payloads.encode(reminder, schedule: schedule.json)
+                    try digest == nil
+                    ? Array(encoder.encode(reminder)) : payloads.encode(reminder, schedule: schedule.json)
                 let nextDue: Date?
-                if let old, let stored = try Row.fetchOne(storedOf, arguments: [plugin, rule.id]),
-                    stored[0] == schedule.key
+                if let old, let row = try Row.fetchOne(storedOf, arguments: [plugin, rule.id]),
+                    row[0] == schedule.key
                 {
                     nextDue = old.date
-                    // Stored exactly so already, and with the same digest: nothing to write.
-                    if old.digest == digest, stored[1] == payload {
+                    // Stored exactly so already, and with no digest either: nothing to write.
+                    if digest == nil, !old.hasDigest, (row[1] as Data).elementsEqual(payload) {
                         times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
                         continue
                     }
@@ -132,26 +148,27 @@ extension HoorayDatabase {
                     nextDue = computeNextDue(reminder.schedule)
                     schedule.nextDue = .some(nextDue)
                     schedules[reminder.schedule] = schedule
+                    lastSchedule = (reminder.schedule, schedule)
                 }
-                try upsert.execute(
-                    arguments: [
-                        plugin, rule.id, payload, schedule.key, nextDue?.unixSeconds, now.unixSeconds, digest,
-                    ])
+                try upsert.write(
+                    plugin: plugin, id: rule.id, payload: payload, scheduleKey: schedule.key,
+                    nextDue: nextDue?.unixSeconds, createdAt: now.unixSeconds, digest: digest)
                 times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
             }
             // The rules no longer declared are removed, but for snoozes still to come of a reminder
             // that stays, or of a notice that came from no reminder.
-            var snoozes: [String] = []
+            let gone = Set(undeclared.map(\.id))
+            var snoozes: [(id: String, nextDue: Double?)] = []
             let remove = try db.makeStatement(sql: "DELETE FROM rule WHERE plugin = ? AND reminderID = ?")
-            for (id, rule) in existing where !rule.isDeclared {
-                if let base = Snooze.snoozedID(of: id), rule.nextDue != nil, existing[base]?.isDeclared ?? true {
-                    snoozes.append(id)
+            for rule in undeclared {
+                if let base = Snooze.snoozedID(of: rule.id), rule.nextDue != nil, !gone.contains(base) {
+                    snoozes.append(rule)
                 } else {
-                    try remove.execute(arguments: [plugin, id])
+                    try remove.execute(arguments: [plugin, rule.id])
                 }
             }
-            for id in snoozes.sorted() {
-                times.append(RuleTime(reminderID: id, nextDue: existing[id]?.date))
+            for snooze in snoozes.sorted(by: { $0.id < $1.id }) {
+                times.append(RuleTime(reminderID: snooze.id, nextDue: snooze.nextDue.map(Date.init(unixSeconds:))))
             }
             return times
         }
@@ -172,26 +189,12 @@ private struct ScheduleFacts {
 /// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:computeNextDue:)`` reads of each
 /// stored rule up front.
 private struct StoredSource {
-    var digest: String?
+    /// Whether the rule is stored with a digest at all.
+    var hasDigest: Bool
+    /// Whether it is stored with the digest it is declared with now.
+    var isSameDigest: Bool
     /// The next due instant, in seconds since 1970.
     var nextDue: Double?
-    /// Whether a rule with its id is declared.
-    var isDeclared = false
 
     var date: Date? { nextDue.map(Date.init(unixSeconds:)) }
-}
-
-extension HoorayDatabase {
-    /// Whether a stored digest is `prefix` followed by `digest`, compared without making the string.
-    fileprivate static func isDigest(_ stored: String, of digest: String, prefix: String) -> Bool {
-        var (stored, digest, prefix) = (stored, digest, prefix)
-        return stored.withUTF8 { whole in
-            prefix.withUTF8 { prefix in
-                digest.withUTF8 { digest in
-                    whole.count == prefix.count + digest.count && whole[..<prefix.count].elementsEqual(prefix)
-                        && whole[prefix.count...].elementsEqual(digest)
-                }
-            }
-        }
-    }
 }

@@ -30,9 +30,9 @@ struct ReminderPayloads {
     /// - Parameters:
     ///   - reminder: The reminder.
     ///   - schedule: Its schedule as `JSONEncoder` writes it.
-    mutating func encode(_ reminder: Reminder, schedule: [UInt8]) throws -> Data {
+    mutating func encode(_ reminder: Reminder, schedule: [UInt8]) throws -> [UInt8] {
         guard reminder.catchUpWithin == nil, reminder.payload == nil, !reminder.isInternal, reminder.hold == nil else {
-            return try encoder.encode(reminder)
+            return Array(try encoder.encode(reminder))
         }
         var shape = reminder.notice
         shape.title = Self.titleMark
@@ -48,7 +48,7 @@ struct ReminderPayloads {
             notices[shape] = .some(found)
         }
         last = (shape, found)
-        guard let notice = found else { return try encoder.encode(reminder) }
+        guard let notice = found else { return Array(try encoder.encode(reminder)) }
         // The keys in the order `.sortedKeys` writes them: id, notice, schedule.
         var json: [UInt8] = []
         json.reserveCapacity(notice.parts.reduce(0) { $0 + $1.count } + schedule.count + 64)
@@ -63,7 +63,7 @@ struct ReminderPayloads {
         json.append(contentsOf: #","schedule":"#.utf8)
         json.append(contentsOf: schedule)
         json.append(UInt8(ascii: "}"))
-        return Data(json)
+        return json
     }
 
     /// The JSON of a notice shape cut where its two marks are (each a JSON string, quotes included,
@@ -95,6 +95,18 @@ struct ReminderPayloads {
     /// Appends a string as JSON does: in quotes, with `"`, `\` and control characters escaped.
     static func appendString(_ text: String, to json: inout [UInt8]) {
         json.append(UInt8(ascii: "\""))
+        // Most texts need no escape at all: their bytes go in at once.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            json.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            json.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): json.append(contentsOf: #"\""#.utf8)

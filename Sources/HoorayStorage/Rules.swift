@@ -264,6 +264,25 @@ extension HoorayDatabase {
         }
     }
 
+    /// The key and next due instant of each rule of these plugins, as ``ruleTimes()`` reads them.
+    ///
+    /// - Parameter plugins: The plugins' names; none reads nothing.
+    public func ruleTimes(plugins: Set<String>) async throws -> [(plugin: String, reminderID: String, nextDue: Date?)] {
+        guard !plugins.isEmpty else { return [] }
+        return try await read { db in
+            var times: [(plugin: String, reminderID: String, nextDue: Date?)] = []
+            let statement = try db.cachedStatement(
+                sql: "SELECT plugin, reminderID, nextDue FROM rule WHERE plugin = ?")
+            for plugin in plugins.sorted() {
+                let rows = try Row.fetchCursor(statement, arguments: [plugin])
+                while let row = try rows.next() {
+                    times.append((row[0], row[1], (row[2] as Double?).map(Date.init(unixSeconds:))))
+                }
+            }
+            return times
+        }
+    }
+
     /// The rules due soonest, and how many rules will be due at all.
     ///
     /// - Parameter limit: How many to return at most.

@@ -172,6 +172,37 @@ struct SchedulerStateTests {
             #expect(state.earliestDue == model.values.min(), "round \(round)")
         }
     }
+
+    @Test(
+        "After a reload that keeps one plugin's rules, the others are planned as read and the plan is as if built anew")
+    func reloadingAllButKeptPluginsMatchesModel() {
+        var generator = SplitMix64(seed: 33)
+        let plugins = ["reminders", "habits", "water", "gone"]
+        let keys = (0..<6_000).map { RuleKey(plugin: plugins[$0 % 4], reminder: "r\($0)") }
+        func randomDue() -> Date { now.addingTimeInterval(TimeInterval(generator.next() % 200_000) - 100_000) }
+        var model = Dictionary(uniqueKeysWithValues: keys.map { ($0, randomDue()) })
+        var state = SchedulerState(model.map { (key: $0.key, nextDue: $0.value) })
+        for round in 0..<4 {
+            churn(&state, &model, keys: keys, times: 2_000, generator: &generator, spread: 100_000)
+            // The reminders plugin's rules are kept; the database has habits and water as read now (some
+            // moved, some gone, some new, some never due again), and "gone" is no longer planned.
+            let read = keys.filter { ["habits", "water"].contains($0.plugin) && generator.next() % 5 != 0 }.map {
+                (
+                    key: $0,
+                    nextDue: generator.next() % 7 == 0 ? nil : generator.next() % 2 == 0 ? model[$0] : randomDue()
+                )
+            }
+            state.replaceRules(ofPluginsOtherThan: ["reminders"], with: read)
+            model = model.filter { $0.key.plugin == "reminders" }
+            for rule in read { model[rule.key] = rule.nextDue }
+            let rebuilt = SchedulerState(model.map { (key: $0.key, nextDue: $0.value) })
+            #expect(state.count == rebuilt.count, "round \(round)")
+            #expect(state.keys(plugin: "gone").isEmpty, "round \(round)")
+            #expect(state.nextAction(now: now) == rebuilt.nextAction(now: now), "round \(round)")
+            #expect(state.earliestDue == rebuilt.earliestDue, "round \(round)")
+            #expect(keys.map { state.nextDue(for: $0) } == keys.map { rebuilt.nextDue(for: $0) }, "round \(round)")
+        }
+    }
 }
 
 /// A small deterministic random number generator, so the load test is the same on every run.

@@ -112,6 +112,26 @@ final class BuildLog: Sendable {
         #expect(try await database.rule(plugin: "reminders", reminderID: snooze.id) != nil)
     }
 
+    @Test("A reminder declared twice under one id is stored as its last declaration, at a restart too")
+    func anIDDeclaredTwiceKeepsTheLast() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var earlier = reminder("a")
+        earlier.notice.title = "Earlier"
+        var later = reminder("a")
+        later.notice.title = "Later"
+        let built = BuildLog()
+        for round in 0..<3 {
+            let times = try await declare(
+                [(earlier, "earlier"), (reminder("b"), "b"), (later, "later")], in: database, built: built)
+            #expect(
+                try await database.rule(plugin: "reminders", reminderID: "a")?.reminder.notice.title == "Later",
+                "round \(round)")
+            #expect(times.map(\.reminderID) == ["a", "b", "a"], "round \(round)")
+        }
+        #expect(built.all.filter { $0 == "b" }.count == 1, "the other reminder is built once")
+    }
+
     @Test("A rule declared without a digest is built every time, as replacing all rules does")
     func aRuleWithoutDigestIsAlwaysBuilt() async throws {
         let (database, directory) = try temporaryDatabase()

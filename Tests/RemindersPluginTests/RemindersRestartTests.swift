@@ -34,6 +34,38 @@ import Testing
         #expect(await world.shown.first?.notice.body == "Roll your shoulders, then your wrists.")
     }
 
+    @Test(
+        "After a restart with one of many reminders moved earlier, the next due is the moved one's, the others keep theirs"
+    )
+    func oneMovedAmongManyAfterRestart() async throws {
+        // Tuesday 10:00 UTC; every reminder comes from 12:00 UTC on.
+        let fields = (0..<400).map { index in
+            [
+                "title": "Reminder \(index)", "at": String(format: "%02d:%02d", 12 + index / 120, index % 60),
+                "zone": "UTC",
+            ]
+        }
+        let world = try await PluginWorld(
+            plugin: RemindersPlugin(), configuration: .init(reminder: try fields.map(entry)), now: Self.tuesday)
+        let planned = try await world.reminders()
+        #expect(await world.nextDue == Self.tuesday.addingTimeInterval(2 * 3600))
+
+        var moved = fields
+        moved[250]["at"] = "10:30"
+        moved[251]["body"] = "Reworded."
+        try await world.restart(configuration: .init(reminder: try moved.map(entry)))
+
+        let halfPastTen = Self.tuesday.addingTimeInterval(1800)
+        #expect(await world.nextDue == halfPastTen, "the moved reminder is planned anew, and comes first")
+        let replanned = Dictionary(uniqueKeysWithValues: try await world.reminders().map { ($0.reminder.id, $0) })
+        for before in planned where before.reminder.id != "reminder-250" {
+            #expect(replanned[before.reminder.id]?.nextDue == before.nextDue, "\(before.reminder.id) keeps its plan")
+        }
+        #expect(replanned["reminder-251"]?.reminder.notice.body == "Reworded.")
+        await world.advance(to: halfPastTen)
+        #expect(await world.shown.map(\.notice.title) == ["Reminder 250"])
+    }
+
     /// Records what the plugin declares, building nothing.
     actor DeclaringBook: ReminderBook {
         var declared: [DeclaredReminder] = []
