@@ -129,7 +129,15 @@ enum StoredRuleRows {
     /// Calls `body` with each stored rule of `plugin`.
     static func forEach(in db: Database, plugin: String, _ body: (Row) throws -> Void) throws {
         let statement = try db.makeStatement(sql: sql)
-        let handle = statement.sqliteStatement
+        // GRDB finalizes the statement when it goes: it must outlive every use of its handle.
+        try withExtendedLifetime(statement) {
+            try forEach(in: db, handle: statement.sqliteStatement, plugin: plugin, body)
+        }
+    }
+
+    private static func forEach(
+        in db: Database, handle: SQLiteStatement, plugin: String, _ body: (Row) throws -> Void
+    ) throws {
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
