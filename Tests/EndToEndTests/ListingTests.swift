@@ -17,6 +17,10 @@ struct ListingTests {
     func momentsTakeTheListingOptions() async throws {
         try await HoorayFixture.with { fixture in
             _ = try await fixture.startServer()
+            // The search reads the praise too, and a line of the built-in pool says "Well walked".
+            let praise = fixture.home.appending("praise.txt")
+            try "Nicely done.\n".write(toFile: praise, atomically: true, encoding: .utf8)
+            try fixture.writeConfig("[plugins.wins]\npraise_file = \"\(praise)\"\n")
             // At noon, so that an hour ago is today and the day before is yesterday at any time the
             // test runs (just after midnight, "1h ago" is yesterday).
             let noon = "2026-11-23 12:00:00"
@@ -24,6 +28,7 @@ struct ListingTests {
             for (text, ago) in [("Cooked dinner", "50h"), ("A long walk", "26h"), ("Walked to work", "1h")] {
                 let logged = try await fixture.hooray("win", text, "--ago", ago, fakeTime: noon)
                 #expect(logged.status == .exited(0), "\(logged.standardError)")
+                #expect(logged.standardOutput.contains("Nicely done."), "\(logged.standardOutput)")
             }
             #expect(try listed(try await fixture.hooray("moments", "--json", fakeTime: noon)).count == 3)
             #expect(

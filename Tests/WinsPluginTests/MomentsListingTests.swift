@@ -9,12 +9,21 @@ import Testing
 @Suite struct MomentsListingTests {
     static let start = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
 
+    /// A praise file of one line no search below looks for: the built-in pool's random praise is
+    /// searched too, and one of its lines says "Well walked".
+    static let praiseFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-praise-\(UUID().uuidString)")
+            .path
+        FileManager.default.createFile(atPath: path, contents: Data("Nicely done.\n".utf8))
+        return path
+    }()
+
     func loggedWorld() async throws -> (WinsPlugin, PluginTestHarness) {
+        let configuration = WinsConfiguration(welcome: false, praiseFile: Self.praiseFile)
         let harness = PluginTestHarness(
-            pluginName: "wins", now: Self.start, ai: NoPraiseProvider(),
-            configuration: WinsConfiguration(welcome: false))
+            pluginName: "wins", now: Self.start, ai: NoPraiseProvider(), configuration: configuration)
         let plugin = WinsPlugin()
-        try await plugin.activate(context: harness.context, configuration: WinsConfiguration(welcome: false))
+        try await plugin.activate(context: harness.context, configuration: configuration)
         // One a day, the newest today: texts say how many days ago.
         for (days, text) in [
             (0, "Walked to work"), (1, "Called mum"), (2, "A long walk"), (3, "Read a book"), (4, "Cooked"),
