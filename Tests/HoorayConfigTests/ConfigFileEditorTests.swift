@@ -36,6 +36,21 @@ import Testing
                 == "# kept in git\n\n[plugins.swaps]\nnight_prep = \"off\"\n")
     }
 
+    @Test func aLinkToAFileNotMadeYetMakesThatFileAndStaysALink() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(
+            atPath: directory.path + "/dotfiles", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory.path + "/config/hooray", withIntermediateDirectories: true)
+        let link = directory.path + "/config/hooray/hooray.toml"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../../dotfiles/hooray.toml")
+        _ = try editor(directory).apply(.set(["plugins", "swaps", "night_prep"], .string("off")))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../../dotfiles/hooray.toml")
+        #expect(
+            try String(contentsOfFile: directory.path + "/dotfiles/hooray.toml", encoding: .utf8)
+                == "[plugins.swaps]\nnight_prep = \"off\"\n")
+    }
+
     @Test func wordsThatLookLikeTOMLAreAStringWhenTheKeyTakesOne() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("config/hooray/hooray.toml", "[delivery]\n")

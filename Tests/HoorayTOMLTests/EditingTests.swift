@@ -137,6 +137,29 @@ import Testing
         #expect(removedTable == "[c]\nz = 3\n")
     }
 
+    @Test func aRemovedTableTakesTheCommentsRightAboveItsHeaderAndLeavesTheOthers() throws {
+        // "# Swaps: evening prep." sits right above [plugins.swaps]: it goes with it.
+        let swaps = try edited(Self.commented) { document throws(TOMLEditError) in
+            try document.remove(["plugins", "swaps"])
+        }
+        #expect(
+            swaps
+                == "# My Hooray settings.\n\n[delivery]\nicon = \"hooray\"   # the bell\n\n[plugins.habits]\nenabled = true\n"
+        )
+        // A blank line parts "# My Hooray settings." from [delivery]: it is the file's, and stays.
+        let delivery = try edited(Self.commented) { document throws(TOMLEditError) in
+            try document.remove(["delivery"])
+        }
+        #expect(delivery.hasPrefix("# My Hooray settings.\n\n# Swaps: evening prep.\n[plugins.swaps]\n"), "\(delivery)")
+        // Two tables in a row, each with its comment, and a table emptied of its one key.
+        let both = try edited("# a\n[a]\nx = 1\n# b\n[b]\ny = 2\n# c\n[c]\nz = 3\n") { document throws(TOMLEditError) in
+            try document.remove(["a"])
+            try document.remove(["b"])
+            try document.remove(["c", "z"])
+        }
+        #expect(both == "")
+    }
+
     @Test func anArrayTableIsAppendedAfterTheLastOneAndItsSubTables() throws {
         let text = "[[r]]\ntitle = \"A\"\n\n[r.extra]\nk = 1\n\n[other]\nx = 1\n"
         let after = try edited(text) { document throws(TOMLEditError) in

@@ -136,8 +136,10 @@ public struct ConfigFileSnapshot: Sendable {
     }
 
     /// The absolute path with symbolic links followed; for a file that does not exist yet, its
-    /// folder's (so that `--config hooray.toml` run in /etc/hooray is known for what it is).
-    static func resolved(_ path: String) -> String {
+    /// folder's (so that `--config hooray.toml` run in /etc/hooray is known for what it is). A link
+    /// to a file that does not exist yet leads to that file, which an edit then creates, as `ln -s`
+    /// users expect: the link stays a link.
+    static func resolved(_ path: String, links: Int = 0) -> String {
         if let real = realpath(path, nil) {
             defer { free(real) }
             return String(cString: real)
@@ -145,10 +147,14 @@ public struct ConfigFileSnapshot: Sendable {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let name = (absolute as NSString).lastPathComponent
         let folder = (absolute as NSString).deletingLastPathComponent
+        // At most 40 links, as the kernel follows (ELOOP past that): a loop is left as it is.
+        if links < 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: absolute) {
+            return resolved(target.hasPrefix("/") ? target : folder + "/" + target, links: links + 1)
+        }
         guard !name.isEmpty, name != ".", name != "..", folder != absolute else {
             return (absolute as NSString).standardizingPath
         }
-        let resolvedFolder = resolved(folder)
+        let resolvedFolder = resolved(folder, links: links)
         return (resolvedFolder.hasSuffix("/") ? resolvedFolder : resolvedFolder + "/") + name
     }
 

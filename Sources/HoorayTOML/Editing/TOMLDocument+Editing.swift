@@ -33,7 +33,8 @@ extension TOMLDocument {
         try replaceText(editor.text, after: "setting \(name)")
     }
 
-    /// Removes a key — its whole line — or a whole table: its header, its lines and its sub-tables.
+    /// Removes a key — its whole line — or a whole table: its header, the comment lines right above
+    /// it, its lines and its sub-tables.
     ///
     /// A `[table]` left with no keys and no comments goes too, with the blank line before it when
     /// it ends the file, so that removing a key ``set(_:to:)`` added gives the file back byte for byte.
@@ -47,13 +48,19 @@ extension TOMLDocument {
         let name = TOMLEditError.name(path)
         var ranges: [Range<Int>] = []
         func removed(_ index: Int) -> Bool { layout.sections[index].header?.starts(with: path) ?? false }
+        // The comment lines right above a header (no blank line between) are that header's: they go
+        // with its table, as they do in toml_edit, and stay when only the table before it goes.
+        func start(of index: Int) -> Int {
+            index > 0
+                ? layout.sections[index - 1].closingComments ?? layout.sections[index].start
+                : layout.sections[index].start
+        }
         for (index, section) in layout.sections.enumerated() {
-            // The comments above the next header are that header's, unless it goes too.
             let end =
                 index + 1 < layout.sections.count && !removed(index + 1)
                 ? section.closingComments ?? section.end : section.end
             if removed(index) {
-                ranges.append(section.start..<end)
+                ranges.append(start(of: index)..<end)
                 continue
             }
             let lines = section.keyLines.filter { $0.path.starts(with: path) }
@@ -64,7 +71,7 @@ extension TOMLDocument {
             guard !emptied else {
                 // Nothing is left of the table: its header goes too, and the blank line `set` put before it.
                 let isLast = index == layout.sections.count - 1
-                var start = section.start
+                var start = start(of: index)
                 if isLast {
                     start = editor.droppingBlankLine(
                         before: start, endedWithLineEnd: editor.endsWithLineEnd(section.end))
