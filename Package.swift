@@ -24,7 +24,7 @@ let pluginTestTargets: [Target] = pluginFolders.filter { folder in
 }.map { folder in
     .testTarget(
         name: folder + "PluginTests",
-        dependencies: [.target(name: folder + "Plugin"), "HoorayMessages", "HoorayTesting"])
+        dependencies: [.target(name: folder + "Plugin"), "HoorayKit", "HoorayMessages", "HoorayTesting"])
 }
 
 /// Python's bytecode cache, when running the SDK's tests by hand left one beside them.
@@ -188,7 +188,7 @@ let package = Package(
         .executableTarget(
             name: "hoorayd",
             dependencies: [
-                "HoorayEngine", "HoorayThreads", "BuiltInPlugins",
+                "HoorayEngine", "HoorayKit", "HoorayThreads", "BuiltInPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -196,8 +196,8 @@ let package = Package(
         .executableTarget(
             name: "hooray-cli",
             dependencies: [
-                "HoorayEngine", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig", "HoorayTOML",
-                "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
+                "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
+                "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -220,31 +220,42 @@ let package = Package(
         ),
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
-        .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling"]),
+        .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
-        .testTarget(name: "HoorayCelebrationsTests", dependencies: ["HoorayCelebrations", "HoorayTesting"]),
+        .testTarget(
+            name: "HoorayCelebrationsTests", dependencies: ["HoorayCelebrations", "HoorayKit", "HoorayTesting"]),
         .testTarget(
             name: "HoorayConfigTests",
             dependencies: [
-                "HoorayConfig", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin", "SwapsPlugin",
-                "HoorayTesting",
+                "HoorayConfig", "HoorayKit", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin",
+                "SwapsPlugin", "HoorayTesting",
             ]),
         .testTarget(name: "HoorayTOMLTests", dependencies: ["HoorayTOML", "HoorayTesting"]),
-        .testTarget(name: "HoorayStorageTests", dependencies: ["HoorayStorage"]),
-        .testTarget(name: "HoorayDeliveryTests", dependencies: ["HoorayDelivery", "HooraySystemTesting"]),
+        .testTarget(
+            name: "HoorayStorageTests",
+            dependencies: ["HoorayStorage", "HoorayKit", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "HoorayDeliveryTests",
+            dependencies: [
+                "HoorayDelivery", "HoorayKit", "HooraySystemTesting", .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "HoorayEngineTests",
             dependencies: [
-                "HoorayEngine", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
+                "HoorayEngine", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
                 "HabitsPlugin",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayKit", "HoorayTesting"]),
         .testTarget(
-            name: "HoorayAITests", dependencies: ["HoorayAI", "HoorayConfig", "HoorayKeyring", "HooraySystemTesting"]),
-        .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "HooraySystemTesting"]),
+            name: "HoorayAITests",
+            dependencies: [
+                "HoorayAI", "HoorayKit", "HoorayConfig", "HoorayKeyring", "HooraySystemTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "CLibSecret", "HooraySystemTesting"]),
         // Every link in the Markdown files resolves, and every `hooray` command they show parses.
         .testTarget(name: "DocsTests", dependencies: ["HooraySystemTesting"]),
     ] + pluginTargets + pluginTestTargets
