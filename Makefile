@@ -33,7 +33,7 @@ help:
 	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
 	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 12–14 minutes) and rewrite it"
 	@echo "make bench-start  print the start with 100,000 reminder rules and their config check, phase by phase"
-	@echo "make lint   check formatting with swift format, and that every target declares what it imports"
+	@echo "make lint   check formatting with swift format, that every target declares what it imports, and the executor's rules"
 	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
 	@echo "make doc-coverage  check that every public symbol of HoorayKit has a doc comment (make test does)"
 	@echo "make clean  remove build products"
@@ -54,7 +54,7 @@ run: build
 test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
-	./scripts/check-imports --build-flags "$(BUILD_FLAGS)"
+	./scripts/check-targets --build-flags "$(BUILD_FLAGS)"
 	set -o pipefail; HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
 		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) 2>&1 | tee .build/test.log \
 		|| { echo; echo "== What failed (the whole output is in .build/test.log) =="; \
@@ -139,7 +139,7 @@ package-test: package-deps test-deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Plugins Tests sdk/swift
-	./scripts/check-imports --build-flags "$(BUILD_FLAGS)"
+	./scripts/check-targets --build-flags "$(BUILD_FLAGS)"
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests sdk/swift

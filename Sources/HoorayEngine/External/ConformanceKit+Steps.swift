@@ -2,6 +2,7 @@ import Foundation
 import HoorayKit
 import HoorayScheduling
 import HoorayStorage
+import HoorayThreads
 import Logging
 
 #if canImport(Glibc)
@@ -276,7 +277,7 @@ extension ConformanceRun {
         var last = await supervisor.callsServed
         var quiet = 0
         for _ in 0..<150 {
-            try? await Task.sleep(for: .milliseconds(200))
+            try? await TaskTimer.sleep(for: .milliseconds(200))
             let now = await supervisor.callsServed
             quiet = now == last ? quiet + 1 : 0
             last = now

@@ -2,6 +2,7 @@ import Foundation
 import HoorayKit
 import HoorayScheduling
 import HoorayStorage
+import HoorayThreads
 import Logging
 
 #if canImport(Glibc)
@@ -383,7 +384,7 @@ final class ConformanceRun {
             }
         }
         // It answers nothing the kit can send: it must at least still run.
-        try? await Task.sleep(for: .milliseconds(200))
+        try? await TaskTimer.sleep(for: .milliseconds(200))
         if await supervisor.hasStopped { return .stopped("after \(what)") }
         return .passed(passed.replacingOccurrences(of: "it still answers", with: "it still runs"))
     }
@@ -391,7 +392,7 @@ final class ConformanceRun {
     /// Why the plugin stopped, as the supervisor saw it, and the last lines of its standard error.
     func stoppedDetail(when: String, fix: String?) async -> String {
         // Its last lines on standard error may still be on their way.
-        try? await Task.sleep(for: .milliseconds(50))
+        try? await TaskTimer.sleep(for: .milliseconds(50))
         var reason = await supervisor.status().lastError ?? "stopped"
         // The report shows the end of its standard error below, whole.
         if let words = reason.range(of: "; its last words: ") { reason = String(reason[..<words.lowerBound]) }
@@ -503,7 +504,7 @@ extension PluginSupervisor {
         process.closeInput()
         let closed = ContinuousClock.now
         let killer = Task {
-            try await Task.sleep(for: .seconds(options.exitTimeout))
+            try await TaskTimer.sleep(for: .seconds(options.exitTimeout))
             process.signal(SIGKILL)
         }
         if case .stopping = phase {
