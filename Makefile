@@ -10,7 +10,8 @@ BUILD_FLAGS  ?= --manifest-cache none
 BIN          := .build/debug
 
 # bubblewrap: every plugin in another language runs in its sandbox (docs/protocol.md, "The sandbox").
-RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev bubblewrap
+RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev bubblewrap \
+                libgtk-4-dev libadwaita-1-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
                 libglib2.0-bin
 

@@ -72,6 +72,13 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
 
+        // GTK 4 and libadwaita, for the desktop app.
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]
+        ),
+
         // Linux interfaces Glibc's module leaves out (timerfd, eventfd).
         .systemLibrary(name: "CLinux"),
 
@@ -173,6 +180,10 @@ let package = Package(
         // Secrets in the desktop's keyring (Secret Service, libsecret), off the caller's thread.
         .target(name: "HoorayKeyring", dependencies: ["HoorayKit", "CLibSecret"]),
 
+        // The desktop app's Swift layer over GTK 4: objects, signals as closures, GTK's main loop
+        // serving the main actor.
+        .target(name: "HoorayGtk", dependencies: ["CGtk"]),
+
         // Fakes for tests, ours and plugin authors', and `PluginWorld`: a plugin on the real engine
         // with a manual clock.
         .target(
@@ -256,6 +267,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "CLibSecret", "HooraySystemTesting"]),
+        .testTarget(name: "HoorayGtkTests", dependencies: ["HoorayGtk", "CGtk", "HooraySystemTesting"]),
         // Every link in the Markdown files resolves, and every `hooray` command they show parses.
         .testTarget(name: "DocsTests", dependencies: ["HooraySystemTesting"]),
     ] + pluginTargets + pluginTestTargets

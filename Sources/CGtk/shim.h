@@ -1,0 +1,33 @@
+#ifndef HOORAY_CGTK_SHIM_H
+#define HOORAY_CGTK_SHIM_H
+// GTK 4 and libadwaita (Debian 12: GTK 4.8, libadwaita 1.2) for the desktop app's Swift layer.
+#include <adwaita.h>
+#include <glib-unix.h>
+
+// libdispatch's hooks for a run loop other than its own, which CoreFoundation's uses on Linux: the
+// main queue's file descriptor (readable when jobs wait), and running those jobs. GLib's main loop
+// watches the one and calls the other, so that the main actor's jobs run on GTK's thread.
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+
+// g_signal_connect is a macro; Swift cannot see it. The closure box is released by `destroy` when
+// the handler is disconnected or the object finalized.
+static inline gulong hooray_gtk_signal_connect(gpointer instance, const gchar *signal, GCallback handler,
+                                               gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
+}
+
+// g_signal_emit_by_name is variadic; Swift cannot call it. A signal with no arguments and no return value.
+static inline void hooray_gtk_emit(gpointer instance, const gchar *signal) {
+    g_signal_emit_by_name(instance, signal);
+}
+
+// An object's reference count, for tests that show nothing is kept alive.
+static inline guint hooray_gtk_ref_count(gpointer object) {
+    return (guint)g_atomic_int_get((gint *)&((GObject *)object)->ref_count);
+}
+// gtk_accessible_update_property is variadic: a widget's accessible label.
+static inline void hooray_gtk_set_accessible_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+#endif

@@ -1,0 +1,79 @@
+import CGtk
+
+/// A signal handler as GObject keeps it: the Swift closure in a box the object holds one reference to.
+final class HandlerBox<Handler>: @unchecked Sendable {
+    // @unchecked: created, called and released on GTK's thread only.
+    let handler: Handler
+
+    init(_ handler: Handler) {
+        self.handler = handler
+    }
+}
+
+/// A connected signal handler, to disconnect it early with ``GObjectReference/disconnect(_:)``.
+public struct SignalConnection: Hashable, Sendable {
+    /// GObject's handler id.
+    public let id: UInt
+}
+
+extension GObjectReference {
+    /// Connects a handler to a signal with no arguments and no return value, such as a button's
+    /// `clicked`: the closure runs on GTK's thread each time the signal is emitted, and is released
+    /// when it is disconnected or the object is freed.
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name, such as `"clicked"` or `"notify::label"`.
+    ///   - handler: What to do.
+    /// - Returns: The connection.
+    @discardableResult
+    public func connect(_ signal: String, _ handler: @escaping @MainActor () -> Void) -> SignalConnection {
+        let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+            let box = Unmanaged<HandlerBox<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.handler() }
+        }
+        let id = hooray_gtk_signal_connect(
+            object, signal, unsafeBitCast(trampoline, to: GCallback.self), box, releaseTrampoline)
+        return SignalConnection(id: UInt(id))
+    }
+
+    /// Connects a handler to a signal that asks for a yes or no, such as a window's `close-request`
+    /// (`true` stops the window from closing).
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name.
+    ///   - handler: What to do, and the answer.
+    /// - Returns: The connection.
+    @discardableResult
+    public func connect(_ signal: String, answering handler: @escaping @MainActor () -> Bool) -> SignalConnection {
+        let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
+            let box = Unmanaged<HandlerBox<@MainActor () -> Bool>>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler() } ? 1 : 0
+        }
+        let id = hooray_gtk_signal_connect(
+            object, signal, unsafeBitCast(trampoline, to: GCallback.self), box, releaseTrampoline)
+        return SignalConnection(id: UInt(id))
+    }
+
+    /// Disconnects a handler, releasing its closure; one already gone is left alone.
+    ///
+    /// - Parameter connection: What ``connect(_:_:)`` returned.
+    public func disconnect(_ connection: SignalConnection) {
+        if g_signal_handler_is_connected(object, gulong(connection.id)) != 0 {
+            g_signal_handler_disconnect(object, gulong(connection.id))
+        }
+    }
+
+    /// Emits a signal with no arguments and no return value, as a click emits a button's `clicked`.
+    ///
+    /// - Parameter signal: The signal's name.
+    public func emit(_ signal: String) {
+        hooray_gtk_emit(object, signal)
+    }
+}
+
+/// Releases a handler's box when GObject drops the handler.
+private let releaseTrampoline: GClosureNotify = { data, _ in
+    Unmanaged<AnyObject>.fromOpaque(data!).release()
+}
