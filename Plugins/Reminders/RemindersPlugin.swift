@@ -234,6 +234,7 @@ public struct RemindersPlugin: HoorayPlugin {
             // made of changed either, they are kept as stored, none declared again.
             let key = try await declarationKey(configuration: source.digest, records: records, context: context)
             if let count = try await context.reminders.keepDeclared(key: key) {
+                context.logger.debug("the reminders' files and records are unchanged: kept as stored")
                 try await settle(declared: records, count: count, context: context)
                 return
             }
