@@ -167,7 +167,7 @@ public enum Daemon {
         // What the start wrote is copied from the write-ahead log into the database file off the
         // path of the first answers.
         Thread.detachNewThread { database.checkpoint() }
-        writeListCache(of: loaded, logger: logger)
+        Thread.detachNewThread { writeListCache(of: loaded, logger: logger) }
         let barFeed = StatusBarFeed(engine: engine)
         control.start(
             follow: { request in
