@@ -201,4 +201,39 @@ struct UnchangedRestartTests {
             }
         }
     }
+
+    /// How often the daemon logged `text`, once it logged "configuration reloaded" `reloads` times.
+    static func count(_ text: String, in daemon: ChildProcess, afterReloads reloads: Int) async -> Int? {
+        await pollUntil(timeout: .seconds(30)) { () -> Int? in
+            let log = daemon.standardError
+            guard log.components(separatedBy: "configuration reloaded").count - 1 >= reloads else { return nil }
+            return log.components(separatedBy: text).count - 1
+        }
+    }
+
+    @Test("A reload after a restart that kept the reminders keeps them again, and picks up an edited drop-in")
+    func aReloadStaysRight() async throws {
+        try await HoorayFixture.with { fixture in
+            let path = try Self.writeDropIn(Self.dropInText(Self.many), in: fixture)
+            let first = try await Self.start(fixture, fakeTime: "2026-11-24 08:00:00")
+            #expect(await first.daemon.stop() == .exited(0))
+            let again = try await Self.start(fixture, fakeTime: "2026-11-24 08:05:00")
+            #expect(again.kept)
+
+            #expect(try await fixture.hooray("reload").status == .exited(0))
+            #expect(await Self.count(Self.keptLine, in: again.daemon, afterReloads: 1) == 2)
+            #expect(try await Self.titles(fixture).count == 300)
+
+            var edited = Self.many
+            edited[7].title = "Edited seven"
+            try Self.dropInText(edited).write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(try await fixture.hooray("reload").status == .exited(0))
+            #expect(await Self.count(Self.keptLine, in: again.daemon, afterReloads: 2) == 2, "read and declared")
+            #expect(await Self.count("300 reminder(s) scheduled", in: again.daemon, afterReloads: 2) == 3)
+            let titles = try await Self.titles(fixture)
+            #expect(titles["r007"] == "Edited seven")
+            #expect(titles.count == 300)
+            #expect(await again.daemon.stop() == .exited(0))
+        }
+    }
 }
