@@ -198,6 +198,9 @@ public struct RemindersPlugin: HoorayPlugin {
     public init() {}
 
     public var name: String { "reminders" }
+    /// A file of nothing but `[[plugins.reminders.reminder]]` tables, known to be unchanged, is left
+    /// unread at a start: what it declared is kept as stored (see ``activate(context:configuration:)``).
+    public var deferrableList: String? { "reminder" }
     /// What `hooray import` checks imported records against.
     public var recordTypes: [any PluginRecord.Type] { [CommandLineReminder.self] }
 
@@ -223,10 +226,24 @@ public struct RemindersPlugin: HoorayPlugin {
 
     public func activate(context: PluginContext, configuration: Configuration) async throws {
         let book = context.records(of: CommandLineReminder.self)
+        let records = try await commandLineReminders(context: context)
+        var configuration = configuration
+        var configurationDigest = context.configurationSource?.digest
+        if let source = context.configurationSource, source.listContinuesUnread {
+            // Part of the list was left unread, its file unchanged: when nothing the reminders are
+            // made of changed either, they are kept as stored, none declared again.
+            let key = try await declarationKey(configuration: source.digest, records: records, context: context)
+            if let count = try await context.reminders.keepDeclared(key: key) {
+                context.logger.debug("the reminders' files and records are unchanged: kept as stored")
+                try await settle(declared: records, count: count, context: context)
+                return
+            }
+            (configuration, configurationDigest) = try source.readAll(of: self)
+        }
         // The ids of the reminders added with `hooray remind` first: they are the user's too, and
         // their ids (r1, r2, …) are kept; a reminder in the file whose slug is the same gets a suffix.
         var used: [String: Int] = [:]
-        for record in try await commandLineReminders(context: context) { used[record.id] = 1 }
+        for record in records { used[record.id] = 1 }
         let entries = configuration.reminder
         used.reserveCapacity(used.count + entries.count)
         var fromFile: [DeclaredReminder] = []
@@ -259,23 +276,60 @@ public struct RemindersPlugin: HoorayPlugin {
         var reminders = fromFile
         fromFile = []
         reminders.insert(contentsOf: added.map { DeclaredReminder($0.reminder(defaultZone: context.timeZone)) }, at: 0)
-        try await context.reminders.replaceAll(declaring: reminders)
-        let current = try await book.all()
-        let before = Dictionary(added.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Remembered with a key of everything they are made of, so that the next start can keep them.
+        var key: String?
+        if let configurationDigest {
+            key = try await declarationKey(configuration: configurationDigest, records: added, context: context)
+        }
+        try await context.reminders.replaceAll(declaring: reminders, key: key)
+        try await settle(declared: added, count: reminders.count, context: context)
+    }
+
+    /// What follows declaring the reminders, or keeping them: the reminders `hooray remind` added,
+    /// changed or removed meanwhile are planned (or cancelled), and passed one-offs noted.
+    ///
+    /// - Parameters:
+    ///   - declared: The records as they were declared.
+    ///   - count: How many reminders were declared.
+    func settle(declared: [CommandLineReminder], count: Int, context: PluginContext) async throws {
+        let current = try await context.records(of: CommandLineReminder.self).all()
+        let before = Dictionary(declared.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for record in current where before[record.id] != record {
             _ = try await context.reminders.schedule(record.reminder(defaultZone: context.timeZone))
         }
         let currentIDs = Set(current.map(\.id))
-        for record in added where !currentIDs.contains(record.id) {
+        for record in declared where !currentIDs.contains(record.id) {
             try await context.reminders.cancel(id: record.id)
         }
         try await notePassedOneOffs(current, context: context)
-        if reminders.isEmpty {
+        if count == 0 {
             context.logger.info(
                 "no reminders configured yet; add a [[plugins.reminders.reminder]] to \(context.settingsFile)")
         } else {
-            context.logger.info("\(reminders.count) reminder(s) scheduled")
+            context.logger.info("\(count) reminder(s) scheduled")
         }
+    }
+
+    /// A digest of everything the declared reminders are made of: the configuration files, the
+    /// zone the reminders fall back on, every `hooray remind` record and the first day kept for each
+    /// `every` reminder without a `start`. Change what ``activate(context:configuration:)`` makes of
+    /// them, and the first line, so that a newer plugin declares again.
+    func declarationKey(
+        configuration: String, records: [CommandLineReminder], context: PluginContext
+    ) async throws -> String {
+        var digest = ContentDigest()
+        digest.add("reminders declaration 1")
+        digest.add(configuration)
+        digest.add(context.timeZone.identifier)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        Data(try encoder.encode(records)).withUnsafeBytes { digest.add(bytes: $0) }
+        for value in try await context.storage.values(withPrefix: Self.anchorPrefix).sorted(by: { $0.key < $1.key }) {
+            digest.add(value.key)
+            value.data.withUnsafeBytes { digest.add(bytes: $0) }
+        }
+        return digest.value
     }
 
     /// A reminder's id in the file: its `id`, or a slug of its title, with `-2`, `-3`, … after it when

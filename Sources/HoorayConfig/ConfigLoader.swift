@@ -18,6 +18,12 @@ public struct ConfigLoader: Sendable {
     public var extraSections: [ExtraSection]
     /// Texts read in place of files, by path: an edit checked before it is written (`hooray config set`).
     var replacedTexts: [String: String] = [:]
+    /// Hooray's version, part of ``LoadedConfiguration/digest`` and of the list cache.
+    public var version = ""
+    /// The list cache (``ListCache``) that lets ``load()`` leave a known file of nothing but a
+    /// plugin's list unread; `nil` (the default) reads every file. Only hoorayd sets it: `hooray
+    /// config check` and every other command read everything.
+    public var listCacheFile: String?
 
     /// Creates a loader.
     ///
@@ -41,14 +47,17 @@ public struct ConfigLoader: Sendable {
     /// - Returns: The settings, the plugin sections and the warnings.
     /// - Throws: ``ConfigDiagnostics`` with every error and warning when there is at least one error.
     public func load() throws(ConfigDiagnostics) -> LoadedConfiguration {
-        let evaluation = evaluate(layers())
+        let known = listCacheFile.map { ListCache.read(from: $0, version: version) }
+        let evaluation = evaluate(layers(), known: known)
         guard !evaluation.diagnostics.containsErrors, let core = evaluation.core else {
             throw evaluation.diagnostics
         }
-        return LoadedConfiguration(
+        var loaded = LoadedConfiguration(
             core: core, pluginSections: evaluation.sections, files: evaluation.files,
             warnings: evaluation.diagnostics.diagnostics, root: evaluation.root,
             configurations: evaluation.configurations, extras: evaluation.extras)
+        loaded.lists = lists(of: evaluation, known: known)
+        return loaded
     }
 
     /// Loads what can be loaded for a command of one plugin, or for a command that only reads, so
@@ -146,9 +155,13 @@ public struct ConfigLoader: Sendable {
         var configurations: [String: any Sendable] = [:]
         var extras: [String: any Sendable] = [:]
         var ignored: [IgnoredPart] = []
+        /// The digest of each file in ``files``.
+        var digests: [String] = []
+        /// What is known of files that hold nothing but a plugin's list (see ``ConfigLoader/lists(of:known:)``).
+        var unread = ListReading()
     }
 
-    func evaluate(_ layers: [Layer], salvage: Bool = false) -> Evaluation {
+    func evaluate(_ layers: [Layer], salvage: Bool = false, known: ListCache? = nil) -> Evaluation {
         var evaluation = Evaluation()
         var files: [(path: String, required: Bool)] = []
         for layer in layers {
@@ -163,33 +176,56 @@ public struct ConfigLoader: Sendable {
                 }
             }
         }
+        let deferrable = deferrableLists
         for (path, required) in files {
             do {
-                let replaced = replacedTexts[path]
-                guard let text = replaced != nil ? replaced : try FileReader.readText(atPath: path) else {
-                    if required {
-                        let hint =
-                            path == explicitFile
-                            ? "check the path given with --config, or leave --config out" : "check the path"
-                        evaluation.diagnostics.append(
-                            .error(at: .wholeFile(path), "cannot read \(path): no such file", hint: hint))
+                let text: String
+                let digest: String
+                if let replaced = replacedTexts[path] {
+                    text = replaced
+                    digest = FileReader.digest(of: Array(replaced.utf8))
+                } else {
+                    guard let bytes = try FileReader.readBytes(atPath: path) else {
+                        if required {
+                            let hint =
+                                path == explicitFile
+                                ? "check the path given with --config, or leave --config out" : "check the path"
+                            evaluation.diagnostics.append(
+                                .error(at: .wholeFile(path), "cannot read \(path): no such file", hint: hint))
+                        }
+                        continue
                     }
-                    continue
+                    digest = FileReader.digest(of: bytes)
+                    if let entry = known?.entries[digest], deferrable[entry.plugin] == entry.key {
+                        evaluation.files.append(path)
+                        evaluation.digests.append(digest)
+                        evaluation.unread.leftUnread(digest: digest, entry)
+                        continue
+                    }
+                    text = try FileReader.text(of: bytes, path: path)
                 }
                 evaluation.files.append(path)
+                evaluation.digests.append(digest)
                 if salvage {
                     let (node, ignored) = ConfigFileParser.readLeniently(text, file: path)
                     evaluation.ignored += ignored
                     if let node { evaluation.root = evaluation.root.merging(node) }
                     continue
                 }
-                evaluation.root = evaluation.root.merging(try ConfigFileParser.parse(text, file: path))
+                let node = try ConfigFileParser.parse(text, file: path)
+                evaluation.unread.look(at: node, path: path, digest: digest, deferrable: deferrable)
+                evaluation.root = evaluation.root.merging(node)
             } catch {
                 // A file that does not parse is left out of the merge; the other layers are still checked.
                 evaluation.diagnostics.append(contentsOf: error)
             }
         }
 
+        // A file left unread is merged as the concatenation of lists; should a file read hold the
+        // plugin's section or list in another shape, everything is read instead.
+        if known != nil, !evaluation.unread.unreadPlugins.isDisjoint(with: evaluation.unread.otherShapes) {
+            return evaluate(layers, salvage: salvage)
+        }
         do {
             let (core, warnings) = try CoreSettings.decode(
                 from: evaluation.root, alsoPermitted: Set(extraSections.map(\.name)))
@@ -247,6 +283,8 @@ public struct LoadedConfiguration: Sendable {
     public var warnings: [ConfigDiagnostic]
     /// The merged configuration.
     public var root: ConfigNode
+    /// The files' digests, and the files of nothing but a plugin's list (``ConfigLoader/listCacheFile``).
+    public internal(set) var lists = ConfigLists()
     private var configurations: [String: any Sendable]
     private var extras: [String: any Sendable]
 

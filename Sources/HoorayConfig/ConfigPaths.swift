@@ -16,6 +16,9 @@ public struct ConfigPaths: Sendable, Hashable {
     public var systemDirectory: String
     /// The user's directory, `$XDG_CONFIG_HOME/hooray`.
     public var userDirectory: String
+    /// Hooray's cache folder, `$XDG_CACHE_HOME/hooray` (`~/.cache/hooray` by default); `nil` when
+    /// unknown. What is there can be deleted at any time.
+    public var cacheDirectory: String?
 
     /// Creates paths from the two directories.
     ///
@@ -44,7 +47,16 @@ public struct ConfigPaths: Sendable, Hashable {
             configHome = ConfigPaths.join(home, ".config")
         }
         self.init(systemDirectory: ConfigPaths.trimmed(system), userDirectory: ConfigPaths.join(configHome, "hooray"))
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            cacheDirectory = ConfigPaths.join(xdg, "hooray")
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            cacheDirectory = ConfigPaths.join(ConfigPaths.join(home, ".cache"), "hooray")
+        }
     }
+
+    /// The file where hoorayd notes which configuration files hold nothing but a plugin's list
+    /// (``ListCache``), in ``cacheDirectory``.
+    public var listCacheFile: String? { cacheDirectory.map { ConfigPaths.join($0, "config-lists") } }
 
     /// `hooray.toml` in the system directory.
     public var systemFile: String { ConfigPaths.join(systemDirectory, "hooray.toml") }

@@ -16,6 +16,15 @@ public enum FileReader {
     /// - Returns: The text, or `nil` when there is no file at `path`.
     /// - Throws: ``ConfigDiagnostics`` naming the path when it exists but cannot be read or is not UTF-8.
     static func readText(atPath path: String) throws(ConfigDiagnostics) -> String? {
+        guard let bytes = try readBytes(atPath: path) else { return nil }
+        return try text(of: bytes, path: path)
+    }
+
+    /// Reads a file's bytes.
+    ///
+    /// - Returns: The bytes, or `nil` when there is no file at `path`.
+    /// - Throws: ``ConfigDiagnostics`` naming the path when it exists but cannot be read.
+    static func readBytes(atPath path: String) throws(ConfigDiagnostics) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             let code = errno
@@ -47,6 +56,20 @@ public enum FileReader {
             }
             bytes.append(contentsOf: buffer[0..<count])
         }
+        return bytes
+    }
+
+    /// The digest of a file's bytes (``HoorayKit/ContentDigest``): one changed byte changes it.
+    static func digest(of bytes: [UInt8]) -> String {
+        var digest = ContentDigest()
+        bytes.withUnsafeBytes { digest.add(bytes: $0) }
+        return digest.value
+    }
+
+    /// A file's bytes as UTF-8 text.
+    ///
+    /// - Throws: ``ConfigDiagnostics`` naming the first byte that is not UTF-8.
+    static func text(of bytes: [UInt8], path: String) throws(ConfigDiagnostics) -> String {
         // The standard library's check is fast; the slow walk only places the mistake.
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         if let bad = firstInvalidUTF8(in: bytes) {

@@ -67,7 +67,8 @@ public enum Daemon {
         // catalog looks again at each reload.
         let catalog = PluginCatalog(builtIns: plugins, environment: options.environment, hostVersion: version)
         let loader = ConfigurationLoader(
-            environment: options.environment, extraFile: options.configFile, plugins: catalog.plugins)
+            environment: options.environment, extraFile: options.configFile, plugins: catalog.plugins
+        ).leavingKnownListsUnread()
         let loaded: DaemonConfiguration
         do {
             loaded = try loader.load()
@@ -166,6 +167,7 @@ public enum Daemon {
         // What the start wrote is copied from the write-ahead log into the database file off the
         // path of the first answers.
         Thread.detachNewThread { database.checkpoint() }
+        Thread.detachNewThread { writeListCache(of: loaded, logger: logger) }
         let barFeed = StatusBarFeed(engine: engine)
         control.start(
             follow: { request in
@@ -459,7 +461,8 @@ public enum Daemon {
         state.catalog.refresh()
         announceRefused(state.catalog, logger: logger)
         let loader = ConfigurationLoader(
-            environment: state.environment, extraFile: state.extraFile, plugins: state.catalog.plugins)
+            environment: state.environment, extraFile: state.extraFile, plugins: state.catalog.plugins
+        ).leavingKnownListsUnread()
         do {
             let loaded = try loader.load()
             logLevel.level = loaded.logLevel
@@ -472,11 +475,22 @@ public enum Daemon {
             state.configuration = loaded
             logger.info("configuration reloaded")
             await announceUpcoming(database: engine.database, logger: logger)
+            writeListCache(of: loaded, logger: logger)
             return nil
         } catch {
             let message = "the new configuration has errors; still running on the last good one:\n\(error)"
             logger.error("\(message)")
             return message
+        }
+    }
+
+    /// Notes the configuration files that hold nothing but a plugin's list, so that the next start
+    /// can leave them unread; the note is only an aid, so a failure is logged and forgotten.
+    static func writeListCache(of configuration: DaemonConfiguration, logger: Logger) {
+        do {
+            try configuration.loaded.lists.writeCache()
+        } catch {
+            logger.debug("cannot note which configuration files hold only a list: \(error)")
         }
     }
 

@@ -66,7 +66,7 @@ public struct DaemonConfiguration: Sendable {
 
 /// Loads the layered configuration for the daemon and the CLI.
 public struct ConfigurationLoader: Sendable {
-    let loader: ConfigLoader
+    var loader: ConfigLoader
     /// The environment the loader reads paths from.
     public let environment: [String: String]
     let plugins: [any HoorayPlugin]
@@ -85,6 +85,15 @@ public struct ConfigurationLoader: Sendable {
         self.environment = environment
     }
 
+    /// A loader for hoorayd: it may leave a known file of nothing but a plugin's list unread
+    /// (``HoorayConfig/ConfigLoader/listCacheFile``), and digests the configuration with Hooray's version.
+    public func leavingKnownListsUnread() -> ConfigurationLoader {
+        var daemon = self
+        daemon.loader.version = HoorayVersion.current
+        daemon.loader.listCacheFile = loader.paths.listCacheFile
+        return daemon
+    }
+
     /// Loads every layer.
     ///
     /// - Throws: ``ConfigDiagnostics`` with every error (and warning), each naming its file, line and column.
@@ -96,7 +105,8 @@ public struct ConfigurationLoader: Sendable {
                 PluginSetup(
                     plugin: plugin, enabled: loaded.isEnabled(plugin.name),
                     configuration: try Self.configuration(of: plugin, in: loaded),
-                    celebrationStyle: loaded.pluginSections[plugin.name]?.celebrationStyle))
+                    celebrationStyle: loaded.pluginSections[plugin.name]?.celebrationStyle,
+                    source: Self.source(of: plugin, in: loaded)))
         }
         var configuration = DaemonConfiguration(loaded: loaded, setups: setups)
         configuration.userConfigurationFile = shownUserFile
@@ -141,6 +151,17 @@ public struct ConfigurationLoader: Sendable {
         configuration.aiSectionIgnored = lenient.ignored.contains { $0.isSection(AIConfiguration.sectionName) }
         configuration.userConfigurationFile = shownUserFile
         return (configuration, ignored)
+    }
+
+    /// Where a plugin's configuration came from, with a way to read it all when its list continues
+    /// in files left unread.
+    static func source(of plugin: any HoorayPlugin, in loaded: LoadedConfiguration) -> ConfigurationSource {
+        ConfigurationSource(
+            digest: loaded.digest, listContinuesUnread: loaded.listContinuesUnread(plugin: plugin.name)
+        ) {
+            let everything = try loaded.readingEverything()
+            return (try configuration(of: plugin, in: everything), everything.digest)
+        }
     }
 
     static func configuration<P: HoorayPlugin>(of plugin: P, in loaded: LoadedConfiguration) throws(ConfigDiagnostics)

@@ -5,9 +5,9 @@ import HoorayStorage
 
 extension Engine {
     /// Makes a plugin's reminders exactly those declared, building and storing only those whose
-    /// source changed (``HoorayStorage/HoorayDatabase/replaceRules(plugin:declaring:version:now:computeNextDue:)``),
+    /// source changed (``HoorayStorage/HoorayDatabase/replaceRules(plugin:declaring:version:now:key:computeNextDue:)``),
     /// and plans them.
-    func replaceAll(declaring declared: [DeclaredReminder], plugin: String) async throws {
+    func replaceAll(declaring declared: [DeclaredReminder], plugin: String, key: String? = nil) async throws {
         if let reserved = declared.first(where: { Snooze.reservedPrefix(of: $0.id) != nil }) {
             throw SnoozeError.reservedID(reserved.id)
         }
@@ -15,7 +15,7 @@ extension Engine {
         let times = try await database.replaceRules(
             plugin: plugin,
             declaring: declared.map { DeclaredRule(id: $0.id, sourceDigest: $0.sourceDigest, build: $0.build) },
-            version: HoorayVersion.current, now: now
+            version: HoorayVersion.current, now: now, key: key
         ) { schedule in
             NextDue.next(after: now, for: schedule)
         }
@@ -25,6 +25,23 @@ extension Engine {
         plannedAsStored.insert(plugin)
         loopContinuation.yield(.changed)
         changes.publish()
+    }
+
+    /// Plans a plugin's stored rules as they are, when the plugin declared them with `key` and
+    /// nothing but their coming due and snoozes changed them since
+    /// (``HoorayStorage/HoorayDatabase/declaredRuleTimes(plugin:key:version:)``).
+    ///
+    /// - Returns: How many reminders the plugin declared with the key; `nil` when the key is not the
+    ///   stored one, and nothing changed.
+    func keepDeclared(plugin: String, key: String) async throws -> Int? {
+        guard
+            let kept = try await database.declaredRuleTimes(plugin: plugin, key: key, version: HoorayVersion.current)
+        else { return nil }
+        state.replaceRules(of: plugin, with: kept.times.map { (reminder: $0.reminderID, nextDue: $0.nextDue) })
+        plannedAsStored.insert(plugin)
+        loopContinuation.yield(.changed)
+        changes.publish()
+        return kept.reminders
     }
 
     /// The active plugins whose reminders come due: all but those in other languages whose program

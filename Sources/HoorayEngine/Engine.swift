@@ -59,6 +59,9 @@ public struct PluginSetup: Sendable {
     /// Its own celebration style (`[plugins.NAME] celebrations`); `nil` follows the engine's
     /// ``EngineSettings/celebrationStyle``.
     public var celebrationStyle: CelebrationStyle?
+    /// Where its configuration came from (``HoorayKit/PluginContext/configurationSource``); `nil`
+    /// when unknown.
+    public var source: ConfigurationSource?
 
     /// Creates a setup.
     ///
@@ -67,10 +70,12 @@ public struct PluginSetup: Sendable {
     ///   - enabled: Whether it is enabled.
     ///   - configuration: Its decoded `Configuration`.
     ///   - celebrationStyle: Its own celebration style, if it has one.
+    ///   - source: Where its configuration came from, if known.
     public init(
         plugin: any HoorayPlugin, enabled: Bool, configuration: any Sendable,
-        celebrationStyle: CelebrationStyle? = nil
+        celebrationStyle: CelebrationStyle? = nil, source: ConfigurationSource? = nil
     ) {
+        self.source = source
         self.plugin = plugin
         self.enabled = enabled
         self.configuration = configuration
@@ -267,6 +272,7 @@ public actor Engine {
     /// A plugin's context; `timeZone` overrides the engine's for a command given in another zone.
     func makeContext(for plugin: String, timeZone zone: TimeZone? = nil) -> PluginContext {
         let notices = EngineNoticeBoard(engine: self, plugin: plugin)
+        let setup = lastSetups.first { $0.plugin.name == plugin }
         let storage = DatabasePluginStore(database: database, plugin: plugin)
         return PluginContext(
             pluginName: plugin,
@@ -283,8 +289,8 @@ public actor Engine {
                 style: celebrationStyle(of: plugin), notices: notices,
                 memory: DatabasePluginStore(database: database, plugin: Self.celebrationMemoryNamespace),
                 phrases: celebrationPhrases),
-            configuration: lastSetups.first { $0.plugin.name == plugin }?.configuration,
-            configurationFile: settings.userConfigurationFile)
+            configuration: setup?.configuration,
+            configurationFile: settings.userConfigurationFile, configurationSource: setup?.source)
     }
 
     // MARK: Commands
@@ -485,6 +491,14 @@ struct EngineReminderBook: ReminderBook {
 
     func replaceAll(declaring reminders: [DeclaredReminder]) async throws {
         try await engine.replaceAll(declaring: reminders, plugin: plugin)
+    }
+
+    func replaceAll(declaring reminders: [DeclaredReminder], key: String?) async throws {
+        try await engine.replaceAll(declaring: reminders, plugin: plugin, key: key)
+    }
+
+    func keepDeclared(key: String) async throws -> Int? {
+        try await engine.keepDeclared(plugin: plugin, key: key)
     }
 
     func list() async throws -> [ScheduledReminder] {

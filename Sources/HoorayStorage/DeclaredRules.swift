@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HoorayKit
 
-/// A plugin's reminder as declared to ``HoorayDatabase/replaceRules(plugin:declaring:version:now:computeNextDue:)``:
+/// A plugin's reminder as declared to ``HoorayDatabase/replaceRules(plugin:declaring:version:now:key:computeNextDue:)``:
 /// its id, a digest of its source, and how to build it.
 public struct DeclaredRule: Sendable {
     /// The reminder's id.
@@ -50,11 +50,14 @@ extension HoorayDatabase {
     /// encoded or written. A rule declared without a digest is built and stored as
     /// ``replaceRules(plugin:with:now:computeNextDue:)`` stores it (written only when it changed).
     ///
+    /// The plugin's declaration key (``declaredRuleTimes(plugin:key:version:)``) is stored with the
+    /// rules, or forgotten when `key` is `nil`.
+    ///
     /// - Returns: The id and next due instant of each declared rule, in the order given, then of the
     ///   snoozes kept.
     @discardableResult
     public func replaceRules(
-        plugin: String, declaring declared: [DeclaredRule], version: String, now: Date,
+        plugin: String, declaring declared: [DeclaredRule], version: String, now: Date, key: String? = nil,
         computeNextDue: @Sendable @escaping (Schedule) -> Date?
     ) async throws -> [RuleTime] {
         // At a first start with many reminders the log grows past 50 MB: it is copied into the
@@ -170,12 +173,14 @@ extension HoorayDatabase {
             for snooze in snoozes.sorted(by: { $0.id < $1.id }) {
                 times.append(RuleTime(reminderID: snooze.id, nextDue: snooze.nextDue.map(Date.init(unixSeconds:))))
             }
+            try Self.storeDeclarationKey(
+                key.map { "\(version) \($0)" }, plugin: plugin, reminders: declared.count, in: db)
             return times
         }
     }
 }
 
-/// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:computeNextDue:)`` makes once for
+/// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:key:computeNextDue:)`` makes once for
 /// each schedule.
 private struct ScheduleFacts {
     /// ``HoorayDatabase/scheduleKey(of:encoder:)``.
@@ -186,7 +191,7 @@ private struct ScheduleFacts {
     var nextDue: Date?? = nil
 }
 
-/// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:computeNextDue:)`` reads of each
+/// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:key:computeNextDue:)`` reads of each
 /// stored rule up front.
 private struct StoredSource {
     /// Whether the rule is stored with a digest at all.

@@ -199,6 +199,7 @@ public final class HoorayDatabase: Sendable {
         migrator.registerMigration("v7: rule source digest") { db in
             try db.execute(sql: "ALTER TABLE rule ADD COLUMN sourceDigest TEXT")
         }
+        registerDeclarationKeys(in: &migrator)
         return migrator
     }
 }

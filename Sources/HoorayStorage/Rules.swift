@@ -112,6 +112,8 @@ extension HoorayDatabase {
                     plugin, reminder.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds,
                     snoozedDueAt?.unixSeconds,
                 ])
+            // A snooze moves on with the plan; any other rule is not what the plugin declared.
+            if Snooze.snoozedID(of: reminder.id) == nil { try Self.forgetDeclaration(of: plugin, in: db) }
             return StoredRule(plugin: plugin, reminder: reminder, nextDue: nextDue, snoozedDueAt: snoozedDueAt)
         }
     }
@@ -192,6 +194,8 @@ extension HoorayDatabase {
                     arguments: [plugin, reminder.id, payload, scheduleKey, nextDue?.unixSeconds, now.unixSeconds])
                 return StoredRule(plugin: plugin, reminder: reminder, nextDue: nextDue)
             }
+            // Whatever it changed, these are not rules the plugin declared.
+            try Self.forgetDeclaration(of: plugin, in: db)
             let kept = try snoozes.sorted().compactMap { id in
                 try Row.fetchOne(
                     db, sql: "SELECT * FROM rule WHERE plugin = ? AND reminderID = ?", arguments: [plugin, id]

@@ -35,6 +35,16 @@ public protocol HoorayPlugin: Sendable {
     /// as disabled and its commands say how to enable it. The default is `true`.
     var isEnabledByDefault: Bool { get }
 
+    /// A key of the plugin's section holding a list of tables (`[[plugins.NAME.KEY]]`) that the
+    /// daemon may leave unread at a start, when a file holds nothing but that list and is known to be
+    /// unchanged; `nil` (the default) has every file read.
+    ///
+    /// A plugin that names one must decode each element of the list on its own, and in ``activate(context:configuration:)``
+    /// look at ``PluginContext/configurationSource``: when its list continues in unread files it
+    /// keeps what it declared before (``ReminderBook/keepDeclared(key:)``) or reads the whole
+    /// configuration (``ConfigurationSource/readAll(of:)``).
+    var deferrableList: String? { get }
+
     /// Brings the plugin in line with its configuration.
     ///
     /// Called when the daemon starts and after each successful reload. Schedule and cancel
@@ -165,6 +175,9 @@ public protocol HoorayPlugin: Sendable {
 extension HoorayPlugin {
     /// Enabled: the plugin runs unless its section says `enabled = false`.
     public var isEnabledByDefault: Bool { true }
+
+    /// None: every file is read.
+    public var deferrableList: String? { nil }
 
     /// Shows the reminder's own notice.
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {

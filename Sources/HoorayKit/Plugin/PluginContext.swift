@@ -48,6 +48,9 @@ public struct PluginContext: Sendable {
     public var settingsFile: String { configurationFile ?? "your hooray.toml" }
     /// The plugin's decoded `[plugins.NAME]` section; read it typed with ``configuration(of:)``.
     let configurationValue: (any Sendable)?
+    /// Where the configuration came from, for a plugin with a ``HoorayPlugin/deferrableList``; `nil`
+    /// when the host does not say (then the configuration is complete).
+    public let configurationSource: ConfigurationSource?
 
     /// Creates a context. The engine and `HoorayTesting` make these; plugins receive them.
     ///
@@ -67,6 +70,7 @@ public struct PluginContext: Sendable {
     ///     plugin; `HoorayTesting`'s `RecordingCelebrationCenter` in tests.
     ///   - configuration: The plugin's decoded configuration, for ``configuration(of:)``.
     ///   - configurationFile: The user's configuration file, for messages; `nil` when unknown.
+    ///   - configurationSource: Where the configuration came from; `nil` when unknown.
     public init(
         pluginName: String,
         reminders: any ReminderBook,
@@ -80,8 +84,10 @@ public struct PluginContext: Sendable {
         background: any BackgroundWork = DetachedBackgroundWork(),
         celebrations: any CelebrationCenter,
         configuration: (any Sendable)? = nil,
-        configurationFile: String? = nil
+        configurationFile: String? = nil,
+        configurationSource: ConfigurationSource? = nil
     ) {
+        self.configurationSource = configurationSource
         self.configurationValue = configuration
         self.configurationFile = configurationFile
         self.celebrations = celebrations
@@ -185,6 +191,26 @@ public protocol ReminderBook: Sendable {
     /// - Parameter reminders: The complete set of reminders the plugin wants.
     func replaceAll(declaring reminders: [DeclaredReminder]) async throws
 
+    /// Makes the plugin's reminders exactly those declared, as ``replaceAll(declaring:)`` does, and
+    /// remembers `key` with them, so that a later ``keepDeclared(key:)`` with the same key can keep
+    /// them without their being declared again.
+    ///
+    /// - Parameters:
+    ///   - reminders: The complete set of reminders the plugin wants.
+    ///   - key: A digest of everything the declaration depends on: the configuration
+    ///     (``ConfigurationSource/digest``), the time zone it falls back on, records it reads.
+    ///     `nil` forgets any key.
+    func replaceAll(declaring reminders: [DeclaredReminder], key: String?) async throws
+
+    /// Keeps and plans the plugin's reminders as they are stored, when they were declared with `key`
+    /// (``replaceAll(declaring:key:)``) by this version of Hooray and nothing changed them since but
+    /// their coming due and snoozes.
+    ///
+    /// - Parameter key: The key the plugin would declare with now.
+    /// - Returns: How many reminders were declared with the key, or `nil` when it is not the stored
+    ///   one: then nothing changed, and the plugin declares its reminders.
+    func keepDeclared(key: String) async throws -> Int?
+
     /// Puts a reminder off: its notice comes back once at `until`, as when the user presses a
     /// ``NoticeAction/snooze(for:label:)`` button.
     ///
@@ -233,6 +259,18 @@ extension ReminderBook {
     public func replaceAll(declaring reminders: [DeclaredReminder]) async throws {
         try await replaceAll(with: reminders.map { try $0.build() })
     }
+
+    /// Declares the reminders; books that keep no keys forget `key`.
+    ///
+    /// - Parameters:
+    ///   - reminders: The complete set of reminders the plugin wants.
+    ///   - key: Not kept.
+    public func replaceAll(declaring reminders: [DeclaredReminder], key: String?) async throws {
+        try await replaceAll(declaring: reminders)
+    }
+
+    /// Keeps nothing: books that keep no keys have the plugin declare every time.
+    public func keepDeclared(key: String) async throws -> Int? { nil }
 
     /// Schedules each reminder and cancels every other, one call at a time; books that can do it
     /// in one step should.
