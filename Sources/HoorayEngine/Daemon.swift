@@ -188,8 +188,9 @@ public enum Daemon {
             case .status:
                 // The configuration in force says where the identity is kept; the keyring is asked
                 // off the task threads, for at most a second: a hanging keyring is said, not waited for.
+                // The notification server is asked meanwhile.
                 let vault = IdentityVault(store: state.configuration.identityStore, paths: paths)
-                let identity = await vault.promptWhereabouts()
+                async let identity = vault.promptWhereabouts()
                 // A server with no change signal (mako) is asked now, as the bar's snapshot does: the
                 // state last heard may be stale.
                 await engine.refreshDoNotDisturb()

@@ -51,15 +51,17 @@ public enum SchedulerAction: Sendable, Hashable {
 /// Built for many rules: changes cost O(log n) amortised, ``nextAction(now:)`` costs O(1) when
 /// nothing is due and O(k log k) when k rules are.
 public struct SchedulerState: Sendable {
+    /// A rule's entry in the heap, ordered by its due instant alone: rules due at the same instant
+    /// are put in order by key when they fire, so building the heap of 100,000 rules compares no
+    /// strings.
     private struct Entry: Comparable, Sendable {
         var due: Date
         var key: RuleKey
         /// Tells this entry apart from older ones for the same rule left in the heap.
         var generation: UInt64
 
-        static func < (lhs: Entry, rhs: Entry) -> Bool {
-            (lhs.due, lhs.key) < (rhs.due, rhs.key)
-        }
+        static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.due < rhs.due }
+        static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.due == rhs.due }
     }
 
     private struct Rule: Sendable {
@@ -67,7 +69,9 @@ public struct SchedulerState: Sendable {
         var generation: UInt64
     }
 
-    private var rules: [RuleKey: Rule] = [:]
+    /// Each plugin's rules by reminder id: a plugin's rules are replaced all at once without
+    /// touching the others', and each lookup hashes the reminder id alone.
+    private var rules: [String: [String: Rule]] = [:]
     /// Holds the current entry of every rule, plus outdated entries that are dropped lazily.
     /// Invariant: the minimum, if any, is current.
     private var heap = MinHeap<Entry>()
@@ -81,17 +85,16 @@ public struct SchedulerState: Sendable {
     /// - Parameter times: Each rule and its next due instant; a rule with none is left out, and a
     ///   rule given twice keeps its last instant.
     public init(_ times: some Sequence<(key: RuleKey, nextDue: Date?)>) {
-        rules.reserveCapacity(times.underestimatedCount)
         for (key, nextDue) in times {
             guard let nextDue else { continue }
-            rules[key] = Rule(due: nextDue, generation: 0)
+            rules[key.plugin, default: [:]][key.reminder] = Rule(due: nextDue, generation: 0)
         }
         nextGeneration = 1
         rebuildHeap()
     }
 
     /// The number of rules that will be due again.
-    public var count: Int { rules.count }
+    public var count: Int { rules.values.reduce(0) { $0 + $1.count } }
 
     /// Whether no rule will ever be due again.
     public var isEmpty: Bool { rules.isEmpty }
@@ -102,7 +105,7 @@ public struct SchedulerState: Sendable {
     /// The stored next due instant of a rule, or `nil` when the rule is not held.
     ///
     /// - Parameter key: The rule.
-    public func nextDue(for key: RuleKey) -> Date? { rules[key]?.due }
+    public func nextDue(for key: RuleKey) -> Date? { rules[key.plugin]?[key.reminder]?.due }
 
     /// Adds a rule or changes when it is next due.
     ///
@@ -114,10 +117,10 @@ public struct SchedulerState: Sendable {
             remove(key)
             return
         }
-        if rules[key]?.due == nextDue { return }
+        if rules[key.plugin]?[key.reminder]?.due == nextDue { return }
         let generation = nextGeneration
         nextGeneration += 1
-        rules[key] = Rule(due: nextDue, generation: generation)
+        rules[key.plugin, default: [:]][key.reminder] = Rule(due: nextDue, generation: generation)
         heap.insert(Entry(due: nextDue, key: key, generation: generation))
         dropOutdatedEntries()
     }
@@ -145,14 +148,13 @@ public struct SchedulerState: Sendable {
         // One new generation for them all: the heap is built again, so no older entry of theirs is left.
         let generation = nextGeneration
         nextGeneration += 1
-        var fresh: [RuleKey: Rule] = [:]
-        fresh.reserveCapacity(Swift.max(rules.count, times.underestimatedCount))
-        for (key, rule) in rules where key.plugin != plugin { fresh[key] = rule }
+        var fresh: [String: Rule] = [:]
+        fresh.reserveCapacity(times.underestimatedCount)
         for (reminder, nextDue) in times {
             guard let nextDue else { continue }
-            fresh[RuleKey(plugin: plugin, reminder: reminder)] = Rule(due: nextDue, generation: generation)
+            fresh[reminder] = Rule(due: nextDue, generation: generation)
         }
-        rules = fresh
+        rules[plugin] = fresh.isEmpty ? nil : fresh
         rebuildHeap()
     }
 
@@ -172,8 +174,15 @@ public struct SchedulerState: Sendable {
     ) {
         var wanted: [RuleKey: Date?] = [:]
         for (key, nextDue) in times where !kept.contains(key.plugin) { wanted[key] = nextDue }
-        // Collected first: removing while iterating would copy the rules.
-        let gone = rules.keys.filter { !kept.contains($0.plugin) && wanted.index(forKey: $0) == nil }
+        // Collected first: removing while iterating would copy the rules. The kept plugins' rules
+        // are not looked at.
+        var gone: [RuleKey] = []
+        for (plugin, held) in rules where !kept.contains(plugin) {
+            for reminder in held.keys {
+                let key = RuleKey(plugin: plugin, reminder: reminder)
+                if wanted.index(forKey: key) == nil { gone.append(key) }
+            }
+        }
         for key in gone { remove(key) }
         for (key, nextDue) in wanted { upsert(key, nextDue: nextDue) }
     }
@@ -183,7 +192,7 @@ public struct SchedulerState: Sendable {
     /// - Parameter plugin: The plugin's name.
     /// - Returns: Their keys, in no particular order.
     public func keys(plugin: String) -> [RuleKey] {
-        rules.keys.filter { $0.plugin == plugin }
+        rules[plugin]?.keys.map { RuleKey(plugin: plugin, reminder: $0) } ?? []
     }
 
     /// Removes a rule.
@@ -192,7 +201,8 @@ public struct SchedulerState: Sendable {
     /// - Returns: The next due instant it had, or `nil` when it was not held.
     @discardableResult
     public mutating func remove(_ key: RuleKey) -> Date? {
-        guard let removed = rules.removeValue(forKey: key) else { return nil }
+        guard let removed = rules[key.plugin]?.removeValue(forKey: key.reminder) else { return nil }
+        if rules[key.plugin]?.isEmpty == true { rules[key.plugin] = nil }
         dropOutdatedEntries()
         return removed.due
     }
@@ -206,22 +216,32 @@ public struct SchedulerState: Sendable {
     public func nextAction(now: Date) -> SchedulerAction {
         guard let earliest = heap.min else { return .idle }
         guard earliest.due <= now else { return .sleep(until: earliest.due) }
-        let due = heap.smallestElements { $0.due <= now }.filter(isCurrent).sorted()
+        let due = heap.smallestElements { $0.due <= now }.filter(isCurrent).sorted {
+            ($0.due, $0.key) < ($1.due, $1.key)
+        }
         return .fire(due.map(\.key))
     }
 
     private func isCurrent(_ entry: Entry) -> Bool {
-        rules[entry.key]?.generation == entry.generation
+        rules[entry.key.plugin]?[entry.key.reminder]?.generation == entry.generation
     }
 
     /// Builds the heap again from the rules alone, every entry current, in O(n).
     private mutating func rebuildHeap() {
-        heap = MinHeap(rules.map { Entry(due: $0.value.due, key: $0.key, generation: $0.value.generation) })
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for (plugin, held) in rules {
+            for (reminder, rule) in held {
+                entries.append(
+                    Entry(due: rule.due, key: RuleKey(plugin: plugin, reminder: reminder), generation: rule.generation))
+            }
+        }
+        heap = MinHeap(entries)
     }
 
     /// Keeps the heap's minimum current and its size within a constant factor of the rule count.
     private mutating func dropOutdatedEntries() {
-        if heap.count > 2 * rules.count + 64 {
+        if heap.count > 2 * count + 64 {
             rebuildHeap()
             return
         }

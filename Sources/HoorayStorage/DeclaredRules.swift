@@ -95,14 +95,23 @@ extension HoorayDatabase {
                     stored[last]?.isSameDigest = false
                 }
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            encoder.dateEncodingStrategy = .secondsSince1970
-            // Rules that share a schedule (every weekday at 09:00 in one zone) share its key, its
-            // JSON and its next due instant, each made once.
-            var schedules: [Schedule: ScheduleFacts] = [:]
-            var lastSchedule: (schedule: Schedule, facts: ScheduleFacts)?
-            var payloads = ReminderPayloads(encoder: encoder)
+            // Each rule to write is built and encoded by `RulePreparer`: with many, on a thread of its
+            // own while SQLite writes those before it.
+            var toWrite: [Int] = []
+            var needsNextDue: [Bool] = []
+            for place in declared.indices where stored[place]?.isSameDigest != true {
+                toWrite.append(place)
+                needsNextDue.append(stored[place] == nil)
+            }
+            let prepared = PreparedRules(
+                declared: declared, prefix: prefix, computeNextDue: computeNextDue, places: toWrite,
+                needsNextDue: needsNextDue)
+            defer { prepared.stop() }
+            // Many rules to write (a first start, a new Hooray): the next-due index is made once
+            // afterwards rather than kept in order row by row.
+            let indexAfter = try NextDueIndex.dropForBulkWrite(in: db, writing: toWrite.count)
+            // A stored rule whose schedule changed is planned anew, once for each schedule.
+            var planned: [Schedule: Date?] = [:]
             let storedOf = try db.makeStatement(
                 sql: "SELECT scheduleKey, reminder FROM rule WHERE plugin = ? AND reminderID = ?")
             let upsert = try RuleUpsert(db)
@@ -114,48 +123,28 @@ extension HoorayDatabase {
                     times.append(RuleTime(reminderID: rule.id, nextDue: old?.date))
                     continue
                 }
-                let digest = rule.sourceDigest.map { prefix + $0 }
-                let reminder = try rule.build()
-                guard reminder.id == rule.id else { throw DeclaredRuleMismatch(declared: rule.id, built: reminder.id) }
-                var schedule: ScheduleFacts
-                // Most rules have the schedule of the one before: compared, not hashed.
-                if let lastSchedule, lastSchedule.schedule == reminder.schedule {
-                    schedule = lastSchedule.facts
-                } else if let known = schedules[reminder.schedule] {
-                    schedule = known
-                } else {
-                    schedule = ScheduleFacts(
-                        key: try Self.scheduleKey(of: reminder.schedule, encoder: encoder),
-                        json: Array(try encoder.encode(reminder.schedule)))
-                    schedules[reminder.schedule] = schedule
-                }
-                lastSchedule = (reminder.schedule, schedule)
-                // A rule declared without a digest is compared with the stored one byte for byte, as
-                // `JSONEncoder` wrote it; the others are written the fast way.
-                let payload =
-                    try digest == nil
-                    ? Array(encoder.encode(reminder)) : payloads.encode(reminder, schedule: schedule.json)
+                let ready = try prepared.next()
                 let nextDue: Date?
-                if let old, let row = try Row.fetchOne(storedOf, arguments: [plugin, rule.id]),
-                    row[0] == schedule.key
-                {
-                    nextDue = old.date
-                    // Stored exactly so already, and with no digest either: nothing to write.
-                    if digest == nil, !old.hasDigest, (row[1] as Data).elementsEqual(payload) {
-                        times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
-                        continue
+                if let old {
+                    if let row = try Row.fetchOne(storedOf, arguments: [plugin, rule.id]), row[0] == ready.scheduleKey {
+                        nextDue = old.date
+                        // Stored exactly so already, and with no digest either: nothing to write.
+                        if ready.digest == nil, !old.hasDigest, (row[1] as Data).elementsEqual(ready.payload) {
+                            times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
+                            continue
+                        }
+                    } else if let known = planned[ready.schedule] {
+                        nextDue = known
+                    } else {
+                        nextDue = computeNextDue(ready.schedule)
+                        planned[ready.schedule] = .some(nextDue)
                     }
-                } else if let known = schedule.nextDue {
-                    nextDue = known
                 } else {
-                    nextDue = computeNextDue(reminder.schedule)
-                    schedule.nextDue = .some(nextDue)
-                    schedules[reminder.schedule] = schedule
-                    lastSchedule = (reminder.schedule, schedule)
+                    nextDue = ready.nextDue ?? computeNextDue(ready.schedule)
                 }
                 try upsert.write(
-                    plugin: plugin, id: rule.id, payload: payload, scheduleKey: schedule.key,
-                    nextDue: nextDue?.unixSeconds, createdAt: now.unixSeconds, digest: digest)
+                    plugin: plugin, id: rule.id, payload: ready.payload, scheduleKey: ready.scheduleKey,
+                    nextDue: nextDue?.unixSeconds, createdAt: now.unixSeconds, digest: ready.digest)
                 times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
             }
             // The rules no longer declared are removed, but for snoozes still to come of a reminder
@@ -173,22 +162,12 @@ extension HoorayDatabase {
             for snooze in snoozes.sorted(by: { $0.id < $1.id }) {
                 times.append(RuleTime(reminderID: snooze.id, nextDue: snooze.nextDue.map(Date.init(unixSeconds:))))
             }
+            if indexAfter { try NextDueIndex.create(in: db) }
             try Self.storeDeclarationKey(
                 key.map { "\(version) \($0)" }, plugin: plugin, reminders: declared.count, in: db)
             return times
         }
     }
-}
-
-/// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:key:computeNextDue:)`` makes once for
-/// each schedule.
-private struct ScheduleFacts {
-    /// ``HoorayDatabase/scheduleKey(of:encoder:)``.
-    var key: String
-    /// The schedule as `JSONEncoder` writes it.
-    var json: [UInt8]
-    /// Its next due instant, once found: `.some(nil)` when it will not be due again.
-    var nextDue: Date?? = nil
 }
 
 /// What ``HoorayDatabase/replaceRules(plugin:declaring:version:now:key:computeNextDue:)`` reads of each

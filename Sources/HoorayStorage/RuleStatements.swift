@@ -95,7 +95,7 @@ struct RuleUpsert {
     }
 }
 
-/// Reads a plugin's stored rules as ``HoorayDatabase/replaceRules(plugin:declaring:version:now:computeNextDue:)``
+/// Reads a plugin's stored rules as ``HoorayDatabase/replaceRules(plugin:declaring:version:now:key:computeNextDue:)``
 /// needs them, in place: no `Row` and no string for each stored digest.
 enum StoredRuleRows {
     /// One stored rule, valid only during the call it is handed to.
@@ -208,5 +208,34 @@ extension HoorayDatabase {
     public func checkpoint() {
         guard readOnlyBecause == nil else { return }
         _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+    }
+}
+
+/// The `rule_nextDue` index, by which the rules next due are found (`hooray next`, the start's
+/// announcement), taken away during a bulk write and made again after it.
+///
+/// Keeping the index in order row by row costs a search of it for each rule written, in the order
+/// the rules come, not the order of their instants; SQLite builds it from the rows sorted at once in
+/// less time. Both happen in the write's transaction: nothing ever reads the table without it.
+enum NextDueIndex {
+    /// As the first migration made it.
+    static let createSQL = "CREATE INDEX rule_nextDue ON rule(nextDue) WHERE nextDue IS NOT NULL"
+
+    /// Below this many rows written the index is kept as it is.
+    static let bulkRows = 10_000
+
+    /// Drops the index when `count` rows are to be written and they are at least half the table's;
+    /// returns whether it did, so that ``create(in:)`` makes it again before the transaction ends.
+    static func dropForBulkWrite(in db: Database, writing count: Int) throws -> Bool {
+        guard count >= bulkRows else { return false }
+        let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rule") ?? 0
+        guard count * 2 >= rows else { return false }
+        try db.execute(sql: "DROP INDEX IF EXISTS rule_nextDue")
+        return true
+    }
+
+    /// Makes the index again.
+    static func create(in db: Database) throws {
+        try db.execute(sql: createSQL)
     }
 }

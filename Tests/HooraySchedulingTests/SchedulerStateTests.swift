@@ -44,6 +44,20 @@ struct SchedulerStateTests {
         #expect(state.nextAction(now: now) == .fire([other, standup, water]))
     }
 
+    @Test("Thousands of rules declared at once for the same instant fire together in order by plugin, then reminder id")
+    func manyTiesDeclaredAtOnceFireInKeyOrder() {
+        var state = SchedulerState()
+        state.upsert(RuleKey(plugin: "birthdays", reminder: "zoe"), nextDue: now)
+        let ids = (0..<3_000).map { "r\(($0 * 7_919) % 3_000)" }
+        state.replaceRules(of: "reminders", with: ids.map { (reminder: $0, nextDue: now) })
+        let expected =
+            [RuleKey(plugin: "birthdays", reminder: "zoe")]
+            + ids.sorted().map {
+                RuleKey(plugin: "reminders", reminder: $0)
+            }
+        #expect(state.nextAction(now: now) == .fire(expected))
+    }
+
     @Test("A fired rule stays due until its next due instant is stored")
     func firedRuleStaysDue() {
         var state = SchedulerState()
