@@ -127,7 +127,7 @@ public struct TOMLTable: Sendable, Hashable {
     public internal(set) var position: TOMLPosition
     var origin: Origin
     /// Built once a table has more keys than a look along the list is worth.
-    private var index: [ExactKey: Int]?
+    private var index: [String: Int]?
 
     /// An empty table.
     public init(isInline: Bool = false, position: TOMLPosition = .start) {
@@ -152,11 +152,10 @@ public struct TOMLTable: Sendable, Hashable {
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }
 
-    /// Where a key is in ``entries``. Keys are the same only when their Unicode scalars are: TOML
-    /// does not normalize, so `"é"` and `"e\u{301}"` (which Swift's `==` holds equal) are two keys.
+    /// Where a key is in ``entries``.
     public func entryIndex(of key: String) -> Int? {
-        if let index { return index[ExactKey(key)] }
-        return entries.firstIndex { ExactKey.same($0.key, key) }
+        if let index { return index[key] }
+        return entries.firstIndex { $0.key == key }
     }
 
     /// Room for `count` keys, so that a table whose keys are known to come grows once.
@@ -170,13 +169,11 @@ public struct TOMLTable: Sendable, Hashable {
         if entries.capacity == 0 { entries.reserveCapacity(4) }
         entries.append(entry)
         if index != nil {
-            index?[ExactKey(entries[entries.count - 1].key)] = entries.count - 1
+            index?[entries[entries.count - 1].key] = entries.count - 1
         } else if entries.count > 12 {
-            var built: [ExactKey: Int] = [:]
+            var built: [String: Int] = [:]
             built.reserveCapacity(entries.count * 2)
-            for (offset, entry) in entries.enumerated() where built[ExactKey(entry.key)] == nil {
-                built[ExactKey(entry.key)] = offset
-            }
+            for (offset, entry) in entries.enumerated() where built[entry.key] == nil { built[entry.key] = offset }
             index = built
         }
     }
@@ -213,28 +210,6 @@ public struct TOMLTable: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(isInline)
         hasher.combine(entries)
-    }
-}
-
-/// A key compared scalar by scalar, as TOML compares keys (Swift's `==` on `String` holds canonically
-/// equivalent texts equal). It hashes as `String` does: texts equal here are equal there too.
-struct ExactKey: Hashable {
-    var text: String
-
-    init(_ text: String) {
-        self.text = text
-    }
-
-    /// Whether two keys are the same key: `==` first (instant for the same storage, as interned
-    /// keys are), then the scalars, only when `==` holds.
-    static func same(_ left: String, _ right: String) -> Bool {
-        left == right && left.unicodeScalars.elementsEqual(right.unicodeScalars)
-    }
-
-    static func == (left: ExactKey, right: ExactKey) -> Bool { same(left.text, right.text) }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(text)
     }
 }
 
