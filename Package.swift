@@ -267,7 +267,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "CLibSecret", "HooraySystemTesting"]),
-        .testTarget(name: "HoorayGtkTests", dependencies: ["HoorayGtk", "CGtk", "HooraySystemTesting"]),
+        // GTK's variables made before the test process has threads (see environment.c).
+        .target(name: "GtkTestSupport", path: "Tests/GtkTestSupport"),
+        .testTarget(
+            name: "HoorayGtkTests", dependencies: ["HoorayGtk", "CGtk", "GtkTestSupport", "HooraySystemTesting"]),
         // Every link in the Markdown files resolves, and every `hooray` command they show parses.
         .testTarget(name: "DocsTests", dependencies: ["HooraySystemTesting"]),
     ] + pluginTargets + pluginTestTargets

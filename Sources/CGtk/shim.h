@@ -10,11 +10,13 @@
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *message);
 
-// g_signal_connect is a macro; Swift cannot see it. The closure box is released by `destroy` when
-// the handler is disconnected or the object finalized.
+// g_signal_connect is a macro; Swift cannot see it. Swapped, so that the closure box comes first
+// whatever the signal's own arguments (`notify` passes a GParamSpec, say): a handler that reads only
+// its first argument fits every signal. The box is released by `destroy` when the handler is
+// disconnected or the object finalized.
 static inline gulong hooray_gtk_signal_connect(gpointer instance, const gchar *signal, GCallback handler,
                                                gpointer data, GClosureNotify destroy) {
-    return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
+    return g_signal_connect_data(instance, signal, handler, data, destroy, G_CONNECT_SWAPPED);
 }
 
 // g_signal_emit_by_name is variadic; Swift cannot call it. A signal with no arguments and no return value.

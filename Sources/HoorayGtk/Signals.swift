@@ -28,7 +28,7 @@ extension GObjectReference {
     @discardableResult
     public func connect(_ signal: String, _ handler: @escaping @MainActor () -> Void) -> SignalConnection {
         let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
-        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
             let box = Unmanaged<HandlerBox<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { box.handler() }
         }
@@ -38,16 +38,17 @@ extension GObjectReference {
     }
 
     /// Connects a handler to a signal that asks for a yes or no, such as a window's `close-request`
-    /// (`true` stops the window from closing).
+    /// (`true` stops the window from closing). A name of its own, so that a closure's body never
+    /// has to say which kind it is.
     ///
     /// - Parameters:
     ///   - signal: The signal's name.
     ///   - handler: What to do, and the answer.
     /// - Returns: The connection.
     @discardableResult
-    public func connect(_ signal: String, answering handler: @escaping @MainActor () -> Bool) -> SignalConnection {
+    public func connectAnswering(_ signal: String, _ handler: @escaping @MainActor () -> Bool) -> SignalConnection {
         let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
-        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?) -> gboolean = { data in
             let box = Unmanaged<HandlerBox<@MainActor () -> Bool>>.fromOpaque(data!).takeUnretainedValue()
             return MainActor.assumeIsolated { box.handler() } ? 1 : 0
         }

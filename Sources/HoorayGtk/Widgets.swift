@@ -103,7 +103,7 @@ public final class Window: Widget {
     /// Runs `decide` when the window is asked to close; `true` keeps it open.
     @discardableResult
     public func onCloseRequest(_ decide: @escaping @MainActor () -> Bool) -> SignalConnection {
-        connect("close-request", answering: decide)
+        connectAnswering("close-request", decide)
     }
 
     private var window: UnsafeMutablePointer<GtkWindow> {

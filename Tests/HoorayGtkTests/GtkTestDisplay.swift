@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import GtkTestSupport
 import HooraySystemTesting
 
 /// One X server (Xvfb) for the whole test process, and GTK started on it once, on the main thread,
@@ -26,10 +27,12 @@ enum GtkTestDisplay {
     private static func startServer() async throws -> String {
         let (xServer, display) = try await startXvfb()
         server = xServer
+        // DISPLAY, GDK_BACKEND=x11 and GSK_RENDERER=cairo were made when the process loaded
+        // (GtkTestSupport): DISPLAY's value is only replaced here, safely beside other threads.
+        guard hooray_gtk_test_environment_made() == 1 else {
+            throw SystemTestingError.notReady(what: "GTK's variables", output: "")
+        }
         setenv("DISPLAY", display, 1)
-        setenv("GDK_BACKEND", "x11", 1)
-        setenv("GSK_RENDERER", "cairo", 1)
-        unsetenv("WAYLAND_DISPLAY")
         guard gtk_init_check() != 0 else {
             throw SystemTestingError.notReady(what: "GTK on \(display)", output: xServer.standardError)
         }

@@ -34,7 +34,14 @@ struct SwiftLayerTests {
             let witness = Witness()
             captured = witness
             let label = Label("Well done")
-            label.connect("notify::label") { _ = witness }
+            var notified = 0
+            // `notify` passes a GParamSpec besides the object: the closure is still found and run.
+            label.connect("notify::label") {
+                _ = witness
+                notified += 1
+            }
+            label.text = "Well walked"
+            #expect(notified == 1)
             label.whenFreed { freed = true }
             #expect(label.referenceCount == 1, "Swift holds the only reference of a widget in no container")
         }
