@@ -16,6 +16,10 @@ public struct ConfigLists: Sendable {
     var cacheIsCurrent = true
     /// The loader, reading everything: for ``LoadedConfiguration/readingEverything()`` and the cache.
     var loader: ConfigLoader?
+    /// Every file's bytes as read, while a list continues in files left unread: what
+    /// ``LoadedConfiguration/readingEverything()`` reads, so that it gives this configuration whole
+    /// and never one with edits made since (a half-typed file, say, not yet reloaded).
+    var bytes: [String: [UInt8]] = [:]
 
     /// Writes the list cache when it changed, so that the next start can leave the files it names
     /// unread; nothing when the loader has no cache file.
@@ -40,12 +44,18 @@ extension LoadedConfiguration {
     /// The configuration read again with nothing left unread; this configuration when nothing was.
     ///
     /// Lists of tables are concatenated across layers in layer order, so a whole list is only had
-    /// from reading everything, not by adding the files left out.
+    /// from reading everything, not by adding the files left out. The files are read as they were
+    /// when this configuration was loaded (their bytes are kept meanwhile), not as they are now: a
+    /// plugin activated again without a reload (a new time zone, say) gets the configuration in
+    /// force, even while a file is being edited.
     ///
-    /// - Throws: ``ConfigDiagnostics`` when the files read now have errors (they may have changed).
+    /// - Throws: ``ConfigDiagnostics`` when a file added to a layer's folder since has errors.
     public func readingEverything() throws(ConfigDiagnostics) -> LoadedConfiguration {
         guard !lists.unreadPlugins.isEmpty, var loader = lists.loader else { return self }
         loader.listCacheFile = nil
+        for (path, bytes) in lists.bytes {
+            loader.replacedTexts[path] = String(decoding: bytes, as: UTF8.self)
+        }
         return try loader.load()
     }
 }
@@ -125,6 +135,7 @@ extension ConfigLoader {
         lists.cache = cache
         lists.cacheIsCurrent = known == cache
         lists.loader = self
+        if !lists.unreadPlugins.isEmpty { lists.bytes = evaluation.bytes }
         return lists
     }
 }

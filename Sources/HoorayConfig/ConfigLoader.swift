@@ -159,6 +159,9 @@ public struct ConfigLoader: Sendable {
         var digests: [String] = []
         /// What is known of files that hold nothing but a plugin's list (see ``ConfigLoader/lists(of:known:)``).
         var unread = ListReading()
+        /// The bytes of each file as read, kept when some may be left unread: reading everything
+        /// later reads these, not the files as they are by then.
+        var bytes: [String: [UInt8]] = [:]
     }
 
     func evaluate(_ layers: [Layer], salvage: Bool = false, known: ListCache? = nil) -> Evaluation {
@@ -177,6 +180,7 @@ public struct ConfigLoader: Sendable {
             }
         }
         let deferrable = deferrableLists
+        let keepsBytes = known.map { !$0.entries.isEmpty } ?? false
         for (path, required) in files {
             do {
                 let text: String
@@ -196,6 +200,7 @@ public struct ConfigLoader: Sendable {
                         continue
                     }
                     digest = FileReader.digest(of: bytes)
+                    if keepsBytes { evaluation.bytes[path] = bytes }
                     if let entry = known?.entries[digest], deferrable[entry.plugin] == entry.key {
                         evaluation.files.append(path)
                         evaluation.digests.append(digest)

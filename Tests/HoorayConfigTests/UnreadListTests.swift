@@ -23,6 +23,23 @@ import Testing
         try loaded.configuration(of: RemindersPlugin()).reminder.map(\.title)
     }
 
+    @Test("Reading everything later gives the configuration as loaded, not the files as edited since")
+    func readingEverythingLaterReadsTheFilesAsLoaded() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("config/hooray/hooray.toml", "[delivery]\nicon = \"mine\"\n")
+        try directory.write("config/hooray/conf.d/50-list.toml", reminders("A", "B"))
+        try daemonLoader(directory).load().lists.writeCache()
+        let loaded = try daemonLoader(directory).load()
+        #expect(loaded.listContinuesUnread(plugin: "reminders"))
+        // Both files change after the load: one is being typed, the other was edited without a reload.
+        try directory.write("config/hooray/hooray.toml", "[delivery]\nicon = \"")
+        try directory.write("config/hooray/conf.d/50-list.toml", reminders("Edited"))
+        let everything = try loaded.readingEverything()
+        #expect(try titles(everything) == ["A", "B"])
+        #expect(everything.core.delivery.icon == "mine")
+        #expect(everything.digest == loaded.digest)
+    }
+
     @Test("One changed byte gives a file another digest, and the configuration another digest")
     func oneChangedByteChangesTheDigest() throws {
         let directory = try TemporaryDirectory()

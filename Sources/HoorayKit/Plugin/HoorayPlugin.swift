@@ -42,7 +42,9 @@ public protocol HoorayPlugin: Sendable {
     /// A plugin that names one must decode each element of the list on its own, and in ``activate(context:configuration:)``
     /// look at ``PluginContext/configurationSource``: when its list continues in unread files it
     /// keeps what it declared before (``ReminderBook/keepDeclared(key:)``) or reads the whole
-    /// configuration (``ConfigurationSource/readAll(of:)``).
+    /// configuration (``ConfigurationSource/readAll(of:)``). Everywhere else the plugin is handed its
+    /// configuration (its commands, its bar items) the list then lacks the entries left unread: a
+    /// plugin that needs them there reads them with ``ConfigurationSource/readAll(of:)`` too.
     var deferrableList: String? { get }
 
     /// Brings the plugin in line with its configuration.
