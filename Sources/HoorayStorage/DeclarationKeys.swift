@@ -71,12 +71,25 @@ extension HoorayDatabase {
                     db, sql: "SELECT key, reminders FROM declaration WHERE plugin = ?", arguments: [plugin]),
                 row[0] as String == "\(version) \(key)"
             else { return nil }
+            // What the triggers and the writers may have missed is checked too, in the same pass: as
+            // many rules as were declared (snoozes aside), each with a digest of this version or none
+            // (a rule written by another version of Hooray since, say, is not vouched for).
+            let prefix = "\(version) "
             var times: [RuleTime] = []
+            var declared = 0
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT reminderID, nextDue FROM rule WHERE plugin = ?", arguments: [plugin])
+                db,
+                sql: """
+                    SELECT reminderID, nextDue, substr(reminderID, 1, 8) = 'snoozed.',
+                        sourceDigest IS NULL OR substr(sourceDigest, 1, ?) = ?
+                    FROM rule WHERE plugin = ?
+                    """, arguments: [prefix.utf8.count, prefix, plugin])
             while let rule = try rows.next() {
+                guard rule[3] as Bool else { return nil }
+                if !(rule[2] as Bool) { declared += 1 }
                 times.append(RuleTime(reminderID: rule[0], nextDue: (rule[1] as Double?).map(Date.init(unixSeconds:))))
             }
+            guard declared == row[1] as Int else { return nil }
             return (row[1], times)
         }
     }

@@ -44,6 +44,21 @@ import Testing
         #expect(try await database.declaredRuleTimes(plugin: "other", key: "k1", version: "1.0") == nil)
     }
 
+    @Test("A rule added, or rewritten by another version, behind the writers' backs is not vouched for")
+    func rulesTheKeyDidNotMakeAreNotVouchedFor() async throws {
+        for sql in [
+            "INSERT INTO rule (plugin, reminderID, reminder, scheduleKey, createdAt) SELECT plugin, 'c', reminder, scheduleKey, createdAt FROM rule WHERE reminderID = 'a'",
+            "UPDATE rule SET sourceDigest = '0.9 d-a' WHERE reminderID = 'a'",
+        ] {
+            let (database, directory) = try await declaredDatabase()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            // Triggers do not see these (an insert has none; a digest set is a declaration's change).
+            try await database.write { db in try db.execute(sql: sql) }
+            #expect(try await database.declarationKey(plugin: "reminders") != nil, "\(sql)")
+            #expect(try await kept(database) == nil, "\(sql)")
+        }
+    }
+
     @Test("Coming due and snoozes keep the key")
     func comingDueAndSnoozesKeepTheKey() async throws {
         let (database, directory) = try await declaredDatabase()
