@@ -24,10 +24,13 @@ public struct ConfigLists: Sendable {
     /// Writes the list cache when it changed, so that the next start can leave the files it names
     /// unread; nothing when the loader has no cache file.
     ///
+    /// - Returns: Whether the cache file was written (`false`: it said this already, or there is none).
     /// - Throws: The file system's error; the cache is only an aid, so callers log it and go on.
-    public func writeCache() throws {
-        guard !cacheIsCurrent, let loader, let file = loader.listCacheFile else { return }
+    @discardableResult
+    public func writeCache() throws -> Bool {
+        guard !cacheIsCurrent, let loader, let file = loader.listCacheFile else { return false }
         try cache.write(to: file, version: loader.version)
+        return true
     }
 }
 

@@ -489,7 +489,11 @@ public enum Daemon {
     /// can leave them unread; the note is only an aid, so a failure is logged and forgotten.
     static func writeListCache(of configuration: DaemonConfiguration, logger: Logger) {
         do {
-            try configuration.loaded.lists.writeCache()
+            let wrote = try configuration.loaded.lists.writeCache()
+            logger.debug(
+                wrote
+                    ? "noted the configuration files that hold nothing but a list, for the next start"
+                    : "the configuration files that hold nothing but a list are noted already")
         } catch {
             logger.debug("cannot note which configuration files hold only a list: \(error)")
         }

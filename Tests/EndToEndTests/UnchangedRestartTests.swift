@@ -58,6 +58,11 @@ struct UnchangedRestartTests {
         let daemon = try await fixture.startDaemon(fakeTime: fakeTime, environment: environment)
         #expect(
             await daemon.waitForOutput(containing: "reminder(s) scheduled", in: .standardError, timeout: .seconds(30)))
+        // The note of files of nothing but a list is written off the start's path: the next start
+        // finds it only once it is there.
+        #expect(
+            await daemon.waitForOutput(
+                containing: "hold nothing but a list", in: .standardError, timeout: .seconds(30)))
         let log = daemon.standardError
         let line = log.split(separator: "\n").first { $0.contains("reminder(s) scheduled") }
         let count = line.flatMap { line in
@@ -205,6 +210,11 @@ struct UnchangedRestartTests {
     /// How often the daemon logged `text`, once it logged "configuration reloaded" `reloads` times.
     static func count(_ text: String, in daemon: ChildProcess, afterReloads reloads: Int) async -> Int? {
         await pollUntil(timeout: .seconds(30)) { () -> Int? in
+            // The note of files of nothing but a list is written off the start's path: the next start
+            // finds it only once it is there.
+            #expect(
+                await daemon.waitForOutput(
+                    containing: "hold nothing but a list", in: .standardError, timeout: .seconds(30)))
             let log = daemon.standardError
             guard log.components(separatedBy: "configuration reloaded").count - 1 >= reloads else { return nil }
             return log.components(separatedBy: text).count - 1
