@@ -267,10 +267,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "CLibSecret", "HooraySystemTesting"]),
-        // GTK's variables made before the test process has threads (see environment.c).
-        .target(name: "GtkTestSupport", path: "Tests/GtkTestSupport"),
-        .testTarget(
-            name: "HoorayGtkTests", dependencies: ["HoorayGtk", "CGtk", "GtkTestSupport", "HooraySystemTesting"]),
+        // The GTK layer's checks, each run in a process of its own by HoorayGtkTests under Xvfb.
+        .executableTarget(name: "hooray-gtk-check", dependencies: ["HoorayGtk", "CGtk"], path: "Tests/GtkCheck"),
+        .testTarget(name: "HoorayGtkTests", dependencies: ["HooraySystemTesting"]),
         // Every link in the Markdown files resolves, and every `hooray` command they show parses.
         .testTarget(name: "DocsTests", dependencies: ["HooraySystemTesting"]),
     ] + pluginTargets + pluginTestTargets

@@ -123,7 +123,8 @@ public struct ConfigLoader: Sendable {
     ///   exactly as a layer would be, against the installed plugins.
     /// - Returns: The files read and everything found, in file and line order.
     public func check(onlyFile file: String? = nil) -> ConfigCheckReport {
-        let evaluation = evaluate(file.map { [Layer.file($0, required: true)] } ?? layers())
+        // A check compares nothing with an earlier read: no file's digest is taken.
+        let evaluation = evaluate(file.map { [Layer.file($0, required: true)] } ?? layers(), digests: false)
         var report = ConfigCheckReport(files: evaluation.files, diagnostics: evaluation.diagnostics)
         report.checked = CheckedValues(root: evaluation.root, configurations: evaluation.configurations)
         return report
@@ -164,7 +165,9 @@ public struct ConfigLoader: Sendable {
         var bytes: [String: [UInt8]] = [:]
     }
 
-    func evaluate(_ layers: [Layer], salvage: Bool = false, known: ListCache? = nil) -> Evaluation {
+    func evaluate(_ layers: [Layer], salvage: Bool = false, known: ListCache? = nil, digests: Bool = true)
+        -> Evaluation
+    {
         var evaluation = Evaluation()
         var files: [(path: String, required: Bool)] = []
         for layer in layers {
@@ -187,7 +190,7 @@ public struct ConfigLoader: Sendable {
                 let digest: String
                 if let replaced = replacedTexts[path] {
                     text = replaced
-                    digest = FileReader.digest(of: Array(replaced.utf8))
+                    digest = digests ? FileReader.digest(of: Array(replaced.utf8)) : ""
                 } else {
                     guard let bytes = try FileReader.readBytes(atPath: path) else {
                         if required {
@@ -199,7 +202,7 @@ public struct ConfigLoader: Sendable {
                         }
                         continue
                     }
-                    digest = FileReader.digest(of: bytes)
+                    digest = digests ? FileReader.digest(of: bytes) : ""
                     if keepsBytes { evaluation.bytes[path] = bytes }
                     if let entry = known?.entries[digest], deferrable[entry.plugin] == entry.key {
                         evaluation.files.append(path)

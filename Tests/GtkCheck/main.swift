@@ -1,0 +1,160 @@
+import CGtk
+import Foundation
+import HoorayGtk
+
+// The Swift layer over GTK exercised the way the app uses it: in a process of its own, GTK on the
+// main thread. `Tests/HoorayGtkTests` runs one check per process under Xvfb (GTK connects to the
+// session bus when it starts, which tests of other targets in the test process must keep to
+// themselves). Prints what it found, one line per expectation that failed, and exits 1 then.
+
+var failures: [String] = []
+
+@MainActor
+func expect(_ condition: Bool, _ what: String) {
+    if !condition { failures.append(what) }
+}
+
+@MainActor
+func clicksReachTheirClosure() {
+    let button = Button(label: "I _Did a Thing")
+    var clicks = 0
+    let connection = button.onClicked { clicks += 1 }
+    button.emit("clicked")
+    button.emit("clicked")
+    expect(clicks == 2, "two clicks ran the closure twice (ran \(clicks))")
+    expect(button.label == "I _Did a Thing", "the label is kept (\(button.label))")
+    button.disconnect(connection)
+    button.emit("clicked")
+    expect(clicks == 2, "a disconnected closure no longer runs")
+    button.disconnect(connection)
+}
+
+@MainActor
+func closuresGoWithTheirObject() {
+    final class Witness {}
+    weak var captured: Witness?
+    var freed = false
+    var notified = 0
+    do {
+        let witness = Witness()
+        captured = witness
+        let label = Label("Well done")
+        // `notify` passes a GParamSpec besides the object: the closure is still found and run.
+        label.connect("notify::label") {
+            _ = witness
+            notified += 1
+        }
+        label.text = "Well walked"
+        label.whenFreed { freed = true }
+        expect(label.referenceCount == 1, "Swift holds the only reference of a widget in no container")
+    }
+    expect(notified == 1, "notify::label ran once (ran \(notified))")
+    expect(freed, "the label was freed with its Swift object")
+    expect(captured == nil, "the closure, and what it held, went with the label")
+}
+
+@MainActor
+func aWindowHoldsItsChildAndFreesItWhenClosed() {
+    var freedWindow = false
+    var freedButton = false
+    do {
+        let window = Window(title: "Hooray")
+        let button = Button(label: "Save this moment")
+        expect(button.referenceCount == 1, "a new button has one reference")
+        window.child = button
+        expect(button.referenceCount == 2, "the window holds its child too")
+        window.whenFreed { freedWindow = true }
+        button.whenFreed { freedButton = true }
+        window.present()
+        expect(MainLoop.iterate(timeout: .seconds(10)) { window.isVisible }, "the window is shown")
+        window.close()
+        expect(MainLoop.iterate(timeout: .seconds(10)) { !window.isVisible }, "the window is hidden once closed")
+        expect(!freedWindow, "a closed window held from Swift is not freed yet")
+    }
+    expect(MainLoop.iterate(timeout: .seconds(10)) { freedWindow && freedButton }, "window and child freed")
+}
+
+@MainActor
+func aCloseRequestCanKeepTheWindow() {
+    let window = Window(title: "Unsaved moment")
+    var asked = 0
+    window.onCloseRequest {
+        asked += 1
+        return asked == 1
+    }
+    window.present()
+    expect(MainLoop.iterate(timeout: .seconds(10)) { window.isVisible }, "the window is shown")
+    window.close()
+    expect(asked == 1 && window.isVisible, "the first close was stopped")
+    window.close()
+    expect(asked == 2, "the second close was asked too")
+    expect(MainLoop.iterate(timeout: .seconds(10)) { !window.isVisible }, "the second close closed it")
+}
+
+@MainActor
+func aThousandWindowsLeaveNothingBehind() {
+    var freedWindows = 0
+    var freedButtons = 0
+    var clicks = 0
+    for round in 0..<1000 {
+        let window = Window(title: "Round \(round)")
+        let button = Button(label: "Close")
+        window.child = button
+        // The handler holds its window weakly, as the layer asks.
+        button.onClicked { [weak window] in
+            clicks += 1
+            window?.close()
+        }
+        window.whenFreed { freedWindows += 1 }
+        button.whenFreed { freedButtons += 1 }
+        window.present()
+        button.emit("clicked")
+    }
+    expect(clicks == 1000, "each window's button was clicked once (\(clicks))")
+    MainLoop.iterate(timeout: .seconds(60)) { freedWindows == 1000 && freedButtons == 1000 }
+    expect(freedWindows == 1000, "1,000 windows freed (\(freedWindows))")
+    expect(freedButtons == 1000, "1,000 buttons freed (\(freedButtons))")
+    let toplevels = Int(g_list_model_get_n_items(gtk_window_get_toplevels()))
+    expect(toplevels == 0, "no window left in GTK's list (\(toplevels))")
+}
+
+@MainActor
+func workFromAnotherThreadRunsOnTheMainThread() {
+    @MainActor final class Outcome {
+        var onMainThread = false
+        var done = false
+    }
+    let outcome = Outcome()
+    Thread.detachNewThread {
+        MainLoop.invoke {
+            outcome.onMainThread = Thread.isMainThread
+            outcome.done = true
+        }
+    }
+    expect(MainLoop.iterate(timeout: .seconds(10)) { outcome.done }, "the work ran")
+    expect(outcome.onMainThread, "the work ran on the main thread, GTK's")
+}
+
+let checks: [String: @MainActor () -> Void] = [
+    "clicks": clicksReachTheirClosure,
+    "closures": closuresGoWithTheirObject,
+    "window": aWindowHoldsItsChildAndFreesItWhenClosed,
+    "close-request": aCloseRequestCanKeepTheWindow,
+    "thousand-windows": aThousandWindowsLeaveNothingBehind,
+    "other-thread": workFromAnotherThreadRunsOnTheMainThread,
+]
+
+let name = CommandLine.arguments.dropFirst().first ?? ""
+guard let check = checks[name] else {
+    print("usage: hooray-gtk-check \(checks.keys.sorted().joined(separator: "|"))")
+    exit(2)
+}
+guard gtk_init_check() != 0 else {
+    print("cannot start GTK on DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")")
+    exit(3)
+}
+adw_init()
+check()
+for failure in failures { print("failed: \(failure)") }
+print(failures.isEmpty ? "passed \(name)" : "failed \(name)")
+exit(failures.isEmpty ? 0 : 1)
