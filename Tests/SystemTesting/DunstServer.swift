@@ -23,7 +23,7 @@ public final class DunstServer: Sendable {
     public let display: String
 
     private let directory: TemporaryDirectory
-    private let xServer: ChildProcess
+    private let xServer: XvfbDisplay
     private let dunst: ChildProcess
 
     /// Starts Xvfb and dunst, and waits until dunst answers on the bus.
@@ -45,22 +45,9 @@ public final class DunstServer: Sendable {
                 timeout = 0
 
             """, to: "dunstrc")
-        let xServer = try ChildProcess(
-            "Xvfb", arguments: ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
-            environment: .inherited(removing: ["DISPLAY"]))
-        guard
-            let number = await pollUntil(
-                timeout: timeout, interval: .milliseconds(20),
-                {
-                    let line = xServer.standardOutput
-                    return line.hasSuffix("\n") ? Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
-                })
-        else {
-            await xServer.stop(gracePeriod: .seconds(1))
-            throw SystemTestingError.notReady(what: "Xvfb", output: xServer.standardOutput + xServer.standardError)
-        }
+        let xServer = try await XvfbDisplay(size: "640x480x24", timeout: timeout)
         self.xServer = xServer
-        display = ":\(number)"
+        display = xServer.name
         dunst = try ChildProcess(
             "dunst", arguments: ["-config", config, "-print"],
             environment: .inherited(
