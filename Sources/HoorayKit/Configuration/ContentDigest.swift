@@ -20,17 +20,7 @@ public struct ContentDigest: Sendable, Hashable {
 
     /// Adds bytes, and their count, so that `"ab" + "c"` and `"a" + "bc"` differ.
     public mutating func add(bytes: UnsafeRawBufferPointer) {
-        add(word: UInt64(bytes.count))
-        var index = 0
-        while index + 8 <= bytes.count {
-            add(word: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-            index += 8
-        }
-        if index < bytes.count {
-            var last: UInt64 = 0
-            for (shift, byte) in bytes[index...].enumerated() { last |= UInt64(byte) << UInt64(8 * shift) }
-            add(word: last)
-        }
+        DigestWords.forEach(in: bytes) { add(word: $0) }
     }
 
     /// Adds a text, as its UTF-8 bytes and their count.
@@ -64,5 +54,24 @@ public struct ContentDigest: Sendable, Hashable {
         var high = self.high ^ (self.low >> 29)
         high = (high ^ (high >> 31)) &* 0x94d0_49bb_1331_11eb
         return (low ^ (low >> 33), high ^ (high >> 31))
+    }
+}
+
+/// Bytes as a digest takes them: their count, then eight bytes a word (little-endian), the last
+/// word filled with zeros. ``ContentDigest`` and ``SourceDigest`` both read bytes so.
+enum DigestWords {
+    @inline(__always)
+    static func forEach(in bytes: UnsafeRawBufferPointer, _ body: (UInt64) -> Void) {
+        body(UInt64(bytes.count))
+        var index = 0
+        while index + 8 <= bytes.count {
+            body(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            index += 8
+        }
+        if index < bytes.count {
+            var last: UInt64 = 0
+            for (shift, byte) in bytes[index...].enumerated() { last |= UInt64(byte) << UInt64(8 * shift) }
+            body(last)
+        }
     }
 }

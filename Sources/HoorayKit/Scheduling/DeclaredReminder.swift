@@ -60,18 +60,7 @@ public struct SourceDigest: Sendable, Hashable {
     public mutating func add(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
-            add(word: UInt64(bytes.count))
-            let raw = UnsafeRawBufferPointer(bytes)
-            var index = 0
-            while index + 8 <= raw.count {
-                add(word: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-                index += 8
-            }
-            if index < bytes.count {
-                var last: UInt64 = 0
-                for (shift, byte) in bytes[index...].enumerated() { last |= UInt64(byte) << UInt64(8 * shift) }
-                add(word: last)
-            }
+            DigestWords.forEach(in: UnsafeRawBufferPointer(bytes)) { add(word: $0) }
         }
     }
 
