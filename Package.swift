@@ -121,10 +121,13 @@ let package = Package(
         .target(name: "HoorayTOML"),
         // The one celebration center: phrases, each style's notice design.
         .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
+        // Plugins' command lines: the tree of their words, parsing and help, and the free-text guard.
+        .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics"]),
         .target(
             name: "HoorayEngine",
             dependencies: [
-                "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig", "HoorayAI",
+                "HoorayCommands", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig",
+                "HoorayAI",
                 "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -189,7 +192,7 @@ let package = Package(
         .target(
             name: "HoorayTesting",
             dependencies: [
-                "HoorayKit", "HoorayCelebrations", "HoorayEngine", "HoorayStorage", "HoorayDelivery",
+                "HoorayKit", "HoorayCelebrations", "HoorayEngine", "HoorayStorage", "HoorayDelivery", "HoorayCommands",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -208,7 +211,7 @@ let package = Package(
             name: "hooray-cli",
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
-                "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux",
+                "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -255,10 +258,11 @@ let package = Package(
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
-                "HabitsPlugin",
+                "HabitsPlugin", "HoorayCommands",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "HoorayCommandsTests", dependencies: ["HoorayCommands", "HoorayKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayKit", "HoorayTesting"]),
         .testTarget(
             name: "HoorayAITests",

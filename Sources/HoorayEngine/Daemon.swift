@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import HoorayAI
+import HoorayCommands
 import HoorayConfig
 import HoorayKeyring
 import HoorayKit

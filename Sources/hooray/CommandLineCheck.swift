@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoorayCommands
 import HoorayEngine
 import HoorayKit
 

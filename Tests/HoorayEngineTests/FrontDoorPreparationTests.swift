@@ -1,5 +1,6 @@
 import Foundation
 import HabitsPlugin
+import HoorayCommands
 import HoorayKit
 import Testing
 import WinsPlugin

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommands
 import HoorayKit
 
 /// What the `hooray` front door tells `hoorayd` about the terminal and the environment it was

@@ -1,3 +1,4 @@
+import HoorayCommands
 import HoorayConfig
 import HoorayKit
 

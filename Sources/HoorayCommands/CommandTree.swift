@@ -1,4 +1,5 @@
 import Foundation
+import HoorayBasics
 import HoorayKit
 
 /// Every plugin command as `hooray` offers it: `hooray PLUGIN COMMAND` and the aliases, as a tree

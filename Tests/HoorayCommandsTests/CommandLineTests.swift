@@ -1,5 +1,5 @@
 import Foundation
-import HoorayEngine
+import HoorayCommands
 import HoorayKit
 import Testing
 
@@ -136,57 +136,6 @@ private let log = CommandSpec(
             ])
         }
         #expect(host?.description.contains("hooray itself") == true)
-    }
-
-    @Test func hooraydRefusesToStartWhenTwoPluginsClaimTheSameCommand() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-conflict-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let environment = [
-            "HOME": folder.path, "XDG_CONFIG_HOME": folder.path + "/config", "XDG_DATA_HOME": folder.path + "/data",
-            "XDG_RUNTIME_DIR": folder.path + "/run",
-        ]
-        let exit = await Daemon.run(
-            options: DaemonOptions(configFile: nil, environment: environment),
-            plugins: [
-                DeclaringPlugin(name: "notes", commands: [log]),
-                DeclaringPlugin(name: "diary", commands: [CommandSpec(name: "jot", summary: "Jot.")]),
-                DeclaringPlugin(name: "jot", commands: [CommandSpec(name: "x", summary: "X.")]),
-            ], version: "test")
-        #expect(exit == .badConfiguration)
-        #expect(!FileManager.default.fileExists(atPath: folder.path + "/data/hooray"))
-    }
-}
-
-/// A plugin whose configuration its commands read from the context.
-private struct ConfiguredPlugin: HoorayPlugin {
-    struct Configuration: Decodable, Sendable {
-        var goal = 8
-    }
-
-    var name: String { "configured" }
-    var summary: String { "Reads its goal." }
-    var commands: [CommandSpec] { [CommandSpec(name: "goal", summary: "The goal.")] }
-
-    func activate(context: PluginContext, configuration: Configuration) async throws {}
-
-    func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
-        -> CommandReply
-    {
-        .text("\(configuration.goal) \(try context.configuration(of: self).goal)")
-    }
-}
-
-@Suite struct TypedConfigurationTests {
-    @Test func theEngineHandsThePluginItsOwnConfigurationTypedOnTheContext() async throws {
-        let world = try World()
-        defer { world.cleanUp() }
-        var configuration = ConfiguredPlugin.Configuration()
-        configuration.goal = 6
-        await world.engine.apply(
-            settings: EngineSettings(),
-            plugins: [PluginSetup(plugin: ConfiguredPlugin(), enabled: true, configuration: configuration)])
-        let reply = try await world.engine.run(CommandInvocation(command: "goal"), plugin: "configured")
-        #expect(reply.text == "6 6")
     }
 }
 

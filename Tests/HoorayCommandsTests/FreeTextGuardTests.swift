@@ -1,5 +1,5 @@
 import Foundation
-import HoorayEngine
+import HoorayCommands
 import HoorayKit
 import Testing
 
