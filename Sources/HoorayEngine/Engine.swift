@@ -236,7 +236,7 @@ public actor Engine {
             }
             if let external = setup.plugin as? ExternalPlugin {
                 // Its reminders wait until its program answers `initialize` (see `isHeld`).
-                await external.supervisor.attach(engine: self)
+                await external.supervisor.whenRunningChanges { [weak self] in await self?.pluginRunningChanged() }
             }
             let context = makeContext(for: name)
             do {
@@ -549,34 +549,5 @@ extension Engine {
     /// The notice board a plugin's context gets, for tests and for plugins hosted outside `activate`.
     public func noticeBoard(for plugin: String) -> any NoticeBoard {
         EngineNoticeBoard(engine: self, plugin: plugin)
-    }
-}
-
-extension Engine {
-    /// Whether a plugin's reminders are kept but do not come due: a plugin in another language
-    /// whose program is not running (starting, restarting or given up).
-    func isHeld(_ plugin: String) -> Bool {
-        guard let external = plugins[plugin] as? ExternalPlugin else { return false }
-        return !external.supervisor.running.value
-    }
-
-    /// A plugin's program started or stopped: its reminders come due again (those due meanwhile as
-    /// after a restart), or wait.
-    func pluginRunningChanged() async {
-        await reloadRules()
-    }
-
-    /// The plugins in other languages that are running or trying to, by name.
-    public var externalPlugins: [String: ExternalPlugin] {
-        plugins.compactMapValues { $0 as? ExternalPlugin }
-    }
-
-    /// Stops every plugin in another language: `shutdown`, then signals.
-    public func stopExternalPlugins() async {
-        await withTaskGroup(of: Void.self) { group in
-            for external in externalPlugins.values {
-                group.addTask { await external.supervisor.deactivate() }
-            }
-        }
     }
 }

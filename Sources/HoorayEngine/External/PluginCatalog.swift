@@ -202,20 +202,24 @@ public struct PluginReport: Codable, Sendable, Hashable {
             ? "\(versions.lowerBound)" : "\(versions.lowerBound)-\(versions.upperBound)"
     }
 
+    /// The plugins a running engine has: those in other languages by name, and the names of the
+    /// active ones.
+    public typealias Live = (external: [String: ExternalPlugin], active: Set<String>)
+
     /// The reports of a set of plugins: live ones from an engine, or from the configuration alone.
     ///
     /// - Parameters:
     ///   - catalog: The plugins.
     ///   - enabled: The names of the enabled plugins.
-    ///   - engine: The running engine; `nil` in a `hooray` without a daemon.
-    public static func reports(catalog: PluginCatalog, enabled: Set<String>, engine: Engine?) async -> [PluginReport] {
-        let live = await engine?.externalPlugins ?? [:]
-        let active = Set(await engine?.activePlugins ?? [])
+    ///   - running: What the running engine has; `nil` in a `hooray` without a daemon.
+    public static func reports(catalog: PluginCatalog, enabled: Set<String>, running: Live?) async -> [PluginReport] {
+        let live = running?.external ?? [:]
+        let active = running?.active ?? []
         var reports: [PluginReport] = []
         for plugin in catalog.builtIns {
             let state =
                 !enabled.contains(plugin.name)
-                ? "disabled" : engine == nil ? "enabled" : active.contains(plugin.name) ? "running" : "stopped"
+                ? "disabled" : running == nil ? "enabled" : active.contains(plugin.name) ? "running" : "stopped"
             reports.append(PluginReport(name: plugin.name, kind: "built-in", state: state, summary: plugin.summary))
         }
         for plugin in catalog.external {
@@ -238,7 +242,7 @@ public struct PluginReport: Codable, Sendable, Hashable {
                 report.restarts = status.restarts
                 report.lastError = status.lastError
                 if let version = status.apiVersion { report.apiVersion = "\(version)" }
-            } else if engine != nil, enabled.contains(plugin.name) {
+            } else if running != nil, enabled.contains(plugin.name) {
                 report.state = "stopped"
             }
             reports.append(report)

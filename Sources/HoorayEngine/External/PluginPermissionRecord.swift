@@ -114,13 +114,6 @@ extension PluginManifest {
     }
 }
 
-extension PluginSetup {
-    /// Why the engine does not start this plugin: it is held for new permissions; `nil` otherwise.
-    var heldReason: String? {
-        (plugin as? ExternalPlugin)?.heldReason
-    }
-}
-
 extension ExternalPlugin {
     /// Why it is held (``PluginManifest/heldReason(notAllowed:)``); `nil` when it is not.
     public var heldReason: String? {

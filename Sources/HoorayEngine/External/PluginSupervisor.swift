@@ -82,7 +82,8 @@ public actor PluginSupervisor {
 
     var context: PluginContext?
     var config: JSONValue = .object([:])
-    weak var engine: Engine?
+    /// Called when the program starts running: the engine plans the plugin's reminders again.
+    var runningChanged: (@Sendable () async -> Void)?
 
     enum Phase {
         case idle
@@ -168,9 +169,10 @@ public actor PluginSupervisor {
         }
     }
 
-    /// Tells the supervisor which engine holds the plugin's reminders while it is not running.
-    func attach(engine: Engine) {
-        self.engine = engine
+    /// Tells the supervisor what to call when the program starts running: the engine that holds the
+    /// plugin's reminders while it is not running plans them again.
+    package func whenRunningChanges(_ handler: @escaping @Sendable () async -> Void) {
+        runningChanged = handler
     }
 
     /// Whether the program runs and has answered `initialize`, readable without waiting for the
@@ -339,7 +341,7 @@ public actor PluginSupervisor {
                 // The configuration changed while it started.
                 notify("configChanged", ["config": config])
             }
-            await engine?.pluginRunningChanged()
+            await runningChanged?()
         } catch {
             // A program that exited before it answered has its exit as the reason, said already.
             guard run == generation, !(error is PluginStopped), !deliberateStop else { return }
