@@ -123,6 +123,8 @@ let package = Package(
         .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         // Plugins' command lines: the tree of their words, parsing and help, and the free-text guard.
         .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics"]),
+        // `hooray export` and `hooray import`: the export document, its CSV files, and import errors.
+        .target(name: "HoorayTransfer", dependencies: ["HoorayKit", "HoorayStorage", "HoorayBasics"]),
         .target(
             name: "HoorayEngine",
             dependencies: [
@@ -211,7 +213,7 @@ let package = Package(
             name: "hooray-cli",
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
-                "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands",
+                "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -263,6 +265,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HoorayCommandsTests", dependencies: ["HoorayCommands", "HoorayKit"]),
+        .testTarget(
+            name: "HoorayTransferTests", dependencies: ["HoorayTransfer", "HoorayKit", "HoorayStorage", "WinsPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayKit", "HoorayTesting"]),
         .testTarget(
             name: "HoorayAITests",

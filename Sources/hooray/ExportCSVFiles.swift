@@ -3,6 +3,7 @@ import Foundation
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayTransfer
 import ZIPFoundation
 
 // `hooray export --format csv`: the tables written into a folder or a zip, each moved in whole.

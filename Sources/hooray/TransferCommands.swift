@@ -3,6 +3,7 @@ import Foundation
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayTransfer
 
 /// `hooray export`: the user's data in a documented, versioned file (docs/export.md).
 struct ExportCommand: AsyncParsableCommand, OffersJSON {

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayBasics
 import HoorayKit
 
 /// Why an import file cannot be read; the description names the file, the line or field, and the fix.

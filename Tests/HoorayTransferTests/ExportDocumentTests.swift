@@ -4,7 +4,7 @@ import HoorayStorage
 import Testing
 import WinsPlugin
 
-@testable import HoorayEngine
+@testable import HoorayTransfer
 
 /// The export file: written the same way every time, read back exactly, refused with the fix.
 @Suite struct ExportDocumentTests {
