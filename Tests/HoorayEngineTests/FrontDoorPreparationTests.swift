@@ -1,5 +1,6 @@
 import Foundation
 import HabitsPlugin
+import HoorayClient
 import HoorayKit
 import Testing
 import WinsPlugin
