@@ -239,6 +239,7 @@ let package = Package(
         ),
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
+        .testTarget(name: "HoorayClientTests", dependencies: ["HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(
