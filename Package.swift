@@ -88,9 +88,14 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
 
-        // Hooray's version and hooray's own command words, in a module of their own: the `hooray` front
-        // door links nothing else of ours.
+        // Hooray's version, hooray's own command words and shell quoting, in a module of their own that
+        // needs nothing but the standard library: the `hooray` front door links it and the client only.
         .target(name: "HoorayBasics"),
+
+        // The client of hoorayd's control socket, for the `hooray` front door, `hooray-cli`, the tests
+        // and the desktop app: the wire's types and its one JSON path, connecting with deadlines and
+        // the peer's check, the path rules. No Foundation (FoundationEssentials only, no ICU).
+        .target(name: "HoorayClient", dependencies: ["HoorayBasics"]),
 
         // The host's own threads, named for system tools; no plugin's business. Its C half is
         // hoorayd's executor for Swift concurrency and the signal relay, which keep hoorayd off
@@ -103,7 +108,7 @@ let package = Package(
         .target(
             name: "HoorayStorage",
             dependencies: [
-                "HoorayKit", .product(name: "GRDB", package: "GRDB.swift"),
+                "HoorayKit", "HoorayBasics", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own calls, for binding many rows without a copy of each value.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -131,6 +136,7 @@ let package = Package(
                 "HoorayCommands", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig",
                 "HoorayAI",
                 "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",
+                "HoorayClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -199,8 +205,9 @@ let package = Package(
             ]),
 
         // The executables, kept thin. `hooray` is the front door users run: no Foundation, no library
-        // of ours but the version; it hands a command line to the running hoorayd, or runs the full
-        // program, `hooray-cli` (installed beside it or in ../libexec/hooray/), with the same words.
+        // of ours but the version and the client; it hands a command line to the running hoorayd, or
+        // runs the full program, `hooray-cli` (installed beside it or in ../libexec/hooray/), with the
+        // same words.
         .executableTarget(
             name: "hoorayd",
             dependencies: [
@@ -208,12 +215,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "hooray", dependencies: ["HoorayBasics"], path: "Sources/HoorayFrontDoor"),
+        .executableTarget(
+            name: "hooray", dependencies: ["HoorayBasics", "HoorayClient"], path: "Sources/HoorayFrontDoor"),
         .executableTarget(
             name: "hooray-cli",
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
+                "HoorayClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -236,6 +245,7 @@ let package = Package(
         ),
 
         .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
+        .testTarget(name: "HoorayClientTests", dependencies: ["HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(
@@ -259,6 +269,7 @@ let package = Package(
             name: "HoorayEngineTests",
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
+                "HoorayClient",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
                 "HabitsPlugin", "HoorayCommands",
                 .product(name: "Logging", package: "swift-log"),

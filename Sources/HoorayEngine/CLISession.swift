@@ -1,5 +1,6 @@
 import Foundation
 import HoorayAI
+import HoorayClient
 import HoorayConfig
 import HoorayDelivery
 import HoorayKit

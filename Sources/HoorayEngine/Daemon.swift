@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import HoorayAI
+import HoorayClient
 import HoorayCommands
 import HoorayConfig
 import HoorayKeyring

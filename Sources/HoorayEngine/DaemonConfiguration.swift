@@ -1,4 +1,5 @@
 import HoorayAI
+import HoorayClient
 import HoorayConfig
 import HoorayKit
 import Logging

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayBasics
 
 /// Commands that an error message suggests, written so that a person can paste them into a shell as they are.
 public enum ShellCommand {
@@ -7,12 +8,7 @@ public enum ShellCommand {
     /// - Parameter word: A path or argument, which may hold spaces, quotes or `$`.
     /// - Returns: Text that the shell reads back as exactly `word`.
     public static func quoted(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                || "/._-+,:@%".unicodeScalars.contains($0)
-        }
-        if plain && !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        ShellWord.quoted(word)
     }
 
     /// A command that makes a folder and everything in it belong to the user alone: read and write for

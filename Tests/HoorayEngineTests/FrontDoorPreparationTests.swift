@@ -1,5 +1,6 @@
 import Foundation
 import HabitsPlugin
+import HoorayClient
 import HoorayCommands
 import HoorayKit
 import Testing

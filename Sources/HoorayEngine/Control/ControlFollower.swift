@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import HoorayClient
 
 /// The client's end of a followed request (`bar` with `follow`): one answer line after another
 /// until the daemon goes away, and a way to wait, without polling, for a daemon to appear.

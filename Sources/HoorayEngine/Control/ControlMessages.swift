@@ -1,9 +1,7 @@
 import Foundation
+import HoorayClient
 import HoorayDelivery
 import HoorayKit
-
-/// The version of the control protocol `hooray` and `hoorayd` speak (docs/protocol.md).
-public let controlAPIVersion = 1
 
 /// A request to the daemon over its control socket: one JSON object on one line, such as
 /// `{"api_version":1,"method":"status"}`. The whole format is in docs/protocol.md.
@@ -91,10 +89,8 @@ public enum ControlRequest: Codable, Sendable, Equatable {
                 invocation: try container.decode(CommandInvocation.self, forKey: .invocation),
                 requestID: try container.decodeIfPresent(String.self, forKey: .requestID))
         case "run":
-            self = .run(
-                arguments: try container.decode([String].self, forKey: .arguments),
-                caller: try container.decode(FrontDoorCaller.self, forKey: .caller),
-                requestID: try container.decodeIfPresent(String.self, forKey: .requestID))
+            let run = try RunRequest(from: decoder)
+            self = .run(arguments: run.arguments, caller: run.caller, requestID: run.requestID)
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .method, in: container,
@@ -103,6 +99,10 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        if case .run(let arguments, let caller, let requestID) = self {
+            try RunRequest(arguments: arguments, caller: caller, requestID: requestID).encode(to: encoder)
+            return
+        }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(controlAPIVersion, forKey: .apiVersion)
         switch self {
@@ -130,11 +130,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
             try container.encode(plugin, forKey: .plugin)
             try container.encode(invocation, forKey: .invocation)
             try container.encodeIfPresent(requestID, forKey: .requestID)
-        case .run(let arguments, let caller, let requestID):
-            try container.encode("run", forKey: .method)
-            try container.encode(arguments, forKey: .arguments)
-            try container.encode(caller, forKey: .caller)
-            try container.encodeIfPresent(requestID, forKey: .requestID)
+        case .run: break
         }
     }
 }
@@ -264,39 +260,6 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         self.plugins = plugins
         self.configFiles = configFiles
         self.nextDue = nextDue
-    }
-}
-
-enum ControlCoding {
-    static func encode<T: Encodable>(_ value: T) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(value)
-        data.append(UInt8(ascii: "\n"))
-        return data
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(type, from: data)
-    }
-
-    /// Why a request could not be decoded, in a sentence and without echoing the request back.
-    static func reason(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "not JSON" }
-        let context: DecodingError.Context
-        switch error {
-        case .dataCorrupted(let found): context = found
-        case .keyNotFound(_, let found): context = found
-        case .typeMismatch(_, let found): context = found
-        case .valueNotFound(_, let found): context = found
-        @unknown default: return "not a request"
-        }
-        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-        let what = context.codingPath.isEmpty ? "not a request" : "\(path) is wrong"
-        return "\(what) (\(context.debugDescription.prefix(200)))"
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 import HoorayKit
 
 /// The plugins a host runs: the built-in ones, then the plugins in other languages found in the

@@ -1,5 +1,6 @@
-import Foundation
-import HoorayStorage
+import FoundationEssentials
+import Glibc
+import HoorayBasics
 
 /// Where Hooray keeps its files, following the XDG base directory specification.
 ///
@@ -84,26 +85,6 @@ public struct HoorayPaths: Sendable, Hashable {
         return fixed
     }
 
-    /// Creates the runtime directory with mode 0700 when it does not exist, and checks that it is
-    /// this user's alone (``checkRuntimeDirectory()``).
-    ///
-    /// - Throws: ``UnsafeRuntimeDirectory`` when the folder, or `XDG_RUNTIME_DIR` holding it, is not
-    ///   safe to use, or the system's error when the folder cannot be made.
-    public func makeRuntimeDirectory() throws {
-        if runtimeDirectoryIsShared {
-            // No intermediate folders: the parent is the shared temporary folder, and a folder
-            // someone else made first must not be taken over.
-            if mkdir(runtimeDirectory, 0o700) != 0 && errno != EEXIST {
-                throw UnsafeRuntimeDirectory(path: runtimeDirectory, problem: String(cString: strerror(errno)))
-            }
-        } else {
-            // XDG_RUNTIME_DIR is checked before anything is made in it.
-            try checkRuntimeDirectory()
-            try Folders.make(runtimeDirectory)
-        }
-        try checkRuntimeDirectory()
-    }
-
     /// Checks, without creating anything, that the runtime folder is this user's alone when it
     /// exists: a real directory (not a symbolic link), owned by this user, with no permissions for
     /// anyone else. A missing folder is fine: no `hoorayd` is running there.
@@ -116,7 +97,7 @@ public struct HoorayPaths: Sendable, Hashable {
     /// - Throws: ``UnsafeRuntimeDirectory`` naming the folder, what is wrong and the fix.
     public func checkRuntimeDirectory() throws(UnsafeRuntimeDirectory) {
         if !runtimeDirectoryIsShared {
-            try checkRuntimeBase((runtimeDirectory as NSString).deletingLastPathComponent)
+            try checkRuntimeBase(Self.folder(of: runtimeDirectory))
         }
         var info = stat()
         guard lstat(runtimeDirectory, &info) == 0 else {
@@ -124,7 +105,7 @@ public struct HoorayPaths: Sendable, Hashable {
             throw UnsafeRuntimeDirectory(path: runtimeDirectory, problem: String(cString: strerror(errno)))
         }
         let type = info.st_mode & S_IFMT
-        let remove = "remove it (`rm -r \(ShellCommand.quoted(runtimeDirectory))`) if no hoorayd of yours uses it"
+        let remove = "remove it (`rm -r \(ShellWord.quoted(runtimeDirectory))`) if no hoorayd of yours uses it"
         if type == S_IFLNK {
             throw unsafe("it is a symbolic link, which someone else could have pointed anywhere", fix: remove)
         }
@@ -134,13 +115,13 @@ public struct HoorayPaths: Sendable, Hashable {
         if info.st_uid != geteuid() {
             throw unsafe(
                 "it belongs to another user (uid \(info.st_uid)), who could read or replace what goes there",
-                fix: "its owner, or root, must remove it (`sudo rm -r \(ShellCommand.quoted(runtimeDirectory))`)")
+                fix: "its owner, or root, must remove it (`sudo rm -r \(ShellWord.quoted(runtimeDirectory))`)")
         }
         if info.st_mode & 0o077 != 0 {
             throw unsafe(
                 "other users may use it (mode \(String(info.st_mode & 0o777, radix: 8)); it must be 700), "
                     + "so they could read or replace what goes there",
-                fix: "make it private with `chmod 700 \(ShellCommand.quoted(runtimeDirectory))`")
+                fix: "make it private with `chmod 700 \(ShellWord.quoted(runtimeDirectory))`")
         }
     }
 
@@ -152,7 +133,7 @@ public struct HoorayPaths: Sendable, Hashable {
     public func checkControlSocket() throws(UnsafeRuntimeDirectory) {
         var info = stat()
         guard lstat(controlSocket, &info) == 0 else { return }
-        let remove = "remove it (`rm \(ShellCommand.quoted(controlSocket))`) and start hoorayd again"
+        let remove = "remove it (`rm \(ShellWord.quoted(controlSocket))`) and start hoorayd again"
         if info.st_mode & S_IFMT != S_IFSOCK {
             throw UnsafeRuntimeDirectory(
                 path: controlSocket, problem: "the control socket is not a socket", fix: remove)
@@ -165,6 +146,12 @@ public struct HoorayPaths: Sendable, Hashable {
                     + "you send it",
                 fix: remove + ", and check that XDG_RUNTIME_DIR is your own private folder")
         }
+    }
+
+    /// The folder `path` is in: what comes before its last `/` (`/` for one right under the root).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Checks `XDG_RUNTIME_DIR` itself; see ``checkRuntimeDirectory()``.
@@ -198,7 +185,7 @@ public struct HoorayPaths: Sendable, Hashable {
                 problem:
                     "other users may write in XDG_RUNTIME_DIR (mode \(String(info.st_mode & 0o777, radix: 8))) and it "
                     + "is not sticky, so they could replace what goes there",
-                fix: yours + ", or make this one private with `chmod 700 \(ShellCommand.quoted(base))`")
+                fix: yours + ", or make this one private with `chmod 700 \(ShellWord.quoted(base))`")
         }
     }
 
