@@ -130,10 +130,20 @@ let package = Package(
         .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics"]),
         // `hooray export` and `hooray import`: the export document, its CSV files, and import errors.
         .target(name: "HoorayTransfer", dependencies: ["HoorayKit", "HoorayStorage", "HoorayBasics"]),
+        // Plugins in another language: finding them, reading plugin.toml, their permissions, the
+        // sandbox, and the supervisor that runs each program and speaks JSON-RPC with it.
+        .target(
+            name: "HoorayExternalPlugins",
+            dependencies: [
+                "HoorayKit", "HoorayConfig", "HoorayStorage", "HoorayThreads", "HoorayCommands", "HoorayClient",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "HoorayEngine",
             dependencies: [
-                "HoorayCommands", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayConfig",
+                "HoorayExternalPlugins", "HoorayCommands", "HoorayKit", "HoorayScheduling", "HoorayStorage",
+                "HoorayDelivery", "HoorayConfig",
                 "HoorayAI",
                 "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",
                 "HoorayClient",
@@ -222,7 +232,7 @@ let package = Package(
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
-                "HoorayClient",
+                "HoorayClient", "HoorayExternalPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -271,7 +281,7 @@ let package = Package(
                 "HoorayEngine", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
                 "HoorayClient",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
-                "HabitsPlugin", "HoorayCommands",
+                "HabitsPlugin", "HoorayCommands", "HoorayExternalPlugins",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -3,6 +3,7 @@ import HoorayAI
 import HoorayClient
 import HoorayConfig
 import HoorayDelivery
+import HoorayExternalPlugins
 import HoorayKit
 import HoorayStorage
 import Logging

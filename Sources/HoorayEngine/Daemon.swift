@@ -4,6 +4,7 @@ import HoorayAI
 import HoorayClient
 import HoorayCommands
 import HoorayConfig
+import HoorayExternalPlugins
 import HoorayKeyring
 import HoorayKit
 import HoorayStorage

@@ -1,6 +1,7 @@
 import HoorayAI
 import HoorayClient
 import HoorayConfig
+import HoorayExternalPlugins
 import HoorayKit
 import Logging
 

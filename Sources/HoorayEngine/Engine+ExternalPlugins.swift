@@ -1,3 +1,4 @@
+import HoorayExternalPlugins
 import HoorayKit
 
 // Plugins in another language, as the engine sees them: held while their program is not running.

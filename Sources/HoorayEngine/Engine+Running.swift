@@ -1,6 +1,7 @@
 import Foundation
 import HoorayCelebrations
 import HoorayDelivery
+import HoorayExternalPlugins
 import HoorayKit
 import HoorayMessages
 import HoorayScheduling

@@ -4,6 +4,7 @@ import HoorayAI
 import HoorayConfig
 import HoorayDelivery
 import HoorayEngine
+import HoorayExternalPlugins
 import HoorayKit
 import HoorayStorage
 

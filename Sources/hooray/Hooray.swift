@@ -3,6 +3,7 @@ import BuiltInPlugins
 import Foundation
 import HoorayClient
 import HoorayEngine
+import HoorayExternalPlugins
 import HoorayKit
 import HoorayStorage
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayEngine
+import HoorayExternalPlugins
 import HooraySDK
 
 /// `hooray plugin new NAME --lang python|sh`: a working scaffold.

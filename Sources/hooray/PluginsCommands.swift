@@ -3,6 +3,7 @@ import Foundation
 import HoorayConfig
 import HoorayDelivery
 import HoorayEngine
+import HoorayExternalPlugins
 import HoorayKit
 import HoorayStorage
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayEngine
+import HoorayExternalPlugins
 import HoorayKit
 
 /// The plugins as `hooray plugins` lists them: from the running hoorayd, or else from the

@@ -2,6 +2,7 @@ import Foundation
 import HoorayClient
 import HoorayConfig
 import HoorayEngine
+import HoorayExternalPlugins
 
 /// The paths of this user's files as advice and help should name them: worked out from
 /// `$XDG_CONFIG_HOME`, `$XDG_DATA_HOME` and `HOORAY_SYSCONFDIR` as the loader and the daemon do,

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayCommands
 import HoorayEngine
+import HoorayExternalPlugins
 import HoorayKit
 import Testing
 import WinsPlugin

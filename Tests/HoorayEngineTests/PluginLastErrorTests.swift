@@ -3,6 +3,7 @@ import HoorayKit
 import Testing
 
 @testable import HoorayEngine
+@testable import HoorayExternalPlugins
 
 /// What `hooray plugins` says went wrong last with a plugin in another language.
 @Suite struct PluginLastErrorTests {

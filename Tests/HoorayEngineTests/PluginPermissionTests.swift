@@ -1,5 +1,6 @@
 import Foundation
 import HoorayEngine
+import HoorayExternalPlugins
 import HoorayKit
 import Testing
 

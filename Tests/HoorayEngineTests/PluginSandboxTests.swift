@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HoorayEngine
+@testable import HoorayExternalPlugins
 
 /// What a plugin's sandbox lets it see and use, checked on the argument list given to bubblewrap
 /// and on the `[limits]` of its `plugin.toml`, without running anything.

@@ -3,6 +3,7 @@ import HoorayKit
 import Testing
 
 @testable import HoorayEngine
+@testable import HoorayExternalPlugins
 
 /// The plugin protocol's bytes: frames as in LSP, JSON-RPC messages, and the members of a call.
 @Suite struct PluginWireTests {

@@ -4,6 +4,7 @@ import HoorayKit
 import Testing
 
 @testable import HoorayEngine
+@testable import HoorayExternalPlugins
 
 /// docs/protocol.md and the code agree: its examples decode, and every member the code writes is described.
 @Suite struct ProtocolDocumentTests {

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayClient
 import HoorayDelivery
+import HoorayExternalPlugins
 import HoorayKit
 
 /// A request to the daemon over its control socket: one JSON object on one line, such as

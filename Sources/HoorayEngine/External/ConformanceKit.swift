@@ -1,4 +1,5 @@
 import Foundation
+import HoorayExternalPlugins
 import HoorayKit
 import HoorayScheduling
 import HoorayStorage

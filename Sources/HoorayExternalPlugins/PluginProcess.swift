@@ -24,7 +24,7 @@ enum PluginProcessEvent: Sendable {
 /// One run of a plugin's program: started with a clean environment in its folder, with its standard
 /// output cut into frames on a thread of its own and its standard input written on another, so that
 /// nothing the plugin does or leaves undone blocks the host.
-final class PluginProcess: @unchecked Sendable {
+package final class PluginProcess: @unchecked Sendable {
     // @unchecked: `queued`, `inputClosed` and `foundInit` are guarded by `lock`; the rest is set once in `init`.
     /// The running program, once started.
     private(set) var child: SpawnedChild!
@@ -112,7 +112,7 @@ final class PluginProcess: @unchecked Sendable {
     }
 
     /// How the program ended: its exit status, or the signal that ended it; `nil` while it runs.
-    var ending: (status: Int32, signalled: Bool)? { Self.ending(of: child, sandboxed: sandboxed) }
+    package var ending: (status: Int32, signalled: Bool)? { Self.ending(of: child, sandboxed: sandboxed) }
 
     /// How a program ended; in the sandbox, bubblewrap says a signal as 128 + its number.
     static func ending(of child: SpawnedChild, sandboxed: Bool) -> (status: Int32, signalled: Bool)? {
@@ -182,7 +182,7 @@ final class PluginProcess: @unchecked Sendable {
     }
 
     /// Closes the plugin's standard input once what is queued has been written.
-    func closeInput() {
+    package func closeInput() {
         writer.async { [weak self] in
             guard let self else { return }
             let close = self.lock.withLock { () -> Bool in
@@ -194,7 +194,7 @@ final class PluginProcess: @unchecked Sendable {
     }
 
     /// Sends a signal to the process, if it still runs.
-    func signal(_ number: Int32) {
+    package func signal(_ number: Int32) {
         guard child.isRunning else { return }
         Self.signal(child.pid, number)
     }

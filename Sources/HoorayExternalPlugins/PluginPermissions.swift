@@ -98,7 +98,7 @@ extension PluginManifest {
         ]
     }
 
-    static func joined(_ words: [String]) -> String {
+    package static func joined(_ words: [String]) -> String {
         words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " and " + words.last!
     }
 }

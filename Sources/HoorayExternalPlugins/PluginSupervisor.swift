@@ -74,9 +74,9 @@ public struct ExternalPluginLimits: Sendable, Hashable {
 public actor PluginSupervisor {
     let manifest: PluginManifest
     let hostVersion: String
-    let environment: [String: String]
+    package let environment: [String: String]
     let dataDirectory: String
-    var limits = ExternalPluginLimits()
+    package var limits = ExternalPluginLimits()
     /// The plugin's logger: its context's (quiet in `hooray`, hoorayd's log in the daemon).
     var logger: Logger { context?.logger ?? Logger(label: manifest.name, factory: { _ in SwiftLogNoOpLogHandler() }) }
 
@@ -85,7 +85,7 @@ public actor PluginSupervisor {
     /// Called when the program starts running: the engine plans the plugin's reminders again.
     var runningChanged: (@Sendable () async -> Void)?
 
-    enum Phase {
+    package enum Phase {
         case idle
         case starting(PluginProcess)
         case running(PluginProcess)
@@ -96,7 +96,7 @@ public actor PluginSupervisor {
         case notStarted
     }
 
-    var phase = Phase.idle
+    package var phase = Phase.idle
     var generation = 0
     var nextID: Int64 = 1
     var pending: [RPCID: CheckedContinuation<JSONValue, any Error>] = [:]
@@ -110,12 +110,12 @@ public actor PluginSupervisor {
     var initializedConfig: JSONValue?
     /// Lines logged for the plugin's `log` calls and refusals in the current 10 seconds.
     var logWindow = (start: ContinuousClock.now, lines: 0, dropped: 0)
-    var exitWaiters: [CheckedContinuation<Void, Never>] = []
+    package var exitWaiters: [CheckedContinuation<Void, Never>] = []
     var crashes: [ContinuousClock.Instant] = []
     var restarts = 0
     var lastError: String?
     var apiVersion: Int?
-    var deliberateStop = false
+    package var deliberateStop = false
     var incoming: AsyncStream<RPCMessage>.Continuation?
     var incomingCount = 0
     /// Calls of the plugin taken up and not yet answered.
@@ -125,11 +125,11 @@ public actor PluginSupervisor {
     var reminderIDs: Set<String>?
     var gaveUpNoticePosted = false
     /// The last lines of its standard error that were passed on to the log.
-    var recentErrorLines: [String] = []
+    package var recentErrorLines: [String] = []
     /// How many of its calls were refused as its own fault (``noteRefusal(of:_:)``), and the first.
-    var refusedCalls: (count: Int, first: String?) = (0, nil)
+    package var refusedCalls: (count: Int, first: String?) = (0, nil)
     /// How many of the plugin's calls have been taken up, over every run.
-    var callsServed = 0
+    package var callsServed = 0
     /// How it was started, and its CPU time per call (`PluginSupervisor+Sandbox.swift`).
     var sandbox = SupervisorSandbox()
 
@@ -242,7 +242,7 @@ public actor PluginSupervisor {
     /// Waits until the plugin has answered `initialize`, or until it cannot.
     ///
     /// - Returns: Whether it runs.
-    func waitUntilReady(timeout: Double) async -> Bool {
+    package func waitUntilReady(timeout: Double) async -> Bool {
         switch phase {
         case .running: return true
         case .gaveUp, .idle, .stopping, .notStarted: return false
@@ -559,8 +559,8 @@ public final class RunningFlag: @unchecked Sendable {
 }
 
 /// A call to a plugin was not answered in time.
-struct CallTimedOut: Error, CustomStringConvertible {
-    var description: String { "the plugin did not answer in time" }
+package struct CallTimedOut: Error, CustomStringConvertible {
+    package var description: String { "the plugin did not answer in time" }
 }
 
 /// A plugin stopped before it answered.

@@ -11,10 +11,10 @@ import Logging
 extension PluginSupervisor {
     // MARK: Calls to the plugin
 
-    enum CallPhase { case any, stopping }
+    package enum CallPhase { case any, stopping }
 
     /// Calls the plugin and waits for its answer, at most `timeout` seconds.
-    func call(_ method: String, _ params: [String: JSONValue], timeout: Double? = nil, during: CallPhase = .any)
+    package func call(_ method: String, _ params: [String: JSONValue], timeout: Double? = nil, during: CallPhase = .any)
         async throws -> JSONValue
     {
         let process: PluginProcess
@@ -55,11 +55,11 @@ extension PluginSupervisor {
         waiter.resume(throwing: CallTimedOut())
     }
 
-    func notify(_ method: String, _ params: [String: JSONValue]) {
+    package func notify(_ method: String, _ params: [String: JSONValue]) {
         send(.notification(method: method, params: params))
     }
 
-    func send(_ message: RPCMessage) {
+    package func send(_ message: RPCMessage) {
         switch phase {
         case .starting(let process), .running(let process), .stopping(let process):
             if !process.send(message.frame) {
@@ -71,7 +71,7 @@ extension PluginSupervisor {
     }
 
     /// Tells the plugin that one of its reminders came due; its notice is shown already.
-    func reminderDue(_ due: DueReminder) {
+    package func reminderDue(_ due: DueReminder) {
         guard isRunning else { return }
         notify(
             "reminderDue",
@@ -132,7 +132,7 @@ extension PluginSupervisor {
     }
 
     /// The `params` of a `command` request.
-    func commandParams(_ invocation: CommandInvocation) throws -> [String: JSONValue] {
+    package func commandParams(_ invocation: CommandInvocation) throws -> [String: JSONValue] {
         var params: [String: JSONValue] = [:]
         if case .object(let members) = try JSONValue(encoding: invocation) { params = members }
         params["now"] = WireInstant.json(context?.now ?? Date())

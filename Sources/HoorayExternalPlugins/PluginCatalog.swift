@@ -12,7 +12,7 @@ public final class PluginCatalog: @unchecked Sendable {
     private let lock = NSLock()
     /// The built-in plugins.
     public let builtIns: [any HoorayPlugin]
-    let environment: [String: String]
+    package let environment: [String: String]
     let hostVersion: String
     let dataDirectory: String
     private var adapters: [String: ExternalPlugin] = [:]
@@ -198,7 +198,7 @@ public struct PluginReport: Codable, Sendable, Hashable {
     }
 
     /// The range a manifest gives, as `hooray plugins` shows it: `1`, or `1-2`.
-    static func range(_ versions: ClosedRange<Int>) -> String {
+    package static func range(_ versions: ClosedRange<Int>) -> String {
         versions.lowerBound == versions.upperBound
             ? "\(versions.lowerBound)" : "\(versions.lowerBound)-\(versions.upperBound)"
     }
