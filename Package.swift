@@ -128,6 +128,14 @@ let package = Package(
         .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         // Plugins' command lines: the tree of their words, parsing and help, and the free-text guard.
         .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics"]),
+        // `hooray plugins test`: a plugin in another language put through its paces on a real engine.
+        .target(
+            name: "HoorayConformance",
+            dependencies: [
+                "HoorayEngine", "HoorayExternalPlugins", "HoorayKit", "HoorayScheduling", "HoorayStorage",
+                "HoorayThreads", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // `hooray export` and `hooray import`: the export document, its CSV files, and import errors.
         .target(name: "HoorayTransfer", dependencies: ["HoorayKit", "HoorayStorage", "HoorayBasics"]),
         // Plugins in another language: finding them, reading plugin.toml, their permissions, the
@@ -232,7 +240,7 @@ let package = Package(
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
-                "HoorayClient", "HoorayExternalPlugins",
+                "HoorayClient", "HoorayExternalPlugins", "HoorayConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -281,7 +289,7 @@ let package = Package(
                 "HoorayEngine", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
                 "HoorayClient",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
-                "HabitsPlugin", "HoorayCommands", "HoorayExternalPlugins",
+                "HabitsPlugin", "HoorayCommands", "HoorayExternalPlugins", "HoorayConformance",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

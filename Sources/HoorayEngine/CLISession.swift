@@ -254,11 +254,12 @@ extension CLISession {
 }
 
 /// A sink for CLI-side engines that never delivers (the daemon does that).
-struct OfflineSink: NotificationSink {
-    func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
-    func serverStatus() async -> ServerStatus { .unavailable(reason: "not checked by the CLI") }
-    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
+package struct OfflineSink: NotificationSink {
+    package init() {}
+    package func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
+    package func serverStatus() async -> ServerStatus { .unavailable(reason: "not checked by the CLI") }
+    package func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
         .unavailable(reason: "the CLI does not deliver notices")
     }
-    func shutdown() async {}
+    package func shutdown() async {}
 }

@@ -208,7 +208,7 @@ extension Engine {
         }
     }
 
-    func fire(_ key: RuleKey, now: Date) async {
+    package func fire(_ key: RuleKey, now: Date) async {
         do {
             guard let plugin = plugins[key.plugin], !isHeld(key.plugin),
                 let rule = try await database.rule(plugin: key.plugin, reminderID: key.reminder),

@@ -442,7 +442,7 @@ public actor Engine {
 
 extension Duration {
     /// The duration in seconds, as a `TimeInterval`.
-    var timeInterval: TimeInterval {
+    package var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoorayConformance
 import HoorayEngine
 import HoorayKit
 

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayConformance
 import HoorayEngine
 import HooraySystemTesting
 import Testing
