@@ -128,6 +128,14 @@ let package = Package(
         .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         // Plugins' command lines: the tree of their words, parsing and help, and the free-text guard.
         .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics"]),
+        // The anonymous identity (a file or the keyring) and the AI praise that asks for it when needed.
+        .target(
+            name: "HoorayIdentity",
+            dependencies: [
+                "HoorayKit", "HoorayConfig", "HoorayKeyring", "HoorayStorage", "HoorayAI", "HoorayClient",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // `hooray plugins test`: a plugin in another language put through its paces on a real engine.
         .target(
             name: "HoorayConformance",
@@ -150,7 +158,8 @@ let package = Package(
         .target(
             name: "HoorayEngine",
             dependencies: [
-                "HoorayExternalPlugins", "HoorayCommands", "HoorayKit", "HoorayScheduling", "HoorayStorage",
+                "HoorayExternalPlugins", "HoorayIdentity", "HoorayCommands", "HoorayKit", "HoorayScheduling",
+                "HoorayStorage",
                 "HoorayDelivery", "HoorayConfig",
                 "HoorayAI",
                 "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",
@@ -240,7 +249,7 @@ let package = Package(
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
-                "HoorayClient", "HoorayExternalPlugins", "HoorayConformance",
+                "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -289,7 +298,7 @@ let package = Package(
                 "HoorayEngine", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
                 "HoorayClient",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
-                "HabitsPlugin", "HoorayCommands", "HoorayExternalPlugins", "HoorayConformance",
+                "HabitsPlugin", "HoorayCommands", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

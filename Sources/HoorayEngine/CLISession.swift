@@ -4,6 +4,7 @@ import HoorayClient
 import HoorayConfig
 import HoorayDelivery
 import HoorayExternalPlugins
+import HoorayIdentity
 import HoorayKit
 import HoorayStorage
 import Logging

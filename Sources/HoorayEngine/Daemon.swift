@@ -5,6 +5,7 @@ import HoorayClient
 import HoorayCommands
 import HoorayConfig
 import HoorayExternalPlugins
+import HoorayIdentity
 import HoorayKeyring
 import HoorayKit
 import HoorayStorage

@@ -13,7 +13,7 @@ import Logging
 /// as when the network is down, so requests go out once the keyring is unlocked. A new identity is
 /// never made in its place. The desktop's unlock prompt is asked for at most once per start, by
 /// the first request that finds the keyring locked.
-final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable {
+package final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable {
     // @unchecked: `identity` and `askedToUnlock` are only touched while holding `lock`.
     private let lock = NSLock()
     private var identity: AnonymousIdentity?
@@ -28,18 +28,18 @@ final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked Sendable
     ///   - configuration: The `[ai]` section, with a provider set.
     ///   - vault: Where the identity is read.
     ///   - logger: Where failures are logged; it never receives the identity or a key.
-    init(configuration: AIConfiguration, vault: IdentityVault, logger: Logger) {
+    package init(configuration: AIConfiguration, vault: IdentityVault, logger: Logger) {
         self.configuration = configuration
         self.vault = vault
         self.logger = logger
     }
 
     /// Keeps an identity read elsewhere, so that requests need not read it again.
-    func remember(_ found: AnonymousIdentity) {
+    package func remember(_ found: AnonymousIdentity) {
         lock.withLock { identity = found }
     }
 
-    func praise(for moment: MomentForPraise) async throws -> AIPraise {
+    package func praise(for moment: MomentForPraise) async throws -> AIPraise {
         let userID = try await currentIdentity().userID
         return try await CurlPraiseProvider(configuration: configuration, userID: userID, logger: logger)
             .praise(for: moment)
