@@ -136,6 +136,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // hoorayd's wiring: the daemon's run, its control server, lock, log and status bar feed.
+        // Linked by hoorayd only.
+        .target(
+            name: "HoorayDaemon",
+            dependencies: [
+                "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayCommands", "HoorayConfig", "HoorayExternalPlugins",
+                "HoorayIdentity", "HoorayKeyring", "HoorayKit", "HoorayStorage", "HoorayThreads", "CLinux",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // `hooray plugins test`: a plugin in another language put through its paces on a real engine.
         .target(
             name: "HoorayConformance",
@@ -238,7 +249,7 @@ let package = Package(
         .executableTarget(
             name: "hoorayd",
             dependencies: [
-                "HoorayEngine", "HoorayKit", "HoorayThreads", "BuiltInPlugins",
+                "HoorayDaemon", "HoorayEngine", "HoorayKit", "HoorayThreads", "BuiltInPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -299,6 +310,7 @@ let package = Package(
                 "HoorayClient",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
                 "HabitsPlugin", "HoorayCommands", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity",
+                "HoorayDaemon",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -2,6 +2,7 @@ import HoorayAI
 import HoorayClient
 import HoorayConfig
 import HoorayExternalPlugins
+import HoorayIdentity
 import HoorayKit
 import Logging
 
@@ -56,7 +57,7 @@ public struct DaemonConfiguration: Sendable {
     ///   - logger: Where the provider logs.
     public func commandPraiseProvider(paths: HoorayPaths, logger: Logger) -> any PraiseProvider {
         if aiSectionIgnored { return PraiseLeftForLater() }
-        return Daemon.makePraiseProvider(ai, identity: identityStore, paths: paths, logger: logger)
+        return IdentityResolvingPraiseProvider.make(ai, identity: identityStore, paths: paths, logger: logger)
     }
 
     /// Where the anonymous identity is kept: `[identity] store`.

@@ -129,7 +129,7 @@ public enum ActionOutcome: Sendable, Equatable {
 /// no timer running at all. Delivery runs in its own loop so that a slow or hung notification
 /// server never holds up the schedule.
 public actor Engine {
-    let database: HoorayDatabase
+    package let database: HoorayDatabase
     let sink: any NotificationSink
     let clock: any HoorayClock
     var timeZone: TimeZone

@@ -218,7 +218,7 @@ extension Engine {
 
     /// Asks the notification server whether it is in do-not-disturb, as delivery does; a server
     /// that does not answer in time leaves the state as it was.
-    func refreshDoNotDisturb() async {
+    package func refreshDoNotDisturb() async {
         let sink = sink
         guard
             let state = try? await withTimeLimit(Self.doNotDisturbTimeLimit, { await sink.doNotDisturb() }),
@@ -229,7 +229,7 @@ extension Engine {
 
     /// When a status bar's line next changes by the clock alone
     /// (``BarSnapshot/nextChange(after:timeZone:quiet:)``).
-    func nextBarChange(after snapshot: BarSnapshot) -> Date {
+    package func nextBarChange(after snapshot: BarSnapshot) -> Date {
         snapshot.nextChange(after: clock.now, timeZone: timeZone, quiet: settings.quietHours)
     }
 

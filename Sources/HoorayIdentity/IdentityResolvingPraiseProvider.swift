@@ -1,5 +1,7 @@
 import Foundation
 import HoorayAI
+import HoorayClient
+import HoorayConfig
 import HoorayKeyring
 import HoorayKit
 import HoorayStorage
@@ -70,5 +72,43 @@ package final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked 
             defer { askedToUnlock = true }
             return !askedToUnlock
         }
+    }
+}
+
+extension IdentityResolvingPraiseProvider {
+    /// Makes the AI praise provider plugins get: libcurl to the configured endpoint, sending the
+    /// anonymous identity as `x-user-id`; or one that always says "not configured".
+    ///
+    /// The identity is made (or moved into the keyring) here on the first run, on a thread of its
+    /// own: a keyring that does not answer costs that thread its timeouts, never the scheduler's
+    /// start. When it cannot be read — the keyring is locked or not answering, or the identity
+    /// file is damaged — this is logged with what to do, offline praise keeps working, and each AI
+    /// request tries again, so requests go out once the identity can be read.
+    public static func make(
+        _ configuration: AIConfiguration, identity store: CoreSettings.Identity.Store, paths: HoorayPaths,
+        logger: Logger
+    ) -> any PraiseProvider {
+        let vault = IdentityVault(store: store, paths: paths)
+        // Labelled "ai", at the caller's level: a command's quiet logger keeps a failed request off
+        // the terminal (the praise falls back offline), the daemon's logs it.
+        var aiLogger = Logger(label: "ai")
+        aiLogger.logLevel = logger.logLevel
+        let provider =
+            configuration.provider == .off
+            ? nil
+            : IdentityResolvingPraiseProvider(configuration: configuration, vault: vault, logger: aiLogger)
+        Thread.detachNewThread {
+            do {
+                let (identity, place) = try vault.identity()
+                provider?.remember(identity)
+                logger.info("the anonymous id is kept in \(place)")
+            } catch {
+                logger.log(level: provider == nil ? .warning : .error, "\(error)")
+            }
+        }
+        guard let provider else { return NoPraiseProvider() }
+        logger.info(
+            "AI praise from \(configuration.provider.rawValue) at \(configuration.endpoint?.absoluteString ?? "?")")
+        return provider
     }
 }

@@ -1,3 +1,4 @@
+import HoorayDaemon
 import HoorayEngine
 import Testing
 

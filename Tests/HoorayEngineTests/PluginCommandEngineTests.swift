@@ -1,4 +1,5 @@
 import Foundation
+import HoorayDaemon
 import HoorayEngine
 import HoorayKit
 import Testing

@@ -7,6 +7,7 @@ import HoorayTesting
 import Logging
 import Testing
 
+@testable import HoorayDaemon
 @testable import HoorayEngine
 
 /// The status-bar line of `hooray bar`: what it says, made safe for each bar, and the control

@@ -4,6 +4,7 @@ import HoorayAI
 import HoorayClient
 import HoorayCommands
 import HoorayConfig
+import HoorayEngine
 import HoorayExternalPlugins
 import HoorayIdentity
 import HoorayKeyring
@@ -161,7 +162,8 @@ public enum Daemon {
             logger.info("configuration: \(loaded.files.joined(separator: ", "))")
         }
         await engine.setPraiseProvider(
-            makePraiseProvider(loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
+            IdentityResolvingPraiseProvider.make(
+                loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(sink: sink, logger: logger)
@@ -386,42 +388,6 @@ public enum Daemon {
         }
     }
 
-    /// Makes the AI praise provider plugins get: libcurl to the configured endpoint, sending the
-    /// anonymous identity as `x-user-id`; or one that always says "not configured".
-    ///
-    /// The identity is made (or moved into the keyring) here on the first run, on a thread of its
-    /// own: a keyring that does not answer costs that thread its timeouts, never the scheduler's
-    /// start. When it cannot be read — the keyring is locked or not answering, or the identity
-    /// file is damaged — this is logged with what to do, offline praise keeps working, and each AI
-    /// request tries again, so requests go out once the identity can be read.
-    static func makePraiseProvider(
-        _ configuration: AIConfiguration, identity store: CoreSettings.Identity.Store, paths: HoorayPaths,
-        logger: Logger
-    ) -> any PraiseProvider {
-        let vault = IdentityVault(store: store, paths: paths)
-        // Labelled "ai", at the caller's level: a command's quiet logger keeps a failed request off
-        // the terminal (the praise falls back offline), the daemon's logs it.
-        var aiLogger = Logger(label: "ai")
-        aiLogger.logLevel = logger.logLevel
-        let provider =
-            configuration.provider == .off
-            ? nil
-            : IdentityResolvingPraiseProvider(configuration: configuration, vault: vault, logger: aiLogger)
-        Thread.detachNewThread {
-            do {
-                let (identity, place) = try vault.identity()
-                provider?.remember(identity)
-                logger.info("the anonymous id is kept in \(place)")
-            } catch {
-                logger.log(level: provider == nil ? .warning : .error, "\(error)")
-            }
-        }
-        guard let provider else { return NoPraiseProvider() }
-        logger.info(
-            "AI praise from \(configuration.provider.rawValue) at \(configuration.endpoint?.absoluteString ?? "?")")
-        return provider
-    }
-
     /// Logs the next few reminders in local time, so a user starting hoorayd sees what it will do.
     static func announceUpcoming(database: HoorayDatabase, logger: Logger, limit: Int = 5) async {
         guard let (rules, total) = try? await database.upcomingRules(limit: limit) else { return }
@@ -473,7 +439,7 @@ public enum Daemon {
             logLevel.level = loaded.logLevel
             for warning in loaded.warnings { logger.warning("\(warning)") }
             await engine.setPraiseProvider(
-                makePraiseProvider(
+                IdentityResolvingPraiseProvider.make(
                     loaded.ai, identity: loaded.identityStore, paths: try HoorayPaths(environment: loader.environment),
                     logger: logger))
             await engine.apply(settings: loaded.settings, plugins: loaded.setups)

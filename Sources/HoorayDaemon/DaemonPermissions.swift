@@ -1,4 +1,5 @@
 import Foundation
+import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit
 import Logging

@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import HoorayClient
+import HoorayEngine
 import HoorayThreads
 
 /// The daemon's end of the control channel: a `0600` Unix socket in the runtime directory.

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayEngine
 import Logging
 
 /// Logs one line per message to standard error, in a form journald understands.

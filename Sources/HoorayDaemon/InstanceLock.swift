@@ -1,4 +1,5 @@
 import Foundation
+import HoorayEngine
 import HoorayStorage
 
 /// The lock that keeps a single `hoorayd` per data folder and per control socket.

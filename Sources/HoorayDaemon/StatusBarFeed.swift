@@ -1,4 +1,5 @@
 import Foundation
+import HoorayEngine
 import Logging
 import ServiceLifecycle
 import Synchronization
