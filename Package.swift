@@ -147,6 +147,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The command line's side: a session reading the configuration and the database, and plugin
+        // commands run in `hooray` itself while hoorayd is stopped. Linked by hooray-cli only.
+        .target(
+            name: "HoorayCLIHost",
+            dependencies: [
+                "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayConfig", "HoorayDelivery", "HoorayExternalPlugins",
+                "HoorayIdentity", "HoorayKit", "HoorayStorage", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // `hooray plugins test`: a plugin in another language put through its paces on a real engine.
         .target(
             name: "HoorayConformance",
@@ -260,7 +269,7 @@ let package = Package(
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
-                "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity",
+                "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity", "HoorayCLIHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

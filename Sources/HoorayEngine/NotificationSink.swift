@@ -40,3 +40,14 @@ extension ServerStatus {
         }
     }
 }
+
+/// A sink for CLI-side engines that never delivers (the daemon does that).
+package struct OfflineSink: NotificationSink {
+    package init() {}
+    package func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
+    package func serverStatus() async -> ServerStatus { .unavailable(reason: "not checked by the CLI") }
+    package func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
+        .unavailable(reason: "the CLI does not deliver notices")
+    }
+    package func shutdown() async {}
+}

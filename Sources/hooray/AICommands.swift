@@ -2,6 +2,7 @@ import ArgumentParser
 import CLinux
 import Foundation
 import HoorayAI
+import HoorayCLIHost
 import HoorayEngine
 import HoorayKeyring
 import HoorayKit

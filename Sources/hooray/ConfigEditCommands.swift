@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoorayCLIHost
 import HoorayConfig
 import HoorayEngine
 import HoorayKit

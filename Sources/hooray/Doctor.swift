@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayAI
+import HoorayCLIHost
 import HoorayConfig
 import HoorayDelivery
 import HoorayEngine

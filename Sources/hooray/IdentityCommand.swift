@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayAI
+import HoorayCLIHost
 import HoorayEngine
 import HoorayIdentity
 import HoorayKit

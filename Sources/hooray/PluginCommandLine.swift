@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoorayCLIHost
 import HoorayCommands
 import HoorayConfig
 import HoorayEngine

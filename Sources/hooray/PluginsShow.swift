@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoorayCLIHost
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit

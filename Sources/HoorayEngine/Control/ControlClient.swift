@@ -27,7 +27,7 @@ public enum ControlClient {
     }
 
     /// Reads an answer line: refuses one of another protocol version, with what to do.
-    static func decodeAnswer(_ line: Data) throws -> ControlResponse {
+    package static func decodeAnswer(_ line: Data) throws -> ControlResponse {
         try ControlCoding.checkVersion(ofAnswer: line)
         do {
             return try ControlCoding.decode(ControlResponse.self, from: line)

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayClient
+import HoorayEngine
 import HoorayKit
 import HoorayStorage
 import Logging

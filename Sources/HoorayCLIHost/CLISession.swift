@@ -3,6 +3,7 @@ import HoorayAI
 import HoorayClient
 import HoorayConfig
 import HoorayDelivery
+import HoorayEngine
 import HoorayExternalPlugins
 import HoorayIdentity
 import HoorayKit
@@ -252,15 +253,4 @@ extension CLISession {
             return .failure(error)
         }
     }
-}
-
-/// A sink for CLI-side engines that never delivers (the daemon does that).
-package struct OfflineSink: NotificationSink {
-    package init() {}
-    package func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
-    package func serverStatus() async -> ServerStatus { .unavailable(reason: "not checked by the CLI") }
-    package func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
-        .unavailable(reason: "the CLI does not deliver notices")
-    }
-    package func shutdown() async {}
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayEngine
 
 /// The width of a terminal, in columns, for output laid out to fit it.
 public enum TerminalColumns {
