@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoorayClient
 import HoorayEngine
 import HoorayKit
 
