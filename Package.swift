@@ -207,7 +207,7 @@ let package = Package(
         .executableTarget(
             name: "hoorayd",
             dependencies: [
-                "HoorayEngine", "HoorayKit", "HoorayThreads", "BuiltInPlugins",
+                "HoorayEngine", "HoorayKit", "HoorayThreads", "BuiltInPlugins", "HoorayClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

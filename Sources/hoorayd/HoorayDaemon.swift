@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuiltInPlugins
 import Foundation
+import HoorayClient
 import HoorayEngine
 import HoorayKit
 import HoorayThreads

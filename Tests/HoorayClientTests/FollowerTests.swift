@@ -66,3 +66,11 @@ import Testing
         #expect(ControlFollower.isListening(folder.socket))
     }
 }
+
+@Suite struct ProcessArgumentsTests {
+    @Test func theKernelsCommandLineIsTheProcesssOwnWordForWord() {
+        let raw = ProcessArguments.raw()
+        #expect(raw.map { String(decoding: $0, as: UTF8.self) } == CommandLine.arguments)
+        #expect(ProcessArguments.current() == Array(CommandLine.arguments.dropFirst()))
+    }
+}
