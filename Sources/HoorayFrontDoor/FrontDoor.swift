@@ -175,7 +175,6 @@ enum FrontDoor {
             let id = requestID(),
             let connection = try? ControlConnection(socketPath: paths.controlSocket, timeout: answerWait / 1000)
         else { handOver(arguments) }
-        let fd = connection.fd
 
         let terminal = environment["TERM"]
         let caller = FrontDoorCaller(
@@ -207,7 +206,7 @@ enum FrontDoor {
             guard let answer = try? ControlCoding.decode(RunAnswer.self, from: line) else {
                 // Not an answer that can be read: the daemon may have run the command, so the full
                 // program goes on from this request, as for a daemon that closed the connection.
-                _ = fcntl(fd, F_SETFD, 0)
+                let fd = connection.handOff()
                 handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
             }
             // A daemon of another version ran nothing: the full program runs the command line.
@@ -231,7 +230,7 @@ enum FrontDoor {
                 if let file = unlinkedFile(holding: Array(line), beside: paths.controlSocket) {
                     handOver(arguments, [("HOORAY_FRONT_DOOR", "answered \(id) \(file)")])
                 }
-                _ = fcntl(fd, F_SETFD, 0)
+                let fd = connection.handOff()
                 handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
             }
             // Handed back, or busy: nothing was run, the full program runs it.
@@ -240,10 +239,10 @@ enum FrontDoor {
             // The request waits in a daemon that has not answered: the full program goes on from here on
             // this very connection — waits on for a daemon that runs, or claims the request id and runs the
             // command itself, so that it runs once.
-            _ = fcntl(fd, F_SETFD, 0)
+            let fd = connection.handOff()
             handOver(arguments, [("HOORAY_FRONT_DOOR", "waiting \(id) \(fd) \(answerWait)")])
         case .closed:
-            _ = fcntl(fd, F_SETFD, 0)
+            let fd = connection.handOff()
             handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
         }
     }
