@@ -1,7 +1,7 @@
 import Glibc
 
 /// The process's command-line arguments.
-public enum ProcessArguments {
+package enum ProcessArguments {
     /// The arguments as the user gave them, without the program name.
     ///
     /// Swift fills `CommandLine.arguments` from the runtime's startup hook; under some `LD_PRELOAD`
