@@ -94,8 +94,9 @@ let package = Package(
 
         // The client of hoorayd's control socket, for the `hooray` front door, `hooray-cli`, the tests
         // and the desktop app: the wire's types and its one JSON path, connecting with deadlines and
-        // the peer's check, the path rules. No Foundation (FoundationEssentials only, no ICU).
-        .target(name: "HoorayClient", dependencies: ["HoorayBasics"]),
+        // the peer's check, following answers and waiting for a daemon (inotify, through CLinux), the
+        // path rules. No Foundation (FoundationEssentials only, no ICU).
+        .target(name: "HoorayClient", dependencies: ["HoorayBasics", "CLinux"]),
 
         // The host's own threads, named for system tools; no plugin's business. Its C half is
         // hoorayd's executor for Swift concurrency and the signal relay, which keep hoorayd off
@@ -258,7 +259,7 @@ let package = Package(
         .executableTarget(
             name: "hoorayd",
             dependencies: [
-                "HoorayDaemon", "HoorayEngine", "HoorayKit", "HoorayThreads", "BuiltInPlugins",
+                "HoorayDaemon", "HoorayEngine", "HoorayKit", "HoorayThreads", "BuiltInPlugins", "HoorayClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

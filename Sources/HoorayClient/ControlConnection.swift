@@ -32,7 +32,20 @@ public final class ControlConnection {
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    /// Whether this object closes `fd` as it goes: no more once handed off.
+    private var owned = true
+
+    deinit { if owned { close(fd) } }
+
+    /// Leaves the connection open for a program this process `exec`s (the front door's hand-over
+    /// to the full program), and to it alone: this object no longer closes it.
+    ///
+    /// - Returns: The descriptor, to name to that program.
+    public func handOff() -> Int32 {
+        owned = false
+        _ = fcntl(fd, F_SETFD, 0)
+        return fd
+    }
 
     /// Sends a request line (with its newline).
     ///

@@ -79,7 +79,7 @@ public struct CommandOutput: Codable, Sendable, Equatable {
 /// `hooray` would and runs it when it is a plugin's command that needs nothing of the terminal,
 /// answering with ``CommandOutput``; otherwise it answers `hand_over` having done nothing. The
 /// `run` method of docs/protocol.md; the engine's `ControlRequest.run` is written and read as this.
-public struct RunRequest: Codable, Sendable, Equatable {
+package struct RunRequest: Codable, Sendable, Equatable {
     /// The words after `hooray`.
     public var arguments: [String]
     /// What the front door says of its terminal and environment.
@@ -120,7 +120,7 @@ public struct RunRequest: Codable, Sendable, Equatable {
 
 /// What the front door reads of the daemon's answer to a `run` request: the members of the answer
 /// (the engine's `ControlResponse`) that tell it what to do.
-public struct RunAnswer: Decodable, Sendable, Equatable {
+package struct RunAnswer: Decodable, Sendable, Equatable {
     /// What to print and the status to exit with, once the daemon ran the command.
     public var output: CommandOutput?
     /// `true` when the full program is to run the command line (not run), or to go on from the

@@ -149,7 +149,7 @@ public struct HoorayPaths: Sendable, Hashable {
     }
 
     /// The folder `path` is in: what comes before its last `/` (`/` for one right under the root).
-    static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 
 /// `--config FILE`, `--json`, `--no-color` and `--no-pager`: the options every command takes, before or after
 /// its name (`hooray --config x.toml next` is `hooray next --config x.toml`).

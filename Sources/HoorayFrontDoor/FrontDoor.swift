@@ -20,36 +20,6 @@ import HoorayClient
 /// as it does for a request of its own (`PluginCommandRunner.answerWait`).
 let answerWait = 2000
 
-// MARK: The command line, byte for byte
-
-/// The arguments as the kernel has them (argv[0] included): `CommandLine` may be empty under
-/// `LD_PRELOAD` tools such as libfaketime.
-func rawArguments() -> [[UInt8]] {
-    var bytes: [UInt8] = []
-    let fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC)
-    if fd >= 0 {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-        }
-        close(fd)
-    }
-    var words = bytes.split(separator: 0, omittingEmptySubsequences: false).map { Array($0) }
-    if words.last == [] { words.removeLast() }
-    if words.isEmpty {
-        words = (0..<Int(CommandLine.argc)).map { index in
-            guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
-            return Array(
-                UnsafeBufferPointer(
-                    start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
-        }
-    }
-    return words
-}
-
 // MARK: Handing over to the full program
 
 /// This program's file: `/proc/self/exe`, else — without `/proc` — the path it was started by
@@ -192,7 +162,7 @@ enum FrontDoor {
     static func main() {
         let start = ContinuousClock.now
         openClosedStandardDescriptors()
-        let arguments = rawArguments()
+        let arguments = ProcessArguments.raw()
         let words = arguments.dropFirst().map { String(validating: $0, as: UTF8.self) }
         let environment = ProcessInfo.processInfo.environment
 
@@ -205,7 +175,6 @@ enum FrontDoor {
             let id = requestID(),
             let connection = try? ControlConnection(socketPath: paths.controlSocket, timeout: answerWait / 1000)
         else { handOver(arguments) }
-        let fd = connection.fd
 
         let terminal = environment["TERM"]
         let caller = FrontDoorCaller(
@@ -237,7 +206,7 @@ enum FrontDoor {
             guard let answer = try? ControlCoding.decode(RunAnswer.self, from: line) else {
                 // Not an answer that can be read: the daemon may have run the command, so the full
                 // program goes on from this request, as for a daemon that closed the connection.
-                _ = fcntl(fd, F_SETFD, 0)
+                let fd = connection.handOff()
                 handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
             }
             // A daemon of another version ran nothing: the full program runs the command line.
@@ -261,7 +230,7 @@ enum FrontDoor {
                 if let file = unlinkedFile(holding: Array(line), beside: paths.controlSocket) {
                     handOver(arguments, [("HOORAY_FRONT_DOOR", "answered \(id) \(file)")])
                 }
-                _ = fcntl(fd, F_SETFD, 0)
+                let fd = connection.handOff()
                 handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
             }
             // Handed back, or busy: nothing was run, the full program runs it.
@@ -270,10 +239,10 @@ enum FrontDoor {
             // The request waits in a daemon that has not answered: the full program goes on from here on
             // this very connection — waits on for a daemon that runs, or claims the request id and runs the
             // command itself, so that it runs once.
-            _ = fcntl(fd, F_SETFD, 0)
+            let fd = connection.handOff()
             handOver(arguments, [("HOORAY_FRONT_DOOR", "waiting \(id) \(fd) \(answerWait)")])
         case .closed:
-            _ = fcntl(fd, F_SETFD, 0)
+            let fd = connection.handOff()
             handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuiltInPlugins
 import Foundation
+import HoorayClient
 import HoorayDaemon
 import HoorayEngine
 import HoorayKit

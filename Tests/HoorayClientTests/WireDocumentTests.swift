@@ -1,6 +1,7 @@
 import Foundation
 import HoorayBasics
 import HoorayClient
+import HooraySystemTesting
 import Testing
 
 /// The client's wire types and docs/protocol.md agree: each `run` example the document shows reads
@@ -82,6 +83,23 @@ import Testing
             #expect(error.requestWasRefused)
             #expect(error.message.contains("speaks control protocol 2"))
             #expect(error.message.contains("systemctl --user restart hooray"))
+        }
+    }
+}
+
+/// The front door, which speaks to hoorayd through HoorayClient, stays free of Foundation.
+@Suite struct FrontDoorLinkTests {
+    @Test func theFrontDoorLoadsNoFoundationButItsEssentials() async throws {
+        let frontDoor = try BuiltProducts.executable(named: "hooray")
+        let dynamic = try await ProcessRunner.run("/usr/bin/readelf", arguments: ["-d", frontDoor])
+        #expect(dynamic.status == .exited(0), "\(dynamic.standardError)")
+        let needed = dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(!needed.isEmpty, "readelf -d lists no library the front door needs: \(dynamic.standardOutput)")
+        // A build with the Swift runtime linked in (as released) needs no Swift library at all.
+        for line in needed {
+            #expect(!line.contains("libFoundation.so"), "the front door loads Foundation: \(line)")
+            #expect(!line.contains("libFoundationInternationalization"), "the front door loads ICU's part: \(line)")
+            #expect(!line.contains("lib_FoundationICU"), "the front door loads ICU: \(line)")
         }
     }
 }

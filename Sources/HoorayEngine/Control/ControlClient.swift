@@ -1,8 +1,7 @@
 import Foundation
 import HoorayClient
 
-/// The CLI's end of the control channel.
-public enum ControlClient {
+extension ControlClient {
     /// Sends one request to the daemon and returns its answer.
     ///
     /// - Returns: `nil` when no daemon is listening (the socket is missing or refuses connections).
@@ -10,19 +9,8 @@ public enum ControlClient {
     public static func send(_ request: ControlRequest, socketPath: String, timeout: Int = 5) throws
         -> ControlResponse?
     {
-        guard let fd = try UnixSocket.connect(socketPath, timeout: timeout) else { return nil }
-        defer { close(fd) }
-        // A daemon that turns the connection away (it is busy) answers before reading, and
-        // closes: its answer is still there to read after the write failed.
-        let sent = UnixSocket.writeAll(fd, try ControlCoding.encode(request))
-        errno = 0
-        guard let line = UnixSocket.readLine(fd, limit: maxResponseBytes) else {
-            guard sent else { throw ControlError(message: "the daemon closed the control connection") }
-            if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw ControlError(message: "the daemon did not answer within \(timeout) s")
-            }
-            throw ControlError(message: "the daemon closed the connection without answering; it may have stopped")
-        }
+        guard let line = try exchange(line: try ControlCoding.encode(request), socketPath: socketPath, timeout: timeout)
+        else { return nil }
         return try decodeAnswer(line)
     }
 
@@ -65,6 +53,20 @@ extension ControlConnection {
         case .answered(let line): .answered(try ControlClient.decodeAnswer(line))
         case .notYet: .notYet
         case .closed: .closed
+        }
+    }
+}
+
+extension ControlFollower {
+    /// Sends `request` and calls `answer` with each answer until the daemon closes the connection,
+    /// or `answer` returns `false`.
+    ///
+    /// - Throws: ``ControlError`` for an answer that cannot be read or is of another protocol.
+    public static func follow(
+        _ request: ControlRequest, socketPath: String, answer: (ControlResponse) throws -> Bool
+    ) throws -> End {
+        try follow(line: try ControlCoding.encode(request), socketPath: socketPath) { line in
+            try answer(try ControlClient.decodeAnswer(line))
         }
     }
 }

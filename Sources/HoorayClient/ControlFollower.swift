@@ -1,6 +1,6 @@
 import CLinux
-import Foundation
-import HoorayClient
+import FoundationEssentials
+import Glibc
 
 /// The client's end of a followed request (`bar` with `follow`): one answer line after another
 /// until the daemon goes away, and a way to wait, without polling, for a daemon to appear.
@@ -13,20 +13,19 @@ public enum ControlFollower {
         case closed(answers: Int)
     }
 
-    /// Sends `request` and calls `answer` with each answer line until the daemon closes the
-    /// connection, or `answer` returns `false`.
+    /// Sends the request `line` (with its newline) and calls `answer` with each answer line
+    /// (without its newline) until the daemon closes the connection, or `answer` returns `false`.
     ///
-    /// - Throws: ``ControlError`` for an answer that cannot be read or is of another protocol.
-    public static func follow(
-        _ request: ControlRequest, socketPath: String, answer: (ControlResponse) throws -> Bool
-    ) throws -> End {
+    /// - Throws: ``ControlError`` for an answer too long, or a server of another user; what
+    ///   `answer` throws.
+    public static func follow(line request: Data, socketPath: String, answer: (Data) throws -> Bool) throws -> End {
         guard let connection = try ControlConnection(socketPath: socketPath) else { return .notRunning }
         // Answers come when something changes, however long that takes; writing still times out.
         var never = timeval(tv_sec: 0, tv_usec: 0)
         setsockopt(connection.fd, SOL_SOCKET, SO_RCVTIMEO, &never, socklen_t(MemoryLayout<timeval>.size))
         // A daemon that turns the connection away (it is busy) answers before reading and closes:
         // the write may fail, and the answer is still there to read.
-        _ = try? connection.send(request)
+        _ = connection.send(line: request)
         var buffer = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var count = 0
@@ -35,7 +34,7 @@ public enum ControlFollower {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[buffer.index(after: newline)...])
                 count += 1
-                guard try answer(try ControlClient.decodeAnswer(Data(line))) else { return .closed(answers: count) }
+                guard try answer(Data(line)) else { return .closed(answers: count) }
             }
             guard buffer.count <= maxResponseBytes else {
                 throw ControlError(message: "the daemon's answer is longer than \(maxResponseBytes) bytes")
@@ -46,7 +45,7 @@ public enum ControlFollower {
                 // An answer without its newline still counts when the daemon closed after it.
                 if !buffer.isEmpty {
                     count += 1
-                    _ = try answer(try ControlClient.decodeAnswer(buffer))
+                    _ = try answer(buffer)
                     buffer = Data()
                 }
                 return count == 0 ? .notRunning : .closed(answers: count)
@@ -68,8 +67,8 @@ public enum ControlFollower {
     ///     restarted makes its socket anew).
     public static func waitForSocket(_ socketPath: String, replaced: Bool = false) -> Bool {
         if !replaced && isListening(socketPath) { return true }
-        let folder = (socketPath as NSString).deletingLastPathComponent
-        let parent = (folder as NSString).deletingLastPathComponent
+        let folder = HoorayPaths.folder(of: socketPath)
+        let parent = HoorayPaths.folder(of: folder)
         let inotify = inotify_init1(Int32(IN_CLOEXEC))
         guard inotify >= 0 else { return false }
         defer { close(inotify) }
