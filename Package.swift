@@ -128,7 +128,7 @@ let package = Package(
         // The one celebration center: phrases, each style's notice design.
         .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         // Plugins' command lines: the tree of their words, parsing and help, and the free-text guard.
-        .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics"]),
+        .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics", "HoorayClient"]),
         // The anonymous identity (a file or the keyring) and the AI praise that asks for it when needed.
         .target(
             name: "HoorayIdentity",
@@ -320,7 +320,7 @@ let package = Package(
                 "HoorayClient",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
                 "HabitsPlugin", "HoorayCommands", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity",
-                "HoorayDaemon",
+                "HoorayDaemon", "HoorayCLIHost",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoorayCLIHost
 import HoorayClient
+import HoorayCommands
 import HoorayConfig
 import HoorayDelivery
 import HoorayEngine

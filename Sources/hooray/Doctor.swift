@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoorayAI
 import HoorayCLIHost
+import HoorayCommands
 import HoorayConfig
 import HoorayDelivery
 import HoorayEngine

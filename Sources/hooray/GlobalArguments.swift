@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoorayCommands
 import HoorayEngine
 
 /// A command that prints JSON with `--json`; the global `--json` turns it on.

@@ -3,6 +3,7 @@ import BuiltInPlugins
 import Foundation
 import HoorayCLIHost
 import HoorayClient
+import HoorayCommands
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoorayAI
 import HoorayCLIHost
+import HoorayCommands
 import HoorayEngine
 import HoorayIdentity
 import HoorayKit

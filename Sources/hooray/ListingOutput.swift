@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommands
 import HoorayEngine
 import HoorayKit
 

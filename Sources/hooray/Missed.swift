@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayCLIHost
+import HoorayCommands
 import HoorayEngine
 import HoorayKit
 import HoorayStorage

@@ -1,7 +1,9 @@
 import Foundation
 import HabitsPlugin
+import HoorayCLIHost
 import HoorayClient
 import HoorayCommands
+import HoorayDaemon
 import HoorayKit
 import Testing
 import WinsPlugin

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCLIHost
 import HoorayClient
 import HoorayDelivery
 import HoorayKit
