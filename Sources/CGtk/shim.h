@@ -32,4 +32,12 @@ static inline guint hooray_gtk_ref_count(gpointer object) {
 static inline void hooray_gtk_set_accessible_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
+// g_object_get is variadic: whether the desktop has animations on (GtkSettings' gtk-enable-animations,
+// off with reduce-motion and in GNOME's accessibility settings).
+static inline gboolean hooray_gtk_animations_enabled(void) {
+    gboolean enabled = TRUE;
+    GtkSettings *settings = gtk_settings_get_default();
+    if (settings) g_object_get(settings, "gtk-enable-animations", &enabled, NULL);
+    return enabled;
+}
 #endif
