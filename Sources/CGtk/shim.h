@@ -40,4 +40,9 @@ static inline gboolean hooray_gtk_animations_enabled(void) {
     if (settings) g_object_get(settings, "gtk-enable-animations", &enabled, NULL);
     return enabled;
 }
+// A button's mnemonic label names it for screen readers through "labelled-by", which GTK 4.8 adds to
+// the button's own label ("_Save Save"): with the relation gone, the label property alone names it.
+static inline void hooray_gtk_reset_labelled_by(GtkWidget *widget) {
+    gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+}
 #endif

@@ -70,6 +70,7 @@ public final class Button: Widget {
     /// A button showing `label`; an underscore marks its mnemonic (`"_Save"`: Alt+S).
     public init(label: String) {
         super.init(constructed: gtk_button_new_with_mnemonic(label))
+        nameForScreenReaders(label)
     }
 
     /// A button showing another widget, such as a label that wraps; name it with
@@ -82,7 +83,31 @@ public final class Button: Widget {
     /// The button's text.
     public var label: String {
         get { gtk_button_get_label(button).map { String(cString: $0) } ?? "" }
-        set { gtk_button_set_label(button, newValue) }
+        set {
+            gtk_button_set_label(button, newValue)
+            nameForScreenReaders(newValue)
+        }
+    }
+
+    /// Names the button as its label reads: GTK 4.8 names a button with a mnemonic "_Save Save".
+    private func nameForScreenReaders(_ label: String) {
+        setAccessibleLabel(Self.withoutMnemonic(label))
+        hooray_gtk_reset_labelled_by(widget)
+    }
+
+    /// A mnemonic label as read aloud: `"_Save"` is "Save" (`"__"` is one underscore).
+    static func withoutMnemonic(_ label: String) -> String {
+        var text = ""
+        var underscore = false
+        for character in label {
+            if character == "_" && !underscore {
+                underscore = true
+                continue
+            }
+            underscore = false
+            text.append(character)
+        }
+        return text
     }
 
     /// Runs `action` each time the button is clicked (by the pointer, the keyboard or a screen reader).
