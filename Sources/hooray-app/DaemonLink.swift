@@ -66,22 +66,29 @@ final class DaemonLink: Sendable {
     /// - Returns: Why it could not be started, or `nil` once it was.
     func startDaemon() async -> String? {
         await offMainThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["systemctl", "--user", "start", "hooray"]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            do {
-                try process.run()
-            } catch {
-                return "systemctl could not be run (\(error))"
-            }
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                let reason = said.trimmingCharacters(in: .whitespacesAndNewlines)
-                return reason.isEmpty ? "systemctl exited with status \(process.terminationStatus)" : reason
+            // What systemctl says goes to a file, not a pipe: a pipe would be read until every
+            // process holding it is gone, and what systemctl starts may keep it open.
+            let said = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-app-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: said) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, said.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let arguments = ["systemctl", "--user", "start", "hooray"]
+            var argv = arguments.map { strdup($0) } + [nil]
+            defer { for argument in argv { free(argument) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawnp(&pid, "systemctl", &actions, nil, &argv, environ)
+            guard spawned == 0 else { return "systemctl could not be run (\(String(cString: strerror(spawned))))" }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let exited = status & 0x7f == 0
+            guard exited && (status >> 8) & 0xff == 0 else {
+                let reason = ((try? String(contentsOf: said, encoding: .utf8)) ?? "")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                return reason.isEmpty ? "systemctl ended with status \(status)" : reason
             }
             return nil
         }

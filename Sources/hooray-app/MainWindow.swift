@@ -47,15 +47,25 @@ final class MainWindow {
     }
 
     /// Asks hoorayd for Home's state: Home when it answers, the not-running page when none is there.
-    private func connect() {
+    ///
+    /// - Parameter patience: How long to keep asking while no hoorayd listens yet: one just started
+    ///   (`systemctl --user start` returns once it runs, before it listens) takes a moment.
+    private func connect(patience: Duration = .zero) {
         Task { @MainActor in
-            do throws(DaemonLink.Problem) {
-                let state = try await link.home()
-                isFirstRun = state.isFirstRun
-                home.show(state)
-                showHome()
-            } catch {
-                handle(error, doing: "reach Hooray")
+            let deadline = ContinuousClock.now + patience
+            while true {
+                do throws(DaemonLink.Problem) {
+                    let state = try await link.home()
+                    isFirstRun = state.isFirstRun
+                    home.show(state)
+                    showHome()
+                    return
+                } catch .notRunning where ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(250))
+                } catch {
+                    handle(error, doing: "reach Hooray")
+                    return
+                }
             }
         }
     }
@@ -94,7 +104,7 @@ final class MainWindow {
                 return
             }
             notRunning.starting(false)
-            connect()
+            connect(patience: .seconds(15))
         }
     }
 
