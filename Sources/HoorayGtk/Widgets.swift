@@ -1,4 +1,5 @@
 import CGtk
+import Glibc
 
 /// A GTK widget.
 @MainActor
@@ -241,4 +242,34 @@ public final class Entry: Widget {
     }
 
     private var editable: OpaquePointer { OpaquePointer(object) }
+}
+
+/// A choice of one among a few texts, shown as a button that opens the list (`GtkDropDown`).
+@MainActor
+public final class DropDown: Widget {
+    /// A drop-down offering `choices`, the first chosen.
+    public init(choices: [String]) {
+        var strings = choices.map { strdup($0) } + [nil]
+        defer { for string in strings { free(string) } }
+        let pointer = strings.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_drop_down_new_from_strings($0)
+            }
+        }
+        super.init(constructed: pointer!)
+    }
+
+    /// The position of the choice made, from 0.
+    public var selected: Int {
+        get { Int(gtk_drop_down_get_selected(dropDown)) }
+        set { gtk_drop_down_set_selected(dropDown, UInt32(newValue)) }
+    }
+
+    /// Runs `action` each time another choice is made.
+    @discardableResult
+    public func onSelected(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        connect("notify::selected", action)
+    }
+
+    private var dropDown: OpaquePointer { OpaquePointer(object) }
 }

@@ -29,6 +29,10 @@ final class DaemonLink: Sendable {
         var offlinePraise: String
     }
 
+    /// The moods a moment may have, as `hooray win --mood` takes them; hoorayd refuses another,
+    /// naming the ones it knows.
+    static let moods = ["calm", "happy", "proud", "grateful", "hopeful", "relieved", "tired", "anxious", "sad"]
+
     /// The longest moment text hoorayd takes, in characters.
     static let maxTextLength = TextLimits.text
 
@@ -49,12 +53,16 @@ final class DaemonLink: Sendable {
         return Home(isFirstRun: reply.text.contains(Self.firstRunLine))
     }
 
-    /// Logs a moment, as `hooray win TEXT` does.
+    /// Logs a moment, as `hooray win TEXT [--mood MOOD]` does.
     ///
-    /// - Parameter text: What the user did.
+    /// - Parameters:
+    ///   - text: What the user did.
+    ///   - mood: How they felt, one of ``moods``, or `nil`.
     /// - Returns: The moment as saved, with its praise.
-    func log(text: String) async throws(Problem) -> LoggedMoment {
-        let reply = try await command("log", values: ["text": [text]], json: true, writes: true)
+    func log(text: String, mood: String? = nil) async throws(Problem) -> LoggedMoment {
+        var values = ["text": [text]]
+        if let mood { values["mood"] = [mood] }
+        let reply = try await command("log", values: values, json: true, writes: true)
         guard let praise = reply.json?["offlinePraise"]?.stringValue else {
             throw .failed("hoorayd saved the moment but sent no praise back; see `hooray moments`")
         }

@@ -12,6 +12,7 @@ final class HoorayApp {
         @keyframes hooray-breathe { from { opacity: 0.6; } to { opacity: 1; } }
         .hooray-breathing { animation: hooray-breathe 3s ease-in-out infinite alternate; }
         .hooray-big { font-size: 1.4em; padding: 12px 36px; }
+        .hooray-moment { padding: 12px 18px; }
         """
 
     private let application = Application(id: id)

@@ -8,12 +8,14 @@ final class LogScreen {
     static let firstMomentText = "I installed this app. A tiny step, but it counts."
 
     let root = Box(.vertical, spacing: 12)
-    /// Runs with the text when **Save this moment** is clicked or Enter pressed.
-    var onSave: @MainActor (String) -> Void = { _ in }
+    /// Runs with the text and the mood (`nil`: none) when **Save this moment** is clicked or Enter pressed.
+    var onSave: @MainActor (String, String?) -> Void = { _, _ in }
     /// Runs when the user goes back without saving.
     var onCancel: @MainActor () -> Void = {}
 
     private let entry = Entry(placeholder: "Took a short walk")
+    private let mood = DropDown(
+        choices: ["No mood"] + DaemonLink.moods.map { $0.prefix(1).uppercased() + $0.dropFirst() })
     private let save = Button(label: "_Save this moment")
     private var isSaving = false
 
@@ -24,6 +26,7 @@ final class LogScreen {
         entry.setAccessibleLabel("What did you do?")
         entry.maximumLength = DaemonLink.maxTextLength
         entry.onActivate { [unowned self] in saveClicked() }
+        mood.setAccessibleLabel("How did you feel?")
         let when = Label("⏱ Happened just now")
         when.addCSSClass("dim-label")
         save.addCSSClass("suggested-action")
@@ -35,12 +38,13 @@ final class LogScreen {
 
         root.center()
         root.setMargin(24)
-        for widget in [title, entry, when, save, cancel] as [Widget] { root.append(widget) }
+        for widget in [title, entry, mood, when, save, cancel] as [Widget] { root.append(widget) }
     }
 
     /// Opens the screen for a new moment: empty, or pre-filled on the first run.
     func start(firstRun: Bool) {
         entry.text = firstRun ? Self.firstMomentText : ""
+        mood.selected = 0
         saving(false)
         entry.grabFocus()
     }
@@ -54,6 +58,6 @@ final class LogScreen {
 
     private func saveClicked() {
         guard !isSaving else { return }
-        onSave(entry.text)
+        onSave(entry.text, mood.selected > 0 ? DaemonLink.moods[mood.selected - 1] : nil)
     }
 }

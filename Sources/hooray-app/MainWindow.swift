@@ -34,7 +34,7 @@ final class MainWindow {
             stack.visiblePage = "log"
         }
         log.onCancel = { [unowned self] in showHome() }
-        log.onSave = { [unowned self] text in save(text) }
+        log.onSave = { [unowned self] text, mood in save(text, mood: mood) }
         praise.onDone = { [unowned self] in showHome() }
         notRunning.onStart = { [unowned self] in startDaemon() }
     }
@@ -75,11 +75,11 @@ final class MainWindow {
         home.focus()
     }
 
-    private func save(_ text: String) {
+    private func save(_ text: String, mood: String?) {
         log.saving(true)
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
-                let logged = try await link.log(text: text)
+                let logged = try await link.log(text: text, mood: mood)
                 log.saving(false)
                 isFirstRun = false
                 home.show(DaemonLink.Home(isFirstRun: false))

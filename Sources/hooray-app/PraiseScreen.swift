@@ -16,6 +16,7 @@ final class PraiseScreen {
         header.addCSSClass("title-1")
         moment.wrapCentered()
         moment.addCSSClass("card")
+        moment.addCSSClass("hooray-moment")
         moment.setMargin(6)
         praise.wrapCentered()
         praise.addCSSClass("title-3")

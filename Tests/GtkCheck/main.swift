@@ -158,6 +158,10 @@ func adwaitaWidgetsWorkTogether() {
         entry.maximumLength = 2000
         entry.onChanged { changes += 1 }
         form.append(entry)
+        let mood = DropDown(choices: ["No mood", "calm", "proud"])
+        var moodChanges = 0
+        mood.onSelected { moodChanges += 1 }
+        form.append(mood)
         stack.add(status, name: "status")
         stack.add(form, name: "form")
         column.append(header)
@@ -177,6 +181,10 @@ func adwaitaWidgetsWorkTogether() {
         expect(entry.text == "Took a short walk", "the entry holds what was set (\(entry.text))")
         expect(changes == 1, "setting the text is one change (\(changes))")
         expect(entry.maximumLength == 2000, "the entry's limit (\(entry.maximumLength))")
+        expect(mood.selected == 0, "the drop-down starts at its first choice (\(mood.selected))")
+        mood.selected = 2
+        expect(
+            mood.selected == 2 && moodChanges == 1, "a choice made is kept and told (\(mood.selected), \(moodChanges))")
         let toast = Toast("Couldn't reach Hooray", timeout: 1)
         toast.onDismissed { dismissed = true }
         overlay.show(toast)
