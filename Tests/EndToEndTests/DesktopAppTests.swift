@@ -36,9 +36,12 @@ struct DesktopAppTests {
     /// script with `arguments` against the window, and stops them.
     ///
     /// - Returns: What the script saw, and what to show when an expectation fails.
-    static func drive(_ fixture: HoorayFixture, _ arguments: [String], environment extra: [String: String] = [:])
-        async throws -> (seen: Seen, context: Comment)
-    {
+    ///
+    /// - Parameter whileOpen: What to do once the script is done, while the window is still open.
+    static func drive(
+        _ fixture: HoorayFixture, _ arguments: [String], environment extra: [String: String] = [:],
+        whileOpen: (ProcessEnvironment, ChildProcess) async throws -> Void = { _, _ in }
+    ) async throws -> (seen: Seen, context: Comment) {
         let display = try await XvfbDisplay()
         let desktop = fixture.environment(
             overriding: ["DISPLAY": display.name, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"].merging(extra) {
@@ -53,6 +56,7 @@ struct DesktopAppTests {
         let app = try ChildProcess(HoorayFixture.binDirectory + "/hooray-app", environment: desktop)
         let run = try await ProcessRunner.run(
             "/usr/bin/python3", arguments: [script] + arguments, environment: desktop, timeout: .seconds(90))
+        try await whileOpen(desktop, app)
         let appStatus = await app.stop()
         await accessibility.stop()
         await display.stop()
@@ -69,7 +73,18 @@ struct DesktopAppTests {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             let daemon = try await fixture.startDaemon()
-            let (seen, context) = try await Self.drive(fixture, ["log", "Watered the plants"])
+            var secondLaunch: ProcessOutput?
+            var firstStillOpen = false
+            let (seen, context) = try await Self.drive(fixture, ["log", "Watered the plants"]) { desktop, app in
+                // A second launch hands over to the open window and exits.
+                secondLaunch = try await ProcessRunner.run(
+                    HoorayFixture.binDirectory + "/hooray-app", environment: desktop, timeout: .seconds(30))
+                firstStillOpen = app.isRunning
+            }
+            #expect(
+                secondLaunch?.status == .exited(0) && secondLaunch?.timedOut == false,
+                "\(String(describing: secondLaunch))")
+            #expect(firstStillOpen, "the first window stays open")
             // The first moment starts as the CLI's first moment does.
             #expect(seen.prefilled == "I installed this app. A tiny step, but it counts.", context)
 
