@@ -13,7 +13,7 @@ BIN          := .build/debug
 RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev bubblewrap \
                 libgtk-4-dev libadwaita-1-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
-                libglib2.0-bin
+                libglib2.0-bin python3-dogtail at-spi2-core
 
 # At most this many tests run at once. Every end-to-end test starts its own dbus-daemon, and each
 # takes one of the user's inotify instances (128 by default, fs.inotify.max_user_instances): with
@@ -76,12 +76,13 @@ GENERATED ?= $(RELEASE)/generated
 # The manual plugin's (debug) build: the one `make run` and `make test` keep warm.
 MANUAL_SCRATCH ?= .build
 ROOT      = $(DESTDIR)$(PREFIX)
-INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd $(ROOT)/libexec/hooray/hooray-cli $(ROOT)/lib/hooray/hooray-sandbox \
+INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd $(ROOT)/bin/hooray-app $(ROOT)/libexec/hooray/hooray-cli $(ROOT)/lib/hooray/hooray-sandbox \
             $(ROOT)/share/man/man1/hooray.1 $(ROOT)/share/man/man1/hoorayd.1 \
             $(ROOT)/share/bash-completion/completions/hooray $(ROOT)/share/zsh/site-functions/_hooray \
             $(ROOT)/share/fish/vendor_completions.d/hooray.fish \
             $(ROOT)/share/systemd/user/hooray.service \
-            $(ROOT)/share/icons/hicolor/scalable/apps/hooray.svg $(ROOT)/share/applications/hooray.desktop
+            $(ROOT)/share/icons/hicolor/scalable/apps/hooray.svg $(ROOT)/share/applications/hooray.desktop \
+            $(ROOT)/share/applications/org.hooray.Hooray.desktop $(ROOT)/share/man/man1/hooray-app.1
 
 install: deps
 	./scripts/build-release $(RELEASE) $(GENERATED) $(MANUAL_SCRATCH)
@@ -93,6 +94,7 @@ install: deps
 install-files:
 	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hooray $(ROOT)/bin/hooray
 	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hoorayd $(ROOT)/bin/hoorayd
+	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hooray-app $(ROOT)/bin/hooray-app
 	# `hooray` is the front door; the full program it runs for all but a command hoorayd takes.
 	install -D -m 0755 -s --strip-program=$(STRIP) $(RELEASE)/release/hooray-cli $(ROOT)/libexec/hooray/hooray-cli
 	# What hoorayd starts around each plugin in another language; it looks in ../lib/hooray of itself.
@@ -108,6 +110,8 @@ install-files:
 	chmod 0644 $(ROOT)/share/systemd/user/hooray.service
 	install -D -m 0644 packaging/hooray.svg $(ROOT)/share/icons/hicolor/scalable/apps/hooray.svg
 	install -D -m 0644 packaging/hooray.desktop $(ROOT)/share/applications/hooray.desktop
+	install -D -m 0644 packaging/org.hooray.Hooray.desktop $(ROOT)/share/applications/org.hooray.Hooray.desktop
+	install -D -m 0644 packaging/hooray-app.1 $(ROOT)/share/man/man1/hooray-app.1
 	@echo
 	@echo "Installed hooray and hoorayd in $(ROOT)/bin (make sure it is on your PATH)."
 	@echo "Start the scheduler now and at every login: systemctl --user daemon-reload && systemctl --user enable --now hooray"

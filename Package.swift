@@ -42,6 +42,7 @@ let package = Package(
         .executable(name: "hooray", targets: ["hooray"]),
         .executable(name: "hooray-cli", targets: ["hooray-cli"]),
         .executable(name: "hooray-sandbox", targets: ["hooray-sandbox"]),
+        .executable(name: "hooray-app", targets: ["hooray-app"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -283,6 +284,13 @@ let package = Package(
         // in statically, it runs inside the sandbox, where only /usr is, from any build folder.
         .executableTarget(
             name: "hooray-sandbox", path: "Sources/hooray-sandbox", linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+
+        // The desktop app: GTK through HoorayGtk, hoorayd through DaemonLink alone.
+        .executableTarget(
+            name: "hooray-app",
+            dependencies: ["HoorayGtk", "HoorayEngine", "HoorayKit", "HoorayBasics", "HoorayMessages"],
+            path: "Sources/hooray-app"
+        ),
 
         // Real session bus and notification server for tests that drive libnotify and the binaries.
         .target(

@@ -32,4 +32,17 @@ static inline guint hooray_gtk_ref_count(gpointer object) {
 static inline void hooray_gtk_set_accessible_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
+// g_object_get is variadic: whether the desktop has animations on (GtkSettings' gtk-enable-animations,
+// off with reduce-motion and in GNOME's accessibility settings).
+static inline gboolean hooray_gtk_animations_enabled(void) {
+    gboolean enabled = TRUE;
+    GtkSettings *settings = gtk_settings_get_default();
+    if (settings) g_object_get(settings, "gtk-enable-animations", &enabled, NULL);
+    return enabled;
+}
+// A button's mnemonic label names it for screen readers through "labelled-by", which GTK 4.8 adds to
+// the button's own label ("_Save Save"): with the relation gone, the label property alone names it.
+static inline void hooray_gtk_reset_labelled_by(GtkWidget *widget) {
+    gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+}
 #endif

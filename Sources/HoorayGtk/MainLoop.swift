@@ -61,4 +61,22 @@ public enum MainLoop {
         }
         return true
     }
+
+    /// Runs `work` on GTK's thread once `delay` has passed (a GLib timeout), from any thread.
+    ///
+    /// - Parameters:
+    ///   - delay: How long to wait.
+    ///   - work: What to do; it may touch widgets.
+    public static func after(_ delay: Duration, _ work: @escaping @Sendable @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(HandlerBox(work)).toOpaque()
+        let (seconds, attoseconds) = delay.components
+        let milliseconds = UInt32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        g_timeout_add_full(
+            G_PRIORITY_DEFAULT, milliseconds,
+            { data in
+                let box = Unmanaged<HandlerBox<@Sendable @MainActor () -> Void>>.fromOpaque(data!).takeRetainedValue()
+                MainActor.assumeIsolated { box.handler() }
+                return 0  // G_SOURCE_REMOVE
+            }, box, nil)
+    }
 }

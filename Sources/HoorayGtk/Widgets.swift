@@ -1,4 +1,5 @@
 import CGtk
+import Glibc
 
 /// A GTK widget.
 @MainActor
@@ -15,6 +16,53 @@ open class Widget: GObjectReference {
     public func setAccessibleLabel(_ label: String) {
         hooray_gtk_set_accessible_label(widget, label)
     }
+
+    /// Adds a style class, such as libadwaita's `"title-1"`, `"suggested-action"` or `"pill"`.
+    public func addCSSClass(_ name: String) {
+        gtk_widget_add_css_class(widget, name)
+    }
+
+    /// Removes a style class.
+    public func removeCSSClass(_ name: String) {
+        gtk_widget_remove_css_class(widget, name)
+    }
+
+    /// Whether the widget is shown (when its parent is).
+    public var isVisible: Bool {
+        get { gtk_widget_get_visible(widget) != 0 }
+        set { gtk_widget_set_visible(widget, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget takes input; a button that is not greys out.
+    public var isSensitive: Bool {
+        get { gtk_widget_get_sensitive(widget) != 0 }
+        set { gtk_widget_set_sensitive(widget, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget takes the room its parent has to spare, across and down.
+    public func expand(horizontally: Bool = false, vertically: Bool = false) {
+        gtk_widget_set_hexpand(widget, horizontally ? 1 : 0)
+        gtk_widget_set_vexpand(widget, vertically ? 1 : 0)
+    }
+
+    /// Centres the widget in the room it is given, across and down.
+    public func center() {
+        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+    }
+
+    /// Room around the widget, in pixels, on every side.
+    public func setMargin(_ pixels: Int) {
+        gtk_widget_set_margin_top(widget, Int32(pixels))
+        gtk_widget_set_margin_bottom(widget, Int32(pixels))
+        gtk_widget_set_margin_start(widget, Int32(pixels))
+        gtk_widget_set_margin_end(widget, Int32(pixels))
+    }
+
+    /// Gives the widget the keyboard focus.
+    public func grabFocus() {
+        _ = gtk_widget_grab_focus(widget)
+    }
 }
 
 /// A button (`GtkButton`).
@@ -23,12 +71,44 @@ public final class Button: Widget {
     /// A button showing `label`; an underscore marks its mnemonic (`"_Save"`: Alt+S).
     public init(label: String) {
         super.init(constructed: gtk_button_new_with_mnemonic(label))
+        nameForScreenReaders(label)
+    }
+
+    /// A button showing another widget, such as a label that wraps; name it with
+    /// ``Widget/setAccessibleLabel(_:)`` when its content does not say what it does.
+    public init(child: Widget) {
+        super.init(constructed: gtk_button_new())
+        gtk_button_set_child(button, child.widget)
     }
 
     /// The button's text.
     public var label: String {
         get { gtk_button_get_label(button).map { String(cString: $0) } ?? "" }
-        set { gtk_button_set_label(button, newValue) }
+        set {
+            gtk_button_set_label(button, newValue)
+            nameForScreenReaders(newValue)
+        }
+    }
+
+    /// Names the button as its label reads: GTK 4.8 names a button with a mnemonic "_Save Save".
+    private func nameForScreenReaders(_ label: String) {
+        setAccessibleLabel(Self.withoutMnemonic(label))
+        hooray_gtk_reset_labelled_by(widget)
+    }
+
+    /// A mnemonic label as read aloud: `"_Save"` is "Save" (`"__"` is one underscore).
+    static func withoutMnemonic(_ label: String) -> String {
+        var text = ""
+        var underscore = false
+        for character in label {
+            if character == "_" && !underscore {
+                underscore = true
+                continue
+            }
+            underscore = false
+            text.append(character)
+        }
+        return text
     }
 
     /// Runs `action` each time the button is clicked (by the pointer, the keyboard or a screen reader).
@@ -56,6 +136,12 @@ public final class Label: Widget {
         set { gtk_label_set_text(label, newValue) }
     }
 
+    /// Breaks long text into centred lines, for a phrase or praise.
+    public func wrapCentered() {
+        gtk_label_set_wrap(label, 1)
+        gtk_label_set_justify(label, GTK_JUSTIFY_CENTER)
+    }
+
     private var label: OpaquePointer { OpaquePointer(object) }
 }
 
@@ -64,11 +150,21 @@ public final class Label: Widget {
 /// GTK keeps a window until ``destroy()`` (or a close that is not stopped); Swift keeps it while
 /// it holds this. Both must let go for it to be freed.
 @MainActor
-public final class Window: Widget {
+open class Window: Widget {
     /// A new window, not shown yet.
-    public init(title: String = "") {
-        super.init(constructed: gtk_window_new())
+    public convenience init(title: String = "") {
+        self.init(constructedWindow: gtk_window_new(), title: title)
+    }
+
+    /// Holds a window a GTK constructor returned, such as `adw_application_window_new`.
+    init(constructedWindow pointer: UnsafeMutableRawPointer, title: String) {
+        super.init(constructed: pointer)
         self.title = title
+    }
+
+    /// The size the window opens with, in pixels.
+    public func setDefaultSize(width: Int, height: Int) {
+        gtk_window_set_default_size(window, Int32(width), Int32(height))
     }
 
     /// The title.
@@ -97,9 +193,6 @@ public final class Window: Widget {
         gtk_window_destroy(window)
     }
 
-    /// Whether the window is shown.
-    public var isVisible: Bool { gtk_widget_get_visible(widget) != 0 }
-
     /// Runs `decide` when the window is asked to close; `true` keeps it open.
     @discardableResult
     public func onCloseRequest(_ decide: @escaping @MainActor () -> Bool) -> SignalConnection {
@@ -109,4 +202,74 @@ public final class Window: Widget {
     private var window: UnsafeMutablePointer<GtkWindow> {
         UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWindow.self)
     }
+}
+
+/// A one-line text field (`GtkEntry`).
+@MainActor
+public final class Entry: Widget {
+    /// An empty field showing `placeholder` until something is typed.
+    public init(placeholder: String = "") {
+        super.init(constructed: gtk_entry_new())
+        gtk_entry_set_placeholder_text(entry, placeholder)
+    }
+
+    /// What the field holds.
+    public var text: String {
+        get { String(cString: gtk_editable_get_text(editable)) }
+        set { gtk_editable_set_text(editable, newValue) }
+    }
+
+    /// The most characters it takes (0: no limit); typing stops there, and nothing is cut silently.
+    public var maximumLength: Int {
+        get { Int(gtk_entry_get_max_length(entry)) }
+        set { gtk_entry_set_max_length(entry, Int32(newValue)) }
+    }
+
+    /// Runs `action` when Enter is pressed in the field.
+    @discardableResult
+    public func onActivate(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        connect("activate", action)
+    }
+
+    /// Runs `action` each time the text changes, typed or set.
+    @discardableResult
+    public func onChanged(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        connect("changed", action)
+    }
+
+    private var entry: UnsafeMutablePointer<GtkEntry> {
+        UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkEntry.self)
+    }
+
+    private var editable: OpaquePointer { OpaquePointer(object) }
+}
+
+/// A choice of one among a few texts, shown as a button that opens the list (`GtkDropDown`).
+@MainActor
+public final class DropDown: Widget {
+    /// A drop-down offering `choices`, the first chosen.
+    public init(choices: [String]) {
+        var strings = choices.map { strdup($0) } + [nil]
+        defer { for string in strings { free(string) } }
+        let pointer = strings.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_drop_down_new_from_strings($0)
+            }
+        }
+        super.init(constructed: pointer!)
+    }
+
+    /// The position of the choice made, from 0.
+    public var selected: Int {
+        get { Int(gtk_drop_down_get_selected(dropDown)) }
+        set { gtk_drop_down_set_selected(dropDown, UInt32(newValue)) }
+    }
+
+    /// Runs `action` each time another choice is made.
+    @discardableResult
+    public func onSelected(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        connect("notify::selected", action)
+    }
+
+    private var dropDown: OpaquePointer { OpaquePointer(object) }
 }

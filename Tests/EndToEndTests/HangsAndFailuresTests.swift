@@ -93,7 +93,7 @@ struct HangsAndFailuresTests {
                 atPath: scratch.appending(folder), withIntermediateDirectories: true)
         }
         // The debug front door has debug information, as the release programs do before stripping.
-        for program in ["hooray", "hoorayd", "hooray-cli", "hooray-sandbox"] {
+        for program in ["hooray", "hoorayd", "hooray-cli", "hooray-sandbox", "hooray-app"] {
             try FileManager.default.copyItem(
                 atPath: HoorayFixture.binDirectory + "/hooray", toPath: release + "/release/" + program)
         }
@@ -114,7 +114,9 @@ struct HangsAndFailuresTests {
                 "DESTDIR=\(scratch.appending("root"))", "PREFIX=/usr",
             ])
         #expect(installed.status == .exited(0), "\(installed.standardError)")
-        for program in ["bin/hooray", "bin/hoorayd", "libexec/hooray/hooray-cli", "lib/hooray/hooray-sandbox"] {
+        for program in [
+            "bin/hooray", "bin/hoorayd", "bin/hooray-app", "libexec/hooray/hooray-cli", "lib/hooray/hooray-sandbox",
+        ] {
             let list = try await sections(scratch.appending("root/usr/" + program))
             #expect(!list.contains(".debug_info"), "\(program) keeps its debug information")
             #expect(!list.contains(".symtab"), "\(program) keeps its symbol table")

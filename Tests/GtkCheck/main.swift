@@ -135,7 +135,117 @@ func workFromAnotherThreadRunsOnTheMainThread() {
     expect(outcome.onMainThread, "the work ran on the main thread, GTK's")
 }
 
+@MainActor
+func adwaitaWidgetsWorkTogether() {
+    var freedWindow = false
+    var freedEntry = false
+    var changes = 0
+    var dismissed = false
+    do {
+        let window = Window(title: "Hooray")
+        let overlay = ToastOverlay()
+        let column = Box(.vertical, spacing: 12)
+        let header = HeaderBar()
+        let stack = Stack()
+        let status = StatusPage(
+            title: "Hooray isn't running", description: "Start it to log a moment.", iconName: "dialog-warning-symbolic"
+        )
+        let start = Button(label: "_Start Hooray")
+        status.child = start
+        let form = Box(.vertical, spacing: 6)
+        let entry = Entry(placeholder: "What did you do?")
+        entry.setAccessibleLabel("What did you do?")
+        entry.maximumLength = 2000
+        entry.onChanged { changes += 1 }
+        form.append(entry)
+        let mood = DropDown(choices: ["No mood", "calm", "proud"])
+        var moodChanges = 0
+        mood.onSelected { moodChanges += 1 }
+        form.append(mood)
+        stack.add(status, name: "status")
+        stack.add(form, name: "form")
+        column.append(header)
+        column.append(stack)
+        overlay.child = column
+        window.child = overlay
+        window.whenFreed { freedWindow = true }
+        entry.whenFreed { freedEntry = true }
+        window.present()
+        expect(MainLoop.iterate(timeout: .seconds(10)) { window.isVisible }, "the window is shown")
+        expect(stack.visiblePage == "status", "the first page shows first (\(stack.visiblePage))")
+        stack.visiblePage = "form"
+        expect(stack.visiblePage == "form", "the stack switched pages (\(stack.visiblePage))")
+        expect(status.title == "Hooray isn't running", "the status page's title (\(status.title))")
+        expect(status.details == "Start it to log a moment.", "the status page's description (\(status.details))")
+        entry.text = "Took a short walk"
+        expect(entry.text == "Took a short walk", "the entry holds what was set (\(entry.text))")
+        expect(changes == 1, "setting the text is one change (\(changes))")
+        expect(entry.maximumLength == 2000, "the entry's limit (\(entry.maximumLength))")
+        expect(mood.selected == 0, "the drop-down starts at its first choice (\(mood.selected))")
+        mood.selected = 2
+        expect(
+            mood.selected == 2 && moodChanges == 1, "a choice made is kept and told (\(mood.selected), \(moodChanges))")
+        let toast = Toast("Couldn't reach Hooray", timeout: 1)
+        toast.onDismissed { dismissed = true }
+        overlay.show(toast)
+        expect(MainLoop.iterate(timeout: .seconds(20)) { dismissed }, "the toast went by itself")
+        window.destroy()
+    }
+    expect(MainLoop.iterate(timeout: .seconds(10)) { freedWindow && freedEntry }, "window and entry freed")
+}
+
+/// A second launch of the same application id hands over to the first, which is activated again
+/// (to raise its window) while the second exits.
+@MainActor
+func aSecondLaunchActivatesTheFirst() {
+    let id = "org.hooray.GtkCheck.Instance\(getpid())"
+    let application = Application(id: id)
+    var activations = 0
+    var window: ApplicationWindow?
+    var second: Process?
+    application.onActivate {
+        activations += 1
+        if let window {
+            window.present()
+            application.quit()
+            return
+        }
+        let opened = ApplicationWindow(application: application, title: "Hooray")
+        opened.content = Label("Home")
+        opened.present()
+        window = opened
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["second-instance", id]
+        do { try process.run() } catch { failures.append("the second launch could not start: \(error)") }
+        second = process
+    }
+    MainLoop.after(.seconds(60)) { application.quit() }
+    let status = application.run()
+    second?.waitUntilExit()
+    expect(status == 0, "the first instance ran to its end (\(status))")
+    expect(activations == 2, "the first instance was activated by its own launch and the second (\(activations))")
+    expect(second?.terminationStatus == 0, "the second launch exited at once, handing over")
+    expect(window?.title == "Hooray", "one window, the first")
+}
+
+/// What a second launch runs: the same id, so it only activates the first.
+@MainActor
+func secondInstance() {
+    let application = Application(id: CommandLine.arguments[2])
+    var activatedHere = false
+    application.onActivate { activatedHere = true }
+    expect(application.register(), "the second launch reached the session bus")
+    expect(application.isRemote, "the second launch found the first on the session bus")
+    let status = application.run()
+    expect(status == 0, "the second launch ran (\(status))")
+    expect(!activatedHere, "the second launch handed over instead of activating itself")
+}
+
 let checks: [String: @MainActor () -> Void] = [
+    "adwaita": adwaitaWidgetsWorkTogether,
+    "single-instance": aSecondLaunchActivatesTheFirst,
+    "second-instance": secondInstance,
     "clicks": clicksReachTheirClosure,
     "closures": closuresGoWithTheirObject,
     "window": aWindowHoldsItsChildAndFreesItWhenClosed,

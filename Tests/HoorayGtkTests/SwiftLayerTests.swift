@@ -17,7 +17,10 @@ struct SwiftLayerTests {
         return (runner as NSString).deletingLastPathComponent
     }()
 
-    @Test(arguments: ["clicks", "closures", "window", "close-request", "thousand-windows", "other-thread"])
+    @Test(arguments: [
+        "clicks", "closures", "window", "close-request", "thousand-windows", "other-thread", "adwaita",
+        "single-instance",
+    ])
     func theCheckPasses(_ check: String) async throws {
         let display = try await XvfbDisplay()
         let run = try await ProcessRunner.run(

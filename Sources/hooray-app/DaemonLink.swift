@@ -1,0 +1,143 @@
+import Foundation
+import HoorayBasics
+import HoorayEngine
+import HoorayKit
+
+/// The app's one way to hoorayd: every request goes through here, over the control socket, as the
+/// CLI's do (docs/protocol.md). The app never opens the database. Each function does its socket
+/// I/O on a thread of its own, never GTK's, and returns plain values.
+final class DaemonLink: Sendable {
+    /// What went wrong talking to hoorayd.
+    enum Problem: Error, Equatable {
+        /// No hoorayd listens on the control socket.
+        case notRunning
+        /// hoorayd is there but the request failed: the message names the problem and the fix.
+        case failed(String)
+    }
+
+    /// What Home shows that only hoorayd knows.
+    struct Home: Sendable, Equatable {
+        /// No moment was logged yet: Home shows the first-run hint, and Log starts pre-filled.
+        var isFirstRun: Bool
+    }
+
+    /// A moment hoorayd saved.
+    struct LoggedMoment: Sendable, Equatable {
+        /// Its words, as saved.
+        var text: String
+        /// The praise it got at once, offline.
+        var offlinePraise: String
+    }
+
+    /// The moods a moment may have, as `hooray win --mood` takes them; hoorayd refuses another,
+    /// naming the ones it knows.
+    static let moods = ["calm", "happy", "proud", "grateful", "hopeful", "relieved", "tired", "anxious", "sad"]
+
+    /// The longest moment text hoorayd takes, in characters.
+    static let maxTextLength = TextLimits.text
+
+    /// The built-in plugin whose commands are moments: Home, logging and praise.
+    private static let momentsPlugin = "wins"
+    /// The Home reply's line when no moment was logged yet (Plugins/Wins `home`).
+    private static let firstRunLine = "installing the app counts too"
+
+    private let environment: [String: String]
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = HoorayPaths.withAbsoluteHome(environment)
+    }
+
+    /// Asks hoorayd what Home shows.
+    func home() async throws(Problem) -> Home {
+        let reply = try await command("home", values: [:], json: false, writes: false)
+        return Home(isFirstRun: reply.text.contains(Self.firstRunLine))
+    }
+
+    /// Logs a moment, as `hooray win TEXT [--mood MOOD]` does.
+    ///
+    /// - Parameters:
+    ///   - text: What the user did.
+    ///   - mood: How they felt, one of ``moods``, or `nil`.
+    /// - Returns: The moment as saved, with its praise.
+    func log(text: String, mood: String? = nil) async throws(Problem) -> LoggedMoment {
+        var values = ["text": [text]]
+        if let mood { values["mood"] = [mood] }
+        let reply = try await command("log", values: values, json: true, writes: true)
+        guard let praise = reply.json?["offlinePraise"]?.stringValue else {
+            throw .failed("hoorayd saved the moment but sent no praise back; see `hooray moments`")
+        }
+        return LoggedMoment(text: reply.json?["text"]?.stringValue ?? text, offlinePraise: praise)
+    }
+
+    /// Starts hoorayd as the user's service (`systemctl --user start hooray`).
+    ///
+    /// - Returns: Why it could not be started, or `nil` once it was.
+    func startDaemon() async -> String? {
+        await offMainThread {
+            // What systemctl says goes to a file, not a pipe: a pipe would be read until every
+            // process holding it is gone, and what systemctl starts may keep it open.
+            let said = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-app-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: said) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, said.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let arguments = ["systemctl", "--user", "start", "hooray"]
+            var argv = arguments.map { strdup($0) } + [nil]
+            defer { for argument in argv { free(argument) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawnp(&pid, "systemctl", &actions, nil, &argv, environ)
+            guard spawned == 0 else { return "systemctl could not be run (\(String(cString: strerror(spawned))))" }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let exited = status & 0x7f == 0
+            guard exited && (status >> 8) & 0xff == 0 else {
+                let reason = ((try? String(contentsOf: said, encoding: .utf8)) ?? "")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                return reason.isEmpty ? "systemctl ended with status \(status)" : reason
+            }
+            return nil
+        }
+    }
+
+    /// Runs a command of the moments plugin in hoorayd.
+    private func command(_ name: String, values: [String: [String]], json: Bool, writes: Bool) async throws(Problem)
+        -> CommandReply
+    {
+        let environment = environment
+        let outcome: Result<CommandReply, Problem> = await offMainThread {
+            do {
+                let paths = try HoorayPaths(environment: environment)
+                try paths.checkRuntimeDirectory()
+                let invocation = CommandInvocation(
+                    command: name, values: values, json: json,
+                    environment: CommandEnvironment(
+                        timeZoneIdentifier: SystemTimeZone(environment: environment).current().identifier,
+                        dataDirectory: paths.dataDirectory, hostVersion: HoorayVersion.current))
+                let request = ControlRequest.command(
+                    plugin: Self.momentsPlugin, invocation: invocation,
+                    requestID: writes ? UUID().uuidString.lowercased() : nil)
+                guard let response = try ControlClient.send(request, socketPath: paths.controlSocket, timeout: 15)
+                else { return .failure(.notRunning) }
+                guard response.ok, let reply = response.reply else {
+                    return .failure(.failed(response.message ?? "hoorayd refused the request without saying why"))
+                }
+                return .success(reply)
+            } catch let error as ControlError {
+                return .failure(.failed(error.message))
+            } catch {
+                return .failure(.failed("\(error)"))
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Runs `work` on a thread of its own and waits for it without holding the caller's thread.
+    private func offMainThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+    }
+}

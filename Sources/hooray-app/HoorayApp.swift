@@ -1,0 +1,42 @@
+import HoorayGtk
+
+/// The app: one window, titled "Hooray", with Home, Log a moment and Praise in a stack, the page
+/// for a hoorayd that is not running, and toasts for what went wrong. A second launch raises it.
+@MainActor
+final class HoorayApp {
+    /// The application id: also the desktop entry's name and the D-Bus name.
+    static let id = "org.hooray.Hooray"
+
+    /// The breathing of Home's phrase, added only when the desktop has animations on.
+    static let css = """
+        @keyframes hooray-breathe { from { opacity: 0.6; } to { opacity: 1; } }
+        .hooray-breathing { animation: hooray-breathe 3s ease-in-out infinite alternate; }
+        .hooray-big { font-size: 1.4em; padding: 12px 36px; }
+        .hooray-moment { padding: 12px 18px; }
+        """
+
+    private let application = Application(id: id)
+    private var window: MainWindow?
+
+    init() {
+        application.onActivate { [unowned self] in activate() }
+    }
+
+    /// Runs until the window closes.
+    func run() -> Int32 {
+        application.run()
+    }
+
+    /// Opens the window on the first launch; raises it when the app is launched again.
+    private func activate() {
+        if let window {
+            window.present()
+            return
+        }
+        // Widgets are made once GTK has started, which is now.
+        Style.load(css: Self.css)
+        let window = MainWindow(application: application, link: DaemonLink())
+        self.window = window
+        window.present()
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// `hooray-app`, Hooray's window, driven as a screen reader user drives it: through the
+/// accessibility tree (AT-SPI, with dogtail), on its own X server, against a real hoorayd on the
+/// fixture's session bus. The app runs as a child process: GTK never starts in the test process.
+@Suite(.timeLimit(.minutes(3)))
+struct DesktopAppTests {
+    /// The dogtail script that clicks, types and reads the window (Tests/Fixtures/app).
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/app/hooray_window.py").path
+
+    /// What the script saw.
+    struct Seen: Decodable {
+        var prefilled: String?
+        var praiseLabels: [String]?
+        var notRunningLabels: [String]?
+        var home: Bool?
+        var error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case prefilled, home, error
+            case praiseLabels = "praise_labels"
+            case notRunningLabels = "not_running_labels"
+        }
+    }
+
+    /// A moment as `hooray moments --json` lists it.
+    struct ListedMoment: Decodable {
+        var text: String
+        var offlinePraise: String
+    }
+
+    /// Starts an X server, the accessibility bus and `hooray-app` in the fixture's world, runs the
+    /// script with `arguments` against the window, and stops them.
+    ///
+    /// - Returns: What the script saw, and what to show when an expectation fails.
+    ///
+    /// - Parameter whileOpen: What to do once the script is done, while the window is still open.
+    static func drive(
+        _ fixture: HoorayFixture, _ arguments: [String], environment extra: [String: String] = [:],
+        whileOpen: (ProcessEnvironment, ChildProcess) async throws -> Void = { _, _ in }
+    ) async throws -> (seen: Seen, context: Comment) {
+        let display = try await XvfbDisplay()
+        let desktop = fixture.environment(
+            overriding: ["DISPLAY": display.name, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"].merging(extra) {
+                _, new in new
+            })
+        let accessibility = try ChildProcess(
+            "/usr/libexec/at-spi-bus-launcher", arguments: ["--launch-immediately"], environment: desktop)
+        let busUp = try await ProcessRunner.run(
+            "gdbus", arguments: ["wait", "--session", "--timeout", "20", "org.a11y.Bus"], environment: desktop,
+            timeout: .seconds(30))
+        #expect(busUp.status.isSuccess, "the accessibility bus did not start: \(busUp.standardError)")
+        let app = try ChildProcess(HoorayFixture.binDirectory + "/hooray-app", environment: desktop)
+        let run = try await ProcessRunner.run(
+            "/usr/bin/python3", arguments: [script] + arguments, environment: desktop, timeout: .seconds(90))
+        try await whileOpen(desktop, app)
+        let appStatus = await app.stop()
+        await accessibility.stop()
+        await display.stop()
+        let context = Comment(
+            rawValue: "script: \(run.standardOutput)\(run.standardError)\napp (\(appStatus)): \(app.standardError)")
+        let seen = try #require(try? JSONDecoder().decode(Seen.self, from: Data(run.standardOutput.utf8)), context)
+        #expect(seen.error == nil, context)
+        return (seen, context)
+    }
+
+    @Test(
+        "I Did a Thing, a moment typed and Save this moment: the window shows its praise, and hooray moments lists it")
+    func loggingAMomentInTheWindowShowsItsPraise() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            var secondLaunch: ProcessOutput?
+            var firstStillOpen = false
+            let (seen, context) = try await Self.drive(fixture, ["log", "Watered the plants"]) { desktop, app in
+                // A second launch hands over to the open window and exits.
+                secondLaunch = try await ProcessRunner.run(
+                    HoorayFixture.binDirectory + "/hooray-app", environment: desktop, timeout: .seconds(30))
+                firstStillOpen = app.isRunning
+            }
+            #expect(
+                secondLaunch?.status == .exited(0) && secondLaunch?.timedOut == false,
+                "\(String(describing: secondLaunch))")
+            #expect(firstStillOpen, "the first window stays open")
+            // The first moment starts as the CLI's first moment does.
+            #expect(seen.prefilled == "I installed this app. A tiny step, but it counts.", context)
+
+            let listing = try await fixture.hooray("moments", "--json")
+            let moments = try JSONDecoder().decode([ListedMoment].self, from: Data(listing.standardOutput.utf8))
+            await daemon.stop()
+            await server.stop()
+            #expect(moments.map(\.text) == ["Watered the plants"], "\(listing.standardOutput)")
+            let labels = seen.praiseLabels ?? []
+            #expect(labels.contains("Moment logged"), "\(labels)")
+            #expect(labels.contains { $0.hasPrefix("Watered the plants") }, "\(labels)")
+            let praise = try #require(moments.first?.offlinePraise)
+            #expect(labels.contains("“\(praise)”"), "the window shows the praise hoorayd saved: \(labels)")
+        }
+    }
+
+    @Test("Without hoorayd the window says Hooray isn't running, and Start Hooray starts it and opens Home")
+    func startHoorayFromTheWindow() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            // `systemctl --user start hooray`, as the user's service manager would: it starts
+            // hoorayd and returns at once (Type=exec), before hoorayd listens.
+            let tools = fixture.home.appending("bin")
+            try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+            let pidFile = fixture.home.appending("hoorayd.pid")
+            try """
+            #!/bin/sh
+            [ "$*" = "--user start hooray" ] || { echo "unexpected: systemctl $*" >&2; exit 1; }
+            '\(HoorayFixture.binDirectory)/hoorayd' > '\(fixture.home.appending("hoorayd.log"))' 2>&1 &
+            echo $! > '\(pidFile)'
+            """.write(toFile: tools + "/systemctl", atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools + "/systemctl")
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+
+            let (seen, context) = try await Self.drive(fixture, ["start"], environment: ["PATH": tools + ":" + path])
+            let started = try? String(contentsOfFile: pidFile, encoding: .utf8)
+            if let pid = started.flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+                kill(pid, SIGTERM)
+                // Gone, or a zombie for whoever adopted it to reap.
+                _ = await pollUntil(timeout: .seconds(10)) {
+                    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+                    return stat.isEmpty || stat.contains(") Z") ? true : nil
+                }
+            }
+            await server.stop()
+            #expect(seen.notRunningLabels?.contains("Hooray isn't running") == true, context)
+            #expect(started != nil, "Start Hooray ran systemctl --user start hooray")
+            let log = (try? String(contentsOfFile: fixture.home.appending("hoorayd.log"), encoding: .utf8)) ?? ""
+            #expect(seen.home == true, "\(context)\nhoorayd: \(log)")
+        }
+    }
+}

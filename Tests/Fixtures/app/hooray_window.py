@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""Drives hooray-app through the accessibility tree (AT-SPI), as a screen reader user would.
+
+Usage:
+  hooray_window.py log MOMENT   clicks "I Did a Thing", reads the pre-filled text of a first run, types
+                                MOMENT, clicks "Save this moment" and waits for the praise to show; prints
+                                {"prefilled": ..., "praise_labels": [every label of the window then]}
+  hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
+                                for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
+Prints {"error": ...} and exits 1 when a step did not happen within 30 s.
+Run it with the app's session bus, at-spi bus and display.
+"""
+
+import json
+import sys
+import time
+
+from dogtail.config import config
+
+config.checkForA11y = False  # The test starts the at-spi bus itself; no desktop settings here.
+config.searchShowingOnly = False
+config.defaultDelay = 0.2
+config.searchCutoffCount = 5
+config.logDebugToFile = False
+config.logDebugToStdOut = False
+
+from dogtail import tree  # noqa: E402
+
+DEADLINE = 30.0
+
+
+def wait_for(what, find):
+    """Returns find()'s first answer that is not None, tried until DEADLINE; exits 1 without one."""
+    start = time.monotonic()
+    while time.monotonic() - start < DEADLINE:
+        try:
+            found = find()
+        except Exception:  # The tree changes under us while the app draws; look again.
+            found = None
+        if found is not None:
+            return found
+        time.sleep(0.2)
+    try:
+        shown = labels()
+    except Exception:
+        shown = None
+    print(json.dumps({"error": "no " + what + " within 30 s", "labels": shown}))
+    sys.exit(1)
+
+
+def app():
+    for application in tree.root.applications():
+        if application.name == "hooray-app":
+            return application
+    return None
+
+
+def node(role, name, sensitive=None):
+    def find():
+        application = app()
+        if application is None:
+            return None
+        for found in application.findChildren(lambda n: n.roleName == role and n.name == name, showingOnly=False):
+            if sensitive is None or found.sensitive == sensitive:
+                return found
+        return None
+    return find
+
+
+def text_of(field):
+    # GTK 4.8 answers getText(0, -1) with "": ask for the characters it says it has.
+    text = field.queryText()
+    return text.getText(0, text.characterCount)
+
+
+def labels():
+    return [n.name for n in app().findChildren(lambda n: n.roleName == "label", showingOnly=False)]
+
+
+def praise_shown():
+    # The praise label is empty until a moment is saved; then it holds the praise in quotes.
+    return True if any(name.startswith("\u201c") for name in labels()) else None
+
+
+def log(moment):
+    did_a_thing = wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    did_a_thing.doActionNamed("click")
+    field = wait_for('"What did you do?" field', node("text", "What did you do?"))
+    # On the first run the field opens pre-filled; wait for it.
+    prefilled = wait_for("pre-filled text", lambda: text_of(field) or None)
+    field.text = moment
+    save = wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True))
+    save.doActionNamed("click")
+    wait_for("praise", praise_shown)
+    return {"prefilled": prefilled, "praise_labels": labels()}
+
+
+def start():
+    wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in labels() else None)
+    seen = labels()
+    button = wait_for('enabled "Start Hooray" button', node("push button", "Start Hooray", sensitive=True))
+    button.doActionNamed("click")
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    return {"not_running_labels": seen, "home": True}
+
+
+if sys.argv[1] == "log":
+    print(json.dumps(log(sys.argv[2])))
+else:
+    print(json.dumps(start()))
