@@ -1,5 +1,6 @@
 import Foundation
 import HoorayBasics
+import HoorayClient
 import HoorayEngine
 import HoorayKit
 
