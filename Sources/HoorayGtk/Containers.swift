@@ -117,17 +117,20 @@ public final class StatusPage: Widget {
 /// A short message over the window's content that goes by itself (`AdwToast`).
 @MainActor
 public final class Toast: GObjectReference {
-    /// A toast saying `title`.
+    /// A toast saying `title`, word for word: libadwaita 1.2 reads a toast's title as Pango markup,
+    /// so `&`, `<` and `>` (a path, an error from elsewhere) are escaped first.
     ///
     /// - Parameters:
     ///   - title: The message.
     ///   - timeout: Seconds it stays; 0 keeps it until dismissed.
     public init(_ title: String, timeout: Int = 5) {
-        super.init(owning: UnsafeMutableRawPointer(adw_toast_new(title)!))
+        let escaped = g_markup_escape_text(title, -1)
+        defer { g_free(escaped) }
+        super.init(owning: UnsafeMutableRawPointer(adw_toast_new(escaped)!))
         adw_toast_set_timeout(toast, UInt32(timeout))
     }
 
-    /// The message.
+    /// The message, as markup (``init(_:timeout:)`` escaped it).
     public var title: String { adw_toast_get_title(toast).map { String(cString: $0) } ?? "" }
 
     /// Adds a button to the toast that runs `action`, such as "Retry".

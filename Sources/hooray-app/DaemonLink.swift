@@ -14,6 +14,9 @@ final class DaemonLink: Sendable {
         case notRunning
         /// hoorayd is there but the request failed: the message names the problem and the fix.
         case failed(String)
+        /// hoorayd had run this request already (an earlier try that seemed to fail reached it):
+        /// the moment is saved, once.
+        case alreadySaved
     }
 
     /// What Home shows that only hoorayd knows.
@@ -50,7 +53,7 @@ final class DaemonLink: Sendable {
 
     /// Asks hoorayd what Home shows.
     func home() async throws(Problem) -> Home {
-        let reply = try await command("home", values: [:], json: false, writes: false)
+        let reply = try await command("home", values: [:], json: false, requestID: nil)
         return Home(isFirstRun: reply.text.contains(Self.firstRunLine))
     }
 
@@ -59,11 +62,13 @@ final class DaemonLink: Sendable {
     /// - Parameters:
     ///   - text: What the user did.
     ///   - mood: How they felt, one of ``moods``, or `nil`.
+    ///   - requestID: The draft's request id: a save tried again after it seemed to fail (hoorayd
+    ///     stopped or slow) is run once, however often it reaches hoorayd.
     /// - Returns: The moment as saved, with its praise.
-    func log(text: String, mood: String? = nil) async throws(Problem) -> LoggedMoment {
+    func log(text: String, mood: String? = nil, requestID: String) async throws(Problem) -> LoggedMoment {
         var values = ["text": [text]]
         if let mood { values["mood"] = [mood] }
-        let reply = try await command("log", values: values, json: true, writes: true)
+        let reply = try await command("log", values: values, json: true, requestID: requestID)
         guard let praise = reply.json?["offlinePraise"]?.stringValue else {
             throw .failed("hoorayd saved the moment but sent no praise back; see `hooray moments`")
         }
@@ -97,14 +102,18 @@ final class DaemonLink: Sendable {
             guard exited && (status >> 8) & 0xff == 0 else {
                 let reason = ((try? String(contentsOf: said, encoding: .utf8)) ?? "")
                     .trimmingCharacters(in: .whitespacesAndNewlines)
-                return reason.isEmpty ? "systemctl ended with status \(status)" : reason
+                if !reason.isEmpty { return reason }
+                return exited
+                    ? "systemctl exited with status \((status >> 8) & 0xff)"
+                    : "systemctl was stopped by signal \(status & 0x7f)"
             }
             return nil
         }
     }
 
     /// Runs a command of the moments plugin in hoorayd.
-    private func command(_ name: String, values: [String: [String]], json: Bool, writes: Bool) async throws(Problem)
+    private func command(_ name: String, values: [String: [String]], json: Bool, requestID: String?)
+        async throws(Problem)
         -> CommandReply
     {
         let environment = environment
@@ -118,10 +127,10 @@ final class DaemonLink: Sendable {
                         timeZoneIdentifier: SystemTimeZone(environment: environment).current().identifier,
                         dataDirectory: paths.dataDirectory, hostVersion: HoorayVersion.current))
                 let request = ControlRequest.command(
-                    plugin: Self.momentsPlugin, invocation: invocation,
-                    requestID: writes ? UUID().uuidString.lowercased() : nil)
+                    plugin: Self.momentsPlugin, invocation: invocation, requestID: requestID)
                 guard let response = try ControlClient.send(request, socketPath: paths.controlSocket, timeout: 15)
                 else { return .failure(.notRunning) }
+                if response.ok, response.duplicate == true { return .failure(.alreadySaved) }
                 guard response.ok, let reply = response.reply else {
                     return .failure(.failed(response.message ?? "hoorayd refused the request without saying why"))
                 }

@@ -1,3 +1,4 @@
+import Foundation
 import HoorayGtk
 
 /// Log a moment (seed 001 §4.3): what the user did, and **Save this moment**. On the first run the
@@ -18,6 +19,9 @@ final class LogScreen {
         choices: ["No mood"] + DaemonLink.moods.map { $0.prefix(1).uppercased() + $0.dropFirst() })
     private let save = Button(label: "_Save this moment")
     private var isSaving = false
+    /// The request id of the moment being written: kept until it is saved or given up, so that a
+    /// save tried again is run once.
+    private(set) var draftID: String?
 
     init() {
         let title = Label("Nice — that counts. What did you do?")
@@ -41,12 +45,20 @@ final class LogScreen {
         for widget in [title, entry, mood, when, save, cancel] as [Widget] { root.append(widget) }
     }
 
-    /// Opens the screen for a new moment: empty, or pre-filled on the first run.
+    /// Opens the screen: the moment being written when there is one (a save that failed, hoorayd
+    /// gone meanwhile: nothing typed is lost), otherwise a new one, empty or pre-filled on the first run.
     func start(firstRun: Bool) {
-        entry.text = firstRun ? Self.firstMomentText : ""
-        mood.selected = 0
-        saving(false)
+        if draftID == nil {
+            entry.text = firstRun ? Self.firstMomentText : ""
+            mood.selected = 0
+            draftID = UUID().uuidString.lowercased()
+        }
         entry.grabFocus()
+    }
+
+    /// The moment was saved, or the user gave it up: the next one starts afresh.
+    func finishDraft() {
+        draftID = nil
     }
 
     /// Greys the button out while hoorayd saves, so a double click logs one moment; the text stays.

@@ -33,7 +33,10 @@ final class MainWindow {
             log.start(firstRun: isFirstRun)
             stack.visiblePage = "log"
         }
-        log.onCancel = { [unowned self] in showHome() }
+        log.onCancel = { [unowned self] in
+            log.finishDraft()
+            showHome()
+        }
         log.onSave = { [unowned self] text, mood in save(text, mood: mood) }
         praise.onDone = { [unowned self] in showHome() }
         notRunning.onStart = { [unowned self] in startDaemon() }
@@ -62,6 +65,12 @@ final class MainWindow {
                     return
                 } catch .notRunning where ContinuousClock.now < deadline {
                     try? await Task.sleep(for: .milliseconds(250))
+                } catch .failed(let message) {
+                    // hoorayd is there but did not answer: Home stays greyed out until it does.
+                    let retry = Toast("Couldn't reach Hooray: \(message)", timeout: 0)
+                    retry.setButton("_Retry") { [unowned self] in connect() }
+                    toasts.show(retry)
+                    return
                 } catch {
                     handle(error, doing: "reach Hooray")
                     return
@@ -76,17 +85,27 @@ final class MainWindow {
     }
 
     private func save(_ text: String, mood: String?) {
+        guard let requestID = log.draftID else { return }
         log.saving(true)
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
-                let logged = try await link.log(text: text, mood: mood)
+                let logged = try await link.log(text: text, mood: mood, requestID: requestID)
                 log.saving(false)
+                log.finishDraft()
                 isFirstRun = false
                 home.show(DaemonLink.Home(isFirstRun: false))
                 praise.show(logged)
-                stack.visiblePage = "praise"
+                // The user may have gone back meanwhile: the praise waits for them on its page.
+                if stack.visiblePage == "log" { stack.visiblePage = "praise" }
+            } catch .alreadySaved {
+                log.saving(false)
+                log.finishDraft()
+                isFirstRun = false
+                home.show(DaemonLink.Home(isFirstRun: false))
+                toast("Your moment was saved already, once; `hooray moments` lists it")
+                if stack.visiblePage == "log" { showHome() }
             } catch {
-                // What the user typed stays in the field.
+                // What the user typed stays in the field, and a second try is run once.
                 log.saving(false)
                 handle(error, doing: "save your moment")
             }
@@ -98,9 +117,7 @@ final class MainWindow {
         Task { @MainActor in
             if let problem = await link.startDaemon() {
                 notRunning.starting(false)
-                toast(
-                    "Couldn't start Hooray: \(problem). Start it in a terminal with `systemctl --user start hooray` (or run `hoorayd`)"
-                )
+                toast("Couldn't start Hooray: \(problem) — `journalctl --user -u hooray` says more")
                 return
             }
             notRunning.starting(false)
@@ -114,6 +131,8 @@ final class MainWindow {
             stack.visiblePage = "not-running"
         case .failed(let message):
             toast("Couldn't \(what): \(message)")
+        case .alreadySaved:
+            toast("That was done already")
         }
     }
 
