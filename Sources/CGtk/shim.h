@@ -45,4 +45,9 @@ static inline gboolean hooray_gtk_animations_enabled(void) {
 static inline void hooray_gtk_reset_labelled_by(GtkWidget *widget) {
     gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
 }
+// gtk_accessible_update_state is variadic: a widget hidden from screen readers (a stack's pages but
+// the one shown; GTK 4.8 reports them all as visible otherwise).
+static inline void hooray_gtk_set_accessible_hidden(GtkWidget *widget, gboolean hidden) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
+}
 #endif

@@ -45,12 +45,25 @@ public final class Stack: Widget {
     ///   - name: Its name, for ``visiblePage``.
     public func add(_ page: Widget, name: String) {
         gtk_stack_add_named(stack, page.widget, name)
+        pages.append((name, page))
+        hideFromScreenReaders()
     }
 
-    /// The name of the page shown; setting it shows another.
+    /// The name of the page shown; setting it shows another. Screen readers see that page alone:
+    /// GTK 4.8 would report every page as visible.
     public var visiblePage: String {
         get { gtk_stack_get_visible_child_name(stack).map { String(cString: $0) } ?? "" }
-        set { gtk_stack_set_visible_child_name(stack, newValue) }
+        set {
+            gtk_stack_set_visible_child_name(stack, newValue)
+            hideFromScreenReaders()
+        }
+    }
+
+    private var pages: [(name: String, widget: Widget)] = []
+
+    private func hideFromScreenReaders() {
+        let shown = visiblePage
+        for page in pages { hooray_gtk_set_accessible_hidden(page.widget.widget, page.name == shown ? 0 : 1) }
     }
 
     private var stack: OpaquePointer { OpaquePointer(object) }

@@ -98,6 +98,8 @@ struct DesktopAppTests {
             #expect(labels.contains { $0.hasPrefix("Watered the plants") }, "\(labels)")
             let praise = try #require(moments.first?.offlinePraise)
             #expect(labels.contains("“\(praise)”"), "the window shows the praise hoorayd saved: \(labels)")
+            // The other pages are hidden from a screen reader: Home's button is not on the praise page.
+            #expect(!labels.contains("I Did a Thing") && !labels.contains("Hooray isn't running"), "\(labels)")
         }
     }
 
@@ -131,6 +133,8 @@ struct DesktopAppTests {
             }
             await server.stop()
             #expect(seen.notRunningLabels?.contains("Hooray isn't running") == true, context)
+            #expect(
+                seen.notRunningLabels?.contains("I Did a Thing") == false, "only that page is on screen: \(context)")
             #expect(started != nil, "Start Hooray ran systemctl --user start hooray")
             let log = (try? String(contentsOfFile: fixture.home.appending("hoorayd.log"), encoding: .utf8)) ?? ""
             #expect(seen.home == true, "\(context)\nhoorayd: \(log)")

@@ -4,7 +4,7 @@
 Usage:
   hooray_window.py log MOMENT   clicks "I Did a Thing", reads the pre-filled text of a first run, types
                                 MOMENT, clicks "Save this moment" and waits for the praise to show; prints
-                                {"prefilled": ..., "praise_labels": [every label of the window then]}
+                                {"prefilled": ..., "praise_labels": [the labels of the page on screen then]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
 Prints {"error": ...} and exits 1 when a step did not happen within 30 s.
@@ -77,9 +77,27 @@ def labels():
     return [n.name for n in app().findChildren(lambda n: n.roleName == "label", showingOnly=False)]
 
 
+def on_screen(node):
+    """Whether node is on the page shown: the window's other pages are hidden from screen readers.
+
+    GTK 4.8 under Xvfb marks no widget "showing"; the app hides the stack's other pages, which AT-SPI
+    reports as not visible on the page, so each ancestor is asked.
+    """
+    while node is not None and node.roleName != "application":
+        if not node.visible:
+            return False
+        node = node.parent
+    return True
+
+
+def shown_labels():
+    """The labels of the page on screen."""
+    return [n.name for n in app().findChildren(lambda n: n.roleName == "label" and on_screen(n), showingOnly=False)]
+
+
 def praise_shown():
     # The praise label is empty until a moment is saved; then it holds the praise in quotes.
-    return True if any(name.startswith("\u201c") for name in labels()) else None
+    return True if any(name.startswith("\u201c") for name in shown_labels()) else None
 
 
 def log(moment):
@@ -92,12 +110,12 @@ def log(moment):
     save = wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True))
     save.doActionNamed("click")
     wait_for("praise", praise_shown)
-    return {"prefilled": prefilled, "praise_labels": labels()}
+    return {"prefilled": prefilled, "praise_labels": shown_labels()}
 
 
 def start():
-    wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in labels() else None)
-    seen = labels()
+    wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in shown_labels() else None)
+    seen = shown_labels()
     button = wait_for('enabled "Start Hooray" button', node("push button", "Start Hooray", sensitive=True))
     button.doActionNamed("click")
     wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
