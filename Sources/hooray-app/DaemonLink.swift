@@ -144,6 +144,19 @@ final class DaemonLink: Sendable {
         return try outcome.get()
     }
 
+    /// Returns once a hoorayd listens on the control socket, however it was started (a terminal,
+    /// systemd, another window): the folders are watched with inotify on a thread of its own, never
+    /// polled; where they cannot be watched, it looks once a second.
+    func waitUntilListening() async {
+        let environment = environment
+        await offMainThread {
+            guard let socket = try? HoorayPaths(environment: environment).controlSocket else { return }
+            while !ControlFollower.isListening(socket) {
+                if !ControlFollower.waitForSocket(socket) { Thread.sleep(forTimeInterval: 1) }
+            }
+        }
+    }
+
     /// Runs `work` on a thread of its own and waits for it without holding the caller's thread.
     private func offMainThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in

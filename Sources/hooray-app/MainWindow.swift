@@ -13,6 +13,7 @@ final class MainWindow {
     private let praise = PraiseScreen()
     private let notRunning = NotRunningScreen()
     private var isFirstRun = false
+    private var isWatching = false
 
     init(application: Application, link: DaemonLink) {
         self.link = link
@@ -129,10 +130,22 @@ final class MainWindow {
         switch problem {
         case .notRunning:
             stack.visiblePage = "not-running"
+            watchForDaemon()
         case .failed(let message):
             toast("Couldn't \(what): \(message)")
         case .alreadySaved:
             toast("That was done already")
+        }
+    }
+
+    /// While the not-running page shows: a hoorayd started anywhere else brings Home back at once.
+    private func watchForDaemon() {
+        guard !isWatching else { return }
+        isWatching = true
+        Task { @MainActor in
+            await link.waitUntilListening()
+            isWatching = false
+            if stack.visiblePage == "not-running" { connect(patience: .seconds(5)) }
         }
     }
 

@@ -105,6 +105,17 @@ struct DesktopAppTests {
 
     @Test("Without hoorayd the window says Hooray isn't running, and Start Hooray starts it and opens Home")
     func startHoorayFromTheWindow() async throws {
+        try await startHoorayd(["start"])
+    }
+
+    @Test("Without hoorayd the window says Hooray isn't running, and a hoorayd started from a terminal opens Home")
+    func aHooraydStartedElsewhereIsNoticed() async throws {
+        try await startHoorayd(["elsewhere"])
+    }
+
+    /// Opens the window without hoorayd, has the script start it (`start`: with the window's
+    /// button; `elsewhere`: as a terminal would) and checks that Home opens.
+    func startHoorayd(_ mode: [String]) async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             // `systemctl --user start hooray`, as the user's service manager would: it starts
@@ -121,7 +132,7 @@ struct DesktopAppTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools + "/systemctl")
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
 
-            let (seen, context) = try await Self.drive(fixture, ["start"], environment: ["PATH": tools + ":" + path])
+            let (seen, context) = try await Self.drive(fixture, mode, environment: ["PATH": tools + ":" + path])
             let started = try? String(contentsOfFile: pidFile, encoding: .utf8)
             if let pid = started.flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
                 kill(pid, SIGTERM)
@@ -135,7 +146,7 @@ struct DesktopAppTests {
             #expect(seen.notRunningLabels?.contains("Hooray isn't running") == true, context)
             #expect(
                 seen.notRunningLabels?.contains("I Did a Thing") == false, "only that page is on screen: \(context)")
-            #expect(started != nil, "Start Hooray ran systemctl --user start hooray")
+            #expect(started != nil, "systemctl --user start hooray ran")
             let log = (try? String(contentsOfFile: fixture.home.appending("hoorayd.log"), encoding: .utf8)) ?? ""
             #expect(seen.home == true, "\(context)\nhoorayd: \(log)")
         }

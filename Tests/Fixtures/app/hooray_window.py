@@ -7,11 +7,14 @@ Usage:
                                 {"prefilled": ..., "praise_labels": [the labels of the page on screen then]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
+  hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
+                                than clicking: the window must notice on its own
 Prints {"error": ...} and exits 1 when a step did not happen within 30 s.
 Run it with the app's session bus, at-spi bus and display.
 """
 
 import json
+import subprocess
 import sys
 import time
 
@@ -113,11 +116,15 @@ def log(moment):
     return {"prefilled": prefilled, "praise_labels": shown_labels()}
 
 
-def start():
+def start(elsewhere=False):
     wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in shown_labels() else None)
     seen = shown_labels()
-    button = wait_for('enabled "Start Hooray" button', node("push button", "Start Hooray", sensitive=True))
-    button.doActionNamed("click")
+    if elsewhere:
+        # Started from a terminal, not from the window: the window notices by itself.
+        subprocess.run(["systemctl", "--user", "start", "hooray"], check=True)
+    else:
+        button = wait_for('enabled "Start Hooray" button', node("push button", "Start Hooray", sensitive=True))
+        button.doActionNamed("click")
     wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
     return {"not_running_labels": seen, "home": True}
 
@@ -125,4 +132,4 @@ def start():
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
 else:
-    print(json.dumps(start()))
+    print(json.dumps(start(elsewhere=sys.argv[1] == "elsewhere")))
