@@ -7,7 +7,8 @@ public let controlAPIVersion = 1
 
 /// The one JSON path of the control protocol: every request and answer line, of `hooray`, its front
 /// door, `hoorayd` and the tests, is written and read here. FoundationEssentials' coder (no ICU, no
-/// full Foundation), which costs the front door about 1.5 ms of its start.
+/// full Foundation): measured with `perf stat`, it adds 0.6–1.0 ms to a front door's run that asks
+/// hoorayd (1.5 ms in a small program of its own), and nothing to one that does not use it.
 package enum ControlCoding {
     /// `value` as one line of JSON, keys sorted, with its newline.
     package static func encode<T: Encodable>(_ value: T) throws -> Data {
