@@ -104,8 +104,8 @@ extension HoorayDatabase {
                 needsNextDue.append(stored[place] == nil)
             }
             let prepared = PreparedRules(
-                declared: declared, prefix: prefix, computeNextDue: computeNextDue, places: toWrite,
-                needsNextDue: needsNextDue)
+                declared: declared, prefix: prefix, shapes: try NoticeShapes.read(in: db),
+                computeNextDue: computeNextDue, places: toWrite, needsNextDue: needsNextDue)
             defer { prepared.stop() }
             // Many rules to write (a first start, a new Hooray): the next-due index is made once
             // afterwards rather than kept in order row by row.
@@ -124,6 +124,7 @@ extension HoorayDatabase {
                     continue
                 }
                 let ready = try prepared.next()
+                if let shape = ready.newShape { try NoticeShapes.write(shape, in: db) }
                 let nextDue: Date?
                 if let old {
                     if let row = try Row.fetchOne(storedOf, arguments: [plugin, rule.id]), row[0] == ready.scheduleKey {

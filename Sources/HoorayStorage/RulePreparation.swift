@@ -9,6 +9,8 @@ struct PreparedRule {
     var scheduleKey: String
     /// The reminder as stored.
     var payload: [UInt8]
+    /// Its notice's shape, when that is new and must be written first (``NoticeShapes``).
+    var newShape: NewNoticeShape?
     /// The digest stored beside it (with Hooray's version), `nil` for a rule declared without one.
     var digest: String?
     /// Its next due instant when it was asked for (a rule with nothing stored): `.some(nil)` when it
@@ -20,13 +22,11 @@ struct PreparedRule {
 struct ScheduleFacts {
     /// ``HoorayDatabase/scheduleKey(of:encoder:)``.
     var key: String
-    /// The schedule as `JSONEncoder` writes it.
-    var json: [UInt8]
     /// Its next due instant, once found: `.some(nil)` when it will not be due again.
     var nextDue: Date?? = nil
 }
 
-/// Builds and encodes declared rules one after the other, each schedule's key, JSON and next due
+/// Builds and encodes declared rules one after the other, each schedule's key and next due
 /// instant made once.
 struct RulePreparer {
     let declared: [DeclaredRule]
@@ -35,19 +35,22 @@ struct RulePreparer {
     let computeNextDue: @Sendable (Schedule) -> Date?
     private let encoder: JSONEncoder
     private var payloads: ReminderPayloads
-    // Rules that share a schedule (every weekday at 09:00 in one zone) share its key, its JSON and
-    // its next due instant.
+    // Rules that share a schedule (every weekday at 09:00 in one zone) share its key and its next
+    // due instant.
     private var schedules: [Schedule: ScheduleFacts] = [:]
     private var lastSchedule: (schedule: Schedule, facts: ScheduleFacts)?
 
-    init(declared: [DeclaredRule], prefix: String, computeNextDue: @escaping @Sendable (Schedule) -> Date?) {
+    init(
+        declared: [DeclaredRule], prefix: String, shapes: NoticeShapes,
+        computeNextDue: @escaping @Sendable (Schedule) -> Date?
+    ) {
         self.declared = declared
         self.prefix = prefix
         self.computeNextDue = computeNextDue
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        payloads = ReminderPayloads(encoder: encoder)
+        payloads = ReminderPayloads(encoder: encoder, shapes: shapes)
     }
 
     /// Builds the rule at `place` and encodes it; finds its next due instant when `needsNextDue`.
@@ -63,9 +66,7 @@ struct RulePreparer {
         } else if let known = schedules[reminder.schedule] {
             schedule = known
         } else {
-            schedule = ScheduleFacts(
-                key: try HoorayDatabase.scheduleKey(of: reminder.schedule, encoder: encoder),
-                json: Array(try encoder.encode(reminder.schedule)))
+            schedule = ScheduleFacts(key: try HoorayDatabase.scheduleKey(of: reminder.schedule, encoder: encoder))
             schedules[reminder.schedule] = schedule
         }
         if needsNextDue, schedule.nextDue == nil {
@@ -75,12 +76,12 @@ struct RulePreparer {
         lastSchedule = (reminder.schedule, schedule)
         // A rule declared without a digest is compared with the stored one byte for byte, as
         // `JSONEncoder` wrote it; the others are written the fast way.
-        let payload =
+        let (payload, newShape) =
             try digest == nil
-            ? Array(encoder.encode(reminder)) : payloads.encode(reminder, schedule: schedule.json)
+            ? (Array(encoder.encode(reminder)), nil) : payloads.encode(reminder)
         return PreparedRule(
-            schedule: reminder.schedule, scheduleKey: schedule.key, payload: payload, digest: digest,
-            nextDue: needsNextDue ? schedule.nextDue : nil)
+            schedule: reminder.schedule, scheduleKey: schedule.key, payload: payload, newShape: newShape,
+            digest: digest, nextDue: needsNextDue ? schedule.nextDue : nil)
     }
 }
 
@@ -120,22 +121,23 @@ final class PreparedRules: @unchecked Sendable {
     /// - Parameters:
     ///   - declared: The rules declared.
     ///   - prefix: Hooray's version and a space, put before each digest.
+    ///   - shapes: The notice shapes stored.
     ///   - computeNextDue: Finds a schedule's next due instant.
     ///   - places: The places in `declared` of the rules to make ready.
     ///   - needsNextDue: For each place, whether its next due instant is to be found.
     init(
-        declared: [DeclaredRule], prefix: String, computeNextDue: @escaping @Sendable (Schedule) -> Date?,
-        places: [Int], needsNextDue: [Bool]
+        declared: [DeclaredRule], prefix: String, shapes: NoticeShapes,
+        computeNextDue: @escaping @Sendable (Schedule) -> Date?, places: [Int], needsNextDue: [Bool]
     ) {
         self.places = places
         self.needsNextDue = needsNextDue
         guard places.count >= Self.threadedCount else {
-            inline = RulePreparer(declared: declared, prefix: prefix, computeNextDue: computeNextDue)
+            inline = RulePreparer(declared: declared, prefix: prefix, shapes: shapes, computeNextDue: computeNextDue)
             return
         }
         running = true
         Thread.detachNewThread { [self] in
-            prepareAll(RulePreparer(declared: declared, prefix: prefix, computeNextDue: computeNextDue))
+            prepareAll(RulePreparer(declared: declared, prefix: prefix, shapes: shapes, computeNextDue: computeNextDue))
         }
     }
 

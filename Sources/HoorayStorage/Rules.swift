@@ -196,10 +196,11 @@ extension HoorayDatabase {
             }
             // Whatever it changed, these are not rules the plugin declared.
             try Self.forgetDeclaration(of: plugin, in: db)
+            var reader = StoredRuleReader(db)
             let kept = try snoozes.sorted().compactMap { id in
                 try Row.fetchOne(
                     db, sql: "SELECT * FROM rule WHERE plugin = ? AND reminderID = ?", arguments: [plugin, id]
-                ).map(Self.rule(from:))
+                ).map { try reader.rule(from: $0) }
             }
             return stored + kept
         }
@@ -250,7 +251,8 @@ extension HoorayDatabase {
             } else {
                 rows = try Row.fetchAll(db, sql: "SELECT * FROM rule \(order)")
             }
-            return try rows.map(Self.rule(from:))
+            var reader = StoredRuleReader(db)
+            return try rows.map { try reader.rule(from: $0) }
         }
     }
 
@@ -297,25 +299,19 @@ extension HoorayDatabase {
                 db, sql: "SELECT * FROM rule WHERE nextDue IS NOT NULL ORDER BY nextDue, plugin, reminderID LIMIT ?",
                 arguments: [limit])
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rule WHERE nextDue IS NOT NULL") ?? 0
-            return (try rows.map(Self.rule(from:)), total)
+            var reader = StoredRuleReader(db)
+            return (try rows.map { try reader.rule(from: $0) }, total)
         }
     }
 
     /// One rule, or `nil`.
     public func rule(plugin: String, reminderID: String) async throws -> StoredRule? {
         try await read { db in
-            try Row.fetchOne(
+            var reader = StoredRuleReader(db)
+            return try Row.fetchOne(
                 db, sql: "SELECT * FROM rule WHERE plugin = ? AND reminderID = ?", arguments: [plugin, reminderID]
-            ).map(Self.rule(from:))
+            ).map { try reader.rule(from: $0) }
         }
-    }
-
-    static func rule(from row: Row) throws -> StoredRule {
-        StoredRule(
-            plugin: row["plugin"],
-            reminder: try decodeJSON(Reminder.self, row["reminder"]),
-            nextDue: (row["nextDue"] as Double?).map(Date.init(unixSeconds:)),
-            snoozedDueAt: (row["snoozedDueAt"] as Double?).map(Date.init(unixSeconds:)))
     }
 
     /// Records the handling of one occurrence and moves the rule on, in one transaction.
@@ -396,8 +392,9 @@ extension HoorayDatabase {
     public func rules(_ keys: [(plugin: String, reminderID: String)]) async throws -> [StoredRule?] {
         try await read { db in
             let statement = try db.cachedStatement(sql: "SELECT * FROM rule WHERE plugin = ? AND reminderID = ?")
+            var reader = StoredRuleReader(db)
             return try keys.map { key in
-                try Row.fetchOne(statement, arguments: [key.plugin, key.reminderID]).map(Self.rule(from:))
+                try Row.fetchOne(statement, arguments: [key.plugin, key.reminderID]).map { try reader.rule(from: $0) }
             }
         }
     }
