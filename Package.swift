@@ -291,7 +291,7 @@ let package = Package(
         // The desktop app: GTK through HoorayGtk, hoorayd through DaemonLink alone.
         .executableTarget(
             name: "hooray-app",
-            dependencies: ["HoorayGtk", "HoorayClient", "HoorayEngine", "HoorayKit", "HoorayBasics", "HoorayMessages"],
+            dependencies: ["HoorayGtk", "HoorayClient", "HoorayKit", "HoorayBasics", "HoorayMessages"],
             path: "Sources/hooray-app"
         ),
 
