@@ -83,10 +83,10 @@ let package = Package(
         // Linux interfaces Glibc's module leaves out (timerfd, eventfd).
         .systemLibrary(name: "CLinux"),
 
-        // The plugin author API. Depends on nothing of ours.
+        // The plugin author API. Depends on nothing of ours but the wire's types (HoorayClient), which it names.
         .target(
             name: "HoorayKit",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["HoorayClient", .product(name: "Logging", package: "swift-log")]
         ),
 
         // Hooray's version, hooray's own command words and shell quoting, in a module of their own that
@@ -117,7 +117,10 @@ let package = Package(
         ),
         .target(
             name: "HoorayDelivery",
-            dependencies: ["HoorayKit", "HoorayThreads", "CLibNotify", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "HoorayKit", "HoorayClient", "HoorayThreads", "CLibNotify",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "HoorayConfig",
@@ -162,8 +165,8 @@ let package = Package(
         .target(
             name: "HoorayConformance",
             dependencies: [
-                "HoorayEngine", "HoorayExternalPlugins", "HoorayKit", "HoorayScheduling", "HoorayStorage",
-                "HoorayThreads", .product(name: "Logging", package: "swift-log"),
+                "HoorayEngine", "HoorayClient", "HoorayExternalPlugins", "HoorayKit", "HoorayScheduling",
+                "HoorayStorage", "HoorayThreads", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `hooray export` and `hooray import`: the export document, its CSV files, and import errors.
@@ -250,7 +253,7 @@ let package = Package(
             name: "HoorayTesting",
             dependencies: [
                 "HoorayKit", "HoorayCelebrations", "HoorayEngine", "HoorayStorage", "HoorayDelivery", "HoorayCommands",
-                .product(name: "Logging", package: "swift-log"),
+                "HoorayClient", .product(name: "Logging", package: "swift-log"),
             ]),
 
         // The executables, kept thin. `hooray` is the front door users run: no Foundation, no library
@@ -288,7 +291,7 @@ let package = Package(
         // The desktop app: GTK through HoorayGtk, hoorayd through DaemonLink alone.
         .executableTarget(
             name: "hooray-app",
-            dependencies: ["HoorayGtk", "HoorayClient", "HoorayEngine", "HoorayKit", "HoorayBasics", "HoorayMessages"],
+            dependencies: ["HoorayGtk", "HoorayClient", "HoorayKit", "HoorayBasics", "HoorayMessages"],
             path: "Sources/hooray-app"
         ),
 

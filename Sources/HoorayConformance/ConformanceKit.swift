@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit

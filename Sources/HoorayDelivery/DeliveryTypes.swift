@@ -1,50 +1,11 @@
+import HoorayClient
 import HoorayKit
 
-/// What the notification server said about itself.
-public struct ServerInfo: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The server's product name, such as `gnome-shell`, `dunst` or `notification-daemon`.
-    public var name: String
-    /// Who makes it.
-    public var vendor: String
-    /// The server's own version.
-    public var version: String
-    /// The version of the Desktop Notifications specification it implements, such as `1.2`.
-    public var specVersion: String
-    /// Its capabilities in the order it listed them, such as `body`, `body-markup` and `actions`.
-    public var capabilities: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case name, vendor, version, capabilities
-        case specVersion = "spec_version"
-    }
-
-    /// Creates a description of a server.
-    ///
-    /// - Parameters:
-    ///   - name: The product name.
-    ///   - vendor: Who makes it.
-    ///   - version: The server's version.
-    ///   - specVersion: The specification version it implements.
-    ///   - capabilities: Its capabilities.
-    public init(name: String, vendor: String, version: String, specVersion: String, capabilities: [String]) {
-        self.name = name
-        self.vendor = vendor
-        self.version = version
-        self.specVersion = specVersion
-        self.capabilities = capabilities
-    }
-
-    /// Whether the server shows buttons (the `actions` capability).
-    public var supportsActions: Bool { capabilities.contains("actions") }
-
-    /// Whether the server reads markup in bodies (the `body-markup` capability), so text must be escaped.
-    public var readsBodyMarkup: Bool { capabilities.contains("body-markup") }
-
-    public var description: String {
-        "\(name) \(version) by \(vendor), specification \(specVersion), "
-            + "capabilities: \(capabilities.joined(separator: ", "))"
-    }
-}
+// `ServerInfo` and `DoNotDisturb` are wire types (HoorayClient's, in `status`): named here too.
+/// What the notification server said about itself (HoorayClient's ``HoorayClient/ServerInfo``).
+public typealias ServerInfo = HoorayClient.ServerInfo
+/// Whether the notification server is in do-not-disturb mode (HoorayClient's ``HoorayClient/DoNotDisturb``).
+public typealias DoNotDisturb = HoorayClient.DoNotDisturb
 
 /// Whether the notification server can be reached, and what it is.
 public enum ServerStatus: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import HoorayClient
 import HoorayExternalPlugins
 import HoorayKit
 

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayCelebrations
+import HoorayClient
 import HoorayDelivery
 import HoorayExternalPlugins
 import HoorayKit

@@ -1,134 +1,11 @@
 import Foundation
+import HoorayClient
 import HoorayKit
 import HoorayStorage
 import Logging
 
-/// What a status bar shows, before it is formatted: the next reminder that will be shown and every
-/// active plugin's ``BarItem``s. `hoorayd` answers it to the control method `bar`; `hooray bar`
-/// computes it itself while `hoorayd` is not running.
-///
-/// Everything on the line that changes by the clock alone — whether the next reminder is due soon,
-/// its time as "15:00" or "tomorrow 08:30", whether quiet hours are on — is in the snapshot, computed
-/// where the clock is read, so that a follower gets a new line when one of them changes.
-public struct BarSnapshot: Codable, Sendable, Equatable {
-    /// The earliest reminder that will be shown.
-    public var next: Next?
-    /// Every active plugin's items, by plugin name.
-    public var items: [Part]
-    /// Whether the notification server is in do-not-disturb.
-    public var doNotDisturb: Bool
-    /// The quiet hours on now, while they are.
-    public var quietHours: Quiet?
-
-    /// A reminder to come.
-    public struct Next: Codable, Sendable, Equatable {
-        /// Its title.
-        public var title: String
-        /// Its plugin.
-        public var plugin: String
-        /// When it will be shown: when it is due, or when the quiet hours it is due in end.
-        public var due: Date
-        /// `due` as the line says it: `15:00` today, `tomorrow 08:30`, else `Wed 08:30`; `nil` from a
-        /// `hoorayd` that did not say (then the client says it).
-        public var when: String?
-        /// Whether it is due within ``BarSnapshot/dueSoonWindow`` and not held back (quiet hours,
-        /// do-not-disturb); `nil` from a `hoorayd` that did not say.
-        public var dueSoon: Bool?
-        /// Why it waits past the time it is due, such as `quiet hours until 07:30` or `do not disturb
-        /// is on`; `nil` when it does not.
-        public var waiting: String?
-
-        /// Creates one.
-        public init(
-            title: String, plugin: String, due: Date, when: String? = nil, dueSoon: Bool? = nil, waiting: String? = nil
-        ) {
-            self.title = title
-            self.plugin = plugin
-            self.due = due
-            self.when = when
-            self.dueSoon = dueSoon
-            self.waiting = waiting
-        }
-
-        /// Creates one with the parts that change by the clock as they are at `now`.
-        public init(
-            title: String, plugin: String, due: Date, waiting: String? = nil, now: Date, timeZone: TimeZone
-        ) {
-            self.init(
-                title: title, plugin: plugin, due: due,
-                when: BarSnapshot.when(due, now: now, timeZone: timeZone),
-                dueSoon: waiting == nil && due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow, waiting: waiting)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case title, plugin, due, when, waiting
-            case dueSoon = "due_soon"
-        }
-    }
-
-    /// Quiet hours that are on.
-    public struct Quiet: Codable, Sendable, Equatable {
-        /// When they end.
-        public var until: Date
-        /// `until` as the tooltip says it, such as `07:30`.
-        public var when: String
-
-        /// Creates one.
-        public init(until: Date, when: String) {
-            self.until = until
-            self.when = when
-        }
-    }
-
-    /// One item, with the plugin that offered it.
-    public struct Part: Codable, Sendable, Equatable {
-        /// The plugin's name.
-        public var plugin: String
-        /// The item.
-        public var item: BarItem
-
-        /// Creates one.
-        public init(plugin: String, item: BarItem) {
-            self.plugin = plugin
-            self.item = item
-        }
-
-        enum CodingKeys: String, CodingKey { case plugin, text, tooltip, streak, progress }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            plugin = try container.decode(String.self, forKey: .plugin)
-            item = BarItem(
-                text: try container.decode(String.self, forKey: .text),
-                tooltip: try container.decodeIfPresent(String.self, forKey: .tooltip) ?? "",
-                streak: try container.decodeIfPresent(BarStreak.self, forKey: .streak),
-                progress: try container.decodeIfPresent(BarProgress.self, forKey: .progress))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(plugin, forKey: .plugin)
-            try container.encode(item.text, forKey: .text)
-            try container.encode(item.tooltip, forKey: .tooltip)
-            try container.encodeIfPresent(item.streak, forKey: .streak)
-            try container.encodeIfPresent(item.progress, forKey: .progress)
-        }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case next, items
-        case doNotDisturb = "do_not_disturb"
-        case quietHours = "quiet_hours"
-    }
-
-    /// Creates a snapshot.
-    public init(next: Next? = nil, items: [Part] = [], doNotDisturb: Bool = false, quietHours: Quiet? = nil) {
-        self.next = next
-        self.items = items
-        self.doNotDisturb = doNotDisturb
-        self.quietHours = quietHours
-    }
-
+// `BarSnapshot` is a wire type (HoorayClient's); what makes its parts from the clock is here.
+extension BarSnapshot {
     /// How long before a reminder the bar says it is due soon (class `due-soon`).
     public static let dueSoonWindow: TimeInterval = 15 * 60
 
@@ -177,6 +54,18 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
         }
         formatter.dateFormat = "EEE HH:mm"
         return formatter.string(from: date)
+    }
+}
+
+extension BarSnapshot.Next {
+    /// Creates one with the parts that change by the clock as they are at `now`.
+    public init(
+        title: String, plugin: String, due: Date, waiting: String? = nil, now: Date, timeZone: TimeZone
+    ) {
+        self.init(
+            title: title, plugin: plugin, due: due,
+            when: BarSnapshot.when(due, now: now, timeZone: timeZone),
+            dueSoon: waiting == nil && due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow, waiting: waiting)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 import HoorayDelivery
 import HoorayKit
 import HoorayStorage

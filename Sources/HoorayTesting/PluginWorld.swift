@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 import HoorayCommands
 import HoorayEngine
 import HoorayKit

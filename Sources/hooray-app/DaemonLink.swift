@@ -1,7 +1,6 @@
 import Foundation
 import HoorayBasics
 import HoorayClient
-import HoorayEngine
 import HoorayKit
 
 /// The app's one way to hoorayd: every request goes through here, over the control socket, as the

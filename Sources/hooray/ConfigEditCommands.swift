@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayCLIHost
+import HoorayClient
 import HoorayConfig
 import HoorayEngine
 import HoorayKit

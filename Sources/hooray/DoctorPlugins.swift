@@ -1,5 +1,6 @@
 import Foundation
 import HoorayCLIHost
+import HoorayClient
 import HoorayEngine
 import HoorayKit
 

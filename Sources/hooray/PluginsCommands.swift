@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayCLIHost
+import HoorayClient
 import HoorayConfig
 import HoorayDelivery
 import HoorayEngine
@@ -39,7 +40,8 @@ struct PluginsList: AsyncParsableCommand, OffersJSON {
         let session = try CLISession(configFile: global.configFile)
         let all = try await PluginReports.current(session).reports
         if json {
-            print(try Output.json(all.map(PluginItem.init)))
+            // The protocol's reports, as docs/json.md names their members (`last_error` → `lastError`).
+            print(try Output.json(Output.camelCased(JSONValue(encoding: all))))
             return
         }
         var table = Output.Table(headers: ["PLUGIN", "STATE", "VERSION", "API", "PID", "RESTARTS", "WHAT IT DOES"])
@@ -75,50 +77,6 @@ struct PluginsList: AsyncParsableCommand, OffersJSON {
                 print(TerminalText.safe("\(report.name): \(report.lastError ?? "")"))
             }
         }
-    }
-}
-
-/// `hooray plugins --json`: the `plugin` type of docs/json.md.
-struct PluginItem: Encodable {
-    let name: String
-    let kind: String
-    let state: String
-    let summary: String
-    let version: String?
-    let apiVersion: String?
-    let pid: Int32?
-    let restarts: Int?
-    let lastError: String?
-    let folder: String?
-    let permissions: [String]?
-    let notAllowed: [String]?
-
-    init(_ report: PluginReport) {
-        (name, kind, state, summary) = (report.name, report.kind, report.state, report.summary)
-        (version, apiVersion, pid, restarts) = (report.version, report.apiVersion, report.pid, report.restarts)
-        (lastError, folder, permissions, notAllowed) = (
-            report.lastError, report.folder, report.permissions, report.notAllowed
-        )
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, kind, state, summary, version, apiVersion, pid, restarts, lastError, folder, permissions, notAllowed
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(state, forKey: .state)
-        try container.encode(summary, forKey: .summary)
-        try container.encode(version, forKey: .version)
-        try container.encode(apiVersion, forKey: .apiVersion)
-        try container.encode(pid, forKey: .pid)
-        try container.encode(restarts, forKey: .restarts)
-        try container.encode(lastError, forKey: .lastError)
-        try container.encode(folder, forKey: .folder)
-        try container.encode(permissions, forKey: .permissions)
-        try container.encode(notAllowed, forKey: .notAllowed)
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayCLIHost
+import HoorayClient
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit
@@ -71,7 +72,7 @@ struct PluginsShow: AsyncParsableCommand, OffersJSON {
                 == true
         let detail = PluginDetail(report, sandboxed: !unsandboxed)
         if json {
-            print(try Output.json(detail))
+            print(try Output.json(Output.camelCased(JSONValue(encoding: detail))))
             return
         }
         print(detail.text)
@@ -80,7 +81,8 @@ struct PluginsShow: AsyncParsableCommand, OffersJSON {
 
 /// `hooray plugins show NAME --json`: the `pluginDetail` type of docs/json.md.
 struct PluginDetail: Encodable {
-    let item: PluginItem
+    /// The plugin and how it is doing.
+    let item: PluginReport
     /// The program and its arguments.
     let program: [String]?
     let dataFolder: String?
@@ -89,7 +91,7 @@ struct PluginDetail: Encodable {
     let limits: [String]?
 
     init(_ report: PluginReport, sandboxed: Bool) {
-        item = PluginItem(report)
+        item = report
         let manifest = pluginCatalog.external.first { $0.name == report.name }?.manifest
         program = report.kind == "external" ? manifest?.exec : nil
         let data = manifest.map { pluginCatalog.dataFolder(of: $0.name) }

@@ -103,3 +103,18 @@ import Testing
         }
     }
 }
+
+/// The desktop app speaks to hoorayd through HoorayClient alone: it links no engine, so none of
+/// the engine's libraries.
+@Suite struct DesktopAppLinkTests {
+    @Test func theDesktopAppLoadsNoDatabaseKeyringNotificationOrHTTPLibrary() async throws {
+        let app = try BuiltProducts.executable(named: "hooray-app")
+        let dynamic = try await ProcessRunner.run("/usr/bin/readelf", arguments: ["-d", app])
+        #expect(dynamic.status == .exited(0), "\(dynamic.standardError)")
+        let needed = dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libgtk-4") }, "readelf -d lists no GTK: \(dynamic.standardOutput)")
+        for library in ["libsqlite3", "libsecret-1", "libnotify", "libcurl"] {
+            #expect(!needed.contains { $0.contains(library) }, "the app loads \(library), the engine's")
+        }
+    }
+}

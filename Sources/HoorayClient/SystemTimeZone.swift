@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 
-/// The system's time zone, read afresh each time it is asked for.
+/// The system's time zone, read afresh each time it is asked for: the zone every client puts in a
+/// command's `environment.time_zone`, and the one hoorayd keeps to.
 ///
 /// Foundation caches `TimeZone.current` for the life of the process, but a laptop changes zones
 /// while `hoorayd` runs (`timedatectl set-timezone`, or automatic time-zone updates). This reads
@@ -20,10 +21,15 @@ public struct SystemTimeZone: Sendable {
     }
 
     /// The folder whose changes may change the zone.
-    public var watchedDirectory: String { (localtimePath as NSString).deletingLastPathComponent }
+    public var watchedDirectory: String {
+        guard let slash = localtimePath.lastIndex(of: "/"), slash != localtimePath.startIndex else { return "/" }
+        return String(localtimePath[..<slash])
+    }
 
     /// The names in ``watchedDirectory`` that hold the zone.
-    public var watchedNames: Set<String> { [(localtimePath as NSString).lastPathComponent, "timezone"] }
+    public var watchedNames: Set<String> {
+        [String(localtimePath.split(separator: "/").last ?? ""), "timezone"]
+    }
 
     /// Whether the zone is pinned by `TZ`, so that system changes do not apply.
     public var isPinnedByEnvironment: Bool { !(environment["TZ"] ?? "").isEmpty }
@@ -35,17 +41,27 @@ public struct SystemTimeZone: Sendable {
             if let zone = TimeZone(identifier: name) { return zone }
         }
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: localtimePath),
-            let marker = target.range(of: "zoneinfo/"),
-            let zone = TimeZone(identifier: String(target[marker.upperBound...]))
+            let name = Self.zoneName(inLinkTarget: target), let zone = TimeZone(identifier: name)
         {
             return zone
         }
         let timezoneFile = watchedDirectory + "/timezone"
         if let text = try? String(contentsOfFile: timezoneFile, encoding: .utf8),
-            let zone = TimeZone(identifier: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            let zone = TimeZone(identifier: String(text.split(whereSeparator: \.isWhitespace).first ?? ""))
         {
             return zone
         }
         return TimeZone.current
+    }
+
+    /// What follows the first `zoneinfo/` of a `localtime` link's target, such as `Europe/Paris`.
+    static func zoneName(inLinkTarget target: String) -> String? {
+        let marker = "zoneinfo/"
+        var rest = Substring(target)
+        while !rest.isEmpty {
+            if rest.hasPrefix(marker) { return String(rest.dropFirst(marker.count)) }
+            rest = rest.dropFirst()
+        }
+        return nil
     }
 }

@@ -1,0 +1,76 @@
+/// One line of `hooray plugins`: a plugin and how it is doing. The `plugins` answer of
+/// docs/protocol.md writes it as it is; `hooray plugins --json` (the `plugin` type of docs/json.md)
+/// names the same members in camelCase.
+public struct PluginReport: Codable, Sendable, Hashable {
+    /// The plugin's name.
+    public var name: String
+    /// `built-in` or `external`.
+    public var kind: String
+    /// `running`, `disabled`, `starting`, `restarting`, `given up`, `stopped` or `refused`; for a
+    /// built-in plugin while hoorayd is stopped, `enabled`.
+    public var state: String
+    /// What it does, in a line.
+    public var summary: String
+    /// An external plugin's own version.
+    public var version: String?
+    /// The plugin API it speaks: the settled version while it runs, else its `plugin.toml` range.
+    public var apiVersion: String?
+    /// The process id while it runs.
+    public var pid: Int32?
+    /// How many times it was started again.
+    public var restarts: Int?
+    /// The last thing that went wrong, why it is refused, or why it is held.
+    public var lastError: String?
+    /// Its folder.
+    public var folder: String?
+    /// What a plugin in another language may do, in plain words (the manifest's `permissionWords`);
+    /// `nil` for a built-in plugin, part of hoorayd, and for a refused folder.
+    public var permissions: [String]?
+    /// While it is held (state `held`), the permissions it asks for that the user has not allowed,
+    /// in plain words.
+    public var notAllowed: [String]?
+
+    /// Creates a report.
+    public init(
+        name: String, kind: String, state: String, summary: String, version: String? = nil,
+        apiVersion: String? = nil, pid: Int32? = nil, restarts: Int? = nil, lastError: String? = nil,
+        folder: String? = nil, permissions: [String]? = nil, notAllowed: [String]? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.state = state
+        self.summary = summary
+        self.version = version
+        self.apiVersion = apiVersion
+        self.pid = pid
+        self.restarts = restarts
+        self.lastError = lastError
+        self.folder = folder
+        self.permissions = permissions
+        self.notAllowed = notAllowed
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, kind, state, summary, version, pid, restarts, folder, permissions
+        case apiVersion = "api_version"
+        case lastError = "last_error"
+        case notAllowed = "not_allowed"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Absent values are written as null, as every JSON of hooray does.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(state, forKey: .state)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(version, forKey: .version)
+        try container.encode(apiVersion, forKey: .apiVersion)
+        try container.encode(pid, forKey: .pid)
+        try container.encode(restarts, forKey: .restarts)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(folder, forKey: .folder)
+        try container.encode(permissions, forKey: .permissions)
+        try container.encode(notAllowed, forKey: .notAllowed)
+    }
+}
