@@ -177,8 +177,11 @@ public enum Daemon {
         let barFeed = StatusBarFeed(engine: engine)
         control.start(
             follow: { request in
-                guard case .bar(follow: true) = request else { return nil }
-                return { barFeed.follow() }
+                switch request {
+                case .bar(follow: true): return { barFeed.follow() }
+                case .changes: return { ChangeFeed.follow(engine.changes) }
+                default: return nil
+                }
             },
             // Once a request has been answered, what it took (a long list, say) is given back.
             answered: { MemoryRelease.releaseAfterBurst(database) },
@@ -191,6 +194,9 @@ public enum Daemon {
             switch request {
             case .bar:
                 return ControlResponse(ok: true, bar: await engine.barSnapshot())
+            case .changes:
+                // Always followed (above); never answered once.
+                return ControlResponse(ok: true, change: 0)
             case .status:
                 // The configuration in force says where the identity is kept; the keyring is asked
                 // off the task threads, for at most a second: a hanging keyring is said, not waited for.

@@ -35,6 +35,12 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// ``ControlResponse/handOver`` having done nothing. `requestID` as for
     /// ``act(notice:action:answer:requestID:)``.
     case run(arguments: [String], caller: FrontDoorCaller, requestID: String? = nil)
+    /// Be told when something a client shows may have changed (a command ran, a notice was posted,
+    /// shown or updated, a reminder was planned, a button was pressed): always followed, the
+    /// connection stays open and the daemon writes an answer with ``ControlResponse/change`` at
+    /// once and one more after each change, until either side leaves. The desktop app reads again
+    /// what it shows on each.
+    case changes
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
@@ -46,13 +52,13 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     public var requestID: String? {
         switch self {
         case .act(_, _, _, let id), .command(_, _, let id), .run(_, _, let id): id
-        case .status, .reload, .refresh, .plugins, .restart, .allow, .bar: nil
+        case .status, .reload, .refresh, .plugins, .restart, .allow, .bar, .changes: nil
         }
     }
 
     /// The methods, as the `method` member names them.
     public static let methods = [
-        "status", "reload", "refresh", "act", "command", "plugins", "restart", "allow", "bar", "run",
+        "status", "reload", "refresh", "act", "command", "plugins", "restart", "allow", "bar", "run", "changes",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +76,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case "status": self = .status
         case "reload": self = .reload
         case "refresh": self = .refresh
+        case "changes": self = .changes
         case "plugins": self = .plugins
         case "restart": self = .restart(plugin: try container.decode(String.self, forKey: .plugin))
         case "allow": self = .allow(plugin: try container.decode(String.self, forKey: .plugin))
@@ -107,6 +114,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .reload: try container.encode("reload", forKey: .method)
         case .refresh: try container.encode("refresh", forKey: .method)
         case .plugins: try container.encode("plugins", forKey: .method)
+        case .changes: try container.encode("changes", forKey: .method)
         case .restart(let plugin):
             try container.encode("restart", forKey: .method)
             try container.encode(plugin, forKey: .plugin)
@@ -165,6 +173,9 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var handOver: Bool?
     /// For `run`: what `hooray` prints and the status it exits with, once the daemon ran the command.
     public var output: CommandOutput?
+    /// For ``ControlRequest/changes``: `0` in the first answer, then the count of changes so far in
+    /// each answer after one (changes close together come as one answer).
+    public var change: Int?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
@@ -174,7 +185,7 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         case invalidValue = "invalid_value"
         case exitCode = "exit_code"
         case handOver = "hand_over"
-        case ok, output, message, status, reply, duplicate, busy, plugins, bar
+        case ok, output, message, status, reply, duplicate, busy, plugins, bar, change
     }
 
     /// Creates a response.
@@ -182,8 +193,9 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
         snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil,
         exitCode: Int32? = nil, plugins: [PluginReport]? = nil, bar: BarSnapshot? = nil, handOver: Bool? = nil,
-        output: CommandOutput? = nil
+        output: CommandOutput? = nil, change: Int? = nil
     ) {
+        self.change = change
         self.handOver = handOver
         self.output = output
         self.bar = bar

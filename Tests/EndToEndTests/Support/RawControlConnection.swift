@@ -66,6 +66,32 @@ final class RawControlConnection {
         shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// Reads what comes until `enough` holds for all received so far (the connection staying
+    /// open, as a followed request's does), the daemon closes it, or `timeout` passes.
+    ///
+    /// - Returns: Everything received, and whether `enough` held.
+    func receive(timeout: Duration, until enough: (String) -> Bool) -> (text: String, enough: Bool) {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let text = String(decoding: data, as: UTF8.self)
+            if enough(text) { return (text, true) }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return (text, false) }
+            let milliseconds = Int32(
+                left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            var wanted = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&wanted, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return (text, false) }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
     /// Reads until the daemon closes the connection or `timeout` passes.
     func receive(timeout: Duration) -> Outcome {
         let deadline = ContinuousClock.now.advanced(by: timeout)
