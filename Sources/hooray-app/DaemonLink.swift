@@ -31,6 +31,25 @@ final class DaemonLink: Sendable {
         var text: String
         /// The praise it got at once, offline.
         var offlinePraise: String
+        /// Its id, for asking after its AI praise.
+        var id: String = ""
+        /// The day it happened, `YYYY-MM-DD` in the user's time zone: where `moments --day` finds it.
+        var day: String = ""
+    }
+
+    /// Where a moment's AI praise stands, as `hooray moments --json` tells it (`aiPraise`, `sync`,
+    /// `syncError`).
+    enum AIPraise: Sendable, Equatable {
+        /// Asked for, not answered yet.
+        case waiting
+        /// The AI service's praise.
+        case arrived(String)
+        /// The service did not answer well; hoorayd tries again later, and the offline praise stays.
+        case failed
+        /// AI praise is not configured: the offline praise is the whole answer.
+        case off
+        /// The moment is gone (deleted meanwhile).
+        case gone
     }
 
     /// The moods a moment may have, as `hooray win --mood` takes them; hoorayd refuses another,
@@ -72,7 +91,32 @@ final class DaemonLink: Sendable {
         guard let praise = reply.json?["offlinePraise"]?.stringValue else {
             throw .failed("hoorayd saved the moment but sent no praise back; see `hooray moments`")
         }
-        return LoggedMoment(text: reply.json?["text"]?.stringValue ?? text, offlinePraise: praise)
+        return LoggedMoment(
+            text: reply.json?["text"]?.stringValue ?? text, offlinePraise: praise,
+            id: reply.json?["id"]?.stringValue ?? "", day: reply.json?["day"]?.stringValue ?? "")
+    }
+
+    /// Asks where a moment's AI praise stands, as `hooray moments --day DAY --json` lists it.
+    func aiPraise(of moment: LoggedMoment) async throws(Problem) -> AIPraise {
+        let reply = try await command("moments", values: ["day": [moment.day]], json: true, requestID: nil)
+        guard let listed = try? reply.json?.decode([PraiseState].self) else {
+            throw .failed("hoorayd listed the moments in a form this window does not read; update Hooray")
+        }
+        guard let state = listed.first(where: { $0.id == moment.id }) else { return .gone }
+        if let praise = state.aiPraise { return .arrived(praise) }
+        switch state.sync {
+        case "local": return .off
+        case "pending" where state.syncError != nil: return .failed
+        default: return .waiting
+        }
+    }
+
+    /// The members of a listed moment that say where its AI praise stands.
+    private struct PraiseState: Decodable {
+        var id: String
+        var aiPraise: String?
+        var sync: String
+        var syncError: String?
     }
 
     /// Starts hoorayd as the user's service (`systemctl --user start hooray`).

@@ -95,7 +95,7 @@ final class MainWindow {
                 log.finishDraft()
                 isFirstRun = false
                 home.show(DaemonLink.Home(isFirstRun: false))
-                praise.show(logged)
+                praise.show(logged, link: link)
                 // The user may have gone back meanwhile: the praise waits for them on its page.
                 if stack.visiblePage == "log" { stack.visiblePage = "praise" }
             } catch .alreadySaved {

@@ -15,6 +15,8 @@ struct DesktopAppTests {
     struct Seen: Decodable {
         var prefilled: String?
         var praiseLabels: [String]?
+        var aiLabels: [String]?
+        var failedLabels: [String]?
         var notRunningLabels: [String]?
         var home: Bool?
         var error: String?
@@ -22,6 +24,8 @@ struct DesktopAppTests {
         enum CodingKeys: String, CodingKey {
             case prefilled, home, error
             case praiseLabels = "praise_labels"
+            case aiLabels = "ai_labels"
+            case failedLabels = "failed_labels"
             case notRunningLabels = "not_running_labels"
         }
     }
@@ -30,6 +34,27 @@ struct DesktopAppTests {
     struct ListedMoment: Decodable {
         var text: String
         var offlinePraise: String
+        var aiPraise: String?
+    }
+
+    /// The line the Praise view shows when no AI praise came.
+    static let failedLine = "Couldn't fetch extra encouragement this time."
+
+    /// A configuration asking `endpoint` for AI praise.
+    static func aiConfig(_ endpoint: URL, timeout: String) -> String {
+        """
+        [ai]
+        provider = "hooray"
+        endpoint = "\(endpoint.absoluteString)"
+        timeout = "\(timeout)"
+        connect_timeout = "2s"
+        """
+    }
+
+    /// The moments `hooray moments --json` lists.
+    static func moments(_ fixture: HoorayFixture) async throws -> [ListedMoment] {
+        let listing = try await fixture.hooray("moments", "--json")
+        return try JSONDecoder().decode([ListedMoment].self, from: Data(listing.standardOutput.utf8))
     }
 
     /// Starts an X server, the accessibility bus and `hooray-app` in the fixture's world, runs the
@@ -100,6 +125,52 @@ struct DesktopAppTests {
             #expect(labels.contains("“\(praise)”"), "the window shows the praise hoorayd saved: \(labels)")
             // The other pages are hidden from a screen reader: Home's button is not on the praise page.
             #expect(!labels.contains("I Did a Thing") && !labels.contains("Hooray isn't running"), "\(labels)")
+        }
+    }
+
+    @Test("With AI praise on, the Praise view shows the offline praise at once, then the AI's praise in its place")
+    func aiPraiseTakesTheOfflinePraisesPlace() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await withAIServer { ai in
+                // The AI server holds its answer until the script has seen the offline praise.
+                try fixture.writeConfig(Self.aiConfig(ai.endpoint("gated"), timeout: "60s"))
+                let daemon = try await fixture.startDaemon()
+                let (seen, context) = try await Self.drive(fixture, ["ai", "Watered the plants", ai.gateFile])
+                let moments = try await Self.moments(fixture)
+                await daemon.stop()
+                await server.stop()
+                let stored = try #require(moments.first, context)
+                let aiPraise = try #require(stored.aiPraise, "hoorayd got the AI praise: \(moments)")
+                let offline = seen.praiseLabels ?? []
+                #expect(offline.contains("“\(stored.offlinePraise)”"), "the offline praise at once: \(context)")
+                #expect(!offline.contains("“\(aiPraise)”"), "\(context)")
+                let later = seen.aiLabels ?? []
+                #expect(later.contains("“\(aiPraise)”"), "then the AI's: \(context)")
+                #expect(!later.contains("“\(stored.offlinePraise)”"), "in the offline praise's place: \(context)")
+                #expect(later.contains { $0.hasPrefix("Watered the plants") }, "on the same page: \(context)")
+                #expect(!later.contains(Self.failedLine), "\(context)")
+            }
+        }
+    }
+
+    @Test("When the AI service fails, the Praise view keeps the offline praise and says it couldn't fetch more")
+    func aFailingAIServiceIsSaidOnThePraiseView() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await withAIServer { ai in
+                try fixture.writeConfig(Self.aiConfig(ai.endpoint("status-500"), timeout: "5s"))
+                let daemon = try await fixture.startDaemon()
+                let (seen, context) = try await Self.drive(fixture, ["ai-fails", "Made the bed"])
+                let moments = try await Self.moments(fixture)
+                await daemon.stop()
+                await server.stop()
+                let stored = try #require(moments.first, context)
+                #expect(stored.aiPraise == nil)
+                let labels = seen.failedLabels ?? []
+                #expect(labels.contains(Self.failedLine), "\(context)")
+                #expect(labels.contains("“\(stored.offlinePraise)”"), "the offline praise stays: \(context)")
+            }
         }
     }
 

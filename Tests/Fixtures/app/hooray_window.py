@@ -5,6 +5,13 @@ Usage:
   hooray_window.py log MOMENT   clicks "I Did a Thing", reads the pre-filled text of a first run, types
                                 MOMENT, clicks "Save this moment" and waits for the praise to show; prints
                                 {"prefilled": ..., "praise_labels": [the labels of the page on screen then]}
+  hooray_window.py ai MOMENT GATE
+                                the same, then, once the offline praise shows, creates the file GATE (which
+                                lets the loopback AI server answer) and waits for other praise to show in its
+                                place; adds {"ai_labels": [the labels of the page on screen then]}
+  hooray_window.py ai-fails MOMENT
+                                the same as log, then waits for "Couldn't fetch extra encouragement this
+                                time."; adds {"failed_labels": [...]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -116,6 +123,31 @@ def log(moment):
     return {"prefilled": prefilled, "praise_labels": shown_labels()}
 
 
+def quoted():
+    """The praise on screen: the labels in quotes."""
+    return [name for name in shown_labels() if name.startswith("\u201c")]
+
+
+def ai(moment, gate):
+    seen = log(moment)
+    offline = quoted()
+    open(gate, "w").close()
+    wait_for("AI praise in place of the offline praise",
+             lambda: True if quoted() and set(quoted()).isdisjoint(offline) else None)
+    seen["ai_labels"] = shown_labels()
+    return seen
+
+
+def ai_fails(moment):
+    seen = log(moment)
+    wait_for("the failure line", lambda: True if FAILED in shown_labels() else None)
+    seen["failed_labels"] = shown_labels()
+    return seen
+
+
+FAILED = "Couldn't fetch extra encouragement this time."
+
+
 def start(elsewhere=False):
     wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in shown_labels() else None)
     seen = shown_labels()
@@ -131,5 +163,9 @@ def start(elsewhere=False):
 
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
+elif sys.argv[1] == "ai":
+    print(json.dumps(ai(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "ai-fails":
+    print(json.dumps(ai_fails(sys.argv[2])))
 else:
     print(json.dumps(start(elsewhere=sys.argv[1] == "elsewhere")))
