@@ -111,6 +111,53 @@ final class DaemonLink: Sendable {
         }
     }
 
+    /// A moment as the Moments view lists it: a `hooray moments --json` element.
+    struct ListedMoment: Sendable, Equatable, Decodable {
+        var id: String
+        /// Its words.
+        var text: String
+        /// How the user felt, by name, or `nil`.
+        var mood: String?
+        /// The day it happened, in the user's time zone.
+        var day: LocalDate
+        /// When it happened.
+        var happenedAt: Date
+        /// Its praise: the AI's when there is some, the offline praise otherwise.
+        var praise: String
+        /// Whether the user marked it a favourite.
+        var favorite: Bool
+    }
+
+    /// The user's time zone, the one hoorayd is told for days and times.
+    var timeZone: TimeZone { SystemTimeZone(environment: environment).current() }
+
+    /// The newest moments, newest first, as `hooray moments --limit LIMIT --json` lists them.
+    func moments(limit: Int) async throws(Problem) -> [ListedMoment] {
+        let reply = try await command("moments", values: ["limit": [String(limit)]], json: true, requestID: nil)
+        guard let listed = try? reply.json?.decode([ListedMoment].self) else {
+            throw .failed("hoorayd listed the moments in a form this window does not read; update Hooray")
+        }
+        return listed
+    }
+
+    /// Marks a moment as a favourite, or unmarks it, as `hooray moments fav ID` does.
+    ///
+    /// - Returns: Whether it is a favourite now.
+    func toggleFavorite(_ id: String, requestID: String) async throws(Problem) -> Bool {
+        let reply = try await command("fav", values: ["id": [id]], json: false, requestID: requestID)
+        return reply.text.hasPrefix("★")
+    }
+
+    /// Deletes a moment for good, as `hooray moments delete ID --yes` does.
+    func delete(_ id: String, requestID: String) async throws(Problem) {
+        _ = try await command("delete", values: ["id": [id]], json: false, requestID: requestID)
+    }
+
+    /// Gives a moment new words, as `hooray moments edit ID --text TEXT` does; its time and praise stay.
+    func edit(_ id: String, text: String, requestID: String) async throws(Problem) {
+        _ = try await command("edit", values: ["id": [id], "text": [text]], json: true, requestID: requestID)
+    }
+
     /// The members of a listed moment that say where its AI praise stands.
     private struct PraiseState: Decodable {
         var id: String

@@ -18,6 +18,8 @@ final class PraiseScreen {
     let root = Box(.vertical, spacing: 18)
     /// Runs when **Done** is clicked.
     var onDone: @MainActor () -> Void = {}
+    /// Runs when **View today's moments** is clicked.
+    var onViewMoments: @MainActor () -> Void = {}
 
     private let moment = Label("")
     /// The offline praise, then the AI praise in its place.
@@ -47,9 +49,12 @@ final class PraiseScreen {
         note.isVisible = false
         done.addCSSClass("pill")
         done.onClicked { [unowned self] in onDone() }
+        let viewMoments = Button(label: "_View today's moments")
+        viewMoments.addCSSClass("flat")
+        viewMoments.onClicked { [unowned self] in onViewMoments() }
         root.center()
         root.setMargin(24)
-        for widget in [header, moment, praises, note, done] as [Widget] { root.append(widget) }
+        for widget in [header, moment, praises, note, done, viewMoments] as [Widget] { root.append(widget) }
     }
 
     /// Shows a moment just logged, with its offline praise, and asks hoorayd for its AI praise

@@ -17,6 +17,8 @@ struct DesktopAppTests {
         var praiseLabels: [String]?
         var aiLabels: [String]?
         var failedLabels: [String]?
+        var momentsLabels: [String]?
+        var deletedLabels: [String]?
         var notRunningLabels: [String]?
         var home: Bool?
         var error: String?
@@ -26,6 +28,8 @@ struct DesktopAppTests {
             case praiseLabels = "praise_labels"
             case aiLabels = "ai_labels"
             case failedLabels = "failed_labels"
+            case momentsLabels = "moments_labels"
+            case deletedLabels = "deleted_labels"
             case notRunningLabels = "not_running_labels"
         }
     }
@@ -171,6 +175,33 @@ struct DesktopAppTests {
                 #expect(labels.contains(Self.failedLine), "\(context)")
                 #expect(labels.contains("“\(stored.offlinePraise)”"), "the offline praise stays: \(context)")
             }
+        }
+    }
+
+    @Test("A moment logged with hooray win is listed under Today in Moments; Delete, confirmed, deletes it for good")
+    func momentsListsAndDeletes() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let win = try await fixture.hooray("win", "Watered the plants", "--mood", "calm")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            let before = try await Self.moments(fixture)
+            let (seen, context) = try await Self.drive(fixture, ["moments", "Watered the plants"])
+            let after = try await Self.moments(fixture)
+            await daemon.stop()
+            await server.stop()
+            let listed = seen.momentsLabels ?? []
+            #expect(listed.contains("Today") && listed.contains("Watered the plants"), "\(context)")
+            let praise = try #require(before.first?.offlinePraise)
+            #expect(
+                listed.contains {
+                    $0.hasSuffix(" ago · feeling calm · “\(praise)”") || $0 == "just now · feeling calm · “\(praise)”"
+                },
+                "its time, mood and praise: \(context)")
+            #expect(!listed.contains("I Did a Thing"), "Moments alone is on screen: \(context)")
+            #expect(
+                (seen.deletedLabels ?? []).contains("No moments yet… but you're here, so that's one."), "\(context)")
+            #expect(after.isEmpty, "hooray moments no longer lists it: \(after)")
         }
     }
 

@@ -12,6 +12,11 @@ Usage:
   hooray_window.py ai-fails MOMENT
                                 the same as log, then waits for "Couldn't fetch extra encouragement this
                                 time."; adds {"failed_labels": [...]}
+  hooray_window.py moments MOMENT
+                                opens Moments with its switcher, waits for MOMENT to be listed, clicks its
+                                Delete button and the dialog's Delete, and waits for the empty state; prints
+                                {"moments_labels": [labels on screen with MOMENT listed],
+                                 "deleted_labels": [labels on screen then]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -146,6 +151,42 @@ def ai_fails(moment):
 
 
 FAILED = "Couldn't fetch extra encouragement this time."
+EMPTY_MOMENTS = "No moments yet\u2026 but you're here, so that's one."
+
+
+def moments(moment):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    switch = wait_for('"Moments" view switcher button', switcher_button("Moments"))
+    switch.doActionNamed("click")
+    wait_for("the moment listed", lambda: True if moment in shown_labels() else None)
+    seen = {"moments_labels": shown_labels()}
+    delete = wait_for("its Delete button", node("push button", "Delete \u201c" + moment + "\u201d", sensitive=True))
+    delete.doActionNamed("click")
+    confirm = wait_for('the dialog\'s "Delete" button', dialog_button("Delete"))
+    confirm.doActionNamed("click")
+    wait_for("the empty state", lambda: True if EMPTY_MOMENTS in shown_labels() else None)
+    seen["deleted_labels"] = shown_labels()
+    return seen
+
+
+def switcher_button(title):
+    """A view switcher's button (a "page tab" named as its view) on screen: the header bar's."""
+    def find():
+        for button in app().findChildren(lambda n: n.roleName == "page tab" and n.name == title, showingOnly=False):
+            if on_screen(button):
+                return button
+        return None
+    return find
+
+
+def dialog_button(name):
+    """A button of the dialog asking a question, over the window."""
+    def find():
+        for found in app().findChildren(lambda n: n.roleName == "push button" and n.name == name, showingOnly=False):
+            if on_screen(found):
+                return found
+        return None
+    return find
 
 
 def start(elsewhere=False):
@@ -165,6 +206,8 @@ if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
 elif sys.argv[1] == "ai":
     print(json.dumps(ai(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "moments":
+    print(json.dumps(moments(sys.argv[2])))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:
