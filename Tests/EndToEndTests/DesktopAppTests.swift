@@ -19,6 +19,8 @@ struct DesktopAppTests {
         var failedLabels: [String]?
         var momentsLabels: [String]?
         var deletedLabels: [String]?
+        var starred: Bool?
+        var editedLabels: [String]?
         var notRunningLabels: [String]?
         var home: Bool?
         var error: String?
@@ -30,6 +32,8 @@ struct DesktopAppTests {
             case failedLabels = "failed_labels"
             case momentsLabels = "moments_labels"
             case deletedLabels = "deleted_labels"
+            case starred
+            case editedLabels = "edited_labels"
             case notRunningLabels = "not_running_labels"
         }
     }
@@ -39,6 +43,7 @@ struct DesktopAppTests {
         var text: String
         var offlinePraise: String
         var aiPraise: String?
+        var favorite: Bool?
     }
 
     /// The line the Praise view shows when no AI praise came.
@@ -202,6 +207,27 @@ struct DesktopAppTests {
             #expect(
                 (seen.deletedLabels ?? []).contains("No moments yet… but you're here, so that's one."), "\(context)")
             #expect(after.isEmpty, "hooray moments no longer lists it: \(after)")
+        }
+    }
+
+    @Test(
+        "In Moments, a moment's star marks it a favourite and Edit gives it new words, as hooray moments then lists it")
+    func momentsMarksAndEdits() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let win = try await fixture.hooray("win", "Watered the plant")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            let (seen, context) = try await Self.drive(
+                fixture, ["edit", "Watered the plant", "Watered all the plants"])
+            let after = try await Self.moments(fixture)
+            await daemon.stop()
+            await server.stop()
+            #expect(seen.starred == true, "the star stays pressed once hoorayd marked it: \(context)")
+            let edited = seen.editedLabels ?? []
+            #expect(edited.contains("Watered all the plants") && !edited.contains("Watered the plant"), "\(context)")
+            #expect(after.map(\.text) == ["Watered all the plants"], "\(after)")
+            #expect(after.first?.favorite == true, "\(after)")
         }
     }
 

@@ -17,6 +17,11 @@ Usage:
                                 Delete button and the dialog's Delete, and waits for the empty state; prints
                                 {"moments_labels": [labels on screen with MOMENT listed],
                                  "deleted_labels": [labels on screen then]}
+  hooray_window.py edit MOMENT NEW
+                                opens Moments, marks MOMENT a favourite with its star and waits for hoorayd's
+                                answer, then clicks its Edit button, types NEW in the dialog, clicks Save and
+                                waits for NEW to be listed; prints {"starred": whether its star is pressed then,
+                                "edited_labels": [labels on screen then]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -39,6 +44,7 @@ config.searchCutoffCount = 5
 config.logDebugToFile = False
 config.logDebugToStdOut = False
 
+import pyatspi  # noqa: E402
 from dogtail import tree  # noqa: E402
 
 DEADLINE = 30.0
@@ -169,6 +175,32 @@ def moments(moment):
     return seen
 
 
+def pressed(node):
+    states = node.getState()
+    return states.contains(pyatspi.STATE_PRESSED) or states.contains(pyatspi.STATE_CHECKED)
+
+
+def edit(moment, new):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Moments" view switcher button', switcher_button("Moments")).doActionNamed("click")
+    wait_for("the moment listed", lambda: True if moment in shown_labels() else None)
+    name = "\u201c" + moment + "\u201d"
+    star = wait_for("its star", node("push button", "Favourite " + name, sensitive=True))
+    star.doActionNamed("click")
+    # Greyed out while hoorayd marks it; pressed once it did.
+    star = wait_for("its star marked", lambda: next(
+        (n for n in [node("push button", "Favourite " + name, sensitive=True)()] if n is not None and pressed(n)),
+        None))
+    wait_for("its Edit button", node("push button", "Edit " + name, sensitive=True)).doActionNamed("click")
+    field = wait_for("the dialog's field", node("text", "The moment's words"))
+    field.text = new
+    wait_for('the dialog\'s "Save" button', dialog_button("Save")).doActionNamed("click")
+    wait_for("the new words listed", lambda: True if new in shown_labels() else None)
+    # The list is read again after the edit: the star of the row listed now.
+    star = wait_for("its star, listed again", node("push button", "Favourite \u201c" + new + "\u201d", sensitive=True))
+    return {"starred": pressed(star), "edited_labels": shown_labels()}
+
+
 def switcher_button(title):
     """A view switcher's button (a "page tab" named as its view) on screen: the header bar's."""
     def find():
@@ -208,6 +240,8 @@ elif sys.argv[1] == "ai":
     print(json.dumps(ai(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "moments":
     print(json.dumps(moments(sys.argv[2])))
+elif sys.argv[1] == "edit":
+    print(json.dumps(edit(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:
