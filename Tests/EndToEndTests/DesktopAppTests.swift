@@ -21,6 +21,7 @@ struct DesktopAppTests {
         var deletedLabels: [String]?
         var starred: Bool?
         var editedLabels: [String]?
+        var shortcutLabels: [String]?
         var notRunningLabels: [String]?
         var home: Bool?
         var error: String?
@@ -34,6 +35,7 @@ struct DesktopAppTests {
             case deletedLabels = "deleted_labels"
             case starred
             case editedLabels = "edited_labels"
+            case shortcutLabels = "shortcut_labels"
             case notRunningLabels = "not_running_labels"
         }
     }
@@ -228,6 +230,20 @@ struct DesktopAppTests {
             #expect(edited.contains("Watered all the plants") && !edited.contains("Watered the plant"), "\(context)")
             #expect(after.map(\.text) == ["Watered all the plants"], "\(after)")
             #expect(after.first?.favorite == true, "\(after)")
+        }
+    }
+
+    @Test("Ctrl+N in Moments opens Log a moment")
+    func controlNStartsANewMoment() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let (seen, context) = try await Self.drive(fixture, ["shortcut"])
+            await daemon.stop()
+            await server.stop()
+            let labels = seen.shortcutLabels ?? []
+            #expect(labels.contains("Nice — that counts. What did you do?"), "\(context)")
+            #expect(!labels.contains("No moments yet… but you're here, so that's one."), "\(context)")
         }
     }
 

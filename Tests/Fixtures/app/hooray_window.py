@@ -22,6 +22,8 @@ Usage:
                                 answer, then clicks its Edit button, types NEW in the dialog, clicks Save and
                                 waits for NEW to be listed; prints {"starred": whether its star is pressed then,
                                 "edited_labels": [labels on screen then]}
+  hooray_window.py shortcut     opens Moments, presses Ctrl+N and waits for the "What did you do?" field on
+                                screen; prints {"shortcut_labels": [labels on screen then]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -201,6 +203,18 @@ def edit(moment, new):
     return {"starred": pressed(star), "edited_labels": shown_labels()}
 
 
+def shortcut():
+    from dogtail import rawinput
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Moments" view switcher button', switcher_button("Moments")).doActionNamed("click")
+    wait_for("Moments", lambda: True if EMPTY_MOMENTS in shown_labels() or "Today" in shown_labels() else None)
+    rawinput.keyCombo("<Control>n")
+    wait_for('"What did you do?" field on screen', lambda: next(
+        (n for n in app().findChildren(lambda n: n.roleName == "text" and n.name == "What did you do?",
+                                       showingOnly=False) if on_screen(n)), None))
+    return {"shortcut_labels": shown_labels()}
+
+
 def switcher_button(title):
     """A view switcher's button (a "page tab" named as its view) on screen: the header bar's."""
     def find():
@@ -242,6 +256,8 @@ elif sys.argv[1] == "moments":
     print(json.dumps(moments(sys.argv[2])))
 elif sys.argv[1] == "edit":
     print(json.dumps(edit(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "shortcut":
+    print(json.dumps(shortcut()))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:
