@@ -8,7 +8,8 @@ public final class ViewStack: Widget {
     /// An empty stack of views.
     public init() {
         super.init(constructed: adw_view_stack_new())
-        connect("notify::visible-child") { [unowned self] in hideFromScreenReaders() }
+        // Weakly: the stack may outlive this object in its container, and notify as it goes.
+        connect("notify::visible-child") { [weak self] in self?.hideFromScreenReaders() }
     }
 
     /// Adds a view; the stack holds it from now on.
