@@ -185,7 +185,20 @@ final class DaemonLink: Sendable {
             var argv = arguments.map { strdup($0) } + [nil]
             defer { for argument in argv { free(argument) } }
             var pid: pid_t = 0
-            let spawned = posix_spawnp(&pid, "systemctl", &actions, nil, &argv, environ)
+            // systemctl, and what it may start, begin with no signal blocked and every signal's
+            // default action: this thread blocks most signals, which a child would otherwise keep
+            // (a hoorayd started so would never hear SIGTERM).
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var noSignals = sigset_t()
+            sigemptyset(&noSignals)
+            posix_spawnattr_setsigmask(&attributes, &noSignals)
+            var everySignal = sigset_t()
+            sigfillset(&everySignal)
+            posix_spawnattr_setsigdefault(&attributes, &everySignal)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            let spawned = posix_spawnp(&pid, "systemctl", &actions, &attributes, &argv, environ)
             guard spawned == 0 else { return "systemctl could not be run (\(String(cString: strerror(spawned))))" }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -278,19 +278,27 @@ struct DesktopAppTests {
 
             let (seen, context) = try await Self.drive(fixture, mode, environment: ["PATH": tools + ":" + path])
             let started = try? String(contentsOfFile: pidFile, encoding: .utf8)
+            var stopped = false
             if let pid = started.flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
                 kill(pid, SIGTERM)
-                // Gone, or a zombie for whoever adopted it to reap.
-                _ = await pollUntil(timeout: .seconds(10)) {
-                    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-                    return stat.isEmpty || stat.contains(") Z") ? true : nil
-                }
+                // Gone, or a zombie for whoever adopted it to reap. (/proc files read through a file
+                // handle: they say they are empty.)
+                stopped =
+                    await pollUntil(timeout: .seconds(20)) {
+                        let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/stat")
+                        let stat = String(decoding: (try? handle?.readToEnd()) ?? Data(), as: UTF8.self)
+                        try? handle?.close()
+                        return stat.isEmpty || stat.contains(") Z") ? true : nil
+                    } ?? false
+                if !stopped { kill(pid, SIGKILL) }
             }
             await server.stop()
             #expect(seen.notRunningLabels?.contains("Hooray isn't running") == true, context)
             #expect(
                 seen.notRunningLabels?.contains("I Did a Thing") == false, "only that page is on screen: \(context)")
             #expect(started != nil, "systemctl --user start hooray ran")
+            // What systemctl starts begins with no signal blocked: hoorayd stops on SIGTERM.
+            #expect(stopped, "the hoorayd systemctl started stops on SIGTERM")
             let log = (try? String(contentsOfFile: fixture.home.appending("hoorayd.log"), encoding: .utf8)) ?? ""
             #expect(seen.home == true, "\(context)\nhoorayd: \(log)")
         }
