@@ -1,4 +1,5 @@
 import CGtk
+import Glibc
 
 /// The app (`AdwApplication`): one per process, one running instance per session.
 ///
@@ -45,9 +46,51 @@ public final class Application: GObjectReference {
         g_application_activate(application)
     }
 
+    /// Adds an action of the app, run by its keyboard shortcuts from any of its windows, such as
+    /// Ctrl+N for a new moment (a `GSimpleAction` named `app.NAME`).
+    ///
+    /// - Parameters:
+    ///   - name: The action's name, such as `"new-moment"`.
+    ///   - shortcuts: Its shortcuts, as GTK writes them: `"<Control>n"`.
+    ///   - action: What it does.
+    public func addAction(_ name: String, shortcuts: [String], _ action: @escaping @MainActor () -> Void) {
+        let simple = GObjectReference(owning: UnsafeMutableRawPointer(g_simple_action_new(name, nil)!))
+        simple.connect("activate", action)
+        g_action_map_add_action(OpaquePointer(object), OpaquePointer(simple.object))
+        var accelerators = shortcuts.map { strdup($0) } + [nil]
+        defer { for accelerator in accelerators { free(accelerator) } }
+        accelerators.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_application_set_accels_for_action(gtkApplication, "app.\(name)", $0)
+            }
+        }
+    }
+
+    /// The shortcuts of an action of the app, as ``addAction(_:shortcuts:_:)`` set them.
+    public func shortcuts(of name: String) -> [String] {
+        guard let list = gtk_application_get_accels_for_action(gtkApplication, "app.\(name)") else { return [] }
+        defer { g_strfreev(list) }
+        var found: [String] = []
+        var index = 0
+        while let accelerator = list[index] {
+            found.append(String(cString: accelerator))
+            index += 1
+        }
+        return found
+    }
+
+    /// Runs an action of the app, as its shortcut would.
+    public func activateAction(_ name: String) {
+        g_action_group_activate_action(OpaquePointer(object), name, nil)
+    }
+
     /// Stops ``run()``.
     public func quit() {
         g_application_quit(application)
+    }
+
+    private var gtkApplication: UnsafeMutablePointer<GtkApplication> {
+        UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkApplication.self)
     }
 
     var application: UnsafeMutablePointer<GApplication> {

@@ -23,6 +23,11 @@ public final class Box: Widget {
         gtk_box_append(box, child.widget)
     }
 
+    /// Takes `child` out of the box, which lets go of it.
+    public func remove(_ child: Widget) {
+        gtk_box_remove(box, child.widget)
+    }
+
     private var box: UnsafeMutablePointer<GtkBox> {
         UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkBox.self)
     }
@@ -85,6 +90,11 @@ public final class HeaderBar: Widget {
     /// Puts `child` at the end, such as a menu button.
     public func packEnd(_ child: Widget) {
         adw_header_bar_pack_end(bar, child.widget)
+    }
+
+    /// What the middle shows instead of the window's title, such as a view switcher.
+    public var titleWidget: Widget? {
+        didSet { adw_header_bar_set_title_widget(bar, titleWidget?.widget) }
     }
 
     private var bar: OpaquePointer { OpaquePointer(object) }

@@ -57,6 +57,28 @@ extension GObjectReference {
         return SignalConnection(id: UInt(id))
     }
 
+    /// Connects a handler to a signal whose first argument is a text, such as a message dialog's
+    /// `response` (the id of the response chosen).
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name.
+    ///   - handler: What to do with the text.
+    /// - Returns: The connection.
+    @discardableResult
+    public func connectWithText(_ signal: String, _ handler: @escaping @MainActor (String) -> Void)
+        -> SignalConnection
+    {
+        let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { data, text in
+            let box = Unmanaged<HandlerBox<@MainActor (String) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            let value = text.map { String(cString: $0) } ?? ""
+            MainActor.assumeIsolated { box.handler(value) }
+        }
+        let id = hooray_gtk_signal_connect(
+            object, signal, unsafeBitCast(trampoline, to: GCallback.self), box, releaseTrampoline)
+        return SignalConnection(id: UInt(id))
+    }
+
     /// Disconnects a handler, releasing its closure; one already gone is left alone.
     ///
     /// - Parameter connection: What ``connect(_:_:)`` returned.

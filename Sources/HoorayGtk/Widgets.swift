@@ -74,6 +74,14 @@ public final class Button: Widget {
         nameForScreenReaders(label)
     }
 
+    /// A button showing an icon of the theme, such as `"user-trash-symbolic"`, named `name` for
+    /// screen readers and shown as its tooltip: an icon alone says nothing to a screen reader.
+    public init(iconName: String, name: String) {
+        super.init(constructed: gtk_button_new_from_icon_name(iconName))
+        setAccessibleLabel(name)
+        gtk_widget_set_tooltip_text(widget, name)
+    }
+
     /// A button showing another widget, such as a label that wraps; name it with
     /// ``Widget/setAccessibleLabel(_:)`` when its content does not say what it does.
     public init(child: Widget) {
@@ -223,6 +231,12 @@ public final class Entry: Widget {
     public var maximumLength: Int {
         get { Int(gtk_entry_get_max_length(entry)) }
         set { gtk_entry_set_max_length(entry, Int32(newValue)) }
+    }
+
+    /// Whether Enter in the field gives its window's or dialog's default answer, such as Save.
+    public var activatesDefault: Bool {
+        get { gtk_entry_get_activates_default(entry) != 0 }
+        set { gtk_entry_set_activates_default(entry, newValue ? 1 : 0) }
     }
 
     /// Runs `action` when Enter is pressed in the field.

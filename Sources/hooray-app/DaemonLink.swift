@@ -30,6 +30,25 @@ final class DaemonLink: Sendable {
         var text: String
         /// The praise it got at once, offline.
         var offlinePraise: String
+        /// Its id, for asking after its AI praise.
+        var id: String = ""
+        /// The day it happened, `YYYY-MM-DD` in the user's time zone: where `moments --day` finds it.
+        var day: String = ""
+    }
+
+    /// Where a moment's AI praise stands, as `hooray moments --json` tells it (`aiPraise`, `sync`,
+    /// `syncError`).
+    enum AIPraise: Sendable, Equatable {
+        /// Asked for, not answered yet.
+        case waiting
+        /// The AI service's praise.
+        case arrived(String)
+        /// The service did not answer well; hoorayd tries again later, and the offline praise stays.
+        case failed
+        /// AI praise is not configured: the offline praise is the whole answer.
+        case off
+        /// The moment is gone (deleted meanwhile).
+        case gone
     }
 
     /// The moods a moment may have, as `hooray win --mood` takes them; hoorayd refuses another,
@@ -71,7 +90,79 @@ final class DaemonLink: Sendable {
         guard let praise = reply.json?["offlinePraise"]?.stringValue else {
             throw .failed("hoorayd saved the moment but sent no praise back; see `hooray moments`")
         }
-        return LoggedMoment(text: reply.json?["text"]?.stringValue ?? text, offlinePraise: praise)
+        return LoggedMoment(
+            text: reply.json?["text"]?.stringValue ?? text, offlinePraise: praise,
+            id: reply.json?["id"]?.stringValue ?? "", day: reply.json?["day"]?.stringValue ?? "")
+    }
+
+    /// Asks where a moment's AI praise stands, as `hooray moments --day DAY --json` lists it.
+    func aiPraise(of moment: LoggedMoment) async throws(Problem) -> AIPraise {
+        let reply = try await command("moments", values: ["day": [moment.day]], json: true, requestID: nil)
+        guard let listed = try? reply.json?.decode([PraiseState].self) else {
+            throw .failed("hoorayd listed the moments in a form this window does not read; update Hooray")
+        }
+        guard let state = listed.first(where: { $0.id == moment.id }) else { return .gone }
+        if let praise = state.aiPraise { return .arrived(praise) }
+        switch state.sync {
+        case "local": return .off
+        case "pending" where state.syncError != nil: return .failed
+        default: return .waiting
+        }
+    }
+
+    /// A moment as the Moments view lists it: a `hooray moments --json` element.
+    struct ListedMoment: Sendable, Equatable, Decodable {
+        var id: String
+        /// Its words.
+        var text: String
+        /// How the user felt, by name, or `nil`.
+        var mood: String?
+        /// The day it happened, in the user's time zone.
+        var day: LocalDate
+        /// When it happened.
+        var happenedAt: Date
+        /// Its praise: the AI's when there is some, the offline praise otherwise.
+        var praise: String
+        /// Whether the user marked it a favourite.
+        var favorite: Bool
+    }
+
+    /// The user's time zone, the one hoorayd is told for days and times.
+    var timeZone: TimeZone { SystemTimeZone(environment: environment).current() }
+
+    /// The newest moments, newest first, as `hooray moments --limit LIMIT --json` lists them.
+    func moments(limit: Int) async throws(Problem) -> [ListedMoment] {
+        let reply = try await command("moments", values: ["limit": [String(limit)]], json: true, requestID: nil)
+        guard let listed = try? reply.json?.decode([ListedMoment].self) else {
+            throw .failed("hoorayd listed the moments in a form this window does not read; update Hooray")
+        }
+        return listed
+    }
+
+    /// Marks a moment as a favourite, or unmarks it, as `hooray moments fav ID` does.
+    ///
+    /// - Returns: Whether it is a favourite now.
+    func toggleFavorite(_ id: String, requestID: String) async throws(Problem) -> Bool {
+        let reply = try await command("fav", values: ["id": [id]], json: false, requestID: requestID)
+        return reply.text.hasPrefix("★")
+    }
+
+    /// Deletes a moment for good, as `hooray moments delete ID --yes` does.
+    func delete(_ id: String, requestID: String) async throws(Problem) {
+        _ = try await command("delete", values: ["id": [id]], json: false, requestID: requestID)
+    }
+
+    /// Gives a moment new words, as `hooray moments edit ID --text TEXT` does; its time and praise stay.
+    func edit(_ id: String, text: String, requestID: String) async throws(Problem) {
+        _ = try await command("edit", values: ["id": [id], "text": [text]], json: true, requestID: requestID)
+    }
+
+    /// The members of a listed moment that say where its AI praise stands.
+    private struct PraiseState: Decodable {
+        var id: String
+        var aiPraise: String?
+        var sync: String
+        var syncError: String?
     }
 
     /// Starts hoorayd as the user's service (`systemctl --user start hooray`).
@@ -93,7 +184,20 @@ final class DaemonLink: Sendable {
             var argv = arguments.map { strdup($0) } + [nil]
             defer { for argument in argv { free(argument) } }
             var pid: pid_t = 0
-            let spawned = posix_spawnp(&pid, "systemctl", &actions, nil, &argv, environ)
+            // systemctl, and what it may start, begin with no signal blocked and every signal's
+            // default action: this thread blocks most signals, which a child would otherwise keep
+            // (a hoorayd started so would never hear SIGTERM).
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var noSignals = sigset_t()
+            sigemptyset(&noSignals)
+            posix_spawnattr_setsigmask(&attributes, &noSignals)
+            var everySignal = sigset_t()
+            sigfillset(&everySignal)
+            posix_spawnattr_setsigdefault(&attributes, &everySignal)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            let spawned = posix_spawnp(&pid, "systemctl", &actions, &attributes, &argv, environ)
             guard spawned == 0 else { return "systemctl could not be run (\(String(cString: strerror(spawned))))" }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -1,46 +1,74 @@
 import HoorayGtk
 
-/// The window, titled "Hooray": Home, Log a moment and Praise in a stack, the page for a hoorayd
-/// that is not running, and toasts for what went wrong.
+/// The window, titled "Hooray": Home and Moments, switched in the header bar (at the bottom of a
+/// narrow window); Log a moment and Praise over them; the page for a hoorayd that is not running;
+/// and toasts for what went wrong. Ctrl+N starts a new moment from anywhere in the window.
 @MainActor
 final class MainWindow {
     private let window: ApplicationWindow
     private let link: DaemonLink
     private let stack = Stack()
+    /// Home and Moments: the stack's "home" page.
+    private let views = ViewStack()
+    private let switcher: ViewSwitcherTitle
+    private let bottomSwitcher: ViewSwitcherBar
     private let toasts = ToastOverlay()
     private let home = HomeScreen()
     private let log = LogScreen()
     private let praise = PraiseScreen()
+    private let moments: MomentsScreen
     private let notRunning = NotRunningScreen()
     private var isFirstRun = false
     private var isWatching = false
+    /// Whether hoorayd answered Home: a new moment can be logged.
+    private var isConnected = false
 
     init(application: Application, link: DaemonLink) {
         self.link = link
         window = ApplicationWindow(application: application, title: "Hooray")
         window.setDefaultSize(width: 480, height: 560)
-        stack.add(home.root, name: "home")
+        moments = MomentsScreen(link: link, window: window)
+        views.add(home.root, name: "home", title: "Home", iconName: "go-home-symbolic")
+        views.add(moments.root, name: "moments", title: "Moments", iconName: "view-list-symbolic")
+        views.expand(horizontally: true, vertically: true)
+        switcher = ViewSwitcherTitle(stack: views, title: "Hooray")
+        bottomSwitcher = ViewSwitcherBar(stack: views)
+        let main = Box(.vertical)
+        main.append(views)
+        main.append(bottomSwitcher)
+        stack.add(main, name: "home")
         stack.add(log.root, name: "log")
         stack.add(praise.root, name: "praise")
         stack.add(notRunning.root, name: "not-running")
         stack.expand(horizontally: true, vertically: true)
+        let header = HeaderBar()
+        header.titleWidget = switcher
         let column = Box(.vertical)
-        column.append(HeaderBar())
+        column.append(header)
         column.append(stack)
         toasts.child = column
         window.content = toasts
 
-        home.onDidAThing = { [unowned self] in
-            log.start(firstRun: isFirstRun)
-            stack.visiblePage = "log"
+        // A window too narrow for the switcher in the header has it at the bottom.
+        switcher.onTitleVisibleChanged { [unowned self] in revealBottomSwitcher() }
+        views.onViewChanged { [unowned self] in
+            if views.visibleView == "moments" { moments.refresh() }
         }
+        home.onDidAThing = { [unowned self] in newMoment() }
+        moments.onLogMoment = { [unowned self] in newMoment() }
+        moments.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         log.onCancel = { [unowned self] in
             log.finishDraft()
             showHome()
         }
         log.onSave = { [unowned self] text, mood in save(text, mood: mood) }
         praise.onDone = { [unowned self] in showHome() }
+        praise.onViewMoments = { [unowned self] in
+            showPage("home")
+            if views.visibleView == "moments" { moments.refresh() } else { views.visibleView = "moments" }
+        }
         notRunning.onStart = { [unowned self] in startDaemon() }
+        application.addAction("new-moment", shortcuts: ["<Control>n"]) { [unowned self] in newMoment() }
     }
 
     /// Shows the window, raised, and asks hoorayd for Home the first time.
@@ -61,6 +89,7 @@ final class MainWindow {
                 do throws(DaemonLink.Problem) {
                     let state = try await link.home()
                     isFirstRun = state.isFirstRun
+                    isConnected = true
                     home.show(state)
                     showHome()
                     return
@@ -81,8 +110,27 @@ final class MainWindow {
     }
 
     private func showHome() {
-        stack.visiblePage = "home"
+        showPage("home")
+        views.visibleView = "home"
         home.focus()
+    }
+
+    /// Shows a page of the window; the view switcher works on Home and Moments alone.
+    private func showPage(_ name: String) {
+        stack.visiblePage = name
+        switcher.isSwitcherEnabled = name == "home"
+        revealBottomSwitcher()
+    }
+
+    private func revealBottomSwitcher() {
+        bottomSwitcher.isRevealed = switcher.isTitleVisible && stack.visiblePage == "home"
+    }
+
+    /// Opens Log a moment (I Did a Thing, Ctrl+N), once hoorayd answered; a moment being written stays.
+    private func newMoment() {
+        guard isConnected, stack.visiblePage != "not-running" else { return }
+        log.start(firstRun: isFirstRun)
+        showPage("log")
     }
 
     private func save(_ text: String, mood: String?) {
@@ -95,9 +143,9 @@ final class MainWindow {
                 log.finishDraft()
                 isFirstRun = false
                 home.show(DaemonLink.Home(isFirstRun: false))
-                praise.show(logged)
+                praise.show(logged, link: link)
                 // The user may have gone back meanwhile: the praise waits for them on its page.
-                if stack.visiblePage == "log" { stack.visiblePage = "praise" }
+                if stack.visiblePage == "log" { showPage("praise") }
             } catch .alreadySaved {
                 log.saving(false)
                 log.finishDraft()
@@ -129,7 +177,8 @@ final class MainWindow {
     private func handle(_ problem: DaemonLink.Problem, doing what: String) {
         switch problem {
         case .notRunning:
-            stack.visiblePage = "not-running"
+            isConnected = false
+            showPage("not-running")
             watchForDaemon()
         case .failed(let message):
             toast("Couldn't \(what): \(message)")

@@ -15,6 +15,13 @@ struct DesktopAppTests {
     struct Seen: Decodable {
         var prefilled: String?
         var praiseLabels: [String]?
+        var aiLabels: [String]?
+        var failedLabels: [String]?
+        var momentsLabels: [String]?
+        var deletedLabels: [String]?
+        var starred: Bool?
+        var editedLabels: [String]?
+        var shortcutLabels: [String]?
         var notRunningLabels: [String]?
         var home: Bool?
         var error: String?
@@ -22,6 +29,13 @@ struct DesktopAppTests {
         enum CodingKeys: String, CodingKey {
             case prefilled, home, error
             case praiseLabels = "praise_labels"
+            case aiLabels = "ai_labels"
+            case failedLabels = "failed_labels"
+            case momentsLabels = "moments_labels"
+            case deletedLabels = "deleted_labels"
+            case starred
+            case editedLabels = "edited_labels"
+            case shortcutLabels = "shortcut_labels"
             case notRunningLabels = "not_running_labels"
         }
     }
@@ -30,6 +44,28 @@ struct DesktopAppTests {
     struct ListedMoment: Decodable {
         var text: String
         var offlinePraise: String
+        var aiPraise: String?
+        var favorite: Bool?
+    }
+
+    /// The line the Praise view shows when no AI praise came.
+    static let failedLine = "Couldn't fetch extra encouragement this time."
+
+    /// A configuration asking `endpoint` for AI praise.
+    static func aiConfig(_ endpoint: URL, timeout: String) -> String {
+        """
+        [ai]
+        provider = "hooray"
+        endpoint = "\(endpoint.absoluteString)"
+        timeout = "\(timeout)"
+        connect_timeout = "2s"
+        """
+    }
+
+    /// The moments `hooray moments --json` lists.
+    static func moments(_ fixture: HoorayFixture) async throws -> [ListedMoment] {
+        let listing = try await fixture.hooray("moments", "--json")
+        return try JSONDecoder().decode([ListedMoment].self, from: Data(listing.standardOutput.utf8))
     }
 
     /// Starts an X server, the accessibility bus and `hooray-app` in the fixture's world, runs the
@@ -103,6 +139,114 @@ struct DesktopAppTests {
         }
     }
 
+    @Test("With AI praise on, the Praise view shows the offline praise at once, then the AI's praise in its place")
+    func aiPraiseTakesTheOfflinePraisesPlace() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await withAIServer { ai in
+                // The AI server holds its answer until the script has seen the offline praise.
+                try fixture.writeConfig(Self.aiConfig(ai.endpoint("gated"), timeout: "60s"))
+                let daemon = try await fixture.startDaemon()
+                let (seen, context) = try await Self.drive(fixture, ["ai", "Watered the plants", ai.gateFile])
+                let moments = try await Self.moments(fixture)
+                await daemon.stop()
+                await server.stop()
+                let stored = try #require(moments.first, context)
+                let aiPraise = try #require(stored.aiPraise, "hoorayd got the AI praise: \(moments)")
+                let offline = seen.praiseLabels ?? []
+                #expect(offline.contains("“\(stored.offlinePraise)”"), "the offline praise at once: \(context)")
+                #expect(!offline.contains("“\(aiPraise)”"), "\(context)")
+                let later = seen.aiLabels ?? []
+                #expect(later.contains("“\(aiPraise)”"), "then the AI's: \(context)")
+                #expect(!later.contains("“\(stored.offlinePraise)”"), "in the offline praise's place: \(context)")
+                #expect(later.contains { $0.hasPrefix("Watered the plants") }, "on the same page: \(context)")
+                #expect(!later.contains(Self.failedLine), "\(context)")
+            }
+        }
+    }
+
+    @Test("When the AI service fails, the Praise view keeps the offline praise and says it couldn't fetch more")
+    func aFailingAIServiceIsSaidOnThePraiseView() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await withAIServer { ai in
+                try fixture.writeConfig(Self.aiConfig(ai.endpoint("status-500"), timeout: "5s"))
+                let daemon = try await fixture.startDaemon()
+                let (seen, context) = try await Self.drive(fixture, ["ai-fails", "Made the bed"])
+                let moments = try await Self.moments(fixture)
+                await daemon.stop()
+                await server.stop()
+                let stored = try #require(moments.first, context)
+                #expect(stored.aiPraise == nil)
+                let labels = seen.failedLabels ?? []
+                #expect(labels.contains(Self.failedLine), "\(context)")
+                #expect(labels.contains("“\(stored.offlinePraise)”"), "the offline praise stays: \(context)")
+            }
+        }
+    }
+
+    @Test("A moment logged with hooray win is listed under Today in Moments; Delete, confirmed, deletes it for good")
+    func momentsListsAndDeletes() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let win = try await fixture.hooray("win", "Watered the plants", "--mood", "calm")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            let before = try await Self.moments(fixture)
+            let (seen, context) = try await Self.drive(fixture, ["moments", "Watered the plants"])
+            let after = try await Self.moments(fixture)
+            await daemon.stop()
+            await server.stop()
+            let listed = seen.momentsLabels ?? []
+            #expect(listed.contains("Today") && listed.contains("Watered the plants"), "\(context)")
+            let praise = try #require(before.first?.offlinePraise)
+            #expect(
+                listed.contains {
+                    $0.hasSuffix(" ago · feeling calm · “\(praise)”") || $0 == "just now · feeling calm · “\(praise)”"
+                },
+                "its time, mood and praise: \(context)")
+            #expect(!listed.contains("I Did a Thing"), "Moments alone is on screen: \(context)")
+            #expect(
+                (seen.deletedLabels ?? []).contains("No moments yet… but you're here, so that's one."), "\(context)")
+            #expect(after.isEmpty, "hooray moments no longer lists it: \(after)")
+        }
+    }
+
+    @Test(
+        "In Moments, a moment's star marks it a favourite and Edit gives it new words, as hooray moments then lists it")
+    func momentsMarksAndEdits() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let win = try await fixture.hooray("win", "Watered the plant")
+            #expect(win.status == .exited(0), "\(win.standardError)")
+            let (seen, context) = try await Self.drive(
+                fixture, ["edit", "Watered the plant", "Watered all the plants"])
+            let after = try await Self.moments(fixture)
+            await daemon.stop()
+            await server.stop()
+            #expect(seen.starred == true, "the star stays pressed once hoorayd marked it: \(context)")
+            let edited = seen.editedLabels ?? []
+            #expect(edited.contains("Watered all the plants") && !edited.contains("Watered the plant"), "\(context)")
+            #expect(after.map(\.text) == ["Watered all the plants"], "\(after)")
+            #expect(after.first?.favorite == true, "\(after)")
+        }
+    }
+
+    @Test("Ctrl+N in Moments opens Log a moment")
+    func controlNStartsANewMoment() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let (seen, context) = try await Self.drive(fixture, ["shortcut"])
+            await daemon.stop()
+            await server.stop()
+            let labels = seen.shortcutLabels ?? []
+            #expect(labels.contains("Nice — that counts. What did you do?"), "\(context)")
+            #expect(!labels.contains("No moments yet… but you're here, so that's one."), "\(context)")
+        }
+    }
+
     @Test("Without hoorayd the window says Hooray isn't running, and Start Hooray starts it and opens Home")
     func startHoorayFromTheWindow() async throws {
         try await startHoorayd(["start"])
@@ -134,19 +278,27 @@ struct DesktopAppTests {
 
             let (seen, context) = try await Self.drive(fixture, mode, environment: ["PATH": tools + ":" + path])
             let started = try? String(contentsOfFile: pidFile, encoding: .utf8)
+            var stopped = false
             if let pid = started.flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
                 kill(pid, SIGTERM)
-                // Gone, or a zombie for whoever adopted it to reap.
-                _ = await pollUntil(timeout: .seconds(10)) {
-                    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-                    return stat.isEmpty || stat.contains(") Z") ? true : nil
-                }
+                // Gone, or a zombie for whoever adopted it to reap. (/proc files read through a file
+                // handle: they say they are empty.)
+                stopped =
+                    await pollUntil(timeout: .seconds(20)) {
+                        let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/stat")
+                        let stat = String(decoding: (try? handle?.readToEnd()) ?? Data(), as: UTF8.self)
+                        try? handle?.close()
+                        return stat.isEmpty || stat.contains(") Z") ? true : nil
+                    } ?? false
+                if !stopped { kill(pid, SIGKILL) }
             }
             await server.stop()
             #expect(seen.notRunningLabels?.contains("Hooray isn't running") == true, context)
             #expect(
                 seen.notRunningLabels?.contains("I Did a Thing") == false, "only that page is on screen: \(context)")
             #expect(started != nil, "systemctl --user start hooray ran")
+            // What systemctl starts begins with no signal blocked: hoorayd stops on SIGTERM.
+            #expect(stopped, "the hoorayd systemctl started stops on SIGTERM")
             let log = (try? String(contentsOfFile: fixture.home.appending("hoorayd.log"), encoding: .utf8)) ?? ""
             #expect(seen.home == true, "\(context)\nhoorayd: \(log)")
         }

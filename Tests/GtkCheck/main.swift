@@ -242,6 +242,121 @@ func secondInstance() {
     expect(!activatedHere, "the second launch handed over instead of activating itself")
 }
 
+/// Home and Moments in a view stack with its switchers, a day's card of rows with a star and
+/// buttons, scrolled and clamped: what the Moments view is made of.
+@MainActor
+func listsShowWhatTheyAreGiven() {
+    var freedRow = false
+    var freedGroup = false
+    var changes = 0
+    var toggles = 0
+    do {
+        let window = Window(title: "Hooray")
+        let views = ViewStack()
+        let title = ViewSwitcherTitle(stack: views, title: "Hooray")
+        let bar = ViewSwitcherBar(stack: views)
+        let header = HeaderBar()
+        header.titleWidget = title
+        let home = Label("Home")
+        let scrolled = ScrolledWindow()
+        let clamp = Clamp(maximumWidth: 600)
+        let column = Box(.vertical, spacing: 12)
+        let group = PreferencesGroup(title: "Today")
+        // What a user typed is shown as typed, never read as markup.
+        let row = ActionRow(title: "<b>Tom & Jerry</b>", subtitle: "5 min ago · “Nice move, champ.”")
+        let star = ToggleButton(iconName: "non-starred-symbolic", name: "Favourite “Tom & Jerry”")
+        let delete = Button(iconName: "user-trash-symbolic", name: "Delete “Tom & Jerry”")
+        star.onToggled { toggles += 1 }
+        row.addSuffix(star)
+        row.addSuffix(delete)
+        group.add(row)
+        column.append(group)
+        clamp.child = column
+        scrolled.child = clamp
+        views.add(home, name: "home", title: "Home", iconName: "go-home-symbolic")
+        views.add(scrolled, name: "moments", title: "Moments", iconName: "view-list-symbolic")
+        views.onViewChanged { changes += 1 }
+        let page = Box(.vertical)
+        page.append(header)
+        page.append(views)
+        page.append(bar)
+        window.child = page
+        row.whenFreed { freedRow = true }
+        group.whenFreed { freedGroup = true }
+        window.present()
+        expect(MainLoop.iterate(timeout: .seconds(10)) { window.isVisible }, "the window is shown")
+        expect(views.visibleView == "home", "the first view shows first (\(views.visibleView))")
+        views.visibleView = "moments"
+        expect(views.visibleView == "moments" && changes == 1, "the view switched, and said so (\(changes))")
+        expect(title.isSwitcherEnabled, "the switcher is offered")
+        title.isSwitcherEnabled = false
+        expect(!title.isSwitcherEnabled, "the switcher can be turned off, leaving the title")
+        bar.isRevealed = true
+        expect(bar.isRevealed, "the bottom switcher shows when asked")
+        expect(group.title == "Today", "the group's heading (\(group.title))")
+        expect(row.title == "<b>Tom & Jerry</b>", "the row's title as given (\(row.title))")
+        expect(row.subtitle == "5 min ago · “Nice move, champ.”", "the row's line below (\(row.subtitle))")
+        expect(!star.isActive, "the star starts unpressed")
+        star.isActive = true
+        expect(star.isActive && toggles == 1, "the star pressed, and said so (\(toggles))")
+        star.setIcon("starred-symbolic")
+        group.remove(row)
+        window.destroy()
+    }
+    expect(MainLoop.iterate(timeout: .seconds(10)) { freedRow && freedGroup }, "the row and its group freed")
+}
+
+/// "Delete this moment?" answered: the answer reaches its action once, and the dialog goes.
+@MainActor
+func aDialogTellsItsAnswer() {
+    var answers: [String] = []
+    var freedDialog = false
+    let window = Window(title: "Hooray")
+    window.present()
+    do {
+        let dialog = MessageDialog(parent: window, heading: "Delete this moment?", body: "It goes for good.")
+        dialog.addResponse("cancel", label: "Cancel")
+        dialog.addResponse("delete", label: "Delete", appearance: .destructive)
+        dialog.defaultResponse = "cancel"
+        dialog.closeResponse = "cancel"
+        let field = Entry()
+        field.activatesDefault = true
+        dialog.extraChild = field
+        dialog.onResponse { answers.append($0) }
+        dialog.whenFreed { freedDialog = true }
+        expect(dialog.heading == "Delete this moment?", "the question (\(dialog.heading))")
+        expect(dialog.body == "It goes for good.", "the body (\(dialog.body))")
+        expect(dialog.defaultResponse == "cancel" && dialog.closeResponse == "cancel", "Enter and Escape cancel")
+        expect(field.activatesDefault, "Enter in the field gives the default answer")
+        dialog.present()
+        expect(MainLoop.iterate(timeout: .seconds(10)) { dialog.isVisible }, "the dialog is shown")
+        dialog.respond("delete")
+        expect(answers == ["delete"], "the answer reached its action once (\(answers))")
+        expect(MainLoop.iterate(timeout: .seconds(10)) { !dialog.isVisible }, "the dialog closed once answered")
+    }
+    expect(MainLoop.iterate(timeout: .seconds(10)) { freedDialog }, "the dialog was freed once let go")
+    window.destroy()
+}
+
+/// Ctrl+N: an action of the app with its shortcut, run as the shortcut runs it.
+@MainActor
+func anActionRunsByItsShortcut() {
+    let application = Application(id: "org.hooray.GtkCheck.Action\(getpid())")
+    var runs = 0
+    var shortcuts: [String] = []
+    application.onActivate {
+        application.addAction("new-moment", shortcuts: ["<Control>n"]) { runs += 1 }
+        shortcuts = application.shortcuts(of: "new-moment")
+        application.activateAction("new-moment")
+        MainLoop.after(.milliseconds(100)) { application.quit() }
+    }
+    MainLoop.after(.seconds(60)) { application.quit() }
+    let status = application.run()
+    expect(status == 0, "the app ran (\(status))")
+    expect(shortcuts == ["<Control>n"], "the action has its shortcut (\(shortcuts))")
+    expect(runs == 1, "the action ran once (\(runs))")
+}
+
 let checks: [String: @MainActor () -> Void] = [
     "adwaita": adwaitaWidgetsWorkTogether,
     "single-instance": aSecondLaunchActivatesTheFirst,
@@ -252,6 +367,9 @@ let checks: [String: @MainActor () -> Void] = [
     "close-request": aCloseRequestCanKeepTheWindow,
     "thousand-windows": aThousandWindowsLeaveNothingBehind,
     "other-thread": workFromAnotherThreadRunsOnTheMainThread,
+    "lists": listsShowWhatTheyAreGiven,
+    "dialog": aDialogTellsItsAnswer,
+    "app-action": anActionRunsByItsShortcut,
 ]
 
 let name = CommandLine.arguments.dropFirst().first ?? ""

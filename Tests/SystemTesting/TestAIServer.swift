@@ -15,6 +15,7 @@ import Foundation
 /// | `drip` | a byte every 200 ms for a minute |
 /// | `hang` | accepts and never answers |
 /// | `redirect` | `302` to `/redirected/...` on the same server |
+/// | `gated` | waits until ``openGate()`` (at most a minute), then answers as `good` does |
 /// | `status-500`, `status-404`, `status-429`, `status-401`, `status-503` | that status |
 ///
 /// Every request is recorded before it is answered; ``requests()`` reads them back.
@@ -40,6 +41,9 @@ public final class TestAIServer: Sendable {
     public let recordFile: String
     /// The file naming the behaviour of `/scripted/...` requests.
     let scriptFile: String
+    /// The file whose existence lets `/gated/...` requests be answered: ``openGate()`` makes it,
+    /// and so may another process, such as a script that has seen what shows before the answer.
+    public let gateFile: String
 
     private let process: ChildProcess
     private let directory: TemporaryDirectory
@@ -56,12 +60,13 @@ public final class TestAIServer: Sendable {
         directory = try TemporaryDirectory(prefix: "hooray-ai")
         recordFile = directory.appending("requests.jsonl")
         scriptFile = directory.appending("mode")
+        gateFile = directory.appending("gate")
         _ = FileManager.default.createFile(atPath: recordFile, contents: nil)
         process = try ChildProcess(
             "/usr/bin/python3",
             arguments: [
                 Self.scriptPath, "--record", recordFile, "--idle", String(idleExit.components.seconds), "--port",
-                String(port), "--script", scriptFile,
+                String(port), "--script", scriptFile, "--gate", gateFile,
             ],
             environment: .inherited(overriding: ["PYTHONUNBUFFERED": "1"])
         )
@@ -87,6 +92,11 @@ public final class TestAIServer: Sendable {
     /// `ai_server.py`, such as `good`, `notjson` or `status-500`.
     public func script(_ mode: String) throws {
         try mode.write(toFile: scriptFile, atomically: true, encoding: .utf8)
+    }
+
+    /// Lets `/gated/...` requests, waiting or to come, be answered.
+    public func openGate() {
+        _ = FileManager.default.createFile(atPath: gateFile, contents: nil)
     }
 
     /// Whether the server process is still running.

@@ -9,6 +9,9 @@ The first path segment chooses the behaviour, the rest says which protocol is sp
     POST /MODE/...                       MODE is one of the names in MODES below
     POST /scripted/...                   the mode named in the file given by --script (default "good"),
                                          read on every request, so a test can change it between requests
+    POST /gated/...                      waits until the file given by --gate exists (up to a minute), then
+                                         answers as /good/ does: a test opens the gate once it has seen
+                                         what shows before the answer
 
 Every request is appended to the record file as one JSON line (method, path, headers with
 lower-case names, body) before it is answered, so tests can check what the client sent.
@@ -38,7 +41,7 @@ BIG_SIZE = 5 * 1024 * 1024
 MODES = {
     "good", "markup", "notjson", "wrongtypes", "missing", "emptypraise", "wrongclient", "nullcontent",
     "nochoices", "array", "oversized", "oversized-chunked", "drip", "hang", "redirect", "redirected",
-    "status-500", "status-404", "status-429", "status-401", "status-503",
+    "status-500", "status-404", "status-429", "status-401", "status-503", "gated",
 }
 
 record_lock = threading.Lock()
@@ -109,6 +112,14 @@ class Handler(BaseHTTPRequestHandler):
 
         if mode not in MODES:
             return self.send_body(404, b"unknown mode", "text/plain")
+        if mode == "gated":
+            deadline = time.monotonic() + 60
+            gate = getattr(self.server, "gate_file", None)
+            while gate and not os.path.exists(gate) and time.monotonic() < deadline:
+                if self.client_closed(0.1):
+                    self.close_connection = True
+                    return
+            mode = "good"
         if mode.startswith("status-"):
             return self.send_body(int(mode[len("status-"):]), b'{"error": "on purpose"}')
         if mode == "redirect":
@@ -229,6 +240,7 @@ def main():
     parser.add_argument("--idle", type=float, default=180.0, help="exit after this many seconds without a request")
     parser.add_argument("--port", type=int, default=0, help="listen on this port (0: one the system picks)")
     parser.add_argument("--script", help="file naming the mode of /scripted/... requests")
+    parser.add_argument("--gate", help="file whose existence lets /gated/... requests be answered")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before answering (benchmarks)")
     parser.add_argument("--timing", help="file to append one JSON line of monotonic stamps per answer (benchmarks)")
     arguments = parser.parse_args()
@@ -237,6 +249,7 @@ def main():
     server.daemon_threads = True
     server.record_file = arguments.record
     server.script_file = arguments.script
+    server.gate_file = arguments.gate
     server.delay = arguments.delay
     server.timing_file = arguments.timing
 

@@ -5,6 +5,25 @@ Usage:
   hooray_window.py log MOMENT   clicks "I Did a Thing", reads the pre-filled text of a first run, types
                                 MOMENT, clicks "Save this moment" and waits for the praise to show; prints
                                 {"prefilled": ..., "praise_labels": [the labels of the page on screen then]}
+  hooray_window.py ai MOMENT GATE
+                                the same, then, once the offline praise shows, creates the file GATE (which
+                                lets the loopback AI server answer) and waits for other praise to show in its
+                                place; adds {"ai_labels": [the labels of the page on screen then]}
+  hooray_window.py ai-fails MOMENT
+                                the same as log, then waits for "Couldn't fetch extra encouragement this
+                                time."; adds {"failed_labels": [...]}
+  hooray_window.py moments MOMENT
+                                opens Moments with its switcher, waits for MOMENT to be listed, clicks its
+                                Delete button and the dialog's Delete, and waits for the empty state; prints
+                                {"moments_labels": [labels on screen with MOMENT listed],
+                                 "deleted_labels": [labels on screen then]}
+  hooray_window.py edit MOMENT NEW
+                                opens Moments, marks MOMENT a favourite with its star and waits for hoorayd's
+                                answer, then clicks its Edit button, types NEW in the dialog, clicks Save and
+                                waits for NEW to be listed; prints {"starred": whether its star is pressed then,
+                                "edited_labels": [labels on screen then]}
+  hooray_window.py shortcut     opens Moments, presses Ctrl+N and waits for the "What did you do?" field on
+                                screen; prints {"shortcut_labels": [labels on screen then]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -27,6 +46,7 @@ config.searchCutoffCount = 5
 config.logDebugToFile = False
 config.logDebugToStdOut = False
 
+import pyatspi  # noqa: E402
 from dogtail import tree  # noqa: E402
 
 DEADLINE = 30.0
@@ -116,6 +136,105 @@ def log(moment):
     return {"prefilled": prefilled, "praise_labels": shown_labels()}
 
 
+def quoted():
+    """The praise on screen: the labels in quotes."""
+    return [name for name in shown_labels() if name.startswith("\u201c")]
+
+
+def ai(moment, gate):
+    seen = log(moment)
+    offline = quoted()
+    open(gate, "w").close()
+    wait_for("AI praise in place of the offline praise",
+             lambda: True if quoted() and set(quoted()).isdisjoint(offline) else None)
+    seen["ai_labels"] = shown_labels()
+    return seen
+
+
+def ai_fails(moment):
+    seen = log(moment)
+    wait_for("the failure line", lambda: True if FAILED in shown_labels() else None)
+    seen["failed_labels"] = shown_labels()
+    return seen
+
+
+FAILED = "Couldn't fetch extra encouragement this time."
+EMPTY_MOMENTS = "No moments yet\u2026 but you're here, so that's one."
+
+
+def moments(moment):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    switch = wait_for('"Moments" view switcher button', switcher_button("Moments"))
+    switch.doActionNamed("click")
+    wait_for("the moment listed", lambda: True if moment in shown_labels() else None)
+    seen = {"moments_labels": shown_labels()}
+    delete = wait_for("its Delete button", node("push button", "Delete \u201c" + moment + "\u201d", sensitive=True))
+    delete.doActionNamed("click")
+    confirm = wait_for('the dialog\'s "Delete" button', dialog_button("Delete"))
+    confirm.doActionNamed("click")
+    wait_for("the empty state", lambda: True if EMPTY_MOMENTS in shown_labels() else None)
+    seen["deleted_labels"] = shown_labels()
+    return seen
+
+
+def pressed(node):
+    states = node.getState()
+    return states.contains(pyatspi.STATE_PRESSED) or states.contains(pyatspi.STATE_CHECKED)
+
+
+def edit(moment, new):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Moments" view switcher button', switcher_button("Moments")).doActionNamed("click")
+    wait_for("the moment listed", lambda: True if moment in shown_labels() else None)
+    name = "\u201c" + moment + "\u201d"
+    star = wait_for("its star", node("push button", "Favourite " + name, sensitive=True))
+    star.doActionNamed("click")
+    # Greyed out while hoorayd marks it; pressed once it did.
+    star = wait_for("its star marked", lambda: next(
+        (n for n in [node("push button", "Favourite " + name, sensitive=True)()] if n is not None and pressed(n)),
+        None))
+    wait_for("its Edit button", node("push button", "Edit " + name, sensitive=True)).doActionNamed("click")
+    field = wait_for("the dialog's field", node("text", "The moment's words"))
+    field.text = new
+    wait_for('the dialog\'s "Save" button', dialog_button("Save")).doActionNamed("click")
+    wait_for("the new words listed", lambda: True if new in shown_labels() else None)
+    # The list is read again after the edit: the star of the row listed now.
+    star = wait_for("its star, listed again", node("push button", "Favourite \u201c" + new + "\u201d", sensitive=True))
+    return {"starred": pressed(star), "edited_labels": shown_labels()}
+
+
+def shortcut():
+    from dogtail import rawinput
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Moments" view switcher button', switcher_button("Moments")).doActionNamed("click")
+    wait_for("Moments", lambda: True if EMPTY_MOMENTS in shown_labels() or "Today" in shown_labels() else None)
+    rawinput.keyCombo("<Control>n")
+    wait_for('"What did you do?" field on screen', lambda: next(
+        (n for n in app().findChildren(lambda n: n.roleName == "text" and n.name == "What did you do?",
+                                       showingOnly=False) if on_screen(n)), None))
+    return {"shortcut_labels": shown_labels()}
+
+
+def switcher_button(title):
+    """A view switcher's button (a "page tab" named as its view) on screen: the header bar's."""
+    def find():
+        for button in app().findChildren(lambda n: n.roleName == "page tab" and n.name == title, showingOnly=False):
+            if on_screen(button):
+                return button
+        return None
+    return find
+
+
+def dialog_button(name):
+    """A button of the dialog asking a question, over the window."""
+    def find():
+        for found in app().findChildren(lambda n: n.roleName == "push button" and n.name == name, showingOnly=False):
+            if on_screen(found):
+                return found
+        return None
+    return find
+
+
 def start(elsewhere=False):
     wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in shown_labels() else None)
     seen = shown_labels()
@@ -131,5 +250,15 @@ def start(elsewhere=False):
 
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
+elif sys.argv[1] == "ai":
+    print(json.dumps(ai(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "moments":
+    print(json.dumps(moments(sys.argv[2])))
+elif sys.argv[1] == "edit":
+    print(json.dumps(edit(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "shortcut":
+    print(json.dumps(shortcut()))
+elif sys.argv[1] == "ai-fails":
+    print(json.dumps(ai_fails(sys.argv[2])))
 else:
     print(json.dumps(start(elsewhere=sys.argv[1] == "elsewhere")))

@@ -1,0 +1,130 @@
+import CGtk
+
+/// The window's top-level views, one shown at a time, each with a title and an icon for a view
+/// switcher (`AdwViewStack`). Screen readers see the view shown alone: GTK 4.8 would report every
+/// view as visible.
+@MainActor
+public final class ViewStack: Widget {
+    /// An empty stack of views.
+    public init() {
+        super.init(constructed: adw_view_stack_new())
+        // Weakly: the stack may outlive this object in its container, and notify as it goes.
+        connect("notify::visible-child") { [weak self] in self?.hideFromScreenReaders() }
+    }
+
+    /// Adds a view; the stack holds it from now on.
+    ///
+    /// - Parameters:
+    ///   - view: The view.
+    ///   - name: Its name, for ``visibleView``.
+    ///   - title: What a view switcher calls it, such as "Moments".
+    ///   - iconName: Its icon in a view switcher, such as `"view-list-symbolic"`.
+    public func add(_ view: Widget, name: String, title: String, iconName: String) {
+        let page = adw_view_stack_add_titled(stack, view.widget, name, title)
+        adw_view_stack_page_set_icon_name(page, iconName)
+        views.append((name, view))
+        hideFromScreenReaders()
+    }
+
+    /// The name of the view shown; setting it shows another.
+    public var visibleView: String {
+        get { adw_view_stack_get_visible_child_name(stack).map { String(cString: $0) } ?? "" }
+        set { adw_view_stack_set_visible_child_name(stack, newValue) }
+    }
+
+    /// Runs `action` each time another view shows, switched from the code or by the user.
+    @discardableResult
+    public func onViewChanged(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        connect("notify::visible-child", action)
+    }
+
+    private var views: [(name: String, widget: Widget)] = []
+
+    private func hideFromScreenReaders() {
+        let shown = visibleView
+        for view in views { hooray_gtk_set_accessible_hidden(view.widget.widget, view.name == shown ? 0 : 1) }
+    }
+
+    var stack: OpaquePointer { OpaquePointer(object) }
+}
+
+/// A header bar's title that turns into a view switcher where the window is wide enough
+/// (`AdwViewSwitcherTitle`); pair it with a ``ViewSwitcherBar`` for narrow windows.
+@MainActor
+public final class ViewSwitcherTitle: Widget {
+    /// A title switching the views of `stack`.
+    public init(stack: ViewStack, title: String) {
+        super.init(constructed: adw_view_switcher_title_new())
+        adw_view_switcher_title_set_stack(switcher, stack.stack)
+        adw_view_switcher_title_set_title(switcher, title)
+    }
+
+    /// Whether it offers the switcher; off, it shows the title alone (on a page that is no view).
+    public var isSwitcherEnabled: Bool {
+        get { adw_view_switcher_title_get_view_switcher_enabled(switcher) != 0 }
+        set { adw_view_switcher_title_set_view_switcher_enabled(switcher, newValue ? 1 : 0) }
+    }
+
+    /// Whether it shows the title, the switcher not fitting: a ``ViewSwitcherBar`` should show then.
+    public var isTitleVisible: Bool { adw_view_switcher_title_get_title_visible(switcher) != 0 }
+
+    /// Runs `action` each time ``isTitleVisible`` changes.
+    @discardableResult
+    public func onTitleVisibleChanged(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        connect("notify::title-visible", action)
+    }
+
+    private var switcher: OpaquePointer { OpaquePointer(object) }
+}
+
+/// A view switcher at the bottom of a narrow window (`AdwViewSwitcherBar`).
+@MainActor
+public final class ViewSwitcherBar: Widget {
+    /// A bar switching the views of `stack`, hidden until ``isRevealed``.
+    public init(stack: ViewStack) {
+        super.init(constructed: adw_view_switcher_bar_new())
+        adw_view_switcher_bar_set_stack(bar, stack.stack)
+    }
+
+    /// Whether the bar shows.
+    public var isRevealed: Bool {
+        get { adw_view_switcher_bar_get_reveal(bar) != 0 }
+        set { adw_view_switcher_bar_set_reveal(bar, newValue ? 1 : 0) }
+    }
+
+    private var bar: OpaquePointer { OpaquePointer(object) }
+}
+
+/// Scrolls its child when it is taller than the room it has (`GtkScrolledWindow`).
+@MainActor
+public final class ScrolledWindow: Widget {
+    /// An empty scrolled window, scrolling down only.
+    public init() {
+        super.init(constructed: gtk_scrolled_window_new())
+        gtk_scrolled_window_set_policy(scrolled, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+    }
+
+    /// What scrolls.
+    public var child: Widget? {
+        didSet { gtk_scrolled_window_set_child(scrolled, child?.widget) }
+    }
+
+    private var scrolled: OpaquePointer { OpaquePointer(object) }
+}
+
+/// Keeps its child no wider than a size, centred, as lists are in libadwaita (`AdwClamp`).
+@MainActor
+public final class Clamp: Widget {
+    /// A clamp at most `maximumWidth` pixels wide.
+    public init(maximumWidth: Int = 600) {
+        super.init(constructed: adw_clamp_new())
+        adw_clamp_set_maximum_size(clamp, Int32(maximumWidth))
+    }
+
+    /// What is clamped.
+    public var child: Widget? {
+        didSet { adw_clamp_set_child(clamp, child?.widget) }
+    }
+
+    private var clamp: OpaquePointer { OpaquePointer(object) }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import HoorayGtk
+import HoorayKit
+
+/// Moments (seed 001 §4.5): the moments newest first, in a card for each day (Today, Yesterday,
+/// then dates), each row its words, mood, time and praise, with a star to mark a favourite and
+/// buttons to edit its words and delete it (after asking). Without moments, the seed's empty
+/// state. It is read from hoorayd each time it shows and after each change made here.
+@MainActor
+final class MomentsScreen {
+    /// The empty state's words (seed 001 §4.5).
+    static let emptyTitle = "No moments yet… but you're here, so that's one."
+    /// The most moments listed; `hooray moments` lists them all.
+    static let limit = 500
+
+    let root = Stack()
+    /// Runs when the empty state's **Log your first moment** is clicked.
+    var onLogMoment: @MainActor () -> Void = {}
+    /// Runs when hoorayd could not do something: what went wrong, and what the user was doing,
+    /// such as "delete the moment".
+    var onProblem: @MainActor (DaemonLink.Problem, String) -> Void = { _, _ in }
+
+    private let link: DaemonLink
+    private let window: Window
+    private let clamp = Clamp()
+    /// The rows' stars, held while they are listed: a star's action reads and sets it.
+    private var stars: [ToggleButton] = []
+    /// The dialog waiting for an answer, held until it is answered.
+    private var dialog: MessageDialog?
+    /// Counts the readings from hoorayd, so that an older one answering late is not shown.
+    private var readings = 0
+
+    init(link: DaemonLink, window: Window) {
+        self.link = link
+        self.window = window
+        let scrolled = ScrolledWindow()
+        scrolled.child = clamp
+        scrolled.expand(horizontally: true, vertically: true)
+        let empty = StatusPage(title: Self.emptyTitle, iconName: "starred-symbolic")
+        let logFirst = Button(label: "_Log your first moment")
+        logFirst.addCSSClass("suggested-action")
+        logFirst.addCSSClass("pill")
+        logFirst.center()
+        logFirst.onClicked { [unowned self] in onLogMoment() }
+        empty.child = logFirst
+        root.add(scrolled, name: "list")
+        root.add(empty, name: "empty")
+        root.expand(horizontally: true, vertically: true)
+    }
+
+    /// Reads the moments from hoorayd again and shows them.
+    func refresh() {
+        readings += 1
+        let reading = readings
+        Task { @MainActor in
+            do throws(DaemonLink.Problem) {
+                let moments = try await link.moments(limit: Self.limit)
+                guard reading == readings else { return }
+                show(moments)
+            } catch {
+                guard reading == readings else { return }
+                onProblem(error, "list your moments")
+            }
+        }
+    }
+
+    private func show(_ moments: [DaemonLink.ListedMoment]) {
+        stars = []
+        guard !moments.isEmpty else {
+            root.visiblePage = "empty"
+            clamp.child = nil
+            return
+        }
+        let now = Date()
+        let zone = link.timeZone
+        let today = LocalDate(instant: now, in: zone)
+        let column = Box(.vertical, spacing: 18)
+        column.setMargin(18)
+        var group: PreferencesGroup?
+        var day: LocalDate?
+        for moment in moments {
+            if moment.day != day || group == nil {
+                let header = Self.header(moment.day, today: today)
+                let next = PreferencesGroup(title: header)
+                column.append(next)
+                group = next
+                day = moment.day
+            }
+            group?.add(row(for: moment, now: now, timeZone: zone))
+        }
+        if moments.count >= Self.limit {
+            let more = Label("Your newest \(Self.limit) moments are shown; `hooray moments` lists them all.")
+            more.wrapCentered()
+            more.addCSSClass("dim-label")
+            column.append(more)
+        }
+        clamp.child = column
+        root.visiblePage = "list"
+    }
+
+    /// "Today", "Yesterday", or the date, as `hooray moments` heads its days.
+    static func header(_ day: LocalDate, today: LocalDate) -> String {
+        switch day.days(until: today) {
+        case 0: "Today"
+        case 1: "Yesterday"
+        default: day.written(today: today)
+        }
+    }
+
+    /// When a moment happened, under its day's heading: "just now", "5 min ago", "2 h ago", then
+    /// the time of day.
+    static func time(of instant: Date, now: Date, timeZone: TimeZone) -> String {
+        let elapsed = now.timeIntervalSince(instant)
+        if elapsed < 60 { return "just now" }
+        if elapsed < 3600 { return "\(Int(elapsed / 60)) min ago" }
+        if elapsed < 12 * 3600 { return "\(Int(elapsed / 3600)) h ago" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: instant)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// A moment's words as a button's name says them: one line, not too long.
+    static func shortText(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count > 60 ? line.prefix(59) + "…" : line
+    }
+
+    private func row(for moment: DaemonLink.ListedMoment, now: Date, timeZone: TimeZone) -> ActionRow {
+        var details = [Self.time(of: moment.happenedAt, now: now, timeZone: timeZone)]
+        if let mood = moment.mood { details.append("feeling \(mood)") }
+        details.append("“\(moment.praise)”")
+        let row = ActionRow(title: moment.text, subtitle: details.joined(separator: " · "))
+        let name = "“\(Self.shortText(moment.text))”"
+
+        let star = ToggleButton(
+            iconName: moment.favorite ? "starred-symbolic" : "non-starred-symbolic", name: "Favourite \(name)")
+        star.isActive = moment.favorite
+        star.addCSSClass("flat")
+        stars.append(star)
+        star.onToggled { [unowned self, weak star] in
+            // Set here, while greyed out, to what hoorayd answered: not a click.
+            guard let star, star.isSensitive else { return }
+            star.isSensitive = false
+            Task { @MainActor in
+                do throws(DaemonLink.Problem) {
+                    let favorite = try await link.toggleFavorite(moment.id, requestID: Self.newRequestID())
+                    star.isActive = favorite
+                    star.setIcon(favorite ? "starred-symbolic" : "non-starred-symbolic")
+                } catch {
+                    // Back as it was: the star says what hoorayd holds.
+                    star.isActive.toggle()
+                    onProblem(error, "mark the moment")
+                }
+                star.isSensitive = true
+            }
+        }
+        let edit = Button(iconName: "document-edit-symbolic", name: "Edit \(name)")
+        edit.addCSSClass("flat")
+        edit.onClicked { [unowned self] in askToEdit(moment, draft: moment.text) }
+        let delete = Button(iconName: "user-trash-symbolic", name: "Delete \(name)")
+        delete.addCSSClass("flat")
+        delete.onClicked { [unowned self] in askToDelete(moment) }
+        for widget in [star, edit, delete] as [Widget] { row.addSuffix(widget) }
+        return row
+    }
+
+    private func askToDelete(_ moment: DaemonLink.ListedMoment) {
+        let dialog = MessageDialog(
+            parent: window, heading: "Delete this moment?",
+            body: "“\(Self.shortText(moment.text))” goes for good, with its note and praise.")
+        dialog.addResponse("cancel", label: "Cancel")
+        dialog.addResponse("delete", label: "Delete", appearance: .destructive)
+        dialog.defaultResponse = "cancel"
+        dialog.closeResponse = "cancel"
+        dialog.onResponse { [unowned self] answer in
+            self.dialog = nil
+            guard answer == "delete" else { return }
+            Task { @MainActor in
+                do throws(DaemonLink.Problem) {
+                    try await link.delete(moment.id, requestID: Self.newRequestID())
+                } catch .alreadySaved {
+                    // Deleted by an earlier try.
+                } catch {
+                    onProblem(error, "delete the moment")
+                }
+                refresh()
+            }
+        }
+        self.dialog = dialog
+        dialog.present()
+    }
+
+    /// Asks for a moment's new words; what the user typed comes back in the field when hoorayd
+    /// could not save it.
+    private func askToEdit(_ moment: DaemonLink.ListedMoment, draft: String) {
+        let dialog = MessageDialog(
+            parent: window, heading: "Edit this moment", body: "When it happened, and its praise, stay.")
+        let field = Entry(placeholder: "Took a short walk")
+        field.setAccessibleLabel("The moment's words")
+        field.maximumLength = DaemonLink.maxTextLength
+        field.text = draft
+        field.activatesDefault = true
+        dialog.extraChild = field
+        dialog.addResponse("cancel", label: "Cancel")
+        dialog.addResponse("save", label: "Save", appearance: .suggested)
+        dialog.defaultResponse = "save"
+        dialog.closeResponse = "cancel"
+        // The field is held by the answer's action, which the dialog lets go of when it goes.
+        dialog.onResponse { [unowned self] answer in
+            self.dialog = nil
+            let text = field.text
+            guard answer == "save", text != moment.text else { return }
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                onProblem(.failed("a moment needs words; type what you did, or delete it"), "save the moment")
+                askToEdit(moment, draft: text)
+                return
+            }
+            Task { @MainActor in
+                do throws(DaemonLink.Problem) {
+                    try await link.edit(moment.id, text: text, requestID: Self.newRequestID())
+                } catch .alreadySaved {
+                    // Saved by an earlier try.
+                } catch {
+                    onProblem(error, "save the moment")
+                    askToEdit(moment, draft: text)
+                }
+                refresh()
+            }
+        }
+        self.dialog = dialog
+        dialog.present()
+    }
+
+    private static func newRequestID() -> String {
+        UUID().uuidString.lowercased()
+    }
+}
