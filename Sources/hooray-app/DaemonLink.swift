@@ -260,6 +260,35 @@ final class DaemonLink: Sendable {
         }
     }
 
+    /// Calls `changed` on the main actor each time hoorayd says something may have changed (its
+    /// `changes`, docs/protocol.md: a win typed in a terminal, AI praise arriving, an edit in
+    /// another window), for as long as the app runs: pushed by hoorayd, never polled. Once at the
+    /// start of each following too, so a hoorayd that was restarted is read again. When none
+    /// listens, it waits (inotify, as ``waitUntilListening()``) for one, on a thread of its own.
+    func followChanges(_ changed: @escaping @MainActor @Sendable () -> Void) {
+        let environment = environment
+        Thread.detachNewThread {
+            guard let socket = try? HoorayPaths(environment: environment).controlSocket,
+                let request = try? ControlCoding.encode(ControlRequest.changes)
+            else { return }
+            while true {
+                let started = ContinuousClock.now
+                _ = try? ControlFollower.follow(line: request, socketPath: socket) { line in
+                    guard let answer = try? ControlCoding.decode(ControlResponse.self, from: line), answer.ok else {
+                        return false
+                    }
+                    Task { @MainActor in changed() }
+                    return true
+                }
+                // hoorayd stopped, refused (too many followers) or is not there: wait for one, and
+                // never try more than once a second.
+                if !ControlFollower.waitForSocket(socket) || ContinuousClock.now - started < .seconds(1) {
+                    Thread.sleep(forTimeInterval: 1)
+                }
+            }
+        }
+    }
+
     /// Runs `work` on a thread of its own and waits for it without holding the caller's thread.
     private func offMainThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in

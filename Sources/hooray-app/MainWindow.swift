@@ -22,6 +22,8 @@ final class MainWindow {
     private var isWatching = false
     /// Whether hoorayd answered Home: a new moment can be logged.
     private var isConnected = false
+    /// Whether the window follows hoorayd's changes (from its first answer on).
+    private var isFollowing = false
 
     init(application: Application, link: DaemonLink) {
         self.link = link
@@ -92,6 +94,7 @@ final class MainWindow {
                     isConnected = true
                     home.show(state)
                     showHome()
+                    followChanges()
                     return
                 } catch .notRunning where ContinuousClock.now < deadline {
                     try? await Task.sleep(for: .milliseconds(250))
@@ -184,6 +187,17 @@ final class MainWindow {
             toast("Couldn't \(what): \(message)")
         case .alreadySaved:
             toast("That was done already")
+        }
+    }
+
+    /// What changed elsewhere (a win typed in a terminal, praise arriving) shows at once: Moments,
+    /// when on screen, is read again at each change hoorayd pushes.
+    private func followChanges() {
+        guard !isFollowing else { return }
+        isFollowing = true
+        link.followChanges { [weak self] in
+            guard let self, stack.visiblePage == "home", views.visibleView == "moments" else { return }
+            moments.refresh()
         }
     }
 

@@ -24,6 +24,11 @@ Usage:
                                 "edited_labels": [labels on screen then]}
   hooray_window.py shortcut     opens Moments, presses Ctrl+N and waits for the "What did you do?" field on
                                 screen; prints {"shortcut_labels": [labels on screen then]}
+  hooray_window.py live HOORAY MOMENT
+                                opens Moments and waits for its empty state, runs `HOORAY win MOMENT` as a
+                                terminal would, and waits for MOMENT to be listed with nothing clicked; prints
+                                {"moments_labels": [labels on screen then]} and, on its standard error, how
+                                long it took
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -235,6 +240,17 @@ def dialog_button(name):
     return find
 
 
+def live(hooray, moment):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Moments" view switcher button', switcher_button("Moments")).doActionNamed("click")
+    wait_for("Moments' empty state", lambda: True if EMPTY_MOMENTS in shown_labels() else None)
+    started = time.monotonic()
+    subprocess.run([hooray, "win", moment], check=True, stdout=subprocess.DEVNULL)
+    wait_for("the moment typed in a terminal listed", lambda: True if moment in shown_labels() else None)
+    print("listed %.2f s after `hooray win` started" % (time.monotonic() - started), file=sys.stderr)
+    return {"moments_labels": shown_labels()}
+
+
 def start(elsewhere=False):
     wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in shown_labels() else None)
     seen = shown_labels()
@@ -258,6 +274,8 @@ elif sys.argv[1] == "edit":
     print(json.dumps(edit(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "shortcut":
     print(json.dumps(shortcut()))
+elif sys.argv[1] == "live":
+    print(json.dumps(live(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:
