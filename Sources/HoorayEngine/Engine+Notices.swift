@@ -26,6 +26,8 @@ extension Engine {
     func update(_ id: NoticeID, to notice: Notice, plugin: String) async throws {
         try await database.updateNotice(id, plugin: plugin, to: notice)
         deliveryContinuation.yield()
+        // What changed with it (AI praise arriving for a moment) shows in an open window at once.
+        changes.publish()
     }
 
     func deliveryLoop() async {

@@ -191,13 +191,14 @@ final class MainWindow {
     }
 
     /// What changed elsewhere (a win typed in a terminal, praise arriving) shows at once: Moments,
-    /// when on screen, is read again at each change hoorayd pushes.
+    /// or the AI praise Praise waits for, is read again at each change hoorayd pushes.
     private func followChanges() {
         guard !isFollowing else { return }
         isFollowing = true
         link.followChanges { [weak self] in
-            guard let self, stack.visiblePage == "home", views.visibleView == "moments" else { return }
-            moments.refresh()
+            guard let self else { return }
+            if stack.visiblePage == "praise" { praise.changed() }
+            if stack.visiblePage == "home", views.visibleView == "moments" { moments.refresh() }
         }
     }
 

@@ -29,6 +29,9 @@ final class MomentsScreen {
     private var dialog: MessageDialog?
     /// Counts the readings from hoorayd, so that an older one answering late is not shown.
     private var readings = 0
+    /// The moments listed now: a reading that finds the same leaves the list as it is, so a change
+    /// pushed from elsewhere never takes the focus or a button from under the user.
+    private var listed: [DaemonLink.ListedMoment]?
 
     init(link: DaemonLink, window: Window) {
         self.link = link
@@ -65,6 +68,8 @@ final class MomentsScreen {
     }
 
     private func show(_ moments: [DaemonLink.ListedMoment]) {
+        guard moments != listed else { return }
+        listed = moments
         stars = []
         guard !moments.isEmpty else {
             root.visiblePage = "empty"
@@ -147,6 +152,10 @@ final class MomentsScreen {
                     let favorite = try await link.toggleFavorite(moment.id, requestID: Self.newRequestID())
                     star.isActive = favorite
                     star.setIcon(favorite ? "starred-symbolic" : "non-starred-symbolic")
+                    // The list holds it now: the change hoorayd pushes for it rebuilds nothing.
+                    if let place = listed?.firstIndex(where: { $0.id == moment.id }) {
+                        listed?[place].favorite = favorite
+                    }
                 } catch {
                     // Back as it was: the star says what hoorayd holds.
                     star.isActive.toggle()

@@ -10,10 +10,9 @@ final class PraiseScreen {
     static let failedLine = "Couldn't fetch extra encouragement this time."
     /// The line shown while the AI praise is on its way (seed 001 §6, "Slow AI").
     static let waitingLine = "Finding a few more words for you…"
-    /// How long to wait between asks for the AI praise: quick at first, then less often. The sum,
-    /// about 45 s, covers the AI request's longest default time (a 5 s connect, a 15 s answer) twice.
-    static let askDelays: [Duration] =
-        [.milliseconds(300), .milliseconds(500), .seconds(1), .seconds(1)] + Array(repeating: .seconds(2), count: 20)
+    /// How long the AI praise is waited for: about 45 s covers the AI request's longest default time
+    /// (a 5 s connect, a 15 s answer) twice.
+    static let patience: Duration = .seconds(45)
 
     let root = Box(.vertical, spacing: 18)
     /// Runs when **Done** is clicked.
@@ -28,8 +27,10 @@ final class PraiseScreen {
     private let aiPraise = Label("")
     private let note = Label("")
     private let done = Button(label: "_Done")
-    /// The moment shown; a newer one stops the asking for an older one's AI praise.
-    private var shown: DaemonLink.LoggedMoment?
+    /// The moment whose AI praise is awaited, until it came, failed, is off, or ``patience`` ran
+    /// out; a newer moment shown stops the waiting for an older one's.
+    private var awaited: DaemonLink.LoggedMoment?
+    private var link: DaemonLink?
 
     init() {
         let header = Label("Moment logged")
@@ -57,50 +58,65 @@ final class PraiseScreen {
         for widget in [header, moment, praises, note, done, viewMoments] as [Widget] { root.append(widget) }
     }
 
-    /// Shows a moment just logged, with its offline praise, and asks hoorayd for its AI praise
-    /// until it comes, fails or is off.
+    /// Shows a moment just logged, with its offline praise, and asks hoorayd for its AI praise:
+    /// now, and again each time hoorayd says something changed (``changed()``), until it comes,
+    /// fails or is off, or ``patience`` runs out.
     func show(_ logged: DaemonLink.LoggedMoment, link: DaemonLink) {
-        shown = logged
         moment.text = logged.text + "\n· just now"
         offlinePraise.text = "“\(logged.offlinePraise)”"
         aiPraise.text = ""
         praises.visiblePage = "offline"
         note.isVisible = false
         done.grabFocus()
+        awaited = nil
         guard !logged.id.isEmpty else { return }
-        Task { @MainActor in await follow(logged, link: link) }
+        awaited = logged
+        self.link = link
+        ask()
+        Task { @MainActor in
+            try? await Task.sleep(for: Self.patience)
+            guard awaited == logged else { return }
+            awaited = nil
+            say(Self.failedLine)
+        }
     }
 
-    /// Asks after the AI praise of `logged` with back-off while it is the moment shown.
-    private func follow(_ logged: DaemonLink.LoggedMoment, link: DaemonLink) async {
-        for delay in Self.askDelays {
-            try? await Task.sleep(for: delay)
-            guard shown == logged else { return }
+    /// hoorayd says something changed (its `changes`, pushed): the AI praise awaited may be there.
+    func changed() {
+        ask()
+    }
+
+    /// Asks hoorayd where the awaited AI praise stands, once, and shows it.
+    private func ask() {
+        guard let logged = awaited, let link else { return }
+        Task { @MainActor in
             let state: DaemonLink.AIPraise
             do throws(DaemonLink.Problem) {
                 state = try await link.aiPraise(of: logged)
             } catch {
                 // hoorayd went away or refused: the offline praise stays, and says no more is coming.
-                break
+                guard awaited == logged else { return }
+                awaited = nil
+                say(Self.failedLine)
+                return
             }
-            guard shown == logged else { return }
+            guard awaited == logged else { return }
             switch state {
             case .arrived(let praise):
+                awaited = nil
                 aiPraise.text = "“\(praise)”"
                 praises.visiblePage = "ai"
                 note.isVisible = false
-                return
             case .off, .gone:
+                awaited = nil
                 note.isVisible = false
-                return
             case .failed:
+                awaited = nil
                 say(Self.failedLine)
-                return
             case .waiting:
                 say(Self.waitingLine)
             }
         }
-        if shown == logged { say(Self.failedLine) }
     }
 
     private func say(_ line: String) {
