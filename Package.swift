@@ -145,6 +145,7 @@ let package = Package(
             dependencies: [
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayCommands", "HoorayConfig", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKeyring", "HoorayKit", "HoorayStorage", "HoorayThreads", "CLinux",
+                "HoorayDelivery",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -163,7 +164,7 @@ let package = Package(
             name: "HoorayConformance",
             dependencies: [
                 "HoorayEngine", "HoorayExternalPlugins", "HoorayKit", "HoorayScheduling", "HoorayStorage",
-                "HoorayThreads", .product(name: "Logging", package: "swift-log"),
+                "HoorayThreads", "HoorayDelivery", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `hooray export` and `hooray import`: the export document, its CSV files, and import errors.
