@@ -148,6 +148,7 @@ let package = Package(
             dependencies: [
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayCommands", "HoorayConfig", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKeyring", "HoorayKit", "HoorayStorage", "HoorayThreads", "CLinux",
+                "HoorayDelivery",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -165,8 +166,8 @@ let package = Package(
         .target(
             name: "HoorayConformance",
             dependencies: [
-                "HoorayEngine", "HoorayClient", "HoorayExternalPlugins", "HoorayKit", "HoorayScheduling",
-                "HoorayStorage", "HoorayThreads", .product(name: "Logging", package: "swift-log"),
+                "HoorayEngine", "HoorayClient", "HoorayDelivery", "HoorayExternalPlugins", "HoorayKit",
+                "HoorayScheduling", "HoorayStorage", "HoorayThreads", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `hooray export` and `hooray import`: the export document, its CSV files, and import errors.

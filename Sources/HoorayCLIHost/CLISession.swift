@@ -176,7 +176,8 @@ public struct CLISession: Sendable {
         from loaded: DaemonConfiguration, in database: HoorayDatabase, timeZone: TimeZone, logLevel: Logger.Level
     ) async -> Engine {
         let engine = Engine(
-            database: database, sink: OfflineSink(), settings: loaded.settings, timeZone: timeZone,
+            database: database, channels: DeliveryChannels([OfflineChannel()]), settings: loaded.settings,
+            timeZone: timeZone,
             makeLogger: { label in
                 var quiet = Logger(label: label)
                 quiet.logLevel = logLevel
@@ -217,10 +218,10 @@ public struct CLISession: Sendable {
     public func probeDesktop() async -> (server: ServerStatus, doNotDisturb: DoNotDisturb) {
         var logger = Logger(label: "hooray")
         logger.logLevel = .critical
-        let sink = LibNotifySink(icon: "hooray", serverTimeout: .seconds(3), logger: logger)
-        let status = await sink.serverStatus()
-        let doNotDisturb = status.info == nil ? DoNotDisturb.off : await sink.doNotDisturb()
-        await sink.shutdown()
+        let channel = LibNotifyChannel(icon: "hooray", serverTimeout: .seconds(3), logger: logger)
+        let status = await channel.status()
+        let doNotDisturb = status.info == nil ? DoNotDisturb.off : await channel.doNotDisturb()
+        await channel.shutdown()
         return (status, doNotDisturb)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
@@ -24,7 +25,7 @@ extension PluginCommandRunner {
             (database, cleanUp) = try session.databaseForPlanning()
         }
         let engine = Engine(
-            database: database, sink: OfflineSink(), settings: loaded.settings,
+            database: database, channels: DeliveryChannels([OfflineChannel()]), settings: loaded.settings,
             timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: LocalHostBox.quietLogger)
         await engine.attachForReading(
             settings: loaded.settings, plugins: loaded.setups.filter { $0.plugin.name == plugin })

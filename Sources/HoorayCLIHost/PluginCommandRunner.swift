@@ -1,5 +1,6 @@
 import Foundation
 import HoorayClient
+import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
@@ -282,7 +283,7 @@ public final class PluginCommandRunner: Sendable {
     /// - Returns: The follow-up's reply, and whether notices of the plugin still wait for a
     ///   notification server; `nil` when the daemon ran the command.
     public func finish(after reply: CommandReply? = nil) async -> (followUp: CommandReply?, undelivered: Bool)? {
-        guard let (engine, sink) = host.current, let plugin = host.plugin else { return nil }
+        guard let (engine, channels) = host.current, let plugin = host.plugin else { return nil }
         await engine.waitForBackgroundWork()
         await engine.deliverPending(plugin: plugin)
         var followUp: CommandReply?
@@ -294,7 +295,7 @@ public final class PluginCommandRunner: Sendable {
             $0.plugin == plugin && !waitingBefore.contains($0.id)
         }
         await engine.stopExternalPlugins()
-        await sink.shutdown()
+        await channels.shutdown()
         return (followUp, undelivered)
     }
 }
@@ -367,7 +368,7 @@ final class LocalHostBox: @unchecked Sendable {
 
     // @unchecked: the fields are only touched while holding `lock`.
     private let lock = NSLock()
-    private var made: (Engine, LibNotifySink)?
+    private var made: (Engine, DeliveryChannels)?
     private var madeReadOnly: StorageError?
     private(set) var plugin: String?
     private var _waitingBefore: Set<NoticeID> = []
@@ -382,7 +383,7 @@ final class LocalHostBox: @unchecked Sendable {
         set { lock.withLock { _waitingBefore = newValue } }
     }
 
-    var current: (Engine, LibNotifySink)? { lock.withLock { made } }
+    var current: (Engine, DeliveryChannels)? { lock.withLock { made } }
 
     func engine(session: CLISession, plugins: [any HoorayPlugin], plugin: String, writes: Bool = true) async throws
         -> Engine
@@ -402,9 +403,10 @@ final class LocalHostBox: @unchecked Sendable {
         let (loaded, ignored) = try Self.configuration(
             for: plugin, session: session, plugins: plugins, failure: ", so nothing was done")
         let quiet = Self.quietLogger
-        let sink = LibNotifySink(icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: quiet("delivery"))
+        let channels = DeliveryChannels.standard(
+            icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: quiet("delivery"))
         let engine = Engine(
-            database: database, sink: sink, settings: loaded.settings,
+            database: database, channels: channels, settings: loaded.settings,
             timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: quiet)
         await engine.setPraiseProvider(loaded.commandPraiseProvider(paths: session.paths, logger: quiet("ai")))
         let setups = loaded.setups.filter { $0.plugin.name == plugin }
@@ -414,7 +416,7 @@ final class LocalHostBox: @unchecked Sendable {
             await engine.apply(settings: loaded.settings, plugins: setups)
         }
         lock.withLock {
-            made = (engine, sink)
+            made = (engine, channels)
             madeReadOnly = database.readOnlyBecause
             self.plugin = plugin
             _configurationWarnings = ignored

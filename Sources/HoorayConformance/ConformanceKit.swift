@@ -1,5 +1,6 @@
 import Foundation
 import HoorayClient
+import HoorayDelivery
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit
@@ -274,7 +275,7 @@ final class ConformanceRun {
         self.database = database
         self.plugin = plugin
         engine = Engine(
-            database: database, sink: OfflineSink(), settings: Self.settings(options),
+            database: database, channels: DeliveryChannels([OfflineChannel()]), settings: Self.settings(options),
             makeLogger: { label in Logger(label: label, factory: { _ in SwiftLogNoOpLogHandler() }) })
     }
 

@@ -4,6 +4,7 @@ import HoorayAI
 import HoorayClient
 import HoorayCommands
 import HoorayConfig
+import HoorayDelivery
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayIdentity
@@ -147,10 +148,10 @@ public enum Daemon {
             )
         }
 
-        let sink = LibNotifySink(
+        let channels = DeliveryChannels.standard(
             icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: Logger(label: "delivery"))
         let engine = Engine(
-            database: database, sink: sink, settings: loaded.settings, timeZone: systemTimeZone.current(),
+            database: database, channels: channels, settings: loaded.settings, timeZone: systemTimeZone.current(),
             systemTimeZone: systemTimeZone, makeLogger: { Logger(label: $0) })
         let startedAt = Date()
         let state = DaemonState(configuration: loaded, catalog: catalog, extraFile: options.configFile)
@@ -166,7 +167,7 @@ public enum Daemon {
                 loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
         await engine.apply(settings: loaded.settings, plugins: loaded.setups)
         await announceUpcoming(database: database, logger: logger)
-        await announceServer(sink: sink, logger: logger)
+        await announceServer(channels: channels, logger: logger)
         // What planning every plugin's reminders took is given back before hoorayd settles.
         MemoryRelease.releaseAfterBurst(database)
 
@@ -335,7 +336,7 @@ public enum Daemon {
         control.shutdown()
         await engine.stopExternalPlugins()
         alarm.shutdown()
-        await sink.shutdown()
+        await channels.shutdown()
         logger.info("hoorayd stopped")
         withExtendedLifetime(locks) {}
         return .ok
@@ -409,8 +410,8 @@ public enum Daemon {
         }
     }
 
-    static func announceServer(sink: LibNotifySink, logger: Logger) async {
-        let status = await sink.serverStatus()
+    static func announceServer(channels: DeliveryChannels, logger: Logger) async {
+        let status = await channels.status()
         switch status {
         case .available(let server):
             logger.info(

@@ -20,7 +20,7 @@ extension Engine {
 
     /// Whether a notice may wait for calmer times: it is not urgent and is not an update of one on screen.
     static func mayWait(_ stored: StoredNotice) -> Bool {
-        stored.notice.urgency != .critical && stored.serverID == nil
+        stored.notice.urgency != .critical && stored.handles.isEmpty
     }
 
     /// Whether a notice came from the schedule (a reminder, or the host's own summary) rather than
@@ -39,7 +39,7 @@ extension Engine {
     func calmDelivery(_ pending: [StoredNotice], gathering: Bool) async throws -> [StoredNotice]? {
         guard !pending.isEmpty else { return pending }
         let now = clock.now
-        let dnd = await sink.doNotDisturb()
+        let dnd = await channels.doNotDisturb()
         if dnd != doNotDisturbState {
             logger.info("do not disturb: \(dnd)")
             doNotDisturbState = dnd

@@ -92,11 +92,11 @@ extension Engine {
         for item in ready {
             do {
                 guard let current = try await database.markSending(item.id) else { continue }
-                let outcome = await sink.show(current.notice, id: current.id, replacing: current.serverID)
+                let outcome = await channels.deliver(current.notice, id: current.id, handles: current.handles)
                 switch outcome {
-                case .delivered(let serverID):
+                case .delivered(let handles):
                     let done = try await database.markDelivered(
-                        item.id, serverID: serverID, now: clock.now, revision: current.revision)
+                        item.id, handles: handles, now: clock.now, revision: current.revision)
                     if !done { updatedWhileSending = true }
                     if server.info == nil { await refreshServerStatus() }
                 case .unavailable(let reason):
@@ -163,16 +163,18 @@ extension Engine {
     }
 
     func refreshServerStatus() async {
-        server = await sink.serverStatus()
+        server = await channels.status()
     }
 
-    func handle(_ event: SinkEvent) async {
+    /// Handles what happened on a channel: a press goes to the plugin that posted the notice.
+    func handle(_ event: ChannelEvent, from channel: String) async {
         switch event {
         case .serverAppeared:
             logger.info("a notification server appeared; delivering waiting notices")
             await refreshServerStatus()
             deliveryContinuation.yield()
         case .action(let id, let action):
+            logger.debug("\(channel): button \(action) pressed on notice \(id)")
             _ = await press(action: action, on: id)
         case .doNotDisturbChanged(let state):
             guard state != doNotDisturbState else { return }

@@ -15,10 +15,7 @@ extension Engine {
 
     /// Runs the scheduler and delivery loops until the task is cancelled.
     public func run(alarm: WallClockAlarm) async {
-        sink.start { [weak self] event in
-            guard let self else { return }
-            Task { await self.handle(event) }
-        }
+        startChannels()
         let forward = Task { [loopContinuation] in
             for await event in alarm.stream { loopContinuation.yield(.alarm(event)) }
         }
@@ -30,6 +27,14 @@ extension Engine {
         forward.cancel()
         retryTask?.cancel()
         background.cancelAll()
+    }
+
+    /// Starts the delivery channels: what happens on each (a button pressed) reaches the engine.
+    public func startChannels() {
+        channels.start { [weak self] channel, event in
+            guard let self else { return }
+            Task { await self.handle(event, from: channel) }
+        }
     }
 
     /// Asks the loops to finish; `run` returns soon after.

@@ -131,7 +131,7 @@ public enum ActionOutcome: Sendable, Equatable {
 /// server never holds up the schedule.
 public actor Engine {
     package let database: HoorayDatabase
-    let sink: any NotificationSink
+    let channels: DeliveryChannels
     let clock: any HoorayClock
     var timeZone: TimeZone
     let systemTimeZone: SystemTimeZone?
@@ -178,7 +178,7 @@ public actor Engine {
     ///
     /// - Parameters:
     ///   - database: The store.
-    ///   - sink: Where notices go.
+    ///   - channels: Where notices go (``DeliveryChannels/standard(icon:serverTimeout:logger:)`` in hoorayd).
     ///   - settings: Engine settings.
     ///   - clock: The clock; the system clock in the daemon.
     ///   - timeZone: The user's local time zone.
@@ -187,14 +187,14 @@ public actor Engine {
     ///   - celebrationPhrases: The phrases of plugins' celebrations, by pool (`calm.small`, ...);
     ///     the compiled-in `Config/pools/celebrations.txt` by default.
     public init(
-        database: HoorayDatabase, sink: any NotificationSink, settings: EngineSettings,
+        database: HoorayDatabase, channels: DeliveryChannels, settings: EngineSettings,
         clock: any HoorayClock = SystemClock(), timeZone: TimeZone = .current, systemTimeZone: SystemTimeZone? = nil,
         makeLogger: @escaping @Sendable (String) -> Logger = { Logger(label: $0) },
         celebrationPhrases: [String: [String]] = MessagePools.celebrations
     ) {
         self.celebrationPhrases = CelebrationPhrases(pools: celebrationPhrases)
         self.database = database
-        self.sink = sink
+        self.channels = channels
         self.settings = settings
         self.clock = clock
         self.timeZone = timeZone

@@ -108,12 +108,12 @@ extension Engine {
     /// Asks the notification server whether it is in do-not-disturb, as delivery does; a server
     /// that does not answer in time leaves the state as it was.
     package func refreshDoNotDisturb() async {
-        let sink = sink
+        let channels = channels
         guard
-            let state = try? await withTimeLimit(Self.doNotDisturbTimeLimit, { await sink.doNotDisturb() }),
+            let state = try? await withTimeLimit(Self.doNotDisturbTimeLimit, { await channels.doNotDisturb() }),
             state != doNotDisturbState
         else { return }
-        await handle(.doNotDisturbChanged(state))
+        await handle(.doNotDisturbChanged(state), from: channels.all.first?.name ?? "")
     }
 
     /// When a status bar's line next changes by the clock alone

@@ -80,7 +80,7 @@ extension HoorayDatabase {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM notice WHERE state = ? AND heldBecause IS NOT NULL
+                    SELECT \(StoredNotice.columns) FROM notice WHERE state = ? AND heldBecause IS NOT NULL
                     ORDER BY heldUntil IS NULL, heldUntil, id
                     """,
                 arguments: [NoticeState.pending.rawValue]
@@ -167,7 +167,8 @@ extension HoorayDatabase {
     public func notices(inDigest id: NoticeID) async throws -> [StoredNotice] {
         try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM notice WHERE digestID = ? ORDER BY id", arguments: [id.rawValue]
+                db, sql: "SELECT \(StoredNotice.columns) FROM notice WHERE digestID = ? ORDER BY id",
+                arguments: [id.rawValue]
             ).map(StoredNotice.init(row:))
         }
     }

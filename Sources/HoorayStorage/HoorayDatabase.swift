@@ -200,6 +200,7 @@ public final class HoorayDatabase: Sendable {
             try db.execute(sql: "ALTER TABLE rule ADD COLUMN sourceDigest TEXT")
         }
         registerDeclarationKeys(in: &migrator)
+        registerDeliveryHandles(in: &migrator)
         registerNoticeShapes(in: &migrator)
         return migrator
     }

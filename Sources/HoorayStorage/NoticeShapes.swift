@@ -17,7 +17,7 @@ import HoorayKit
 /// them any more; deleting the user's data deletes them too.
 extension HoorayDatabase {
     static func registerNoticeShapes(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v9: notice shapes") { db in
+        migrator.registerMigration("v10: notice shapes") { db in
             try db.execute(sql: "CREATE TABLE noticeShape (id INTEGER PRIMARY KEY, notice BLOB NOT NULL)")
         }
     }

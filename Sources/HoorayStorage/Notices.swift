@@ -32,8 +32,8 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
     public var notice: Notice
     /// Its delivery state.
     public var state: NoticeState
-    /// The notification server's id for it, once delivered (used to update it in place).
-    public var serverID: UInt32?
+    /// Each delivery channel's handle for it, by channel name, once shown (used to update it in place).
+    public var handles: [String: String]
     /// How many times delivery was tried.
     public var attempts: Int
     /// Why the last delivery attempt failed, if it did.
@@ -42,7 +42,7 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// When the server accepted it.
     public var deliveredAt: Date?
-    /// How many times its content was updated; pass it back to ``HoorayDatabase/markDelivered(_:serverID:now:revision:)``.
+    /// How many times its content was updated; pass it back to ``HoorayDatabase/markDelivered(_:handles:now:revision:)``.
     public var revision: Int
     /// While it is held back (quiet hours), when it will be shown; `nil` when it is not held or
     /// held until something ends whose end is not known (do-not-disturb).
@@ -59,7 +59,7 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
         dueAt = (row["dueAt"] as Double?).map(Date.init(unixSeconds:))
         notice = try decodeJSON(Notice.self, row["payload"])
         state = NoticeState(rawValue: row["state"]) ?? .pending
-        serverID = (row["serverID"] as Int64?).map { UInt32(truncatingIfNeeded: $0) }
+        handles = try Self.handles(in: row)
         attempts = row["attempts"]
         lastError = row["lastError"]
         createdAt = Date(unixSeconds: row["createdAt"])
@@ -110,7 +110,7 @@ extension HoorayDatabase {
     /// notification is updated in place.
     ///
     /// A notice being handed over right now stays with the process handing it over, which sends
-    /// the new content next (see ``markDelivered(_:serverID:now:revision:)``): were it queued at
+    /// the new content next (see ``markDelivered(_:handles:now:revision:)``): were it queued at
     /// once, another process could send it before the server's id is known, as a second
     /// notification. An unconfirmed notice whose server id is unknown stays unconfirmed, with the
     /// new content, in `hooray inbox`, for the same reason.
@@ -124,7 +124,7 @@ extension HoorayDatabase {
                     UPDATE notice SET payload = ?, revision = revision + 1,
                         state = CASE
                             WHEN state = ? THEN state
-                            WHEN state = ? AND serverID IS NULL THEN state
+                            WHEN state = ? AND NOT EXISTS (SELECT 1 FROM delivery WHERE noticeID = notice.id) THEN state
                             ELSE ? END
                     WHERE id = ? AND plugin = ?
                     """,
@@ -139,8 +139,10 @@ extension HoorayDatabase {
     /// One notice, or `nil`.
     public func notice(_ id: NoticeID) async throws -> StoredNotice? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM notice WHERE id = ?", arguments: [id.rawValue])
-                .map(StoredNotice.init(row:))
+            try Row.fetchOne(
+                db, sql: "SELECT \(StoredNotice.columns) FROM notice WHERE id = ?", arguments: [id.rawValue]
+            )
+            .map(StoredNotice.init(row:))
         }
     }
 
@@ -148,7 +150,7 @@ extension HoorayDatabase {
     public func pendingNotices() async throws -> [StoredNotice] {
         try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM notice WHERE state = ? ORDER BY id",
+                db, sql: "SELECT \(StoredNotice.columns) FROM notice WHERE state = ? ORDER BY id",
                 arguments: [NoticeState.pending.rawValue]
             ).map(StoredNotice.init(row:))
         }
@@ -160,7 +162,8 @@ extension HoorayDatabase {
         try await read { db in
             let filter = includeDelivered ? "" : "WHERE state <> '\(NoticeState.delivered.rawValue)'"
             return try Row.fetchAll(
-                db, sql: "SELECT * FROM notice \(filter) ORDER BY id DESC LIMIT ?", arguments: [limit]
+                db, sql: "SELECT \(StoredNotice.columns) FROM notice \(filter) ORDER BY id DESC LIMIT ?",
+                arguments: [limit]
             ).map(StoredNotice.init(row:))
         }
     }
@@ -177,7 +180,7 @@ extension HoorayDatabase {
     ///
     /// Reading the notice in the same transaction means an update that landed after the queue was
     /// read is the version sent; one that lands later puts the notice back in the queue when it is
-    /// marked delivered (see ``markDelivered(_:serverID:now:revision:)``), so it is sent next.
+    /// marked delivered (see ``markDelivered(_:handles:now:revision:)``), so it is sent next.
     ///
     /// - Returns: The notice to send, or `nil` when it is no longer pending.
     @discardableResult
@@ -190,8 +193,10 @@ extension HoorayDatabase {
                     """,
                 arguments: [NoticeState.sending.rawValue, id.rawValue, NoticeState.pending.rawValue])
             guard db.changesCount > 0 else { return nil }
-            return try Row.fetchOne(db, sql: "SELECT * FROM notice WHERE id = ?", arguments: [id.rawValue])
-                .map(StoredNotice.init(row:))
+            return try Row.fetchOne(
+                db, sql: "SELECT \(StoredNotice.columns) FROM notice WHERE id = ?", arguments: [id.rawValue]
+            )
+            .map(StoredNotice.init(row:))
         }
     }
 
@@ -203,13 +208,15 @@ extension HoorayDatabase {
     ///
     /// - Parameters:
     ///   - id: The notice.
-    ///   - serverID: The server's id for the notification.
+    ///   - handles: Each channel's handle for it, by channel name.
     ///   - now: When it was shown.
     ///   - revision: The ``StoredNotice/revision`` that was sent, as ``markSending(_:)`` returned it.
     /// - Returns: Whether it is delivered now; `false` when it was updated while being sent, and
     ///   is pending again so that the update replaces it on screen.
     @discardableResult
-    public func markDelivered(_ id: NoticeID, serverID: UInt32, now: Date, revision: Int) async throws -> Bool {
+    public func markDelivered(_ id: NoticeID, handles: [String: String], now: Date, revision: Int) async throws
+        -> Bool
+    {
         try await write { db in
             try db.execute(
                 sql: """
@@ -218,14 +225,15 @@ extension HoorayDatabase {
                             WHEN state IN (?, ?) AND revision = ? THEN ?
                             WHEN state IN (?, ?) THEN ?
                             ELSE state END,
-                        serverID = ?, deliveredAt = ?, lastError = NULL
+                        deliveredAt = ?, lastError = NULL
                     WHERE id = ?
                     """,
                 arguments: [
                     NoticeState.sending.rawValue, NoticeState.unconfirmed.rawValue, revision,
                     NoticeState.delivered.rawValue, NoticeState.sending.rawValue, NoticeState.unconfirmed.rawValue,
-                    NoticeState.pending.rawValue, Int64(serverID), now.unixSeconds, id.rawValue,
+                    NoticeState.pending.rawValue, now.unixSeconds, id.rawValue,
                 ])
+            try HoorayDatabase.storeHandles(handles, of: id, in: db)
             let state = try String.fetchOne(db, sql: "SELECT state FROM notice WHERE id = ?", arguments: [id.rawValue])
             return state != NoticeState.pending.rawValue
         }
@@ -233,7 +241,7 @@ extension HoorayDatabase {
 
     /// Puts a notice back in the queue after a failed attempt, with the reason.
     ///
-    /// Like ``markDelivered(_:serverID:now:revision:)``, it also settles a hand-over that a starting
+    /// Like ``markDelivered(_:handles:now:revision:)``, it also settles a hand-over that a starting
     /// `hoorayd` marked unconfirmed while this process was still making it.
     public func markUndelivered(_ id: NoticeID, reason: String) async throws {
         try await write { db in

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayClient
 import HoorayCommands
+import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
@@ -45,7 +46,9 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
     let celebrationStyle: CelebrationStyle
     let directory: String
     let database: HoorayDatabase
-    let sink: RecordingNotificationSink
+    let sink: RecordingChannel
+    /// The recorder first, then the channels registered beside it.
+    let channels: DeliveryChannels
     let logs = LogRecorder()
     var engine: Engine
 
@@ -59,11 +62,13 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
     ///   - catchUpWithin: `[scheduler] catch_up_within`: how late a missed occurrence of a repeating
     ///     reminder may still be shown; two hours by default, as in a fresh install.
     ///   - celebrationStyle: The style of the plugin's celebrations; calm by default.
+    ///   - channels: Delivery channels registered beside the world's recorder, each shown every
+    ///     notice and started, so that its button presses reach the plugin; none by default.
     /// - Throws: ``PluginWorldError`` when the database cannot be made or the plugin fails to activate.
     public init(
         plugin: Plugin, configuration: Plugin.Configuration, now: Date,
         timeZone: TimeZone = TimeZone(identifier: "UTC")!, catchUpWithin: Duration = .seconds(7200),
-        celebrationStyle: CelebrationStyle = .calm
+        celebrationStyle: CelebrationStyle = .calm, channels: [any DeliveryChannel] = []
     ) async throws {
         self.plugin = plugin
         self.configuration = configuration
@@ -71,7 +76,8 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
         self.celebrationStyle = celebrationStyle
         settings = EngineSettings(catchUpWithin: catchUpWithin, celebrationStyle: celebrationStyle)
         clock = ManualClock(now: now)
-        sink = RecordingNotificationSink(clock: clock)
+        sink = RecordingChannel(clock: clock)
+        self.channels = DeliveryChannels([sink] + channels)
         directory =
             FileManager.default.temporaryDirectory.appendingPathComponent(
                 "hooray-world-\(UUID().uuidString)"
@@ -82,7 +88,9 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
             throw PluginWorldError("cannot make the world's database: \(error)")
         }
         engine = Self.makeEngine(
-            database: database, sink: sink, settings: settings, clock: clock, timeZone: timeZone, logs: logs)
+            database: database, channels: self.channels, settings: settings, clock: clock, timeZone: timeZone,
+            logs: logs)
+        await engine.startChannels()
         try await start()
     }
 
@@ -174,7 +182,9 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
         clock.set(to: clock.now.addingTimeInterval(downtime.timeInterval))
         if let configuration { self.configuration = configuration }
         engine = Self.makeEngine(
-            database: database, sink: sink, settings: settings, clock: clock, timeZone: timeZone, logs: logs)
+            database: database, channels: channels, settings: settings, clock: clock, timeZone: timeZone,
+            logs: logs)
+        await engine.startChannels()
         try await start()
     }
 
@@ -270,11 +280,11 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
     // MARK: The engine
 
     static func makeEngine(
-        database: HoorayDatabase, sink: RecordingNotificationSink, settings: EngineSettings, clock: ManualClock,
+        database: HoorayDatabase, channels: DeliveryChannels, settings: EngineSettings, clock: ManualClock,
         timeZone: TimeZone, logs: LogRecorder
     ) -> Engine {
         Engine(
-            database: database, sink: sink, settings: settings, clock: clock, timeZone: timeZone,
+            database: database, channels: channels, settings: settings, clock: clock, timeZone: timeZone,
             makeLogger: { label in Logger(label: label) { _ in RecordingLogHandler(label: label, recorder: logs) } })
     }
 

@@ -4,8 +4,9 @@ import HoorayEngine
 import HoorayKit
 import Logging
 
-/// A notification server that shows everything at once and remembers it, with the world's time.
-final class RecordingNotificationSink: NotificationSink, @unchecked Sendable {
+/// The world's delivery channel: a notification server that shows everything at once and
+/// remembers it, with the world's time.
+final class RecordingChannel: DeliveryChannel, @unchecked Sendable {
     // @unchecked: `records` and `nextServerID` are only touched while holding `lock`.
     private let lock = NSLock()
     private var records: [ShownNotice] = []
@@ -16,23 +17,25 @@ final class RecordingNotificationSink: NotificationSink, @unchecked Sendable {
         self.clock = clock
     }
 
+    var name: String { "PluginWorld" }
+
     var shown: [ShownNotice] { lock.withLock { records } }
 
-    func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
+    func start(onEvent: @escaping @Sendable (ChannelEvent) -> Void) {}
 
-    func serverStatus() async -> ServerStatus {
+    func status() async -> ServerStatus {
         .available(
             ServerInfo(
                 name: "PluginWorld", vendor: "HoorayTesting", version: "1", specVersion: "1.2",
                 capabilities: ["actions", "body"]))
     }
 
-    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
+    func deliver(_ notice: Notice, id: NoticeID, replacing: String?) async -> ChannelOutcome {
         lock.withLock {
             records.append(ShownNotice(id: id, notice: notice, shownAt: clock.now, isUpdate: replacing != nil))
-            if let replacing { return .delivered(serverID: replacing) }
+            if let replacing { return .delivered(handle: replacing) }
             defer { nextServerID += 1 }
-            return .delivered(serverID: nextServerID)
+            return .delivered(handle: String(nextServerID))
         }
     }
 

@@ -84,7 +84,9 @@ import Testing
             let then = start.addingTimeInterval(-age)
             let id = try await world.database.insertNotice(Notice(title: title, body: ""), plugin: "probe", now: then)
             let sending = try #require(try await world.database.markSending(id))
-            #expect(try await world.database.markDelivered(id, serverID: 1, now: then, revision: sending.revision))
+            #expect(
+                try await world.database.markDelivered(
+                    id, handles: ["recorder": "1"], now: then, revision: sending.revision))
             return id
         }
         let old = try await shown("Old", age: 91 * day)

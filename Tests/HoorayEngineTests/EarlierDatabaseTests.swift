@@ -1,5 +1,6 @@
 import Foundation
 import HabitsPlugin
+import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
@@ -33,7 +34,8 @@ import WinsPlugin
 
     func engine(_ database: HoorayDatabase, clock: ManualClock) async throws -> Engine {
         let engine = Engine(
-            database: database, sink: RecordingSink(), settings: EngineSettings(), clock: clock, timeZone: utc,
+            database: database, channels: DeliveryChannels([RecordingSink()]), settings: EngineSettings(), clock: clock,
+            timeZone: utc,
             makeLogger: { label in
                 var logger = Logger(label: label)
                 logger.logLevel = .critical

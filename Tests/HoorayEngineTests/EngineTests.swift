@@ -8,16 +8,17 @@ import HoorayTesting
 import Logging
 import Testing
 
-/// A sink that records what it is asked to show, and can pretend there is no server.
-final class RecordingSink: NotificationSink, @unchecked Sendable {
+/// A channel that records what it is asked to show, and can pretend there is no server.
+final class RecordingSink: DeliveryChannel, @unchecked Sendable {
     // @unchecked: all state is guarded by `lock`.
     private let lock = NSLock()
-    private var _shown: [(NoticeID, Notice, UInt32?)] = []
+    private var _shown: [(NoticeID, Notice, String?)] = []
     private var _available = true
     private var _doNotDisturb = DoNotDisturb.off
     private var nextServerID: UInt32 = 1
 
-    var shown: [(id: NoticeID, notice: Notice, replacing: UInt32?)] {
+    var name: String { "recorder" }
+    var shown: [(id: NoticeID, notice: Notice, replacing: String?)] {
         lock.withLock { _shown.map { ($0.0, $0.1, $0.2) } }
     }
     var available: Bool {
@@ -32,20 +33,20 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
     }
 
     func doNotDisturb() async -> DoNotDisturb { doNotDisturbState }
-    func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
-    func serverStatus() async -> ServerStatus {
+    func start(onEvent: @escaping @Sendable (ChannelEvent) -> Void) {}
+    func status() async -> ServerStatus {
         available
             ? .available(
                 ServerInfo(
                     name: "fake", vendor: "tests", version: "1", specVersion: "1.2", capabilities: ["body"]))
             : .unavailable(reason: "no notification server")
     }
-    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
+    func deliver(_ notice: Notice, id: NoticeID, replacing: String?) async -> ChannelOutcome {
         lock.withLock {
             guard _available else { return .unavailable(reason: "no notification server") }
             _shown.append((id, notice, replacing))
             defer { nextServerID += 1 }
-            return .delivered(serverID: replacing ?? nextServerID)
+            return .delivered(handle: replacing ?? String(nextServerID))
         }
     }
     func shutdown() async {}
@@ -89,12 +90,14 @@ struct World {
     let engine: Engine
     let directory: String
 
-    init(settings: EngineSettings = EngineSettings()) throws {
+    /// - Parameter channels: Delivery channels registered beside the recorder.
+    init(settings: EngineSettings = EngineSettings(), channels: [any DeliveryChannel] = []) throws {
         directory =
             FileManager.default.temporaryDirectory.appendingPathComponent("hooray-engine-\(UUID().uuidString)").path
         database = try HoorayDatabase(path: directory + "/hooray.sqlite")
         engine = Engine(
-            database: database, sink: sink, settings: settings, clock: clock, timeZone: utc,
+            database: database, channels: DeliveryChannels([sink] + channels), settings: settings, clock: clock,
+            timeZone: utc,
             makeLogger: { label in
                 var logger = Logger(label: label)
                 logger.logLevel = .critical
@@ -111,7 +114,8 @@ struct World {
     /// A new engine on the same database and sink, as after a restart, with `plugin` activated.
     func restart(with plugin: ProbePlugin, clock: ManualClock? = nil) async -> Engine {
         let engine = Engine(
-            database: database, sink: sink, settings: EngineSettings(), clock: clock ?? self.clock, timeZone: utc)
+            database: database, channels: DeliveryChannels([sink]), settings: EngineSettings(),
+            clock: clock ?? self.clock, timeZone: utc)
         await engine.apply(
             settings: EngineSettings(),
             plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
@@ -376,7 +380,7 @@ let stretch = Reminder(
         await world.engine.deliverPending()
         let shown = world.sink.shown
         #expect(shown.count == 2)
-        #expect(shown[1].replacing == 1)
+        #expect(shown[1].replacing == "1")
         #expect(shown[1].notice.body == "AI praise")
     }
 }

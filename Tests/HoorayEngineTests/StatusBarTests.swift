@@ -226,7 +226,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try HoorayDatabase(path: directory.path + "/hooray.sqlite")
         let engine = Engine(
-            database: database, sink: sink, settings: EngineSettings(), clock: ManualClock(now: start),
+            database: database, channels: DeliveryChannels([sink]), settings: EngineSettings(),
+            clock: ManualClock(now: start),
             timeZone: Self.utc)
         #expect(await engine.barSnapshot().doNotDisturb == false)
         // Turned on at the server, with no change signal and nothing delivered since.
@@ -392,7 +393,7 @@ final class SeenLines: @unchecked Sendable {
 }
 
 /// A sink whose do-not-disturb state a test sets, as a server without a change signal would keep it.
-final class DoNotDisturbSink: NotificationSink, @unchecked Sendable {
+final class DoNotDisturbSink: DeliveryChannel, @unchecked Sendable {
     // @unchecked: `_state` is only touched under `lock`.
     private let lock = NSLock()
     private var _state = DoNotDisturb.off
@@ -402,9 +403,10 @@ final class DoNotDisturbSink: NotificationSink, @unchecked Sendable {
         set { lock.withLock { _state = newValue } }
     }
 
-    func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {}
-    func serverStatus() async -> ServerStatus { .unavailable(reason: "none in this test") }
-    func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
+    var name: String { "dnd" }
+    func start(onEvent: @escaping @Sendable (ChannelEvent) -> Void) {}
+    func status() async -> ServerStatus { .unavailable(reason: "none in this test") }
+    func deliver(_ notice: Notice, id: NoticeID, replacing: String?) async -> ChannelOutcome {
         .unavailable(reason: "none in this test")
     }
     func shutdown() async {}

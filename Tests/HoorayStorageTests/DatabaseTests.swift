@@ -239,13 +239,13 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         try await database.markUndelivered(id, reason: "no notification server")
         #expect(try await database.inbox(includeDelivered: false).map(\.lastError) == ["no notification server"])
         let sent = try #require(try await database.markSending(id))
-        #expect(try await database.markDelivered(id, serverID: 7, now: t0, revision: sent.revision))
+        #expect(try await database.markDelivered(id, handles: ["libnotify": "7"], now: t0, revision: sent.revision))
         #expect(try await database.inbox(includeDelivered: false).isEmpty)
-        #expect(try await database.notice(id)?.serverID == 7)
+        #expect(try await database.notice(id)?.handles == ["libnotify": "7"])
         // An update in place queues it again, keeping the server id to replace.
         try await database.updateNotice(id, plugin: "wins", to: Notice(title: "Hello", body: "AI praise"))
         let pending = try await database.pendingNotices()
-        #expect(pending.map(\.serverID) == [7])
+        #expect(pending.map(\.handles) == [["libnotify": "7"]])
         #expect(pending.first?.notice.body == "AI praise")
         await #expect(throws: NoticeNotFound.self) {
             try await database.updateNotice(id, plugin: "another-plugin", to: Notice(title: "x"))
@@ -273,10 +273,10 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         try await database.updateNotice(id, plugin: "wins", to: Notice(title: "Moment logged", body: "AI praise"))
         // Until the server's id is known, nobody else may send it: that would be a second notification.
         #expect(try await database.pendingNotices().isEmpty)
-        #expect(try await !database.markDelivered(id, serverID: 3, now: t0, revision: sent.revision))
+        #expect(try await !database.markDelivered(id, handles: ["libnotify": "3"], now: t0, revision: sent.revision))
         let next = try #require(try await database.pendingNotices().first)
         #expect(next.notice.body == "AI praise")
-        #expect(next.serverID == 3)
+        #expect(next.handles == ["libnotify": "3"])
     }
 
     @Test func aHandOverAStartingDaemonTookForInterruptedIsSettledByItsSender() async throws {
@@ -289,7 +289,7 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
         try await database.markSending(failed)
         #expect(try await database.settleInterruptedDeliveries() == 2)
         // Then the server answers it.
-        #expect(try await database.markDelivered(shown, serverID: 4, now: t0, revision: sent.revision))
+        #expect(try await database.markDelivered(shown, handles: ["libnotify": "4"], now: t0, revision: sent.revision))
         try await database.markUndelivered(failed, reason: "no notification server")
         #expect(try await database.notice(shown)?.state == .delivered)
         #expect(try await database.pendingNotices().map(\.id) == [failed])
@@ -419,7 +419,7 @@ func reminder(_ id: String, at hour: Int = 15) -> Reminder {
                     plugin: "reminders", reminderID: "stretch", dueAt: at, notice: Notice(title: "Stretch"),
                     outcome: .shown, nextDue: at.addingTimeInterval(day), now: at))
             let sent = try #require(try await database.markSending(id))
-            try await database.markDelivered(id, serverID: 1, now: at, revision: sent.revision)
+            try await database.markDelivered(id, handles: ["libnotify": "1"], now: at, revision: sent.revision)
             shown.append(id)
         }
         let waiting = try await database.insertNotice(

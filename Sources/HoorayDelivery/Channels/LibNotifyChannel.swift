@@ -1,14 +1,20 @@
 import Foundation
-import HoorayDelivery
 import HoorayKit
 import Logging
 
-/// The engine's sink for the real desktop: libnotify through ``NotificationDelivery``.
-public final class LibNotifySink: NotificationSink {
+/// The desktop's notification server, through libnotify (``NotificationDelivery``).
+///
+/// Its handle is the server's notification id, in decimal.
+public final class LibNotifyChannel: DeliveryChannel {
+    /// The name libnotify's handles are stored under.
+    public static let channelName = "libnotify"
+
     let delivery: NotificationDelivery
     private let forwarding = ForwardingTask()
 
-    /// Creates the sink.
+    public var name: String { Self.channelName }
+
+    /// Creates the channel.
     ///
     /// - Parameters:
     ///   - icon: The icon name or path of notifications.
@@ -19,7 +25,7 @@ public final class LibNotifySink: NotificationSink {
             configuration: .init(iconName: icon, desktopEntry: "hooray", timeout: serverTimeout, logger: logger))
     }
 
-    public func start(onEvent: @escaping @Sendable (SinkEvent) -> Void) {
+    public func start(onEvent: @escaping @Sendable (ChannelEvent) -> Void) {
         let events = delivery.events
         forwarding.set(
             Task {
@@ -34,7 +40,7 @@ public final class LibNotifySink: NotificationSink {
             })
     }
 
-    public func serverStatus() async -> ServerStatus {
+    public func status() async -> ServerStatus {
         await delivery.serverStatus()
     }
 
@@ -42,8 +48,12 @@ public final class LibNotifySink: NotificationSink {
         await delivery.doNotDisturb()
     }
 
-    public func show(_ notice: Notice, id: NoticeID, replacing: UInt32?) async -> DeliveryOutcome {
-        await delivery.show(notice, id: id, replacing: replacing)
+    public func deliver(_ notice: Notice, id: NoticeID, replacing: String?) async -> ChannelOutcome {
+        switch await delivery.show(notice, id: id, replacing: replacing.flatMap { UInt32($0) }) {
+        case .delivered(let serverID): .delivered(handle: String(serverID))
+        case .unavailable(let reason): .unavailable(reason: reason)
+        case .timedOut: .timedOut
+        }
     }
 
     public func shutdown() async {
@@ -52,7 +62,7 @@ public final class LibNotifySink: NotificationSink {
     }
 }
 
-/// Holds the event-forwarding task so the sink can stay a `Sendable` final class.
+/// Holds the event-forwarding task so the channel can stay a `Sendable` final class.
 final class ForwardingTask: @unchecked Sendable {
     // @unchecked: `task` is guarded by `lock`.
     private let lock = NSLock()

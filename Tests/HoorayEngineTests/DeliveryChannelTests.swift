@@ -1,0 +1,100 @@
+import Foundation
+import HoorayDelivery
+import HoorayEngine
+import HoorayKit
+import HoorayStorage
+import Testing
+
+/// A delivery channel of the tests' own: a notebook that keeps every notice it is handed, under
+/// handles of its own (`page-1`, ...), and lets the test press a button on one, as a person would.
+/// Registering it is one line: `World(channels: [notebook])`.
+final class NotebookChannel: DeliveryChannel, @unchecked Sendable {
+    // @unchecked: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var pages: [(id: NoticeID, notice: Notice, replacing: String?)] = []
+    private var onEvent: (@Sendable (ChannelEvent) -> Void)?
+
+    var name: String { "notebook" }
+    var written: [(id: NoticeID, notice: Notice, replacing: String?)] { lock.withLock { pages } }
+
+    func start(onEvent: @escaping @Sendable (ChannelEvent) -> Void) {
+        lock.withLock { self.onEvent = onEvent }
+    }
+
+    func status() async -> ServerStatus {
+        .available(ServerInfo(name: "notebook", vendor: "tests", version: "1", specVersion: "1.2", capabilities: []))
+    }
+
+    func deliver(_ notice: Notice, id: NoticeID, replacing: String?) async -> ChannelOutcome {
+        lock.withLock {
+            pages.append((id, notice, replacing))
+            return .delivered(handle: replacing ?? "page-\(pages.count)")
+        }
+    }
+
+    func shutdown() async {}
+
+    /// Presses a button of a notice in the notebook.
+    func press(_ action: String, on id: NoticeID) {
+        lock.withLock { onEvent }?(.action(id, action))
+    }
+}
+
+@Suite struct DeliveryChannelTests {
+    @Test func aChannelRegisteredBesideTheDesktopShowsTheSameNoticesAndUpdatesItsOwnInPlace() async throws {
+        let notebook = NotebookChannel()
+        let world = try World(channels: [notebook])
+        defer { world.cleanUp() }
+        await world.activate(ProbePlugin(reminders: [stretch]))
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["Stretch"])
+        #expect(notebook.written.map(\.notice.title) == ["Stretch"])
+        let id = try #require(notebook.written.first?.id)
+        #expect(try await world.database.notice(id)?.handles == ["recorder": "1", "notebook": "page-1"])
+
+        let board = await world.engine.noticeBoard(for: "probe")
+        try await board.update(id, to: Notice(title: "Stretch", body: "Still now"))
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.replacing) == [nil, "1"])
+        #expect(notebook.written.map(\.replacing) == [nil, "page-1"])
+        #expect(notebook.written.last?.notice.body == "Still now")
+    }
+
+    @Test func aButtonPressedOnAnotherChannelReachesThePluginThatPostedTheNotice() async throws {
+        let notebook = NotebookChannel()
+        let world = try World(channels: [notebook])
+        defer { world.cleanUp() }
+        let (presses, pressed) = AsyncStream.makeStream(of: InvokedAction.self)
+        var reminder = stretch
+        reminder.notice.actions = [NoticeAction(id: "done", label: "Done")]
+        await world.activate(ProbePlugin(reminders: [reminder], onAction: { action, _ in pressed.yield(action) }))
+        await world.engine.startChannels()
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        let id = try #require(notebook.written.first?.id)
+
+        notebook.press("done", on: id)
+        var received = presses.makeAsyncIterator()
+        let action = await received.next()
+        #expect(action?.notice == id)
+        #expect(action?.actionID == "done")
+        #expect(action?.reminderID == "stretch")
+    }
+
+    @Test func whileTheDesktopHasNoServerTheOtherChannelStillShowsNotices() async throws {
+        let notebook = NotebookChannel()
+        let world = try World(channels: [notebook])
+        defer { world.cleanUp() }
+        world.sink.available = false
+        await world.activate(ProbePlugin(reminders: [stretch]))
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.isEmpty)
+        #expect(notebook.written.map(\.notice.title) == ["Stretch"])
+        #expect(try await world.database.inbox(includeDelivered: false).isEmpty)
+    }
+}
