@@ -99,6 +99,7 @@ extension Engine {
                         item.id, handles: handles, now: clock.now, revision: current.revision)
                     if !done { updatedWhileSending = true }
                     if server.info == nil { await refreshServerStatus() }
+                    changes.publish()
                 case .unavailable(let reason):
                     try await database.markUndelivered(item.id, reason: reason)
                     if server != .unavailable(reason: reason) {

@@ -31,6 +31,9 @@ extension Engine {
 
     /// Starts the delivery channels: what happens on each (a button pressed) reaches the engine.
     public func startChannels() {
+        // Once: a channel's events are one stream, read by one task.
+        guard !channelsStarted else { return }
+        channelsStarted = true
         channels.start { [weak self] channel, event in
             guard let self else { return }
             Task { await self.handle(event, from: channel) }

@@ -147,6 +147,8 @@ public actor Engine {
     /// The plugins whose rules in `state` are those stored: all replaced at once since the plugins
     /// were last activated, and not dropped since. Their rules are not read again after activation.
     var plannedAsStored: Set<String> = []
+    /// Whether ``startChannels()`` ran.
+    var channelsStarted = false
     var server: ServerStatus = Engine.serverNotChecked
     /// The server as known before anyone asked: a first hand-over needs no question before it.
     static let serverNotChecked = ServerStatus.unavailable(reason: "not checked yet")

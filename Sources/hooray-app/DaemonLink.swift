@@ -271,19 +271,26 @@ final class DaemonLink: Sendable {
             guard let socket = try? HoorayPaths(environment: environment).controlSocket,
                 let request = try? ControlCoding.encode(ControlRequest.changes)
             else { return }
+            var pause = 0.5
             while true {
-                let started = ContinuousClock.now
-                _ = try? ControlFollower.follow(line: request, socketPath: socket) { line in
+                var heard = false
+                let end = try? ControlFollower.follow(line: request, socketPath: socket) { line in
                     guard let answer = try? ControlCoding.decode(ControlResponse.self, from: line), answer.ok else {
                         return false
                     }
+                    heard = true
                     Task { @MainActor in changed() }
                     return true
                 }
-                // hoorayd stopped, refused (too many followers) or is not there: wait for one, and
-                // never try more than once a second.
-                if !ControlFollower.waitForSocket(socket) || ContinuousClock.now - started < .seconds(1) {
-                    Thread.sleep(forTimeInterval: 1)
+                if heard || end == .notRunning {
+                    // hoorayd stopped, or is not there: wait for one to listen (inotify, not polled).
+                    pause = 0.5
+                    if !ControlFollower.waitForSocket(socket) { Thread.sleep(forTimeInterval: 1) }
+                } else {
+                    // Refused (an older hoorayd, or too many followers): asked again after 1 s,
+                    // then twice as long each time, up to a minute.
+                    pause = min(pause * 2, 60)
+                    Thread.sleep(forTimeInterval: pause)
                 }
             }
         }

@@ -29,9 +29,10 @@ final class MomentsScreen {
     private var dialog: MessageDialog?
     /// Counts the readings from hoorayd, so that an older one answering late is not shown.
     private var readings = 0
-    /// The moments listed now: a reading that finds the same leaves the list as it is, so a change
-    /// pushed from elsewhere never takes the focus or a button from under the user.
-    private var listed: [DaemonLink.ListedMoment]?
+    /// The moments listed now, and when: a reading that finds the same within a minute leaves the
+    /// list as it is (a change the window made itself, pushed back by hoorayd, takes no button from
+    /// under the user); after that it is drawn again, so "5 min ago" and "Today" stay true.
+    private var listed: (moments: [DaemonLink.ListedMoment], at: Date)?
 
     init(link: DaemonLink, window: Window) {
         self.link = link
@@ -68,15 +69,19 @@ final class MomentsScreen {
     }
 
     private func show(_ moments: [DaemonLink.ListedMoment]) {
-        guard moments != listed else { return }
-        listed = moments
+        let now = Date()
+        if let listed, listed.moments == moments, now.timeIntervalSince(listed.at) < 60,
+            LocalDate(instant: listed.at, in: link.timeZone) == LocalDate(instant: now, in: link.timeZone)
+        {
+            return
+        }
+        listed = (moments, now)
         stars = []
         guard !moments.isEmpty else {
             root.visiblePage = "empty"
             clamp.child = nil
             return
         }
-        let now = Date()
         let zone = link.timeZone
         let today = LocalDate(instant: now, in: zone)
         let column = Box(.vertical, spacing: 18)
@@ -153,8 +158,8 @@ final class MomentsScreen {
                     star.isActive = favorite
                     star.setIcon(favorite ? "starred-symbolic" : "non-starred-symbolic")
                     // The list holds it now: the change hoorayd pushes for it rebuilds nothing.
-                    if let place = listed?.firstIndex(where: { $0.id == moment.id }) {
-                        listed?[place].favorite = favorite
+                    if let place = listed?.moments.firstIndex(where: { $0.id == moment.id }) {
+                        listed?.moments[place].favorite = favorite
                     }
                 } catch {
                     // Back as it was: the star says what hoorayd holds.

@@ -10,9 +10,6 @@ final class PraiseScreen {
     static let failedLine = "Couldn't fetch extra encouragement this time."
     /// The line shown while the AI praise is on its way (seed 001 §6, "Slow AI").
     static let waitingLine = "Finding a few more words for you…"
-    /// How long the AI praise is waited for: about 45 s covers the AI request's longest default time
-    /// (a 5 s connect, a 15 s answer) twice.
-    static let patience: Duration = .seconds(45)
 
     let root = Box(.vertical, spacing: 18)
     /// Runs when **Done** is clicked.
@@ -27,8 +24,9 @@ final class PraiseScreen {
     private let aiPraise = Label("")
     private let note = Label("")
     private let done = Button(label: "_Done")
-    /// The moment whose AI praise is awaited, until it came, failed, is off, or ``patience`` ran
-    /// out; a newer moment shown stops the waiting for an older one's.
+    /// The moment whose AI praise is awaited, until it came or is off; a newer moment shown stops
+    /// the waiting for an older one's. After a failure it is still awaited: hoorayd tries again
+    /// later, and praise that comes then fades in too.
     private var awaited: DaemonLink.LoggedMoment?
     private var link: DaemonLink?
 
@@ -59,8 +57,9 @@ final class PraiseScreen {
     }
 
     /// Shows a moment just logged, with its offline praise, and asks hoorayd for its AI praise:
-    /// now, and again each time hoorayd says something changed (``changed()``), until it comes,
-    /// fails or is off, or ``patience`` runs out.
+    /// now, and again each time hoorayd says something changed (``changed()``: hoorayd updates the
+    /// moment's notice when the praise comes and when the request fails, whatever its time limit),
+    /// until it comes or is off.
     func show(_ logged: DaemonLink.LoggedMoment, link: DaemonLink) {
         moment.text = logged.text + "\n· just now"
         offlinePraise.text = "“\(logged.offlinePraise)”"
@@ -73,12 +72,6 @@ final class PraiseScreen {
         awaited = logged
         self.link = link
         ask()
-        Task { @MainActor in
-            try? await Task.sleep(for: Self.patience)
-            guard awaited == logged else { return }
-            awaited = nil
-            say(Self.failedLine)
-        }
     }
 
     /// hoorayd says something changed (its `changes`, pushed): the AI praise awaited may be there.
@@ -111,7 +104,6 @@ final class PraiseScreen {
                 awaited = nil
                 note.isVisible = false
             case .failed:
-                awaited = nil
                 say(Self.failedLine)
             case .waiting:
                 say(Self.waitingLine)

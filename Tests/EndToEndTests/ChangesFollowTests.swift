@@ -23,12 +23,12 @@ import Testing
             let connection = try RawControlConnection(path: socket)
             #expect(connection.send(Data(#"{"api_version":1,"method":"changes"}"#.utf8 + [0x0A])))
             // The first answer comes at once: the client knows it is heard.
-            let first = connection.receive(timeout: .seconds(15)) { Self.changes($0) == [0] }
+            let first = connection.receive(timeout: .seconds(15)) { Self.changes($0).first == 0 }
             #expect(first.enough, "no first answer: \(first.text) \(daemon.standardError)")
 
             let win = try await fixture.hooray("win", "Took a short walk")
             #expect(win.status == .exited(0), "\(win.standardError)")
-            let told = connection.receive(timeout: .seconds(15)) { (Self.changes($0).last ?? 0) >= 1 }
+            let told = connection.receive(timeout: .seconds(15)) { !Self.changes($0).isEmpty }
             #expect(told.enough, "no answer after hooray win: \(first.text + told.text)")
             // Each answer counts higher than the one before (changes close together come as one):
             // no two lines are the same.
