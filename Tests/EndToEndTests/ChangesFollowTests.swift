@@ -26,9 +26,14 @@ import Testing
             let first = connection.receive(timeout: .seconds(15)) { Self.changes($0).first == 0 }
             #expect(first.enough, "no first answer: \(first.text) \(daemon.standardError)")
 
+            let started = ContinuousClock.now
             let win = try await fixture.hooray("win", "Took a short walk")
             #expect(win.status == .exited(0), "\(win.standardError)")
+            let answered = ContinuousClock.now
             let told = connection.receive(timeout: .seconds(15)) { !Self.changes($0).isEmpty }
+            print(
+                "changes: told \(ContinuousClock.now - started) after `hooray win` started, \(ContinuousClock.now - answered) after it returned"
+            )
             #expect(told.enough, "no answer after hooray win: \(first.text + told.text)")
             // Each answer counts higher than the one before (changes close together come as one):
             // no two lines are the same.
