@@ -60,10 +60,19 @@ extension WinsPlugin {
                 aliases: ["moments", "win list"], offersJSON: true, writes: false, streams: true),
             CommandSpec(
                 name: "fav", summary: "Mark a moment as a favourite, or unmark it.",
+                discussion: """
+                    Without --on or --off it turns the mark over; with one of them it says what the mark is to be, \
+                    whatever it was (a window and a script can set it without reading it first).
+                    """,
                 arguments: [
                     .init(name: "id", help: "The moment's id, or its first characters, as `hooray moments` shows it.")
                 ],
-                examples: ["hooray moments fav 3f2a9c1e"], aliases: ["moments fav"]),
+                flags: [
+                    .init(name: "on", help: "Mark it a favourite, whether or not it is one."),
+                    .init(name: "off", help: "Unmark it, whether or not it is marked."),
+                ],
+                examples: ["hooray moments fav 3f2a9c1e", "hooray moments fav 3f2a9c1e --off"], aliases: ["moments fav"]
+            ),
             CommandSpec(
                 name: "edit", summary: "Fix a moment: its words, its mood or its note.",
                 discussion: """
@@ -147,8 +156,13 @@ extension WinsPlugin {
             return command.json
                 ? CommandReply(json: try JSONValue(json: output)) : CommandReply(text: String(output.dropLast()))
         case "fav":
+            if command.flag("on") && command.flag("off") {
+                throw PluginCommandError.invalidValue(
+                    "--off", "give --on or --off, not both: --on marks the moment a favourite, --off unmarks it")
+            }
+            let wanted: Bool? = command.flag("on") ? true : command.flag("off") ? false : nil
             let found = try await book.moments.find(idPrefix: command.value("id") ?? "", listedBy: "`hooray moments`")
-            guard let moment = try await book.update(found.id, { $0.isFavorite.toggle() }) else {
+            guard let moment = try await book.update(found.id, { $0.isFavorite = wanted ?? !$0.isFavorite }) else {
                 throw PluginCommandError("that moment was just deleted")
             }
             let text = ViewText.singleLine(moment.text)

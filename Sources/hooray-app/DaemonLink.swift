@@ -139,11 +139,13 @@ final class DaemonLink: Sendable {
         return listed
     }
 
-    /// Marks a moment as a favourite, or unmarks it, as `hooray moments fav ID` does.
+    /// Marks a moment as a favourite, or unmarks it, as `hooray moments fav ID --on` (`--off`) does:
+    /// what the user asked for, whatever another window or a terminal did meanwhile.
     ///
     /// - Returns: Whether it is a favourite now.
-    func toggleFavorite(_ id: String, requestID: String) async throws(Problem) -> Bool {
-        let reply = try await command("fav", values: ["id": [id]], json: false, requestID: requestID)
+    func setFavorite(_ id: String, to favorite: Bool, requestID: String) async throws(Problem) -> Bool {
+        let reply = try await command(
+            "fav", values: ["id": [id]], flags: [favorite ? "on" : "off"], json: false, requestID: requestID)
         return reply.text.hasPrefix("★")
     }
 
@@ -215,7 +217,9 @@ final class DaemonLink: Sendable {
     }
 
     /// Runs a command of the moments plugin in hoorayd.
-    private func command(_ name: String, values: [String: [String]], json: Bool, requestID: String?)
+    private func command(
+        _ name: String, values: [String: [String]], flags: Set<String> = [], json: Bool, requestID: String?
+    )
         async throws(Problem)
         -> CommandReply
     {
@@ -225,7 +229,7 @@ final class DaemonLink: Sendable {
                 let paths = try HoorayPaths(environment: environment)
                 try paths.checkRuntimeDirectory()
                 let invocation = CommandInvocation(
-                    command: name, values: values, json: json,
+                    command: name, values: values, flags: flags, json: json,
                     environment: CommandEnvironment(
                         timeZoneIdentifier: SystemTimeZone(environment: environment).current().identifier,
                         dataDirectory: paths.dataDirectory, hostVersion: HoorayVersion.current))

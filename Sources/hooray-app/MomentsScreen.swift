@@ -154,7 +154,9 @@ final class MomentsScreen {
             star.isSensitive = false
             Task { @MainActor in
                 do throws(DaemonLink.Problem) {
-                    let favorite = try await link.toggleFavorite(moment.id, requestID: Self.newRequestID())
+                    // What the click asked for, whatever a terminal did meanwhile.
+                    let favorite = try await link.setFavorite(
+                        moment.id, to: star.isActive, requestID: Self.newRequestID())
                     star.isActive = favorite
                     star.setIcon(favorite ? "starred-symbolic" : "non-starred-symbolic")
                     // The list holds it now: the change hoorayd pushes for it rebuilds nothing.

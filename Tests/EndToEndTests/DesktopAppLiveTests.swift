@@ -3,7 +3,7 @@ import HooraySystemTesting
 import Testing
 
 /// The window shows what changed elsewhere at once, pushed by hoorayd (its `changes`), never polled.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct DesktopAppLiveTests {
     @Test("A win typed in a terminal appears in the open Moments view with nothing clicked")
     func aWinTypedInATerminalAppearsInMoments() async throws {

@@ -5,7 +5,9 @@ import Testing
 /// `hooray-app`, Hooray's window, driven as a screen reader user drives it: through the
 /// accessibility tree (AT-SPI, with dogtail), on its own X server, against a real hoorayd on the
 /// fixture's session bus. The app runs as a child process: GTK never starts in the test process.
-@Suite(.timeLimit(.minutes(3)))
+// One window at a time: each brings its own X server, accessibility bus and dogtail, which a loaded
+// machine (the whole suite at once) could not serve within the script's deadlines side by side.
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct DesktopAppTests {
     /// The dogtail script that clicks, types and reads the window (Tests/Fixtures/app).
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -91,7 +93,7 @@ struct DesktopAppTests {
         #expect(busUp.status.isSuccess, "the accessibility bus did not start: \(busUp.standardError)")
         let app = try ChildProcess(HoorayFixture.binDirectory + "/hooray-app", environment: desktop)
         let run = try await ProcessRunner.run(
-            "/usr/bin/python3", arguments: [script] + arguments, environment: desktop, timeout: .seconds(90))
+            "/usr/bin/python3", arguments: [script] + arguments, environment: desktop, timeout: .seconds(180))
         try await whileOpen(desktop, app)
         let appStatus = await app.stop()
         await accessibility.stop()

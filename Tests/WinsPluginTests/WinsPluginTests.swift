@@ -330,6 +330,27 @@ import Testing
                 || reply.moment.id.uuidString.hasPrefix("0000"))
     }
 
+    @Test("fav --on and --off set the mark whatever it was; both at once is refused naming --off")
+    func favouriteOnAndOffSetTheMark() async throws {
+        let harness = harness()
+        let plugin = try await activate(harness)
+        let reply = try await log(plugin, harness, LogRequest(text: "Watered the plants"))
+        let prefix = String(reply.moment.id.uuidString.lowercased().prefix(8))
+        func fav(_ flags: Set<String>) async throws -> Bool {
+            _ = try await plugin.run(
+                CommandInvocation(command: "fav", values: ["id": [prefix]], flags: flags), context: harness.context,
+                configuration: WinsConfiguration())
+            return try await MomentBook(context: harness.context).moments.find(idPrefix: prefix).isFavorite
+        }
+        #expect(try await fav(["on"]))
+        #expect(try await fav(["on"]), "--on twice stays marked")
+        #expect(try await !fav(["off"]))
+        #expect(try await !fav(["off"]), "--off twice stays unmarked")
+        let both = await #expect(throws: PluginCommandError.self) { try await fav(["on", "off"]) }
+        #expect(both?.invalidOption == "--off")
+        #expect(try await MomentBook(context: harness.context).moments.find(idPrefix: prefix).isFavorite == false)
+    }
+
     @Test func anUnreadablePraiseFileIsAConfigurationError() throws {
         #expect(throws: PraisePoolError.self) { try PraisePool(contentsOf: "/nonexistent/praise.txt") }
     }
