@@ -246,27 +246,12 @@ public struct RemindersPlugin: HoorayPlugin {
         for record in records { used[record.id] = 1 }
         let entries = configuration.reminder
         used.reserveCapacity(used.count + entries.count)
-        var fromFile: [DeclaredReminder] = []
-        fromFile.reserveCapacity(entries.count)
-        let defaultZone = (zone: context.timeZone, identifier: context.timeZone.identifier)
-        // Each entry is read where it is in the list, not copied: 100,000 copies showed at a restart.
-        for index in entries.indices {
-            let id = Self.id(of: entries[index], used: &used)
-            if entries[index].every != nil && entries[index].start == nil {
-                // Its first day is kept in the plugin's storage: read (or written) now, and built each time.
-                let entry = entries[index]
-                let schedule = try await schedule(for: entry, id: id, context: context)
-                fromFile.append(DeclaredReminder(Self.reminder(for: entry, id: id, schedule: schedule)))
-                continue
-            }
-            // Built only when the entry, or the zone it falls back on, changed since it was stored;
-            // the closure holds the list, not a copy of the entry.
-            let zone = entries[index].zone.map { (zone: $0.zone, identifier: $0.zone.identifier) } ?? defaultZone
-            fromFile.append(
-                DeclaredReminder(id: id, sourceDigest: Self.digest(of: entries[index], id: id, zone: zone.identifier)) {
-                    let entry = entries[index]
-                    return Self.reminder(for: entry, id: id, schedule: Self.schedule(for: entry, zone: zone.zone))
-                })
+        var (fromFile, anchored) = Self.declare(entries, used: &used, defaultZone: context.timeZone)
+        // Their first day is kept in the plugin's storage: read (or written) now, and built each time.
+        for (place, index) in anchored {
+            let entry = entries[index]
+            let schedule = try await schedule(for: entry, id: fromFile[place].id, context: context)
+            fromFile[place] = DeclaredReminder(Self.reminder(for: entry, id: fromFile[place].id, schedule: schedule))
         }
         // `hooray remind` may add, change or remove one while this runs (it writes the record, then
         // plans it). The records are read again right before everything is replaced, and once more
@@ -283,6 +268,49 @@ public struct RemindersPlugin: HoorayPlugin {
         }
         try await context.reminders.replaceAll(declaring: reminders, key: key)
         try await settle(declared: added, count: reminders.count, context: context)
+    }
+
+    /// Declares the entries' reminders, in their order, each built only when the entry, or the zone
+    /// it falls back on, changed since it was stored. An entry with `every` and no `start` needs its
+    /// first day from the plugin's storage: it is declared with its id only, and its place in the
+    /// result and its index in `entries` are returned to be declared again once that is read.
+    ///
+    /// Not `async`, and the entries read in place: copies of 100,000 entries showed at a first start.
+    static func declare(
+        _ entries: [Entry], used: inout [String: Int], defaultZone: TimeZone
+    ) -> (declared: [DeclaredReminder], anchored: [(place: Int, index: Int)]) {
+        var declared: [DeclaredReminder] = []
+        declared.reserveCapacity(entries.count)
+        var anchored: [(place: Int, index: Int)] = []
+        let fallback = (zone: defaultZone, identifier: defaultZone.identifier)
+        // Read through a buffer: an entry holds a time zone, whose layout Foundation keeps to itself,
+        // and the array's subscript hands out a copy of the whole entry for each field read.
+        entries.withUnsafeBufferPointer { list in
+            for index in list.indices {
+                let id = Self.id(of: list[index], used: &used)
+                if list[index].every != nil && list[index].start == nil {
+                    anchored.append((declared.count, index))
+                    declared.append(DeclaredReminder(id: id, sourceDigest: "") { throw UnreadFirstDay(id: id) })
+                    continue
+                }
+                // The closure holds the list, not a copy of the entry.
+                let zone = list[index].zone.map { (zone: $0.zone, identifier: $0.zone.identifier) } ?? fallback
+                let digest = Self.digest(of: list[index], id: id, zone: zone.identifier)
+                declared.append(
+                    DeclaredReminder(id: id, sourceDigest: digest) {
+                        let entry = entries[index]
+                        return Self.reminder(for: entry, id: id, schedule: Self.schedule(for: entry, zone: zone.zone))
+                    })
+            }
+        }
+        return (declared, anchored)
+    }
+
+    /// The stand-in ``declare(_:used:defaultZone:)`` leaves for a reminder whose first day is still to
+    /// be read: it is always replaced before the reminders are declared.
+    struct UnreadFirstDay: Error, CustomStringConvertible {
+        var id: String
+        var description: String { "internal error: the reminder \(id) was declared before its first day was read" }
     }
 
     /// What follows declaring the reminders, or keeping them: the reminders `hooray remind` added,
@@ -334,6 +362,7 @@ public struct RemindersPlugin: HoorayPlugin {
 
     /// A reminder's id in the file: its `id`, or a slug of its title, with `-2`, `-3`, … after it when
     /// one before has it too (`used` counts them).
+    @inline(__always)  // Read in place from the list (see `declare`), not copied for the call.
     static func id(of entry: Entry, used: inout [String: Int]) -> String {
         let base = entry.id ?? Self.slug(entry.title)
         // One lookup counts it.
@@ -408,6 +437,7 @@ public struct RemindersPlugin: HoorayPlugin {
     /// Everything a reminder in the file is built from: its entry, its id and its zone's identifier.
     /// Change what ``reminder(for:id:schedule:)`` makes of them, and this first line, so that stored
     /// reminders are built again.
+    @inline(__always)  // Read in place from the list (see `declare`), not copied for the call.
     static func digest(of entry: Entry, id: String, zone: String) -> String {
         var digest = SourceDigest()
         digest.add("reminders 2")

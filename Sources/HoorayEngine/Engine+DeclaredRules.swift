@@ -12,16 +12,18 @@ extension Engine {
             throw SnoozeError.reservedID(reserved.id)
         }
         let now = clock.now
-        let times = try await database.replaceRules(
-            plugin: plugin,
-            declaring: declared.map { DeclaredRule(id: $0.id, sourceDigest: $0.sourceDigest, build: $0.build) },
-            version: HoorayVersion.current, now: now, key: key
-        ) { schedule in
-            NextDue.next(after: now, for: schedule)
-        }
         // The snoozes of reminders that stay are kept too (`times` has them); the plan is made again
-        // at once rather than one rule at a time.
-        state.replaceRules(of: plugin, with: times.map { (reminder: $0.reminderID, nextDue: $0.nextDue) })
+        // at once rather than one rule at a time, while SQLite finishes the write.
+        let generation = state.reserveGeneration()
+        let plan = try await database.replaceRules(
+            plugin: plugin, declaring: declared, version: HoorayVersion.current, now: now, key: key,
+            computeNextDue: { schedule in NextDue.next(after: now, for: schedule) },
+            planning: { times in
+                PluginPlan(plugin: plugin, generation: generation, count: times.count) {
+                    (times[$0].reminderID, times[$0].nextDue)
+                }
+            })
+        state.replaceRules(of: plugin, with: plan)
         plannedAsStored.insert(plugin)
         loopContinuation.yield(.changed)
         changes.publish()

@@ -54,7 +54,7 @@ public struct SchedulerState: Sendable {
     /// A rule's entry in the heap, ordered by its due instant alone: rules due at the same instant
     /// are put in order by key when they fire, so building the heap of 100,000 rules compares no
     /// strings.
-    private struct Entry: Comparable, Sendable {
+    fileprivate struct Entry: Comparable, Sendable {
         var due: Date
         var key: RuleKey
         /// Tells this entry apart from older ones for the same rule left in the heap.
@@ -64,7 +64,7 @@ public struct SchedulerState: Sendable {
         static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.due == rhs.due }
     }
 
-    private struct Rule: Sendable {
+    fileprivate struct Rule: Sendable {
         var due: Date
         var generation: UInt64
     }
@@ -158,6 +158,33 @@ public struct SchedulerState: Sendable {
         rebuildHeap()
     }
 
+    /// A generation for a ``PluginPlan`` made away from the state: no rule planned after it has it.
+    public mutating func reserveGeneration() -> UInt64 {
+        defer { nextGeneration += 1 }
+        return nextGeneration
+    }
+
+    /// Makes one plugin's rules exactly those of `plan`, as ``replaceRules(of:with:)`` does with the
+    /// times it was made from, only the heap built again here.
+    ///
+    /// - Parameters:
+    ///   - plugin: The plugin's name; the plan's times must be its rules.
+    ///   - plan: Made with a generation from ``reserveGeneration()`` of this state.
+    public mutating func replaceRules(of plugin: String, with plan: consuming PluginPlan) {
+        rules[plugin] = plan.rules.isEmpty ? nil : plan.rules
+        // Taken from the plan, not copied: the 100,000 entries are the heap's now.
+        var entries: [Entry] = []
+        swap(&entries, &plan.entries)
+        entries.reserveCapacity(count)
+        for (other, held) in rules where other != plugin {
+            for (reminder, rule) in held {
+                entries.append(
+                    Entry(due: rule.due, key: RuleKey(plugin: other, reminder: reminder), generation: rule.generation))
+            }
+        }
+        heap = MinHeap(entries)
+    }
+
     /// Keeps the rules of the plugins in `kept` as they are and makes every other plugin's rules
     /// exactly those in `times`: what a reload needs when it knows some plugins' rules are current,
     /// so that their thousands of rules are not planned again.
@@ -247,6 +274,46 @@ public struct SchedulerState: Sendable {
         }
         while let top = heap.min, !isCurrent(top) {
             heap.removeMin()
+        }
+    }
+}
+
+/// One plugin's rules made ready to be planned (``SchedulerState/replaceRules(of:with:)-(_,PluginPlan)``)
+/// away from the state: with 100,000 reminders declared at a first start, on another thread while
+/// SQLite finishes writing them.
+public struct PluginPlan: Sendable {
+    fileprivate var rules: [String: SchedulerState.Rule] = [:]
+    fileprivate var entries: [SchedulerState.Entry] = []
+
+    /// Makes the plan of `count` rules, each given by `time`; a rule with no next due instant is left
+    /// out, and a rule given twice keeps its last instant.
+    ///
+    /// - Parameters:
+    ///   - plugin: The plugin's name.
+    ///   - generation: From ``SchedulerState/reserveGeneration()`` of the state it is for.
+    ///   - count: How many rules there are.
+    ///   - time: The reminder id and next due instant of the rule at each place.
+    public init(
+        plugin: String, generation: UInt64, count: Int, time: (Int) -> (reminder: String, nextDue: Date?)
+    ) {
+        rules.reserveCapacity(count)
+        entries.reserveCapacity(count)
+        var repeated = false
+        for place in 0..<count {
+            let (reminder, nextDue) = time(place)
+            guard let nextDue else { continue }
+            let rule = SchedulerState.Rule(due: nextDue, generation: generation)
+            if rules.updateValue(rule, forKey: reminder) != nil { repeated = true }
+            entries.append(
+                SchedulerState.Entry(
+                    due: nextDue, key: RuleKey(plugin: plugin, reminder: reminder), generation: generation))
+        }
+        // A rule given twice keeps its last instant, in one entry.
+        if repeated {
+            entries = rules.map {
+                SchedulerState.Entry(
+                    due: $0.value.due, key: RuleKey(plugin: plugin, reminder: $0.key), generation: generation)
+            }
         }
     }
 }

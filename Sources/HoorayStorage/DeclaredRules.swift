@@ -3,20 +3,15 @@ import GRDB
 import HoorayKit
 
 /// A plugin's reminder as declared to ``HoorayDatabase/replaceRules(plugin:declaring:version:now:key:computeNextDue:)``:
-/// its id, a digest of its source, and how to build it.
-public struct DeclaredRule: Sendable {
-    /// The reminder's id.
-    public var id: String
-    /// A digest of what the reminder is built from, or `nil` when it is built every time.
-    public var sourceDigest: String?
-    /// Builds the reminder.
-    public var build: @Sendable () throws -> Reminder
+/// its id, a digest of its source, and how to build it. The plugin's own declaration, handed on as it
+/// is: 100,000 of them are not copied into another type.
+public typealias DeclaredRule = DeclaredReminder
 
-    /// Creates a declared rule.
+extension DeclaredReminder {
+    /// Declares a rule with a digest of its source, or with none when it is built every time.
     public init(id: String, sourceDigest: String?, build: @escaping @Sendable () throws -> Reminder) {
-        self.id = id
+        self.init(id: id, sourceDigest: "", build: build)
         self.sourceDigest = sourceDigest
-        self.build = build
     }
 }
 
@@ -60,21 +55,40 @@ extension HoorayDatabase {
         plugin: String, declaring declared: [DeclaredRule], version: String, now: Date, key: String? = nil,
         computeNextDue: @Sendable @escaping (Schedule) -> Date?
     ) async throws -> [RuleTime] {
+        try await replaceRules(
+            plugin: plugin, declaring: declared, version: version, now: now, key: key, computeNextDue: computeNextDue
+        ) { $0 }
+    }
+
+    /// ``replaceRules(plugin:declaring:version:now:key:computeNextDue:)``, handing the times to
+    /// `planning` as soon as they are known: with many, on a thread of its own while SQLite makes
+    /// the next-due index and commits.
+    ///
+    /// - Returns: What `planning` made of the times.
+    public func replaceRules<Plan: Sendable>(
+        plugin: String, declaring declared: [DeclaredRule], version: String, now: Date, key: String? = nil,
+        computeNextDue: @Sendable @escaping (Schedule) -> Date?,
+        planning: @Sendable @escaping ([RuleTime]) -> Plan
+    ) async throws -> Plan {
         // At a first start with many reminders the log grows past 50 MB: it is copied into the
         // database file after the start (`checkpoint()`), not before hoorayd answers.
         try await writeLeavingCheckpoint { db in
             // Each declared id's place, then what is stored of each in one pass over the plugin's rules,
             // read in place: a stored digest is compared where SQLite keeps it, and a rule whose
-            // digest differs has its schedule's key and its payload read later, alone.
-            var places: [String: Int] = [:]
-            places.reserveCapacity(declared.count)
-            var repeated: [Int] = []
-            for (place, rule) in declared.enumerated() {
-                if let earlier = places.updateValue(place, forKey: rule.id) { repeated.append(earlier) }
-            }
+            // digest differs has its schedule's key and its payload read later, alone. With none
+            // stored (a first start) there is nothing to find, and no places are needed: an id
+            // declared twice is written twice, the last one last, as below.
             let prefix = "\(version) "
             var stored = [StoredSource?](repeating: nil, count: declared.count)
             var undeclared: [(id: String, nextDue: Double?)] = []
+            var places: [String: Int] = [:]
+            var repeated: [Int] = []
+            if try StoredRuleRows.exist(in: db, plugin: plugin) {
+                places.reserveCapacity(declared.count)
+                for (place, rule) in declared.enumerated() {
+                    if let earlier = places.updateValue(place, forKey: rule.id) { repeated.append(earlier) }
+                }
+            }
             try StoredRuleRows.forEach(in: db, plugin: plugin) { row in
                 guard let place = places[row.id] else {
                     undeclared.append((row.id, row.nextDue))
@@ -117,21 +131,22 @@ extension HoorayDatabase {
             let upsert = try RuleUpsert(db)
             var times: [RuleTime] = []
             times.reserveCapacity(declared.count)
-            for (place, rule) in declared.enumerated() {
+            for place in declared.indices {
+                let id = declared[place].id
                 let old = stored[place]
                 if old?.isSameDigest == true {
-                    times.append(RuleTime(reminderID: rule.id, nextDue: old?.date))
+                    times.append(RuleTime(reminderID: id, nextDue: old?.date))
                     continue
                 }
                 let ready = try prepared.next()
                 if let shape = ready.newShape { try NoticeShapes.write(shape, in: db) }
                 let nextDue: Date?
                 if let old {
-                    if let row = try Row.fetchOne(storedOf, arguments: [plugin, rule.id]), row[0] == ready.scheduleKey {
+                    if let row = try Row.fetchOne(storedOf, arguments: [plugin, id]), row[0] == ready.scheduleKey {
                         nextDue = old.date
                         // Stored exactly so already, and with no digest either: nothing to write.
                         if ready.digest == nil, !old.hasDigest, (row[1] as Data).elementsEqual(ready.payload) {
-                            times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
+                            times.append(RuleTime(reminderID: id, nextDue: nextDue))
                             continue
                         }
                     } else if let known = planned[ready.schedule] {
@@ -144,9 +159,9 @@ extension HoorayDatabase {
                     nextDue = ready.nextDue ?? computeNextDue(ready.schedule)
                 }
                 try upsert.write(
-                    plugin: plugin, id: rule.id, payload: ready.payload, scheduleKey: ready.scheduleKey,
+                    plugin: plugin, id: id, payload: ready.payload, scheduleKey: ready.scheduleKey,
                     nextDue: nextDue?.unixSeconds, createdAt: now.unixSeconds, digest: ready.digest)
-                times.append(RuleTime(reminderID: rule.id, nextDue: nextDue))
+                times.append(RuleTime(reminderID: id, nextDue: nextDue))
             }
             // The rules no longer declared are removed, but for snoozes still to come of a reminder
             // that stays, or of a notice that came from no reminder.
@@ -163,11 +178,12 @@ extension HoorayDatabase {
             for snooze in snoozes.sorted(by: { $0.id < $1.id }) {
                 times.append(RuleTime(reminderID: snooze.id, nextDue: snooze.nextDue.map(Date.init(unixSeconds:))))
             }
+            let plan = PlannedAside(times, count: times.count, planning)
             if indexAfter { try NextDueIndex.create(in: db) }
             try Self.storeDeclarationKey(
                 key.map { "\(version) \($0)" }, plugin: plugin, reminders: declared.count, in: db)
-            return times
-        }
+            return plan
+        }.take()
     }
 }
 
@@ -182,4 +198,36 @@ private struct StoredSource {
     var nextDue: Double?
 
     var date: Date? { nextDue.map(Date.init(unixSeconds:)) }
+}
+
+/// What `planning` makes of the times: with many, made on a thread of its own (``value`` waits for
+/// it), with few made here.
+private final class PlannedAside<Times: Sendable, Plan: Sendable>: @unchecked Sendable {
+    /// From this many times on, they are planned on a thread of their own.
+    static var threadedCount: Int { 10_000 }
+
+    private let condition = NSCondition()
+    private var plan: Plan?
+
+    init(_ times: Times, count: Int, _ planning: @Sendable @escaping (Times) -> Plan) {
+        guard count >= Self.threadedCount else {
+            plan = planning(times)
+            return
+        }
+        Thread.detachNewThread { [self] in
+            let made = planning(times)
+            condition.lock()
+            plan = made
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// The plan, once made, taken away: what it holds is the caller's alone, not shared with this.
+    func take() -> Plan {
+        condition.lock()
+        defer { condition.unlock() }
+        while plan == nil { condition.wait() }
+        return plan.take()!
+    }
 }

@@ -108,6 +108,10 @@ final class PreparedRules: @unchecked Sendable {
     // Shared with the thread, under `condition`.
     private let condition = NSCondition()
     private var ready: [(rules: [PreparedRule], failure: (any Error)?)] = []
+    /// Batches written, handed back so that their memory is freed on the thread that made it: freed
+    /// on the writing thread, each payload took a lock of the other thread's heap, and the two threads
+    /// waited on each other for a fifth of the write.
+    private var spent: [[PreparedRule]] = []
     private var stopped = false
     private var running = false
 
@@ -148,6 +152,8 @@ final class PreparedRules: @unchecked Sendable {
         if currentAt == current.count {
             if let currentFailure { throw currentFailure }
             condition.lock()
+            if !current.isEmpty { spent.append(current) }
+            current = []
             while ready.isEmpty { condition.wait() }
             (current, currentFailure) = ready.removeFirst()
             condition.broadcast()
@@ -189,8 +195,12 @@ final class PreparedRules: @unchecked Sendable {
             while ready.count >= Self.batchesAhead && !stopped { condition.wait() }
             let goesOn = !stopped && failure == nil
             ready.append((batch, failure))
+            let written = spent
+            spent = []
             condition.broadcast()
             condition.unlock()
+            // Freed here, outside the lock.
+            _ = consume written
             guard goesOn else { break }
             start = end
         }

@@ -126,6 +126,11 @@ enum StoredRuleRows {
 
     static let sql = "SELECT reminderID, sourceDigest, nextDue FROM rule WHERE plugin = ?"
 
+    /// Whether any rule of `plugin` is stored.
+    static func exist(in db: Database, plugin: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rule WHERE plugin = ?)", arguments: [plugin]) ?? false
+    }
+
     /// Calls `body` with each stored rule of `plugin`.
     static func forEach(in db: Database, plugin: String, _ body: (Row) throws -> Void) throws {
         let statement = try db.makeStatement(sql: sql)

@@ -187,6 +187,40 @@ struct SchedulerStateTests {
         }
     }
 
+    @Test("A plugin's rules planned aside (a plan made on another thread) fire as if replaced in place")
+    func rulesPlannedAsideMatchReplacedInPlace() {
+        var generator = SplitMix64(seed: 34)
+        let keys = (0..<12_000).map { RuleKey(plugin: $0 % 4 == 0 ? "habits" : "reminders", reminder: "r\($0)") }
+        func randomDue() -> Date { now.addingTimeInterval(TimeInterval(generator.next() % 200_000) - 100_000) }
+        let first = keys.map { (key: $0, nextDue: Optional(randomDue())) }
+        var inPlace = SchedulerState(first)
+        var aside = SchedulerState(first)
+        for round in 0..<3 {
+            // Declared again, with ids given twice (the last instant counts) and some never due again.
+            var declared = keys.filter { $0.plugin == "reminders" && generator.next() % 5 != 0 }.map {
+                (reminder: $0.reminder, nextDue: generator.next() % 10 == 0 ? nil : Optional(randomDue()))
+            }
+            declared += declared.prefix(300).map { (reminder: $0.reminder, nextDue: Optional(randomDue())) }
+            inPlace.replaceRules(of: "reminders", with: declared)
+            let plan = PluginPlan(plugin: "reminders", generation: aside.reserveGeneration(), count: declared.count) {
+                declared[$0]
+            }
+            aside.replaceRules(of: "reminders", with: plan)
+            for _ in 0..<2_000 {
+                let key = keys[Int(generator.next() % UInt64(keys.count))]
+                let due = generator.next() % 7 == 0 ? nil : Optional(randomDue())
+                inPlace.upsert(key, nextDue: due)
+                aside.upsert(key, nextDue: due)
+            }
+            #expect(aside.count == inPlace.count, "round \(round)")
+            #expect(aside.earliestDue == inPlace.earliestDue, "round \(round)")
+            #expect(aside.nextAction(now: now) == inPlace.nextAction(now: now), "round \(round)")
+            let later = now.addingTimeInterval(50_000)
+            #expect(aside.nextAction(now: later) == inPlace.nextAction(now: later), "round \(round)")
+            #expect(keys.allSatisfy { aside.nextDue(for: $0) == inPlace.nextDue(for: $0) }, "round \(round)")
+        }
+    }
+
     @Test(
         "After a reload that keeps one plugin's rules, the others are planned as read and the plan is as if built anew")
     func reloadingAllButKeptPluginsMatchesModel() {
