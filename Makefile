@@ -33,6 +33,7 @@ help:
 	@echo "make deb    build dist/hooray_<version>_<arch>.deb"
 	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
 	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 12–14 minutes) and rewrite it"
+	@echo "make bench-app  print the desktop app's cold start to its first drawn frame, and --quick's"
 	@echo "make bench-start  print the start with 100,000 reminder rules and their config check, phase by phase"
 	@echo "make lint   check formatting with swift format, that every target declares what it imports, and the executor's rules"
 	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
@@ -170,14 +171,14 @@ clean:
 # Benchmarks (not tests: they measure and never fail because something is slow; `make test` runs none).
 # One release build for all of them, made the way the Debian package makes its binaries
 # (packaging/debian/rules), in a scratch folder of its own so it clobbers no other build.
-BENCH_PKGS    := dbus-daemon python3 python3-dbus-next libnotify-bin faketime
+BENCH_PKGS    := dbus-daemon python3 python3-dbus-next libnotify-bin faketime xvfb gcc
 BENCH_SCRATCH := .build-bench
 BENCH_BUILD   := $(SWIFT) build -c release --static-swift-stdlib --manifest-cache none --scratch-path $(BENCH_SCRATCH) \
                  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 BENCH_BIN     := $(BENCH_SCRATCH)/release
 BENCH_FLAGS   ?=
 
-.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits bench-start
+.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits bench-start bench-app
 
 bench-deps: deps
 	@./scripts/install-deps $(BENCH_PKGS)
@@ -218,6 +219,11 @@ bench-feedback: bench-build
 # check` of them, phase by phase, beside the start with none. BENCH_FLAGS="--steps 10000,1000000".
 bench-start: bench-build
 	/usr/bin/python3 scripts/bench/scale.py start --bin-dir $(BENCH_BIN) --steps "" $(BENCH_FLAGS) > /dev/null
+
+# The desktop app's cold start to its first drawn frame (Home, and `--quick`) under Xvfb, beside a
+# minimal GTK 4 program built the same way; median and min–max of 10. BENCH_FLAGS="--runs 20 --json out.json".
+bench-app: bench-build
+	/usr/bin/python3 scripts/bench/app_start.py --bin-dir $(BENCH_BIN) $(BENCH_FLAGS)
 
 # `hooray habit list` with 1,000 habits of a year's history each.
 bench-habits: bench-build
