@@ -21,7 +21,7 @@ TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bi
 TEST_WIDTH   ?= 32
 
 .PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage \
-        install install-files uninstall
+        install install-files uninstall screenshots
 
 all: build
 
@@ -35,6 +35,7 @@ help:
 	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 12–14 minutes) and rewrite it"
 	@echo "make bench-app  print the desktop app's cold start to its first drawn frame, and --quick's"
 	@echo "make bench-start  print the start with 100,000 reminder rules and their config check, phase by phase"
+	@echo "make screenshots  every screen of hooray-app, light and dark, as PNGs in docs/screenshots/ (under Xvfb)"
 	@echo "make lint   check formatting with swift format, that every target declares what it imports, and the executor's rules"
 	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
 	@echo "make doc-coverage  check that every public symbol of HoorayKit has a doc comment (make test does)"
@@ -61,6 +62,14 @@ test: test-deps
 		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) 2>&1 | tee .build/test.log \
 		|| { echo; echo "== What failed (the whole output is in .build/test.log) =="; \
 		     grep -a -A4 -E '✘|recorded an issue|error:' .build/test.log | head -150; exit 1; }
+
+# Every screen of the window, light and dark, as docs/screenshots/*.png: the debug build against a real
+# hoorayd in a temporary world, on an X server of its own (scripts/screenshots.py says which screens).
+SCREENSHOT_PKGS := imagemagick optipng
+
+screenshots: build test-deps
+	@./scripts/install-deps $(SCREENSHOT_PKGS)
+	/usr/bin/python3 scripts/screenshots.py --bin-dir $(BIN) --output docs/screenshots
 
 # Installing from source: the binaries the Debian package ships (scripts/build-release, shared with
 # packaging/debian/rules), under PREFIX, with their man pages, completions, icon, desktop entry and
