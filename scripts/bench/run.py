@@ -787,6 +787,26 @@ def details(results, options):
     if part and part["ok"]:
         out += plugin_details(part["report"])
 
+    part = results.get("app")
+    if part and part["ok"]:
+        report = part["report"]
+        out.append("### The desktop app's cold start\n")
+        out.append(
+            f"Spawn → the window drawn, where drawn is {report['signal']}, reported by each program on its standard "
+            f"error with CLOCK_MONOTONIC (`app_start.py`); {report['renderer']}; hoorayd running with one moment. "
+            f"{report['warmup']} warm-up runs, then {report['runs']} of each, the programs taking turns. The reference "
+            f"is built with `{report['reference_build']}`. Every run, ms:\n"
+        )
+        names = {"app": "`hooray-app` (Home)", "quick": "`hooray-app --quick`", "reference": "minimal GTK 4 program"}
+        out.append("| program | median | min | max | stdev | runs |\n|---|---:|---:|---:|---:|---|")
+        for name, label in names.items():
+            figure = report["results"][name]
+            out.append(
+                f"| {label} | {figure['median_ms']:.0f} | {figure['min_ms']:.0f} | {figure['max_ms']:.0f} | "
+                f"{figure['stdev_ms']:.0f} | {', '.join(f'{value:.0f}' for value in figure['runs_ms'])} |"
+            )
+        out.append("")
+
     return "\n".join(out)
 
 
