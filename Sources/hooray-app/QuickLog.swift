@@ -17,8 +17,9 @@ final class QuickLog {
     /// What it says when no hoorayd listens; what the user typed stays in the field.
     static let notRunningLine =
         "Hooray isn't running, so this moment isn't saved yet. Start it (systemctl --user start hooray), then press Enter again."
-    /// How long the praise shows before the window closes by itself.
-    static let praiseShown = Duration.milliseconds(1500)
+    /// How long the praise shows before the window closes by itself (Enter or Esc closes it sooner):
+    /// time to read a sentence.
+    static let praiseShown = Duration.seconds(4)
 
     private let application = Application(id: id)
     private var window: ApplicationWindow?
@@ -89,7 +90,12 @@ final class QuickLog {
     }
 
     private func save() {
-        guard let parts, !isSaving, !isSaved else { return }
+        if isSaved {
+            // Enter again, once the praise shows: done reading.
+            window?.close()
+            return
+        }
+        guard let parts, !isSaving else { return }
         let text = parts.entry.text
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             say("Type what you did first, then press Enter.", problem: true)

@@ -51,7 +51,7 @@ def fail(what, shown=None):
     sys.exit(1)
 
 
-def wait_for(what, find):
+def wait_for(what, find, interval=0.2):
     start = time.monotonic()
     while time.monotonic() - start < DEADLINE:
         try:
@@ -60,7 +60,7 @@ def wait_for(what, find):
             found = None
         if found is not None:
             return found
-        time.sleep(0.2)
+        time.sleep(interval)
     try:
         shown = labels()
     except Exception:
@@ -112,8 +112,10 @@ def type_in(entry, text):
     wait_for("the text typed", lambda: True if text_of(entry) == text else None)
 
 
-def praise():
-    return True if any(name.startswith("\u201c") for name in labels() or []) else None
+def praise_labels():
+    """The quick window's labels once one is praise (in quotes)."""
+    shown = labels() or []
+    return shown if any(name.startswith("\u201c") for name in shown) else None
 
 
 def closed():
@@ -149,8 +151,8 @@ def save(app, moment, main):
     time.sleep(0.5)  # Mapped and placed: its place is read before it closes.
     place, screen = geometry()
     rawinput.pressKey("Return")
-    wait_for("praise", praise)
-    seen = {"labels": labels(), "geometry": place, "screen": screen}
+    # Shown for a few seconds before the window closes by itself: looked for often.
+    seen = {"labels": wait_for("praise", praise_labels, interval=0.05), "geometry": place, "screen": screen}
     seen["closed"] = closed()
     if main:
         seen["main_open"] = next(windows_named("Hooray"), None) is not None
@@ -174,8 +176,7 @@ def later(app, moment, go):
     print("waiting for hoorayd", file=sys.stderr, flush=True)
     wait_for("hoorayd started by the test", lambda: True if os.path.exists(go) else None)
     rawinput.pressKey("Return")
-    wait_for("praise", praise)
-    seen["labels"] = labels()
+    seen["labels"] = wait_for("praise", praise_labels, interval=0.05)
     seen["closed"] = closed()
     return seen
 
