@@ -13,7 +13,7 @@ BIN          := .build/debug
 RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev bubblewrap \
                 libgtk-4-dev libadwaita-1-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
-                libglib2.0-bin python3-dogtail at-spi2-core
+                libglib2.0-bin python3-dogtail at-spi2-core x11-utils
 
 # At most this many tests run at once. Every end-to-end test starts its own dbus-daemon, and each
 # takes one of the user's inotify instances (128 by default, fs.inotify.max_user_instances): with
@@ -21,7 +21,7 @@ TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bi
 TEST_WIDTH   ?= 32
 
 .PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage \
-        install install-files uninstall
+        install install-files uninstall screenshots
 
 all: build
 
@@ -33,7 +33,9 @@ help:
 	@echo "make deb    build dist/hooray_<version>_<arch>.deb"
 	@echo "make package-test  build the .deb, lintian it, install, upgrade, remove and purge it"
 	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 12–14 minutes) and rewrite it"
+	@echo "make bench-app  print the desktop app's cold start to its first drawn frame, and --quick's"
 	@echo "make bench-start  print the start with 100,000 reminder rules and their config check, phase by phase"
+	@echo "make screenshots  every screen of hooray-app, light and dark, as PNGs in docs/screenshots/ (under Xvfb)"
 	@echo "make lint   check formatting with swift format, that every target declares what it imports, and the executor's rules"
 	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
 	@echo "make doc-coverage  check that every public symbol of HoorayKit has a doc comment (make test does)"
@@ -60,6 +62,14 @@ test: test-deps
 		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) 2>&1 | tee .build/test.log \
 		|| { echo; echo "== What failed (the whole output is in .build/test.log) =="; \
 		     grep -a -A4 -E '✘|recorded an issue|error:' .build/test.log | head -150; exit 1; }
+
+# Every screen of the window, light and dark, as docs/screenshots/*.png: the debug build against a real
+# hoorayd in a temporary world, on an X server of its own (scripts/screenshots.py says which screens).
+SCREENSHOT_PKGS := imagemagick optipng
+
+screenshots: build test-deps
+	@./scripts/install-deps $(SCREENSHOT_PKGS)
+	/usr/bin/python3 scripts/screenshots.py --bin-dir $(BIN) --output docs/screenshots
 
 # Installing from source: the binaries the Debian package ships (scripts/build-release, shared with
 # packaging/debian/rules), under PREFIX, with their man pages, completions, icon, desktop entry and
@@ -170,14 +180,14 @@ clean:
 # Benchmarks (not tests: they measure and never fail because something is slow; `make test` runs none).
 # One release build for all of them, made the way the Debian package makes its binaries
 # (packaging/debian/rules), in a scratch folder of its own so it clobbers no other build.
-BENCH_PKGS    := dbus-daemon python3 python3-dbus-next libnotify-bin faketime
+BENCH_PKGS    := dbus-daemon python3 python3-dbus-next libnotify-bin faketime xvfb gcc
 BENCH_SCRATCH := .build-bench
 BENCH_BUILD   := $(SWIFT) build -c release --static-swift-stdlib --manifest-cache none --scratch-path $(BENCH_SCRATCH) \
                  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 BENCH_BIN     := $(BENCH_SCRATCH)/release
 BENCH_FLAGS   ?=
 
-.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits bench-start
+.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits bench-start bench-app
 
 bench-deps: deps
 	@./scripts/install-deps $(BENCH_PKGS)
@@ -218,6 +228,11 @@ bench-feedback: bench-build
 # check` of them, phase by phase, beside the start with none. BENCH_FLAGS="--steps 10000,1000000".
 bench-start: bench-build
 	/usr/bin/python3 scripts/bench/scale.py start --bin-dir $(BENCH_BIN) --steps "" $(BENCH_FLAGS) > /dev/null
+
+# The desktop app's cold start to its first drawn frame (Home, and `--quick`) under Xvfb, beside a
+# minimal GTK 4 program built the same way; median and min–max of 10. BENCH_FLAGS="--runs 20 --json out.json".
+bench-app: bench-build
+	/usr/bin/python3 scripts/bench/app_start.py --bin-dir $(BENCH_BIN) $(BENCH_FLAGS)
 
 # `hooray habit list` with 1,000 habits of a year's history each.
 bench-habits: bench-build

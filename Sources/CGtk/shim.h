@@ -50,4 +50,61 @@ static inline void hooray_gtk_reset_labelled_by(GtkWidget *widget) {
 static inline void hooray_gtk_set_accessible_hidden(GtkWidget *widget, gboolean hidden) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
 }
+// A window kept centred on its monitor under X11, where GTK 4 has no call for it: moved each time its
+// surface gets a new size (the first layout after it is shown, and when its content grows). (Wayland
+// leaves placement to the compositor.) The X11 calls are declared here rather than through
+// <gdk/x11/gdkx.h>, whose Xlib names (Window, Display, Screen) would clash with ours.
+extern GType gdk_x11_surface_get_type(void);
+extern unsigned long gdk_x11_surface_get_xid(GdkSurface *surface);
+extern void *gdk_x11_display_get_xdisplay(GdkDisplay *display);
+extern int XMoveWindow(void *display, unsigned long window, int x, int y);
+extern int XFlush(void *display);
+static inline void hooray_gtk_center_layout_(GdkSurface *surface, int width, int height, gpointer unused) {
+    (void)unused;
+    // Moved once per size: a move alone lays nothing out again.
+    gpointer size = GINT_TO_POINTER((width << 16) | (height & 0xffff));
+    if (g_object_get_data(G_OBJECT(surface), "hooray-centred-size") == size) return;
+    g_object_set_data(G_OBJECT(surface), "hooray-centred-size", size);
+    GdkDisplay *display = gdk_surface_get_display(surface);
+    GdkMonitor *monitor = gdk_display_get_monitor_at_surface(display, surface);
+    if (!monitor) return;
+    GdkRectangle area;
+    gdk_monitor_get_geometry(monitor, &area);
+    void *xdisplay = gdk_x11_display_get_xdisplay(display);
+    XMoveWindow(xdisplay, gdk_x11_surface_get_xid(surface), area.x + (area.width - width) / 2,
+                area.y + (area.height - height) / 2);
+    XFlush(xdisplay);
+}
+static inline void hooray_gtk_center_realized_(GtkWidget *window, gpointer unused) {
+    (void)unused;
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface && G_TYPE_CHECK_INSTANCE_TYPE(surface, gdk_x11_surface_get_type()))
+        g_signal_connect(surface, "layout", G_CALLBACK(hooray_gtk_center_layout_), NULL);
+}
+static inline void hooray_gtk_keep_centered(GtkWidget *window) {
+    if (gtk_widget_get_realized(window)) hooray_gtk_center_realized_(window, NULL);
+    else g_signal_connect(window, "realize", G_CALLBACK(hooray_gtk_center_realized_), NULL);
+}
+// A benchmark's signal that a window is drawn: `report` runs with the window's title after the first
+// `after-paint` of its GdkFrameClock (the first frame, content included), once per window the app adds.
+typedef void (*HoorayFrameReport)(const char *title);
+static inline void hooray_gtk_first_paint_(GdkFrameClock *clock, gpointer window) {
+    g_signal_handlers_disconnect_by_func(clock, (gpointer)hooray_gtk_first_paint_, window);
+    HoorayFrameReport report = (HoorayFrameReport)g_object_get_data(G_OBJECT(window), "hooray-frame-report");
+    if (report) report(gtk_window_get_title(GTK_WINDOW(window)));
+}
+static inline void hooray_gtk_watch_first_paint_(GtkWidget *window, gpointer unused) {
+    (void)unused;
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(window);
+    if (clock) g_signal_connect(clock, "after-paint", G_CALLBACK(hooray_gtk_first_paint_), window);
+}
+static inline void hooray_gtk_window_added_(GtkApplication *application, GtkWindow *window, gpointer report) {
+    (void)application;
+    g_object_set_data(G_OBJECT(window), "hooray-frame-report", report);
+    if (gtk_widget_get_realized(GTK_WIDGET(window))) hooray_gtk_watch_first_paint_(GTK_WIDGET(window), NULL);
+    else g_signal_connect(window, "realize", G_CALLBACK(hooray_gtk_watch_first_paint_), NULL);
+}
+static inline void hooray_gtk_report_first_frames(gpointer application, HoorayFrameReport report) {
+    g_signal_connect(application, "window-added", G_CALLBACK(hooray_gtk_window_added_), (gpointer)report);
+}
 #endif

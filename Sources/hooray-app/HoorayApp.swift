@@ -20,6 +20,7 @@ final class HoorayApp {
 
     init() {
         application.onActivate { [unowned self] in activate() }
+        FirstFrameReport.attach(to: application)
     }
 
     /// Runs until the window closes.

@@ -1,5 +1,24 @@
 import Glibc
 
-// `hooray-app`: Hooray's desktop window. GTK runs on this, the main, thread.
-let status = MainActor.assumeIsolated { HoorayApp().run() }
+// `hooray-app`: Hooray's desktop window; `hooray-app --quick`: the small window to log a moment from
+// anywhere. GTK runs on this, the main, thread.
+let usage = """
+    Usage: hooray-app [--quick]
+      (none)     open Hooray's window, or raise it when it is open
+      --quick    open a small window to log a moment: Enter saves, Esc closes
+    """
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+// GApplication's own options (D-Bus activation starts the app with --gapplication-service) are left to it.
+if let unknown = arguments.first(where: { $0 != "--quick" && !$0.hasPrefix("--gapplication-") }) {
+    let said = "hooray-app: unknown option \(unknown); hooray-app takes --quick or nothing\n\(usage)\n"
+    _ = said.withCString { write(2, $0, strlen($0)) }
+    exit(2)
+}
+let status = MainActor.assumeIsolated {
+    arguments.contains("--quick") ? QuickLog().run() : HoorayApp().run()
+}
 exit(status)

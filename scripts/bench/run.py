@@ -14,6 +14,7 @@ The parts (each also runnable on its own; see scripts/bench/README.md):
   micro      microbench.py   the next 1,000,000 occurrences (package-benchmark)
   plugins    plugins.py      a plugin in another language: round trip, and lateness beside hostile ones
   listing    listing.py      `hooray moments --json` with 100,000 moments: the newest 20, and all of them streamed
+  app        app_start.py    the desktop app's cold start to its first drawn frame, and `--quick`'s, beside minimal GTK
 
 A part that cannot run (a missing tool, a failure) becomes a row that says why; the others go
 on. Benchmarks measure and never fail because something is slow: the exit status is 0 unless
@@ -29,6 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import ai_overhead
+import app_start
 import feedback
 import idle
 import listing
@@ -39,7 +41,7 @@ import precision
 import scale
 from benchlib import REPO_ROOT, Failure, Prerequisite, machine_description, mb, ms, program_version, progress
 
-PARTS = ["feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro", "plugins", "listing"]
+PARTS = ["feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro", "plugins", "listing", "app"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,6 +99,7 @@ def run_all(options):
         "micro": lambda: microbench.measure(options.swift),
         "plugins": lambda: plugins.measure(bin_dir, runs=options.plugin_runs, warmup=50, count=options.reminders),
         "listing": lambda: listing.measure(bin_dir, count=options.moments),
+        "app": lambda: app_start.measure(bin_dir, runs=options.app_runs),
     }
     for name in PARTS:
         if name in options.only:
@@ -513,6 +516,35 @@ def listing_rows(result, count):
     ]
 
 
+APP_TARGETS = {"app": 500, "quick": 300}
+
+
+def app_rows(result):
+    figures = {
+        "app": "`hooray-app` cold start to its first drawn frame (Home)",
+        "quick": "`hooray-app --quick` cold start to its first drawn frame",
+    }
+    if not result or not result.get("ok"):
+        return [skipped_row(figures[name], f"< {target} ms", result, key=f"app.{name}")
+                for name, target in APP_TARGETS.items()]
+    report = result["report"]
+    reference = report["results"]["reference"]
+    rows = []
+    for name, target in APP_TARGETS.items():
+        figure = report["results"][name]
+        rows.append({
+            "key": f"app.{name}",
+            "figure": f"{figures[name]}, Xvfb, GdkFrameClock after-paint (median of {report['runs']}; min–max)",
+            "measured": f"{ms(figure['median_ms'], 0)} ({figure['min_ms']:.0f}–{figure['max_ms']:.0f})",
+            "reference": f"minimal GTK 4 + libadwaita program {ms(reference['median_ms'], 0)} "
+            f"({reference['min_ms']:.0f}–{reference['max_ms']:.0f})",
+            "target": f"< {target} ms",
+            "met": met(figure["median_ms"] < target),
+            "value": round(figure["median_ms"], 1),
+        })
+    return rows
+
+
 def build_rows(results, options):
     rows = []
     rows += feedback_rows(results.get("feedback"))
@@ -525,6 +557,7 @@ def build_rows(results, options):
     rows += ai_rows(results.get("ai"))
     rows += plugin_rows(results.get("plugins"), options.reminders)
     rows += listing_rows(results.get("listing"), options.moments)
+    rows += app_rows(results.get("app"))
     return rows
 
 
@@ -753,6 +786,26 @@ def details(results, options):
     part = results.get("plugins")
     if part and part["ok"]:
         out += plugin_details(part["report"])
+
+    part = results.get("app")
+    if part and part["ok"]:
+        report = part["report"]
+        out.append("### The desktop app's cold start\n")
+        out.append(
+            f"Spawn → the window drawn, where drawn is {report['signal']}, reported by each program on its standard "
+            f"error with CLOCK_MONOTONIC (`app_start.py`); {report['renderer']}; hoorayd running with one moment. "
+            f"{report['warmup']} warm-up runs, then {report['runs']} of each, the programs taking turns. The reference "
+            f"is built with `{report['reference_build']}`. Every run, ms:\n"
+        )
+        names = {"app": "`hooray-app` (Home)", "quick": "`hooray-app --quick`", "reference": "minimal GTK 4 program"}
+        out.append("| program | median | min | max | stdev | runs |\n|---|---:|---:|---:|---:|---|")
+        for name, label in names.items():
+            figure = report["results"][name]
+            out.append(
+                f"| {label} | {figure['median_ms']:.0f} | {figure['min_ms']:.0f} | {figure['max_ms']:.0f} | "
+                f"{figure['stdev_ms']:.0f} | {', '.join(f'{value:.0f}' for value in figure['runs_ms'])} |"
+            )
+        out.append("")
 
     return "\n".join(out)
 
@@ -1299,6 +1352,7 @@ def parse_options(arguments):
     parser.add_argument("--reminders", type=int, default=100)
     parser.add_argument("--plugin-runs", type=int, default=500, help="round trips of each kind (plugins)")
     parser.add_argument("--moments", type=int, default=100_000, help="moments listed (listing)")
+    parser.add_argument("--app-runs", type=int, default=10, help="cold starts of each window (app)")
     parser.add_argument("--render", metavar="FILE", help="write the document from the --json FILE of an earlier run")
     options = parser.parse_args(arguments)
     if options.quick:
@@ -1316,7 +1370,8 @@ def parse_options(arguments):
     return options
 
 
-SIZES = ("feedback_runs", "idle_window", "habits", "rules", "reminders", "plugin_runs", "moments", "build_description")
+SIZES = ("feedback_runs", "idle_window", "habits", "rules", "reminders", "plugin_runs", "moments", "app_runs",
+         "build_description")
 
 
 def main():
@@ -1382,7 +1437,8 @@ def keep_earlier_parts(results, options):
             kept.append(name)
     # The sizes only kept parts were measured with stay theirs, so that their rows read as before.
     users = {"feedback_runs": ["feedback"], "idle_window": ["idle"], "habits": ["memory"], "rules": ["start"],
-             "reminders": ["precision", "plugins"], "plugin_runs": ["plugins"], "moments": ["listing"]}
+             "reminders": ["precision", "plugins"], "plugin_runs": ["plugins"], "moments": ["listing"],
+             "app_runs": ["app"]}
     for name, parts in users.items():
         if name in earlier.get("options", {}) and not any(part in options.only for part in parts):
             setattr(options, name, earlier["options"][name])

@@ -1,0 +1,260 @@
+#!/usr/bin/python3
+"""`make screenshots`: every screen of `hooray-app`, light and dark, as PNGs in docs/screenshots/.
+
+Each screen is reached as a user reaches it, through the accessibility tree (dogtail), on an X server
+of its own (Xvfb) against a real hoorayd in a temporary world (HOME, XDG folders, a private session
+bus): nothing of the user's is read or changed. The colour scheme is forced with libadwaita's
+ADW_DEBUG_COLOR_SCHEME (prefer-light, prefer-dark), which AdwStyleManager honours as it would the
+desktop's setting. Screens:
+
+  home            Home, hoorayd running, a few moments logged
+  <view>          each page of the view switcher other than Home (found on screen, not listed here:
+                  Moments, and any page added later), with moments
+  log             Log a moment, something typed
+  praise          the Praise view after saving it
+  quick           `hooray-app --quick`, something typed
+  first-run       Home with no moment logged yet
+  <view>-empty    each page of the view switcher other than Home, with nothing logged
+  not-running     the window with no hoorayd
+
+Each window is captured with ImageMagick's `import` and optimised with `optipng` (Debian packages
+imagemagick, optipng; `make screenshots` installs them). Run with /usr/bin/python3.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "bench"))
+from benchlib import REPO_ROOT, World, stop_process  # noqa: E402
+
+SCHEMES = {"light": "prefer-light", "dark": "prefer-dark"}
+MOMENTS = [
+    ("Replied to the landlord's email", "relieved", "3h"),
+    ("Took a short walk around the block", "calm", "1h"),
+    ("Drank a glass of water", None, "20m"),
+]
+DEADLINE = 30.0
+# Lists the applications in the accessibility registry.
+PROBE = "import pyatspi; print([pyatspi.Registry.getDesktop(0)[i].name for i in range(pyatspi.Registry.getDesktop(0).childCount)])"
+
+
+def wait_for(what, find):
+    start = time.monotonic()
+    while time.monotonic() - start < DEADLINE:
+        try:
+            found = find()
+        except Exception:  # The tree changes under us while the app draws; look again.
+            found = None
+        if found is not None:
+            return found
+        time.sleep(0.2)
+    sys.exit(f"screenshots: no {what} within {DEADLINE:g} s")
+
+
+class Desktop:
+    """Xvfb and the accessibility bus on a world's session bus."""
+
+    def __init__(self, world):
+        self.world = world
+        # Xvfb picks a free display and says which on its standard output once it is ready.
+        self.xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=open(world.logs / "xvfb.log", "wb"))
+        number = self.xvfb.stdout.readline().decode().strip()
+        if not number.isdigit():
+            sys.exit(f"screenshots: Xvfb did not start: {(world.logs / 'xvfb.log').read_text(errors='replace')}")
+        self.display = ":" + number
+        self.environment = world.environment({"DISPLAY": self.display, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"})
+        self.accessibility = subprocess.Popen(
+            ["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], env=self.environment,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["gdbus", "wait", "--session", "--timeout", "20", "org.a11y.Bus"], env=self.environment,
+                       check=True)
+
+    def drive(self, part, app, output, scheme):
+        """Runs a part in a process of its own, in this desktop's environment (as the app's tests run dogtail)."""
+        subprocess.run([sys.executable, __file__, "--drive", part, "--app", str(app), "--output", str(output),
+                        "--scheme", scheme], env=self.environment, check=True)
+
+    def stop(self):
+        stop_process(self.accessibility)
+        stop_process(self.xvfb)
+
+
+class Shooter:
+    """Opens the app, finds its widgets through the accessibility tree and captures its windows."""
+
+    def __init__(self, app, output, scheme):
+        self.app, self.output, self.scheme = app, output, scheme
+        self.process = None
+        self.tree = None
+
+    def open(self, *arguments):
+        environment = dict(os.environ, ADW_DEBUG_COLOR_SCHEME=SCHEMES[self.scheme])
+        self.process = subprocess.Popen([str(self.app), *arguments], env=environment, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+
+    def close(self):
+        stop_process(self.process)
+        # Gone from the accessibility tree before the next window opens.
+        wait_for("the window gone", lambda: None if self.application() else True)
+
+    def application(self):
+        if self.tree is None:
+            # Only once the app is in the accessibility registry: asked before, the registry fails for
+            # good in this process. A process of its own asks until it is.
+            wait_for("hooray-app in the accessibility registry", lambda: True if "hooray-app" in subprocess.run(
+                [sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=30).stdout else None)
+            from dogtail.config import config
+            config.checkForA11y = False
+            config.searchShowingOnly = False
+            config.defaultDelay = 0.2
+            config.searchCutoffCount = 5
+            config.logDebugToFile = False
+            config.logDebugToStdOut = False
+            from dogtail import tree
+            self.tree = tree
+        for application in self.tree.root.applications():
+            if application.name == "hooray-app":
+                return application
+        return None
+
+    def nodes(self, role, name=None):
+        application = self.application()
+        if application is None:
+            return []
+        return [n for n in application.findChildren(
+            lambda n: n.roleName == role and (name is None or n.name == name), showingOnly=False) if on_screen(n)]
+
+    def first(self, role, name=None, sensitive=None):
+        def find():
+            return next((n for n in self.nodes(role, name) if sensitive is None or n.sensitive == sensitive), None)
+        return wait_for(f"{role} “{name}”", find)
+
+    def labels(self):
+        return [n.name for n in self.nodes("label")]
+
+    def shoot(self, name, title="Hooray"):
+        time.sleep(1.0)  # Transitions (a stack's crossfade) done, the frame drawn.
+        path = self.output / f"{self.scheme}-{name}.png"
+        subprocess.run(["import", "-window", title, str(path)], check=True)
+        subprocess.run(["optipng", "-quiet", "-o2", str(path)], check=True)
+        print(f"{path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path}", flush=True)
+
+    def views(self):
+        """The view switcher's pages on screen, by title, Home first."""
+        # The header bar's switcher and the bottom one (a narrow window's) list the same pages.
+        return list(dict.fromkeys(n.name for n in self.nodes("page tab")))
+
+
+def on_screen(node):
+    while node is not None and node.roleName != "application":
+        if not node.visible:
+            return False
+        node = node.parent
+    return True
+
+
+def slug(title):
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def with_moments(shooter):
+    shooter.open()
+    shooter.first("push button", "I Did a Thing", sensitive=True)
+    views = shooter.views()
+    shooter.shoot("home")
+    for view in views[1:]:
+        shooter.first("page tab", view).doActionNamed("click")
+        time.sleep(1.0)
+        shooter.shoot(slug(view))
+    shooter.first("page tab", views[0]).doActionNamed("click")
+    shooter.first("push button", "I Did a Thing", sensitive=True).doActionNamed("click")
+    field = shooter.first("text", "What did you do?")
+    field.text = "Watered the plants"
+    shooter.shoot("log")
+    shooter.first("push button", "Save this moment", sensitive=True).doActionNamed("click")
+    wait_for("praise", lambda: True if "Moment logged" in shooter.labels() else None)
+    shooter.shoot("praise")
+    shooter.close()
+    shooter.open("--quick")
+    field = shooter.first("text", "What did you do?")
+    field.text = "Called my sister"
+    shooter.shoot("quick", title="Log a moment")
+    shooter.close()
+
+
+def empty(shooter):
+    shooter.open()
+    shooter.first("push button", "I Did a Thing", sensitive=True)
+    views = shooter.views()
+    shooter.shoot("first-run")
+    for view in views[1:]:
+        shooter.first("page tab", view).doActionNamed("click")
+        time.sleep(1.0)
+        shooter.shoot(slug(view) + "-empty")
+    shooter.close()
+
+
+def not_running(shooter):
+    shooter.open()
+    wait_for("“Hooray isn't running”", lambda: True if "Hooray isn't running" in shooter.labels() else None)
+    shooter.shoot("not-running")
+    shooter.close()
+
+
+PARTS = {"empty": empty, "moments": with_moments, "not-running": not_running}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin-dir", default=str(REPO_ROOT / ".build" / "debug"))
+    parser.add_argument("--output", default=str(REPO_ROOT / "docs" / "screenshots"))
+    parser.add_argument("--drive", choices=sorted(PARTS), help=argparse.SUPPRESS)
+    parser.add_argument("--app", help=argparse.SUPPRESS)
+    parser.add_argument("--scheme", choices=sorted(SCHEMES), help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.drive:
+        PARTS[options.drive](Shooter(Path(options.app), Path(options.output), options.scheme))
+        return
+    binaries = Path(options.bin_dir).absolute()
+    for tool in ("Xvfb", "import", "optipng", "gdbus"):
+        if shutil.which(tool) is None:
+            sys.exit(f"screenshots: {tool} is missing; `make screenshots` installs it (scripts/install-deps)")
+    output = Path(options.output).absolute()
+    output.mkdir(parents=True, exist_ok=True)
+    root = Path(tempfile.mkdtemp(prefix="hooray-screenshots-"))
+    world = World(root, user_config="").start()
+    desktop = Desktop(world)
+    daemon = None
+    try:
+        for scheme in SCHEMES:
+            # An empty world first (first run, empty views), then with moments, then without hoorayd.
+            database = world.database
+            if database.parent.exists():
+                shutil.rmtree(database.parent)
+            daemon = world.start_daemon(binaries / "hoorayd")
+            desktop.drive("empty", binaries / "hooray-app", output, scheme)
+            for text, mood, ago in MOMENTS:
+                world.run([binaries / "hooray", "win", text, "--ago", ago] + (["--mood", mood] if mood else []))
+            desktop.drive("moments", binaries / "hooray-app", output, scheme)
+            daemon.stop()
+            daemon = None
+            desktop.drive("not-running", binaries / "hooray-app", output, scheme)
+    finally:
+        if daemon:
+            daemon.stop()
+        desktop.stop()
+        world.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
