@@ -50,4 +50,17 @@ static inline void hooray_gtk_reset_labelled_by(GtkWidget *widget) {
 static inline void hooray_gtk_set_accessible_hidden(GtkWidget *widget, gboolean hidden) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
 }
+// Shows a window without taking the keyboard focus from the window the user is in: on X11 its user
+// time is 0 (EWMH: "not to be focused when mapped"); Wayland compositors never hand focus to a window
+// shown without an activation token. The two calls of <gdk/x11/gdkx.h> are declared here so that
+// Xlib's names (Window, Display, Status) stay out of Swift.
+GType gdk_x11_surface_get_type(void);
+void gdk_x11_surface_set_user_time(GdkSurface *surface, guint32 timestamp);
+static inline void hooray_gtk_show_without_focus(GtkWindow *window) {
+    gtk_widget_realize(GTK_WIDGET(window));
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface && G_TYPE_CHECK_INSTANCE_TYPE(surface, gdk_x11_surface_get_type()))
+        gdk_x11_surface_set_user_time(surface, 0);
+    gtk_widget_set_visible(GTK_WIDGET(window), TRUE);
+}
 #endif
