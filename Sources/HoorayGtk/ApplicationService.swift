@@ -62,6 +62,10 @@ extension Window {
         hooray_gtk_show_without_focus(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWindow.self))
     }
 
+    /// Whether the window the user is in fills the screen (a film, a game, a presentation), as the
+    /// window manager says on X11; always `false` on Wayland, which tells no app.
+    public static var aFullScreenWindowIsActive: Bool { hooray_gtk_full_screen_window_active() != 0 }
+
     /// Whether the user may resize the window.
     public var isResizable: Bool {
         get { gtk_window_get_resizable(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWindow.self)) != 0 }

@@ -1,16 +1,19 @@
+import Foundation
 import HoorayGtk
 
 /// The short window of a milestone (a habit's 7 days, a swap streak's 14), which hoorayd asks the
 /// app for (`app.celebrate`, started through D-Bus activation when it is not running): the
 /// celebration's title and words, with a gentle glow when calm, sparks and confetti when playful;
 /// nothing moves when the desktop asks for reduced motion. It takes no focus from the window the
-/// user is in, and closes itself after a few seconds.
+/// user is in, waits while a full-screen window is in front, and closes itself after a few seconds.
 @MainActor
 final class CelebrationWindow {
     /// The app's action hoorayd calls for it (`app.celebrate`, with title, body and style).
     static let actionName = "celebrate"
     /// How long it stays.
     static let shownFor: Duration = .seconds(6)
+    /// How often a celebration waiting for a full-screen window to go looks again.
+    static let fullScreenCheck: Duration = .seconds(1)
 
     /// The glow (calm) and the sparks (playful); with animations off, the glow stays still.
     static let css = """
@@ -44,6 +47,7 @@ final class CelebrationWindow {
 
     private static var styled = false
     private let window: Window
+    private var isWaiting = false
     /// Runs once the window closed.
     var onClosed: @MainActor () -> Void = {}
 
@@ -83,8 +87,20 @@ final class CelebrationWindow {
         }
     }
 
-    /// Shows the window without taking the focus, and closes it after ``shownFor``.
+    /// Shows the window without taking the focus, and closes it after ``shownFor``. Over a
+    /// full-screen window it waits, looking again every ``fullScreenCheck``, as notifications wait
+    /// for do-not-disturb; the app runs on meanwhile (the window, not shown yet, is the app's).
     func show() {
+        guard !Window.aFullScreenWindowIsActive else {
+            if !isWaiting {
+                isWaiting = true
+                FileHandle.standardError.write(
+                    Data("hooray-app: a full-screen window is in front; the celebration waits until it is not\n".utf8))
+            }
+            MainLoop.after(Self.fullScreenCheck) { [weak self] in self?.show() }
+            return
+        }
+        isWaiting = false
         window.showWithoutFocus()
         MainLoop.after(Self.shownFor) { [weak self] in self?.window.close() }
     }

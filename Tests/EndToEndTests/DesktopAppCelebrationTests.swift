@@ -184,6 +184,62 @@ struct DesktopAppCelebrationTests {
         }
     }
 
+    @Test("Over a full-screen window the celebration waits, and shows once the user left it")
+    func theWindowWaitsWhileAFullScreenWindowIsInFront() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            try await Self.sixDaysDone(fixture)
+            let daemon = try await fixture.startDaemon(fakeTime: Self.seventhDay)
+            let desktop = try await Desktop(fixture)
+            let app = try ChildProcess(HoorayFixture.binDirectory + "/hooray-app", environment: desktop.environment)
+            let ready = try await desktop.drive(["windows"])
+            // What a window manager says of a full-screen window in front (EWMH), said of the root
+            // window: no window manager runs here.
+            let rootInfo = try await ProcessRunner.run(
+                "xwininfo", arguments: ["-root"], environment: desktop.environment, timeout: .seconds(30))
+            let root = try #require(
+                rootInfo.standardOutput.split(separator: " ").first { $0.hasPrefix("0x") }.map(String.init),
+                "\(rootInfo.standardOutput)")
+            func xprop(_ arguments: [String]) async throws {
+                let output = try await ProcessRunner.run(
+                    "xprop", arguments: ["-root"] + arguments, environment: desktop.environment, timeout: .seconds(30))
+                #expect(output.status == .exited(0), "\(output.standardError)")
+            }
+            try await xprop(["-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", root])
+            try await xprop(["-f", "_NET_WM_STATE", "32a", "-set", "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN"])
+
+            let done = try await fixture.hooray("habit", "done", Self.habit)
+            #expect(done.status == .exited(0), "\(done.standardError)")
+            // The positive signal first: the notification was shown, the app took the request, and
+            // said it waits.
+            let shown = try await server.waitForNotifications(count: 1, timeout: .seconds(30))
+            let settled = await fixture.waitUntilSettled(daemon)
+            let waits = await app.waitForOutput(
+                containing: "the celebration waits", in: .standardError, timeout: .seconds(30))
+            let during = try await desktop.drive(["windows"])
+
+            try await xprop(["-remove", "_NET_WM_STATE"])
+            let after = try await desktop.drive(["watch", Self.title])
+            let appStatus = await app.stop()
+            await desktop.stop()
+            await daemon.stop()
+            await server.stop()
+            let context = Comment(
+                rawValue: "\(ready.standardOutput)\(during.standardOutput)\(during.standardError)\n"
+                    + "\(after.standardOutput)\(after.standardError)\napp (\(appStatus)): \(app.standardError)")
+            #expect(shown.map(\.summary) == [Self.title], "\(shown)")
+            #expect(settled && waits, context)
+            let before = try #require(
+                try? JSONDecoder().decode(Seen.self, from: Data(during.standardOutput.utf8)), context)
+            #expect(before.windows == ["Hooray"], "no celebration over the full-screen window: \(context)")
+            let seen = try #require(
+                try? JSONDecoder().decode(Seen.self, from: Data(after.standardOutput.utf8)), context)
+            #expect(seen.error == nil, context)
+            #expect((seen.celebrationLabels ?? []).contains(Self.title), context)
+            #expect((seen.closedAfter ?? 0) >= 3, context)
+        }
+    }
+
     @Test("In do-not-disturb a milestone's window waits with its notification, and is asked for when it ends")
     func theWindowWaitsForDoNotDisturbToEnd() async throws {
         try await HoorayFixture.with(appActivation: true) { fixture in

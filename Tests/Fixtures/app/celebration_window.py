@@ -16,6 +16,10 @@ Usage:
                                 bus), for the window to close by itself and for the app to quit; prints
                                 {"celebration_labels": [...], "shown_after": ..., "closed_after": ...,
                                 "windows": [the names of the app's windows then], "quit": true}
+  celebration_window.py windows  prints {"windows": [the names of the app's windows now]}, once the main one is there
+  celebration_window.py watch TITLE
+                                waits for the window titled TITLE to appear and then to close by itself; prints
+                                {"celebration_labels": [...], "shown_after": ..., "closed_after": ...}
 Prints {"error": ...} and exits 1 when a step did not happen within its deadline.
 Run it with the app's session bus, at-spi bus and display.
 """
@@ -147,5 +151,10 @@ def activated(hooray, name, title):
 
 if sys.argv[1] == "habit":
     print(json.dumps(habit(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "windows":
+    wait_for('enabled "I Did a Thing" button', on_screen_node("push button", "I Did a Thing", sensitive=True))
+    print(json.dumps({"windows": window_names()}))
+elif sys.argv[1] == "watch":
+    print(json.dumps(watch(sys.argv[2], time.monotonic())))
 else:
     print(json.dumps(activated(sys.argv[2], sys.argv[3], sys.argv[4])))
