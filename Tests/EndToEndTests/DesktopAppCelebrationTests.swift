@@ -184,6 +184,31 @@ struct DesktopAppCelebrationTests {
         }
     }
 
+    @Test("A playful milestone's window has the notification's 🎉 title, sparks and confetti")
+    func aPlayfulMilestonesWindowHasConfetti() async throws {
+        try await HoorayFixture.with(appActivation: true) { fixture in
+            try fixture.writeConfig("[celebrations]\nstyle = \"playful\"\n")
+            let server = try await fixture.startServer()
+            try await Self.sixDaysDone(fixture)
+            let daemon = try await fixture.startDaemon(fakeTime: Self.seventhDay)
+            let desktop = try await Desktop(fixture)
+            _ = try Self.writeActivation(fixture, environment: desktop.environment)
+            let title = "🎉 " + Self.title
+            let run = try await desktop.drive(["activated", HoorayFixture.binDirectory + "/hooray", Self.habit, title])
+            await desktop.stop()
+            let shown = try server.notifications()
+            await daemon.stop()
+            await server.stop()
+            let context = Comment(
+                rawValue: "script: \(run.standardOutput)\(run.standardError)\nhoorayd: \(daemon.standardError)")
+            let seen = try #require(try? JSONDecoder().decode(Seen.self, from: Data(run.standardOutput.utf8)), context)
+            #expect(seen.error == nil, context)
+            let labels = seen.celebrationLabels ?? []
+            #expect(labels.contains(title) && labels.contains("Confetti"), "\(context)")
+            #expect(shown.map(\.summary) == [title], "\(shown)")
+        }
+    }
+
     @Test("Over a full-screen window the celebration waits, and shows once the user left it")
     func theWindowWaitsWhileAFullScreenWindowIsInFront() async throws {
         try await HoorayFixture.with { fixture in
