@@ -1,6 +1,5 @@
 import HoorayDelivery
 import HoorayKit
-import Logging
 import Testing
 
 /// Which notices the celebration window channel takes, and leaving it out (`[celebrations] window = false`).
@@ -48,14 +47,5 @@ import Testing
         #expect(window.handed.isEmpty)
         _ = await channels.deliver(notice, id: NoticeID(rawValue: 2), handles: [:])
         #expect(window.handed == ["Read · 7 days"])
-    }
-
-    @Test func theStandardChannelsShowNotificationsFirstThenTheWindow() async {
-        let channels = DeliveryChannels.standard(
-            icon: "hooray", serverTimeout: .seconds(1), logger: Logger(label: "test"))
-        let names = channels.all.map(\.name)
-        // libnotify is one process's at a time: the other tests' turn.
-        await channels.shutdown()
-        #expect(names == ["libnotify", CelebrationWindowChannel.channelName])
     }
 }
