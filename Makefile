@@ -92,7 +92,8 @@ INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd $(ROOT)/bin/hooray-app $(ROOT
             $(ROOT)/share/fish/vendor_completions.d/hooray.fish \
             $(ROOT)/share/systemd/user/hooray.service \
             $(ROOT)/share/icons/hicolor/scalable/apps/hooray.svg $(ROOT)/share/applications/hooray.desktop \
-            $(ROOT)/share/applications/org.hooray.Hooray.desktop $(ROOT)/share/man/man1/hooray-app.1
+            $(ROOT)/share/applications/org.hooray.Hooray.desktop $(ROOT)/share/man/man1/hooray-app.1 \
+            $(ROOT)/share/dbus-1/services/org.hooray.Hooray.service
 
 install: deps
 	./scripts/build-release $(RELEASE) $(GENERATED) $(MANUAL_SCRATCH)
@@ -122,6 +123,12 @@ install-files:
 	install -D -m 0644 packaging/hooray.desktop $(ROOT)/share/applications/hooray.desktop
 	install -D -m 0644 packaging/org.hooray.Hooray.desktop $(ROOT)/share/applications/org.hooray.Hooray.desktop
 	install -D -m 0644 packaging/hooray-app.1 $(ROOT)/share/man/man1/hooray-app.1
+	# The session bus starts the app with it (D-Bus activation): for its desktop entry, and for
+	# the celebration window hoorayd asks for at a milestone.
+	install -d $(ROOT)/share/dbus-1/services
+	sed 's|^Exec=/usr/bin/hooray-app|Exec=$(PREFIX)/bin/hooray-app|' packaging/org.hooray.Hooray.service \
+		> $(ROOT)/share/dbus-1/services/org.hooray.Hooray.service
+	chmod 0644 $(ROOT)/share/dbus-1/services/org.hooray.Hooray.service
 	@echo
 	@echo "Installed hooray and hoorayd in $(ROOT)/bin (make sure it is on your PATH)."
 	@echo "Start the scheduler now and at every login: systemctl --user daemon-reload && systemctl --user enable --now hooray"
@@ -133,7 +140,8 @@ INSTALLED_DIRS = $(ROOT)/bin $(ROOT)/libexec/hooray $(ROOT)/libexec $(ROOT)/lib/
             $(ROOT)/share/zsh/site-functions $(ROOT)/share/zsh $(ROOT)/share/fish/vendor_completions.d \
             $(ROOT)/share/fish $(ROOT)/share/systemd/user $(ROOT)/share/systemd \
             $(ROOT)/share/icons/hicolor/scalable/apps $(ROOT)/share/icons/hicolor/scalable \
-            $(ROOT)/share/icons/hicolor $(ROOT)/share/icons $(ROOT)/share/applications
+            $(ROOT)/share/icons/hicolor $(ROOT)/share/icons $(ROOT)/share/applications \
+            $(ROOT)/share/dbus-1/services $(ROOT)/share/dbus-1
 
 # Exactly the files install put there, and its folders when they are empty now.
 uninstall:

@@ -107,4 +107,57 @@ static inline void hooray_gtk_window_added_(GtkApplication *application, GtkWind
 static inline void hooray_gtk_report_first_frames(gpointer application, HoorayFrameReport report) {
     g_signal_connect(application, "window-added", G_CALLBACK(hooray_gtk_window_added_), (gpointer)report);
 }
+// Shows a window without taking the keyboard focus from the window the user is in: on X11 its user
+// time is 0 (EWMH: "not to be focused when mapped"); Wayland compositors never hand focus to a window
+// shown without an activation token. The two calls of <gdk/x11/gdkx.h> are declared here so that
+// Xlib's names (Window, Display, Status) stay out of Swift.
+GType gdk_x11_surface_get_type(void);
+void gdk_x11_surface_set_user_time(GdkSurface *surface, guint32 timestamp);
+static inline void hooray_gtk_show_without_focus(GtkWindow *window) {
+    gtk_widget_realize(GTK_WIDGET(window));
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface && G_TYPE_CHECK_INSTANCE_TYPE(surface, gdk_x11_surface_get_type()))
+        gdk_x11_surface_set_user_time(surface, 0);
+    gtk_widget_set_visible(GTK_WIDGET(window), TRUE);
+}
+// Whether the window the user is in is full screen, on X11 (EWMH: the root's _NET_ACTIVE_WINDOW has
+// _NET_WM_STATE_FULLSCREEN in its _NET_WM_STATE); FALSE elsewhere (Wayland tells no client). The
+// calls of Xlib and <gdk/x11/gdkx.h> it needs are declared here, with the display as a plain
+// pointer, so that Xlib's names stay out of Swift; X errors (a window gone meanwhile) are trapped.
+GType gdk_x11_display_get_type(void);
+void *gdk_x11_display_get_xdisplay(GdkDisplay *display);
+void gdk_x11_display_error_trap_push(GdkDisplay *display);
+void gdk_x11_display_error_trap_pop_ignored(GdkDisplay *display);
+unsigned long XInternAtom(void *display, const char *name, int only_if_exists);
+unsigned long XDefaultRootWindow(void *display);
+int XGetWindowProperty(void *display, unsigned long window, unsigned long property, long offset, long length,
+                       int delete_, unsigned long type, unsigned long *actual_type, int *actual_format,
+                       unsigned long *count, unsigned long *remaining, unsigned char **value);
+int XFree(void *data);
+static inline gboolean hooray_gtk_full_screen_window_active(void) {
+    GdkDisplay *display = gdk_display_get_default();
+    if (!display || !G_TYPE_CHECK_INSTANCE_TYPE(display, gdk_x11_display_get_type())) return FALSE;
+    void *x = gdk_x11_display_get_xdisplay(display);
+    unsigned long type = 0, count = 0, remaining = 0, active = 0;
+    int format = 0;
+    unsigned char *value = NULL;
+    gboolean full = FALSE;
+    gdk_x11_display_error_trap_push(display);
+    // Of any type (0, AnyPropertyType: WINDOW and ATOM by the book); format 32 comes as longs.
+    if (XGetWindowProperty(x, XDefaultRootWindow(x), XInternAtom(x, "_NET_ACTIVE_WINDOW", 0), 0, 1, 0, 0,
+                           &type, &format, &count, &remaining, &value) == 0 && value) {
+        if (count == 1 && format == 32) active = *(unsigned long *)value;
+        XFree(value);
+    }
+    value = NULL;
+    if (active && XGetWindowProperty(x, active, XInternAtom(x, "_NET_WM_STATE", 0), 0, 64, 0, 0, &type, &format,
+                                     &count, &remaining, &value) == 0 && value) {
+        unsigned long fullscreen = XInternAtom(x, "_NET_WM_STATE_FULLSCREEN", 0);
+        for (unsigned long i = 0; format == 32 && i < count; i++)
+            if (((unsigned long *)value)[i] == fullscreen) full = TRUE;
+        XFree(value);
+    }
+    gdk_x11_display_error_trap_pop_ignored(display);
+    return full;
+}
 #endif

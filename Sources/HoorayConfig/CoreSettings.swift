@@ -277,22 +277,30 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         /// `style`, `calm` by default. A plugin's `[plugins.NAME] celebrations` overrides it for
         /// that plugin (see ``PluginSection/celebrationStyle``).
         public var style: CelebrationStyle
+        /// Whether a milestone (a habit's 7 days, say) also opens the desktop app's short
+        /// celebration window; `window`, `true` by default. `false` keeps celebrations to
+        /// notifications.
+        public var window: Bool
 
         /// Creates the section.
         ///
-        /// - Parameter style: The style of every plugin's celebrations.
-        public init(style: CelebrationStyle = .calm) {
+        /// - Parameters:
+        ///   - style: The style of every plugin's celebrations.
+        ///   - window: Whether milestones open the app's celebration window.
+        public init(style: CelebrationStyle = .calm, window: Bool = true) {
             self.style = style
+            self.window = window
         }
 
         private enum CodingKeys: String, CodingKey {
-            case style
+            case style, window
         }
 
         /// Decodes the section; a style that is none of the three is an error listing them.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             style = try container.decodeIfPresent(CelebrationStyle.self, forKey: .style) ?? Celebrations().style
+            window = try container.decodeIfPresent(Bool.self, forKey: .window) ?? true
         }
     }
 

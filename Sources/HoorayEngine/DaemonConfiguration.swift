@@ -21,7 +21,7 @@ public struct DaemonConfiguration: Sendable {
             celebrationStyle: loaded.core.celebrations.style, quietHours: loaded.core.delivery.quietHours,
             burstLimit: loaded.core.delivery.burstLimit,
             keepDelivered: .seconds(loaded.core.storage.keepDelivered.seconds),
-            userConfigurationFile: userConfigurationFile)
+            userConfigurationFile: userConfigurationFile, celebrationWindow: loaded.core.celebrations.window)
     }
 
     /// The user's configuration file (``ConfigPaths/userFile``, with the home folder as `~`), named by

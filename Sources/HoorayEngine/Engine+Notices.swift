@@ -92,7 +92,9 @@ extension Engine {
         for item in ready {
             do {
                 guard let current = try await database.markSending(item.id) else { continue }
-                let outcome = await channels.deliver(current.notice, id: current.id, handles: current.handles)
+                let outcome = await channels.deliver(
+                    current.notice, id: current.id, handles: current.handles,
+                    skipping: settings.celebrationWindow ? [] : [CelebrationWindowChannel.channelName])
                 switch outcome {
                 case .delivered(let handles):
                     let done = try await database.markDelivered(

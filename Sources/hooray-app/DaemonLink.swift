@@ -59,7 +59,7 @@ final class DaemonLink: Sendable {
     static let maxTextLength = TextLimits.text
 
     /// The built-in plugin whose commands are moments: Home, logging and praise.
-    private static let momentsPlugin = "wins"
+    static let momentsPlugin = "wins"
     /// The Home reply's line when no moment was logged yet (Plugins/Wins `home`).
     private static let firstRunLine = "installing the app counts too"
 
@@ -216,9 +216,10 @@ final class DaemonLink: Sendable {
         }
     }
 
-    /// Runs a command of the moments plugin in hoorayd.
-    private func command(
-        _ name: String, values: [String: [String]], flags: Set<String> = [], json: Bool, requestID: String?
+    /// Runs a command of a plugin in hoorayd: the moments plugin's unless `plugin` names another.
+    func command(
+        _ name: String, plugin: String = DaemonLink.momentsPlugin, values: [String: [String]], flags: Set<String> = [],
+        json: Bool, requestID: String?
     )
         async throws(Problem)
         -> CommandReply
@@ -233,8 +234,7 @@ final class DaemonLink: Sendable {
                     environment: CommandEnvironment(
                         timeZoneIdentifier: SystemTimeZone(environment: environment).current().identifier,
                         dataDirectory: paths.dataDirectory, hostVersion: HoorayVersion.current))
-                let request = ControlRequest.command(
-                    plugin: Self.momentsPlugin, invocation: invocation, requestID: requestID)
+                let request = ControlRequest.command(plugin: plugin, invocation: invocation, requestID: requestID)
                 guard let response = try ControlClient.send(request, socketPath: paths.controlSocket, timeout: 15)
                 else { return .failure(.notRunning) }
                 if response.ok, response.duplicate == true { return .failure(.alreadySaved) }

@@ -17,10 +17,26 @@ final class HoorayApp {
 
     private let application = Application(id: id)
     private var window: MainWindow?
+    /// The celebration windows on screen, held until they close.
+    private var celebrations: [ObjectIdentifier: CelebrationWindow] = [:]
 
     init() {
         application.onActivate { [unowned self] in activate() }
         FirstFrameReport.attach(to: application)
+        // hoorayd asks for a milestone's window (docs/desktop-app.md); started by the session bus
+        // for it (D-Bus activation), the app opens that window alone and quits once it closed.
+        if CommandLine.arguments.contains(Application.serviceArgument) { application.runAsService() }
+        application.addAction(CelebrationWindow.actionName, takingTexts: 3) { [unowned self] in celebrate($0) }
+    }
+
+    /// Shows a milestone's celebration window, as hoorayd asked.
+    private func celebrate(_ texts: [String]) {
+        guard let celebration = CelebrationWindow.Celebration(texts) else { return }
+        let shown = CelebrationWindow(celebration, application: application)
+        let key = ObjectIdentifier(shown)
+        celebrations[key] = shown
+        shown.onClosed = { [unowned self] in celebrations[key] = nil }
+        shown.show()
     }
 
     /// Runs until the window closes.

@@ -1,6 +1,6 @@
 import HoorayGtk
 
-/// The window, titled "Hooray": Home and Moments, switched in the header bar (at the bottom of a
+/// The window, titled "Hooray": Home, Moments and Habits, switched in the header bar (at the bottom of a
 /// narrow window); Log a moment and Praise over them; the page for a hoorayd that is not running;
 /// and toasts for what went wrong. Ctrl+N starts a new moment from anywhere in the window.
 @MainActor
@@ -17,6 +17,7 @@ final class MainWindow {
     private let log = LogScreen()
     private let praise = PraiseScreen()
     private let moments: MomentsScreen
+    private let habits: HabitsScreen
     private let notRunning = NotRunningScreen()
     private var isFirstRun = false
     private var isWatching = false
@@ -30,8 +31,10 @@ final class MainWindow {
         window = ApplicationWindow(application: application, title: "Hooray")
         window.setDefaultSize(width: 480, height: 560)
         moments = MomentsScreen(link: link, window: window)
+        habits = HabitsScreen(link: link, window: window)
         views.add(home.root, name: "home", title: "Home", iconName: "go-home-symbolic")
         views.add(moments.root, name: "moments", title: "Moments", iconName: "view-list-symbolic")
+        views.add(habits.root, name: "habits", title: "Habits", iconName: "object-select-symbolic")
         views.expand(horizontally: true, vertically: true)
         switcher = ViewSwitcherTitle(stack: views, title: "Hooray")
         bottomSwitcher = ViewSwitcherBar(stack: views)
@@ -55,10 +58,12 @@ final class MainWindow {
         switcher.onTitleVisibleChanged { [unowned self] in revealBottomSwitcher() }
         views.onViewChanged { [unowned self] in
             if views.visibleView == "moments" { moments.refresh() }
+            if views.visibleView == "habits" { habits.refresh() }
         }
         home.onDidAThing = { [unowned self] in newMoment() }
         moments.onLogMoment = { [unowned self] in newMoment() }
         moments.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
+        habits.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         log.onCancel = { [unowned self] in
             log.finishDraft()
             showHome()
@@ -199,6 +204,7 @@ final class MainWindow {
             guard let self else { return }
             if stack.visiblePage == "praise" { praise.changed() }
             if stack.visiblePage == "home", views.visibleView == "moments" { moments.refresh() }
+            if stack.visiblePage == "home", views.visibleView == "habits" { habits.refresh() }
         }
     }
 

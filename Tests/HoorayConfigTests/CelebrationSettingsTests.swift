@@ -47,6 +47,30 @@ import Testing
             ])
     }
 
+    @Test func theCelebrationWindowIsOnUnlessTurnedOff() throws {
+        let directory = try TemporaryDirectory()
+        let (unset, _) = try parseFile("[celebrations]\nstyle = \"calm\"\n", in: directory)
+        let (off, _) = try parseFile("[celebrations]\nwindow = false\n", in: directory)
+
+        #expect(try CoreSettings.decode(from: unset).0.celebrations.window)
+        let (settings, warnings) = try CoreSettings.decode(from: off)
+        #expect(!settings.celebrations.window)
+        #expect(settings.celebrations.style == .calm)
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func aWindowThatIsNotTrueOrFalseIsAnErrorAtItsPlace() throws {
+        let directory = try TemporaryDirectory()
+        let (root, file) = try parseFile("[celebrations]\nwindow = \"no\"\n", in: directory)
+
+        let found = diagnostics { try CoreSettings.decode(from: root) }
+
+        #expect(found.count == 1)
+        #expect(
+            found.first?.description.hasPrefix("\(file):2:10: error: celebrations.window: expected") == true, "\(found)"
+        )
+    }
+
     @Test func aPluginsOwnStyleOverridesTheGlobalOne() throws {
         let directory = try TemporaryDirectory()
         try directory.write("etc/hooray/hooray.toml", "[celebrations]\nstyle = \"playful\"\n")

@@ -58,7 +58,7 @@ import WinsPlugin
         #expect(
             settings == [
                 "catch_up_within", "icon", "server_timeout", "retry_every", "quiet_hours", "burst_limit",
-                "keep_delivered", "level", "style", "store", "provider", "connect_timeout", "timeout",
+                "keep_delivered", "level", "style", "window", "store", "provider", "connect_timeout", "timeout",
                 "max_response_bytes",
             ])
     }

@@ -11,7 +11,8 @@ import Foundation
 ///
 /// The bus has no service directories, so nothing is ever D-Bus-activated on it: a name is owned
 /// only when a test started a program that owns it. That makes "no notification server" a
-/// dependable state, unlike on a desktop where the server may be started on demand.
+/// dependable state, unlike on a desktop where the server may be started on demand. A test of
+/// D-Bus activation gives it a folder of its own service files (`serviceDirectory`).
 ///
 /// ``stop()`` ends the daemon, and ``start()`` brings a fresh one up at the same address, which
 /// tests use to simulate a session bus that went away and came back. The daemon runs under a small
@@ -28,6 +29,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
     private var daemonPID: Int32 = 0
     private let directory: TemporaryDirectory
     private let user: UInt32?
+    private let serviceDirectory: String?
 
     /// The bus address, such as `unix:path=/tmp/hooray-bus-Ab12Cd/bus`, for `DBUS_SESSION_BUS_ADDRESS`.
     public let address: String
@@ -36,10 +38,13 @@ public final class PrivateSessionBus: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - user: The uid to run the daemon as; this process's by default.
+    ///   - serviceDirectory: A folder of D-Bus service files the bus starts programs from on
+    ///     demand; none by default.
     ///   - timeout: How long the daemon may take to start.
     /// - Throws: ``SystemTestingError`` when `dbus-daemon` is missing or does not start.
-    public init(user: UInt32? = nil, timeout: Duration = .seconds(10)) async throws {
+    public init(user: UInt32? = nil, serviceDirectory: String? = nil, timeout: Duration = .seconds(10)) async throws {
         self.user = user
+        self.serviceDirectory = serviceDirectory
         directory = try TemporaryDirectory(prefix: "hooray-bus")
         address = "unix:path=\(directory.appending("bus"))"
         try await start(timeout: timeout)
@@ -61,7 +66,8 @@ public final class PrivateSessionBus: @unchecked Sendable {
         // The shell of the previous daemon removed the directory.
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         unlink(directory.appending("bus"))
-        try directory.write(Self.configuration(listeningOn: address), to: "session.conf")
+        try directory.write(
+            Self.configuration(listeningOn: address, serviceDirectory: serviceDirectory), to: "session.conf")
         if let user { try SecondUser.give(directory.path, to: user) }
         // `cat` returns when our end of its standard input closes, on stop() or when this process
         // dies; then the shell ends the daemon and removes the directory, which a process that
@@ -124,20 +130,22 @@ public final class PrivateSessionBus: @unchecked Sendable {
         }.first
     }
 
-    private static func configuration(listeningOn address: String) -> String {
-        """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>\(address)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """
+    private static func configuration(listeningOn address: String, serviceDirectory: String?) -> String {
+        let services = serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? ""
+        return """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>\(address)</listen>
+              <auth>EXTERNAL</auth>
+              \(services)
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
     }
 }

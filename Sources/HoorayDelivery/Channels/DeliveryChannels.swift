@@ -26,7 +26,8 @@ public struct DeliveryChannels: Sendable {
     ///   - logger: Where delivery problems are logged.
     public static func standard(icon: String, serverTimeout: Duration, logger: Logger) -> DeliveryChannels {
         DeliveryChannels([
-            LibNotifyChannel(icon: icon, serverTimeout: serverTimeout, logger: logger)
+            LibNotifyChannel(icon: icon, serverTimeout: serverTimeout, logger: logger),
+            CelebrationWindowChannel(logger: logger),
         ])
     }
 
@@ -66,13 +67,16 @@ public struct DeliveryChannels: Sendable {
     ///   - notice: What to show.
     ///   - id: The engine's id of the notice.
     ///   - handles: The channels' handles of earlier versions, by channel name.
+    ///   - skipping: The names of channels the user turned off, such as the celebration window's.
     /// - Returns: The handles by channel name (earlier ones kept where a channel did not show it
     ///   now) when any channel showed it; otherwise the first channel's reason.
-    public func deliver(_ notice: Notice, id: NoticeID, handles: [String: String]) async -> ChannelsOutcome {
+    public func deliver(
+        _ notice: Notice, id: NoticeID, handles: [String: String], skipping: Set<String> = []
+    ) async -> ChannelsOutcome {
         var shown = handles
         var delivered = false
         var failure: ChannelsOutcome?
-        for channel in all {
+        for channel in all where !skipping.contains(channel.name) {
             switch await channel.deliver(notice, id: id, replacing: handles[channel.name]) {
             case .delivered(let handle):
                 shown[channel.name] = handle

@@ -27,8 +27,13 @@ final class HoorayFixture: Sendable {
     ///     // ...
     /// }
     /// ```
-    static func with<Result>(_ body: (HoorayFixture) async throws -> Result) async throws -> Result {
-        let fixture = try await HoorayFixture()
+    ///
+    /// - Parameter appActivation: Whether the session bus starts the desktop app on demand (D-Bus
+    ///   activation), through ``appActivationScript``, which the test writes.
+    static func with<Result>(appActivation: Bool = false, _ body: (HoorayFixture) async throws -> Result)
+        async throws -> Result
+    {
+        let fixture = try await HoorayFixture(appActivation: appActivation)
         do {
             let result = try await body(fixture)
             await fixture.tearDown()
@@ -39,9 +44,26 @@ final class HoorayFixture: Sendable {
         }
     }
 
-    init() async throws {
+    /// The program the session bus runs when it starts the app (with `appActivation`), which the
+    /// test writes: a shell script that gives the app the test's display and folders.
+    var appActivationScript: String { home.appending("app-activated.sh") }
+
+    init(appActivation: Bool = false) async throws {
         home = try TemporaryDirectory(prefix: "hooray-e2e")
-        bus = try await PrivateSessionBus()
+        var services: String?
+        if appActivation {
+            // The app's service file as the package installs it, but for the script.
+            let folder = home.appending("dbus-services")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try """
+            [D-BUS Service]
+            Name=org.hooray.Hooray
+            Exec=/bin/sh \(home.appending("app-activated.sh"))
+
+            """.write(toFile: folder + "/org.hooray.Hooray.service", atomically: true, encoding: .utf8)
+            services = folder
+        }
+        bus = try await PrivateSessionBus(serviceDirectory: services)
         for folder in ["config/hooray", "data", "runtime", "etc/conf.d"] {
             try FileManager.default.createDirectory(
                 atPath: home.appending(folder), withIntermediateDirectories: true,

@@ -1,0 +1,200 @@
+import Foundation
+import HoorayGtk
+
+/// Habits (seed 004 §3.1): each habit with its streak ("15 days") and today's check, a round
+/// button named for screen readers "Done today: NAME"; checking it asks hoorayd as `hooray habit
+/// done NAME` does, so a milestone reached here is celebrated as from a terminal. Without habits,
+/// the seed's empty state and its **Add your first habit** button. Read from hoorayd each time it
+/// shows and at each change hoorayd pushes; rows are updated in place while the same habits are
+/// listed, so a change pushed back takes no button from under the user.
+@MainActor
+final class HabitsScreen {
+    /// The empty state's words.
+    static let emptyTitle = "No habits yet"
+    static let emptyDetails = "Something small you want to do each day: check it here and watch its streak grow."
+
+    let root = Stack()
+    /// Runs when hoorayd could not do something: what went wrong, and what the user was doing.
+    var onProblem: @MainActor (DaemonLink.Problem, String) -> Void = { _, _ in }
+
+    private let link: DaemonLink
+    private let window: Window
+    private let clamp = Clamp()
+    /// The rows listed now, by habit id, with their check.
+    private var rows: [(habit: DaemonLink.ListedHabit, row: ActionRow, check: ToggleButton)] = []
+    private var dialog: MessageDialog?
+    /// Counts the readings from hoorayd, so that an older one answering late is not shown.
+    private var readings = 0
+
+    init(link: DaemonLink, window: Window) {
+        self.link = link
+        self.window = window
+        let scrolled = ScrolledWindow()
+        scrolled.child = clamp
+        scrolled.expand(horizontally: true, vertically: true)
+        let empty = StatusPage(
+            title: Self.emptyTitle, description: Self.emptyDetails, iconName: "object-select-symbolic")
+        let addFirst = Button(label: "_Add your first habit")
+        addFirst.addCSSClass("suggested-action")
+        addFirst.addCSSClass("pill")
+        addFirst.center()
+        addFirst.onClicked { [unowned self] in askForHabit(draft: "") }
+        empty.child = addFirst
+        root.add(scrolled, name: "list")
+        root.add(empty, name: "empty")
+        root.expand(horizontally: true, vertically: true)
+    }
+
+    /// Reads the habits from hoorayd again and shows them.
+    func refresh() {
+        readings += 1
+        let reading = readings
+        Task { @MainActor in
+            do throws(DaemonLink.Problem) {
+                let habits = try await link.habits()
+                guard reading == readings else { return }
+                show(habits)
+            } catch {
+                guard reading == readings else { return }
+                onProblem(error, "list your habits")
+            }
+        }
+    }
+
+    /// "1 day", "15 days".
+    static func days(_ count: Int) -> String {
+        count == 1 ? "1 day" : "\(count) days"
+    }
+
+    /// The line under a habit's name: its streak, today, and its badge.
+    static func subtitle(of habit: DaemonLink.ListedHabit) -> String {
+        var parts = [days(habit.streak)]
+        switch habit.today {
+        case "done": parts.append("done today")
+        case "paused": parts.append("paused")
+        case "notDue": parts.append("not due today")
+        default: break
+        }
+        if let badge = habit.badge { parts.append("\(badge) Day badge") }
+        return parts.joined(separator: " · ")
+    }
+
+    private func show(_ habits: [DaemonLink.ListedHabit]) {
+        guard !habits.isEmpty else {
+            rows = []
+            clamp.child = nil
+            root.visiblePage = "empty"
+            return
+        }
+        // The same habits: each row is brought up to date where it is.
+        if rows.map({ $0.habit.id }) == habits.map(\.id) {
+            for (index, habit) in habits.enumerated() where rows[index].check.isSensitive {
+                update(index, to: habit)
+            }
+            root.visiblePage = "list"
+            return
+        }
+        let group = PreferencesGroup(title: "Today")
+        rows = habits.map { habit in
+            let row = ActionRow(title: habit.name, subtitle: Self.subtitle(of: habit))
+            let check = ToggleButton(iconName: "object-select-symbolic", name: "Done today: \(habit.name)")
+            check.addCSSClass("circular")
+            check.isActive = habit.today == "done"
+            check.isSensitive = habit.today != "paused"
+            row.addSuffix(check)
+            group.add(row)
+            return (habit, row, check)
+        }
+        for (index, entry) in rows.enumerated() {
+            let id = entry.habit.id
+            entry.check.onToggled { [unowned self] in toggled(id, index: index) }
+        }
+        let column = Box(.vertical, spacing: 18)
+        column.setMargin(18)
+        column.append(group)
+        clamp.child = column
+        root.visiblePage = "list"
+    }
+
+    private func update(_ index: Int, to habit: DaemonLink.ListedHabit) {
+        let check = rows[index].check
+        rows[index].habit = habit
+        rows[index].row.subtitle = Self.subtitle(of: habit)
+        // Set while greyed out: not a click.
+        check.isSensitive = false
+        check.isActive = habit.today == "done"
+        check.isSensitive = habit.today != "paused"
+    }
+
+    /// A check clicked: what it asks for, whatever a terminal did meanwhile.
+    private func toggled(_ id: String, index: Int) {
+        guard index < rows.count, rows[index].habit.id == id else { return }
+        let (habit, row, check) = rows[index]
+        // Set here, while greyed out, to what hoorayd answered: not a click.
+        guard check.isSensitive else { return }
+        check.isSensitive = false
+        let done = check.isActive
+        Task { @MainActor in
+            do throws(DaemonLink.Problem) {
+                let streak = try await link.setHabitDone(habit.name, to: done, requestID: Self.newRequestID())
+                var now = habit
+                now.today = done ? "done" : "due"
+                if let streak { now.streak = streak }
+                row.subtitle = Self.subtitle(of: now)
+                if index < rows.count, rows[index].habit.id == id { rows[index].habit = now }
+                // Read again for what only hoorayd knows, such as a milestone's badge.
+                check.isSensitive = true
+                refresh()
+            } catch .alreadySaved {
+                // Done by an earlier try.
+            } catch {
+                // Back as it was: the check says what hoorayd holds.
+                check.isActive.toggle()
+                onProblem(error, done ? "mark the habit done" : "take back the habit's mark")
+            }
+            check.isSensitive = true
+        }
+    }
+
+    /// Asks for a new habit's name; what the user typed comes back when hoorayd refused it.
+    private func askForHabit(draft: String) {
+        let dialog = MessageDialog(
+            parent: window, heading: "Add a habit", body: "Done every day; `hooray habit edit` changes its rhythm.")
+        let field = Entry(placeholder: "Read 10 pages")
+        field.setAccessibleLabel("The habit's name")
+        field.text = draft
+        field.activatesDefault = true
+        dialog.extraChild = field
+        dialog.addResponse("cancel", label: "Cancel")
+        dialog.addResponse("add", label: "Add", appearance: .suggested)
+        dialog.defaultResponse = "add"
+        dialog.closeResponse = "cancel"
+        dialog.onResponse { [unowned self] answer in
+            self.dialog = nil
+            let name = field.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard answer == "add" else { return }
+            guard !name.isEmpty else {
+                onProblem(.failed("a habit needs a name; type one, such as “Read 10 pages”"), "add the habit")
+                askForHabit(draft: field.text)
+                return
+            }
+            Task { @MainActor in
+                do throws(DaemonLink.Problem) {
+                    try await link.addHabit(name, requestID: Self.newRequestID())
+                } catch .alreadySaved {
+                    // Added by an earlier try.
+                } catch {
+                    onProblem(error, "add the habit")
+                    askForHabit(draft: field.text)
+                }
+                refresh()
+            }
+        }
+        self.dialog = dialog
+        dialog.present()
+    }
+
+    private static func newRequestID() -> String {
+        UUID().uuidString.lowercased()
+    }
+}
