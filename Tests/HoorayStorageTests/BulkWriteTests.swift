@@ -89,4 +89,41 @@ import Testing
         #expect(stored.count == Self.reminders.count)
         #expect(Set(stored.map(\.reminder)) == Set(Self.reminders))
     }
+
+    @Test(
+        "At a first start an id declared twice is stored as its last declaration, and the plan made aside has every time"
+    )
+    func firstStartWithRepeatedIDsPlansAside() async throws {
+        let (database, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The first 200 declared again at the end, with another title, time and digest.
+        let again = Self.reminders.prefix(200).map { reminder in
+            Reminder(
+                id: reminder.id, schedule: .daily(at: TimeOfDay(hour: 23, minute: 59)!, zone: utc),
+                notice: Notice(title: "Again \(reminder.id)", body: "Stand up"))
+        }
+        let declared =
+            Self.reminders.map { reminder in DeclaredRule(id: reminder.id, sourceDigest: "d") { reminder } }
+            + again.map { reminder in DeclaredRule(id: reminder.id, sourceDigest: "e") { reminder } }
+        let plan = try await database.replaceRules(
+            plugin: "reminders", declaring: declared, version: "1", now: t0, computeNextDue: Self.nextDue
+        ) { times in
+            (count: times.count, last: Dictionary(times.map { ($0.reminderID, $0.nextDue) }) { _, last in last })
+        }
+        #expect(plan.count == 12_200, "every declaration has its time, in the plan made aside")
+        #expect(plan.last.count == 12_000)
+        #expect(plan.last["r0"] == t0.addingTimeInterval(Double(23 * 60 + 59) * 60), "an id declared twice: the last")
+        #expect(plan.last["r300"] == Self.nextDue(Self.reminders[300].schedule))
+        let stored = try await database.rules(plugin: "reminders")
+        #expect(stored.count == 12_000)
+        let byID = Dictionary(uniqueKeysWithValues: stored.map { ($0.reminder.id, $0) })
+        #expect(byID["r0"]?.reminder.notice.title == "Again r0", "the last declaration is the one stored")
+        #expect(byID["r300"]?.reminder.notice.title == "Reminder 300")
+        // Declared again unchanged: a rule declared once keeps its stored time (nothing is planned).
+        let times = try await database.replaceRules(
+            plugin: "reminders", declaring: declared, version: "1", now: t0, computeNextDue: { _ in nil })
+        let kept = times.filter { Int($0.reminderID.dropFirst())! >= 200 }
+        #expect(kept.count == 11_800)
+        #expect(kept.allSatisfy { $0.nextDue != nil && $0.nextDue == plan.last[$0.reminderID] })
+    }
 }
