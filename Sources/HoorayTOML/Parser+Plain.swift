@@ -35,7 +35,7 @@ extension Parser {
         // Only ASCII (the key, spaces and `=`) stands between the key and the value, on one line.
         var valuePosition = keyPosition
         valuePosition.column += valueStart - start
-        valuePosition.offset = valueStart
+        valuePosition.offset += valueStart - start
         let item = TOMLItem(value: value, position: valuePosition)
         builder.addToCurrentTable(TOMLTable.Entry(key: key, keyPosition: keyPosition, item: item))
         // Only a multi-line string holds a line feed before the one that ends the line.

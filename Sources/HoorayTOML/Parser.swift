@@ -35,12 +35,18 @@ struct Parser {
     /// Keys and short strings, each made once (see ``string(_:_:)``).
     var interner: StringInterner
 
-    init(bytes: UnsafeBufferPointer<UInt8>, version: TOMLVersion, buildsSyntax: Bool = true) {
+    /// - Parameters:
+    ///   - bytes: The text, or a part of it that starts a line (``ListSplit``).
+    ///   - line: The line the bytes start on.
+    ///   - base: Where the bytes start in the whole text: places are given in the whole text's terms.
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, version: TOMLVersion, buildsSyntax: Bool = true, line: Int = 1, base: Int = 0
+    ) {
         self.bytes = bytes
         self.count = bytes.count
         self.version = version
         self.buildsSyntax = buildsSyntax
-        self.tracker = PositionTracker(bytes: bytes)
+        self.tracker = PositionTracker(bytes: bytes, line: line, base: base)
         self.interner = StringInterner(textSize: bytes.count)
     }
 

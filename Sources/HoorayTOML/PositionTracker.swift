@@ -2,12 +2,21 @@
 /// further on (and back a little for the rare place behind).
 struct PositionTracker {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Where `bytes` start in the whole text, when they are a part of it (``ListSplit``): added to
+    /// each offset given out.
+    let base: Int
     private var offset = 0
     private var line = 1
     private var column = 1
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    /// - Parameters:
+    ///   - bytes: The text, or a part of it that starts a line.
+    ///   - line: The line the bytes start on.
+    ///   - base: Where the bytes start in the whole text.
+    init(bytes: UnsafeBufferPointer<UInt8>, line: Int = 1, base: Int = 0) {
         self.bytes = bytes
+        self.line = line
+        self.base = base
     }
 
     mutating func position(at wanted: Int) -> TOMLPosition {
@@ -23,20 +32,20 @@ struct PositionTracker {
             offset = lineStart
             column = 1
         }
-        guard offset < target, let base = bytes.baseAddress else {
-            return TOMLPosition(line: line, column: column, offset: target)
+        guard offset < target, let start = bytes.baseAddress else {
+            return TOMLPosition(line: line, column: column, offset: base + target)
         }
         var offset = self.offset
         var line = self.line
         var column = self.column
         while offset < target {
             // Eight bytes at a time while they hold no line feed and no byte of a longer character.
-            if target - offset >= 8, Self.isPlain(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) {
+            if target - offset >= 8, Self.isPlain(UnsafeRawPointer(start + offset).loadUnaligned(as: UInt64.self)) {
                 offset += 8
                 column += 8
                 continue
             }
-            let byte = base[offset]
+            let byte = start[offset]
             if byte == 0x0A {
                 line += 1
                 column = 1
@@ -48,7 +57,7 @@ struct PositionTracker {
         self.offset = offset
         self.line = line
         self.column = column
-        return TOMLPosition(line: line, column: column, offset: target)
+        return TOMLPosition(line: line, column: column, offset: base + target)
     }
 
     /// Told by the parser that the text from `start`, where the tracker is, to the line feed at

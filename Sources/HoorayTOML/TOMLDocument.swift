@@ -57,6 +57,8 @@ public struct TOMLDocument: Sendable {
         parsing text: String, version: TOMLVersion = .v1_1
     ) -> (root: TOMLTable, diagnostics: [TOMLDiagnostic]) {
         func read(_ buffer: UnsafeBufferPointer<UInt8>) -> (root: TOMLTable, diagnostics: [TOMLDiagnostic]) {
+            // A long list of tables is read in two halves at once (``ListSplit``).
+            if let halves = ListSplit.values(of: buffer, version: version) { return halves }
             var parser = Parser(bytes: buffer, version: version, buildsSyntax: false)
             _ = parser.parseDocument()
             return (parser.builder.finishedRoot(), parser.finishedDiagnostics())

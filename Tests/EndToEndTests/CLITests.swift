@@ -23,6 +23,32 @@ struct CLITests {
         }
     }
 
+    @Test(
+        "A file of 30,000 reminders, read and decoded in two halves at once, reports a mistake in either half at its place"
+    )
+    func configCheckOfALongListFindsAMistakeInEitherHalf() async throws {
+        try await HoorayFixture.with { fixture in
+            func list(wrongAt wrong: Int?) -> String {
+                (0..<30_000).map { index in
+                    "[[plugins.reminders.reminder]]\nid = \"r\(index)\"\ntitle = \"Reminder \(index)\"\n"
+                        + "at = \"\(index == wrong ? "25:00" : "09:30")\"\n"
+                }.joined(separator: "\n")
+            }
+            let good = try fixture.home.write(list(wrongAt: nil), to: "good.toml")
+            let result = try await fixture.hooray("config", "check", good)
+            #expect(result.status == .exited(0))
+            #expect(result.standardOutput.contains("Configuration OK"))
+            // Each entry is 5 lines: the `at` of entry N is on line 5 N + 4.
+            for wrong in [7, 29_990] {
+                let path = try fixture.home.write(list(wrongAt: wrong), to: "wrong-\(wrong).toml")
+                let result = try await fixture.hooray("config", "check", path)
+                #expect(result.status == .exited(78))
+                #expect(result.standardError.contains("\(path):\(5 * wrong + 4):6:"), "\(result.standardError)")
+                #expect(result.standardError.contains("25:00"))
+            }
+        }
+    }
+
     @Test func configCheckReportsSyntaxErrorsWithLineAndColumn() async throws {
         try await HoorayFixture.with { fixture in
             let path = try fixture.home.write("[delivery\nicon = \"x\"\n", to: "syntax.toml")

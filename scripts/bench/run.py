@@ -1116,6 +1116,8 @@ def findings(results, options):
                     "(a place is worked out when a message needs one); a line of the usual shape goes straight into its "
                     "table, and keys and texts that repeat are made once. A good `[[plugins.reminders.reminder]]` "
                     "entry is read straight from its table; only an entry with something off goes through `Decodable`, "
+                    "a long list of tables is read, and then its entries, in two halves at once (the second on a thread "
+                    "of its own; anything but a clean list is read whole again, so every message stays the same), "
                     "so every message stays word for word. `config check` keeps its trees until it exits rather than "
                     "freeing them. What is left of it is mostly the reading itself (`scripts/bench/toml-read.sh` times "
                     "it alone) and the program's own start. "

@@ -153,8 +153,17 @@ public struct ConfigNode: Sendable, Hashable {
     ///
     /// Arrays of tables are concatenated when configuration layers are merged; other arrays are replaced.
     public var isArrayOfTables: Bool {
-        guard let count = elementCount, count > 0 else { return false }
-        return (0..<count).allSatisfy { element(at: $0).isTable }
+        switch storage {
+        case .read(let item, _):
+            // Looked at in place: 100,000 elements are not each made a node.
+            guard case .array(let items) = item.value, !items.isEmpty else { return false }
+            return items.allSatisfy {
+                if case .table = $0.value { true } else { false }
+            }
+        case .made(let value, _):
+            guard case .array(let elements) = value, !elements.isEmpty else { return false }
+            return elements.allSatisfy(\.isTable)
+        }
     }
 
     /// The node under `key` when this node is a table; `nil` otherwise.

@@ -1,3 +1,4 @@
+import Foundation
 import HoorayKit
 import HoorayTOML
 
@@ -60,14 +61,14 @@ extension Array: TableDecodableArray where Element: ConfigTableDecodable {
         switch node.storage {
         case .read(let item, _):
             guard case .array(let items) = item.value else { return nil }
-            var elements: [Element] = []
-            elements.reserveCapacity(items.count)
-            for item in items {
-                guard case .table(let table) = item.value,
-                    let element = Element(readingGood: ReadTableReader(entries: table.entries))
-                else { return nil }
-                elements.append(element)
-            }
+            guard items.count >= halvesFrom else { return readGood(items[...]) }
+            // A long list is read in two halves at once, the first on a thread of its own.
+            let middle = items.count / 2
+            let first = HalfReading<Element>()
+            Thread.detachNewThread { first.finish(readGood(items[..<middle])) }
+            let second = readGood(items[middle...])
+            guard var elements = first.wait(), let second else { return nil }
+            elements.append(contentsOf: second)
             return elements
         case .made:
             guard let count = node.elementCount else { return nil }
@@ -79,6 +80,45 @@ extension Array: TableDecodableArray where Element: ConfigTableDecodable {
             }
             return elements
         }
+    }
+}
+
+extension Array where Element: ConfigTableDecodable {
+    /// From this many elements on, a list is read in two halves at once.
+    static var halvesFrom: Int { 20_000 }
+
+    /// The elements, when every one is a table and a good one; `nil` otherwise.
+    static func readGood(_ items: ArraySlice<TOMLItem>) -> [Element]? {
+        var elements: [Element] = []
+        elements.reserveCapacity(items.count)
+        for item in items {
+            guard case .table(let table) = item.value,
+                let element = Element(readingGood: ReadTableReader(entries: table.entries))
+            else { return nil }
+            elements.append(element)
+        }
+        return elements
+    }
+}
+
+/// The first half of a list read on a thread of its own, handed back.
+private final class HalfReading<Element: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var done = false
+    private var elements: [Element]?
+
+    func finish(_ elements: [Element]?) {
+        condition.lock()
+        (self.elements, done) = (elements, true)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait() -> [Element]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done { condition.wait() }
+        return elements.take()
     }
 }
 

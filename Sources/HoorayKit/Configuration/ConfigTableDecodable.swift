@@ -26,7 +26,7 @@ package protocol ConfigTableReader {
 /// gives a value only when the table is good in every respect, and then the very value that
 /// `init(from:)` would give, with no warning lost (a key it does not know is a `nil`, since
 /// `init(from:)` warns about it).
-package protocol ConfigTableDecodable: Decodable {
+package protocol ConfigTableDecodable: Decodable, Sendable {
     /// The value, when the table holds a good one and nothing else; `nil` when anything is off.
     ///
     /// - Parameter table: The table.
