@@ -24,4 +24,36 @@ struct DesktopAppLiveTests {
             }
         }
     }
+
+    @Test("A paused habit resumed in a terminal: its check in the open Habits view works again with nothing clicked")
+    func aHabitResumedInATerminalCanBeCheckedInHabits() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            for step in [["habit", "add", "Stretch"], ["habit", "pause", "Stretch"]] {
+                let output = try await fixture.hooray(arguments: step)
+                #expect(output.status == .exited(0), "\(step): \(output.standardError)")
+            }
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["resumed", HoorayFixture.binDirectory + "/hooray", "Stretch"])
+            await daemon.stop()
+            await server.stop()
+            #expect((seen.pausedLabels ?? []).contains("0 days · paused"), "\(context)")
+            #expect((seen.resumedLabels ?? []).contains("0 days"), "the row says paused no more: \(context)")
+            #expect(!(seen.resumedLabels ?? []).contains("0 days · paused"), "\(context)")
+        }
+    }
+
+    @Test("hooray-app refuses GApplication's options other than --gapplication-service, saying which it takes")
+    func otherGApplicationOptionsAreRefused() async throws {
+        for option in ["--gapplication-app-id=org.example.Other", "--bogus"] {
+            let output = try await ProcessRunner.run(
+                HoorayFixture.binDirectory + "/hooray-app", arguments: [option], timeout: .seconds(30))
+            #expect(output.status == .exited(2), "\(option): \(output)")
+            #expect(
+                output.standardError.contains(
+                    "hooray-app: unknown option \(option); hooray-app takes --quick or nothing"),
+                "\(option): \(output.standardError)")
+        }
+    }
 }
