@@ -268,6 +268,8 @@ struct DesktopAppCelebrationTests {
     @Test("Over a full-screen window one celebration waits: a newer one takes the place of the one waiting")
     func aNewerCelebrationReplacesTheWaitingOne() async throws {
         try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
             let desktop = try await Desktop(fixture)
             let app = try ChildProcess(HoorayFixture.binDirectory + "/hooray-app", environment: desktop.environment)
             let ready = try await desktop.drive(["windows"])
@@ -300,15 +302,19 @@ struct DesktopAppCelebrationTests {
             let after = try await desktop.drive(["watch", Self.title])
             let appStatus = await app.stop()
             await desktop.stop()
+            await daemon.stop()
+            await server.stop()
             let context = Comment(
                 rawValue: "\(ready.standardOutput)\(after.standardOutput)\(after.standardError)\n"
                     + "app (\(appStatus)): \(app.standardError)")
             #expect(waits, context)
+            #expect(!ready.standardOutput.contains("\"error\""), "the window opened: \(context)")
             let seen = try #require(
                 try? JSONDecoder().decode(Seen.self, from: Data(after.standardOutput.utf8)), context)
             #expect(seen.error == nil, context)
             #expect((seen.celebrationLabels ?? []).contains(Self.title), context)
             #expect(seen.windows == ["Hooray", Self.title], "the older one is not shown too: \(context)")
+            if let after = seen.shownAfter { print("Newer celebration shown \(after) s after the full screen ended") }
         }
     }
 
