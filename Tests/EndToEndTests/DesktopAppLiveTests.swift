@@ -3,7 +3,9 @@ import HooraySystemTesting
 import Testing
 
 /// The window shows what changed elsewhere at once, pushed by hoorayd (its `changes`), never polled.
-@Suite(.timeLimit(.minutes(5)))
+// One window at a time, as in DesktopAppTests: two X servers, accessibility buses and dogtails side by
+// side are more than a loaded machine (the whole suite at once) serves within the scripts' deadlines.
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct DesktopAppLiveTests {
     @Test("A win typed in a terminal appears in the open Moments view with nothing clicked")
     func aWinTypedInATerminalAppearsInMoments() async throws {
