@@ -5,11 +5,13 @@ Each screen is reached as a user reaches it, through the accessibility tree (dog
 of its own (Xvfb) against a real hoorayd in a temporary world (HOME, XDG folders, a private session
 bus): nothing of the user's is read or changed. The colour scheme is forced with libadwaita's
 ADW_DEBUG_COLOR_SCHEME (prefer-light, prefer-dark), which AdwStyleManager honours as it would the
-desktop's setting. Screens:
+desktop's setting. A run makes the same pictures as the last: Home opens on its first phrase
+(HOORAY_APP_FIRST_PHRASE), not a random one; every moment gets the same offline praise (a praise_file
+of one line); GTK's animations and the caret's blinking are off. Screens:
 
   home            Home, hoorayd running, a few moments logged
   <view>          each page of the view switcher other than Home (found on screen, not listed here:
-                  Moments, and any page added later), with moments
+                  Moments, Habits, and any page added later), with moments and two habits
   log             Log a moment, something typed
   praise          the Praise view after saving it
   quick           `hooray-app --quick`, something typed
@@ -22,6 +24,7 @@ imagemagick, optipng; `make screenshots` installs them). Run with /usr/bin/pytho
 """
 
 import argparse
+import datetime
 import os
 import re
 import shutil
@@ -40,6 +43,10 @@ MOMENTS = [
     ("Took a short walk around the block", "calm", "1h"),
     ("Drank a glass of water", None, "20m"),
 ]
+# The offline praise every moment gets here (the built-in pool's words, always the same).
+PRAISE = "Something good happened, and you made it happen."
+# Habits: name, the days done before today (from its start, that many days ago), and whether today too.
+HABITS = [("Read 10 pages", 5, False), ("Stretch", 0, True)]
 DEADLINE = 30.0
 # Lists the applications in the accessibility registry.
 PROBE = "import pyatspi; print([pyatspi.Registry.getDesktop(0)[i].name for i in range(pyatspi.Registry.getDesktop(0).childCount)])"
@@ -97,7 +104,7 @@ class Shooter:
         self.tree = None
 
     def open(self, *arguments):
-        environment = dict(os.environ, ADW_DEBUG_COLOR_SCHEME=SCHEMES[self.scheme])
+        environment = dict(os.environ, ADW_DEBUG_COLOR_SCHEME=SCHEMES[self.scheme], HOORAY_APP_FIRST_PHRASE="1")
         self.process = subprocess.Popen([str(self.app), *arguments], env=environment, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
 
@@ -213,6 +220,16 @@ def not_running(shooter):
 PARTS = {"empty": empty, "moments": with_moments, "not-running": not_running}
 
 
+def seed_habits(world, hooray):
+    today = datetime.datetime.now(datetime.timezone.utc).date()  # the world runs on UTC
+    for name, days, today_too in HABITS:
+        world.run([hooray, "habit", "add", name, "--start", (today - datetime.timedelta(days=days)).isoformat()])
+        for back in range(days, 0, -1):
+            world.run([hooray, "habit", "done", name, "--date", (today - datetime.timedelta(days=back)).isoformat()])
+        if today_too:
+            world.run([hooray, "habit", "done", name])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin-dir", default=str(REPO_ROOT / ".build" / "debug"))
@@ -231,7 +248,15 @@ def main():
     output = Path(options.output).absolute()
     output.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix="hooray-screenshots-"))
-    world = World(root, user_config="").start()
+    # The same pictures each run: one offline praise (hoorayd picks among several at random), and no
+    # animation or blinking caret caught half-way (GTK's settings in the world's XDG_CONFIG_HOME).
+    praise = root / "praise.txt"
+    praise.write_text(PRAISE + "\n", encoding="utf-8")
+    world = World(root, user_config=f'[plugins.wins]\npraise_file = "{praise}"\n').start()
+    gtk = world.folders["config"] / "gtk-4.0"
+    gtk.mkdir(parents=True, exist_ok=True)
+    (gtk / "settings.ini").write_text(
+        "[Settings]\ngtk-enable-animations = false\ngtk-cursor-blink = false\n", encoding="utf-8")
     desktop = Desktop(world)
     daemon = None
     try:
@@ -244,6 +269,7 @@ def main():
             desktop.drive("empty", binaries / "hooray-app", output, scheme)
             for text, mood, ago in MOMENTS:
                 world.run([binaries / "hooray", "win", text, "--ago", ago] + (["--mood", mood] if mood else []))
+            seed_habits(world, binaries / "hooray")
             desktop.drive("moments", binaries / "hooray-app", output, scheme)
             daemon.stop()
             daemon = None

@@ -5,7 +5,9 @@ import HoorayGtk
 /// app for (`app.celebrate`, started through D-Bus activation when it is not running): the
 /// celebration's title and words, with a gentle glow when calm, sparks and confetti when playful;
 /// nothing moves when the desktop asks for reduced motion. It takes no focus from the window the
-/// user is in, waits while a full-screen window is in front, and closes itself after a few seconds.
+/// user is in, waits while a full-screen window is in front (at most ``longestWait``, and one
+/// celebration at a time: a newer one takes the waiting one's place), and closes itself after a few
+/// seconds.
 @MainActor
 final class CelebrationWindow {
     /// The app's action hoorayd calls for it (`app.celebrate`, with title, body and style).
@@ -14,6 +16,9 @@ final class CelebrationWindow {
     static let shownFor: Duration = .seconds(6)
     /// How often a celebration waiting for a full-screen window to go looks again.
     static let fullScreenCheck: Duration = .seconds(1)
+    /// How long a celebration waits for a full-screen window to go before it is given up: the
+    /// milestone was notified too, and an app started for it does not stay on unseen for hours.
+    static let longestWait: Duration = .seconds(30 * 60)
 
     /// The glow (calm) and the sparks (playful); with animations off, the glow stays still.
     static let css = """
@@ -47,7 +52,10 @@ final class CelebrationWindow {
 
     private static var styled = false
     private let window: Window
-    private var isWaiting = false
+    /// When it started waiting for a full-screen window to go; `nil` when it is not waiting.
+    private var waitingSince: ContinuousClock.Instant?
+    /// Whether it waits, not shown yet, for a full-screen window to go.
+    var isWaiting: Bool { waitingSince != nil }
     /// Runs once the window closed.
     var onClosed: @MainActor () -> Void = {}
 
@@ -92,17 +100,35 @@ final class CelebrationWindow {
     /// for do-not-disturb; the app runs on meanwhile (the window, not shown yet, is the app's).
     func show() {
         guard !Window.aFullScreenWindowIsActive else {
-            if !isWaiting {
-                isWaiting = true
-                FileHandle.standardError.write(
-                    Data("hooray-app: a full-screen window is in front; the celebration waits until it is not\n".utf8))
+            guard let since = waitingSince else {
+                waitingSince = .now
+                Self.say("a full-screen window is in front; the celebration waits until it is not")
+                MainLoop.after(Self.fullScreenCheck) { [weak self] in self?.show() }
+                return
             }
-            MainLoop.after(Self.fullScreenCheck) { [weak self] in self?.show() }
+            if since.duration(to: .now) >= Self.longestWait {
+                Self.say("a full-screen window stayed in front for 30 minutes; the celebration is given up")
+                giveUp()
+            } else {
+                MainLoop.after(Self.fullScreenCheck) { [weak self] in self?.show() }
+            }
             return
         }
-        isWaiting = false
+        waitingSince = nil
         window.showWithoutFocus()
         MainLoop.after(Self.shownFor) { [weak self] in self?.window.close() }
+    }
+
+    /// Lets go of the window without showing it: the app holds on to it no more, so an app started
+    /// for it quits.
+    func giveUp() {
+        waitingSince = nil
+        window.destroy()
+        closed()
+    }
+
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data("hooray-app: \(line)\n".utf8))
     }
 
     private func closed() {

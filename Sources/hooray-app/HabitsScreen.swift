@@ -25,6 +25,9 @@ final class HabitsScreen {
     private var dialog: MessageDialog?
     /// Counts the readings from hoorayd, so that an older one answering late is not shown.
     private var readings = 0
+    /// The habits whose check was clicked and whose save hoorayd has not answered yet: their rows
+    /// keep what the user asked for until it has.
+    private var saving: Set<String> = []
 
     init(link: DaemonLink, window: Window) {
         self.link = link
@@ -88,7 +91,8 @@ final class HabitsScreen {
         }
         // The same habits: each row is brought up to date where it is.
         if rows.map({ $0.habit.id }) == habits.map(\.id) {
-            for (index, habit) in habits.enumerated() where rows[index].check.isSensitive {
+            // A paused row is greyed out too: only a save in flight keeps its row as it is.
+            for (index, habit) in habits.enumerated() where !saving.contains(habit.id) {
                 update(index, to: habit)
             }
             root.visiblePage = "list"
@@ -131,20 +135,21 @@ final class HabitsScreen {
         guard index < rows.count, rows[index].habit.id == id else { return }
         let (habit, row, check) = rows[index]
         // Set here, while greyed out, to what hoorayd answered: not a click.
-        guard check.isSensitive else { return }
+        guard check.isSensitive, !saving.contains(id) else { return }
         check.isSensitive = false
+        saving.insert(id)
         let done = check.isActive
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
                 let streak = try await link.setHabitDone(habit.name, to: done, requestID: Self.newRequestID())
                 var now = habit
-                now.today = done ? "done" : "due"
+                // Marked done, it is done today. A mark taken back leaves the day due, or not due
+                // on a day off: only hoorayd knows which, and the reading below brings it; until
+                // then the line says nothing of today rather than guess.
+                now.today = done ? "done" : ""
                 if let streak { now.streak = streak }
                 row.subtitle = Self.subtitle(of: now)
                 if index < rows.count, rows[index].habit.id == id { rows[index].habit = now }
-                // Read again for what only hoorayd knows, such as a milestone's badge.
-                check.isSensitive = true
-                refresh()
             } catch .alreadySaved {
                 // Done by an earlier try.
             } catch {
@@ -152,7 +157,10 @@ final class HabitsScreen {
                 check.isActive.toggle()
                 onProblem(error, done ? "mark the habit done" : "take back the habit's mark")
             }
-            check.isSensitive = true
+            saving.remove(id)
+            check.isSensitive = rows.first { $0.habit.id == id }.map { $0.habit.today != "paused" } ?? true
+            // Read again for what only hoorayd knows, such as a milestone's badge or the day's status.
+            refresh()
         }
     }
 

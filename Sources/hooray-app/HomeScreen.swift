@@ -1,3 +1,4 @@
+import Foundation
 import HoorayGtk
 import HoorayMessages
 
@@ -7,6 +8,9 @@ import HoorayMessages
 final class HomeScreen {
     /// The hint under the button until the first moment is logged, as the CLI's `hooray` says it.
     static let firstRunHint = "Hey… installing the app counts too. Wanna log that tiny win?"
+
+    /// Set (to anything), Home opens on the pool's first phrase rather than a random one.
+    static let firstPhraseVariable = "HOORAY_APP_FIRST_PHRASE"
 
     let root = Box(.vertical, spacing: 24)
     /// Runs when **I Did a Thing** is clicked.
@@ -21,7 +25,9 @@ final class HomeScreen {
 
     init(phrases: [String] = MessagePools.homePhrases) {
         self.phrases = phrases.isEmpty ? ["You're doing great."] : phrases
-        phraseIndex = Int.random(in: 0..<self.phrases.count)
+        // `make screenshots` asks for the first phrase, so that the same window makes the same picture.
+        let firstPhrase = ProcessInfo.processInfo.environment[Self.firstPhraseVariable].map { !$0.isEmpty } ?? false
+        phraseIndex = firstPhrase ? 0 : Int.random(in: 0..<self.phrases.count)
         phrase = Label(self.phrases[phraseIndex])
         phrase.wrapCentered()
         phrase.addCSSClass("title-2")

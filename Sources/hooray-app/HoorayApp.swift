@@ -1,6 +1,6 @@
 import HoorayGtk
 
-/// The app: one window, titled "Hooray", with Home, Log a moment and Praise in a stack, the page
+/// The app: one window, titled "Hooray" (Home, Moments and Habits, with Log a moment and Praise), the page
 /// for a hoorayd that is not running, and toasts for what went wrong. A second launch raises it.
 @MainActor
 final class HoorayApp {
@@ -23,7 +23,7 @@ final class HoorayApp {
     init() {
         application.onActivate { [unowned self] in activate() }
         FirstFrameReport.attach(to: application)
-        // hoorayd asks for a milestone's window (docs/desktop-app.md); started by the session bus
+        // hoorayd asks for a milestone's window (docs/configuration.md, "The celebration window"); started by the session bus
         // for it (D-Bus activation), the app opens that window alone and quits once it closed.
         if CommandLine.arguments.contains(Application.serviceArgument) { application.runAsService() }
         application.addAction(CelebrationWindow.actionName, takingTexts: 3) { [unowned self] in celebrate($0) }
@@ -32,6 +32,9 @@ final class HoorayApp {
     /// Shows a milestone's celebration window, as hoorayd asked.
     private func celebrate(_ texts: [String]) {
         guard let celebration = CelebrationWindow.Celebration(texts) else { return }
+        // One waits at a time: a newer celebration takes the place of one still waiting behind a
+        // full-screen window (each was notified too).
+        for waiting in celebrations.values where waiting.isWaiting { waiting.giveUp() }
         let shown = CelebrationWindow(celebration, application: application)
         let key = ObjectIdentifier(shown)
         celebrations[key] = shown

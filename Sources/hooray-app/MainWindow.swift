@@ -8,7 +8,7 @@ final class MainWindow {
     private let window: ApplicationWindow
     private let link: DaemonLink
     private let stack = Stack()
-    /// Home and Moments: the stack's "home" page.
+    /// Home, Moments and Habits: the stack's "home" page.
     private let views = ViewStack()
     private let switcher: ViewSwitcherTitle
     private let bottomSwitcher: ViewSwitcherBar
@@ -123,7 +123,7 @@ final class MainWindow {
         home.focus()
     }
 
-    /// Shows a page of the window; the view switcher works on Home and Moments alone.
+    /// Shows a page of the window; the view switcher works on Home, Moments and Habits alone.
     private func showPage(_ name: String) {
         stack.visiblePage = name
         switcher.isSwitcherEnabled = name == "home"

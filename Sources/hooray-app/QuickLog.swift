@@ -2,7 +2,7 @@ import Foundation
 import HoorayGtk
 
 /// `hooray-app --quick`: a small window, centred, to log a moment from anywhere (a key bound to
-/// it, README "Quick log from anywhere"): what the user did, an optional mood; Enter saves through
+/// it, README "Log from anywhere with a key"): what the user did, an optional mood; Enter saves through
 /// hoorayd as Log a moment does (the same request, limits and messages), Esc closes without saving.
 ///
 /// An application of its own (``id``), so it opens beside a main window already open, and a second

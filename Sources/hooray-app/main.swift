@@ -12,8 +12,9 @@ if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
 }
-// GApplication's own options (D-Bus activation starts the app with --gapplication-service) are left to it.
-if let unknown = arguments.first(where: { $0 != "--quick" && !$0.hasPrefix("--gapplication-") }) {
+// D-Bus activation starts the app with --gapplication-service, which the app heeds itself (HoorayApp);
+// GApplication's other options would never reach GTK, so they are unknown here like any other.
+if let unknown = arguments.first(where: { $0 != "--quick" && $0 != "--gapplication-service" }) {
     let said = "hooray-app: unknown option \(unknown); hooray-app takes --quick or nothing\n\(usage)\n"
     _ = said.withCString { write(2, $0, strlen($0)) }
     exit(2)

@@ -265,6 +265,59 @@ struct DesktopAppCelebrationTests {
         }
     }
 
+    @Test("Over a full-screen window one celebration waits: a newer one takes the place of the one waiting")
+    func aNewerCelebrationReplacesTheWaitingOne() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let desktop = try await Desktop(fixture)
+            let app = try ChildProcess(HoorayFixture.binDirectory + "/hooray-app", environment: desktop.environment)
+            let ready = try await desktop.drive(["windows"])
+            let rootInfo = try await ProcessRunner.run(
+                "xwininfo", arguments: ["-root"], environment: desktop.environment, timeout: .seconds(30))
+            let root = try #require(
+                rootInfo.standardOutput.split(separator: " ").first { $0.hasPrefix("0x") }.map(String.init),
+                "\(rootInfo.standardOutput)")
+            func xprop(_ arguments: [String]) async throws {
+                let output = try await ProcessRunner.run(
+                    "xprop", arguments: ["-root"] + arguments, environment: desktop.environment, timeout: .seconds(30))
+                #expect(output.status == .exited(0), "\(output.standardError)")
+            }
+            try await xprop(["-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", root])
+            try await xprop(["-f", "_NET_WM_STATE", "32a", "-set", "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN"])
+            // Two milestones asked for as hoorayd asks (`app.celebrate`), one after the other.
+            for title in ["Stretch · 7 days", Self.title] {
+                let asked = try await ProcessRunner.run(
+                    "gdbus",
+                    arguments: [
+                        "call", "--session", "--dest", "org.hooray.Hooray", "--object-path", "/org/hooray/Hooray",
+                        "--method", "org.freedesktop.Application.ActivateAction", "celebrate",
+                        "[<('\(title)', '\(Self.detail)', 'calm')>]", "{}",
+                    ], environment: desktop.environment, timeout: .seconds(30))
+                #expect(asked.status == .exited(0), "\(asked.standardError)")
+            }
+            let waits = await app.waitForOutput(
+                containing: "the celebration waits", in: .standardError, timeout: .seconds(30))
+            try await xprop(["-remove", "_NET_WM_STATE"])
+            let after = try await desktop.drive(["watch", Self.title])
+            let appStatus = await app.stop()
+            await desktop.stop()
+            await daemon.stop()
+            await server.stop()
+            let context = Comment(
+                rawValue: "\(ready.standardOutput)\(after.standardOutput)\(after.standardError)\n"
+                    + "app (\(appStatus)): \(app.standardError)")
+            #expect(waits, context)
+            #expect(!ready.standardOutput.contains("\"error\""), "the window opened: \(context)")
+            let seen = try #require(
+                try? JSONDecoder().decode(Seen.self, from: Data(after.standardOutput.utf8)), context)
+            #expect(seen.error == nil, context)
+            #expect((seen.celebrationLabels ?? []).contains(Self.title), context)
+            #expect(seen.windows == ["Hooray", Self.title], "the older one is not shown too: \(context)")
+            if let after = seen.shownAfter { print("Newer celebration shown \(after) s after the full screen ended") }
+        }
+    }
+
     @Test("In do-not-disturb a milestone's window waits with its notification, and is asked for when it ends")
     func theWindowWaitsForDoNotDisturbToEnd() async throws {
         try await HoorayFixture.with(appActivation: true) { fixture in

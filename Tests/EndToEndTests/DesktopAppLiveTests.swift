@@ -3,7 +3,9 @@ import HooraySystemTesting
 import Testing
 
 /// The window shows what changed elsewhere at once, pushed by hoorayd (its `changes`), never polled.
-@Suite(.timeLimit(.minutes(5)))
+// One window at a time, as in DesktopAppTests: two X servers, accessibility buses and dogtails side by
+// side are more than a loaded machine (the whole suite at once) serves within the scripts' deadlines.
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct DesktopAppLiveTests {
     @Test("A win typed in a terminal appears in the open Moments view with nothing clicked")
     func aWinTypedInATerminalAppearsInMoments() async throws {
@@ -22,6 +24,38 @@ struct DesktopAppLiveTests {
             if let line = context.rawValue.split(separator: "\n").first(where: { $0.contains("after `hooray win`") }) {
                 print("Moments: \(line)")
             }
+        }
+    }
+
+    @Test("A paused habit resumed in a terminal: its check in the open Habits view works again with nothing clicked")
+    func aHabitResumedInATerminalCanBeCheckedInHabits() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            for step in [["habit", "add", "Stretch"], ["habit", "pause", "Stretch"]] {
+                let output = try await fixture.hooray(arguments: step)
+                #expect(output.status == .exited(0), "\(step): \(output.standardError)")
+            }
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["resumed", HoorayFixture.binDirectory + "/hooray", "Stretch"])
+            await daemon.stop()
+            await server.stop()
+            #expect((seen.pausedLabels ?? []).contains("0 days · paused"), "\(context)")
+            #expect((seen.resumedLabels ?? []).contains("0 days"), "the row says paused no more: \(context)")
+            #expect(!(seen.resumedLabels ?? []).contains("0 days · paused"), "\(context)")
+        }
+    }
+
+    @Test("hooray-app refuses GApplication's options other than --gapplication-service, saying which it takes")
+    func otherGApplicationOptionsAreRefused() async throws {
+        for option in ["--gapplication-app-id=org.example.Other", "--bogus"] {
+            let output = try await ProcessRunner.run(
+                HoorayFixture.binDirectory + "/hooray-app", arguments: [option], timeout: .seconds(30))
+            #expect(output.status == .exited(2), "\(option): \(output)")
+            #expect(
+                output.standardError.contains(
+                    "hooray-app: unknown option \(option); hooray-app takes --quick or nothing"),
+                "\(option): \(output.standardError)")
         }
     }
 }

@@ -25,6 +25,8 @@ struct DesktopAppTests {
         var editedLabels: [String]?
         var shortcutLabels: [String]?
         var notRunningLabels: [String]?
+        var pausedLabels: [String]?
+        var resumedLabels: [String]?
         var home: Bool?
         var error: String?
 
@@ -39,6 +41,8 @@ struct DesktopAppTests {
             case editedLabels = "edited_labels"
             case shortcutLabels = "shortcut_labels"
             case notRunningLabels = "not_running_labels"
+            case pausedLabels = "paused_labels"
+            case resumedLabels = "resumed_labels"
         }
     }
 

@@ -19,7 +19,8 @@ Usage:
   celebration_window.py windows  prints {"windows": [the names of the app's windows now]}, once the main one is there
   celebration_window.py watch TITLE
                                 waits for the window titled TITLE to appear and then to close by itself; prints
-                                {"celebration_labels": [...], "shown_after": ..., "closed_after": ...}
+                                {"celebration_labels": [...], "shown_after": ..., "closed_after": ...,
+                                "windows": [the names of the app's windows while it showed]}
 Prints {"error": ...} and exits 1 when a step did not happen within its deadline.
 Run it with the app's session bus, at-spi bus and display.
 """
@@ -117,7 +118,7 @@ def watch(title, since):
     """Waits for the window titled title, then for it to close by itself; what it showed and when."""
     shown = wait_for("celebration window titled " + title, window(title))
     shown_after = time.monotonic() - since
-    seen = {"celebration_labels": labels_in(shown), "shown_after": round(shown_after, 2)}
+    seen = {"celebration_labels": labels_in(shown), "shown_after": round(shown_after, 2), "windows": window_names()}
     appeared = time.monotonic()
     wait_for("celebration window closing by itself", lambda: True if window(title)() is None else None)
     seen["closed_after"] = round(time.monotonic() - appeared, 2)

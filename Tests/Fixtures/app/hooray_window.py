@@ -29,6 +29,11 @@ Usage:
                                 terminal would, and waits for MOMENT to be listed with nothing clicked; prints
                                 {"moments_labels": [labels on screen then]} and, on its standard error, how
                                 long it took
+  hooray_window.py resumed HOORAY NAME
+                                opens Habits, waits for NAME's check "Done today: NAME" greyed out (paused),
+                                runs `HOORAY habit resume NAME` as a terminal would, and waits for the check to
+                                work with nothing clicked; prints {"paused_labels": [labels on screen before],
+                                "resumed_labels": [labels on screen then]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -251,6 +256,16 @@ def live(hooray, moment):
     return {"moments_labels": shown_labels()}
 
 
+def resumed(hooray, name):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Habits" view switcher button', switcher_button("Habits")).doActionNamed("click")
+    wait_for('greyed-out "Done today: %s" check' % name, node("push button", "Done today: " + name, sensitive=False))
+    paused = shown_labels()
+    subprocess.run([hooray, "habit", "resume", name], check=True, stdout=subprocess.DEVNULL)
+    wait_for('working "Done today: %s" check' % name, node("push button", "Done today: " + name, sensitive=True))
+    return {"paused_labels": paused, "resumed_labels": shown_labels()}
+
+
 def start(elsewhere=False):
     wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in shown_labels() else None)
     seen = shown_labels()
@@ -276,6 +291,8 @@ elif sys.argv[1] == "shortcut":
     print(json.dumps(shortcut()))
 elif sys.argv[1] == "live":
     print(json.dumps(live(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "resumed":
+    print(json.dumps(resumed(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:
