@@ -167,4 +167,20 @@ final class NotebookChannel: DeliveryChannel, @unchecked Sendable {
         await world.engine.deliverPending()
         #expect(notebook.written.map(\.notice.title) == ["Walk"])
     }
+
+    @Test func celebrationsWindowFalseTurnsTheWindowChannelOffAndAReloadedTrueTurnsItOnAgain() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/hooray", withIntermediateDirectories: true)
+        let loader = ConfigurationLoader(
+            environment: ["XDG_CONFIG_HOME": directory, "HOORAY_SYSCONFDIR": directory + "/etc"], extraFile: nil,
+            plugins: [])
+        try "[celebrations]\nwindow = false\n".write(
+            toFile: directory + "/hooray/hooray.toml", atomically: true, encoding: .utf8)
+        #expect(try loader.load().settings.channelsTurnedOff == [CelebrationWindowChannel.channelName])
+        try "[celebrations]\nwindow = true\n".write(
+            toFile: directory + "/hooray/hooray.toml", atomically: true, encoding: .utf8)
+        #expect(try loader.load().settings.channelsTurnedOff.isEmpty)
+    }
 }
