@@ -1,6 +1,7 @@
 import CLibNotify
 import Foundation
 import HoorayKit
+import HoorayThreads
 import Logging
 
 /// The desktop app's short celebration window, for milestones (a notice of category
@@ -101,13 +102,18 @@ public final class CelebrationWindowChannel: DeliveryChannel {
 /// bus connection of its own, kept open between requests (not the process's shared connection,
 /// which would end the process should the bus go away).
 final class WindowAsker: @unchecked Sendable {
-    // @unchecked: `bus` is only touched on `queue`.
-    private let queue = DispatchQueue(label: "hooray-celebrate")
+    // @unchecked: `bus` is only touched on `queue`'s thread.
+    private let queue = SerialThread(name: "hooray-celebrate")
     private let timeout: Int32
     private var bus: OpaquePointer?
 
     init(timeout: Int32) {
         self.timeout = timeout
+    }
+
+    deinit {
+        queue.finish()
+        if let bus { g_object_unref(UnsafeMutableRawPointer(bus)) }
     }
 
     /// Queues a request and returns at once; `failed` is called, on the asker's thread, with why
