@@ -403,8 +403,11 @@ final class LocalHostBox: @unchecked Sendable {
         let (loaded, ignored) = try Self.configuration(
             for: plugin, session: session, plugins: plugins, failure: ", so nothing was done")
         let quiet = Self.quietLogger
+        // With hoorayd stopped a milestone is a notification only: the command never waits for an
+        // auxiliary channel such as the celebration window's app to start.
         let channels = DeliveryChannels.standard(
-            icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: quiet("delivery"))
+            icon: loaded.icon, serverTimeout: loaded.serverTimeout, logger: quiet("delivery")
+        ).withoutAuxiliary
         let engine = Engine(
             database: database, channels: channels, settings: loaded.settings,
             timeZone: SystemTimeZone(environment: session.environment).current(), makeLogger: quiet)

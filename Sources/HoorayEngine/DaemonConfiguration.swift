@@ -1,6 +1,7 @@
 import HoorayAI
 import HoorayClient
 import HoorayConfig
+import HoorayDelivery
 import HoorayExternalPlugins
 import HoorayIdentity
 import HoorayKit
@@ -21,7 +22,8 @@ public struct DaemonConfiguration: Sendable {
             celebrationStyle: loaded.core.celebrations.style, quietHours: loaded.core.delivery.quietHours,
             burstLimit: loaded.core.delivery.burstLimit,
             keepDelivered: .seconds(loaded.core.storage.keepDelivered.seconds),
-            userConfigurationFile: userConfigurationFile, celebrationWindow: loaded.core.celebrations.window)
+            userConfigurationFile: userConfigurationFile,
+            channelsTurnedOff: CelebrationWindowChannel.turnedOff(window: loaded.core.celebrations.window))
     }
 
     /// The user's configuration file (``ConfigPaths/userFile``, with the home folder as `~`), named by

@@ -93,8 +93,7 @@ extension Engine {
             do {
                 guard let current = try await database.markSending(item.id) else { continue }
                 let outcome = await channels.deliver(
-                    current.notice, id: current.id, handles: current.handles,
-                    skipping: settings.celebrationWindow ? [] : [CelebrationWindowChannel.channelName])
+                    current.notice, id: current.id, handles: current.handles, skipping: settings.channelsTurnedOff)
                 switch outcome {
                 case .delivered(let handles):
                     let done = try await database.markDelivered(
@@ -102,17 +101,17 @@ extension Engine {
                     if !done { updatedWhileSending = true }
                     if server.info == nil { await refreshServerStatus() }
                     changes.publish()
-                case .unavailable(let reason):
-                    try await database.markUndelivered(item.id, reason: reason)
+                case .notShown(.unavailable(let reason), let handles):
+                    try await database.markUndelivered(item.id, reason: reason, handles: handles)
                     if server != .unavailable(reason: reason) {
                         logger.warning("no notification server (\(reason)); notices wait in `hooray inbox`")
                         server = .unavailable(reason: reason)
                     }
                     scheduleRetry()
                     return false
-                case .timedOut:
+                case .notShown(.timedOut, let handles):
                     let reason = "the notification server did not answer in time"
-                    try await database.markUndelivered(item.id, reason: reason)
+                    try await database.markUndelivered(item.id, reason: reason, handles: handles)
                     logger.warning("\(reason); notice \(item.id) waits in `hooray inbox`")
                     server = .timedOut
                     scheduleRetry()

@@ -31,17 +31,17 @@ public struct EngineSettings: Sendable, Equatable {
     /// The user's configuration file, which plugins name when they say how to change a setting
     /// (``PluginContext/configurationFile``); `nil` when unknown.
     public var userConfigurationFile: String?
-    /// Whether milestones also open the desktop app's celebration window (`[celebrations] window`).
-    public var celebrationWindow: Bool
+    /// The delivery channels the user turned off, by name: they are not handed notices.
+    public var channelsTurnedOff: Set<String>
 
     /// Creates settings.
     public init(
         catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10,
         activationTimeLimit: Double = 60, celebrationStyle: CelebrationStyle = .calm, quietHours: QuietHours = .none,
         burstLimit: Int = 3, keepDelivered: Duration = .seconds(90 * 86400), userConfigurationFile: String? = nil,
-        celebrationWindow: Bool = true
+        channelsTurnedOff: Set<String> = []
     ) {
-        self.celebrationWindow = celebrationWindow
+        self.channelsTurnedOff = channelsTurnedOff
         self.userConfigurationFile = userConfigurationFile
         self.quietHours = quietHours
         self.burstLimit = burstLimit

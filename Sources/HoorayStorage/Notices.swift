@@ -243,8 +243,9 @@ extension HoorayDatabase {
     ///
     /// Like ``markDelivered(_:handles:now:revision:)``, it also settles a hand-over that a starting
     /// `hoorayd` marked unconfirmed while this process was still making it.
-    public func markUndelivered(_ id: NoticeID, reason: String) async throws {
+    public func markUndelivered(_ id: NoticeID, reason: String, handles: [String: String] = [:]) async throws {
         try await write { db in
+            try HoorayDatabase.storeHandles(handles, of: id, in: db)
             try db.execute(
                 sql: "UPDATE notice SET state = ?, lastError = ? WHERE id = ? AND state IN (?, ?)",
                 arguments: [

@@ -371,4 +371,24 @@ struct DesktopAppCelebrationTests {
             #expect(!FileManager.default.fileExists(atPath: marker), "the app was not started for a window")
         }
     }
+
+    @Test(
+        "With hoorayd stopped a milestone reached in a terminal is a notification only: the command does not start the app"
+    )
+    func withHooraydStoppedAMilestoneIsANotificationOnly() async throws {
+        try await HoorayFixture.with(appActivation: true) { fixture in
+            let server = try await fixture.startServer()
+            try await Self.sixDaysDone(fixture)
+            let marker = try Self.writeActivation(fixture, environment: nil)
+            let started = ContinuousClock.now
+            let done = try await fixture.hooray("habit", "done", Self.habit, fakeTime: Self.seventhDay)
+            let took = ContinuousClock.now - started
+            let shown = try await server.waitForNotifications(count: 1, timeout: .seconds(30))
+            await server.stop()
+            #expect(done.status == .exited(0), "\(done.standardError)")
+            #expect(shown.map(\.summary) == [Self.title], "\(shown)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "the app was not started for a window")
+            print("`hooray habit done` at a milestone with hoorayd stopped took \(took)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import HoorayDelivery
 import HoorayKit
+import Logging
 import Testing
 
 /// Which notices the celebration window channel takes, and leaving it out (`[celebrations] window = false`).
@@ -8,15 +9,20 @@ import Testing
     final class RecordingChannel: DeliveryChannel, @unchecked Sendable {
         // @unchecked: `handed` is only touched by the test's one task, one call at a time.
         let name: String
+        let isAuxiliary: Bool
         var handed: [String] = []
+        var outcome = ChannelOutcome.delivered(handle: "1")
 
-        init(_ name: String) { self.name = name }
+        init(_ name: String, auxiliary: Bool = false) {
+            self.name = name
+            isAuxiliary = auxiliary
+        }
 
         func start(onEvent: @escaping @Sendable (ChannelEvent) -> Void) {}
         func status() async -> ServerStatus { .unavailable(reason: "a test channel") }
         func deliver(_ notice: Notice, id: NoticeID, replacing: String?) async -> ChannelOutcome {
             handed.append(notice.title)
-            return .delivered(handle: "1")
+            return outcome
         }
         func shutdown() async {}
     }
@@ -47,5 +53,39 @@ import Testing
         #expect(window.handed.isEmpty)
         _ = await channels.deliver(notice, id: NoticeID(rawValue: 2), handles: [:])
         #expect(window.handed == ["Read · 7 days"])
+    }
+
+    @Test func theWindowAloneDoesNotCountAsShownAndIsNotAskedForAgainWhenTheNoticeIsRetried() async {
+        let notifications = RecordingChannel("libnotify")
+        let window = RecordingChannel(CelebrationWindowChannel.channelName, auxiliary: true)
+        let channels = DeliveryChannels([notifications, window])
+        let notice = Notice(title: "Read · 7 days", urgency: .low, category: "hooray.celebration.big")
+        notifications.outcome = .timedOut
+
+        let first = await channels.deliver(notice, id: NoticeID(rawValue: 1), handles: [:])
+        #expect(first == .notShown(.timedOut, handles: ["window": "1"]))
+        #expect(window.handed == ["Read · 7 days"])
+
+        notifications.outcome = .delivered(handle: "7")
+        let retried = await channels.deliver(notice, id: NoticeID(rawValue: 1), handles: ["window": "1"])
+        #expect(retried == .delivered(handles: ["libnotify": "7", "window": "1"]))
+        #expect(window.handed.count == 1, "no second window")
+
+        // A window that was not shown the first time is not asked for on a later update either.
+        window.outcome = .unavailable(reason: "the desktop app is not installed")
+        let other = await channels.deliver(notice, id: NoticeID(rawValue: 2), handles: [:])
+        #expect(other == .delivered(handles: ["libnotify": "7"]))
+        _ = await channels.deliver(notice, id: NoticeID(rawValue: 2), handles: ["libnotify": "7"])
+        #expect(window.handed.count == 2)
+        #expect(notifications.handed.count == 4)
+    }
+
+    @Test func aCommandRunWhileHoorayDIsStoppedHasNoWindowChannel() {
+        let channels = DeliveryChannels.standard(
+            icon: "hooray", serverTimeout: .seconds(2), logger: Logger(label: "test"))
+        #expect(channels.all.map(\.name) == ["libnotify", "window"])
+        #expect(channels.withoutAuxiliary.all.map(\.name) == ["libnotify"])
+        #expect(CelebrationWindowChannel.turnedOff(window: false) == ["window"])
+        #expect(CelebrationWindowChannel.turnedOff(window: true).isEmpty)
     }
 }

@@ -14,6 +14,14 @@ final class NotebookChannel: DeliveryChannel, @unchecked Sendable {
     private var pages: [(id: NoticeID, notice: Notice, replacing: String?)] = []
     private var onEvent: (@Sendable (ChannelEvent) -> Void)?
 
+    let isAuxiliary: Bool
+
+    /// - Parameter auxiliary: Whether it only adds to the desktop's notifications, as the
+    ///   celebration window does.
+    init(auxiliary: Bool = false) {
+        isAuxiliary = auxiliary
+    }
+
     var name: String { "notebook" }
     var written: [(id: NoticeID, notice: Notice, replacing: String?)] { lock.withLock { pages } }
 
@@ -96,5 +104,83 @@ final class NotebookChannel: DeliveryChannel, @unchecked Sendable {
         #expect(world.sink.shown.isEmpty)
         #expect(notebook.written.map(\.notice.title) == ["Stretch"])
         #expect(try await world.database.inbox(includeDelivered: false).isEmpty)
+    }
+
+    @Test func aMilestoneShownOnlyByAnAuxiliaryChannelStaysInTheInboxAndIsNotShownThereTwice() async throws {
+        let window = NotebookChannel(auxiliary: true)
+        let world = try World(channels: [window])
+        defer { world.cleanUp() }
+        world.sink.timesOut = true
+        var milestone = stretch
+        milestone.notice = Notice(title: "Read · 7 days", category: "hooray.celebration.big")
+        await world.activate(ProbePlugin(reminders: [milestone]))
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.isEmpty)
+        #expect(window.written.map(\.notice.title) == ["Read · 7 days"])
+        let waiting = try await world.database.inbox(includeDelivered: false)
+        #expect(waiting.map(\.notice.title) == ["Read · 7 days"], "the window alone does not count as shown")
+
+        // Tried again while the server still times out, then once it answers: the window is not
+        // asked for again, and the notification is shown.
+        await world.engine.deliverPending()
+        world.sink.timesOut = false
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["Read · 7 days"])
+        #expect(window.written.count == 1)
+        #expect(try await world.database.inbox(includeDelivered: false).isEmpty)
+        let id = try #require(world.sink.shown.first?.id)
+        #expect(try await world.database.notice(id)?.handles == ["recorder": "1", "notebook": "page-1"])
+
+        // An update replaces the notification and asks for no second window.
+        let board = await world.engine.noticeBoard(for: "probe")
+        try await board.update(
+            id, to: Notice(title: "Read · 7 days", body: "Well done", category: "hooray.celebration.big"))
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.replacing) == [nil, "1"])
+        #expect(window.written.count == 1)
+    }
+
+    @Test func aChannelTurnedOffInTheSettingsIsHandedNothingUntilASettingTurnsItOnAgain() async throws {
+        let notebook = NotebookChannel()
+        let world = try World(channels: [notebook])
+        defer { world.cleanUp() }
+        let walk = Reminder(
+            id: "walk", schedule: .once(at: start.addingTimeInterval(120)), notice: Notice(title: "Walk"))
+        let plugin = ProbePlugin(reminders: [stretch, walk])
+        await world.engine.apply(
+            settings: EngineSettings(channelsTurnedOff: ["notebook"]),
+            plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+        world.clock.advance(by: 60)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["Stretch"])
+        #expect(notebook.written.isEmpty)
+
+        // A reload that turns it on again (as `[celebrations] window = true` does for the window).
+        await world.engine.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: plugin, enabled: true, configuration: NoConfiguration())])
+        world.clock.advance(by: 120)
+        await world.engine.processDue()
+        await world.engine.deliverPending()
+        #expect(notebook.written.map(\.notice.title) == ["Walk"])
+    }
+
+    @Test func celebrationsWindowFalseTurnsTheWindowChannelOffAndAReloadedTrueTurnsItOnAgain() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/hooray", withIntermediateDirectories: true)
+        let loader = ConfigurationLoader(
+            environment: ["XDG_CONFIG_HOME": directory, "HOORAY_SYSCONFDIR": directory + "/etc"], extraFile: nil,
+            plugins: [])
+        try "[celebrations]\nwindow = false\n".write(
+            toFile: directory + "/hooray/hooray.toml", atomically: true, encoding: .utf8)
+        #expect(try loader.load().settings.channelsTurnedOff == [CelebrationWindowChannel.channelName])
+        try "[celebrations]\nwindow = true\n".write(
+            toFile: directory + "/hooray/hooray.toml", atomically: true, encoding: .utf8)
+        #expect(try loader.load().settings.channelsTurnedOff.isEmpty)
     }
 }

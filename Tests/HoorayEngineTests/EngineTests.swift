@@ -14,6 +14,7 @@ final class RecordingSink: DeliveryChannel, @unchecked Sendable {
     private let lock = NSLock()
     private var _shown: [(NoticeID, Notice, String?)] = []
     private var _available = true
+    private var _timesOut = false
     private var _doNotDisturb = DoNotDisturb.off
     private var nextServerID: UInt32 = 1
 
@@ -24,6 +25,12 @@ final class RecordingSink: DeliveryChannel, @unchecked Sendable {
     var available: Bool {
         get { lock.withLock { _available } }
         set { lock.withLock { _available = newValue } }
+    }
+
+    /// Whether the server is there but does not answer in time: each notice handed over times out.
+    var timesOut: Bool {
+        get { lock.withLock { _timesOut } }
+        set { lock.withLock { _timesOut = newValue } }
     }
 
     /// The server's do-not-disturb state, as the engine asks it at delivery time; off by default.
@@ -44,6 +51,7 @@ final class RecordingSink: DeliveryChannel, @unchecked Sendable {
     func deliver(_ notice: Notice, id: NoticeID, replacing: String?) async -> ChannelOutcome {
         lock.withLock {
             guard _available else { return .unavailable(reason: "no notification server") }
+            if _timesOut { return .timedOut }
             _shown.append((id, notice, replacing))
             defer { nextServerID += 1 }
             return .delivered(handle: replacing ?? String(nextServerID))

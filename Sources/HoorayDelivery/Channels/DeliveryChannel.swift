@@ -12,6 +12,10 @@ import HoorayKit
 public protocol DeliveryChannel: Sendable {
     /// The channel's name, unique among the channels, such as `libnotify`; handles are stored under it.
     var name: String { get }
+    /// Whether the channel only adds to what the others show, such as the celebration window: what
+    /// it shows never counts as the notice shown, so a notice no other channel showed stays in
+    /// `hooray inbox` and is tried again. It is handed a notice once, the first time any channel is.
+    var isAuxiliary: Bool { get }
     /// Starts the channel; `onEvent` receives button presses and the channel coming back, on any thread.
     func start(onEvent: @escaping @Sendable (ChannelEvent) -> Void)
     /// Whether the channel can show notices now, and what shows them.
@@ -31,6 +35,9 @@ public protocol DeliveryChannel: Sendable {
 }
 
 extension DeliveryChannel {
+    /// A channel shows notices in their own right unless it says otherwise.
+    public var isAuxiliary: Bool { false }
+
     /// A channel that knows no do-not-disturb state is never in it.
     public func doNotDisturb() async -> DoNotDisturb { .off }
 }

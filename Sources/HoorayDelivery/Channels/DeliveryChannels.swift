@@ -3,10 +3,12 @@ import Logging
 
 /// The channels notices are delivered to, in order: the engine hands every notice to each of them.
 ///
-/// A notice counts as shown when at least one channel showed it; each channel keeps its own handle
-/// for it, stored under the channel's name, and is given that handle back to update the notice in
-/// place. With no channel showing it, the first channel's reason is the notice's, and it waits in
-/// `hooray inbox` to be tried again.
+/// A notice counts as shown when at least one channel that is not auxiliary showed it; each channel
+/// keeps its own handle for it, stored under the channel's name, and is given that handle back to
+/// update the notice in place. With no such channel showing it, the first one's reason is the
+/// notice's, and it waits in `hooray inbox` to be tried again. An auxiliary channel (the
+/// celebration window) is handed a notice only the first time it is handed over, while no channel
+/// holds a handle for it: never on a retry, never on an update.
 public struct DeliveryChannels: Sendable {
     /// The channels, in delivery order.
     public let all: [any DeliveryChannel]
@@ -27,8 +29,14 @@ public struct DeliveryChannels: Sendable {
     public static func standard(icon: String, serverTimeout: Duration, logger: Logger) -> DeliveryChannels {
         DeliveryChannels([
             LibNotifyChannel(icon: icon, serverTimeout: serverTimeout, logger: logger),
-            CelebrationWindowChannel(logger: logger),
+            CelebrationWindowChannel(timeout: serverTimeout, logger: logger),
         ])
+    }
+
+    /// These channels without the auxiliary ones: what a command run while hoorayd is stopped shows
+    /// notices on, so that it never waits for anything but the notification.
+    public var withoutAuxiliary: DeliveryChannels {
+        DeliveryChannels(all.filter { !$0.isAuxiliary })
     }
 
     /// Starts every channel; `onEvent` receives each event with the name of the channel it came from.
@@ -66,29 +74,31 @@ public struct DeliveryChannels: Sendable {
     /// - Parameters:
     ///   - notice: What to show.
     ///   - id: The engine's id of the notice.
-    ///   - handles: The channels' handles of earlier versions, by channel name.
+    ///   - handles: The channels' handles of earlier versions or attempts, by channel name; an
+    ///     auxiliary channel is handed the notice only while there are none.
     ///   - skipping: The names of channels the user turned off, such as the celebration window's.
     /// - Returns: The handles by channel name (earlier ones kept where a channel did not show it
-    ///   now) when any channel showed it; otherwise the first channel's reason.
+    ///   now) when a channel that is not auxiliary showed it; otherwise the first such channel's
+    ///   reason, with the handles to keep all the same.
     public func deliver(
         _ notice: Notice, id: NoticeID, handles: [String: String], skipping: Set<String> = []
     ) async -> ChannelsOutcome {
         var shown = handles
         var delivered = false
-        var failure: ChannelsOutcome?
+        var failure: ChannelsFailure?
         for channel in all where !skipping.contains(channel.name) {
-            switch await channel.deliver(notice, id: id, replacing: handles[channel.name]) {
-            case .delivered(let handle):
-                shown[channel.name] = handle
-                delivered = true
-            case .unavailable(let reason):
-                if failure == nil { failure = .unavailable(reason: reason) }
-            case .timedOut:
-                if failure == nil { failure = .timedOut }
+            if channel.isAuxiliary, !handles.isEmpty { continue }
+            let outcome = await channel.deliver(notice, id: id, replacing: handles[channel.name])
+            if case .delivered(let handle) = outcome { shown[channel.name] = handle }
+            guard !channel.isAuxiliary else { continue }
+            switch outcome {
+            case .delivered: delivered = true
+            case .unavailable(let reason): if failure == nil { failure = .unavailable(reason: reason) }
+            case .timedOut: if failure == nil { failure = .timedOut }
             }
         }
         if delivered { return .delivered(handles: shown) }
-        return failure ?? .unavailable(reason: "no delivery channel is registered")
+        return .notShown(failure ?? .unavailable(reason: "no delivery channel is registered"), handles: shown)
     }
 
     /// Stops every channel.
@@ -99,10 +109,17 @@ public struct DeliveryChannels: Sendable {
 
 /// The result of handing a notice to all channels.
 public enum ChannelsOutcome: Sendable, Hashable {
-    /// At least one channel showed it; every channel's handle for it, by channel name.
+    /// A channel that is not auxiliary showed it; every channel's handle for it, by channel name.
     case delivered(handles: [String: String])
-    /// No channel showed it; the first channel's reason, written for a person.
+    /// No channel that is not auxiliary showed it; why, and the handles to keep all the same (an
+    /// auxiliary channel's, so that it is not handed the notice again when it is retried).
+    case notShown(ChannelsFailure, handles: [String: String])
+}
+
+/// Why no channel showed a notice.
+public enum ChannelsFailure: Sendable, Hashable {
+    /// The first channel's reason, written for a person.
     case unavailable(reason: String)
-    /// No channel showed it, and the first one did not answer in time.
+    /// The first channel did not answer in time.
     case timedOut
 }
