@@ -80,9 +80,12 @@ import Testing
         #expect(notifications.handed.count == 4)
     }
 
+    // Not `DeliveryChannels.standard`: its libnotify channel would hold a connection to this process's
+    // session bus, and the other tests of this process that start their own bus would reach the wrong
+    // one. The end-to-end DesktopAppCelebrationTests show that a command run while hoorayd is
+    // stopped starts no app.
     @Test func aCommandRunWhileHoorayDIsStoppedHasNoWindowChannel() {
-        let channels = DeliveryChannels.standard(
-            icon: "hooray", serverTimeout: .seconds(2), logger: Logger(label: "test"))
+        let channels = DeliveryChannels([RecordingChannel("libnotify"), RecordingChannel("window", auxiliary: true)])
         #expect(channels.all.map(\.name) == ["libnotify", "window"])
         #expect(channels.withoutAuxiliary.all.map(\.name) == ["libnotify"])
         #expect(CelebrationWindowChannel.turnedOff(window: false) == ["window"])
