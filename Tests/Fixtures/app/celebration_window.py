@@ -30,14 +30,7 @@ import subprocess
 import sys
 import time
 
-from dogtail.config import config
-
-config.checkForA11y = False  # The test starts the at-spi bus itself; no desktop settings here.
-config.searchShowingOnly = False
-config.defaultDelay = 0.2
-config.searchCutoffCount = 5
-config.logDebugToFile = False
-config.logDebugToStdOut = False
+from atspi import on_screen  # Sets dogtail up; see atspi.py.
 
 from dogtail import tree  # noqa: E402
 
@@ -86,15 +79,6 @@ def window(title):
 
 def labels_in(node):
     return [n.name for n in node.findChildren(lambda n: n.roleName == "label", showingOnly=False)]
-
-
-def on_screen(node):
-    """Whether node is on the page shown: the window's other pages are hidden from screen readers."""
-    while node is not None and node.roleName != "application":
-        if not node.visible:
-            return False
-        node = node.parent
-    return True
 
 
 def shown_labels():

@@ -47,14 +47,7 @@ import subprocess
 import sys
 import time
 
-from dogtail.config import config
-
-config.checkForA11y = False  # The test starts the at-spi bus itself; no desktop settings here.
-config.searchShowingOnly = False
-config.defaultDelay = 0.2
-config.searchCutoffCount = 5
-config.logDebugToFile = False
-config.logDebugToStdOut = False
+from atspi import on_screen  # Sets dogtail up; see atspi.py.
 
 import pyatspi  # noqa: E402
 from dogtail import tree  # noqa: E402
@@ -108,19 +101,6 @@ def text_of(field):
 
 def labels():
     return [n.name for n in app().findChildren(lambda n: n.roleName == "label", showingOnly=False)]
-
-
-def on_screen(node):
-    """Whether node is on the page shown: the window's other pages are hidden from screen readers.
-
-    GTK 4.8 under Xvfb marks no widget "showing"; the app hides the stack's other pages, which AT-SPI
-    reports as not visible on the page, so each ancestor is asked.
-    """
-    while node is not None and node.roleName != "application":
-        if not node.visible:
-            return False
-        node = node.parent
-    return True
 
 
 def shown_labels():

@@ -27,14 +27,7 @@ import subprocess
 import sys
 import time
 
-from dogtail.config import config
-
-config.checkForA11y = False
-config.searchShowingOnly = False
-config.defaultDelay = 0.2
-config.searchCutoffCount = 5
-config.logDebugToFile = False
-config.logDebugToStdOut = False
+import atspi  # noqa: F401  Sets dogtail up.
 
 from dogtail import rawinput, tree  # noqa: E402
 
