@@ -13,6 +13,8 @@ of one line); GTK's animations and the caret's blinking are off. Screens:
   <view>          each page of the view switcher other than Home (found on screen, not listed here:
                   Moments, Habits, and any page added later), with moments and two habits
   log             Log a moment, something typed
+  log-details     the same with its details open: a note
+  time-sheet      "When did it happen?" over it (the whole screen: the sheet is a window of its own)
   praise          the Praise view after saving it
   quick           `hooray-app --quick`, something typed
   first-run       Home with no moment logged yet
@@ -42,6 +44,9 @@ MOMENTS = [
     ("Replied to the landlord's email", "relieved", "3h"),
     ("Took a short walk around the block", "calm", "1h"),
     ("Drank a glass of water", None, "20m"),
+    ("Cooked a real dinner", "proud", "1d"),
+    ("Called a friend back", "happy", "1d"),
+    ("Tidied the desk", None, "3d"),
 ]
 # The offline praise every moment gets here (the built-in pool's words, always the same).
 PRAISE = "Something good happened, and you made it happen."
@@ -151,7 +156,10 @@ class Shooter:
     def shoot(self, name, title="Hooray"):
         time.sleep(1.0)  # Transitions (a stack's crossfade) done, the frame drawn.
         path = self.output / f"{self.scheme}-{name}.png"
-        subprocess.run(["import", "-window", title, str(path)], check=True)
+        # A dialog is a window of its own, which Xvfb (no window manager) leaves at the screen's corner:
+        # the whole screen, the black around the windows trimmed.
+        crop = ["-trim", "+repage"] if title == "root" else []
+        subprocess.run(["import", "-window", title, *crop, str(path)], check=True)
         subprocess.run(["optipng", "-quiet", "-o2", str(path)], check=True)
         print(f"{path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path}", flush=True)
 
@@ -187,6 +195,13 @@ def with_moments(shooter):
     field = shooter.first("text", "What did you do?")
     field.text = "Watered the plants"
     shooter.shoot("log")
+    shooter.first("push button", "Add a note or photos").doActionNamed("click")
+    shooter.first("text", "Note").queryEditableText().setTextContents("The basil is finally growing back.")
+    shooter.shoot("log-details")
+    shooter.first("push button", "Change time", sensitive=True).doActionNamed("click")
+    shooter.first("spin button", "How long ago")
+    shooter.shoot("time-sheet", title="root")
+    shooter.first("push button", "Done", sensitive=True).doActionNamed("click")
     shooter.first("push button", "Save this moment", sensitive=True).doActionNamed("click")
     wait_for("praise", lambda: True if "Moment logged" in shooter.labels() else None)
     shooter.shoot("praise")

@@ -73,6 +73,12 @@ public final class MessageDialog: Window {
         }
     }
 
+    /// Greys an answer's button out, or lets it be clicked again: an answer that cannot be given
+    /// yet, such as Done while a field holds an impossible value.
+    public func setResponseEnabled(_ id: String, _ enabled: Bool) {
+        adw_message_dialog_set_response_enabled(dialog, id, enabled ? 1 : 0)
+    }
+
     /// The answer Enter gives (a safe one when another destroys something).
     public var defaultResponse: String? {
         get { adw_message_dialog_get_default_response(dialog).map { String(cString: $0) } }

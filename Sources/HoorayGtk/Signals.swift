@@ -79,6 +79,27 @@ extension GObjectReference {
         return SignalConnection(id: UInt(id))
     }
 
+    /// Connects a handler to a signal whose first argument is a whole number, such as a file
+    /// chooser's `response` (GTK's response id).
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name.
+    ///   - handler: What to do with the number.
+    /// - Returns: The connection.
+    @discardableResult
+    public func connectWithNumber(_ signal: String, _ handler: @escaping @MainActor (Int) -> Void)
+        -> SignalConnection
+    {
+        let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Void = { data, number in
+            let box = Unmanaged<HandlerBox<@MainActor (Int) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.handler(Int(number)) }
+        }
+        let id = hooray_gtk_signal_connect(
+            object, signal, unsafeBitCast(trampoline, to: GCallback.self), box, releaseTrampoline)
+        return SignalConnection(id: UInt(id))
+    }
+
     /// Disconnects a handler, releasing its closure; one already gone is left alone.
     ///
     /// - Parameter connection: What ``connect(_:_:)`` returned.

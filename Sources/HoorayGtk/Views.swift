@@ -109,6 +109,11 @@ public final class ScrolledWindow: Widget {
         didSet { gtk_scrolled_window_set_child(scrolled, child?.widget) }
     }
 
+    /// The least height it takes, in pixels, however short its child: room for a few lines of a note.
+    public func setMinimumHeight(_ pixels: Int) {
+        gtk_scrolled_window_set_min_content_height(scrolled, Int32(pixels))
+    }
+
     private var scrolled: OpaquePointer { OpaquePointer(object) }
 }
 

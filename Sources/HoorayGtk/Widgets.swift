@@ -51,6 +51,12 @@ open class Widget: GObjectReference {
         gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
     }
 
+    /// Puts the widget at the start of the room it is given across (the left, in a left-to-right
+    /// language), as a list's text is.
+    public func alignStart() {
+        gtk_widget_set_halign(widget, GTK_ALIGN_START)
+    }
+
     /// Room around the widget, in pixels, on every side.
     public func setMargin(_ pixels: Int) {
         gtk_widget_set_margin_top(widget, Int32(pixels))
@@ -148,6 +154,14 @@ public final class Label: Widget {
     public func wrapCentered() {
         gtk_label_set_wrap(label, 1)
         gtk_label_set_justify(label, GTK_JUSTIFY_CENTER)
+    }
+
+    /// Breaks long text into lines that start at the left edge (in a left-to-right language), for a
+    /// list's or a card's text.
+    public func wrapStart() {
+        gtk_label_set_wrap(label, 1)
+        gtk_label_set_xalign(label, 0)
+        gtk_widget_set_halign(widget, GTK_ALIGN_FILL)
     }
 
     private var label: OpaquePointer { OpaquePointer(object) }

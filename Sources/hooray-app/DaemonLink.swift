@@ -13,6 +13,9 @@ final class DaemonLink: Sendable {
         case notRunning
         /// hoorayd is there but the request failed: the message names the problem and the fix.
         case failed(String)
+        /// hoorayd refused a value the user gave: `field` names it as the command line's option
+        /// does (`<text>`, `--note`, `--ago`, `--photo`), so that the message shows beside it.
+        case refused(field: String, message: String)
         /// hoorayd had run this request already (an earlier try that seemed to fail reached it):
         /// the moment is saved, once.
         case alreadySaved
@@ -75,17 +78,36 @@ final class DaemonLink: Sendable {
         return Home(isFirstRun: reply.text.contains(Self.firstRunLine))
     }
 
-    /// Logs a moment, as `hooray win TEXT [--mood MOOD]` does.
+    /// What the user may add to a moment beyond its words (seed 001 §4.3's optional enrichments).
+    struct Details: Sendable, Equatable {
+        /// A note to keep with it, or `nil`.
+        var note: String?
+        /// How long ago it happened, in minutes; 0: just now.
+        var minutesAgo = 0
+        /// The photos' paths.
+        var photos: [String] = []
+    }
+
+    /// The furthest back a moment may have happened, in minutes: as `hooray win --ago` takes it.
+    static let maxMinutesAgo = 366 * 24 * 60
+
+    /// Logs a moment, as `hooray win TEXT [--mood MOOD] [--note NOTE] [--ago TIME] [--photo FILE]…` does.
     ///
     /// - Parameters:
     ///   - text: What the user did.
     ///   - mood: How they felt, one of ``moods``, or `nil`.
+    ///   - details: Its note, time and photos.
     ///   - requestID: The draft's request id: a save tried again after it seemed to fail (hoorayd
     ///     stopped or slow) is run once, however often it reaches hoorayd.
     /// - Returns: The moment as saved, with its praise.
-    func log(text: String, mood: String? = nil, requestID: String) async throws(Problem) -> LoggedMoment {
+    func log(text: String, mood: String? = nil, details: Details = Details(), requestID: String)
+        async throws(Problem) -> LoggedMoment
+    {
         var values = ["text": [text]]
         if let mood { values["mood"] = [mood] }
+        if let note = details.note { values["note"] = [note] }
+        if details.minutesAgo > 0 { values["ago"] = ["\(details.minutesAgo)m"] }
+        if !details.photos.isEmpty { values["photo"] = details.photos }
         let reply = try await command("log", values: values, json: true, requestID: requestID)
         guard let praise = reply.json?["offlinePraise"]?.stringValue else {
             throw .failed("hoorayd saved the moment but sent no praise back; see `hooray moments`")
@@ -130,9 +152,12 @@ final class DaemonLink: Sendable {
     /// The user's time zone, the one hoorayd is told for days and times.
     var timeZone: TimeZone { SystemTimeZone(environment: environment).current() }
 
-    /// The newest moments, newest first, as `hooray moments --limit LIMIT --json` lists them.
-    func moments(limit: Int) async throws(Problem) -> [ListedMoment] {
-        let reply = try await command("moments", values: ["limit": [String(limit)]], json: true, requestID: nil)
+    /// The newest moments, newest first, as `hooray moments --limit LIMIT [--search WORDS] --json`
+    /// lists them: all of them, or those whose words hold `search`.
+    func moments(limit: Int, search: String = "") async throws(Problem) -> [ListedMoment] {
+        var values = ["limit": [String(limit)]]
+        if !search.isEmpty { values["search"] = [search] }
+        let reply = try await command("moments", values: values, json: true, requestID: nil)
         guard let listed = try? reply.json?.decode([ListedMoment].self) else {
             throw .failed("hoorayd listed the moments in a form this window does not read; update Hooray")
         }
@@ -239,7 +264,11 @@ final class DaemonLink: Sendable {
                 else { return .failure(.notRunning) }
                 if response.ok, response.duplicate == true { return .failure(.alreadySaved) }
                 guard response.ok, let reply = response.reply else {
-                    return .failure(.failed(response.message ?? "hoorayd refused the request without saying why"))
+                    let message = response.message ?? "hoorayd refused the request without saying why"
+                    // A photo hoorayd cannot keep is no usage mistake (its exit status is 1, not
+                    // 64), so it is not marked as a refused value: its message names it first.
+                    let field = response.invalidValue ?? (message.hasPrefix("--photo ") ? "--photo" : nil)
+                    return .failure(field.map { .refused(field: $0, message: message) } ?? .failed(message))
                 }
                 return .success(reply)
             } catch let error as ControlError {

@@ -1,6 +1,6 @@
 import HoorayGtk
 
-/// The app: one window, titled "Hooray" (Home, Moments and Habits, with Log a moment and Praise), the page
+/// The app: one window, titled "Hooray" (Home, Moments, Journey and Habits, with Log a moment and Praise), the page
 /// for a hoorayd that is not running, and toasts for what went wrong. A second launch raises it.
 @MainActor
 final class HoorayApp {
@@ -13,6 +13,8 @@ final class HoorayApp {
         .hooray-breathing { animation: hooray-breathe 3s ease-in-out infinite alternate; }
         .hooray-big { font-size: 1.4em; padding: 12px 36px; }
         .hooray-moment { padding: 12px 18px; }
+        .hooray-day { padding: 12px 18px; }
+        .hooray-summary { font-style: italic; margin-top: 6px; }
         """
 
     private let application = Application(id: id)

@@ -1,22 +1,24 @@
 import HoorayGtk
 
-/// The window, titled "Hooray": Home, Moments and Habits, switched in the header bar (at the bottom of a
+/// The window, titled "Hooray": Home, Moments, Journey and Habits, switched in the header bar (at the bottom of a
 /// narrow window); Log a moment and Praise over them; the page for a hoorayd that is not running;
-/// and toasts for what went wrong. Ctrl+N starts a new moment from anywhere in the window.
+/// and toasts for what went wrong. Ctrl+N starts a new moment from anywhere in the window, Ctrl+F
+/// searches the moments.
 @MainActor
 final class MainWindow {
     private let window: ApplicationWindow
     private let link: DaemonLink
     private let stack = Stack()
-    /// Home, Moments and Habits: the stack's "home" page.
+    /// Home, Moments, Journey and Habits: the stack's "home" page.
     private let views = ViewStack()
     private let switcher: ViewSwitcherTitle
     private let bottomSwitcher: ViewSwitcherBar
     private let toasts = ToastOverlay()
     private let home = HomeScreen()
-    private let log = LogScreen()
+    private let log: LogScreen
     private let praise = PraiseScreen()
     private let moments: MomentsScreen
+    private let journey: JourneyScreen
     private let habits: HabitsScreen
     private let notRunning = NotRunningScreen()
     private var isFirstRun = false
@@ -30,10 +32,13 @@ final class MainWindow {
         self.link = link
         window = ApplicationWindow(application: application, title: "Hooray")
         window.setDefaultSize(width: 480, height: 560)
+        log = LogScreen(window: window)
         moments = MomentsScreen(link: link, window: window)
+        journey = JourneyScreen(link: link)
         habits = HabitsScreen(link: link, window: window)
         views.add(home.root, name: "home", title: "Home", iconName: "go-home-symbolic")
         views.add(moments.root, name: "moments", title: "Moments", iconName: "view-list-symbolic")
+        views.add(journey.root, name: "journey", title: "Journey", iconName: "document-open-recent-symbolic")
         views.add(habits.root, name: "habits", title: "Habits", iconName: "object-select-symbolic")
         views.expand(horizontally: true, vertically: true)
         switcher = ViewSwitcherTitle(stack: views, title: "Hooray")
@@ -57,18 +62,18 @@ final class MainWindow {
         // A window too narrow for the switcher in the header has it at the bottom.
         switcher.onTitleVisibleChanged { [unowned self] in revealBottomSwitcher() }
         views.onViewChanged { [unowned self] in
-            if views.visibleView == "moments" { moments.refresh() }
-            if views.visibleView == "habits" { habits.refresh() }
+            refreshView()
         }
         home.onDidAThing = { [unowned self] in newMoment() }
         moments.onLogMoment = { [unowned self] in newMoment() }
         moments.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         habits.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
+        journey.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         log.onCancel = { [unowned self] in
             log.finishDraft()
             showHome()
         }
-        log.onSave = { [unowned self] text, mood in save(text, mood: mood) }
+        log.onSave = { [unowned self] text, mood, details in save(text, mood: mood, details: details) }
         praise.onDone = { [unowned self] in showHome() }
         praise.onViewMoments = { [unowned self] in
             showPage("home")
@@ -76,6 +81,7 @@ final class MainWindow {
         }
         notRunning.onStart = { [unowned self] in startDaemon() }
         application.addAction("new-moment", shortcuts: ["<Control>n"]) { [unowned self] in newMoment() }
+        application.addAction("search-moments", shortcuts: ["<Control>f"]) { [unowned self] in searchMoments() }
     }
 
     /// Shows the window, raised, and asks hoorayd for Home the first time.
@@ -123,7 +129,7 @@ final class MainWindow {
         home.focus()
     }
 
-    /// Shows a page of the window; the view switcher works on Home, Moments and Habits alone.
+    /// Shows a page of the window; the view switcher works on the views alone.
     private func showPage(_ name: String) {
         stack.visiblePage = name
         switcher.isSwitcherEnabled = name == "home"
@@ -141,12 +147,19 @@ final class MainWindow {
         showPage("log")
     }
 
-    private func save(_ text: String, mood: String?) {
+    /// Opens Moments with its search bar (Ctrl+F), from any view, once hoorayd answered.
+    private func searchMoments() {
+        guard isConnected, stack.visiblePage == "home" else { return }
+        views.visibleView = "moments"
+        moments.search()
+    }
+
+    private func save(_ text: String, mood: String?, details: DaemonLink.Details) {
         guard let requestID = log.draftID else { return }
         log.saving(true)
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
-                let logged = try await link.log(text: text, mood: mood, requestID: requestID)
+                let logged = try await link.log(text: text, mood: mood, details: details, requestID: requestID)
                 log.saving(false)
                 log.finishDraft()
                 isFirstRun = false
@@ -161,6 +174,14 @@ final class MainWindow {
                 home.show(DaemonLink.Home(isFirstRun: false))
                 toast("Your moment was saved already, once; `hooray moments` lists it")
                 if stack.visiblePage == "log" { showHome() }
+            } catch .refused(let field, let message) {
+                // Named under its field when it is one of the screen's; what the user typed stays. Nothing
+                // was saved, and hoorayd keeps the request's answer: the next try is a new request.
+                log.saving(false)
+                log.refused()
+                if !log.showRefusal(field: field, message: message) {
+                    handle(.refused(field: field, message: message), doing: "save your moment")
+                }
             } catch {
                 // What the user typed stays in the field, and a second try is run once.
                 log.saving(false)
@@ -188,7 +209,7 @@ final class MainWindow {
             isConnected = false
             showPage("not-running")
             watchForDaemon()
-        case .failed(let message):
+        case .failed(let message), .refused(_, let message):
             toast("Couldn't \(what): \(message)")
         case .alreadySaved:
             toast("That was done already")
@@ -203,8 +224,17 @@ final class MainWindow {
         link.followChanges { [weak self] in
             guard let self else { return }
             if stack.visiblePage == "praise" { praise.changed() }
-            if stack.visiblePage == "home", views.visibleView == "moments" { moments.refresh() }
-            if stack.visiblePage == "home", views.visibleView == "habits" { habits.refresh() }
+            if stack.visiblePage == "home" { refreshView() }
+        }
+    }
+
+    /// Reads the view shown again from hoorayd: Moments, Journey or Habits (Home has nothing to read).
+    private func refreshView() {
+        switch views.visibleView {
+        case "moments": moments.refresh()
+        case "journey": journey.refresh()
+        case "habits": habits.refresh()
+        default: break
         }
     }
 

@@ -13,7 +13,12 @@ final class MomentsScreen {
     /// The most moments listed; `hooray moments` lists them all.
     static let limit = 500
 
-    let root = Stack()
+    let root = Box(.vertical)
+    /// The list, the empty state, and the page for a search that found nothing.
+    private let pages = Stack()
+    private let searchEntry = SearchEntry(placeholder: "Search your moments")
+    private let searchBar: SearchBar
+    private let noMatch = StatusPage(title: "", iconName: "edit-find-symbolic")
     /// Runs when the empty state's **Log your first moment** is clicked.
     var onLogMoment: @MainActor () -> Void = {}
     /// Runs when hoorayd could not do something: what went wrong, and what the user was doing,
@@ -33,10 +38,13 @@ final class MomentsScreen {
     /// list as it is (a change the window made itself, pushed back by hoorayd, takes no button from
     /// under the user); after that it is drawn again, so "5 min ago" and "Today" stay true.
     private var listed: (moments: [DaemonLink.ListedMoment], at: Date)?
+    /// The words searched for: what the search field held when the list was read; empty for all.
+    private var query = ""
 
     init(link: DaemonLink, window: Window) {
         self.link = link
         self.window = window
+        searchBar = SearchBar(entry: searchEntry)
         let scrolled = ScrolledWindow()
         scrolled.child = clamp
         scrolled.expand(horizontally: true, vertically: true)
@@ -47,20 +55,37 @@ final class MomentsScreen {
         logFirst.center()
         logFirst.onClicked { [unowned self] in onLogMoment() }
         empty.child = logFirst
-        root.add(scrolled, name: "list")
-        root.add(empty, name: "empty")
+        pages.add(scrolled, name: "list")
+        pages.add(empty, name: "empty")
+        pages.add(noMatch, name: "no-match")
+        pages.expand(horizontally: true, vertically: true)
+        searchEntry.setAccessibleLabel("Search your moments")
+        root.append(searchBar)
+        root.append(pages)
         root.expand(horizontally: true, vertically: true)
+        searchEntry.onSearchChanged { [unowned self] in refresh() }
+        // Closed with Escape or its button: the whole list again.
+        searchBar.onSearchingChanged { [unowned self] in
+            if !searchBar.isSearching, !searchEntry.text.isEmpty { searchEntry.text = "" }
+        }
     }
 
-    /// Reads the moments from hoorayd again and shows them.
+    /// Opens the search bar (Ctrl+F) and gives it the focus.
+    func search() {
+        searchBar.isSearching = true
+    }
+
+    /// Reads the moments from hoorayd again and shows them: those whose words hold what the search
+    /// field holds (case and accents aside), as `hooray moments --search` finds them.
     func refresh() {
         readings += 1
         let reading = readings
+        let searched = searchEntry.text.trimmingCharacters(in: .whitespacesAndNewlines)
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
-                let moments = try await link.moments(limit: Self.limit)
+                let moments = try await link.moments(limit: Self.limit, search: searched)
                 guard reading == readings else { return }
-                show(moments)
+                show(moments, searched: searched)
             } catch {
                 guard reading == readings else { return }
                 onProblem(error, "list your moments")
@@ -68,9 +93,10 @@ final class MomentsScreen {
         }
     }
 
-    private func show(_ moments: [DaemonLink.ListedMoment]) {
+    private func show(_ moments: [DaemonLink.ListedMoment], searched: String) {
         let now = Date()
-        if let listed, listed.moments == moments, now.timeIntervalSince(listed.at) < 60,
+        defer { query = searched }
+        if let listed, listed.moments == moments, searched == query, now.timeIntervalSince(listed.at) < 60,
             LocalDate(instant: listed.at, in: link.timeZone) == LocalDate(instant: now, in: link.timeZone)
         {
             return
@@ -78,7 +104,13 @@ final class MomentsScreen {
         listed = (moments, now)
         stars = []
         guard !moments.isEmpty else {
-            root.visiblePage = "empty"
+            if searched.isEmpty {
+                pages.visiblePage = "empty"
+            } else {
+                noMatch.title = "No moments match “\(Self.shortText(searched))”"
+                noMatch.details = "Try other words, or press Escape to see every moment."
+                pages.visiblePage = "no-match"
+            }
             clamp.child = nil
             return
         }
@@ -105,7 +137,7 @@ final class MomentsScreen {
             column.append(more)
         }
         clamp.child = column
-        root.visiblePage = "list"
+        pages.visiblePage = "list"
     }
 
     /// "Today", "Yesterday", or the date, as `hooray moments` heads its days.

@@ -28,7 +28,7 @@ final class QuickLog {
     private var isSaving = false
     private var isSaved = false
     /// The moment's request id: the same for every try, so a save tried again runs once.
-    private let draftID = UUID().uuidString.lowercased()
+    private var draftID = UUID().uuidString.lowercased()
 
     /// The window's widgets, made once GTK has started.
     @MainActor
@@ -112,6 +112,10 @@ final class QuickLog {
                 saved("Your moment was saved already, once; `hooray moments` lists it.")
             } catch .notRunning {
                 say(Self.notRunningLine, problem: true)
+            } catch .refused(_, let message) {
+                // Nothing was saved; hoorayd keeps the request's answer, so the next try is a new request.
+                draftID = UUID().uuidString.lowercased()
+                say("Couldn't save your moment: \(message)", problem: true)
             } catch .failed(let message) {
                 say("Couldn't save your moment: \(message)", problem: true)
             }

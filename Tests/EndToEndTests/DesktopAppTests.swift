@@ -29,6 +29,13 @@ struct DesktopAppTests {
         var resumedLabels: [String]?
         var home: Bool?
         var error: String?
+        var detailsLabels: [String]?
+        var timeProblemLabels: [String]?
+        var photoProblemLabels: [String]?
+        var kept: String?
+        var journeyLabels: [String]?
+        var searchLabels: [String]?
+        var noMatchLabels: [String]?
 
         enum CodingKeys: String, CodingKey {
             case prefilled, home, error
@@ -43,6 +50,13 @@ struct DesktopAppTests {
             case notRunningLabels = "not_running_labels"
             case pausedLabels = "paused_labels"
             case resumedLabels = "resumed_labels"
+            case detailsLabels = "details_labels"
+            case timeProblemLabels = "time_problem_labels"
+            case photoProblemLabels = "photo_problem_labels"
+            case kept
+            case journeyLabels = "journey_labels"
+            case searchLabels = "search_labels"
+            case noMatchLabels = "no_match_labels"
         }
     }
 

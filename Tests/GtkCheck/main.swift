@@ -357,6 +357,70 @@ func anActionRunsByItsShortcut() {
     expect(runs == 1, "the action ran once (\(runs))")
 }
 
+/// The fields of Log a moment: a note's lines, a number typed and taken, a search bar shown and
+/// told, a greyed-out answer; each freed with its closures once let go.
+@MainActor
+func inputsTellWhatIsTyped() {
+    var freed = 0
+    let window = Window(title: "Hooray")
+    window.present()
+    do {
+        let note = TextView()
+        var noteChanges = 0
+        note.onChanged { noteChanges += 1 }
+        note.text = "Sunny\nand quiet"
+        expect(note.text == "Sunny\nand quiet", "the note keeps its lines (\(note.text))")
+        expect(noteChanges == 1, "setting the note told its change once (\(noteChanges))")
+
+        let number = SpinButton(minimum: 1, maximum: 999, value: 5)
+        var typed = 0
+        var taken = 0
+        number.onTyped { typed += 1 }
+        number.onChanged { taken += 1 }
+        gtk_editable_set_text(OpaquePointer(number.object), "120")
+        expect(number.text == "120" && typed >= 1, "what is typed is told at once (\(number.text), \(typed))")
+        expect(number.value == 5 && taken == 0, "and is not taken before Enter (\(number.value))")
+        number.update()
+        expect(number.value == 120 && taken == 1, "update() takes it (\(number.value), \(taken))")
+        gtk_editable_set_text(OpaquePointer(number.object), "5000")
+        number.update()
+        expect(number.value == 999, "a number past the range stops at its end (\(number.value))")
+
+        let entry = SearchEntry(placeholder: "Search your moments")
+        let bar = SearchBar(entry: entry)
+        let box = Box(.vertical)
+        box.append(bar)
+        box.append(note)
+        box.append(number)
+        window.child = box
+        var shownChanges = 0
+        bar.onSearchingChanged { shownChanges += 1 }
+        bar.isSearching = true
+        expect(bar.isSearching && shownChanges == 1, "the bar shows, and says so (\(shownChanges))")
+        var searched: [String] = []
+        entry.onSearchChanged { [unowned entry] in searched.append(entry.text) }
+        entry.text = "walk"
+        expect(
+            MainLoop.iterate(timeout: .seconds(10)) { searched == ["walk"] },
+            "the search is told once typing pauses (\(searched))")
+
+        let dialog = MessageDialog(parent: window, heading: "When did it happen?", body: "")
+        dialog.addResponse("done", label: "Done")
+        dialog.setResponseEnabled("done", false)
+        expect(
+            adw_message_dialog_get_response_enabled(
+                UnsafeMutableRawPointer(dialog.object).assumingMemoryBound(to: AdwMessageDialog.self), "done") == 0,
+            "Done is greyed out")
+        dialog.setResponseEnabled("done", true)
+        dialog.destroy()
+
+        for object in [note, number, entry, bar] as [GObjectReference] { object.whenFreed { freed += 1 } }
+        window.child = nil
+    }
+    expect(MainLoop.iterate(timeout: .seconds(10)) { freed == 4 }, "the fields were freed once let go (\(freed) of 4)")
+    window.destroy()
+}
+
 let checks: [String: @MainActor () -> Void] = [
     "adwaita": adwaitaWidgetsWorkTogether,
     "single-instance": aSecondLaunchActivatesTheFirst,
@@ -370,6 +434,7 @@ let checks: [String: @MainActor () -> Void] = [
     "lists": listsShowWhatTheyAreGiven,
     "dialog": aDialogTellsItsAnswer,
     "app-action": anActionRunsByItsShortcut,
+    "inputs": inputsTellWhatIsTyped,
 ]
 
 let name = CommandLine.arguments.dropFirst().first ?? ""

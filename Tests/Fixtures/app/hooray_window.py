@@ -34,6 +34,25 @@ Usage:
                                 runs `HOORAY habit resume NAME` as a terminal would, and waits for the check to
                                 work with nothing clicked; prints {"paused_labels": [labels on screen before],
                                 "resumed_labels": [labels on screen then]}
+  hooray_window.py details MOMENT NOTE PHOTO
+                                clicks "I Did a Thing", types MOMENT, opens "Add a note or photos", types NOTE,
+                                sets "Change time" to 120 minutes ago (typed into the number, then Done), adds
+                                PHOTO through the file chooser (its location typed, as a user may), saves and
+                                waits for the praise; prints {"details_labels": [labels on the Log page before
+                                saving]}
+  hooray_window.py bad-time     opens Log a moment, types 600000 minutes into "Change time", and waits for the
+                                sheet to name the problem with Done greyed out; then types 5 and clicks Done; prints {"time_problem_labels": [the labels on screen with the problem
+                                named], "details_labels": [the Log page's labels after]}
+  hooray_window.py bad-photo MOMENT PHOTO
+                                types MOMENT, adds PHOTO (no image) through the file chooser, saves, and waits for
+                                the problem named under Photos; then removes the photo and saves again; prints
+                                {"photo_problem_labels": [labels on screen then], "kept": the text field's words
+                                then, "praise_labels": [...]}
+  hooray_window.py journey      opens Journey and waits for its first card; prints {"journey_labels": [...]}
+  hooray_window.py search WORDS NONE
+                                presses Ctrl+F, types WORDS in "Search your moments" and waits for the list to
+                                change, then types NONE and waits for "No moments match"; prints
+                                {"search_labels": [labels with WORDS searched], "no_match_labels": [...]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -259,6 +278,134 @@ def start(elsewhere=False):
     return {"not_running_labels": seen, "home": True}
 
 
+def open_log(moment):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True)).doActionNamed(
+        "click")
+    field = wait_for('"What did you do?" field', node("text", "What did you do?"))
+    field.text = moment
+    return field
+
+
+def shown(role, name, sensitive=None):
+    """A node with this role and name on screen (a dialog over the window included)."""
+    def find():
+        for found in app().findChildren(lambda n: n.roleName == role and n.name == name, showingOnly=False):
+            if on_screen(found) and (sensitive is None or found.sensitive == sensitive):
+                return found
+        return None
+    return find
+
+
+def set_time(minutes):
+    wait_for('"Change time" button', shown("push button", "Change time", sensitive=True)).doActionNamed("click")
+    number = wait_for('"How long ago" number', shown("spin button", "How long ago"))
+    # Typed, not committed with Enter: Done takes what the field shows.
+    number.queryEditableText().setTextContents(str(minutes))
+    wait_for('the sheet\'s "Done"', shown("push button", "Done", sensitive=True)).doActionNamed("click")
+
+
+def add_photo(path):
+    from dogtail import rawinput
+    if shown("push button", "Add photos\u2026")() is None:
+        wait_for('"Add a note or photos"', shown("push button", "Add a note or photos")).doActionNamed("click")
+    wait_for('"Add photos\u2026" button', shown("push button", "Add photos\u2026", sensitive=True)).doActionNamed("click")
+    # GTK 4.8's own dialog names its mnemonic buttons twice over ("_Add Add"); ours are named as they read.
+    add = lambda: next((n for n in app().findChildren(
+        lambda n: n.roleName == "push button" and n.name in ("Add", "_Add Add"), showingOnly=False)
+        if on_screen(n) and n.sensitive), None)
+    wait_for("the file chooser", add)
+    # A user types the place: Ctrl+L opens the chooser's location field, with the pointer over the chooser
+    # (no window manager gives it the keyboard here).
+    rawinput.absoluteMotion(60, 60)
+    known = ("What did you do?", "Note", "Connect to Server")
+    location = lambda: next((n for n in app().findChildren(lambda n: n.roleName == "text", showingOnly=False)
+                             if on_screen(n) and n.name not in known), None)
+    for _ in range(10):
+        if location() is not None:
+            break
+        rawinput.keyCombo("<Control>l")
+        time.sleep(1)
+    wait_for("the chooser's location field", location).queryEditableText().setTextContents(path)
+    wait_for('the chooser\'s "Add"', add).doActionNamed("click")
+    name = path.rsplit("/", 1)[-1]
+    wait_for("the photo listed", shown("push button", "Remove photo " + name))
+
+
+def details(moment, note, photo):
+    open_log(moment)
+    wait_for('"Add a note or photos"', shown("push button", "Add a note or photos")).doActionNamed("click")
+    wait_for('"Note" field', shown("text", "Note")).queryEditableText().setTextContents(note)
+    set_time(120)
+    wait_for('"Happened 2 hours ago"', lambda: True if "\u23f1 Happened 2 hours ago" in shown_labels() else None)
+    add_photo(photo)
+    seen = {"details_labels": shown_labels()}
+    wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True)).doActionNamed(
+        "click")
+    wait_for("praise", praise_shown)
+    return seen
+
+
+TIME_PROBLEM = "That's more than 366 days ago."
+
+
+def bad_time():
+    open_log("Walked")
+    wait_for('"Change time" button', shown("push button", "Change time", sensitive=True)).doActionNamed("click")
+    number = wait_for('"How long ago" number', shown("spin button", "How long ago"))
+    number.queryEditableText().setTextContents("600000")
+    wait_for("the problem named in the sheet",
+             lambda: True if any(n.startswith(TIME_PROBLEM) for n in shown_labels()) else None)
+    wait_for('a greyed-out "Done"', shown("push button", "Done", sensitive=False))
+    seen = {"time_problem_labels": shown_labels()}
+    number.queryEditableText().setTextContents("5")
+    wait_for('the sheet\'s "Done"', shown("push button", "Done", sensitive=True)).doActionNamed("click")
+    wait_for('"Happened 5 minutes ago"', lambda: True if "\u23f1 Happened 5 minutes ago" in shown_labels() else None)
+    seen["details_labels"] = shown_labels()
+    return seen
+
+
+def bad_photo(moment, photo):
+    field = open_log(moment)
+    add_photo(photo)
+    name = photo.rsplit("/", 1)[-1]
+    wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True)).doActionNamed(
+        "click")
+    wait_for("the problem named under Photos",
+             lambda: True if any("not an image" in n for n in shown_labels()) else None)
+    seen = {"photo_problem_labels": shown_labels(), "kept": text_of(field)}
+    wait_for("its Remove button", shown("push button", "Remove photo " + name)).doActionNamed("click")
+    wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True)).doActionNamed(
+        "click")
+    wait_for("praise", praise_shown)
+    seen["praise_labels"] = shown_labels()
+    return seen
+
+
+def journey():
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Journey" view switcher button', switcher_button("Journey")).doActionNamed("click")
+    wait_for("a day's card", lambda: True if any(n.endswith(" logged") for n in shown_labels()) else None)
+    return {"journey_labels": shown_labels()}
+
+
+def search(words, none):
+    from dogtail import rawinput
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Moments" view switcher button', switcher_button("Moments")).doActionNamed("click")
+    wait_for("Moments listed", lambda: True if "Today" in shown_labels() else None)
+    before = shown_labels()
+    rawinput.keyCombo("<Control>f")
+    field = wait_for('"Search your moments" field', shown("entry", "Search your moments"))
+    field.queryEditableText().setTextContents(words)
+    wait_for("the list searched", lambda: True if shown_labels() != before and "Today" in shown_labels() else None)
+    seen = {"search_labels": shown_labels()}
+    field.queryEditableText().setTextContents(none)
+    wait_for('"No moments match"', lambda: True if any(n.startswith("No moments match") for n in shown_labels())
+             else None)
+    seen["no_match_labels"] = shown_labels()
+    return seen
+
+
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
 elif sys.argv[1] == "ai":
@@ -273,6 +420,16 @@ elif sys.argv[1] == "live":
     print(json.dumps(live(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "resumed":
     print(json.dumps(resumed(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "details":
+    print(json.dumps(details(sys.argv[2], sys.argv[3], sys.argv[4])))
+elif sys.argv[1] == "bad-time":
+    print(json.dumps(bad_time()))
+elif sys.argv[1] == "bad-photo":
+    print(json.dumps(bad_photo(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "journey":
+    print(json.dumps(journey()))
+elif sys.argv[1] == "search":
+    print(json.dumps(search(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:

@@ -1,0 +1,132 @@
+import Foundation
+import HoorayGtk
+
+/// Log a moment's details, hidden behind **Add a note or photos** until wanted (seed 001 §4.3,
+/// "all hidden/collapsed by default"): a note, and photos chosen in the desktop's file chooser, each
+/// with a button to take it off again. (A button rather than a `GtkExpander`, which GTK 4.8 gives
+/// screen readers no action to open.)
+@MainActor
+final class LogDetails {
+    /// The most photos a moment keeps, as `hooray win --photo` takes them.
+    static let maxPhotos = 20
+
+    let root = Box(.vertical, spacing: 8)
+    private let open = Button(label: "_Add a note or photos")
+    private let column = Box(.vertical, spacing: 8)
+
+    private let window: Window
+    private let note = TextView()
+    private let noteProblem = LogScreen.problemLabel()
+    private let photoRows = Box(.vertical, spacing: 6)
+    private let addPhotos = Button(label: "Add _photos…")
+    private let photoProblem = LogScreen.problemLabel()
+    /// The photos chosen, in order, with their rows.
+    private var photos: [(path: String, row: Widget)] = []
+
+    init(window: Window) {
+        self.window = window
+        note.setAccessibleLabel("Note")
+        note.addCSSClass("card")
+        note.setMargin(0)
+        let noteTitle = Label("Note")
+        noteTitle.addCSSClass("heading")
+        let noteBox = ScrolledWindow()
+        noteBox.child = note
+        noteBox.setMinimumHeight(72)
+        let photosTitle = Label("Photos")
+        photosTitle.addCSSClass("heading")
+        addPhotos.onClicked { [unowned self] in choosePhotos() }
+        for widget in [noteTitle, noteBox, noteProblem, photosTitle, photoRows, addPhotos, photoProblem] as [Widget] {
+            column.append(widget)
+        }
+        open.addCSSClass("flat")
+        open.onClicked { [unowned self] in
+            isOpen = true
+            note.grabFocus()
+        }
+        root.append(open)
+        root.append(column)
+        isOpen = false
+    }
+
+    /// Whether the details show; when they do not, the button to show them does.
+    private var isOpen: Bool {
+        get { column.isVisible }
+        set {
+            column.isVisible = newValue
+            open.isVisible = !newValue
+        }
+    }
+
+    /// Empties the note and the photos, and closes the details: a new moment starts plain.
+    func clear() {
+        note.text = ""
+        for photo in photos { photoRows.remove(photo.row) }
+        photos = []
+        addPhotos.isSensitive = true
+        for label in [noteProblem, photoProblem] { label.isVisible = false }
+        isOpen = false
+    }
+
+    /// The note (`nil` when there is none) and the photos, or `nil` when the note is too long:
+    /// then it says so under the note, and opens the details to show it.
+    func checked() -> (note: String?, photos: [String])? {
+        for label in [noteProblem, photoProblem] { label.isVisible = false }
+        let text = note.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count <= DaemonLink.maxTextLength else {
+            showRefusal(
+                field: "--note",
+                message:
+                    "The note is \(text.count) characters long; a note takes at most \(DaemonLink.maxTextLength). Shorten it."
+            )
+            return nil
+        }
+        return (text.isEmpty ? nil : text, photos.map(\.path))
+    }
+
+    /// Shows what hoorayd refused of the note (`--note`) or the photos (`--photo`), with the details open.
+    func showRefusal(field: String, message: String) {
+        isOpen = true
+        LogScreen.show(message, in: field == "--note" ? noteProblem : photoProblem)
+    }
+
+    private func choosePhotos() {
+        let chooser = FileChooser(
+            title: "Add photos", parent: window, accept: "_Add",
+            filters: [
+                .init(name: "Photos", mimeTypes: ["image/*"]), .init(name: "All files", patterns: ["*"]),
+            ], allowsSeveral: true)
+        chooser.choose { [weak self] paths in self?.add(paths) }
+    }
+
+    private func add(_ paths: [String]) {
+        photoProblem.isVisible = false
+        let room = Self.maxPhotos - photos.count
+        for path in paths.prefix(room) where !photos.contains(where: { $0.path == path }) {
+            let name = (path as NSString).lastPathComponent
+            let row = Box(.horizontal, spacing: 6)
+            let label = Label(name)
+            label.expand(horizontally: true)
+            label.alignStart()
+            let remove = Button(iconName: "list-remove-symbolic", name: "Remove photo \(name)")
+            remove.addCSSClass("flat")
+            row.append(label)
+            row.append(remove)
+            remove.onClicked { [unowned self, weak row] in
+                // `photos` holds the row: it goes from the screen first, then from the list.
+                guard let row else { return }
+                photoRows.remove(row)
+                photos.removeAll { $0.row === row }
+                addPhotos.isSensitive = photos.count < Self.maxPhotos
+            }
+            photoRows.append(row)
+            photos.append((path, row))
+        }
+        if paths.count > room {
+            LogScreen.show(
+                "A moment keeps at most \(Self.maxPhotos) photos; \(paths.count - room) of those chosen were not added.",
+                in: photoProblem)
+        }
+        addPhotos.isSensitive = photos.count < Self.maxPhotos
+    }
+}
