@@ -13,7 +13,7 @@ BIN          := .build/debug
 RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev bubblewrap \
                 libgtk-4-dev libadwaita-1-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
-                libglib2.0-bin python3-dogtail at-spi2-core x11-utils
+                libglib2.0-bin python3-dogtail at-spi2-core x11-utils gettext
 
 # At most this many tests run at once. Every end-to-end test starts its own dbus-daemon, and each
 # takes one of the user's inotify instances (128 by default, fs.inotify.max_user_instances): with
@@ -21,7 +21,7 @@ TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bi
 TEST_WIDTH   ?= 32
 
 .PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage \
-        install install-files uninstall screenshots
+        install install-files uninstall screenshots pot
 
 all: build
 
@@ -35,6 +35,7 @@ help:
 	@echo "make bench  measure everything in BENCHMARKS.md (not a test; 12–14 minutes) and rewrite it"
 	@echo "make bench-app  print the desktop app's cold start to its first drawn frame, and --quick's"
 	@echo "make bench-start  print the start with 100,000 reminder rules and their config check, phase by phase"
+	@echo "make pot   rewrite po/hooray.pot, the template of the app's translations (docs/translating.md)"
 	@echo "make screenshots  every screen of hooray-app, light and dark, as PNGs in docs/screenshots/ (under Xvfb)"
 	@echo "make lint   check formatting with swift format, that every target declares what it imports, and the executor's rules"
 	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
@@ -62,6 +63,10 @@ test: test-deps
 		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) 2>&1 | tee .build/test.log \
 		|| { echo; echo "== What failed (the whole output is in .build/test.log) =="; \
 		     grep -a -A4 -E '✘|recorded an issue|error:' .build/test.log | head -150; exit 1; }
+
+# The template of the desktop app's translations, from the texts its sources pass to `localized`.
+pot: test-deps
+	/usr/bin/python3 scripts/make-pot
 
 # Every screen of the window, light and dark, as docs/screenshots/*.png: the debug build against a real
 # hoorayd in a temporary world, on an X server of its own (scripts/screenshots.py says which screens).

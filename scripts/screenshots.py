@@ -43,10 +43,9 @@ SCHEMES = {"light": "prefer-light", "dark": "prefer-dark"}
 MOMENTS = [
     ("Replied to the landlord's email", "relieved", "3h"),
     ("Took a short walk around the block", "calm", "1h"),
+    # Within the last 12 hours, which Moments shows as "3 h ago" rather than as a time of day: the
+    # same pictures at any hour.
     ("Drank a glass of water", None, "20m"),
-    ("Cooked a real dinner", "proud", "1d"),
-    ("Called a friend back", "happy", "1d"),
-    ("Tidied the desk", None, "3d"),
 ]
 # The offline praise every moment gets here (the built-in pool's words, always the same).
 PRAISE = "Something good happened, and you made it happen."

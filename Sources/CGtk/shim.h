@@ -3,6 +3,9 @@
 // GTK 4 and libadwaita (Debian 12: GTK 4.8, libadwaita 1.2) for the desktop app's Swift layer.
 #include <adwaita.h>
 #include <glib-unix.h>
+// gettext, for the app's translations (glibc's; Swift's Glibc module leaves libintl.h out).
+#include <libintl.h>
+#include <locale.h>
 
 // libdispatch's hooks for a run loop other than its own, which CoreFoundation's uses on Linux: the
 // main queue's file descriptor (readable when jobs wait), and running those jobs. GLib's main loop

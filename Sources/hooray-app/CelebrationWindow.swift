@@ -78,7 +78,7 @@ final class CelebrationWindow {
             let confetti = Label("🎊 ✨ 🎉 ✨ 🎊")
             confetti.addCSSClass("hooray-confetti")
             if moves { confetti.addCSSClass("hooray-sparkling") }
-            confetti.setAccessibleLabel("Confetti")
+            confetti.setAccessibleLabel(localized("Confetti"))
             column.append(confetti)
         }
         let title = Label(celebration.title)

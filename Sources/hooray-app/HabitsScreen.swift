@@ -10,8 +10,10 @@ import HoorayGtk
 @MainActor
 final class HabitsScreen {
     /// The empty state's words.
-    static let emptyTitle = "No habits yet"
-    static let emptyDetails = "Something small you want to do each day: check it here and watch its streak grow."
+    static var emptyTitle: String { localized("No habits yet") }
+    static var emptyDetails: String {
+        localized("Something small you want to do each day: check it here and watch its streak grow.")
+    }
 
     let root = Stack()
     /// Runs when hoorayd could not do something: what went wrong, and what the user was doing.
@@ -37,7 +39,7 @@ final class HabitsScreen {
         scrolled.expand(horizontally: true, vertically: true)
         let empty = StatusPage(
             title: Self.emptyTitle, description: Self.emptyDetails, iconName: "object-select-symbolic")
-        let addFirst = Button(label: "_Add your first habit")
+        let addFirst = Button(label: localized("_Add your first habit"))
         addFirst.addCSSClass("suggested-action")
         addFirst.addCSSClass("pill")
         addFirst.center()
@@ -59,26 +61,26 @@ final class HabitsScreen {
                 show(habits)
             } catch {
                 guard reading == readings else { return }
-                onProblem(error, "list your habits")
+                onProblem(error, localized("list your habits"))
             }
         }
     }
 
     /// "1 day", "15 days".
     static func days(_ count: Int) -> String {
-        count == 1 ? "1 day" : "\(count) days"
+        localized(one: "%d day", other: "%d days", count: count)
     }
 
     /// The line under a habit's name: its streak, today, and its badge.
     static func subtitle(of habit: DaemonLink.ListedHabit) -> String {
         var parts = [days(habit.streak)]
         switch habit.today {
-        case "done": parts.append("done today")
-        case "paused": parts.append("paused")
-        case "notDue": parts.append("not due today")
+        case "done": parts.append(localized("done today"))
+        case "paused": parts.append(localized("paused"))
+        case "notDue": parts.append(localized("not due today"))
         default: break
         }
-        if let badge = habit.badge { parts.append("\(badge) Day badge") }
+        if let badge = habit.badge { parts.append(localized("%ld Day badge", badge)) }
         return parts.joined(separator: " · ")
     }
 
@@ -98,10 +100,10 @@ final class HabitsScreen {
             root.visiblePage = "list"
             return
         }
-        let group = PreferencesGroup(title: "Today")
+        let group = PreferencesGroup(title: localized("Today"))
         rows = habits.map { habit in
             let row = ActionRow(title: habit.name, subtitle: Self.subtitle(of: habit))
-            let check = ToggleButton(iconName: "object-select-symbolic", name: "Done today: \(habit.name)")
+            let check = ToggleButton(iconName: "object-select-symbolic", name: localized("Done today: %@", habit.name))
             check.addCSSClass("circular")
             check.isActive = habit.today == "done"
             check.isSensitive = habit.today != "paused"
@@ -155,7 +157,7 @@ final class HabitsScreen {
             } catch {
                 // Back as it was: the check says what hoorayd holds.
                 check.isActive.toggle()
-                onProblem(error, done ? "mark the habit done" : "take back the habit's mark")
+                onProblem(error, done ? localized("mark the habit done") : localized("take back the habit's mark"))
             }
             saving.remove(id)
             check.isSensitive = rows.first { $0.habit.id == id }.map { $0.habit.today != "paused" } ?? true
@@ -167,14 +169,15 @@ final class HabitsScreen {
     /// Asks for a new habit's name; what the user typed comes back when hoorayd refused it.
     private func askForHabit(draft: String) {
         let dialog = MessageDialog(
-            parent: window, heading: "Add a habit", body: "Done every day; `hooray habit edit` changes its rhythm.")
-        let field = Entry(placeholder: "Read 10 pages")
-        field.setAccessibleLabel("The habit's name")
+            parent: window, heading: localized("Add a habit"),
+            body: localized("Done every day; `hooray habit edit` changes its rhythm."))
+        let field = Entry(placeholder: localized("Read 10 pages"))
+        field.setAccessibleLabel(localized("The habit's name"))
         field.text = draft
         field.activatesDefault = true
         dialog.extraChild = field
-        dialog.addResponse("cancel", label: "Cancel")
-        dialog.addResponse("add", label: "Add", appearance: .suggested)
+        dialog.addResponse("cancel", label: localized("Cancel"))
+        dialog.addResponse("add", label: localized("Add"), appearance: .suggested)
         dialog.defaultResponse = "add"
         dialog.closeResponse = "cancel"
         dialog.onResponse { [unowned self] answer in
@@ -182,7 +185,9 @@ final class HabitsScreen {
             let name = field.text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard answer == "add" else { return }
             guard !name.isEmpty else {
-                onProblem(.failed("a habit needs a name; type one, such as “Read 10 pages”"), "add the habit")
+                onProblem(
+                    .failed(localized("a habit needs a name; type one, such as “Read 10 pages”")),
+                    localized("add the habit"))
                 askForHabit(draft: field.text)
                 return
             }
@@ -192,7 +197,7 @@ final class HabitsScreen {
                 } catch .alreadySaved {
                     // Added by an earlier try.
                 } catch {
-                    onProblem(error, "add the habit")
+                    onProblem(error, localized("add the habit"))
                     askForHabit(draft: field.text)
                 }
                 refresh()

@@ -7,7 +7,7 @@ import HoorayMessages
 @MainActor
 final class HomeScreen {
     /// The hint under the button until the first moment is logged, as the CLI's `hooray` says it.
-    static let firstRunHint = "Hey… installing the app counts too. Wanna log that tiny win?"
+    static var firstRunHint: String { localized("Hey… installing the app counts too. Wanna log that tiny win?") }
 
     /// Set (to anything), Home opens on the pool's first phrase rather than a random one.
     static let firstPhraseVariable = "HOORAY_APP_FIRST_PHRASE"
@@ -19,12 +19,12 @@ final class HomeScreen {
     private let phrases: [String]
     private var phraseIndex: Int
     private let phrase: Label
-    private let didAThing = Button(label: "I _Did a Thing")
-    private let subtext = Label("Tap to log something you did. Big or small, it counts.")
+    private let didAThing = Button(label: localized("I _Did a Thing"))
+    private let subtext = Label(localized("Tap to log something you did. Big or small, it counts."))
     private let hint = Label(firstRunHint)
 
     init(phrases: [String] = MessagePools.homePhrases) {
-        self.phrases = phrases.isEmpty ? ["You're doing great."] : phrases
+        self.phrases = phrases.isEmpty ? [localized("You're doing great.")] : phrases
         // `make screenshots` asks for the first phrase, so that the same window makes the same picture.
         let firstPhrase = ProcessInfo.processInfo.environment[Self.firstPhraseVariable].map { !$0.isEmpty } ?? false
         phraseIndex = firstPhrase ? 0 : Int.random(in: 0..<self.phrases.count)
@@ -33,7 +33,7 @@ final class HomeScreen {
         phrase.addCSSClass("title-2")
         let phraseButton = Button(child: phrase)
         phraseButton.addCSSClass("flat")
-        phraseButton.setAccessibleLabel("Another kind word")
+        phraseButton.setAccessibleLabel(localized("Another kind word"))
         if Style.animationsEnabled { phrase.addCSSClass("hooray-breathing") }
         phraseButton.onClicked { [unowned self] in nextPhrase() }
 

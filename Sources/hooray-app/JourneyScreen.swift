@@ -9,7 +9,7 @@ import HoorayKit
 @MainActor
 final class JourneyScreen {
     /// The empty state's words (seed 001 §4.6).
-    static let emptyTitle = "Once you have a few days of moments, you'll see your journey here."
+    static var emptyTitle: String { localized("Once you have a few days of moments, you'll see your journey here.") }
     /// How many days back the journey reaches, today included.
     static let days = 30
 
@@ -30,7 +30,7 @@ final class JourneyScreen {
         scrolled.child = clamp
         scrolled.expand(horizontally: true, vertically: true)
         let empty = StatusPage(
-            title: "Your journey", description: Self.emptyTitle, iconName: "document-open-recent-symbolic")
+            title: localized("Your journey"), description: Self.emptyTitle, iconName: "document-open-recent-symbolic")
         root.add(scrolled, name: "list")
         root.add(empty, name: "empty")
         root.expand(horizontally: true, vertically: true)
@@ -47,7 +47,7 @@ final class JourneyScreen {
                 show(days)
             } catch {
                 guard reading == readings else { return }
-                onProblem(error, "show your journey")
+                onProblem(error, localized("show your journey"))
             }
         }
     }
@@ -63,9 +63,9 @@ final class JourneyScreen {
         }
         let column = Box(.vertical, spacing: 18)
         column.setMargin(18)
-        let title = Label("Your journey")
+        let title = Label(localized("Your journey"))
         title.addCSSClass("title-1")
-        let subtitle = Label("Tiny steps, day by day.")
+        let subtitle = Label(localized("Tiny steps, day by day."))
         subtitle.addCSSClass("dim-label")
         column.append(title)
         column.append(subtitle)
@@ -82,7 +82,7 @@ final class JourneyScreen {
         let heading = Label("\(MomentsScreen.header(day.date, today: today)) \(day.moodEmoji) \(day.moodLabel)")
         heading.addCSSClass("heading")
         heading.alignStart()
-        let count = Label(day.moments.count == 1 ? "1 moment logged" : "\(day.moments.count) moments logged")
+        let count = Label(localized(one: "%d moment logged", other: "%d moments logged", count: day.moments.count))
         count.addCSSClass("dim-label")
         count.alignStart()
         card.append(heading)
@@ -93,7 +93,7 @@ final class JourneyScreen {
             card.append(line)
         }
         if let summary = day.summary {
-            let said = Label("Summary: “\(summary)”")
+            let said = Label(localized("Summary: “%@”", summary))
             said.wrapStart()
             said.addCSSClass("hooray-summary")
             card.append(said)

@@ -11,29 +11,29 @@ final class LogDetails {
     static let maxPhotos = 20
 
     let root = Box(.vertical, spacing: 8)
-    private let open = Button(label: "_Add a note or photos")
+    private let open = Button(label: localized("_Add a note or photos"))
     private let column = Box(.vertical, spacing: 8)
 
     private let window: Window
     private let note = TextView()
     private let noteProblem = LogScreen.problemLabel()
     private let photoRows = Box(.vertical, spacing: 6)
-    private let addPhotos = Button(label: "Add _photos…")
+    private let addPhotos = Button(label: localized("Add _photos…"))
     private let photoProblem = LogScreen.problemLabel()
     /// The photos chosen, in order, with their rows.
     private var photos: [(path: String, row: Widget)] = []
 
     init(window: Window) {
         self.window = window
-        note.setAccessibleLabel("Note")
+        note.setAccessibleLabel(localized("Note"))
         note.addCSSClass("card")
         note.setMargin(0)
-        let noteTitle = Label("Note")
+        let noteTitle = Label(localized("Note"))
         noteTitle.addCSSClass("heading")
         let noteBox = ScrolledWindow()
         noteBox.child = note
         noteBox.setMinimumHeight(72)
-        let photosTitle = Label("Photos")
+        let photosTitle = Label(localized("Photos"))
         photosTitle.addCSSClass("heading")
         addPhotos.onClicked { [unowned self] in choosePhotos() }
         for widget in [noteTitle, noteBox, noteProblem, photosTitle, photoRows, addPhotos, photoProblem] as [Widget] {
@@ -76,8 +76,9 @@ final class LogDetails {
         guard text.count <= DaemonLink.maxTextLength else {
             showRefusal(
                 field: "--note",
-                message:
-                    "The note is \(text.count) characters long; a note takes at most \(DaemonLink.maxTextLength). Shorten it."
+                message: localized(
+                    "The note is %ld characters long; a note takes at most %ld. Shorten it.", text.count,
+                    DaemonLink.maxTextLength)
             )
             return nil
         }
@@ -92,9 +93,10 @@ final class LogDetails {
 
     private func choosePhotos() {
         let chooser = FileChooser(
-            title: "Add photos", parent: window, accept: "_Add",
+            title: localized("Add photos"), parent: window, accept: localized("_Add"),
             filters: [
-                .init(name: "Photos", mimeTypes: ["image/*"]), .init(name: "All files", patterns: ["*"]),
+                .init(name: localized("Photos"), mimeTypes: ["image/*"]),
+                .init(name: localized("All files"), patterns: ["*"]),
             ], allowsSeveral: true)
         chooser.choose { [weak self] paths in self?.add(paths) }
     }
@@ -108,7 +110,7 @@ final class LogDetails {
             let label = Label(name)
             label.expand(horizontally: true)
             label.alignStart()
-            let remove = Button(iconName: "list-remove-symbolic", name: "Remove photo \(name)")
+            let remove = Button(iconName: "list-remove-symbolic", name: localized("Remove photo %@", name))
             remove.addCSSClass("flat")
             row.append(label)
             row.append(remove)
@@ -124,7 +126,9 @@ final class LogDetails {
         }
         if paths.count > room {
             LogScreen.show(
-                "A moment keeps at most \(Self.maxPhotos) photos; \(paths.count - room) of those chosen were not added.",
+                localized(
+                    "A moment keeps at most %ld photos; %ld of those chosen were not added.", Self.maxPhotos,
+                    paths.count - room),
                 in: photoProblem)
         }
         addPhotos.isSensitive = photos.count < Self.maxPhotos

@@ -8,7 +8,7 @@ import HoorayGtk
 @MainActor
 final class LogScreen {
     /// The words of the first moment, as `hooray win` saves them on the first run (Plugins/Wins).
-    static let firstMomentText = "I installed this app. A tiny step, but it counts."
+    static var firstMomentText: String { localized("I installed this app. A tiny step, but it counts.") }
 
     let root = ScrolledWindow()
     /// Runs with the text, the mood (`nil`: none) and the details when **Save this moment** is
@@ -18,15 +18,14 @@ final class LogScreen {
     var onCancel: @MainActor () -> Void = {}
 
     private let window: Window
-    private let entry = Entry(placeholder: "Took a short walk")
+    private let entry = Entry(placeholder: localized("Took a short walk"))
     private let textProblem = LogScreen.problemLabel()
-    private let mood = DropDown(
-        choices: ["No mood"] + DaemonLink.moods.map { $0.prefix(1).uppercased() + $0.dropFirst() })
+    private let mood = DropDown(choices: DaemonLink.moodChoices)
     private let when = Label("")
     private let timeProblem = LogScreen.problemLabel()
     private let timeSheet = LogTimeSheet()
     private let details: LogDetails
-    private let save = Button(label: "_Save this moment")
+    private let save = Button(label: localized("_Save this moment"))
     private var minutesAgo = 0
     private var isSaving = false
     /// The request id of the moment being written: kept until it is saved or given up, so that a
@@ -36,15 +35,15 @@ final class LogScreen {
     init(window: Window) {
         self.window = window
         details = LogDetails(window: window)
-        let title = Label("Nice — that counts. What did you do?")
+        let title = Label(localized("Nice — that counts. What did you do?"))
         title.wrapCentered()
         title.addCSSClass("title-2")
-        entry.setAccessibleLabel("What did you do?")
+        entry.setAccessibleLabel(localized("What did you do?"))
         entry.maximumLength = DaemonLink.maxTextLength
         entry.onActivate { [unowned self] in saveClicked() }
-        mood.setAccessibleLabel("How did you feel?")
+        mood.setAccessibleLabel(localized("How did you feel?"))
         when.addCSSClass("dim-label")
-        let changeTime = Button(label: "C_hange time")
+        let changeTime = Button(label: localized("C_hange time"))
         changeTime.addCSSClass("flat")
         changeTime.onClicked { [unowned self] in
             timeSheet.ask(over: self.window, minutesAgo: minutesAgo) { [unowned self] minutes in setTime(minutes) }
@@ -56,7 +55,7 @@ final class LogScreen {
         save.addCSSClass("suggested-action")
         save.addCSSClass("pill")
         save.onClicked { [unowned self] in saveClicked() }
-        let cancel = Button(label: "_Cancel")
+        let cancel = Button(label: localized("_Cancel"))
         cancel.addCSSClass("flat")
         cancel.onClicked { [unowned self] in onCancel() }
 
@@ -102,7 +101,7 @@ final class LogScreen {
     func saving(_ busy: Bool) {
         isSaving = busy
         save.isSensitive = !busy
-        save.label = busy ? "Saving…" : "_Save this moment"
+        save.label = busy ? localized("Saving…") : localized("_Save this moment")
     }
 
     /// Shows what hoorayd refused under the field it names (``DaemonLink/Problem/refused(field:message:)``).

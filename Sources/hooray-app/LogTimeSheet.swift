@@ -7,7 +7,9 @@ import HoorayGtk
 @MainActor
 final class LogTimeSheet {
     /// The units the sheet offers, with their length in minutes.
-    static let units: [(name: String, minutes: Int)] = [("minutes", 1), ("hours", 60), ("days", 24 * 60)]
+    static var units: [(name: String, minutes: Int)] {
+        [(localized("minutes"), 1), (localized("hours"), 60), (localized("days"), 24 * 60)]
+    }
 
     /// The dialog on screen, held until it is answered.
     private var dialog: MessageDialog?
@@ -27,15 +29,15 @@ final class LogTimeSheet {
     private func present(
         over window: Window, number: Int, unit: Int, _ answered: @escaping @MainActor (Int) -> Void
     ) {
-        let dialog = MessageDialog(parent: window, heading: "When did it happen?", body: "")
+        let dialog = MessageDialog(parent: window, heading: localized("When did it happen?"), body: "")
         let spin = SpinButton(minimum: 1, maximum: 999_999, value: number)
-        spin.setAccessibleLabel("How long ago")
+        spin.setAccessibleLabel(localized("How long ago"))
         let units = DropDown(choices: Self.units.map(\.name))
         units.selected = unit
-        units.setAccessibleLabel("Minutes, hours or days")
+        units.setAccessibleLabel(localized("Minutes, hours or days"))
         let row = Box(.horizontal, spacing: 8)
         row.center()
-        for widget in [spin, units, Label("ago")] as [Widget] { row.append(widget) }
+        for widget in [spin, units, Label(localized("ago"))] as [Widget] { row.append(widget) }
         let problem = Label("")
         problem.wrapCentered()
         problem.addCSSClass("error")
@@ -43,8 +45,8 @@ final class LogTimeSheet {
         column.append(row)
         column.append(problem)
         dialog.extraChild = column
-        dialog.addResponse("now", label: "Set to just now")
-        dialog.addResponse("done", label: "Done", appearance: .suggested)
+        dialog.addResponse("now", label: localized("Set to just now"))
+        dialog.addResponse("done", label: localized("Done"), appearance: .suggested)
         dialog.defaultResponse = "done"
         dialog.closeResponse = "cancel"
         // The number and the unit are held by the answer's action (which the dialog lets go of when
@@ -88,7 +90,8 @@ final class LogTimeSheet {
     /// Why a time `minutes` ago cannot be kept, or `nil` when it can.
     static func refusal(minutes: Int) -> String? {
         guard minutes > DaemonLink.maxMinutesAgo else { return nil }
-        return "That's more than 366 days ago. A moment can be from the last 366 days: choose a smaller number."
+        return localized(
+            "That's more than 366 days ago. A moment can be from the last 366 days: choose a smaller number.")
     }
 
     /// A time in minutes as the sheet shows it: the largest unit it is a whole number of (5 minutes
@@ -103,9 +106,12 @@ final class LogTimeSheet {
 
     /// "Happened just now", "Happened 5 minutes ago", "Happened 1 hour ago".
     static func phrase(minutesAgo: Int) -> String {
-        guard minutesAgo > 0 else { return "Happened just now" }
+        guard minutesAgo > 0 else { return localized("Happened just now") }
         let (number, unit) = split(minutesAgo)
-        let name = units[unit].name
-        return "Happened \(number) \(number == 1 ? String(name.dropLast()) : name) ago"
+        switch unit {
+        case 0: return localized(one: "Happened %d minute ago", other: "Happened %d minutes ago", count: number)
+        case 1: return localized(one: "Happened %d hour ago", other: "Happened %d hours ago", count: number)
+        default: return localized(one: "Happened %d day ago", other: "Happened %d days ago", count: number)
+        }
     }
 }

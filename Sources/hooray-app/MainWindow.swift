@@ -36,10 +36,10 @@ final class MainWindow {
         moments = MomentsScreen(link: link, window: window)
         journey = JourneyScreen(link: link)
         habits = HabitsScreen(link: link, window: window)
-        views.add(home.root, name: "home", title: "Home", iconName: "go-home-symbolic")
-        views.add(moments.root, name: "moments", title: "Moments", iconName: "view-list-symbolic")
-        views.add(journey.root, name: "journey", title: "Journey", iconName: "document-open-recent-symbolic")
-        views.add(habits.root, name: "habits", title: "Habits", iconName: "object-select-symbolic")
+        views.add(home.root, name: "home", title: localized("Home"), iconName: "go-home-symbolic")
+        views.add(moments.root, name: "moments", title: localized("Moments"), iconName: "view-list-symbolic")
+        views.add(journey.root, name: "journey", title: localized("Journey"), iconName: "document-open-recent-symbolic")
+        views.add(habits.root, name: "habits", title: localized("Habits"), iconName: "object-select-symbolic")
         views.expand(horizontally: true, vertically: true)
         switcher = ViewSwitcherTitle(stack: views, title: "Hooray")
         bottomSwitcher = ViewSwitcherBar(stack: views)
@@ -111,12 +111,12 @@ final class MainWindow {
                     try? await Task.sleep(for: .milliseconds(250))
                 } catch .failed(let message) {
                     // hoorayd is there but did not answer: Home stays greyed out until it does.
-                    let retry = Toast("Couldn't reach Hooray: \(message)", timeout: 0)
-                    retry.setButton("_Retry") { [unowned self] in connect() }
+                    let retry = Toast(localized("Couldn't reach Hooray: %@", message), timeout: 0)
+                    retry.setButton(localized("_Retry")) { [unowned self] in connect() }
                     toasts.show(retry)
                     return
                 } catch {
-                    handle(error, doing: "reach Hooray")
+                    handle(error, doing: localized("reach Hooray"))
                     return
                 }
             }
@@ -172,7 +172,7 @@ final class MainWindow {
                 log.finishDraft()
                 isFirstRun = false
                 home.show(DaemonLink.Home(isFirstRun: false))
-                toast("Your moment was saved already, once; `hooray moments` lists it")
+                toast(localized("Your moment was saved already, once; `hooray moments` lists it"))
                 if stack.visiblePage == "log" { showHome() }
             } catch .refused(let field, let message) {
                 // Named under its field when it is one of the screen's; what the user typed stays. Nothing
@@ -180,12 +180,12 @@ final class MainWindow {
                 log.saving(false)
                 log.refused()
                 if !log.showRefusal(field: field, message: message) {
-                    handle(.refused(field: field, message: message), doing: "save your moment")
+                    handle(.refused(field: field, message: message), doing: localized("save your moment"))
                 }
             } catch {
                 // What the user typed stays in the field, and a second try is run once.
                 log.saving(false)
-                handle(error, doing: "save your moment")
+                handle(error, doing: localized("save your moment"))
             }
         }
     }
@@ -195,7 +195,7 @@ final class MainWindow {
         Task { @MainActor in
             if let problem = await link.startDaemon() {
                 notRunning.starting(false)
-                toast("Couldn't start Hooray: \(problem) — `journalctl --user -u hooray` says more")
+                toast(localized("Couldn't start Hooray: %@ — `journalctl --user -u hooray` says more", problem))
                 return
             }
             notRunning.starting(false)
@@ -210,9 +210,9 @@ final class MainWindow {
             showPage("not-running")
             watchForDaemon()
         case .failed(let message), .refused(_, let message):
-            toast("Couldn't \(what): \(message)")
+            toast(localized("Couldn't %1$@: %2$@", what, message))
         case .alreadySaved:
-            toast("That was done already")
+            toast(localized("That was done already"))
         }
     }
 

@@ -9,14 +9,14 @@ import HoorayKit
 @MainActor
 final class MomentsScreen {
     /// The empty state's words (seed 001 §4.5).
-    static let emptyTitle = "No moments yet… but you're here, so that's one."
+    static var emptyTitle: String { localized("No moments yet… but you're here, so that's one.") }
     /// The most moments listed; `hooray moments` lists them all.
     static let limit = 500
 
     let root = Box(.vertical)
     /// The list, the empty state, and the page for a search that found nothing.
     private let pages = Stack()
-    private let searchEntry = SearchEntry(placeholder: "Search your moments")
+    private let searchEntry = SearchEntry(placeholder: localized("Search your moments"))
     private let searchBar: SearchBar
     private let noMatch = StatusPage(title: "", iconName: "edit-find-symbolic")
     /// Runs when the empty state's **Log your first moment** is clicked.
@@ -49,7 +49,7 @@ final class MomentsScreen {
         scrolled.child = clamp
         scrolled.expand(horizontally: true, vertically: true)
         let empty = StatusPage(title: Self.emptyTitle, iconName: "starred-symbolic")
-        let logFirst = Button(label: "_Log your first moment")
+        let logFirst = Button(label: localized("_Log your first moment"))
         logFirst.addCSSClass("suggested-action")
         logFirst.addCSSClass("pill")
         logFirst.center()
@@ -59,7 +59,7 @@ final class MomentsScreen {
         pages.add(empty, name: "empty")
         pages.add(noMatch, name: "no-match")
         pages.expand(horizontally: true, vertically: true)
-        searchEntry.setAccessibleLabel("Search your moments")
+        searchEntry.setAccessibleLabel(localized("Search your moments"))
         root.append(searchBar)
         root.append(pages)
         root.expand(horizontally: true, vertically: true)
@@ -88,7 +88,7 @@ final class MomentsScreen {
                 show(moments, searched: searched)
             } catch {
                 guard reading == readings else { return }
-                onProblem(error, "list your moments")
+                onProblem(error, localized("list your moments"))
             }
         }
     }
@@ -107,8 +107,8 @@ final class MomentsScreen {
             if searched.isEmpty {
                 pages.visiblePage = "empty"
             } else {
-                noMatch.title = "No moments match “\(Self.shortText(searched))”"
-                noMatch.details = "Try other words, or press Escape to see every moment."
+                noMatch.title = localized("No moments match “%@”", Self.shortText(searched))
+                noMatch.details = localized("Try other words, or press Escape to see every moment.")
                 pages.visiblePage = "no-match"
             }
             clamp.child = nil
@@ -131,7 +131,8 @@ final class MomentsScreen {
             group?.add(row(for: moment, now: now, timeZone: zone))
         }
         if moments.count >= Self.limit {
-            let more = Label("Your newest \(Self.limit) moments are shown; `hooray moments` lists them all.")
+            let more = Label(
+                localized("Your newest %ld moments are shown; `hooray moments` lists them all.", Self.limit))
             more.wrapCentered()
             more.addCSSClass("dim-label")
             column.append(more)
@@ -143,8 +144,8 @@ final class MomentsScreen {
     /// "Today", "Yesterday", or the date, as `hooray moments` heads its days.
     static func header(_ day: LocalDate, today: LocalDate) -> String {
         switch day.days(until: today) {
-        case 0: "Today"
-        case 1: "Yesterday"
+        case 0: localized("Today")
+        case 1: localized("Yesterday")
         default: day.written(today: today)
         }
     }
@@ -153,9 +154,9 @@ final class MomentsScreen {
     /// the time of day.
     static func time(of instant: Date, now: Date, timeZone: TimeZone) -> String {
         let elapsed = now.timeIntervalSince(instant)
-        if elapsed < 60 { return "just now" }
-        if elapsed < 3600 { return "\(Int(elapsed / 60)) min ago" }
-        if elapsed < 12 * 3600 { return "\(Int(elapsed / 3600)) h ago" }
+        if elapsed < 60 { return localized("just now") }
+        if elapsed < 3600 { return localized("%ld min ago", Int(elapsed / 60)) }
+        if elapsed < 12 * 3600 { return localized("%ld h ago", Int(elapsed / 3600)) }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.hour, .minute], from: instant)
@@ -170,13 +171,14 @@ final class MomentsScreen {
 
     private func row(for moment: DaemonLink.ListedMoment, now: Date, timeZone: TimeZone) -> ActionRow {
         var details = [Self.time(of: moment.happenedAt, now: now, timeZone: timeZone)]
-        if let mood = moment.mood { details.append("feeling \(mood)") }
+        if let mood = moment.mood { details.append(localized("feeling %@", DaemonLink.moodName(mood).lowercased())) }
         details.append("“\(moment.praise)”")
         let row = ActionRow(title: moment.text, subtitle: details.joined(separator: " · "))
         let name = "“\(Self.shortText(moment.text))”"
 
         let star = ToggleButton(
-            iconName: moment.favorite ? "starred-symbolic" : "non-starred-symbolic", name: "Favourite \(name)")
+            iconName: moment.favorite ? "starred-symbolic" : "non-starred-symbolic",
+            name: localized("Favourite %@", name))
         star.isActive = moment.favorite
         star.addCSSClass("flat")
         stars.append(star)
@@ -198,15 +200,15 @@ final class MomentsScreen {
                 } catch {
                     // Back as it was: the star says what hoorayd holds.
                     star.isActive.toggle()
-                    onProblem(error, "mark the moment")
+                    onProblem(error, localized("mark the moment"))
                 }
                 star.isSensitive = true
             }
         }
-        let edit = Button(iconName: "document-edit-symbolic", name: "Edit \(name)")
+        let edit = Button(iconName: "document-edit-symbolic", name: localized("Edit %@", name))
         edit.addCSSClass("flat")
         edit.onClicked { [unowned self] in askToEdit(moment, draft: moment.text) }
-        let delete = Button(iconName: "user-trash-symbolic", name: "Delete \(name)")
+        let delete = Button(iconName: "user-trash-symbolic", name: localized("Delete %@", name))
         delete.addCSSClass("flat")
         delete.onClicked { [unowned self] in askToDelete(moment) }
         for widget in [star, edit, delete] as [Widget] { row.addSuffix(widget) }
@@ -215,10 +217,10 @@ final class MomentsScreen {
 
     private func askToDelete(_ moment: DaemonLink.ListedMoment) {
         let dialog = MessageDialog(
-            parent: window, heading: "Delete this moment?",
-            body: "“\(Self.shortText(moment.text))” goes for good, with its note and praise.")
-        dialog.addResponse("cancel", label: "Cancel")
-        dialog.addResponse("delete", label: "Delete", appearance: .destructive)
+            parent: window, heading: localized("Delete this moment?"),
+            body: localized("“%@” goes for good, with its note and praise.", Self.shortText(moment.text)))
+        dialog.addResponse("cancel", label: localized("Cancel"))
+        dialog.addResponse("delete", label: localized("Delete"), appearance: .destructive)
         dialog.defaultResponse = "cancel"
         dialog.closeResponse = "cancel"
         dialog.onResponse { [unowned self] answer in
@@ -230,7 +232,7 @@ final class MomentsScreen {
                 } catch .alreadySaved {
                     // Deleted by an earlier try.
                 } catch {
-                    onProblem(error, "delete the moment")
+                    onProblem(error, localized("delete the moment"))
                 }
                 refresh()
             }
@@ -243,15 +245,16 @@ final class MomentsScreen {
     /// could not save it.
     private func askToEdit(_ moment: DaemonLink.ListedMoment, draft: String) {
         let dialog = MessageDialog(
-            parent: window, heading: "Edit this moment", body: "When it happened, and its praise, stay.")
-        let field = Entry(placeholder: "Took a short walk")
-        field.setAccessibleLabel("The moment's words")
+            parent: window, heading: localized("Edit this moment"),
+            body: localized("When it happened, and its praise, stay."))
+        let field = Entry(placeholder: localized("Took a short walk"))
+        field.setAccessibleLabel(localized("The moment's words"))
         field.maximumLength = DaemonLink.maxTextLength
         field.text = draft
         field.activatesDefault = true
         dialog.extraChild = field
-        dialog.addResponse("cancel", label: "Cancel")
-        dialog.addResponse("save", label: "Save", appearance: .suggested)
+        dialog.addResponse("cancel", label: localized("Cancel"))
+        dialog.addResponse("save", label: localized("Save"), appearance: .suggested)
         dialog.defaultResponse = "save"
         dialog.closeResponse = "cancel"
         // The field is held by the answer's action, which the dialog lets go of when it goes.
@@ -260,7 +263,9 @@ final class MomentsScreen {
             let text = field.text
             guard answer == "save", text != moment.text else { return }
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                onProblem(.failed("a moment needs words; type what you did, or delete it"), "save the moment")
+                onProblem(
+                    .failed(localized("a moment needs words; type what you did, or delete it")),
+                    localized("save the moment"))
                 askToEdit(moment, draft: text)
                 return
             }
@@ -270,7 +275,7 @@ final class MomentsScreen {
                 } catch .alreadySaved {
                     // Saved by an earlier try.
                 } catch {
-                    onProblem(error, "save the moment")
+                    onProblem(error, localized("save the moment"))
                     askToEdit(moment, draft: text)
                 }
                 refresh()

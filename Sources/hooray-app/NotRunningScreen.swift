@@ -5,14 +5,16 @@ import HoorayGtk
 @MainActor
 final class NotRunningScreen {
     let root = StatusPage(
-        title: "Hooray isn't running",
+        title: localized("Hooray isn't running"),
         description:
-            "Your moments are kept by hoorayd, Hooray's background service. Start it, and this window connects at once.",
+            localized(
+                "Your moments are kept by hoorayd, Hooray's background service. Start it, and this window connects at once."
+            ),
         iconName: "dialog-information-symbolic")
     /// Runs when **Start Hooray** is clicked.
     var onStart: @MainActor () -> Void = {}
 
-    private let start = Button(label: "_Start Hooray")
+    private let start = Button(label: localized("_Start Hooray"))
 
     init() {
         start.addCSSClass("suggested-action")
@@ -25,6 +27,6 @@ final class NotRunningScreen {
     /// Greys the button out while hoorayd starts.
     func starting(_ busy: Bool) {
         start.isSensitive = !busy
-        start.label = busy ? "Starting…" : "_Start Hooray"
+        start.label = busy ? localized("Starting…") : localized("_Start Hooray")
     }
 }

@@ -7,9 +7,9 @@ import HoorayGtk
 @MainActor
 final class PraiseScreen {
     /// The line shown when no AI praise came (seed 001 §4.4, as the notification says it).
-    static let failedLine = "Couldn't fetch extra encouragement this time."
+    static var failedLine: String { localized("Couldn't fetch extra encouragement this time.") }
     /// The line shown while the AI praise is on its way (seed 001 §6, "Slow AI").
-    static let waitingLine = "Finding a few more words for you…"
+    static var waitingLine: String { localized("Finding a few more words for you…") }
 
     let root = Box(.vertical, spacing: 18)
     /// Runs when **Done** is clicked.
@@ -23,7 +23,7 @@ final class PraiseScreen {
     private let offlinePraise = Label("")
     private let aiPraise = Label("")
     private let note = Label("")
-    private let done = Button(label: "_Done")
+    private let done = Button(label: localized("_Done"))
     /// The moment whose AI praise is awaited, until it came or is off; a newer moment shown stops
     /// the waiting for an older one's. After a failure it is still awaited: hoorayd tries again
     /// later, and praise that comes then fades in too.
@@ -31,7 +31,7 @@ final class PraiseScreen {
     private var link: DaemonLink?
 
     init() {
-        let header = Label("Moment logged")
+        let header = Label(localized("Moment logged"))
         header.addCSSClass("title-1")
         moment.wrapCentered()
         moment.addCSSClass("card")
@@ -48,7 +48,7 @@ final class PraiseScreen {
         note.isVisible = false
         done.addCSSClass("pill")
         done.onClicked { [unowned self] in onDone() }
-        let viewMoments = Button(label: "_View today's moments")
+        let viewMoments = Button(label: localized("_View today's moments"))
         viewMoments.addCSSClass("flat")
         viewMoments.onClicked { [unowned self] in onViewMoments() }
         root.center()
@@ -61,7 +61,7 @@ final class PraiseScreen {
     /// moment's notice when the praise comes and when the request fails, whatever its time limit),
     /// until it comes or is off.
     func show(_ logged: DaemonLink.LoggedMoment, link: DaemonLink) {
-        moment.text = logged.text + "\n· just now"
+        moment.text = logged.text + "\n· " + localized("just now")
         offlinePraise.text = "“\(logged.offlinePraise)”"
         aiPraise.text = ""
         praises.visiblePage = "offline"

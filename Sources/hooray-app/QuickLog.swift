@@ -12,11 +12,15 @@ import HoorayGtk
 final class QuickLog {
     /// Its application id: the main window's, `.Quick` added (also its Wayland `app_id`).
     static let id = HoorayApp.id + ".Quick"
-    /// Its title, which window managers' rules can match (README).
+    /// Its title, which window managers' rules can match (README): in English whatever the language,
+    /// so that a rule keeps matching.
     static let title = "Log a moment"
     /// What it says when no hoorayd listens; what the user typed stays in the field.
-    static let notRunningLine =
-        "Hooray isn't running, so this moment isn't saved yet. Start it (systemctl --user start hooray), then press Enter again."
+    static var notRunningLine: String {
+        localized(
+            "Hooray isn't running, so this moment isn't saved yet. Start it (systemctl --user start hooray), then press Enter again."
+        )
+    }
     /// How long the praise shows before the window closes by itself (Enter or Esc closes it sooner):
     /// time to read a sentence.
     static let praiseShown = Duration.seconds(4)
@@ -33,9 +37,8 @@ final class QuickLog {
     /// The window's widgets, made once GTK has started.
     @MainActor
     private struct Parts {
-        let entry = Entry(placeholder: "Took a short walk")
-        let mood = DropDown(
-            choices: ["No mood"] + DaemonLink.moods.map { $0.prefix(1).uppercased() + $0.dropFirst() })
+        let entry = Entry(placeholder: localized("Took a short walk"))
+        let mood = DropDown(choices: DaemonLink.moodChoices)
         let message = Label("")
     }
 
@@ -63,19 +66,19 @@ final class QuickLog {
         header.addCSSClass("flat")
         let column = Box(.vertical, spacing: 12)
         column.setMargin(18)
-        let title = Label("What did you do?")
+        let title = Label(localized("What did you do?"))
         title.addCSSClass("title-4")
-        parts.entry.setAccessibleLabel("What did you do?")
+        parts.entry.setAccessibleLabel(localized("What did you do?"))
         parts.entry.maximumLength = DaemonLink.maxTextLength
         parts.entry.expand(horizontally: true)
         parts.entry.onActivate { [unowned self] in save() }
-        parts.mood.setAccessibleLabel("How did you feel?")
+        parts.mood.setAccessibleLabel(localized("How did you feel?"))
         let row = Box(.horizontal, spacing: 6)
         row.append(parts.entry)
         row.append(parts.mood)
         parts.message.wrapCentered()
         parts.message.isVisible = false
-        let keys = Label("Enter saves · Esc closes")
+        let keys = Label(localized("Enter saves · Esc closes"))
         keys.addCSSClass("dim-label")
         for widget in [title, row, parts.message, keys] as [Widget] { column.append(widget) }
         let content = Box(.vertical)
@@ -98,7 +101,7 @@ final class QuickLog {
         guard let parts, !isSaving else { return }
         let text = parts.entry.text
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            say("Type what you did first, then press Enter.", problem: true)
+            say(localized("Type what you did first, then press Enter."), problem: true)
             return
         }
         let mood = parts.mood.selected > 0 ? DaemonLink.moods[parts.mood.selected - 1] : nil
@@ -109,15 +112,15 @@ final class QuickLog {
                 let logged = try await link.log(text: text, mood: mood, requestID: draftID)
                 saved("“\(logged.offlinePraise)”")
             } catch .alreadySaved {
-                saved("Your moment was saved already, once; `hooray moments` lists it.")
+                saved(localized("Your moment was saved already, once; `hooray moments` lists it."))
             } catch .notRunning {
                 say(Self.notRunningLine, problem: true)
             } catch .refused(_, let message) {
                 // Nothing was saved; hoorayd keeps the request's answer, so the next try is a new request.
                 draftID = UUID().uuidString.lowercased()
-                say("Couldn't save your moment: \(message)", problem: true)
+                say(localized("Couldn't save your moment: %@", message), problem: true)
             } catch .failed(let message) {
-                say("Couldn't save your moment: \(message)", problem: true)
+                say(localized("Couldn't save your moment: %@", message), problem: true)
             }
         }
     }

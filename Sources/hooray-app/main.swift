@@ -1,4 +1,5 @@
 import Glibc
+import HoorayGtk
 
 // `hooray-app`: Hooray's desktop window; `hooray-app --quick`: the small window to log a moment from
 // anywhere. GTK runs on this, the main, thread.
@@ -19,6 +20,7 @@ if let unknown = arguments.first(where: { $0 != "--quick" && $0 != "--gapplicati
     _ = said.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
+Localization.start()
 let status = MainActor.assumeIsolated {
     arguments.contains("--quick") ? QuickLog().run() : HoorayApp().run()
 }

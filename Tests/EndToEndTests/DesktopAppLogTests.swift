@@ -124,4 +124,33 @@ struct DesktopAppLogTests {
             #expect((seen.noMatchLabels ?? []).contains("No moments match “zebra”"), "\(context)")
         }
     }
+
+    @Test("With a translation for the user's language (gettext), the window speaks it")
+    func theWindowSpeaksTheUsersLanguage() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let locale = fixture.home.appending("locale")
+            try FileManager.default.createDirectory(
+                atPath: locale + "/de/LC_MESSAGES", withIntermediateDirectories: true)
+            let po = URL(fileURLWithPath: DesktopAppTests.script).deletingLastPathComponent().appendingPathComponent(
+                "de.po")
+            let compiled = try await ProcessRunner.run(
+                "msgfmt", arguments: ["--check", "-o", locale + "/de/LC_MESSAGES/hooray.mo", po.path],
+                timeout: .seconds(30))
+            try #require(compiled.status.isSuccess, "\(compiled.standardError)")
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["translated", "Ich hab was geschafft", "Momente"],
+                environment: ["HOORAY_LOCALE_DIR": locale, "LANGUAGE": "de", "LANG": "C.UTF-8"])
+            await daemon.stop()
+            await server.stop()
+            let labels = seen.translatedLabels ?? []
+            #expect(
+                labels.contains("Tippe, um festzuhalten, was du geschafft hast. Groß oder klein, es zählt."),
+                "\(context)")
+            #expect(!labels.contains("Tap to log something you did. Big or small, it counts."), "\(context)")
+            // A text with no translation yet is shown as written.
+            #expect(labels.contains("Journey"), "\(context)")
+        }
+    }
 }

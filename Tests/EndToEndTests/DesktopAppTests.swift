@@ -36,6 +36,8 @@ struct DesktopAppTests {
         var journeyLabels: [String]?
         var searchLabels: [String]?
         var noMatchLabels: [String]?
+        var translatedLabels: [String]?
+        var pid: Int32?
 
         enum CodingKeys: String, CodingKey {
             case prefilled, home, error
@@ -57,6 +59,8 @@ struct DesktopAppTests {
             case journeyLabels = "journey_labels"
             case searchLabels = "search_labels"
             case noMatchLabels = "no_match_labels"
+            case translatedLabels = "translated_labels"
+            case pid
         }
     }
 

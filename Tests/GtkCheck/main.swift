@@ -421,6 +421,24 @@ func inputsTellWhatIsTyped() {
     window.destroy()
 }
 
+/// Texts with no translation come back as written, their placeholders filled, in either order.
+@MainActor
+func textsAreFilledIn() {
+    Localization.start(environment: ["HOORAY_LOCALE_DIR": "/nonexistent"], executable: "/nonexistent/bin/x")
+    expect(localized("Moment logged") == "Moment logged", "a text as written (\(localized("Moment logged")))")
+    let filled = localized("Couldn't %1$@: %2$@", "save your moment", "the disk is full")
+    expect(filled == "Couldn't save your moment: the disk is full", "placeholders in order (\(filled))")
+    let swapped = localized("%2$@, then %1$@", "first", "second")
+    expect(swapped == "second, then first", "placeholders the other way round (\(swapped))")
+    expect(localized("%ld min ago", 5) == "5 min ago", "a number (\(localized("%ld min ago", 5)))")
+    let one = localized(one: "%d moment logged", other: "%d moments logged", count: 1)
+    let three = localized(one: "%d moment logged", other: "%d moments logged", count: 3)
+    expect(one == "1 moment logged" && three == "3 moments logged", "English plurals (\(one), \(three))")
+    expect(
+        localized("100% yours") == "100% yours", "a text without arguments is not a format (\(localized("100% yours")))"
+    )
+}
+
 let checks: [String: @MainActor () -> Void] = [
     "adwaita": adwaitaWidgetsWorkTogether,
     "single-instance": aSecondLaunchActivatesTheFirst,
@@ -435,6 +453,7 @@ let checks: [String: @MainActor () -> Void] = [
     "dialog": aDialogTellsItsAnswer,
     "app-action": anActionRunsByItsShortcut,
     "inputs": inputsTellWhatIsTyped,
+    "localized": textsAreFilledIn,
 ]
 
 let name = CommandLine.arguments.dropFirst().first ?? ""

@@ -53,6 +53,15 @@ Usage:
                                 presses Ctrl+F, types WORDS in "Search your moments" and waits for the list to
                                 change, then types NONE and waits for "No moments match"; prints
                                 {"search_labels": [labels with WORDS searched], "no_match_labels": [...]}
+  hooray_window.py translated BUTTON TAB
+                                waits for the enabled button BUTTON (Home's first, in the user's language) and the
+                                view switcher's TAB; prints {"translated_labels": [labels on screen then]}
+  hooray_window.py stopped MOMENT PID HOORAYD LOG
+                                types MOMENT in Log a moment, kills hoorayd (PID) with SIGKILL, clicks "Save this
+                                moment" and waits for "Hooray isn't running"; starts HOORAYD (its output to LOG) as a
+                                terminal would, waits for the window to come back by itself, opens Log a moment again,
+                                reads what the field holds and saves it; prints {"not_running_labels": [...], "kept":
+                                the field's words then, "praise_labels": [...], "pid": the new hoorayd's}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -406,6 +415,34 @@ def search(words, none):
     return seen
 
 
+def translated(button, tab):
+    wait_for('enabled "%s" button' % button, node("push button", button, sensitive=True))
+    wait_for('"%s" view switcher button' % tab, switcher_button(tab))
+    return {"translated_labels": shown_labels()}
+
+
+def stopped(moment, pid, hoorayd, log):
+    import os
+    import signal
+    open_log(moment)
+    os.kill(int(pid), signal.SIGKILL)
+    wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True)).doActionNamed(
+        "click")
+    wait_for("\"Hooray isn't running\" page", lambda: True if "Hooray isn't running" in shown_labels() else None)
+    seen = {"not_running_labels": shown_labels()}
+    started = subprocess.Popen([hoorayd], stdout=subprocess.DEVNULL, stderr=open(log, "w"))
+    seen["pid"] = started.pid
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True)).doActionNamed(
+        "click")
+    field = wait_for('"What did you do?" field', node("text", "What did you do?"))
+    seen["kept"] = wait_for("the field's words", lambda: text_of(field) or None)
+    wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True)).doActionNamed(
+        "click")
+    wait_for("praise", praise_shown)
+    seen["praise_labels"] = shown_labels()
+    return seen
+
+
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
 elif sys.argv[1] == "ai":
@@ -430,6 +467,10 @@ elif sys.argv[1] == "journey":
     print(json.dumps(journey()))
 elif sys.argv[1] == "search":
     print(json.dumps(search(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "translated":
+    print(json.dumps(translated(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "stopped":
+    print(json.dumps(stopped(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:
