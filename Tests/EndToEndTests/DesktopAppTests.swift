@@ -38,6 +38,7 @@ struct DesktopAppTests {
         var noMatchLabels: [String]?
         var translatedLabels: [String]?
         var pid: Int32?
+        var toastLabels: [String]?
 
         enum CodingKeys: String, CodingKey {
             case prefilled, home, error
@@ -61,6 +62,7 @@ struct DesktopAppTests {
             case noMatchLabels = "no_match_labels"
             case translatedLabels = "translated_labels"
             case pid
+            case toastLabels = "toast_labels"
         }
     }
 

@@ -43,4 +43,25 @@ struct DesktopAppTroubleTests {
             #expect(moments.map(\.text) == ["Watered the plants"], "\(moments)")
         }
     }
+
+    @Test("A hoorayd of another version (running on after an upgrade) is named in the window, with the fix")
+    func aHooraydOfAnotherVersionIsNamed() async throws {
+        try await HoorayFixture.with { fixture in
+            // A daemon from before the protocol had versions: it answers every request the old way.
+            let old = try await fixture.startStandInDaemon(
+                """
+                import socket, sys
+                server = socket.socket(socket.AF_UNIX); server.bind(sys.argv[1]); server.listen(4)
+                print("listening", flush=True)
+                while True:
+                    connection, _ = server.accept(); connection.recv(65536)
+                    connection.sendall(b'{"ok":false,"message":"unreadable request"}\\n'); connection.close()
+                """)
+            let (seen, context) = try await DesktopAppTests.drive(fixture, ["toast", "Couldn't reach Hooray: "])
+            _ = await old.stop()
+            let said = (seen.toastLabels ?? []).first { $0.hasPrefix("Couldn't reach Hooray: ") } ?? ""
+            #expect(said.contains("speaks control protocol 0"), "\(context)")
+            #expect(said.contains("systemctl --user restart hooray"), "the fix is named: \(context)")
+        }
+    }
 }

@@ -62,6 +62,8 @@ Usage:
                                 terminal would, waits for the window to come back by itself, opens Log a moment again,
                                 reads what the field holds and saves it; prints {"not_running_labels": [...], "kept":
                                 the field's words then, "praise_labels": [...], "pid": the new hoorayd's}
+  hooray_window.py toast PREFIX waits for a label on screen starting with PREFIX (a toast's); prints
+                                {"toast_labels": [labels on screen then]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -443,6 +445,12 @@ def stopped(moment, pid, hoorayd, log):
     return seen
 
 
+def toast(prefix):
+    wait_for('a toast saying "%s…"' % prefix,
+             lambda: True if any(n.startswith(prefix) for n in shown_labels()) else None)
+    return {"toast_labels": shown_labels()}
+
+
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
 elif sys.argv[1] == "ai":
@@ -471,6 +479,8 @@ elif sys.argv[1] == "translated":
     print(json.dumps(translated(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "stopped":
     print(json.dumps(stopped(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
+elif sys.argv[1] == "toast":
+    print(json.dumps(toast(sys.argv[2])))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:
