@@ -293,6 +293,20 @@ public final class DropDown: Widget {
         set { gtk_drop_down_set_selected(dropDown, UInt32(newValue)) }
     }
 
+    /// Names the drop-down for screen readers, and the button inside it that opens the list: GTK 4.8
+    /// names that one by its type ("GtkToggleButton"), and it is what a screen reader reaches first.
+    public override func setAccessibleLabel(_ label: String) {
+        super.setAccessibleLabel(label)
+        var child = gtk_widget_get_first_child(widget)
+        while let inner = child {
+            let instance = UnsafeMutableRawPointer(inner).assumingMemoryBound(to: GTypeInstance.self)
+            if g_type_check_instance_is_a(instance, gtk_toggle_button_get_type()) != 0 {
+                hooray_gtk_set_accessible_label(inner, label)
+            }
+            child = gtk_widget_get_next_sibling(inner)
+        }
+    }
+
     /// Runs `action` each time another choice is made.
     @discardableResult
     public func onSelected(_ action: @escaping @MainActor () -> Void) -> SignalConnection {

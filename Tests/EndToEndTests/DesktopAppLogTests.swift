@@ -153,4 +153,23 @@ struct DesktopAppLogTests {
             #expect(labels.contains("Journey"), "\(context)")
         }
     }
+
+    @Test("Every control on every screen has a name a screen reader can say")
+    func everyControlIsNamed() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            for step in [["win", "Took a short walk", "--mood", "calm"], ["habit", "add", "Stretch"]] {
+                let output = try await fixture.hooray(arguments: step)
+                #expect(output.status == .exited(0), "\(step): \(output.standardError)")
+            }
+            let (seen, context) = try await DesktopAppTests.drive(fixture, ["unnamed"])
+            await daemon.stop()
+            await server.stop()
+            #expect(
+                seen.visited == ["Home", "Moments", "Journey", "Habits", "Log a moment", "When did it happen?"],
+                "\(context)")
+            #expect(seen.unnamed == [], "\(context)")
+        }
+    }
 }

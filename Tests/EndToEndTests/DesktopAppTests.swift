@@ -39,6 +39,8 @@ struct DesktopAppTests {
         var translatedLabels: [String]?
         var pid: Int32?
         var toastLabels: [String]?
+        var unnamed: [String]?
+        var visited: [String]?
 
         enum CodingKeys: String, CodingKey {
             case prefilled, home, error
@@ -63,6 +65,7 @@ struct DesktopAppTests {
             case translatedLabels = "translated_labels"
             case pid
             case toastLabels = "toast_labels"
+            case unnamed, visited
         }
     }
 

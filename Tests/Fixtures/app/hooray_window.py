@@ -64,6 +64,10 @@ Usage:
                                 the field's words then, "praise_labels": [...], "pid": the new hoorayd's}
   hooray_window.py toast PREFIX waits for a label on screen starting with PREFIX (a toast's); prints
                                 {"toast_labels": [labels on screen then]}
+  hooray_window.py unnamed      visits Home, each view of the switcher, Log a moment with its details open and
+                                the time sheet, and lists every control on screen a screen reader could not name
+                                (no name, or GTK's type name); prints {"unnamed": ["page: role 'name'", ...],
+                                "visited": [the pages visited]}
   hooray_window.py start        waits for the "Hooray isn't running" page, clicks "Start Hooray" and waits
                                 for "I Did a Thing" to work; prints {"not_running_labels": [...], "home": true}
   hooray_window.py elsewhere    the same, but starts hoorayd itself (`systemctl --user start hooray`) rather
@@ -451,6 +455,39 @@ def toast(prefix):
     return {"toast_labels": shown_labels()}
 
 
+CONTROLS = ("push button", "toggle button", "check box", "radio button", "text", "entry", "combo box",
+            "spin button", "slider", "page tab", "menu item", "link")
+
+
+def unnamed_controls(page):
+    found = []
+    for n in app().findChildren(lambda n: n.roleName in CONTROLS, showingOnly=False):
+        if on_screen(n) and (not n.name.strip() or n.name.startswith(("Gtk", "Adw"))):
+            found.append("%s: %s %r" % (page, n.roleName, n.name))
+    return found
+
+
+def unnamed():
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    seen = {"unnamed": unnamed_controls("Home"), "visited": ["Home"]}
+    for view in ("Moments", "Journey", "Habits"):
+        wait_for('"%s" view switcher button' % view, switcher_button(view)).doActionNamed("click")
+        time.sleep(1.0)  # The view read from hoorayd and drawn.
+        seen["unnamed"] += unnamed_controls(view)
+        seen["visited"].append(view)
+    wait_for('"Home" view switcher button', switcher_button("Home")).doActionNamed("click")
+    open_log("Walked")
+    wait_for('"Add a note or photos"', shown("push button", "Add a note or photos")).doActionNamed("click")
+    wait_for('"Note" field', shown("text", "Note"))
+    seen["unnamed"] += unnamed_controls("Log a moment")
+    seen["visited"].append("Log a moment")
+    wait_for('"Change time" button', shown("push button", "Change time", sensitive=True)).doActionNamed("click")
+    wait_for('"How long ago" number', shown("spin button", "How long ago"))
+    seen["unnamed"] += unnamed_controls("When did it happen?")
+    seen["visited"].append("When did it happen?")
+    return seen
+
+
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
 elif sys.argv[1] == "ai":
@@ -481,6 +518,8 @@ elif sys.argv[1] == "stopped":
     print(json.dumps(stopped(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
 elif sys.argv[1] == "toast":
     print(json.dumps(toast(sys.argv[2])))
+elif sys.argv[1] == "unnamed":
+    print(json.dumps(unnamed()))
 elif sys.argv[1] == "ai-fails":
     print(json.dumps(ai_fails(sys.argv[2])))
 else:
