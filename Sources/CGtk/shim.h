@@ -53,6 +53,18 @@ static inline void hooray_gtk_reset_labelled_by(GtkWidget *widget) {
 static inline void hooray_gtk_set_accessible_hidden(GtkWidget *widget, gboolean hidden) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
 }
+// gtk_accessible_update_state and _relation are variadic: a field whose value is to be fixed, described
+// by the line that says why (a screen reader says "invalid" and reads the line), or neither.
+static inline void hooray_gtk_set_invalid(GtkWidget *widget, GtkWidget *problem) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
+                                problem ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+    if (problem) {
+        gtk_accessible_update_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, problem, NULL,
+                                       -1);
+    } else {
+        gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY);
+    }
+}
 // A window kept centred on its monitor under X11, where GTK 4 has no call for it: moved each time its
 // surface gets a new size (the first layout after it is shown, and when its content grows). (Wayland
 // leaves placement to the compositor.) The X11 calls are declared here rather than through

@@ -73,9 +73,10 @@ public final class TextView: Widget {
         set { gtk_text_buffer_set_text(buffer, newValue, -1) }
     }
 
-    /// Runs `action` each time the text changes, typed or set.
-    @discardableResult
-    public func onChanged(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+    /// Runs `action` each time the text changes, typed or set, for as long as the view lives. It is
+    /// the view's text buffer that holds `action` (so ``GObjectReference/disconnect(_:)`` on the view
+    /// does not reach it): let it hold the view's owner weakly.
+    public func onChanged(_ action: @escaping @MainActor () -> Void) {
         TextBuffer(retaining: UnsafeMutableRawPointer(buffer)).connect("changed", action)
     }
 
@@ -117,7 +118,8 @@ public final class SearchEntry: Widget {
     }
 }
 
-/// A bar that slides in with a search field (`GtkSearchBar`), shown by Ctrl+F or by typing.
+/// A bar that slides in with a search field (`GtkSearchBar`), shown when ``isSearching`` is set (by
+/// Ctrl+F or a search button, say) and hidden by Escape in its field.
 @MainActor
 public final class SearchBar: Widget {
     private let entry: SearchEntry

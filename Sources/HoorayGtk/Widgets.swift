@@ -17,6 +17,12 @@ open class Widget: GObjectReference {
         hooray_gtk_set_accessible_label(widget, label)
     }
 
+    /// Marks what the widget holds as something to fix, described by `problem` (the line under it that
+    /// says why): a screen reader says it is invalid and reads the line. `nil` takes both back.
+    public func markInvalid(describedBy problem: Widget?) {
+        hooray_gtk_set_invalid(widget, problem?.widget)
+    }
+
     /// Adds a style class, such as libadwaita's `"title-1"`, `"suggested-action"` or `"pill"`.
     public func addCSSClass(_ name: String) {
         gtk_widget_add_css_class(widget, name)

@@ -12,11 +12,14 @@ final class DaemonLink: Sendable {
     enum Problem: Error, Equatable {
         /// No hoorayd listens on the control socket.
         case notRunning
-        /// hoorayd is there but the request failed: the message names the problem and the fix.
+        /// hoorayd could not be asked, or its answer did not come (it stopped, or was too slow): the
+        /// request may have run or not. The message names the problem and the fix.
         case failed(String)
-        /// hoorayd refused a value the user gave: `field` names it as the command line's option
-        /// does (`<text>`, `--note`, `--ago`, `--photo`), so that the message shows beside it.
-        case refused(field: String, message: String)
+        /// hoorayd answered that it did not do it: a value the user gave that it refuses (`field`
+        /// names it as the command line's option does: `<text>`, `--note`, `--ago`, `--photo`, so
+        /// that the message shows beside it), or another reason (`field` is `nil`). Nothing was
+        /// saved, and hoorayd keeps the request id's answer: a new try is a new request.
+        case refused(field: String?, message: String)
         /// hoorayd had run this request already (an earlier try that seemed to fail reached it):
         /// the moment is saved, once.
         case alreadySaved
@@ -288,7 +291,7 @@ final class DaemonLink: Sendable {
                     // A photo hoorayd cannot keep is no usage mistake (its exit status is 1, not
                     // 64), so it is not marked as a refused value: its message names it first.
                     let field = response.invalidValue ?? (message.hasPrefix("--photo ") ? "--photo" : nil)
-                    return .failure(field.map { .refused(field: $0, message: message) } ?? .failed(message))
+                    return .failure(.refused(field: field, message: message))
                 }
                 return .success(reply)
             } catch let error as ControlError {

@@ -16,15 +16,17 @@ final class LogDetails {
 
     private let window: Window
     private let note = TextView()
-    private let noteProblem = LogScreen.problemLabel()
+    private let noteProblem: FieldProblem
     private let photoRows = Box(.vertical, spacing: 6)
     private let addPhotos = Button(label: localized("Add _photos…"))
-    private let photoProblem = LogScreen.problemLabel()
+    private let photoProblem: FieldProblem
     /// The photos chosen, in order, with their rows.
     private var photos: [(path: String, row: Widget)] = []
 
     init(window: Window) {
         self.window = window
+        noteProblem = FieldProblem(for: note)
+        photoProblem = FieldProblem(for: addPhotos)
         note.setAccessibleLabel(localized("Note"))
         note.addCSSClass("card")
         note.setMargin(0)
@@ -36,7 +38,9 @@ final class LogDetails {
         let photosTitle = Label(localized("Photos"))
         photosTitle.addCSSClass("heading")
         addPhotos.onClicked { [unowned self] in choosePhotos() }
-        for widget in [noteTitle, noteBox, noteProblem, photosTitle, photoRows, addPhotos, photoProblem] as [Widget] {
+        for widget in [noteTitle, noteBox, noteProblem.label, photosTitle, photoRows, addPhotos, photoProblem.label]
+            as [Widget]
+        {
             column.append(widget)
         }
         open.addCSSClass("flat")
@@ -64,14 +68,20 @@ final class LogDetails {
         for photo in photos { photoRows.remove(photo.row) }
         photos = []
         addPhotos.isSensitive = true
-        for label in [noteProblem, photoProblem] { label.isVisible = false }
+        for problem in [noteProblem, photoProblem] { problem.hide() }
         isOpen = false
+    }
+
+    /// The note (`nil` when there is none) and the photos, as they are now.
+    var current: (note: String?, photos: [String]) {
+        let text = note.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (text.isEmpty ? nil : text, photos.map(\.path))
     }
 
     /// The note (`nil` when there is none) and the photos, or `nil` when the note is too long:
     /// then it says so under the note, and opens the details to show it.
     func checked() -> (note: String?, photos: [String])? {
-        for label in [noteProblem, photoProblem] { label.isVisible = false }
+        for problem in [noteProblem, photoProblem] { problem.hide() }
         let text = note.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count <= DaemonLink.maxTextLength else {
             showRefusal(
@@ -82,13 +92,13 @@ final class LogDetails {
             )
             return nil
         }
-        return (text.isEmpty ? nil : text, photos.map(\.path))
+        return current
     }
 
     /// Shows what hoorayd refused of the note (`--note`) or the photos (`--photo`), with the details open.
     func showRefusal(field: String, message: String) {
         isOpen = true
-        LogScreen.show(message, in: field == "--note" ? noteProblem : photoProblem)
+        (field == "--note" ? noteProblem : photoProblem).show(message)
     }
 
     private func choosePhotos() {
@@ -102,9 +112,12 @@ final class LogDetails {
     }
 
     private func add(_ paths: [String]) {
-        photoProblem.isVisible = false
+        photoProblem.hide()
         let room = Self.maxPhotos - photos.count
-        for path in paths.prefix(room) where !photos.contains(where: { $0.path == path }) {
+        let new = paths.reduce(into: [String]()) { kept, path in
+            if !kept.contains(path), !photos.contains(where: { $0.path == path }) { kept.append(path) }
+        }
+        for path in new.prefix(room) {
             let name = (path as NSString).lastPathComponent
             let row = Box(.horizontal, spacing: 6)
             let label = Label(name)
@@ -119,17 +132,18 @@ final class LogDetails {
                 guard let row else { return }
                 photoRows.remove(row)
                 photos.removeAll { $0.row === row }
+                // What was said of the photos may have been of this one.
+                photoProblem.hide()
                 addPhotos.isSensitive = photos.count < Self.maxPhotos
             }
             photoRows.append(row)
             photos.append((path, row))
         }
-        if paths.count > room {
-            LogScreen.show(
+        if new.count > room {
+            photoProblem.show(
                 localized(
                     "A moment keeps at most %ld photos; %ld of those chosen were not added.", Self.maxPhotos,
-                    paths.count - room),
-                in: photoProblem)
+                    new.count - room))
         }
         addPhotos.isSensitive = photos.count < Self.maxPhotos
     }

@@ -19,14 +19,31 @@ final class LogScreen {
 
     private let window: Window
     private let entry = Entry(placeholder: localized("Took a short walk"))
-    private let textProblem = LogScreen.problemLabel()
+    private let textProblem: FieldProblem
     private let mood = DropDown(choices: DaemonLink.moodChoices)
     private let when = Label("")
-    private let timeProblem = LogScreen.problemLabel()
+    private let changeTime = Button(label: localized("C_hange time"))
+    private let timeProblem: FieldProblem
     private let timeSheet = LogTimeSheet()
     private let details: LogDetails
     private let save = Button(label: localized("_Save this moment"))
     private var minutesAgo = 0
+    /// When the time the moment happened was counted from: when **Change time** was answered, or the
+    /// first Save of a moment that happened just now. A save tried again later counts from it too, so
+    /// that the moment keeps the time it was given.
+    private var timeChosenAt: Date?
+    /// What the first Save sent under ``draftID``, its time as chosen: a save tried again after it
+    /// seemed to fail may find that one saved already, and what changed since then is not.
+    private var lastSent: Sent?
+
+    /// A moment as Save sends it, but for its time as it drifts.
+    private struct Sent: Equatable {
+        var text: String
+        var mood: String?
+        var note: String?
+        var photos: [String]
+        var minutesAgo: Int
+    }
     private var isSaving = false
     /// The request id of the moment being written: kept until it is saved or given up, so that a
     /// save tried again is run once.
@@ -35,6 +52,8 @@ final class LogScreen {
     init(window: Window) {
         self.window = window
         details = LogDetails(window: window)
+        textProblem = FieldProblem(for: entry)
+        timeProblem = FieldProblem(for: changeTime)
         let title = Label(localized("Nice — that counts. What did you do?"))
         title.wrapCentered()
         title.addCSSClass("title-2")
@@ -43,7 +62,6 @@ final class LogScreen {
         entry.onActivate { [unowned self] in saveClicked() }
         mood.setAccessibleLabel(localized("How did you feel?"))
         when.addCSSClass("dim-label")
-        let changeTime = Button(label: localized("C_hange time"))
         changeTime.addCSSClass("flat")
         changeTime.onClicked { [unowned self] in
             timeSheet.ask(over: self.window, minutesAgo: minutesAgo) { [unowned self] minutes in setTime(minutes) }
@@ -61,7 +79,9 @@ final class LogScreen {
 
         let column = Box(.vertical, spacing: 12)
         column.setMargin(24)
-        for widget in [title, entry, textProblem, mood, timeRow, timeProblem, details.root, save, cancel] as [Widget] {
+        for widget in [title, entry, textProblem.label, mood, timeRow, timeProblem.label, details.root, save, cancel]
+            as [Widget]
+        {
             column.append(widget)
         }
         let clamp = Clamp(maximumWidth: 520)
@@ -79,8 +99,9 @@ final class LogScreen {
             entry.text = firstRun ? Self.firstMomentText : ""
             mood.selected = 0
             setTime(0)
+            lastSent = nil
             details.clear()
-            for label in [textProblem, timeProblem] { label.isVisible = false }
+            for problem in [textProblem, timeProblem] { problem.hide() }
             draftID = UUID().uuidString.lowercased()
         }
         entry.grabFocus()
@@ -89,12 +110,24 @@ final class LogScreen {
     /// The moment was saved, or the user gave it up: the next one starts afresh.
     func finishDraft() {
         draftID = nil
+        lastSent = nil
+    }
+
+    /// Whether the moment was changed since the first Save of its request id sent it: when hoorayd
+    /// says that request ran already, it saved what that one sent.
+    var changedSinceFirstSave: Bool {
+        guard let lastSent else { return false }
+        let extra = details.current
+        return lastSent
+            != Sent(
+                text: entry.text, mood: selectedMood, note: extra.note, photos: extra.photos, minutesAgo: minutesAgo)
     }
 
     /// hoorayd refused the moment and saved nothing: the next save is a request of its own (hoorayd
     /// answers a request id it has seen with its first answer), with what the user typed still there.
     func refused() {
         if draftID != nil { draftID = UUID().uuidString.lowercased() }
+        lastSent = nil
     }
 
     /// Greys the button out while hoorayd saves, so a double click logs one moment; the text stays.
@@ -107,10 +140,11 @@ final class LogScreen {
     /// Shows what hoorayd refused under the field it names (``DaemonLink/Problem/refused(field:message:)``).
     ///
     /// - Returns: Whether the field is one of this screen's; otherwise the caller says it.
-    func showRefusal(field: String, message: String) -> Bool {
+    func showRefusal(field: String?, message: String) -> Bool {
+        guard let field else { return false }
         switch field {
-        case "<text>", "--text": Self.show(message, in: textProblem)
-        case "--ago": Self.show(message, in: timeProblem)
+        case "<text>", "--text": textProblem.show(message)
+        case "--ago": timeProblem.show(message)
         case "--note", "--photo": details.showRefusal(field: field, message: message)
         default: return false
         }
@@ -119,33 +153,29 @@ final class LogScreen {
 
     private func setTime(_ minutes: Int) {
         minutesAgo = minutes
+        timeChosenAt = minutes > 0 ? Date() : nil
         when.text = "⏱ " + LogTimeSheet.phrase(minutesAgo: minutes)
-        timeProblem.isVisible = false
+        timeProblem.hide()
     }
 
     private func saveClicked() {
         guard !isSaving else { return }
-        for label in [textProblem, timeProblem] { label.isVisible = false }
+        for problem in [textProblem, timeProblem] { problem.hide() }
         guard let extra = details.checked() else { return }
+        let chosenAt = timeChosenAt ?? Date()
+        timeChosenAt = chosenAt
+        let drift = max(0, Int(Date().timeIntervalSince(chosenAt) / 60))
+        // hoorayd answers a request id it has seen with what its first try did: that one is remembered.
+        if lastSent == nil {
+            lastSent = Sent(
+                text: entry.text, mood: selectedMood, note: extra.note, photos: extra.photos, minutesAgo: minutesAgo)
+        }
         onSave(
-            entry.text, mood.selected > 0 ? DaemonLink.moods[mood.selected - 1] : nil,
-            DaemonLink.Details(note: extra.note, minutesAgo: minutesAgo, photos: extra.photos))
+            entry.text, selectedMood,
+            DaemonLink.Details(note: extra.note, minutesAgo: minutesAgo + drift, photos: extra.photos))
     }
 
-    /// A line in the error colour under a field, hidden until it names a problem.
-    static func problemLabel() -> Label {
-        let label = Label("")
-        label.wrapCentered()
-        label.addCSSClass("error")
-        label.isVisible = false
-        return label
-    }
-
-    /// Shows `message` in a ``problemLabel()``; a photo's, which starts with the command line's
-    /// `--photo`, starts with the photo's path.
-    static func show(_ message: String, in label: Label) {
-        let text = message.hasPrefix("--photo ") ? String(message.dropFirst("--photo ".count)) : message
-        label.text = text.prefix(1).uppercased() + text.dropFirst()
-        label.isVisible = true
+    private var selectedMood: String? {
+        mood.selected > 0 ? DaemonLink.moods[mood.selected - 1] : nil
     }
 }

@@ -6,6 +6,10 @@ import HoorayGtk
 /// and Done waits until it is fixed.
 @MainActor
 final class LogTimeSheet {
+    /// The largest number the field takes: in days, far past what a moment may be; in minutes,
+    /// past it too, so the sheet can say so.
+    static let largest = 999_999
+
     /// The units the sheet offers, with their length in minutes.
     static var units: [(name: String, minutes: Int)] {
         [(localized("minutes"), 1), (localized("hours"), 60), (localized("days"), 24 * 60)]
@@ -30,7 +34,7 @@ final class LogTimeSheet {
         over window: Window, number: Int, unit: Int, _ answered: @escaping @MainActor (Int) -> Void
     ) {
         let dialog = MessageDialog(parent: window, heading: localized("When did it happen?"), body: "")
-        let spin = SpinButton(minimum: 1, maximum: 999_999, value: number)
+        let spin = SpinButton(minimum: 1, maximum: Self.largest, value: number)
         spin.setAccessibleLabel(localized("How long ago"))
         let units = DropDown(choices: Self.units.map(\.name))
         units.selected = unit
@@ -45,6 +49,7 @@ final class LogTimeSheet {
         column.append(row)
         column.append(problem)
         dialog.extraChild = column
+        dialog.addResponse("cancel", label: localized("Cancel"))
         dialog.addResponse("now", label: localized("Set to just now"))
         dialog.addResponse("done", label: localized("Done"), appearance: .suggested)
         dialog.defaultResponse = "done"
@@ -55,10 +60,12 @@ final class LogTimeSheet {
             // Told too as the sheet goes (Done takes what was typed): nothing is left to check then.
             guard let dialog, let spin, let units else { return }
             // What is typed counts at once, before Enter takes it: Done is greyed out as the number goes too far.
-            let number = Int(spin.text.trimmingCharacters(in: .whitespaces)) ?? spin.value
+            // At most the field's own end: a longer number would overflow in minutes.
+            let number = min(Int(spin.text.trimmingCharacters(in: .whitespaces)) ?? spin.value, Self.largest)
             let refusal = Self.refusal(minutes: number * Self.units[units.selected].minutes)
             problem.text = refusal ?? ""
             problem.isVisible = refusal != nil
+            spin.markInvalid(describedBy: refusal == nil ? nil : problem)
             dialog.setResponseEnabled("done", refusal == nil)
         }
         spin.onChanged(check)

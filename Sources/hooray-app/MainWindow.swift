@@ -53,6 +53,9 @@ final class MainWindow {
         stack.expand(horizontally: true, vertically: true)
         let header = HeaderBar()
         header.titleWidget = switcher
+        let search = Button(iconName: "system-search-symbolic", name: localized("Search your moments"))
+        search.onClicked { [unowned self] in searchMoments() }
+        header.packStart(search)
         let column = Box(.vertical)
         column.append(header)
         column.append(stack)
@@ -167,6 +170,17 @@ final class MainWindow {
                 praise.show(logged, link: link)
                 // The user may have gone back meanwhile: the praise waits for them on its page.
                 if stack.visiblePage == "log" { showPage("praise") }
+            } catch .alreadySaved where log.changedSinceFirstSave {
+                // An earlier try, whose answer did not come, saved the moment as it was then: what the
+                // user changed since stays here, to save as a moment of its own or to drop.
+                log.saving(false)
+                log.refused()
+                isFirstRun = false
+                home.show(DaemonLink.Home(isFirstRun: false))
+                toast(
+                    localized(
+                        "An earlier try saved your moment as it was then; your changes are still here. Save again to log them as another moment, or cancel."
+                    ))
             } catch .alreadySaved {
                 log.saving(false)
                 log.finishDraft()

@@ -33,6 +33,8 @@ final class QuickLog {
     private var isSaved = false
     /// The moment's request id: the same for every try, so a save tried again runs once.
     private var draftID = UUID().uuidString.lowercased()
+    /// What the first try under ``draftID`` sent, once one was made.
+    private var firstSent: (text: String, mood: String?)?
 
     /// The window's widgets, made once GTK has started.
     @MainActor
@@ -105,12 +107,23 @@ final class QuickLog {
             return
         }
         let mood = parts.mood.selected > 0 ? DaemonLink.moods[parts.mood.selected - 1] : nil
+        // hoorayd answers a request id it has seen with what its first try did: that one is remembered.
+        let sent = firstSent ?? (text, mood)
+        firstSent = sent
         isSaving = true
         Task { @MainActor in
             defer { isSaving = false }
             do throws(DaemonLink.Problem) {
                 let logged = try await link.log(text: text, mood: mood, requestID: draftID)
                 saved("“\(logged.offlinePraise)”")
+            } catch .alreadySaved where sent != (text, mood) {
+                // An earlier try, whose answer did not come, saved it as it was then: the changes stay.
+                draftID = UUID().uuidString.lowercased()
+                firstSent = nil
+                say(
+                    localized(
+                        "An earlier try saved your moment as it was then; your changes are still here. Press Enter to log them as another moment, or Esc."
+                    ), problem: true)
             } catch .alreadySaved {
                 saved(localized("Your moment was saved already, once; `hooray moments` lists it."))
             } catch .notRunning {
@@ -118,6 +131,7 @@ final class QuickLog {
             } catch .refused(_, let message) {
                 // Nothing was saved; hoorayd keeps the request's answer, so the next try is a new request.
                 draftID = UUID().uuidString.lowercased()
+                firstSent = nil
                 say(localized("Couldn't save your moment: %@", message), problem: true)
             } catch .failed(let message) {
                 say(localized("Couldn't save your moment: %@", message), problem: true)

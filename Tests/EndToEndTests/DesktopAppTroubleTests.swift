@@ -64,4 +64,27 @@ struct DesktopAppTroubleTests {
             #expect(said.contains("systemctl --user restart hooray"), "the fix is named: \(context)")
         }
     }
+
+    @Test(
+        "hoorayd frozen while a moment is saved: the window says it couldn't; the try ran once hoorayd went on, so words changed since are kept to save as another moment"
+    )
+    func aSaveWhoseAnswerNeverCameIsRunOnce() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture,
+                [
+                    "frozen", "Called the bank", String(daemon.pid), HoorayFixture.binDirectory + "/hooray",
+                    "Called the bank and the landlord",
+                ])
+            let moments = try await DesktopAppTests.moments(fixture)
+            await daemon.stop()
+            await server.stop()
+            #expect(seen.kept == "Called the bank and the landlord", "the changed words stayed: \(context)")
+            #expect(seen.praiseLabels?.contains("Moment logged") == true, "\(context)")
+            // Each saved once: the first try (run when hoorayd went on), then the changed words, on purpose.
+            #expect(moments.map(\.text) == ["Called the bank and the landlord", "Called the bank"], "\(moments)")
+        }
+    }
 }

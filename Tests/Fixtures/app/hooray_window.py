@@ -62,6 +62,13 @@ Usage:
                                 terminal would, waits for the window to come back by itself, opens Log a moment again,
                                 reads what the field holds and saves it; prints {"not_running_labels": [...], "kept":
                                 the field's words then, "praise_labels": [...], "pid": the new hoorayd's}
+  hooray_window.py frozen MOMENT PID HOORAY CHANGED
+                                types MOMENT, stops hoorayd (PID) with SIGSTOP, clicks "Save this moment" and waits
+                                for the window to say it couldn't (its answer does not come); lets hoorayd go on
+                                (SIGCONT), waits until `HOORAY moments --json` lists MOMENT (the request ran), types
+                                CHANGED and saves again, and waits for the window to say an earlier try saved it;
+                                then saves once more and waits for the praise; prints {"toast_labels": [labels with
+                                the earlier try named], "kept": the field's words then, "praise_labels": [...]}
   hooray_window.py toast PREFIX waits for a label on screen starting with PREFIX (a toast's); prints
                                 {"toast_labels": [labels on screen then]}
   hooray_window.py unnamed      visits Home, each view of the switcher, Log a moment with its details open and
@@ -412,7 +419,8 @@ def search(words, none):
     rawinput.keyCombo("<Control>f")
     field = wait_for('"Search your moments" field', shown("entry", "Search your moments"))
     field.queryEditableText().setTextContents(words)
-    wait_for("the list searched", lambda: True if shown_labels() != before and "Today" in shown_labels() else None)
+    wait_for("the list searched", lambda: True if "Called a friend" not in shown_labels() and "Today" in shown_labels()
+             else None)
     seen = {"search_labels": shown_labels()}
     field.queryEditableText().setTextContents(none)
     wait_for('"No moments match"', lambda: True if any(n.startswith("No moments match") for n in shown_labels())
@@ -488,6 +496,33 @@ def unnamed():
     return seen
 
 
+def frozen(moment, pid, hooray, changed):
+    import os
+    import signal
+    field = open_log(moment)
+    os.kill(int(pid), signal.SIGSTOP)
+    try:
+        wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True)).doActionNamed(
+            "click")
+        wait_for('"Couldn\'t save your moment"',
+                 lambda: True if any(n.startswith("Couldn't save your moment") for n in shown_labels()) else None)
+    finally:
+        os.kill(int(pid), signal.SIGCONT)
+    wait_for("the moment listed by hooray moments", lambda: True if moment in subprocess.run(
+        [hooray, "moments", "--json"], capture_output=True, text=True).stdout else None)
+    field.text = changed
+    wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True)).doActionNamed(
+        "click")
+    wait_for('"An earlier try saved your moment…"',
+             lambda: True if any(n.startswith("An earlier try saved") for n in shown_labels()) else None)
+    seen = {"toast_labels": shown_labels(), "kept": text_of(field)}
+    wait_for('"Save this moment" button', node("push button", "Save this moment", sensitive=True)).doActionNamed(
+        "click")
+    wait_for("praise", praise_shown)
+    seen["praise_labels"] = shown_labels()
+    return seen
+
+
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
 elif sys.argv[1] == "ai":
@@ -516,6 +551,8 @@ elif sys.argv[1] == "translated":
     print(json.dumps(translated(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "stopped":
     print(json.dumps(stopped(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
+elif sys.argv[1] == "frozen":
+    print(json.dumps(frozen(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
 elif sys.argv[1] == "toast":
     print(json.dumps(toast(sys.argv[2])))
 elif sys.argv[1] == "unnamed":

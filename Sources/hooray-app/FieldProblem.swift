@@ -1,0 +1,36 @@
+import HoorayGtk
+
+/// A line in the error colour under a field, hidden until it names a problem. While it shows, the
+/// field is marked invalid and described by it, so that a screen reader says both, and the field has
+/// the focus: the user is where the fix is.
+@MainActor
+final class FieldProblem {
+    /// The line, to place under the field.
+    let label = Label("")
+    private let field: Widget
+
+    /// A hidden line for `field`.
+    init(for field: Widget) {
+        self.field = field
+        label.wrapCentered()
+        label.addCSSClass("error")
+        label.isVisible = false
+    }
+
+    /// Shows `message`, capitalised; a photo's, which starts with the command line's `--photo`,
+    /// starts with the photo's path.
+    func show(_ message: String) {
+        let text = message.hasPrefix("--photo ") ? String(message.dropFirst("--photo ".count)) : message
+        label.text = text.prefix(1).uppercased() + text.dropFirst()
+        label.isVisible = true
+        field.markInvalid(describedBy: label)
+        field.grabFocus()
+    }
+
+    /// Hides the line: the field is fine again, or about to be checked again.
+    func hide() {
+        guard label.isVisible else { return }
+        label.isVisible = false
+        field.markInvalid(describedBy: nil)
+    }
+}
