@@ -21,6 +21,8 @@ final class MainWindow {
     private let journey: JourneyScreen
     private let habits: HabitsScreen
     private let notRunning = NotRunningScreen()
+    /// Opens Moments' search: in the header bar while the views show.
+    private let search = Button(iconName: "system-search-symbolic", name: localized("Search your moments"))
     private var isFirstRun = false
     private var isWatching = false
     /// Whether hoorayd answered Home: a new moment can be logged.
@@ -53,7 +55,6 @@ final class MainWindow {
         stack.expand(horizontally: true, vertically: true)
         let header = HeaderBar()
         header.titleWidget = switcher
-        let search = Button(iconName: "system-search-symbolic", name: localized("Search your moments"))
         search.onClicked { [unowned self] in searchMoments() }
         header.packStart(search)
         let column = Box(.vertical)
@@ -136,6 +137,7 @@ final class MainWindow {
     private func showPage(_ name: String) {
         stack.visiblePage = name
         switcher.isSwitcherEnabled = name == "home"
+        search.isVisible = name == "home"
         revealBottomSwitcher()
     }
 
