@@ -25,8 +25,7 @@ final class HabitsScreen {
     /// The rows listed now, by habit id, with their check.
     private var rows: [(habit: DaemonLink.ListedHabit, row: ActionRow, check: ToggleButton)] = []
     private var dialog: MessageDialog?
-    /// Counts the readings from hoorayd, so that an older one answering late is not shown.
-    private var readings = 0
+    private let readings = LatestReading()
     /// The habits whose check was clicked and whose save hoorayd has not answered yet: their rows
     /// keep what the user asked for until it has.
     private var saving: Set<String> = []
@@ -52,18 +51,10 @@ final class HabitsScreen {
 
     /// Reads the habits from hoorayd again and shows them.
     func refresh() {
-        readings += 1
-        let reading = readings
-        Task { @MainActor in
-            do throws(DaemonLink.Problem) {
-                let habits = try await link.habits()
-                guard reading == readings else { return }
-                show(habits)
-            } catch {
-                guard reading == readings else { return }
-                onProblem(error, localized("list your habits"))
-            }
-        }
+        readings.start(
+            { [link] () throws(DaemonLink.Problem) in try await link.habits() },
+            show: { [weak self] in self?.show($0) },
+            fail: { [weak self] in self?.onProblem($0, localized("list your habits")) })
     }
 
     /// "1 day", "15 days".

@@ -19,8 +19,7 @@ final class JourneyScreen {
 
     private let link: DaemonLink
     private let clamp = Clamp()
-    /// Counts the readings from hoorayd, so that an older one answering late is not shown.
-    private var readings = 0
+    private let readings = LatestReading()
     /// The days shown, and on which day: the same read again leaves the cards as they are.
     private var shown: (days: [DaemonLink.JourneyDay], on: LocalDate)?
 
@@ -38,18 +37,10 @@ final class JourneyScreen {
 
     /// Reads the journey from hoorayd again and shows it.
     func refresh() {
-        readings += 1
-        let reading = readings
-        Task { @MainActor in
-            do throws(DaemonLink.Problem) {
-                let days = try await link.journey(days: Self.days)
-                guard reading == readings else { return }
-                show(days)
-            } catch {
-                guard reading == readings else { return }
-                onProblem(error, localized("show your journey"))
-            }
-        }
+        readings.start(
+            { [link] () throws(DaemonLink.Problem) in try await link.journey(days: Self.days) },
+            show: { [weak self] in self?.show($0) },
+            fail: { [weak self] in self?.onProblem($0, localized("show your journey")) })
     }
 
     private func show(_ days: [DaemonLink.JourneyDay]) {

@@ -32,8 +32,7 @@ final class MomentsScreen {
     private var stars: [ToggleButton] = []
     /// The dialog waiting for an answer, held until it is answered.
     private var dialog: MessageDialog?
-    /// Counts the readings from hoorayd, so that an older one answering late is not shown.
-    private var readings = 0
+    private let readings = LatestReading()
     /// The moments listed now, and when: a reading that finds the same within a minute leaves the
     /// list as it is (a change the window made itself, pushed back by hoorayd, takes no button from
     /// under the user); after that it is drawn again, so "5 min ago" and "Today" stay true.
@@ -78,19 +77,11 @@ final class MomentsScreen {
     /// Reads the moments from hoorayd again and shows them: those whose words hold what the search
     /// field holds (case and accents aside), as `hooray moments --search` finds them.
     func refresh() {
-        readings += 1
-        let reading = readings
         let searched = searchEntry.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        Task { @MainActor in
-            do throws(DaemonLink.Problem) {
-                let moments = try await link.moments(limit: Self.limit, search: searched)
-                guard reading == readings else { return }
-                show(moments, searched: searched)
-            } catch {
-                guard reading == readings else { return }
-                onProblem(error, localized("list your moments"))
-            }
-        }
+        readings.start(
+            { [link] () throws(DaemonLink.Problem) in try await link.moments(limit: Self.limit, search: searched) },
+            show: { [weak self] in self?.show($0, searched: searched) },
+            fail: { [weak self] in self?.onProblem($0, localized("list your moments")) })
     }
 
     private func show(_ moments: [DaemonLink.ListedMoment], searched: String) {
