@@ -57,6 +57,29 @@ public final class ViewSwitcherTitle: Widget {
         super.init(constructed: adw_view_switcher_title_new())
         adw_view_switcher_title_set_stack(switcher, stack.stack)
         adw_view_switcher_title_set_title(switcher, title)
+        // libadwaita 1.2 keeps the switcher it squeezed out in the accessibility tree, where a screen
+        // reader would find a second row of tabs, wider than the window: hidden from it while so.
+        for property in ["notify::title-visible", "notify::view-switcher-enabled"] {
+            connect(property) { [weak self] in self?.hideSqueezedSwitcher() }
+        }
+    }
+
+    /// Hides the inner switcher from screen readers while the title shows in its place.
+    private func hideSqueezedSwitcher() {
+        let hidden: gboolean = isTitleVisible || !isSwitcherEnabled ? 1 : 0
+        var pending = [widget]
+        while let next = pending.popLast() {
+            let instance = UnsafeMutableRawPointer(next).assumingMemoryBound(to: GTypeInstance.self)
+            if g_type_check_instance_is_a(instance, adw_view_switcher_get_type()) != 0 {
+                hooray_gtk_set_accessible_hidden(next, hidden)
+                continue
+            }
+            var child = gtk_widget_get_first_child(next)
+            while let found = child {
+                pending.append(found)
+                child = gtk_widget_get_next_sibling(found)
+            }
+        }
     }
 
     /// Whether it offers the switcher; off, it shows the title alone (on a page that is no view).

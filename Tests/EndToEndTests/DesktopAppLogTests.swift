@@ -172,4 +172,35 @@ struct DesktopAppLogTests {
             #expect(seen.unnamed == [], "\(context)")
         }
     }
+
+    @Test("In a window 360 px wide, every control of Home, each view and Log a moment fits across it")
+    func aNarrowWindowFitsEveryControl() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            for step in [
+                ["win", "Replied to the email about the boiler, at last", "--mood", "relieved"],
+                ["habit", "add", "Read ten pages of the library book"],
+            ] {
+                let output = try await fixture.hooray(arguments: step)
+                #expect(output.status == .exited(0), "\(step): \(output.standardError)")
+            }
+            let (seen, context) = try await DesktopAppTests.drive(fixture, ["narrow", "360"])
+            await daemon.stop()
+            await server.stop()
+            #expect(seen.frameWidth == 360, "\(context)")
+            #expect(seen.visited == ["Home", "Moments", "Journey", "Habits", "Log a moment"], "\(context)")
+            #expect(seen.overflowing == [], "\(context)")
+            // The controls were there to measure: the bottom switcher's tabs, each view's buttons, Log's fields.
+            let measured = seen.measured ?? []
+            for control in [
+                "Home: push button 'I Did a Thing'", "Home: page tab 'Habits'",
+                "Moments: push button 'Delete “Replied to the email about the boiler, at last”'",
+                "Habits: push button 'Done today: Read ten pages of the library book'",
+                "Log a moment: text 'Note'", "Log a moment: push button 'Save this moment'",
+            ] {
+                #expect(measured.contains(control), "\(control) measured: \(context)")
+            }
+        }
+    }
 }

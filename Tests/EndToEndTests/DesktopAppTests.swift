@@ -41,6 +41,9 @@ struct DesktopAppTests {
         var toastLabels: [String]?
         var unnamed: [String]?
         var visited: [String]?
+        var overflowing: [String]?
+        var measured: [String]?
+        var frameWidth: Int?
 
         enum CodingKeys: String, CodingKey {
             case prefilled, home, error
@@ -65,7 +68,8 @@ struct DesktopAppTests {
             case translatedLabels = "translated_labels"
             case pid
             case toastLabels = "toast_labels"
-            case unnamed, visited
+            case unnamed, visited, overflowing, measured
+            case frameWidth = "frame_width"
         }
     }
 

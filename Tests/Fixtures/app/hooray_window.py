@@ -69,6 +69,11 @@ Usage:
                                 CHANGED and saves again, and waits for the window to say an earlier try saved it;
                                 then saves once more and waits for the praise; prints {"toast_labels": [labels with
                                 the earlier try named], "kept": the field's words then, "praise_labels": [...]}
+  hooray_window.py narrow WIDTH  makes the window WIDTH pixels wide (as a user dragging its edge would), then visits
+                                Home, each view and Log a moment with its details, and lists every control on
+                                screen that does not fit across the window; prints {"overflowing": ["page: role
+                                'name' x..x", ...], "measured": ["page: role 'name'", every control measured],
+                                "frame_width": the window's width, "visited": [...]}
   hooray_window.py toast PREFIX waits for a label on screen starting with PREFIX (a toast's); prints
                                 {"toast_labels": [labels on screen then]}
   hooray_window.py unnamed      visits Home, each view of the switcher, Log a moment with its details open and
@@ -523,6 +528,73 @@ def frozen(moment, pid, hooray, changed):
     return seen
 
 
+def resize_window(title, width, height):
+    """Resizes the X window titled `title` (no window manager here: the window is its own top level).
+    The window's content (the accessibility tree's frame) is that less GTK's border around it."""
+    import ctypes
+    import re
+    found = subprocess.run(["xwininfo", "-name", title], capture_output=True, text=True).stdout
+    window = int(re.search(r"Window id: (0x[0-9a-f]+)", found).group(1), 16)
+    x11 = ctypes.cdll.LoadLibrary("libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    display = ctypes.c_void_p(x11.XOpenDisplay(None))
+    x11.XResizeWindow(display, ctypes.c_ulong(window), ctypes.c_uint(width), ctypes.c_uint(height))
+    x11.XFlush(display)
+    x11.XCloseDisplay(display)
+
+
+def x_width(title):
+    """The X window's width, its frame (the window's shadow, without a compositor: none) included."""
+    import re
+    found = subprocess.run(["xwininfo", "-name", title], capture_output=True, text=True).stdout
+    return int(re.search(r"Width: (\d+)", found).group(1))
+
+
+def extents(n):
+    box = n.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return box.x, box.y, box.width, box.height
+
+
+def overflowing(page, frame, measured):
+    """The controls on screen that do not fit across the frame; each one measured is added to `measured`."""
+    fx, _, fw, _ = extents(frame)
+    found = []
+    for n in app().findChildren(lambda n: n.roleName in CONTROLS, showingOnly=False):
+        if not on_screen(n):
+            continue
+        x, _, w, h = extents(n)
+        if w > 0 and h > 0:
+            measured.append("%s: %s %r" % (page, n.roleName, n.name))
+        if w > 0 and h > 0 and (x < fx - 1 or x + w > fx + fw + 1):
+            found.append("%s: %s %r %d..%d" % (page, n.roleName, n.name, x - fx, x + w - fx))
+    return found
+
+
+def narrow(width):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    frame = wait_for("the window", lambda: next(
+        (n for n in app().findChildren(lambda n: n.roleName == "frame", showingOnly=False)), None))
+    resize_window("Hooray", width, 720)
+    wait_for("the window %d px wide" % width, lambda: True if x_width("Hooray") == width else None)
+    time.sleep(1.0)  # Laid out again at that width.
+    measured = []
+    seen = {"frame_width": x_width("Hooray"), "overflowing": overflowing("Home", frame, measured), "visited": ["Home"],
+            "measured": measured}
+    for view in ("Moments", "Journey", "Habits"):
+        wait_for('"%s" view switcher button' % view, switcher_button(view)).doActionNamed("click")
+        time.sleep(1.0)
+        seen["overflowing"] += overflowing(view, frame, measured)
+        seen["visited"].append(view)
+    wait_for('"Home" view switcher button', switcher_button("Home")).doActionNamed("click")
+    open_log("Walked to the corner shop and back, slowly, noticing the trees")
+    wait_for('"Add a note or photos"', shown("push button", "Add a note or photos")).doActionNamed("click")
+    wait_for('"Note" field', shown("text", "Note"))
+    time.sleep(1.0)
+    seen["overflowing"] += overflowing("Log a moment", frame, measured)
+    seen["visited"].append("Log a moment")
+    return seen
+
+
 if sys.argv[1] == "log":
     print(json.dumps(log(sys.argv[2])))
 elif sys.argv[1] == "ai":
@@ -553,6 +625,8 @@ elif sys.argv[1] == "stopped":
     print(json.dumps(stopped(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
 elif sys.argv[1] == "frozen":
     print(json.dumps(frozen(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
+elif sys.argv[1] == "narrow":
+    print(json.dumps(narrow(int(sys.argv[2]))))
 elif sys.argv[1] == "toast":
     print(json.dumps(toast(sys.argv[2])))
 elif sys.argv[1] == "unnamed":
