@@ -1,7 +1,6 @@
 import Foundation
 import HoorayBasics
 import HoorayClient
-import HoorayGtk
 import HoorayKit
 
 /// The app's one way to hoorayd: every request goes through here, over the control socket, as the
@@ -61,25 +60,6 @@ final class DaemonLink: Sendable {
     /// The moods a moment may have, as `hooray win --mood` takes them; hoorayd refuses another,
     /// naming the ones it knows.
     static let moods = ["calm", "happy", "proud", "grateful", "hopeful", "relieved", "tired", "anxious", "sad"]
-
-    /// A mood of ``moods`` as the window says it, in the user's language.
-    static func moodName(_ mood: String) -> String {
-        switch mood {
-        case "calm": localized("Calm")
-        case "happy": localized("Happy")
-        case "proud": localized("Proud")
-        case "grateful": localized("Grateful")
-        case "hopeful": localized("Hopeful")
-        case "relieved": localized("Relieved")
-        case "tired": localized("Tired")
-        case "anxious": localized("Anxious")
-        case "sad": localized("Sad")
-        default: mood
-        }
-    }
-
-    /// The choices of a mood drop-down: none first, then ``moods`` in order.
-    static var moodChoices: [String] { [localized("No mood")] + moods.map(moodName) }
 
     /// The longest moment text hoorayd takes, in characters.
     static let maxTextLength = TextLimits.text

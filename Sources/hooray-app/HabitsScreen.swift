@@ -159,27 +159,20 @@ final class HabitsScreen {
 
     /// Asks for a new habit's name; what the user typed comes back when hoorayd refused it.
     private func askForHabit(draft: String) {
-        let dialog = MessageDialog(
+        let dialog = MessageDialog.askingForText(
             parent: window, heading: localized("Add a habit"),
-            body: localized("Done every day; `hooray habit edit` changes its rhythm."))
-        let field = Entry(placeholder: localized("Read 10 pages"))
-        field.setAccessibleLabel(localized("The habit's name"))
-        field.text = draft
-        field.activatesDefault = true
-        dialog.extraChild = field
-        dialog.addResponse("cancel", label: localized("Cancel"))
-        dialog.addResponse("add", label: localized("Add"), appearance: .suggested)
-        dialog.defaultResponse = "add"
-        dialog.closeResponse = "cancel"
-        dialog.onResponse { [unowned self] answer in
+            body: localized("Done every day; `hooray habit edit` changes its rhythm."),
+            placeholder: localized("Read 10 pages"), fieldName: localized("The habit's name"), text: draft,
+            confirm: localized("Add")
+        ) { [unowned self] typed in
             self.dialog = nil
-            let name = field.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard answer == "add" else { return }
+            guard let typed else { return }
+            let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else {
                 onProblem(
                     .failed(localized("a habit needs a name; type one, such as “Read 10 pages”")),
                     localized("add the habit"))
-                askForHabit(draft: field.text)
+                askForHabit(draft: typed)
                 return
             }
             Task { @MainActor in
@@ -189,7 +182,7 @@ final class HabitsScreen {
                     // Added by an earlier try.
                 } catch {
                     onProblem(error, localized("add the habit"))
-                    askForHabit(draft: field.text)
+                    askForHabit(draft: typed)
                 }
                 refresh()
             }

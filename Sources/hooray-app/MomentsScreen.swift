@@ -235,24 +235,14 @@ final class MomentsScreen {
     /// Asks for a moment's new words; what the user typed comes back in the field when hoorayd
     /// could not save it.
     private func askToEdit(_ moment: DaemonLink.ListedMoment, draft: String) {
-        let dialog = MessageDialog(
+        let dialog = MessageDialog.askingForText(
             parent: window, heading: localized("Edit this moment"),
-            body: localized("When it happened, and its praise, stay."))
-        let field = Entry(placeholder: localized("Took a short walk"))
-        field.setAccessibleLabel(localized("The moment's words"))
-        field.maximumLength = DaemonLink.maxTextLength
-        field.text = draft
-        field.activatesDefault = true
-        dialog.extraChild = field
-        dialog.addResponse("cancel", label: localized("Cancel"))
-        dialog.addResponse("save", label: localized("Save"), appearance: .suggested)
-        dialog.defaultResponse = "save"
-        dialog.closeResponse = "cancel"
-        // The field is held by the answer's action, which the dialog lets go of when it goes.
-        dialog.onResponse { [unowned self] answer in
+            body: localized("When it happened, and its praise, stay."), placeholder: localized("Took a short walk"),
+            fieldName: localized("The moment's words"), text: draft, maximumLength: DaemonLink.maxTextLength,
+            confirm: localized("Save")
+        ) { [unowned self] typed in
             self.dialog = nil
-            let text = field.text
-            guard answer == "save", text != moment.text else { return }
+            guard let text = typed, text != moment.text else { return }
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 onProblem(
                     .failed(localized("a moment needs words; type what you did, or delete it")),

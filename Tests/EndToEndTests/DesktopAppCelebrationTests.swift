@@ -73,6 +73,29 @@ struct DesktopAppCelebrationTests {
                 environment: environment, timeout: .seconds(240))
         }
 
+        /// Says what a window manager says of a full-screen window in front (EWMH: the active window,
+        /// and its state), said of the root window: no window manager runs here.
+        func enterFullScreen() async throws {
+            let rootInfo = try await ProcessRunner.run(
+                "xwininfo", arguments: ["-root"], environment: environment, timeout: .seconds(30))
+            let root = try #require(
+                rootInfo.standardOutput.split(separator: " ").first { $0.hasPrefix("0x") }.map(String.init),
+                "\(rootInfo.standardOutput)")
+            try await xprop(["-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", root])
+            try await xprop(["-f", "_NET_WM_STATE", "32a", "-set", "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN"])
+        }
+
+        /// The full-screen window left (``enterFullScreen()`` undone, but for the active window).
+        func leaveFullScreen() async throws {
+            try await xprop(["-remove", "_NET_WM_STATE"])
+        }
+
+        private func xprop(_ arguments: [String]) async throws {
+            let output = try await ProcessRunner.run(
+                "xprop", arguments: ["-root"] + arguments, environment: environment, timeout: .seconds(30))
+            #expect(output.status == .exited(0), "\(output.standardError)")
+        }
+
         func stop() async {
             await accessibility.stop()
             await display.stop()
@@ -218,20 +241,7 @@ struct DesktopAppCelebrationTests {
             let desktop = try await Desktop(fixture)
             let app = try ChildProcess(HoorayFixture.binDirectory + "/hooray-app", environment: desktop.environment)
             let ready = try await desktop.drive(["windows"])
-            // What a window manager says of a full-screen window in front (EWMH), said of the root
-            // window: no window manager runs here.
-            let rootInfo = try await ProcessRunner.run(
-                "xwininfo", arguments: ["-root"], environment: desktop.environment, timeout: .seconds(30))
-            let root = try #require(
-                rootInfo.standardOutput.split(separator: " ").first { $0.hasPrefix("0x") }.map(String.init),
-                "\(rootInfo.standardOutput)")
-            func xprop(_ arguments: [String]) async throws {
-                let output = try await ProcessRunner.run(
-                    "xprop", arguments: ["-root"] + arguments, environment: desktop.environment, timeout: .seconds(30))
-                #expect(output.status == .exited(0), "\(output.standardError)")
-            }
-            try await xprop(["-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", root])
-            try await xprop(["-f", "_NET_WM_STATE", "32a", "-set", "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN"])
+            try await desktop.enterFullScreen()
 
             let done = try await fixture.hooray("habit", "done", Self.habit)
             #expect(done.status == .exited(0), "\(done.standardError)")
@@ -243,7 +253,7 @@ struct DesktopAppCelebrationTests {
                 containing: "the celebration waits", in: .standardError, timeout: .seconds(30))
             let during = try await desktop.drive(["windows"])
 
-            try await xprop(["-remove", "_NET_WM_STATE"])
+            try await desktop.leaveFullScreen()
             let after = try await desktop.drive(["watch", Self.title])
             let appStatus = await app.stop()
             await desktop.stop()
@@ -273,18 +283,7 @@ struct DesktopAppCelebrationTests {
             let desktop = try await Desktop(fixture)
             let app = try ChildProcess(HoorayFixture.binDirectory + "/hooray-app", environment: desktop.environment)
             let ready = try await desktop.drive(["windows"])
-            let rootInfo = try await ProcessRunner.run(
-                "xwininfo", arguments: ["-root"], environment: desktop.environment, timeout: .seconds(30))
-            let root = try #require(
-                rootInfo.standardOutput.split(separator: " ").first { $0.hasPrefix("0x") }.map(String.init),
-                "\(rootInfo.standardOutput)")
-            func xprop(_ arguments: [String]) async throws {
-                let output = try await ProcessRunner.run(
-                    "xprop", arguments: ["-root"] + arguments, environment: desktop.environment, timeout: .seconds(30))
-                #expect(output.status == .exited(0), "\(output.standardError)")
-            }
-            try await xprop(["-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", root])
-            try await xprop(["-f", "_NET_WM_STATE", "32a", "-set", "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN"])
+            try await desktop.enterFullScreen()
             // Two milestones asked for as hoorayd asks (`app.celebrate`), one after the other.
             for title in ["Stretch · 7 days", Self.title] {
                 let asked = try await ProcessRunner.run(
@@ -298,7 +297,7 @@ struct DesktopAppCelebrationTests {
             }
             let waits = await app.waitForOutput(
                 containing: "the celebration waits", in: .standardError, timeout: .seconds(30))
-            try await xprop(["-remove", "_NET_WM_STATE"])
+            try await desktop.leaveFullScreen()
             let after = try await desktop.drive(["watch", Self.title])
             let appStatus = await app.stop()
             await desktop.stop()

@@ -4,6 +4,8 @@ test that starts its own at-spi bus, and whether a node is on the page shown.
 Imported before `from dogtail import tree`, which reads the settings when it is first imported.
 """
 
+import time
+
 from dogtail.config import config
 
 config.checkForA11y = False  # The test starts the at-spi bus itself; no desktop settings here.
@@ -12,6 +14,21 @@ config.defaultDelay = 0.2
 config.searchCutoffCount = 5
 config.logDebugToFile = False
 config.logDebugToStdOut = False
+
+
+def poll(find, deadline, interval=0.2):
+    """find()'s first answer that is not None, asked until `deadline` seconds passed; None without one.
+    An exception counts as no answer: the tree changes under us while the app draws."""
+    start = time.monotonic()
+    while time.monotonic() - start < deadline:
+        try:
+            found = find()
+        except Exception:
+            found = None
+        if found is not None:
+            return found
+        time.sleep(interval)
+    return None
 
 
 def on_screen(node):

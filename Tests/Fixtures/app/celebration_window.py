@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from atspi import on_screen  # Sets dogtail up; see atspi.py.
+from atspi import on_screen, poll  # Sets dogtail up; see atspi.py.
 
 from dogtail import tree  # noqa: E402
 
@@ -39,15 +39,9 @@ DEADLINE = 60.0
 
 def wait_for(what, find, deadline=DEADLINE):
     """Returns find()'s first answer that is not None, tried until the deadline; exits 1 without one."""
-    start = time.monotonic()
-    while time.monotonic() - start < deadline:
-        try:
-            found = find()
-        except Exception:  # The tree changes under us while the app draws; look again.
-            found = None
-        if found is not None:
-            return found
-        time.sleep(0.1)
+    found = poll(find, deadline, interval=0.1)
+    if found is not None:
+        return found
     print(json.dumps({"error": "no %s within %d s" % (what, deadline), "windows": window_names()}))
     sys.exit(1)
 

@@ -93,7 +93,7 @@ import subprocess
 import sys
 import time
 
-from atspi import on_screen  # Sets dogtail up; see atspi.py.
+from atspi import on_screen, poll  # Sets dogtail up; see atspi.py.
 
 import pyatspi  # noqa: E402
 from dogtail import tree  # noqa: E402
@@ -103,15 +103,9 @@ DEADLINE = 30.0
 
 def wait_for(what, find):
     """Returns find()'s first answer that is not None, tried until DEADLINE; exits 1 without one."""
-    start = time.monotonic()
-    while time.monotonic() - start < DEADLINE:
-        try:
-            found = find()
-        except Exception:  # The tree changes under us while the app draws; look again.
-            found = None
-        if found is not None:
-            return found
-        time.sleep(0.2)
+    found = poll(find, DEADLINE)
+    if found is not None:
+        return found
     try:
         shown = labels()
     except Exception:

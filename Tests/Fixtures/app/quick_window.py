@@ -45,15 +45,9 @@ def fail(what, shown=None):
 
 
 def wait_for(what, find, interval=0.2):
-    start = time.monotonic()
-    while time.monotonic() - start < DEADLINE:
-        try:
-            found = find()
-        except Exception:  # The tree changes under us while the app draws; look again.
-            found = None
-        if found is not None:
-            return found
-        time.sleep(interval)
+    found = atspi.poll(find, DEADLINE, interval)
+    if found is not None:
+        return found
     try:
         shown = labels()
     except Exception:
