@@ -7,7 +7,8 @@ extension RemindersPlugin {
     static let toFileFlag = CommandSpec.Flag(
         name: "to-file",
         help: "Write it as a [[plugins.reminders.reminder]] in your hooray.toml, to change there by hand, "
-            + "instead of keeping it with `hooray remind`; it must repeat (--at, with --days or --every).")
+            + "instead of keeping it with `hooray remind`; it must repeat (--at, with --days or --every).",
+        savesNothing: true)
 
     /// The reply that asks `hooray` to add the reminder to the file: the keys the file's reminders take,
     /// each as typed, so the entry reads as the user would have written it.

@@ -9,6 +9,11 @@ import Logging
 /// Runs a plugin's command for the `hooray` CLI: in the running `hoorayd` when there is one,
 /// otherwise in this process, with the same plugin code and the same kind of context.
 ///
+/// While `hoorayd` runs it is the one writer of the database: a command that writes is kept in the
+/// spool (``RequestSpool``) and sent to it, and is never run here while it answers — when it is
+/// stopped or busy, the command waits in the spool for it, to run once (docs/protocol.md, "One
+/// writer").
+///
 /// Hosting a plugin here is for one command: the notices it posts are shown from this process,
 /// and ``finish()`` waits for its background work (such as an AI request) so that its result is
 /// stored and shown before the process exits. Work the plugin schedules for later waits for the
@@ -25,16 +30,13 @@ public final class PluginCommandRunner: Sendable {
         case daemon
         /// In this process, because no `hoorayd` is running.
         case here
-        /// In this process, because `hoorayd` did not answer in time and this process claimed the
-        /// request first: the daemon will not run it when it gets to it.
-        case hereInstead
     }
 
     /// How long `hooray` waits for the answer of a frozen daemon (stopped by SIGSTOP or a debugger)
-    /// before it tries to run the command itself; a daemon that runs but is slow is waited for up to
+    /// before it says the command waits for it; a daemon that runs but is slow is waited for up to
     /// ``longestWait``.
     public static let answerWait: Double = 2
-    /// How long it waits in all for a daemon that claimed the command and is running it.
+    /// How long it waits in all for a daemon that runs.
     public static let longestWait: Double = 15
 
     /// Creates a runner.
@@ -49,75 +51,54 @@ public final class PluginCommandRunner: Sendable {
 
     /// Runs a command and returns the plugin's reply.
     ///
-    /// A command that writes carries a request id, which whoever runs it claims first in the
-    /// database: the daemon, or this process when the daemon does not answer within ``answerWait``
-    /// seconds because it is frozen, or within ``longestWait`` when it is slow. So a command runs once, and what is printed says where, or that it is queued. A
-    /// command that only reads carries none and claims nothing: it waits for the daemon's answer
-    /// (``longestWait`` in all), and runs here only when no daemon is left to answer.
+    /// A command that writes is kept in the spool under a new request id before it is sent, and
+    /// `hoorayd` runs it only once it has taken it from there. When `hoorayd` does not answer —
+    /// within ``answerWait`` seconds when it is frozen, ``longestWait`` when it is slow — the command
+    /// stays in the spool for it, and this says so. A command that only reads is sent as it is, and
+    /// runs here only when no daemon is left to answer.
     ///
     /// - Parameters:
     ///   - command: The command, parsed.
     ///   - plugin: The plugin's name.
     ///   - noun: What the command saves, such as `your moment` (``CommandSpec/noun``), for the
     ///     messages about a daemon that does not answer; `nil` says "what you asked".
-    ///   - writes: Whether the command may change what is stored (``CommandSpec/writes``).
+    ///   - writes: Whether the command may change what is stored (``CommandSpec/writes(_:)``).
     /// - Throws: ``PluginCommandFailed`` with the plugin's or the daemon's message, or saying that
-    ///   the command is queued in a daemon that has not answered yet (status ``ExitStatus/busy``).
-    ///   - handover: Where the `hooray` front door left the same command, sent to the daemon with a
-    ///     request id, when it handed the command line over to this process: a command that writes
-    ///     goes on from there, on that request, so that it runs once.
-    public func run(
-        _ command: CommandInvocation, plugin: String, noun: String? = nil, writes: Bool = true,
-        handover: FrontDoorHandover? = nil
-    )
+    ///   the command waits for a daemon that has not answered yet (status ``ExitStatus/busy``).
+    public func run(_ command: CommandInvocation, plugin: String, noun: String? = nil, writes: Bool = true)
         async throws -> (reply: CommandReply, venue: Venue)
     {
         let words = Words(noun: noun)
-        if writes, let handover {
-            let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: handover.requestID)
-            let outcome: Exchange
-            switch handover.state {
-            case .answered(let line):
-                outcome = try reply(from: try ControlClient.decodeAnswer(Data(line.utf8)))
-            case .waiting(let fd, let waited):
-                outcome = try await settle(
-                    .notYet, waited: waited, request, on: ControlConnection(adopting: fd), words: words)
-            case .closed(let fd, let waited):
-                outcome = try await settle(
-                    .closed, waited: waited, request, on: ControlConnection(adopting: fd), words: words)
-            }
-            return try await finishExchange(outcome, command: command, plugin: plugin, noun: noun)
-        }
         let requestID = writes ? UUID().uuidString.lowercased() : nil
-        let connection: ControlConnection?
-        do {
-            connection = try ControlConnection(socketPath: session.paths.controlSocket)
-        } catch {
-            throw PluginCommandFailed(message: error.message, status: .configuration)
+        guard let connection = try connect() else { return try await runHere(command, plugin: plugin, writes: writes) }
+        let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: requestID)
+        if let requestID {
+            do {
+                try spool.keep(try ControlCoding.encode(request), id: requestID)
+            } catch {
+                throw PluginCommandFailed(message: "\(error), so nothing was done.", status: .unavailable)
+            }
         }
-        if let connection {
-            let request = ControlRequest.command(plugin: plugin, invocation: command, requestID: requestID)
-            return try await finishExchange(
-                try await exchange(request, on: connection, words: words), command: command, plugin: plugin,
-                noun: noun)
-        }
-        return try await runHere(command, plugin: plugin, writes: writes)
-    }
-
-    func finishExchange(_ outcome: Exchange, command: CommandInvocation, plugin: String, noun: String?)
-        async throws -> (reply: CommandReply, venue: Venue)
-    {
-        switch outcome {
+        switch try await exchange(request, on: connection, words: words) {
         case .answered(var reply):
             reply.followUp = nil
             return (reply, .daemon)
         case .runHere(let note):
-            var (reply, _) = try await runHere(command, plugin: plugin)
+            var (reply, _) = try await runHere(command, plugin: plugin, writes: writes)
             if let note { reply.warnings.insert(note, at: 0) }
-            return (reply, .hereInstead)
-        case .handedBack:
-            // The daemon did not take the front door's request: this process sends its own.
-            return try await run(command, plugin: plugin, noun: noun, writes: true)
+            return (reply, .here)
+        }
+    }
+
+    /// The spool of this session's data folder.
+    var spool: RequestSpool { RequestSpool(paths: session.paths) }
+
+    /// A connection to the running `hoorayd`; `nil` when none listens.
+    func connect() throws -> ControlConnection? {
+        do {
+            return try ControlConnection(socketPath: session.paths.controlSocket)
+        } catch {
+            throw PluginCommandFailed(message: error.message, status: error.isBusy ? .busy : .configuration)
         }
     }
 
@@ -125,11 +106,9 @@ public final class PluginCommandRunner: Sendable {
     enum Exchange {
         /// The daemon ran it and answered.
         case answered(CommandReply)
-        /// The daemon did not run it and will not: it is this process's to run; the note says why,
-        /// when the command writes.
+        /// No daemon is left to run it, and it is this process's to run; the note says why, when
+        /// the command writes.
         case runHere(note: String?)
-        /// The daemon handed the front door's command line back unrun (``ControlResponse/handOver``).
-        case handedBack
     }
 
     /// The wording of the messages about one command.
@@ -145,90 +124,66 @@ public final class PluginCommandRunner: Sendable {
         }
     }
 
-    /// Sends the request and waits for the answer; when none comes in time, claims the request so
-    /// that it runs here, or — when the daemon claimed it first — waits on for it.
+    /// Sends the request and waits for the answer: ``answerWait`` for a daemon that is stopped,
+    /// ``longestWait`` in all for one that runs.
     func exchange(_ request: ControlRequest, on connection: ControlConnection, words: Words) async throws
         -> Exchange
     {
-        let wait = Self.answerWait
-        let answer: ControlConnection.Answer
+        var answer: ControlConnection.Answer
         do {
             try connection.send(request)
-            answer = try connection.receive(within: wait)
+            answer = try connection.receive(within: Self.answerWait)
         } catch let error as ControlError where error.requestWasRefused {
+            _ = try? request.requestID.map { try spool.take($0) }
             throw PluginCommandFailed(message: error.message)
         } catch {
             answer = .closed
         }
-        if case .answered(let response) = answer { return try reply(from: response) }
-        guard request.requestID != nil else { return try await waitForReading(answer, on: connection) }
-        return try await settle(answer, waited: wait, request, on: connection, words: words)
-    }
-
-    /// Goes on with a request that has not been answered within `waited` seconds: waits on for a
-    /// daemon that runs, or claims the request to run it here.
-    func settle(
-        _ answer: ControlConnection.Answer, waited wait: Double, _ request: ControlRequest,
-        on connection: ControlConnection, words: Words
-    ) async throws -> Exchange {
-        var answer = answer
-        // A daemon that runs but is slow (busy, or the computer is) is waited for: only one that is
-        // frozen or gone hands the command over before ``longestWait``.
-        var waited = wait
-        if answer == .notYet, !connection.peerIsStopped {
-            answer = (try? connection.receive(within: Self.longestWait - wait)) ?? .closed
-            if case .answered(let response) = answer { return try reply(from: response) }
-            waited = Self.longestWait
-        }
-        let stopped = answer == .closed
-        // Not answered in time, or the daemon went away: whoever claims the request id runs it.
-        let claim: RequestClaim
-        do {
-            claim = try await session.database().claimRequest(
-                request.requestID ?? "", by: RequestClaimant.cli, now: Date())
-        } catch {
-            // The database is held by the daemon, which has the request and runs it once it can.
-            throw PluginCommandFailed(
-                message: stopped
-                    ? "hoorayd stopped without answering, and the database cannot be read to find out whether \(words.thing) was \(words.done) (\(error)). Check before trying again."
-                    : "hoorayd did not answer in \(Int(waited)) s; \(words.thing) is queued and will be \(words.done) once.",
-                status: stopped ? .failed : .busy, mayHaveRun: true)
-        }
-        switch claim {
-        case .won:
-            return .runHere(
-                note: stopped
-                    ? "hoorayd stopped without answering, so \(words.thing) was \(words.done) here instead."
-                    : "hoorayd did not answer in \(Int(waited)) s, so \(words.thing) was \(words.done) here instead.")
-        case .taken:
-            // The daemon has it and is running it: its answer may still come.
-            if !stopped, waited < Self.longestWait,
-                case .answered(let response)? = try? connection.receive(within: Self.longestWait - waited)
-            {
-                return try reply(from: response)
-            }
-            throw PluginCommandFailed(
-                message: stopped
-                    ? "hoorayd stopped while it was running this, so \(words.thing) may or may not be \(words.done). Check before trying again."
-                    : "hoorayd did not answer in \(Int(Self.longestWait)) s; it has \(words.thing) and it will be \(words.done) once.",
-                status: stopped ? .failed : .busy, mayHaveRun: true)
-        }
-    }
-
-    /// For a command that only reads, which has no request id to claim: a daemon that went away
-    /// left it to this process; one that is slow is waited for up to ``longestWait`` in all.
-    func waitForReading(_ answer: ControlConnection.Answer, on connection: ControlConnection) async throws
-        -> Exchange
-    {
-        var answer = answer
-        if answer != .closed {
+        // A daemon that runs but is slow (busy, or the computer is) is waited for, and so is any
+        // daemon by a command that reads, which nothing keeps for later.
+        if answer == .notYet, !connection.peerIsStopped || request.requestID == nil {
             answer = (try? connection.receive(within: Self.longestWait - Self.answerWait)) ?? .closed
         }
-        switch answer {
-        case .answered(let response): return try reply(from: response)
-        case .closed: return .runHere(note: nil)
-        case .notYet: break
+        if case .answered(let response) = answer {
+            // A daemon too busy to read the request answers at once: it was not taken.
+            if response.busy == true, let id = request.requestID { _ = try? spool.take(id) }
+            return try reply(from: response)
         }
+        guard let id = request.requestID else { return try waitedForReading(answer) }
+        let waited = Int(connection.peerIsStopped || answer == .closed ? Self.answerWait : Self.longestWait)
+        if answer == .notYet {
+            throw PluginCommandFailed(
+                message:
+                    "hoorayd did not answer in \(waited) s\(connection.peerIsStopped ? " (it is stopped)" : ""); \(words.thing) is kept, and hoorayd \(words.done == "saved" ? "saves" : "does") it once when it goes on.",
+                status: .busy, mayHaveRun: true)
+        }
+        // The daemon closed the connection without answering. A request it did not take is this
+        // process's once no daemon listens any more; one it took may have run.
+        let listening: Bool
+        do {
+            listening = try connect() != nil
+        } catch {
+            listening = true
+        }
+        if spool.holds(id), !listening, (try? spool.take(id)) == true {
+            return .runHere(note: "hoorayd stopped without answering, so \(words.thing) was \(words.done) here.")
+        }
+        if spool.holds(id) {
+            throw PluginCommandFailed(
+                message:
+                    "hoorayd closed the connection without answering; \(words.thing) is kept, and hoorayd \(words.done == "saved" ? "saves" : "does") it once when it starts again.",
+                status: .busy, mayHaveRun: true)
+        }
+        throw PluginCommandFailed(
+            message:
+                "hoorayd stopped while it was running this, so \(words.thing) may or may not be \(words.done). Check before trying again.",
+            status: .failed, mayHaveRun: true)
+    }
+
+    /// For a command that only reads, which is kept nowhere: a daemon that went away left it to this
+    /// process; one that has not answered in ``longestWait`` (or is stopped) leaves nothing to show.
+    func waitedForReading(_ answer: ControlConnection.Answer) throws -> Exchange {
+        if answer == .closed { return .runHere(note: nil) }
         throw PluginCommandFailed(
             message:
                 "hoorayd did not answer in \(Int(Self.longestWait)) s, so there is nothing to show yet; try again in a moment.",
@@ -237,7 +192,6 @@ public final class PluginCommandRunner: Sendable {
 
     /// The plugin's reply in an answer, or its failure.
     func reply(from response: ControlResponse) throws -> Exchange {
-        if response.handOver == true, response.reply == nil, response.ok { return .handedBack }
         guard response.ok, let reply = response.reply else {
             throw PluginCommandFailed(
                 message: response.message ?? "hoorayd could not run the command",

@@ -2,8 +2,8 @@ import FoundationEssentials
 import Glibc
 
 /// One request to the daemon whose answer is awaited in steps, so that a client can do something
-/// else when the daemon is slow to answer — such as claim the request and run it itself — and then
-/// go on waiting.
+/// else when the daemon is slow to answer — such as see whether it is stopped, or take its request
+/// back off the spool — and then go on waiting.
 public final class ControlConnection {
     /// The connected socket.
     public let fd: Int32
@@ -24,28 +24,15 @@ public final class ControlConnection {
         self.fd = fd
     }
 
-    /// Takes over a connection another process opened and sent a request on, such as the `hooray`
-    /// front door's (`FrontDoorHandover`); it is closed on `exec` from now on.
-    public init(adopting fd: Int32) {
+    /// Wraps a socket already connected (one end of a `socketpair`, in tests); it is closed on
+    /// `exec`, and when this object goes.
+    package init(adopting fd: Int32) {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         UnixSocket.setTimeouts(fd, seconds: 5)
         self.fd = fd
     }
 
-    /// Whether this object closes `fd` as it goes: no more once handed off.
-    private var owned = true
-
-    deinit { if owned { close(fd) } }
-
-    /// Leaves the connection open for a program this process `exec`s (the front door's hand-over
-    /// to the full program), and to it alone: this object no longer closes it.
-    ///
-    /// - Returns: The descriptor, to name to that program.
-    public func handOff() -> Int32 {
-        owned = false
-        _ = fcntl(fd, F_SETFD, 0)
-        return fd
-    }
+    deinit { close(fd) }
 
     /// Sends a request line (with its newline).
     ///

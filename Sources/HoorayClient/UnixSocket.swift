@@ -32,7 +32,8 @@ package enum UnixSocket {
     /// private for a moment, or one left open to all) must not get a request, which may be private.
     ///
     /// - Returns: The connected descriptor; `nil` when nothing listens there.
-    /// - Throws: ``ControlError`` (refused: nothing was sent) when another user's process listens there.
+    /// - Throws: ``ControlError`` (refused: nothing was sent) when another user's process listens
+    ///   there, or when the daemon's queue of connections stays full for `timeout` seconds.
     package static func connect(_ path: String, timeout: Int) throws(ControlError) -> Int32? {
         guard var address = address(path) else { return nil }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -44,7 +45,16 @@ package enum UnixSocket {
             }
         }
         guard connected == 0 else {
+            let failure = errno
             close(fd)
+            // A daemon whose queue of connections is full (it is stopped, or swamped) is there:
+            // never taken for one that is not running.
+            if failure == EAGAIN || failure == EWOULDBLOCK {
+                throw ControlError(
+                    message:
+                        "hoorayd is not taking connections (its queue is full: it is stopped or very busy), so nothing was done; try again in a moment",
+                    requestWasRefused: true, isBusy: true)
+            }
             return nil
         }
         let peer = peer(fd)

@@ -82,12 +82,16 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// Whether the daemon certainly did not act on the request (it speaks another protocol).
     public var requestWasRefused = false
+    /// Whether the daemon runs but is too busy to take the connection (its queue of connections is
+    /// full, as when it is stopped): nothing was sent, and trying again later may work.
+    public var isBusy = false
     public var description: String { message }
 
     /// Creates an error.
-    public init(message: String, requestWasRefused: Bool = false) {
+    public init(message: String, requestWasRefused: Bool = false, isBusy: Bool = false) {
         self.message = message
         self.requestWasRefused = requestWasRefused
+        self.isBusy = isBusy
     }
 
     /// Another user's process listens on the control socket: nothing was sent to it.

@@ -176,22 +176,8 @@ public enum Daemon {
         Thread.detachNewThread { database.checkpoint() }
         Thread.detachNewThread { writeListCache(of: loaded, logger: logger) }
         let barFeed = StatusBarFeed(engine: engine)
-        control.start(
-            follow: { request in
-                switch request {
-                case .bar(follow: true): return { barFeed.follow() }
-                case .changes: return { ChangeFeed.follow(engine.changes) }
-                default: return nil
-                }
-            },
-            // Once a request has been answered, what it took (a long list, say) is given back.
-            answered: { MemoryRelease.releaseAfterBurst(database) },
-            refused: { pid, uid in
-                logger.warning(
-                    "refused a connection to the control socket from \(pid.map { "pid \($0)" } ?? "a process") of another user (uid \(uid.map(String.init) ?? "unknown")); nothing of it was read. Check that \(paths.controlSocket) and \(paths.runtimeDirectory) are mode 600 and 700"
-                )
-            }
-        ) { request in
+        let spool = RequestSpool(paths: paths)
+        let handle: @Sendable (ControlRequest) async -> ControlResponse = { request in
             switch request {
             case .bar:
                 return ControlResponse(ok: true, bar: await engine.barSnapshot())
@@ -254,9 +240,7 @@ public enum Daemon {
                 await engine.reloadRules()
                 return ControlResponse(ok: true)
             case .act(let notice, let action, let answer, let requestID):
-                if let duplicate = await claim(requestID, database: database, engine: engine, logger: logger) {
-                    return duplicate
-                }
+                if let duplicate = SpoolTaking.take(requestID, spool: spool, logger: logger) { return duplicate }
                 let outcome = await engine.press(
                     action: action, on: NoticeID(rawValue: notice), declaredOnly: true, answer: answer)
                 switch outcome {
@@ -270,29 +254,45 @@ public enum Daemon {
                     return ControlResponse(ok: outcome.didSomething, message: outcome.message)
                 }
             case .command(let name, let invocation, let requestID):
-                return await runCommand(
-                    invocation, plugin: name, requestID: requestID, database: database, engine: engine, logger: logger)
+                if let duplicate = SpoolTaking.take(requestID, spool: spool, logger: logger) { return duplicate }
+                return await runCommand(invocation, plugin: name, engine: engine)
             case .run(let arguments, let caller, let requestID):
                 // The front door's command line, read as `hooray` reads it; anything but a plain
-                // command of a built-in plugin goes back to the full program, untouched.
+                // command of a built-in plugin goes back to the full program, untouched. The front
+                // door's spooled copy is taken either way: whoever takes it first (this, or the
+                // front door withdrawing it after waiting in vain) decides whether it runs here.
+                if let duplicate = SpoolTaking.take(requestID, spool: spool, logger: logger) {
+                    return duplicate.ok ? ControlResponse(ok: true, handOver: true) : duplicate
+                }
                 guard
                     let tree = state.commandTree,
                     let prepared = FrontDoor.prepare(
                         arguments: arguments, caller: caller, tree: tree,
                         builtIns: Set(state.catalog.builtIns.map(\.name)), hostVersion: version)
                 else { return ControlResponse(ok: true, handOver: true) }
-                let response = await runCommand(
-                    prepared.invocation, plugin: prepared.plugin, requestID: requestID, database: database,
-                    engine: engine, logger: logger)
-                // The command's own answer travels too, for a full program that took over from a
-                // front door that stopped waiting; with no output, the full program does the rest
-                // (a clipboard, a guide) with it.
-                var answer = response
-                answer.output = FrontDoor.output(for: response, of: prepared)
-                if answer.output == nil { answer.handOver = true }
+                var answer = await runCommand(prepared.invocation, plugin: prepared.plugin, engine: engine)
+                answer.output = FrontDoor.output(for: answer, of: prepared)
                 return answer
             }
         }
+        control.start(
+            follow: { request in
+                switch request {
+                case .bar(follow: true): return { barFeed.follow() }
+                case .changes: return { ChangeFeed.follow(engine.changes) }
+                default: return nil
+                }
+            },
+            // Once a request has been answered, what it took (a long list, say) is given back.
+            answered: { MemoryRelease.releaseAfterBurst(database) },
+            refused: { pid, uid in
+                logger.warning(
+                    "refused a connection to the control socket from \(pid.map { "pid \($0)" } ?? "a process") of another user (uid \(uid.map(String.init) ?? "unknown")); nothing of it was read. Check that \(paths.controlSocket) and \(paths.runtimeDirectory) are mode 600 and 700"
+                )
+            },
+            handler: handle)
+        // Requests left in the spool while no hoorayd read them run now, once each.
+        let leftovers = Task { await SpoolTaking.runLeftovers(spool: spool, logger: logger, handle: handle) }
 
         // Signals come through a thread that blocks in read(2), not through Dispatch signal sources
         // (service-lifecycle's UnixSignals), which would start Dispatch's worker pool and its 1 Hz
@@ -333,6 +333,7 @@ public enum Daemon {
             logger.error("hoorayd stopped with an error: \(error)")
         }
         router.cancel()
+        leftovers.cancel()
         control.shutdown()
         await engine.stopExternalPlugins()
         alarm.shutdown()
@@ -342,14 +343,10 @@ public enum Daemon {
         return .ok
     }
 
-    /// Runs a plugin's command for `hooray`, once per request id.
-    static func runCommand(
-        _ invocation: CommandInvocation, plugin name: String, requestID: String?, database: HoorayDatabase,
-        engine: Engine, logger: Logger
-    ) async -> ControlResponse {
-        if let duplicate = await claim(requestID, database: database, engine: engine, logger: logger) {
-            return duplicate
-        }
+    /// Runs a plugin's command for `hooray` (its request taken off the spool already).
+    static func runCommand(_ invocation: CommandInvocation, plugin name: String, engine: Engine) async
+        -> ControlResponse
+    {
         do {
             // A follow-up is for a hooray that hosted the plugin itself; the daemon's work goes on here.
             var reply = try await engine.run(invocation, plugin: name)
@@ -363,35 +360,6 @@ public enum Daemon {
                 exitCode: error.exitCode == 1 || error.invalidOption != nil ? nil : error.exitCode)
         } catch {
             return ControlResponse(ok: false, message: "\(error)")
-        }
-    }
-
-    /// Claims a request's id before running it, so that it runs once: not again when it arrives
-    /// twice, and not here when a `hooray` that gave up waiting claimed it first and ran it itself.
-    ///
-    /// When a `hooray` ran it itself, what it changed (a new habit's reminder, a snooze) is read
-    /// again, so that it is scheduled here too.
-    ///
-    /// - Returns: The answer for a request that must not run; `nil` when it may run.
-    static func claim(_ requestID: String?, database: HoorayDatabase, engine: Engine, logger: Logger) async
-        -> ControlResponse?
-    {
-        guard let requestID else { return nil }
-        do {
-            switch try await database.claimRequest(requestID, by: RequestClaimant.daemon, now: Date()) {
-            case .won:
-                return nil
-            case .taken(let claimant, _):
-                logger.info("request \(requestID) was run already by \(claimant); not running it again")
-                if claimant == RequestClaimant.cli { await engine.reloadRules() }
-                return ControlResponse(
-                    ok: true,
-                    message: "request \(requestID) was run already (by \(claimant)), so it was not run again",
-                    duplicate: true)
-            }
-        } catch {
-            return ControlResponse(
-                ok: false, message: "the request was not run: its id could not be recorded (\(error))")
         }
     }
 

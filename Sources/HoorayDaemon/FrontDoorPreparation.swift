@@ -70,6 +70,8 @@ public enum FrontDoor {
         else { return nil }
         // Words that read as a mistyped command are the full program's to refuse.
         if FreeTextGuard.refusal(rest, node: node, tree: tree) != nil { return nil }
+        // With a flag that saves nothing (`remind --to-file`), the full program runs it as a reading.
+        guard spec.writes(parsed.invocation) else { return nil }
         if global.json {
             guard spec.offersJSON else { return nil }
             parsed.invocation.json = true
@@ -92,9 +94,9 @@ public enum FrontDoor {
     /// - Parameters:
     ///   - response: The answer to the command (``ControlRequest/command(plugin:invocation:requestID:)``).
     ///   - prepared: The command.
-    /// - Returns: The output; `nil` when the full program is to go on from the answer: the reply has
-    ///   something only it can do (a clipboard text, a guide to play), or a busy daemon turned the
-    ///   command away unrun.
+    /// - Returns: The output, with a note in place of what only the full program can do (a clipboard
+    ///   text, a guide to play, an entry for hooray.toml), which no command the front door is given
+    ///   answers with (``CommandSpec/writes(_:)``); `nil` for an answer of a busy daemon.
     public static func output(for response: ControlResponse, of prepared: Prepared) -> CommandOutput? {
         let label = "hooray " + prepared.path.joined(separator: " ")
         var writes: [CommandOutput.Write] = []
@@ -112,8 +114,10 @@ public enum FrontDoor {
             if prepared.spec.writes { say("Nothing was saved.", to: 2) }
             return CommandOutput(writes: writes, status: response.exitCode ?? ExitStatus.failed.rawValue)
         }
-        guard reply.clipboard == nil, reply.guide == nil, reply.configurationEntry == nil else { return nil }
         for line in reply.warnings { say(TerminalText.safe(line, multiline: true), to: 2) }
+        if reply.clipboard != nil || reply.guide != nil || reply.configurationEntry != nil {
+            say("\(label): part of the answer is for the full program (hooray-cli), which did not run.", to: 2)
+        }
         if prepared.invocation.json {
             say((reply.json ?? .null).text(pretty: true), to: 1)
         } else if !reply.text.isEmpty {

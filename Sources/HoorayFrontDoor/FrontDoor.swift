@@ -6,6 +6,10 @@
 // time, is the full program's (`hooray-cli`), started with `execv` and the very same arguments, so
 // that it behaves exactly as it always has.
 //
+// The command line is kept in the spool before it is sent (docs/protocol.md, "One writer"): hoorayd
+// runs it only once it has taken that file, and a front door that waits in vain takes it back
+// before the full program starts, so that the line never runs twice and never in two places.
+//
 // Only Glibc, the Swift standard library and HoorayClient (with FoundationEssentials, whose JSON
 // coder is the wire's one): no Foundation, no libcurl, GLib or libnotify, no configuration, no
 // database.
@@ -15,10 +19,14 @@ import Glibc
 import HoorayBasics
 import HoorayClient
 
-/// How long the daemon has to answer before the full program takes over, in milliseconds; the
-/// full program then waits on (for a daemon that runs but is slow) or runs the command itself,
-/// as it does for a request of its own (`PluginCommandRunner.answerWait`).
+/// How long the daemon has to answer before the front door takes its command line back for the
+/// full program, in milliseconds; the full program then sends it again, words the wait with the
+/// command's own noun and keeps it in the spool for hoorayd (`PluginCommandRunner.answerWait`).
 let answerWait = 2000
+
+/// How long in all the front door waits for a daemon that took the command line and is running it
+/// (`PluginCommandRunner.longestWait`).
+let longestWait = 15
 
 // MARK: Handing over to the full program
 
@@ -46,16 +54,14 @@ func fullProgram() -> String? {
     return candidates.first { access($0, X_OK) == 0 }
 }
 
-/// Runs the full program with the same arguments; `extra` are variables that tell it where the
-/// front door left a request. Never returns.
-func handOver(_ arguments: [[UInt8]], _ extra: [(String, String)] = []) -> Never {
+/// Runs the full program with the same arguments. Never returns.
+func handOver(_ arguments: [[UInt8]]) -> Never {
     guard let program = fullProgram() else {
         let text =
             "hooray: the full hooray program (hooray-cli) is missing beside this one and in ../libexec/hooray/; reinstall Hooray (e.g. `sudo apt install --reinstall hooray` or `make install`).\n"
         _ = text.withCString { write(2, $0, strlen($0)) }
         exit(69)
     }
-    for (name, value) in extra { setenv(name, value, 1) }
     var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { word in
         let copy = UnsafeMutablePointer<CChar>.allocate(capacity: word.count + 1)
         for (index, byte) in word.enumerated() { copy[index] = CChar(bitPattern: byte) }
@@ -113,30 +119,16 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     return true
 }
 
-/// The longest answer handed to the full program in a variable; a longer one goes in a file.
-let longestAnswerInVariable = 64 * 1024
-
-/// A file that holds `bytes`, read from its start, in the folder of `socketPath` (the user's own),
-/// and removed from the folder at once; its descriptor is left open to the programs started.
-func unlinkedFile(holding bytes: [UInt8], beside socketPath: String) -> Int32? {
-    guard let slash = socketPath.lastIndex(of: "/") else { return nil }
-    // mkstemp's template: six X's it replaces with a unique name.
-    var template = Array((socketPath[..<slash] + "/.answer-" + String(repeating: "X", count: 6)).utf8CString)
-    let fd = mkstemp(&template)
-    guard fd >= 0 else { return nil }
-    unlink(template)
-    guard writeAll(fd, bytes), lseek(fd, 0, SEEK_SET) == 0 else {
-        close(fd)
-        return nil
-    }
-    return fd
+/// Writes a line for the user on standard error, and exits with `status`.
+func fail(_ text: String, status: Int32) -> Never {
+    _ = writeAll(2, Array(("hooray: " + text + "\n").utf8))
+    exit(status)
 }
 
 // MARK: The front door
 
 /// Opens `/dev/null` on standard input, output or error when one is closed (`hooray … <&-`), so
-/// that the connection to hoorayd is not one of them: the full program takes the connection over
-/// only above 2, and programs it starts must not get it as their standard input.
+/// that the connection to hoorayd is not one of them: what is printed must not go to hoorayd.
 func openClosedStandardDescriptors() {
     for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
         let opened = open("/dev/null", O_RDWR)
@@ -186,64 +178,68 @@ enum FrontDoor {
             let request = try? ControlCoding.encode(
                 RunRequest(arguments: words.map { $0! }, caller: caller, requestID: id))
         else { handOver(arguments) }
+        // Kept before it is sent; a spool that cannot be written is the full program's to name.
+        let spool = RequestSpool(paths: paths)
+        guard (try? spool.keep(request, id: id)) != nil else { handOver(arguments) }
+        // Takes the line back: `true` when hoorayd has not taken it (and now never will), so the full
+        // program may run the command line.
+        func withdraw() -> Bool { (try? spool.take(id)) ?? false }
+
         // A daemon that turns the connection away (it is busy) answers before reading: read what came.
         if !connection.send(line: request), errno == EAGAIN || errno == EWOULDBLOCK {
             // The request's line is not whole (its newline is the last byte sent): the daemon runs
             // nothing of it, and the full program sends its own.
+            _ = withdraw()
             handOver(arguments)
         }
 
-        // Once it has begun, the answer is read to its newline whatever the wait (up to the full
-        // program's longest wait, `PluginCommandRunner.longestWait`, for a daemon stopped while it
-        // writes): an answer cut off there, or by the connection's end, is `closed`, never a command
-        // line left unrun.
-        connection.answerRest = .seconds(15)
+        // Once it has begun, the answer is read to its newline whatever the wait (up to
+        // `longestWait`, for a daemon stopped while it writes): an answer cut off there, or by the
+        // connection's end, is `closed`.
+        connection.answerRest = .seconds(longestWait)
         let left = Duration.milliseconds(answerWait) - (ContinuousClock.now - start)
-        let (whole, fraction) = max(left, .zero).components
-        let seconds = Double(whole) + Double(fraction) / 1e18
-        switch (try? connection.receiveLine(within: seconds)) ?? .closed {
-        case .answered(let line):
-            guard let answer = try? ControlCoding.decode(RunAnswer.self, from: line) else {
-                // Not an answer that can be read: the daemon may have run the command, so the full
-                // program goes on from this request, as for a daemon that closed the connection.
-                let fd = connection.handOff()
-                handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
+        var line = (try? connection.receiveLine(within: Double(max(left, .zero) / .milliseconds(1)) / 1000)) ?? .closed
+        if line != .notYet || !withdraw() {
+            // A daemon that took the line is waited for; one that has not is left, and the full
+            // program goes on without it (it was taken back above).
+            if line == .notYet {
+                let waited = ContinuousClock.now - start
+                let rest = Duration.seconds(longestWait) - waited
+                line =
+                    (try? connection.receiveLine(within: Double(max(rest, .zero) / .milliseconds(1)) / 1000)) ?? .closed
             }
-            // A daemon of another version ran nothing: the full program runs the command line.
-            guard answer.apiVersion == controlAPIVersion else { handOver(arguments) }
-            if let output = answer.output {
-                for entry in output.writes { _ = writeAll(entry.to == 1 ? 1 : 2, Array(entry.text.utf8)) }
-                exit(output.status)
-            }
-            if answer.handOver, answer.hasReply {
-                // The daemon ran the command and left the rest (a clipboard, a guide) to the full program.
-                guard line.count > longestAnswerInVariable else {
-                    handOver(
-                        arguments,
-                        [
-                            ("HOORAY_FRONT_DOOR", "answered \(id)"),
-                            ("HOORAY_FRONT_DOOR_ANSWER", String(decoding: line, as: UTF8.self)),
-                        ])
+            switch line {
+            case .answered(let text):
+                guard let answer = try? ControlCoding.decode(RunAnswer.self, from: text) else {
+                    if withdraw() { handOver(arguments) }
+                    fail(
+                        "hoorayd's answer could not be read, and it may have run the command; check before typing it again.",
+                        status: 1)
                 }
-                // Too long for a variable (execv refuses one over 128 KiB): in a file only the
-                // descriptor names; failing that, the full program finds out from the request.
-                if let file = unlinkedFile(holding: Array(line), beside: paths.controlSocket) {
-                    handOver(arguments, [("HOORAY_FRONT_DOOR", "answered \(id) \(file)")])
+                // A daemon of another version ran nothing: the full program runs the command line.
+                guard answer.apiVersion == controlAPIVersion else {
+                    _ = withdraw()
+                    handOver(arguments)
                 }
-                let fd = connection.handOff()
-                handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
+                if let output = answer.output {
+                    for entry in output.writes { _ = writeAll(entry.to == 1 ? 1 : 2, Array(entry.text.utf8)) }
+                    exit(output.status)
+                }
+                // Handed back, or busy: nothing was run; the full program runs the command line.
+                _ = withdraw()
+                handOver(arguments)
+            case .notYet:
+                fail(
+                    "hoorayd took the command but has not answered in \(longestWait) s (it is stopped or very busy); it runs it once when it goes on. `hooray status` says when it answers again.",
+                    status: 75)
+            case .closed:
+                if withdraw() { handOver(arguments) }
+                fail(
+                    "hoorayd stopped while it was running the command, so it may or may not have been done; check before typing it again.",
+                    status: 1)
             }
-            // Handed back, or busy: nothing was run, the full program runs it.
-            handOver(arguments)
-        case .notYet:
-            // The request waits in a daemon that has not answered: the full program goes on from here on
-            // this very connection — waits on for a daemon that runs, or claims the request id and runs the
-            // command itself, so that it runs once.
-            let fd = connection.handOff()
-            handOver(arguments, [("HOORAY_FRONT_DOOR", "waiting \(id) \(fd) \(answerWait)")])
-        case .closed:
-            let fd = connection.handOff()
-            handOver(arguments, [("HOORAY_FRONT_DOOR", "closed \(id) \(fd) \(answerWait)")])
         }
+        // No answer within `answerWait`, and the line taken back unrun: the full program's.
+        handOver(arguments)
     }
 }

@@ -44,7 +44,7 @@ extension HoorayDatabase {
             try db.execute(
                 sql: """
                     DELETE FROM notice; DELETE FROM occurrence; DELETE FROM pluginValue; DELETE FROM record;
-                    DELETE FROM rule; DELETE FROM request; DELETE FROM missed; DELETE FROM declaration;
+                    DELETE FROM rule; DELETE FROM missed; DELETE FROM declaration;
                     DELETE FROM noticeShape;
                     """)
             return DeletedData(notices: notices, plugins: plugins, occurrences: occurrences)

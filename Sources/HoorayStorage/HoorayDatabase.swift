@@ -202,6 +202,11 @@ public final class HoorayDatabase: Sendable {
         registerDeclarationKeys(in: &migrator)
         registerDeliveryHandles(in: &migrator)
         registerNoticeShapes(in: &migrator)
+        // One writer (docs/protocol.md): a request runs once because hoorayd takes it off the spool,
+        // so the request ids hoorayd and `hooray` once raced to claim here are no longer kept.
+        migrator.registerMigration("v11: one writer") { db in
+            try db.execute(sql: "DROP TABLE IF EXISTS request")
+        }
         return migrator
     }
 }

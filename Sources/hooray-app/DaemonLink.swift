@@ -2,6 +2,7 @@ import Foundation
 import HoorayBasics
 import HoorayClient
 import HoorayKit
+import Synchronization
 
 /// The app's one way to hoorayd: every request goes through here, over the control socket, as the
 /// CLI's do (docs/protocol.md). The app never opens the database. Each function does its socket
@@ -263,8 +264,7 @@ final class DaemonLink: Sendable {
                         timeZoneIdentifier: SystemTimeZone(environment: environment).current().identifier,
                         dataDirectory: paths.dataDirectory, hostVersion: HoorayVersion.current))
                 let request = ControlRequest.command(plugin: plugin, invocation: invocation, requestID: requestID)
-                guard let response = try ControlClient.send(request, socketPath: paths.controlSocket, timeout: 15)
-                else { return .failure(.notRunning) }
+                guard let response = try Self.send(request, paths: paths) else { return .failure(.notRunning) }
                 if response.ok, response.duplicate == true { return .failure(.alreadySaved) }
                 guard response.ok, let reply = response.reply else {
                     let message = response.message ?? "hoorayd refused the request without saying why"
@@ -281,6 +281,42 @@ final class DaemonLink: Sendable {
             }
         }
         return try outcome.get()
+    }
+
+    /// Request ids whose request this window has kept in the spool: a save tried again under the
+    /// same id is only sent again, never kept again, so that hoorayd runs it once.
+    private static let kept = Mutex<Set<String>>([])
+
+    /// Sends a request to hoorayd and waits up to 15 s for its answer; one that writes is kept in
+    /// the spool first, as `hooray` keeps it (docs/protocol.md, "One writer").
+    ///
+    /// - Returns: `nil` when no hoorayd listens.
+    /// - Throws: ``ControlError`` when the exchange fails, or the request cannot be kept.
+    static func send(_ request: ControlRequest, paths: HoorayPaths) throws -> ControlResponse? {
+        guard let connection = try ControlConnection(socketPath: paths.controlSocket, timeout: 15) else { return nil }
+        let spool = RequestSpool(paths: paths)
+        if let id = request.requestID, kept.withLock({ $0.insert(id).inserted }) {
+            do {
+                try spool.keep(try ControlCoding.encode(request), id: id)
+            } catch {
+                kept.withLock { _ = $0.remove(id) }
+                throw ControlError(message: "\(error), so nothing was saved")
+            }
+        }
+        try connection.send(request)
+        switch try connection.receive(within: 15) {
+        case .answered(let response):
+            // A daemon too busy to read the request answers at once: it was not taken, and a try
+            // again keeps it anew.
+            if response.busy == true, let id = request.requestID, (try? spool.take(id)) == true {
+                kept.withLock { _ = $0.remove(id) }
+            }
+            return response
+        case .notYet:
+            throw ControlError(message: "hoorayd did not answer in 15 s; what you saved is kept, and it saves it once")
+        case .closed:
+            throw ControlError(message: "hoorayd closed the connection without answering")
+        }
     }
 
     /// Returns once a hoorayd listens on the control socket, however it was started (a terminal,

@@ -205,9 +205,17 @@ struct Act: AsyncParsableCommand {
             warn(Self.notRunning)
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
-        // The id lets hoorayd press the button once, however often the request reaches it.
-        try connection.send(
-            .act(notice: notice, action: action, answer: given, requestID: UUID().uuidString.lowercased()))
+        // Kept in the spool under its id, so that hoorayd presses the button once, even after a
+        // freeze (docs/protocol.md, "One writer").
+        let requestID = UUID().uuidString.lowercased()
+        let request = ControlRequest.act(notice: notice, action: action, answer: given, requestID: requestID)
+        do {
+            try RequestSpool(paths: session.paths).keep(try ControlCoding.encode(request), id: requestID)
+        } catch {
+            warn("hooray act: \(error), so the button was not pressed.")
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        }
+        try connection.send(request)
         let answer = try connection.receive(within: PluginCommandRunner.longestWait)
         guard case .answered(let response) = answer else {
             if answer == .closed {
@@ -219,6 +227,8 @@ struct Act: AsyncParsableCommand {
             )
             throw ExitCode(ExitStatus.busy.rawValue)
         }
+        // A daemon too busy to read the request answers at once: it was not taken.
+        if response.busy == true { _ = try? RequestSpool(paths: session.paths).take(requestID) }
         if response.ok, let until = response.snoozedUntil {
             let when = Output.when(until)
             print("Snoozed until \(when.hasPrefix("today ") ? String(when.dropFirst(6)) : when).")
@@ -350,6 +360,7 @@ struct Status: AsyncParsableCommand, OffersJSON {
             warn(
                 "hooray status: hoorayd is there but did not answer (it is stopped or very busy): \(error). Try again shortly."
             )
+            if let line = Self.spoolLine(session, until: "it goes on") { warn(line) }
             throw ExitCode(ExitStatus.busy.rawValue)
         }
         if let response, response.status == nil {
@@ -410,7 +421,17 @@ struct Status: AsyncParsableCommand, OffersJSON {
         }
         if server.info != nil { print(Self.doNotDisturbLine(doNotDisturb)) }
         print("Anonymous id: \(identity)")
+        if let line = Self.spoolLine(session, until: "it starts") { print(line) }
         throw ExitCode(ExitStatus.unavailable.rawValue)
+    }
+
+    /// "Kept for hoorayd: 2 commands typed while it did not answer; it runs each once when it starts."
+    /// `nil` when the spool is empty.
+    static func spoolLine(_ session: CLISession, until when: String) -> String? {
+        let count = RequestSpool(paths: session.paths).waiting().count
+        guard count > 0 else { return nil }
+        return "Kept for hoorayd: \(count) command\(count == 1 ? "" : "s") typed while it did not answer; it runs "
+            + "\(count == 1 ? "it" : "each") once when \(when)."
     }
 
     /// "Do not disturb: on (dunst) — notices wait in `hooray inbox` until it ends." or "Do not disturb: off".

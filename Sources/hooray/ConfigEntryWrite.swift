@@ -8,17 +8,16 @@ import HoorayTOML
 /// Writes the table a plugin's reply asks for (``CommandReply/configurationEntry``) into the user's
 /// own configuration file: here, never in the plugin, since `hoorayd` may have run the command.
 enum ConfigEntryWrite {
-    /// Runs a plugin's command as ``PluginCommandRunner/run(_:plugin:noun:writes:handover:)`` does, and
+    /// Runs a plugin's command as ``PluginCommandRunner/run(_:plugin:noun:writes:)`` does, and
     /// writes the table its reply asks for, if any; then a running `hoorayd` reloads.
     ///
     /// - Throws: What the runner throws, and ``PluginCommandFailed`` (status 78) when the table is
     ///   refused: the file is then untouched and the reply not printed.
     static func run(
-        _ runner: PluginCommandRunner, _ invocation: CommandInvocation, plugin: String, spec: CommandSpec,
-        handover: FrontDoorHandover?
+        _ runner: PluginCommandRunner, _ invocation: CommandInvocation, plugin: String, spec: CommandSpec
     ) async throws -> (reply: CommandReply, venue: PluginCommandRunner.Venue) {
         let result = try await runner.run(
-            invocation, plugin: plugin, noun: spec.noun, writes: spec.writes, handover: handover)
+            invocation, plugin: plugin, noun: spec.noun, writes: spec.writes(invocation))
         guard let entry = result.reply.configurationEntry else { return result }
         var reply = result.reply
         let table = ["plugins", plugin, entry.table]

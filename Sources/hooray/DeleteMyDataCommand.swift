@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayCLIHost
+import HoorayClient
 import HoorayCommands
 import HoorayEngine
 import HoorayStorage
@@ -41,6 +42,9 @@ struct DeleteMyData: AsyncParsableCommand {
             }
         }
         let deleted = try await session.database().deleteUserData()
+        // What waits in the spool for hoorayd is the user's too (a win typed while it was stopped).
+        let spool = RequestSpool(paths: session.paths)
+        for request in spool.waiting() { _ = try? spool.take(request.id) }
         let hadIdentity: Bool
         do {
             hadIdentity = try session.identityVault(plugins: installedPlugins).delete()

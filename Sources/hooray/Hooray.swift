@@ -12,8 +12,6 @@ import HoorayStorage
 @main
 struct Hooray: AsyncParsableCommand {
     static func main() async {
-        // Taken out of the environment before anything is started.
-        _ = frontDoorHandover
         if CommandLineCheck.isRequested { CommandLineCheck.run() }
         let global = GlobalArguments.current
         if let problem = global.problem {
@@ -140,9 +138,6 @@ struct Hooray: AsyncParsableCommand {
 let pluginCatalog = PluginCatalog(
     builtIns: BuiltInPlugins.all, environment: HoorayPaths.withAbsoluteHome(ProcessInfo.processInfo.environment),
     hostVersion: HoorayVersion.current)
-
-/// Where the `hooray` front door left the command it handed over, if it did.
-let frontDoorHandover = FrontDoorHandover.take()
 
 /// Every plugin `hooray` knows.
 let installedPlugins = pluginCatalog.plugins

@@ -273,7 +273,7 @@ enum PluginCommandLine {
         let venue: PluginCommandRunner.Venue
         do {
             (reply, venue) = try await ConfigEntryWrite.run(
-                runner, invocation, plugin: target.plugin, spec: spec, handover: frontDoorHandover)
+                runner, invocation, plugin: target.plugin, spec: spec)
         } catch let failure as PluginCommandFailed where failure.invalidValue != nil {
             await runner.stopHostedPlugins()
             // A value the plugin refused is a usage error, as an unknown option is.
@@ -285,7 +285,7 @@ enum PluginCommandLine {
             await runner.stopHostedPlugins()
             switch failure.status {
             case .busy:
-                // Queued in a hoorayd that has not answered (it runs once), or turned away by a busy one:
+                // Kept for a hoorayd that has not answered (it runs once), or turned away by a busy one:
                 // the message says which, and neither is the command's failure.
                 warn(TerminalText.safe(failure.message, multiline: true))
             default:
@@ -293,7 +293,7 @@ enum PluginCommandLine {
                 warn("\(label): \(TerminalText.safe(failure.message, multiline: true))")
                 // A plugin in another language keeps its own promises; only a built-in one's are known here.
                 let isBuiltIn = !pluginCatalog.external.contains { $0.name == target.plugin }
-                if !failure.mayHaveRun && spec.writes && isBuiltIn { warn("Nothing was saved.") }
+                if !failure.mayHaveRun && spec.writes(invocation) && isBuiltIn { warn("Nothing was saved.") }
             }
             return failure.exitCode ?? failure.status.rawValue
         } catch {

@@ -44,7 +44,7 @@ import Testing
 
     @Test(arguments: [
         ("Calm by default", "calm-by-default"),
-        ("`request_id`: each request runs once", "request_id-each-request-runs-once"),
+        ("`request_id`: one writer, each request runs once", "request_id-one-writer-each-request-runs-once"),
         ("Night Prep and Morning Focus", "night-prep-and-morning-focus"),
         ("🎉 Milestones, 7/30/100", "-milestones-730100"),
         ("See [the protocol](protocol.md) — twice", "see-the-protocol--twice"),

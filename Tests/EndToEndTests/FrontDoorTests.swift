@@ -153,7 +153,23 @@ struct FrontDoorTests {
         }
     }
 
-    @Test func aFrozenDaemonLeavesTheWinToTheFullProgramWhichSavesItOnce() async throws {
+    /// The requests waiting in the spool for hoorayd.
+    func spoolFiles(_ fixture: HoorayFixture) throws -> [String] {
+        let folder = fixture.home.appending("data/hooray/spool")
+        guard FileManager.default.fileExists(atPath: folder) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
+    }
+
+    /// How many notifications of the server mention `text`, once at least one does; `nil` when none
+    /// came within 30 s.
+    func shownOnceThere(_ server: TestNotificationServer, _ text: String) async -> Int? {
+        await pollUntil(timeout: .seconds(30)) { () -> Int? in
+            let count = (try? server.notifications().filter { $0.body.contains(text) }.count) ?? 0
+            return count > 0 ? count : nil
+        }
+    }
+
+    @Test func aWinForAFrozenDaemonWaitsInTheSpoolAndIsShownOnceAfterSIGCONT() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             let daemon = try await fixture.startDaemon()
@@ -161,22 +177,55 @@ struct FrontDoorTests {
 
             daemon.send(SIGSTOP)
             let win = try await fixture.hooray("win", "Stretched for a minute")
-            #expect(win.status == .exited(0), "\(win.standardError)")
-            let note = "hoorayd did not answer in 2 s, so your moment was saved here instead."
+            #expect(win.status == .exited(75), "\(win.standardError)")
+            let note = "your moment is kept, and hoorayd saves it once when it goes on."
             #expect(win.standardError.components(separatedBy: note).count == 2, "\(win.standardError)")
-            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            #expect(win.standardOutput.isEmpty, "\(win.standardOutput)")
+            // The front door took its line back; the full program's request waits, once.
+            #expect(try spoolFiles(fixture).count == 1)
 
-            // Once it runs again, hoorayd reads the front door's request and finds it was run already.
+            // Once it runs again, hoorayd finds the front door's line withdrawn, and runs the full
+            // program's request from the spool: one moment, one notification.
             daemon.send(SIGCONT)
             #expect(
                 await daemon.waitForOutput(
-                    containing: "was run already by hooray; not running it again", in: .standardError,
+                    containing: "is not in the spool (run already, or withdrawn); not running it", in: .standardError,
                     timeout: .seconds(30)), "\(daemon.standardError)")
+            #expect(await shownOnceThere(server, "Stretched for a minute") == 1)
             #expect(await fixture.waitUntilSettled(daemon))
             #expect(try await moments(fixture).filter { $0.text == "Stretched for a minute" }.count == 1)
-            let shown = try server.notifications().filter { $0.body.contains("Stretched for a minute") }
-            #expect(shown.count == 1, "\(shown)")
+            #expect(try server.notifications().filter { $0.body.contains("Stretched for a minute") }.count == 1)
+            #expect(try spoolFiles(fixture).isEmpty)
             #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
+    @Test func aRequestLeftInTheSpoolByAKilledDaemonRunsOnceWhenTheNextStarts() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(await fixture.waitUntilSettled(daemon))
+            daemon.send(SIGSTOP)
+            let win = try await fixture.hooray("win", "Kept through a crash")
+            #expect(win.status == .exited(75), "\(win.standardError)")
+            #expect(try spoolFiles(fixture).count == 1)
+            // Killed while frozen: what it had read of the socket is gone, the spool is not.
+            daemon.send(SIGKILL)
+            #expect(await daemon.waitForExit(timeout: .seconds(10)) != nil)
+            let status = try await fixture.hooray("status")
+            #expect(
+                status.standardOutput.contains(
+                    "Kept for hoorayd: 1 command typed while it did not answer; it runs it once when it starts."),
+                "\(status.standardOutput)")
+            let next = try await fixture.startDaemon()
+            #expect(
+                await next.waitForOutput(
+                    containing: "left in the spool while hoorayd was away", in: .standardError, timeout: .seconds(60)),
+                "\(next.standardError)")
+            #expect(await shownOnceThere(server, "Kept through a crash") == 1)
+            #expect(try await moments(fixture).filter { $0.text == "Kept through a crash" }.count == 1)
+            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(await next.stop() == .exited(0))
         }
     }
 
@@ -204,7 +253,7 @@ struct FrontDoorTests {
         return filled
     }
 
-    @Test func aStoppedDaemonWithAFullQueueLeavesTheWinToTheFullProgram() async throws {
+    @Test func aStoppedDaemonWithAFullQueueSaysItIsBusyAndNothingRunsElsewhere() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             let daemon = try await fixture.startDaemon()
@@ -212,21 +261,23 @@ struct FrontDoorTests {
             daemon.send(SIGSTOP)
             let queued = Self.fillQueue(of: fixture.home.appending("runtime/hooray/control.sock"))
             #expect(!queued.isEmpty)
-            // The front door's connection waits in vain: it gives up after 2 s, and the full program
-            // saves the moment.
+            // Nobody can reach hoorayd: the win is not run beside it, and the user is told to try again.
             let win = try await fixture.hooray("win", "Waited in the queue")
-            #expect(win.status == .exited(0), "\(win.standardError)")
-            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            #expect(win.status == .exited(75), "\(win.standardError)")
+            #expect(win.standardError.contains("hoorayd is not taking connections"), "\(win.standardError)")
+            #expect(try spoolFiles(fixture).isEmpty)
             for fd in queued { close(fd) }
             daemon.send(SIGCONT)
             #expect(await fixture.waitUntilSettled(daemon))
-            #expect(try await moments(fixture).filter { $0.text == "Waited in the queue" }.count == 1)
-            #expect(try server.notifications().filter { $0.body.contains("Waited in the queue") }.count == 1)
+            let after = try await fixture.hooray("win", "Tried again")
+            #expect(after.status == .exited(0), "\(after.standardError)")
+            #expect(await shownOnceThere(server, "Tried again") == 1)
+            #expect(try await moments(fixture).map(\.text) == ["Tried again"])
             #expect(await daemon.stop() == .exited(0))
         }
     }
 
-    @Test func aClosedStandardInputStillSavesTheWinOnceWhenTheDaemonIsFrozen() async throws {
+    @Test func aClosedStandardInputStillKeepsTheWinOnceWhenTheDaemonIsFrozen() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             let daemon = try await fixture.startDaemon()
@@ -237,13 +288,10 @@ struct FrontDoorTests {
                 "/bin/sh",
                 arguments: ["-c", "exec \"$0\" win 'Closed the door' <&-", HoorayFixture.binDirectory + "/hooray"],
                 environment: fixture.environment())
-            #expect(win.status == .exited(0), "\(win.standardError)")
-            #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
+            #expect(win.status == .exited(75), "\(win.standardError)")
+            #expect(win.standardError.contains("your moment is kept"), "\(win.standardError)")
             daemon.send(SIGCONT)
-            #expect(
-                await daemon.waitForOutput(
-                    containing: "was run already by hooray; not running it again", in: .standardError,
-                    timeout: .seconds(30)), "\(daemon.standardError)")
+            #expect(await shownOnceThere(server, "Closed the door") == 1)
             #expect(await fixture.waitUntilSettled(daemon))
             #expect(try await moments(fixture).filter { $0.text == "Closed the door" }.count == 1)
             #expect(try server.notifications().filter { $0.body.contains("Closed the door") }.count == 1)
@@ -272,11 +320,14 @@ struct FrontDoorTests {
             }
             try #require(bound == 0 && listen(listener, 8) == 0)
             Thread.detachNewThread {
+                var listening = true
                 defer {
-                    close(listener)
-                    unlink(socketPath)
+                    if listening {
+                        close(listener)
+                        unlink(socketPath)
+                    }
                 }
-                for parts in conversations {
+                for (index, parts) in conversations.enumerated() {
                     let client = accept(listener, nil, nil)
                     guard client >= 0 else { return }
                     var byte: UInt8 = 0
@@ -284,6 +335,12 @@ struct FrontDoorTests {
                     for (index, part) in parts.enumerated() {
                         if index > 0 { Thread.sleep(forTimeInterval: Double(pause.components.seconds)) }
                         _ = part.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                    }
+                    // After the last, the stand-in is gone before its client sees the connection end.
+                    if index == conversations.count - 1 {
+                        close(listener)
+                        unlink(socketPath)
+                        listening = false
                     }
                     close(client)
                 }
@@ -316,24 +373,22 @@ struct FrontDoorTests {
                 socketPath: fixture.home.appending("runtime/hooray/control.sock"),
                 parts: [String(Self.answer.prefix(40))], pause: .zero)
             let win = try await fixture.hooray("win", "Cut off")
-            // The full program goes on from the front door's request: nobody claimed it, so it runs
-            // it and says why.
+            // The stand-in never took the line from the spool, so the front door takes it back, and
+            // the full program, finding no daemon left, runs it.
             #expect(win.status == .exited(0), "\(win.standardError)")
             #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
-            #expect(
-                win.standardError.contains("hoorayd stopped without answering, so your moment was saved here instead."),
-                "\(win.standardError)")
             #expect(try await moments(fixture).filter { $0.text == "Cut off" }.count == 1)
+            #expect(try spoolFiles(fixture).isEmpty)
         }
     }
 
-    @Test func aLongAnswerLeftToTheFullProgramIsPrintedWhole() async throws {
+    @Test func aLongAnswerIsPrintedWhole() async throws {
         try await HoorayFixture.with { fixture in
-            // Over the 128 KiB one variable may hold when a program is started.
+            // Far over what one read or one pipe holds.
             let text = String(repeating: "Long day. ", count: 20_000)
             let answer =
-                #"{"api_version":1,"ok":true,"hand_over":true,"reply":{"text":""# + text
-                + #"","warnings":[]}}"# + "\n"
+                #"{"api_version":1,"ok":true,"output":{"status":0,"writes":[{"text":""# + text
+                + #"\n","to":1}]},"reply":{"text":"","warnings":[]}}"# + "\n"
             _ = try StandIn(
                 socketPath: fixture.home.appending("runtime/hooray/control.sock"), parts: [answer], pause: .zero)
             let win = try await fixture.hooray("win", "Had a long day")
@@ -344,8 +399,9 @@ struct FrontDoorTests {
 
     @Test func aCommandLineHandedBackLateIsWordedWithThePluginsNoun() async throws {
         try await HoorayFixture.with { fixture in
-            // The front door gives up after 2 s; the answer, 3 s late, hands the command line back,
-            // and the full program's own request is not answered at all.
+            // The front door gives up after 2 s and takes its line back; the answer, 3 s late, hands
+            // the command line back, and the full program's own request is closed unanswered and
+            // untaken by a stand-in that then goes away: the full program runs it, and says why.
             _ = try StandIn(
                 socketPath: fixture.home.appending("runtime/hooray/control.sock"),
                 conversations: [["", #"{"api_version":1,"ok":true,"hand_over":true}"# + "\n"], []],
@@ -353,9 +409,10 @@ struct FrontDoorTests {
             let win = try await fixture.hooray("win", "Handed back")
             #expect(win.status == .exited(0), "\(win.standardError)")
             #expect(
-                win.standardError.contains("hoorayd stopped without answering, so your moment was saved here instead."),
+                win.standardError.contains("hoorayd stopped without answering, so your moment was saved here."),
                 "\(win.standardError)")
             #expect(try await moments(fixture).filter { $0.text == "Handed back" }.count == 1)
+            #expect(try spoolFiles(fixture).isEmpty)
         }
     }
 }

@@ -108,24 +108,6 @@ final class OneAnswerServer: @unchecked Sendable {
         #expect(fcntl(ends[0], F_GETFD) & FD_CLOEXEC != 0, "an adopted connection is closed on exec")
     }
 
-    @Test func aConnectionHandedOffStaysOpenForTheProgramStartedNext() throws {
-        var ends: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
-        defer { close(ends[1]) }
-        var fd: Int32 = -1
-        do {
-            let connection = ControlConnection(adopting: ends[0])
-            fd = connection.handOff()
-        }
-        // Released, the connection is still open, and no longer closed on exec.
-        #expect(fd == ends[0])
-        #expect(fcntl(fd, F_GETFD) == 0)
-        #expect(UnixSocket.writeAll(ends[1], Data("still here\n".utf8)))
-        var bytes = [UInt8](repeating: 0, count: 64)
-        #expect(read(fd, &bytes, 64) == 11)
-        close(fd)
-    }
-
     @Test func aDaemonThatDoesNotAnswerInTimeLeavesTheRequestWaiting() throws {
         let folder = try SocketFolder()
         let server = try OneAnswerServer(path: folder.socket, answer: nil)

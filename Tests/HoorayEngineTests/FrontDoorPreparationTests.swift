@@ -5,6 +5,7 @@ import HoorayClient
 import HoorayCommands
 import HoorayDaemon
 import HoorayKit
+import RemindersPlugin
 import Testing
 import WinsPlugin
 
@@ -116,28 +117,22 @@ import WinsPlugin
                         .init(to: 2, text: "Nothing was saved.\n"),
                     ],
                     status: 1))
-        // What only the full program can do is left to it.
-        #expect(
-            FrontDoor.output(
-                for: ControlResponse(ok: true, reply: CommandReply(text: "t", clipboard: "c")), of: prepared)
-                == nil)
+        // What only the full program can do is named, never dropped without a word.
+        let leftover = FrontDoor.output(
+            for: ControlResponse(ok: true, reply: CommandReply(text: "t", clipboard: "c")), of: prepared)
+        #expect(leftover?.writes.map(\.to) == [2, 1])
+        #expect(leftover?.writes.first?.text.contains("hooray-cli") == true)
     }
 
-    @Test func theHandoverIsReadFromTheFrontDoorsVariables() {
-        let answered = FrontDoorHandover(variable: "answered 9d2e", answer: "{}")
-        #expect(answered?.requestID == "9d2e")
-        #expect(answered?.state == .answered("{}"))
-        #expect(FrontDoorHandover(variable: "answered 9d2e", answer: nil) == nil)
-        // A long answer comes in a file open on a descriptor.
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        #expect(write(ends[1], "{\"ok\":true}", 11) == 11)
-        close(ends[1])
-        let long = FrontDoorHandover(variable: "answered 9d2e \(ends[0])", answer: nil)
-        #expect(long?.state == .answered("{\"ok\":true}"))
-        // A connection that is not open is not taken.
-        #expect(FrontDoorHandover(variable: "waiting 9d2e 987654 2000", answer: nil) == nil)
-        #expect(FrontDoorHandover(variable: "something else", answer: nil) == nil)
-        #expect(FrontDoorHandover(variable: nil, answer: nil) == nil)
+    @Test func aCommandRunWithAFlagThatSavesNothingIsTheFullPrograms() throws {
+        let tree = try CommandTree(plugins: [RemindersPlugin()])
+        func prepare(_ words: [String]) -> FrontDoor.Prepared? {
+            FrontDoor.prepare(
+                arguments: words, caller: Self.caller(), tree: tree, builtIns: ["reminders"],
+                hostVersion: HoorayVersion.current)
+        }
+        #expect(prepare(["remind", "Stretch", "--at", "15:00"]) != nil)
+        // `--to-file` only answers with an entry the full program writes into hooray.toml.
+        #expect(prepare(["remind", "Stretch", "--at", "15:00", "--to-file"]) == nil)
     }
 }

@@ -13,8 +13,9 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     ///
     /// `answer` (optional) is the user's answer to the button's question (``NoticeAction/prompt``),
     /// handed to the plugin as ``InvokedAction/answer``; a button without a question refuses one.
-    /// `requestID` (optional) is a UUID the client made: the daemon runs a request id once, however
-    /// often it arrives, and not at all when a `hooray` claimed it first to run it itself.
+    /// `requestID` (optional) is a UUID the client made, naming the request's file in the spool
+    /// (``RequestSpool``), which the client wrote before sending: the daemon runs the request only
+    /// once it has taken that file, so once however often it arrives, and not at all once withdrawn.
     case act(notice: Int64, action: String, answer: String? = nil, requestID: String? = nil)
     /// Run a command of a plugin, such as `hooray win`; `requestID` as for
     /// ``act(notice:action:answer:requestID:)``.
@@ -152,7 +153,8 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var reply: CommandReply?
     /// For ``ControlRequest/act(notice:action:answer:requestID:)`` of a snooze button: when the notice comes back.
     public var snoozedUntil: Date?
-    /// Whether the request was not run because its request id had been claimed already (it ran once).
+    /// Whether the request was not run because its file was no longer in the spool: taken already
+    /// (it ran once) or withdrawn by its client.
     public var duplicate: Bool?
     /// `true` when the daemon turned the request away unread because it is busy (too many open
     /// connections): nothing was done, and trying again in a moment may work.

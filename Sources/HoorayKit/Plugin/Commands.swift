@@ -46,15 +46,16 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     public var isHidden: Bool
     /// What one run of the command saves, as the user would name it with "your", such as
     /// `your moment`: `hooray` says it when `hoorayd` is slow to answer ("hoorayd did not answer in
-    /// 2 s, so your moment was saved here instead."). `nil` for a command that saves nothing, or
-    /// when no one noun fits; the message then says "what you asked".
+    /// 2 s; your moment is kept, and hoorayd saves it once when it goes on."). `nil` for a command
+    /// that saves nothing, or when no one noun fits; the message then says "what you asked".
     public var noun: String?
     /// Whether the command may change what is stored: `true` unless the plugin says otherwise.
     ///
-    /// A command that writes carries a request id that whoever runs it claims first, so that a
-    /// retry — the user's, or `hooray` running it itself when `hoorayd` is slow to answer — never
-    /// writes twice. A command that only reads, such as a list, needs none: set `writes: false` and
-    /// it is sent without one, and never run twice on its behalf. Leave it `true` when in doubt.
+    /// A command that writes is kept in the spool until `hoorayd` takes it, under a request id, so
+    /// that it is never lost while `hoorayd` is stopped or busy and never runs twice. A command that
+    /// only reads, such as a list, needs none: set `writes: false` and it is sent without one.
+    /// Leave it `true` when in doubt; a flag with which it saves nothing says so
+    /// (``Flag/savesNothing``).
     public var writes: Bool
     /// Whether the command is a listing that writes to ``CommandStream/current`` as it reads: then
     /// `hooray` runs it in its own process, reading the database itself, so that any number of
@@ -294,16 +295,32 @@ public struct CommandSpec: Sendable, Hashable, Codable {
         public var name: String
         /// What it does, for `--help`.
         public var help: String
+        /// Whether the command saves nothing when the flag is given, though it may otherwise (such
+        /// as `hooray remind --to-file`, which only answers with an entry for hooray.toml): then it
+        /// is run as a command that reads. Not sent over the wire.
+        public var savesNothing: Bool = false
 
         /// Creates a flag.
         ///
         /// - Parameters:
         ///   - name: Its long name, without dashes.
         ///   - help: What it does.
-        public init(name: String, help: String) {
+        ///   - savesNothing: Whether the command saves nothing when the flag is given.
+        public init(name: String, help: String, savesNothing: Bool = false) {
             self.name = name
             self.help = help
+            self.savesNothing = savesNothing
         }
+
+        enum CodingKeys: String, CodingKey {
+            case name, help
+        }
+    }
+
+    /// Whether this run of the command may change what is stored: ``writes``, unless a flag given
+    /// says it saves nothing (``Flag/savesNothing``).
+    public func writes(_ invocation: CommandInvocation) -> Bool {
+        writes && !flags.contains { $0.savesNothing && invocation.flag($0.name) }
     }
 }
 
