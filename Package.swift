@@ -24,7 +24,9 @@ let pluginTestTargets: [Target] = pluginFolders.filter { folder in
 }.map { folder in
     .testTarget(
         name: folder + "PluginTests",
-        dependencies: [.target(name: folder + "Plugin"), "HoorayKit", "HoorayMessages", "HoorayTesting"])
+        dependencies: [
+            .target(name: folder + "Plugin"), "HoorayKit", "HoorayMessages", "HoorayTesting", "HoorayKitTesting",
+        ])
 }
 
 /// Python's bytecode cache, when running the SDK's tests by hand left one beside them.
@@ -37,6 +39,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "HoorayKit", targets: ["HoorayKit"]),
+        .library(name: "HoorayKitTesting", targets: ["HoorayKitTesting"]),
         .library(name: "HoorayTesting", targets: ["HoorayTesting"]),
         .executable(name: "hoorayd", targets: ["hoorayd"]),
         .executable(name: "hooray", targets: ["hooray"]),
@@ -129,8 +132,6 @@ let package = Package(
         // Hooray's own TOML reader: a lossless syntax tree, every mistake with its place, edits that
         // keep the file. Needs nothing but the standard library.
         .target(name: "HoorayTOML"),
-        // The one celebration center: phrases, each style's notice design.
-        .target(name: "HoorayCelebrations", dependencies: ["HoorayKit"]),
         // Plugins' command lines: the tree of their words, parsing and help, and the free-text guard.
         .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics", "HoorayClient"]),
         // The anonymous identity (a file or the keyring) and the AI praise that asks for it when needed.
@@ -188,7 +189,7 @@ let package = Package(
                 "HoorayStorage",
                 "HoorayDelivery", "HoorayConfig",
                 "HoorayAI",
-                "HoorayCelebrations", "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",
+                "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",
                 "HoorayClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -248,12 +249,17 @@ let package = Package(
         // serving the main actor.
         .target(name: "HoorayGtk", dependencies: ["CGtk"]),
 
-        // Fakes for tests, ours and plugin authors', and `PluginWorld`: a plugin on the real engine
-        // with a manual clock.
+        // Plugin authors' fakes, on HoorayKit alone, as swift-log's InMemoryLogging is on Logging: a
+        // manual clock, in-memory reminders, notices and storage, and a harness that wires them.
+        .target(
+            name: "HoorayKitTesting",
+            dependencies: ["HoorayKit", .product(name: "Logging", package: "swift-log")]),
+        // `PluginWorld` beside them: a plugin on the real engine with a manual clock; and the fuzzing
+        // inputs of our own tests.
         .target(
             name: "HoorayTesting",
             dependencies: [
-                "HoorayKit", "HoorayCelebrations", "HoorayEngine", "HoorayStorage", "HoorayDelivery", "HoorayCommands",
+                "HoorayKit", "HoorayKitTesting", "HoorayEngine", "HoorayStorage", "HoorayDelivery", "HoorayCommands",
                 "HoorayClient", .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -304,12 +310,12 @@ let package = Package(
             exclude: ["notification_server.py", "ai_server.py"]
         ),
 
-        .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayTesting"]),
+        .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayKitTesting", "HoorayTesting"]),
         .testTarget(name: "HoorayClientTests", dependencies: ["HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(
-            name: "HoorayCelebrationsTests", dependencies: ["HoorayCelebrations", "HoorayKit", "HoorayTesting"]),
+            name: "HoorayCelebrationsTests", dependencies: ["HoorayKit", "HoorayKitTesting"]),
         .testTarget(
             name: "HoorayConfigTests",
             dependencies: [
@@ -329,6 +335,7 @@ let package = Package(
             name: "HoorayEngineTests",
             dependencies: [
                 "HoorayEngine", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
+                "HoorayKitTesting",
                 "HoorayClient",
                 "HoorayMessages", "HoorayConfig", "HooraySDK", "HooraySystemTesting", "RemindersPlugin", "WinsPlugin",
                 "HabitsPlugin", "HoorayCommands", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity",

@@ -1,5 +1,4 @@
 import Foundation
-import HoorayCelebrations
 import HoorayDelivery
 import HoorayExternalPlugins
 import HoorayKit

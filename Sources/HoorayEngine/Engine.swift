@@ -1,5 +1,4 @@
 import Foundation
-import HoorayCelebrations
 import HoorayClient
 import HoorayDelivery
 import HoorayExternalPlugins

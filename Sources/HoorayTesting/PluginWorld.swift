@@ -4,6 +4,7 @@ import HoorayCommands
 import HoorayDelivery
 import HoorayEngine
 import HoorayKit
+import HoorayKitTesting
 import HoorayStorage
 import Logging
 

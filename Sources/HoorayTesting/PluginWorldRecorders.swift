@@ -2,6 +2,7 @@ import Foundation
 import HoorayDelivery
 import HoorayEngine
 import HoorayKit
+import HoorayKitTesting
 import Logging
 
 /// The world's delivery channel: a notification server that shows everything at once and

@@ -1,7 +1,6 @@
 import Foundation
-import HoorayCelebrations
 import HoorayKit
-import HoorayTesting
+import HoorayKitTesting
 import Testing
 
 /// A pool of `count` numbered phrases for every style and size.

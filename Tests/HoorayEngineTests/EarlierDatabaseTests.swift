@@ -3,8 +3,8 @@ import HabitsPlugin
 import HoorayDelivery
 import HoorayEngine
 import HoorayKit
+import HoorayKitTesting
 import HoorayStorage
-import HoorayTesting
 import Logging
 import RemindersPlugin
 import Testing

@@ -2,9 +2,9 @@ import Foundation
 import HoorayDelivery
 import HoorayEngine
 import HoorayKit
+import HoorayKitTesting
 import HoorayScheduling
 import HoorayStorage
-import HoorayTesting
 import Logging
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import HoorayEngine
 import HoorayKit
-import HoorayTesting
+import HoorayKitTesting
 import Testing
 
 /// `PluginTestHarness.press(answer:)` refuses what the engine refuses, so that a plugin's unit

@@ -3,8 +3,8 @@ import HoorayCLIHost
 import HoorayClient
 import HoorayDelivery
 import HoorayKit
+import HoorayKitTesting
 import HoorayStorage
-import HoorayTesting
 import Logging
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import HoorayKit
-import HoorayTesting
+import HoorayKitTesting
 import Testing
 
 /// A plugin that only remembers the buttons pressed on its notices.

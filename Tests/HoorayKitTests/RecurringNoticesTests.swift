@@ -1,6 +1,6 @@
 import Foundation
 import HoorayKit
-import HoorayTesting
+import HoorayKitTesting
 import Testing
 
 /// The rule that a plugin's recurring notices start on first use (`RecurringNotices`), and the one

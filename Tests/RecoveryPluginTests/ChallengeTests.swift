@@ -1,6 +1,6 @@
 import Foundation
 import HoorayKit
-import HoorayTesting
+import HoorayKitTesting
 import Testing
 
 @testable import RecoveryPlugin
@@ -25,7 +25,7 @@ import Testing
     /// once the user used the plugin.
     static let switchedOn = RecoveryConfiguration(challengeStart: .now)
 
-    /// A plugin on HoorayTesting's fakes at `now`, activated.
+    /// A plugin on HoorayKitTesting's fakes at `now`, activated.
     static func harness(at now: Date) async throws -> PluginTestHarness {
         let harness = PluginTestHarness(pluginName: "recovery", now: now, configuration: switchedOn)
         try await RecoveryPlugin().activate(context: harness.context, configuration: switchedOn)

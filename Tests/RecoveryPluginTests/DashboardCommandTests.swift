@@ -1,11 +1,11 @@
 import Foundation
 import HoorayKit
-import HoorayTesting
+import HoorayKitTesting
 import Testing
 
 @testable import RecoveryPlugin
 
-/// `hooray recovery [--weeks N] [--json]` through the plugin's `run`, on HoorayTesting's fakes.
+/// `hooray recovery [--weeks N] [--json]` through the plugin's `run`, on HoorayKitTesting's fakes.
 @Suite struct DashboardCommandTests {
     static let berlin = CommandEnvironment(timeZoneIdentifier: "Europe/Berlin")
 

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayKitTesting
 import HoorayTesting
 import RecoveryPlugin
 import Testing
@@ -125,7 +126,7 @@ import Testing
         #expect(coming.map(\.nextDue) == [Self.tuesday.addingTimeInterval(5 * 3600)])
     }
 
-    /// Logs rejections through the plugin's own `log` on HoorayTesting's fakes, `--ago` each of
+    /// Logs rejections through the plugin's own `log` on HoorayKitTesting's fakes, `--ago` each of
     /// `agos`, and returns what was saved.
     func logged(impact: Int, agos: [String]) async throws -> (PluginTestHarness, [Rejection]) {
         let harness = PluginTestHarness(pluginName: "recovery", now: Self.tuesday, configuration: Self.quiet)

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayKitTesting
 import HoorayTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import HoorayKit
-import HoorayTesting
+import HoorayKitTesting
 import Testing
 
 @testable import SwapsPlugin

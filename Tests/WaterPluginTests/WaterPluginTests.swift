@@ -1,6 +1,6 @@
 import Foundation
 import HoorayKit
-import HoorayTesting
+import HoorayKitTesting
 import Testing
 
 @testable import WaterPlugin
@@ -14,7 +14,7 @@ func time(_ text: String, in zone: TimeZone = TimeZone(identifier: "UTC")!) -> D
     return formatter.date(from: text)!
 }
 
-/// The water plugin against HoorayTesting's fakes: its reminders, commands, button and celebration.
+/// The water plugin against HoorayKitTesting's fakes: its reminders, commands, button and celebration.
 @Suite struct WaterPluginTests {
     /// Monday 23 November 2026, 08:00 UTC.
     static let monday = time("2026-11-23 08:00")

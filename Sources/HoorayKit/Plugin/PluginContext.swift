@@ -52,7 +52,7 @@ public struct PluginContext: Sendable {
     /// when the host does not say (then the configuration is complete).
     public let configurationSource: ConfigurationSource?
 
-    /// Creates a context. The engine and `HoorayTesting` make these; plugins receive them.
+    /// Creates a context. The engine and `HoorayKitTesting` make these; plugins receive them.
     ///
     /// - Parameters:
     ///   - pluginName: The plugin's name.
@@ -60,14 +60,14 @@ public struct PluginContext: Sendable {
     ///   - notices: The plugin's notice board.
     ///   - storage: The plugin's storage.
     ///   - records: Where the plugin's records are kept; by default `storage`, when it keeps records
-    ///     too (the engine's and `HoorayTesting`'s stores do).
+    ///     too (the engine's and `HoorayKitTesting`'s stores do).
     ///   - clock: The clock.
     ///   - timeZone: The user's local time zone.
     ///   - logger: A logger labelled with the plugin's name.
     ///   - ai: The AI praise provider; not configured by default.
     ///   - background: Where work that outlives a call runs; detached tasks by default.
     ///   - celebrations: The plugin's celebration center, in the style the user chose for the
-    ///     plugin; `HoorayTesting`'s `RecordingCelebrationCenter` in tests.
+    ///     plugin; `HoorayKitTesting`'s `RecordingCelebrationCenter` in tests.
     ///   - configuration: The plugin's decoded configuration, for ``configuration(of:)``.
     ///   - configurationFile: The user's configuration file, for messages; `nil` when unknown.
     ///   - configurationSource: Where the configuration came from; `nil` when unknown.
@@ -465,7 +465,7 @@ struct TransformDidNotRun: Error, CustomStringConvertible {
 /// The time as the engine sees it.
 ///
 /// The daemon's clock follows the wall clock (it notices when the clock is set); tests use
-/// `ManualClock` from `HoorayTesting`.
+/// `ManualClock` from `HoorayKitTesting`.
 public protocol HoorayClock: Sendable {
     /// The current instant.
     var now: Date { get }

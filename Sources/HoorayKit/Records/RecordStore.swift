@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Plugins use the typed ``RecordBook`` that ``PluginContext/records(of:)`` returns; hosts
 /// implement this protocol over bytes. The engine keeps records in its SQLite database, keyed by
-/// (plugin, kind, id), and `HoorayTesting` has one in memory. Every method is scoped to one plugin.
+/// (plugin, kind, id), and `HoorayKitTesting` has one in memory. Every method is scoped to one plugin.
 ///
 /// An implementation must make ``update(kind:id:_:)`` atomic against every other writer, in this
 /// process or another: a change read and written back must never lose a change made in between.

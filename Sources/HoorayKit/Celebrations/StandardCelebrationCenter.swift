@@ -1,21 +1,20 @@
 import Foundation
-import HoorayKit
 
 /// The celebration center of every host: picks a fresh phrase, designs the notice in one style and
 /// posts it on a notice board.
 ///
 /// The daemon and the CLI give each plugin one in the style the user chose for it, remembering
-/// recent phrases in the database; `HoorayTesting`'s `RecordingCelebrationCenter` wraps one that
+/// recent phrases in the database; `HoorayKitTesting`'s `RecordingCelebrationCenter` wraps one that
 /// posts to the harness's recording notice board.
 ///
 /// Phrases come from ``CelebrationPhrases``; a pick avoids the last few phrases of the same style and
 /// size, remembered in `memory` under keys such as `recent.calm.small`. A memory that cannot be
 /// read or written never stops a celebration: the phrase is then picked without it.
-public struct StandardCelebrationCenter: CelebrationCenter {
+package struct StandardCelebrationCenter: CelebrationCenter {
     /// The style every celebration of this center has.
-    public let style: CelebrationStyle
+    package let style: CelebrationStyle
     /// The phrases picked from.
-    public let phrases: CelebrationPhrases
+    package let phrases: CelebrationPhrases
     let notices: any NoticeBoard
     let memory: any PluginStore
 
@@ -28,7 +27,7 @@ public struct StandardCelebrationCenter: CelebrationCenter {
     ///     plugins do not repeat each other either. `nil` remembers them only as long as this center
     ///     and its copies live.
     ///   - phrases: The phrase pools; the few phrases of ``CelebrationPhrases/builtIn`` by default.
-    public init(
+    package init(
         style: CelebrationStyle, notices: any NoticeBoard, memory: (any PluginStore)? = nil,
         phrases: CelebrationPhrases = .builtIn
     ) {
@@ -39,7 +38,7 @@ public struct StandardCelebrationCenter: CelebrationCenter {
     }
 
     /// The key under which the recent phrases of a style and size are remembered, such as `recent.calm.small`.
-    public static func memoryKey(style: CelebrationStyle, size: Celebration.Size) -> String {
+    package static func memoryKey(style: CelebrationStyle, size: Celebration.Size) -> String {
         "recent." + CelebrationPhrases.poolName(style: style, size: size)
     }
 
@@ -49,7 +48,7 @@ public struct StandardCelebrationCenter: CelebrationCenter {
     /// - Parameter celebration: What to celebrate.
     /// - Returns: The posted notice's id and a line for the terminal, or only the line.
     /// - Throws: What the notice board threw when the notice could not be posted.
-    public func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {
+    package func celebrate(_ celebration: Celebration) async throws -> CelebrationOutcome {
         guard style != .off else { return .quiet(line: style.line(for: celebration, phrase: "")) }
         let phrase = await nextPhrase(for: celebration)
         guard let notice = style.notice(for: celebration, phrase: phrase) else {
@@ -61,7 +60,7 @@ public struct StandardCelebrationCenter: CelebrationCenter {
 
     /// The key under which the recent picks of a plugin's own pool are remembered, for a style and
     /// size, such as `recent.swaps.calm.small`.
-    public static func memoryKey(pool: CelebrationPhrasePool, style: CelebrationStyle, size: Celebration.Size)
+    package static func memoryKey(pool: CelebrationPhrasePool, style: CelebrationStyle, size: Celebration.Size)
         -> String
     {
         "recent.\(pool.name)." + CelebrationPhrases.poolName(style: style, size: size)
@@ -71,7 +70,7 @@ public struct StandardCelebrationCenter: CelebrationCenter {
     ///
     /// - Parameter size: The celebration's size.
     /// - Returns: A phrase that none of the last few picks of this style and size used.
-    public func nextPhrase(for size: Celebration.Size) async -> String {
+    package func nextPhrase(for size: Celebration.Size) async -> String {
         await nextPhrase(for: Celebration(size: size, title: ""))
     }
 
@@ -81,7 +80,7 @@ public struct StandardCelebrationCenter: CelebrationCenter {
     ///
     /// - Parameter celebration: The celebration.
     /// - Returns: A phrase that none of the last few picks from the same pool, style and size used.
-    public func nextPhrase(for celebration: Celebration) async -> String {
+    package func nextPhrase(for celebration: Celebration) async -> String {
         let (style, size) = (self.style, celebration.size)
         let lines: [String]
         let key: String

@@ -1,7 +1,5 @@
-import HoorayKit
-
 // How each style turns a celebration into a notice lives here, in one place, so that the daemon,
-// the CLI and HoorayTesting's fakes celebrate alike.
+// the CLI and HoorayKitTesting's fakes celebrate alike.
 extension CelebrationStyle {
     /// The notice a celebration gets in this style, or `nil` for ``off``.
     ///
@@ -20,7 +18,7 @@ extension CelebrationStyle {
     ///   - celebration: What to celebrate.
     ///   - phrase: The encouraging phrase picked for it.
     /// - Returns: The notice to post; `nil` when the style is ``off``.
-    public func notice(for celebration: Celebration, phrase: String) -> Notice? {
+    package func notice(for celebration: Celebration, phrase: String) -> Notice? {
         let category = celebration.size.noticeCategory
         let detail = celebration.detail.map { "\n" + $0 } ?? ""
         switch self {
@@ -48,7 +46,7 @@ extension CelebrationStyle {
     /// - Parameters:
     ///   - celebration: What was celebrated.
     ///   - phrase: The phrase picked for it; unused in the ``off`` style.
-    public func line(for celebration: Celebration, phrase: String) -> String {
+    package func line(for celebration: Celebration, phrase: String) -> String {
         switch self {
         case .calm:
             return "✓ \(celebration.title) — \(phrase)"
@@ -63,7 +61,7 @@ extension CelebrationStyle {
 extension Celebration.Size {
     /// The category of a celebration's notice: `hooray.celebration` for small ones,
     /// `hooray.celebration.big` for big ones.
-    public var noticeCategory: String {
+    package var noticeCategory: String {
         switch self {
         case .small: "hooray.celebration"
         case .big: "hooray.celebration.big"

@@ -1,26 +1,24 @@
-import HoorayKit
-
 /// The encouraging phrases of celebrations, one pool per style and size, and how one is picked.
 ///
 /// Pools are named `STYLE.SIZE`, such as `calm.small` or `playful.big`, as the sections of
 /// `Config/pools/celebrations.txt`, which the engine passes in. A pool that is missing or empty
 /// falls back to the matching pool of ``builtIn``.
-public struct CelebrationPhrases: Sendable, Hashable {
+package struct CelebrationPhrases: Sendable, Hashable {
     /// The pools by name, such as `calm.small`.
-    public let pools: [String: [String]]
+    package let pools: [String: [String]]
 
     /// How many recent picks of a pool a pick avoids at most.
-    public static let maximumMemory = 5
+    package static let maximumMemory = 5
 
     /// Creates phrases from pools.
     ///
     /// - Parameter pools: Phrases by pool name, such as `calm.small`; plain text.
-    public init(pools: [String: [String]]) {
+    package init(pools: [String: [String]]) {
         self.pools = pools
     }
 
     /// A few phrases from the original celebration design, for hosts that pass no pools of their own.
-    public static let builtIn = CelebrationPhrases(pools: [
+    package static let builtIn = CelebrationPhrases(pools: [
         "calm.small": ["Nice choice.", "You're building momentum.", "One healthier choice, done."],
         "calm.big": ["Small steps, big wins.", "You're building momentum.", "That choice makes you stronger."],
         "playful.small": ["One healthier choice, done.", "Small steps, big wins.", "Nice choice."],
@@ -28,14 +26,14 @@ public struct CelebrationPhrases: Sendable, Hashable {
     ])
 
     /// The name of the pool for a style and size, such as `calm.small`.
-    public static func poolName(style: CelebrationStyle, size: Celebration.Size) -> String {
+    package static func poolName(style: CelebrationStyle, size: Celebration.Size) -> String {
         "\(style.rawValue).\(size.rawValue)"
     }
 
     /// The phrases for a style and size; those of ``builtIn`` when this pool is missing or empty.
     ///
     /// The ``CelebrationStyle/off`` style has no phrases of its own and borrows the calm ones.
-    public func phrases(style: CelebrationStyle, size: Celebration.Size) -> [String] {
+    package func phrases(style: CelebrationStyle, size: Celebration.Size) -> [String] {
         let name = Self.poolName(style: style == .off ? .calm : style, size: size)
         if let lines = pools[name], !lines.isEmpty { return lines }
         return Self.builtIn.pools[name] ?? []
@@ -43,7 +41,7 @@ public struct CelebrationPhrases: Sendable, Hashable {
 
     /// How many recent picks a pick from a pool of `count` phrases avoids: up to
     /// ``maximumMemory``, and never more than half the pool, so there is always a choice.
-    public static func memory(forPoolOf count: Int) -> Int {
+    package static func memory(forPoolOf count: Int) -> Int {
         min(maximumMemory, count / 2)
     }
 
@@ -55,7 +53,7 @@ public struct CelebrationPhrases: Sendable, Hashable {
     ///   - recent: The phrases picked lately from this pool, most recent last.
     ///   - random: The source of randomness.
     /// - Returns: The phrase, and the recent list to keep for next time.
-    public func pick(
+    package func pick(
         style: CelebrationStyle, size: Celebration.Size, avoiding recent: [String],
         using random: inout some RandomNumberGenerator
     ) -> (phrase: String, recent: [String]) {
@@ -70,7 +68,7 @@ public struct CelebrationPhrases: Sendable, Hashable {
     ///   - recent: The phrases picked lately from them, most recent last.
     ///   - random: The source of randomness.
     /// - Returns: The phrase (empty when `lines` is), and the recent list to keep for next time.
-    public static func pick(
+    package static func pick(
         from lines: [String], avoiding recent: [String], using random: inout some RandomNumberGenerator
     ) -> (phrase: String, recent: [String]) {
         guard !lines.isEmpty else { return ("", recent) }

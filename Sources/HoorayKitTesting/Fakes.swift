@@ -1,6 +1,4 @@
 import Foundation
-import HoorayCelebrations
-import HoorayEngine
 import HoorayKit
 import Logging
 
@@ -409,7 +407,6 @@ public struct PluginTestHarness: Sendable {
     ///   - ai: The AI praise provider; not configured by default, like a fresh install.
     ///   - celebrationStyle: The style the user chose for the plugin's celebrations; calm by default,
     ///     like a fresh install.
-    ///   - celebrationPhrases: The phrases celebrations pick from; HoorayKit's few built-in ones by default.
     ///   - configuration: The plugin's configuration, as `context.configuration(of:)` returns it;
     ///     by default that of an empty section.
     public init(
@@ -420,7 +417,23 @@ public struct PluginTestHarness: Sendable {
         },
         ai: any PraiseProvider = NoPraiseProvider(),
         celebrationStyle: CelebrationStyle = .calm,
-        celebrationPhrases: CelebrationPhrases = .builtIn,
+        configuration: (any Sendable)? = nil
+    ) {
+        self.init(
+            pluginName: pluginName, now: now, timeZone: timeZone, nextDue: nextDue, ai: ai,
+            celebrationStyle: celebrationStyle, celebrationPhrases: .builtIn, configuration: configuration)
+    }
+
+    /// Creates a harness whose celebrations pick from `celebrationPhrases` (Hooray's own tests).
+    package init(
+        pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
+            if case .once(let date) = schedule { return date }
+            return nil
+        },
+        ai: any PraiseProvider = NoPraiseProvider(),
+        celebrationStyle: CelebrationStyle = .calm,
+        celebrationPhrases: CelebrationPhrases,
         configuration: (any Sendable)? = nil
     ) {
         self.ai = ai
@@ -513,8 +526,8 @@ public struct PluginTestHarness: Sendable {
 
 /// Celebrates exactly as the engine does, in one style, and records every celebration.
 ///
-/// It is a `StandardCelebrationCenter` that posts to the notice board you give it (the
-/// harness's ``RecordingNoticeBoard``) and remembers recent phrases in an ``InMemoryPluginStore``.
+/// It celebrates with the engine's own celebration center, posting to the notice board you give it
+/// (the harness's ``RecordingNoticeBoard``) and remembering recent phrases in an ``InMemoryPluginStore``.
 public actor RecordingCelebrationCenter: CelebrationCenter {
     /// A celebration and what came of it.
     public struct Entry: Sendable, Hashable {
@@ -528,7 +541,7 @@ public actor RecordingCelebrationCenter: CelebrationCenter {
     public private(set) var entries: [Entry] = []
     /// The style of every celebration.
     public nonisolated let style: CelebrationStyle
-    /// Where recent phrases are remembered, under `StandardCelebrationCenter.memoryKey(style:size:)`.
+    /// Where recent phrases are remembered, under keys such as `recent.calm.small`.
     public nonisolated let memory: InMemoryPluginStore
     private let center: StandardCelebrationCenter
 
@@ -537,8 +550,12 @@ public actor RecordingCelebrationCenter: CelebrationCenter {
     /// - Parameters:
     ///   - style: The style of every celebration.
     ///   - notices: Where celebration notices are posted.
-    ///   - phrases: The phrases celebrations pick from.
-    public init(style: CelebrationStyle, notices: any NoticeBoard, phrases: CelebrationPhrases = .builtIn) {
+    public init(style: CelebrationStyle, notices: any NoticeBoard) {
+        self.init(style: style, notices: notices, phrases: .builtIn)
+    }
+
+    /// Creates a center whose celebrations pick from `phrases` (Hooray's own tests).
+    package init(style: CelebrationStyle, notices: any NoticeBoard, phrases: CelebrationPhrases) {
         self.style = style
         let memory = InMemoryPluginStore()
         self.memory = memory
