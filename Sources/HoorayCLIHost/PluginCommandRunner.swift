@@ -145,16 +145,22 @@ public final class PluginCommandRunner: Sendable {
             answer = (try? connection.receive(within: Self.longestWait - Self.answerWait)) ?? .closed
         }
         if case .answered(let response) = answer {
-            // A daemon too busy to read the request answers at once: it was not taken.
-            if response.busy == true, let id = request.requestID { _ = try? spool.take(id) }
+            // Answered, the request is done with: a daemon too busy to read it never took it, and
+            // one of an earlier version ran it without taking it (by its own claim), so the file
+            // is taken back here, never left for a later start to run again.
+            if let id = request.requestID { _ = try? spool.take(id) }
             return try reply(from: response)
         }
         guard let id = request.requestID else { return try waitedForReading(answer) }
-        let waited = Int(connection.peerIsStopped || answer == .closed ? Self.answerWait : Self.longestWait)
+        let stopped = connection.peerIsStopped
+        let waited = Int(stopped || answer == .closed ? Self.answerWait : Self.longestWait)
         if answer == .notYet {
+            let does = words.done == "saved" ? "saves" : "does"
+            // Still in the spool, it runs once when hoorayd goes on; taken, hoorayd is running it.
             throw PluginCommandFailed(
-                message:
-                    "hoorayd did not answer in \(waited) s\(connection.peerIsStopped ? " (it is stopped)" : ""); \(words.thing) is kept, and hoorayd \(words.done == "saved" ? "saves" : "does") it once when it goes on.",
+                message: spool.holds(id)
+                    ? "hoorayd did not answer in \(waited) s\(stopped ? " (it is stopped)" : ""); \(words.thing) is kept, and hoorayd \(does) it once when it goes on."
+                    : "hoorayd took \(words.thing) but has not answered in \(waited) s\(stopped ? " (it is stopped)" : ""); it \(does) it once. Check (`hooray status`) before trying again.",
                 status: .busy, mayHaveRun: true)
         }
         // The daemon closed the connection without answering. A request it did not take is this

@@ -132,6 +132,25 @@ public struct RequestSpool: Sendable, Hashable {
         return found.sorted { ($0.writtenAt, $0.id) < ($1.writtenAt, $1.id) }
     }
 
+    /// Removes everything in the spool: the requests waiting, half-written ones and those set aside
+    /// as unreadable (`hooray delete-my-data`: they hold what the user typed).
+    ///
+    /// - Returns: How many requests that waited were removed.
+    @discardableResult
+    public func removeAll() -> Int {
+        guard let directory = opendir(folder) else { return 0 }
+        defer { closedir(directory) }
+        var removed = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != ".", name != "..", unlink(folder + "/" + name) == 0 else { continue }
+            if !name.hasPrefix("."), name.hasSuffix(".json") { removed += 1 }
+        }
+        return removed
+    }
+
     /// The line of request `id`, as its client wrote it; `nil` when it is gone or cannot be read.
     public func line(_ id: String) -> Data? {
         guard Self.isValid(id) else { return nil }

@@ -76,11 +76,14 @@ public final class ControlServer: @unchecked Sendable {
     ///   - refused: Runs on the accepting thread for a connection from a process of another user
     ///     (`SO_PEERCRED`; its pid and uid, `nil` when they cannot be told), which was told so and
     ///     closed unread.
+    ///   - turnedAway: Runs on the accepting thread for a connection told the daemon is busy
+    ///     (``maxConnections`` are open) and closed unread.
     ///   - handler: Answers one well-formed request.
     public func start(
         follow: @escaping @Sendable (ControlRequest) -> Feed? = { _ in nil },
         answered: @escaping @Sendable () -> Void = {},
         refused: @escaping @Sendable (_ pid: pid_t?, _ uid: uid_t?) -> Void = { _, _ in },
+        turnedAway: @escaping @Sendable () -> Void = {},
         handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
     ) {
         let slots = ConnectionSlots()
@@ -117,6 +120,7 @@ public final class ControlServer: @unchecked Sendable {
                                 "hoorayd is busy with \(Self.maxConnections) other connections, so nothing was done; try again in a moment",
                             busy: true))
                     close(client)
+                    turnedAway()
                     continue
                 }
                 let worker = Thread {

@@ -177,6 +177,8 @@ public enum Daemon {
         Thread.detachNewThread { writeListCache(of: loaded, logger: logger) }
         let barFeed = StatusBarFeed(engine: engine)
         let spool = RequestSpool(paths: paths)
+        let taken = TakenRequests()
+        let sweeper = LeftoverSweeper(spool: spool, logger: logger)
         let handle: @Sendable (ControlRequest) async -> ControlResponse = { request in
             switch request {
             case .bar:
@@ -240,7 +242,9 @@ public enum Daemon {
                 await engine.reloadRules()
                 return ControlResponse(ok: true)
             case .act(let notice, let action, let answer, let requestID):
-                if let duplicate = SpoolTaking.take(requestID, spool: spool, logger: logger) { return duplicate }
+                if let duplicate = SpoolTaking.take(requestID, spool: spool, memory: taken, logger: logger) {
+                    return duplicate
+                }
                 let outcome = await engine.press(
                     action: action, on: NoticeID(rawValue: notice), declaredOnly: true, answer: answer)
                 switch outcome {
@@ -254,14 +258,16 @@ public enum Daemon {
                     return ControlResponse(ok: outcome.didSomething, message: outcome.message)
                 }
             case .command(let name, let invocation, let requestID):
-                if let duplicate = SpoolTaking.take(requestID, spool: spool, logger: logger) { return duplicate }
+                if let duplicate = SpoolTaking.take(requestID, spool: spool, memory: taken, logger: logger) {
+                    return duplicate
+                }
                 return await runCommand(invocation, plugin: name, engine: engine)
             case .run(let arguments, let caller, let requestID):
                 // The front door's command line, read as `hooray` reads it; anything but a plain
                 // command of a built-in plugin goes back to the full program, untouched. The front
                 // door's spooled copy is taken either way: whoever takes it first (this, or the
                 // front door withdrawing it after waiting in vain) decides whether it runs here.
-                if let duplicate = SpoolTaking.take(requestID, spool: spool, logger: logger) {
+                if let duplicate = SpoolTaking.take(requestID, spool: spool, memory: taken, logger: logger) {
                     return duplicate.ok ? ControlResponse(ok: true, handOver: true) : duplicate
                 }
                 guard
@@ -283,16 +289,22 @@ public enum Daemon {
                 default: return nil
                 }
             },
-            // Once a request has been answered, what it took (a long list, say) is given back.
-            answered: { MemoryRelease.releaseAfterBurst(database) },
+            // Once a request has been answered, what it took (a long list, say) is given back, and
+            // what waits in the spool is looked at.
+            answered: {
+                MemoryRelease.releaseAfterBurst(database)
+                sweeper.poke()
+            },
             refused: { pid, uid in
                 logger.warning(
                     "refused a connection to the control socket from \(pid.map { "pid \($0)" } ?? "a process") of another user (uid \(uid.map(String.init) ?? "unknown")); nothing of it was read. Check that \(paths.controlSocket) and \(paths.runtimeDirectory) are mode 600 and 700"
                 )
             },
+            // A client turned away may have left its request kept: it runs once it is old enough.
+            turnedAway: { sweeper.poke() },
             handler: handle)
         // Requests left in the spool while no hoorayd read them run now, once each.
-        let leftovers = Task { await SpoolTaking.runLeftovers(spool: spool, logger: logger, handle: handle) }
+        sweeper.start(handle: handle)
 
         // Signals come through a thread that blocks in read(2), not through Dispatch signal sources
         // (service-lifecycle's UnixSignals), which would start Dispatch's worker pool and its 1 Hz
@@ -333,7 +345,6 @@ public enum Daemon {
             logger.error("hoorayd stopped with an error: \(error)")
         }
         router.cancel()
-        leftovers.cancel()
         control.shutdown()
         await engine.stopExternalPlugins()
         alarm.shutdown()

@@ -222,6 +222,9 @@ enum FrontDoor {
                     handOver(arguments)
                 }
                 if let output = answer.output {
+                    // Answered, the line is done with: one a daemon of an earlier version ran without
+                    // taking it must not be run again by a later start.
+                    _ = withdraw()
                     for entry in output.writes { _ = writeAll(entry.to == 1 ? 1 : 2, Array(entry.text.utf8)) }
                     exit(output.status)
                 }

@@ -304,18 +304,28 @@ final class DaemonLink: Sendable {
             }
         }
         try connection.send(request)
-        switch try connection.receive(within: 15) {
-        case .answered(let response):
-            // A daemon too busy to read the request answers at once: it was not taken, and a try
-            // again keeps it anew.
-            if response.busy == true, let id = request.requestID, (try? spool.take(id)) == true {
+        let answer = try connection.receive(within: 15)
+        if case .answered(let response) = answer {
+            // Answered, the request is done with: its file is taken back (a daemon too busy to read
+            // it never took it, and a try again keeps it anew).
+            if let id = request.requestID, (try? spool.take(id)) == true, response.busy == true {
                 kept.withLock { _ = $0.remove(id) }
             }
             return response
-        case .notYet:
-            throw ControlError(message: "hoorayd did not answer in 15 s; what you saved is kept, and it saves it once")
+        }
+        let held = request.requestID.map { spool.holds($0) } ?? false
+        switch answer {
+        case .closed where !held:
+            throw ControlError(message: "hoorayd closed the connection without answering; it may or may not have saved")
         case .closed:
-            throw ControlError(message: "hoorayd closed the connection without answering")
+            throw ControlError(
+                message: "hoorayd closed the connection without answering; what you saved is kept, and it saves it once"
+            )
+        default:
+            throw ControlError(
+                message: held
+                    ? "hoorayd did not answer in 15 s; what you saved is kept, and it saves it once"
+                    : "hoorayd took what you saved but has not answered in 15 s; it saves it once")
         }
     }
 

@@ -201,34 +201,51 @@ struct Act: AsyncParsableCommand {
                 given = line
             }
         }
-        guard let connection = try ControlConnection(socketPath: session.paths.controlSocket) else {
+        let connection: ControlConnection?
+        do {
+            connection = try ControlConnection(socketPath: session.paths.controlSocket)
+        } catch {
+            guard error.isBusy else { throw error }
+            warn("hooray act: \(error.message)")
+            throw ExitCode(ExitStatus.busy.rawValue)
+        }
+        guard let connection else {
             warn(Self.notRunning)
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         // Kept in the spool under its id, so that hoorayd presses the button once, even after a
         // freeze (docs/protocol.md, "One writer").
+        let spool = RequestSpool(paths: session.paths)
         let requestID = UUID().uuidString.lowercased()
         let request = ControlRequest.act(notice: notice, action: action, answer: given, requestID: requestID)
         do {
-            try RequestSpool(paths: session.paths).keep(try ControlCoding.encode(request), id: requestID)
+            try spool.keep(try ControlCoding.encode(request), id: requestID)
         } catch {
             warn("hooray act: \(error), so the button was not pressed.")
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         try connection.send(request)
-        let answer = try connection.receive(within: PluginCommandRunner.longestWait)
+        var answer = try connection.receive(within: PluginCommandRunner.answerWait)
+        if answer == .notYet, !connection.peerIsStopped {
+            answer = try connection.receive(within: PluginCommandRunner.longestWait - PluginCommandRunner.answerWait)
+        }
         guard case .answered(let response) = answer else {
             if answer == .closed {
-                warn("hooray act: hoorayd stopped without answering; the button may or may not have been pressed.")
-                throw ExitCode(ExitStatus.failed.rawValue)
+                warn(
+                    spool.holds(requestID)
+                        ? "hooray act: hoorayd closed the connection without answering; the press is kept, and hoorayd handles it once when it starts again."
+                        : "hooray act: hoorayd stopped without answering; the button may or may not have been pressed.")
+                throw ExitCode(spool.holds(requestID) ? ExitStatus.busy.rawValue : ExitStatus.failed.rawValue)
             }
             warn(
-                "hooray act: hoorayd did not answer in \(Int(PluginCommandRunner.longestWait)) s; the press is queued and will be handled once."
+                spool.holds(requestID)
+                    ? "hooray act: hoorayd did not answer; the press is kept, and hoorayd handles it once when it goes on."
+                    : "hooray act: hoorayd took the press but has not answered; it handles it once. Check with `hooray inbox` before pressing again."
             )
             throw ExitCode(ExitStatus.busy.rawValue)
         }
-        // A daemon too busy to read the request answers at once: it was not taken.
-        if response.busy == true { _ = try? RequestSpool(paths: session.paths).take(requestID) }
+        // Answered, the request is done with (one a busy hoorayd turned away was never taken).
+        _ = try? spool.take(requestID)
         if response.ok, let until = response.snoozedUntil {
             let when = Output.when(until)
             print("Snoozed until \(when.hasPrefix("today ") ? String(when.dropFirst(6)) : when).")

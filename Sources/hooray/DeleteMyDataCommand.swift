@@ -41,10 +41,10 @@ struct DeleteMyData: AsyncParsableCommand {
                 return
             }
         }
+        // What waits in the spool for hoorayd is the user's too (a win typed while it was stopped):
+        // gone first, so that hoorayd cannot run it into the emptied database.
+        RequestSpool(paths: session.paths).removeAll()
         let deleted = try await session.database().deleteUserData()
-        // What waits in the spool for hoorayd is the user's too (a win typed while it was stopped).
-        let spool = RequestSpool(paths: session.paths)
-        for request in spool.waiting() { _ = try? spool.take(request.id) }
         let hadIdentity: Bool
         do {
             hadIdentity = try session.identityVault(plugins: installedPlugins).delete()

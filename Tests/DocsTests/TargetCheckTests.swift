@@ -61,6 +61,27 @@ import Testing
         }
     }
 
+    @Test func pluginAuthorsFakesThatReachBeyondHoorayKitAreNamed() async throws {
+        try await withTemporaryDirectory(prefix: "hooray-targets") { directory in
+            func target(_ name: String, _ dependencies: [String]) -> String {
+                let listed = dependencies.map { #"{"byName": ["\#($0)", null]}"# }.joined(separator: ", ")
+                return
+                    #"{"name": "\#(name)", "type": "regular", "path": "\#(directory.path)/\#(name)", "exclude": [], "dependencies": [\#(listed)]}"#
+            }
+            func manifest(_ fakes: [String]) -> String {
+                #"{"targets": [\#(target("HoorayKit", [])), \#(target("HoorayEngine", ["HoorayKit"])), \#(target("HoorayKitTesting", fakes))]}"#
+            }
+            let beyond = try await check(manifest(["HoorayKit", "HoorayEngine"]), in: directory)
+            #expect(beyond.status == .exited(1))
+            #expect(
+                beyond.standardError.contains(
+                    "HoorayKitTesting depends on targets of Hooray's beside HoorayKit: HoorayEngine"),
+                "\(beyond.standardError)")
+            let alone = try await check(manifest(["HoorayKit"]), in: directory)
+            #expect(alone.status == .exited(0), "\(alone.standardError)")
+        }
+    }
+
     @Test func hoorayDsCodeThatSleepsOutsideItsExecutorIsNamedWithTheOneToUse() async throws {
         try await withTemporaryDirectory(prefix: "hooray-targets") { directory in
             let folder = try sample(

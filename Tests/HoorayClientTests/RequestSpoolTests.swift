@@ -67,3 +67,18 @@ import Testing
         }
     }
 }
+
+extension RequestSpoolTests {
+    @Test func removingAllLeavesNothingOfWhatTheUserTyped() throws {
+        try Self.withSpool { spool in
+            try spool.keep(Data("{}\n".utf8), id: "one")
+            try spool.keep(Data("{}\n".utf8), id: "two")
+            // Half written, and set aside as unreadable: both hold what was typed.
+            #expect(FileManager.default.createFile(atPath: spool.folder + "/.three.tmp", contents: Data("x".utf8)))
+            #expect(
+                FileManager.default.createFile(atPath: spool.folder + "/.four.unreadable", contents: Data("y".utf8)))
+            #expect(spool.removeAll() == 2)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: spool.folder).isEmpty)
+        }
+    }
+}
