@@ -17,7 +17,8 @@ let pluginFolders =
     }
     .sorted()
 let pluginTargets: [Target] = pluginFolders.map { folder in
-    .target(name: folder + "Plugin", dependencies: ["HoorayKit", "HoorayMessages"], path: "Plugins/" + folder)
+    .target(
+        name: folder + "Plugin", dependencies: ["HoorayKit", "HoorayText", "HoorayMessages"], path: "Plugins/" + folder)
 }
 let pluginTestTargets: [Target] = pluginFolders.filter { folder in
     FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(folder)PluginTests")
@@ -25,7 +26,8 @@ let pluginTestTargets: [Target] = pluginFolders.filter { folder in
     .testTarget(
         name: folder + "PluginTests",
         dependencies: [
-            .target(name: folder + "Plugin"), "HoorayKit", "HoorayMessages", "HoorayTesting", "HoorayKitTesting",
+            .target(name: folder + "Plugin"), "HoorayKit", "HoorayText", "HoorayMessages", "HoorayTesting",
+            "HoorayKitTesting",
         ])
 }
 
@@ -95,6 +97,10 @@ let package = Package(
         // Hooray's version, hooray's own command words and shell quoting, in a module of their own that
         // needs nothing but the standard library: the `hooray` front door links it and the client only.
         .target(name: "HoorayBasics"),
+        // Text a terminal or a person reads, for the host and for plugins: text made safe to print,
+        // widths in display cells, the limits of names and texts, name suggestions, the crisis note.
+        // Standard library only.
+        .target(name: "HoorayText"),
 
         // The client of hoorayd's control socket, for the `hooray` front door, `hooray-cli`, the tests
         // and the desktop app: the wire's types and its one JSON path, connecting with deadlines and
@@ -121,19 +127,22 @@ let package = Package(
         .target(
             name: "HoorayDelivery",
             dependencies: [
+                "HoorayText",
                 "HoorayKit", "HoorayClient", "HoorayThreads", "CLibNotify",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "HoorayConfig",
-            dependencies: ["HoorayKit", "HoorayTOML"]
+            dependencies: ["HoorayText", "HoorayKit", "HoorayTOML"]
         ),
         // Hooray's own TOML reader: a lossless syntax tree, every mistake with its place, edits that
         // keep the file. Needs nothing but the standard library.
         .target(name: "HoorayTOML"),
         // Plugins' command lines: the tree of their words, parsing and help, and the free-text guard.
-        .target(name: "HoorayCommands", dependencies: ["HoorayKit", "HoorayConfig", "HoorayBasics", "HoorayClient"]),
+        .target(
+            name: "HoorayCommands",
+            dependencies: ["HoorayText", "HoorayKit", "HoorayConfig", "HoorayBasics", "HoorayClient"]),
         // The anonymous identity (a file or the keyring) and the AI praise that asks for it when needed.
         .target(
             name: "HoorayIdentity",
@@ -147,6 +156,7 @@ let package = Package(
         .target(
             name: "HoorayDaemon",
             dependencies: [
+                "HoorayText",
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayCommands", "HoorayConfig", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKeyring", "HoorayKit", "HoorayStorage", "HoorayThreads", "CLinux",
                 "HoorayDelivery",
@@ -159,6 +169,7 @@ let package = Package(
         .target(
             name: "HoorayCLIHost",
             dependencies: [
+                "HoorayText",
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayConfig", "HoorayDelivery", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKit", "HoorayStorage", .product(name: "Logging", package: "swift-log"),
             ]
@@ -172,12 +183,13 @@ let package = Package(
             ]
         ),
         // `hooray export` and `hooray import`: the export document, its CSV files, and import errors.
-        .target(name: "HoorayTransfer", dependencies: ["HoorayKit", "HoorayStorage", "HoorayBasics"]),
+        .target(name: "HoorayTransfer", dependencies: ["HoorayText", "HoorayKit", "HoorayStorage", "HoorayBasics"]),
         // Plugins in another language: finding them, reading plugin.toml, their permissions, the
         // sandbox, and the supervisor that runs each program and speaks JSON-RPC with it.
         .target(
             name: "HoorayExternalPlugins",
             dependencies: [
+                "HoorayText",
                 "HoorayKit", "HoorayConfig", "HoorayStorage", "HoorayThreads", "HoorayCommands", "HoorayClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -279,6 +291,7 @@ let package = Package(
         .executableTarget(
             name: "hooray-cli",
             dependencies: [
+                "HoorayText",
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
                 "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity", "HoorayCLIHost",
@@ -298,7 +311,7 @@ let package = Package(
         // The desktop app: GTK through HoorayGtk, hoorayd through DaemonLink alone.
         .executableTarget(
             name: "hooray-app",
-            dependencies: ["HoorayGtk", "HoorayClient", "HoorayKit", "HoorayBasics", "HoorayMessages"],
+            dependencies: ["HoorayText", "HoorayGtk", "HoorayClient", "HoorayKit", "HoorayBasics", "HoorayMessages"],
             path: "Sources/hooray-app"
         ),
 
@@ -310,7 +323,8 @@ let package = Package(
             exclude: ["notification_server.py", "ai_server.py"]
         ),
 
-        .testTarget(name: "HoorayKitTests", dependencies: ["HoorayKit", "HoorayKitTesting", "HoorayTesting"]),
+        .testTarget(
+            name: "HoorayKitTests", dependencies: ["HoorayText", "HoorayKit", "HoorayKitTesting", "HoorayTesting"]),
         .testTarget(name: "HoorayClientTests", dependencies: ["HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
@@ -319,6 +333,7 @@ let package = Package(
         .testTarget(
             name: "HoorayConfigTests",
             dependencies: [
+                "HoorayText",
                 "HoorayConfig", "HoorayKit", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin",
                 "SwapsPlugin", "HoorayTesting",
             ]),
@@ -346,7 +361,8 @@ let package = Package(
         .testTarget(name: "HoorayCommandsTests", dependencies: ["HoorayCommands", "HoorayKit"]),
         .testTarget(
             name: "HoorayTransferTests", dependencies: ["HoorayTransfer", "HoorayKit", "HoorayStorage", "WinsPlugin"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HooraySystemTesting", "HoorayKit", "HoorayTesting"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["HoorayText", "HooraySystemTesting", "HoorayKit", "HoorayTesting"]),
         .testTarget(
             name: "HoorayAITests",
             dependencies: [

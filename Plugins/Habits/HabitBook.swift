@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// What finding a habit by name needs of each habit: read without its history, so that looking one
 /// up among thousands holds only their names.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The names of the habit commands that change a habit, as ``HabitsPlugin/commands`` declares them.
 enum HabitCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The habits plugin's commands: `hooray habits …`, also written `hooray habit …`.
 extension HabitsPlugin {

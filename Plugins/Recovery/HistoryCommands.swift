@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 extension RecoveryPlugin {
     /// `hooray recovery list`, `edit` and `delete`.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The recovery plugin's commands: `hooray reject`, `hooray recovery …` and `hooray challenge …`.
 extension RecoveryPlugin {

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// Rejection recovery (seed 002, ResilientMe): log a rejection in 30 seconds, get a plan that fits,
 /// a gentle follow-up a day later, a daily check-in and a daily challenge.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The reminders plugin's commands: `hooray remind "Call mom" --at 18:00`, and `hooray remind list`,
 /// `edit` and `remove`.

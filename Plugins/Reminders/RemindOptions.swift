@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// What `hooray remind` and `hooray remind edit` were told, read and checked before anything is
 /// saved.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// `hooray remind add … --to-file`: the reminder as a `[[plugins.reminders.reminder]]` of the user's
 /// hooray.toml, which `hooray` writes (keeping the file's comments) and the user can then change by hand.

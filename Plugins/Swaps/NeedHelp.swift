@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// "I need help": for a craving, the swaps that worked most often and 90 seconds of calm breathing
 /// (the seed's emergency plan: "your top 3 swaps and a 90-second calming audio").

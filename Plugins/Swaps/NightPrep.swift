@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// `hooray swap prep`: up to three swaps for the user's next day, shown by Morning Focus.
 extension SwapsPlugin {

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// `hooray swap list`, `edit` and `delete`, and `hooray swap prep remove`: so that a swap saved by
 /// mistake can be fixed or taken away, and no longer counts toward the streak.

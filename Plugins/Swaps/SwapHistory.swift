@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 extension SwapsPlugin {
     /// The most days `hooray swap history --days` shows: a year.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 extension SwapsPlugin {
     /// The longest swap, in characters.

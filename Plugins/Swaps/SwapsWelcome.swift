@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The first-run screen and the tutorial (seed 004, "Onboarding"): the loop of Morning Focus, the
 /// swap and Night Prep, shown once before the first swap command's reply; `hooray swap tutorial`

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayKit
 import HoorayMessages
+import HoorayText
 
 /// The wins plugin's commands: `hooray win`, `hooray moments`, `hooray journey`, `hooray` alone and
 /// `hooray about`.

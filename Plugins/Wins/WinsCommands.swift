@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// A moment to log, as `hooray win` or the welcome's "Log it" button gives it.
 struct LogRequest: Sendable, Hashable {

@@ -2,6 +2,7 @@ import Foundation
 import HoorayClient
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 /// One status-bar line, formatted for a bar: waybar, i3blocks, polybar, or plain text.
 public struct BarLine: Sendable, Equatable {

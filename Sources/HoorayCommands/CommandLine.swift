@@ -2,6 +2,7 @@ import Foundation
 import HoorayClient
 import HoorayConfig
 import HoorayKit
+import HoorayText
 
 /// A plugin command's words, parsed against its ``CommandSpec``.
 public struct ParsedCommandLine: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// Keeps a mistyped command from being saved as free text: `hooray swap histroy` is not a swap named
 /// "histroy", `hooray win list` is not a moment named "list".

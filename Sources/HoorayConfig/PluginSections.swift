@@ -1,4 +1,5 @@
 import HoorayKit
+import HoorayText
 
 /// One plugin's part of the configuration: its `[plugins.NAME]` table, whether it is enabled and
 /// its own celebration style.

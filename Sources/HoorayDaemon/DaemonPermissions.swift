@@ -3,6 +3,7 @@ import HoorayClient
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit
+import HoorayText
 import Logging
 
 extension Daemon {

@@ -3,6 +3,7 @@ import HoorayClient
 import HoorayCommands
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 /// The daemon's side of the `hooray` front door: a small program users run as `hooray`, which
 /// hands a command line to the running `hoorayd` and prints the answer, so that `hooray win` costs

@@ -1,4 +1,5 @@
 import HoorayKit
+import HoorayText
 
 /// Turning plain text into notification body markup that shows exactly that text.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// Why a plugin's standard output could not be read as frames; the plugin is stopped for it.
 public enum FrameError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 import Logging
 
 /// The host's methods a plugin calls, each in the plugin's own namespace and behind its permission.

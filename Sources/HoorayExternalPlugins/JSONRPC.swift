@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// A JSON-RPC 2.0 request id: a number or a string.
 public enum RPCID: Sendable, Hashable, CustomStringConvertible {

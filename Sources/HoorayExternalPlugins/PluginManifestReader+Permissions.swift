@@ -1,5 +1,6 @@
 import HoorayConfig
 import HoorayKit
+import HoorayText
 
 /// Reading a `plugin.toml`'s `permissions`: `notify` (or `notifications`), `schedule`, `storage`,
 /// `ai`, `network` and `network:HOST`.

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayConfig
 import HoorayKit
+import HoorayText
 
 #if canImport(Glibc)
     import Glibc

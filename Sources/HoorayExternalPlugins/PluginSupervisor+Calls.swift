@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 import HoorayThreads
 import Logging
 

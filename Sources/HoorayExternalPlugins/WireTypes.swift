@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The members of a call's `params`, read one by one: a missing, mistyped or unknown member is a
 /// -32602 error that names it, and nothing is done.

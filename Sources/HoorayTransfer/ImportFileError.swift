@@ -1,6 +1,7 @@
 import Foundation
 import HoorayBasics
 import HoorayKit
+import HoorayText
 
 /// Why an import file cannot be read; the description names the file, the line or field, and the fix.
 public struct ImportFileError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import HoorayBasics
 import HoorayClient
 import HoorayKit
+import HoorayText
 import Synchronization
 
 /// The app's one way to hoorayd: every request goes through here, over the control socket, as the

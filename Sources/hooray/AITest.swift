@@ -4,6 +4,7 @@ import HoorayAI
 import HoorayCLIHost
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 /// What to do about a failed AI request, by whose problem it is: the service's (a 5xx, busy,
 /// unreachable), the key (401, 403), the address (404) or the `[ai]` section. `hooray doctor` and

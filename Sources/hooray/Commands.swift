@@ -8,6 +8,7 @@ import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayText
 
 struct Inbox: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import HoorayClient
 import HoorayConfig
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 extension ConfigCommand {
     struct Get: AsyncParsableCommand, OffersJSON {

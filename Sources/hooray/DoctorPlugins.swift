@@ -3,6 +3,7 @@ import HoorayCLIHost
 import HoorayClient
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 extension Doctor {
     /// The plugins in other languages: a held one (its plugin.toml asks for a permission the user

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayKit
 import HoorayStorage
+import HoorayText
 
 /// Where `hooray export -o` writes, looked at and written without following a symbolic link there
 /// and without replacing a file someone else made: `-o` may name a file in a folder others may

@@ -2,6 +2,7 @@ import Foundation
 import HoorayCLIHost
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 #if canImport(Glibc)
     import Glibc

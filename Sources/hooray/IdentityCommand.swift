@@ -7,6 +7,7 @@ import HoorayEngine
 import HoorayIdentity
 import HoorayKit
 import HoorayStorage
+import HoorayText
 
 struct IdentityCommand: AsyncParsableCommand, OffersJSON {
     static var configuration: CommandConfiguration {

@@ -5,6 +5,7 @@ import HoorayCommands
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayText
 
 struct Missed: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(

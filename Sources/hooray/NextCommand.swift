@@ -6,6 +6,7 @@ import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayText
 
 struct Next: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(

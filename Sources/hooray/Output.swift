@@ -2,6 +2,7 @@ import Foundation
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayText
 
 /// Formatting of the CLI's text output.
 enum Output {

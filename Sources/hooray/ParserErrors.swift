@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 /// What swift-argument-parser refuses in one of `hooray`'s own command lines, said the way every
 /// other refusal of `hooray` is: `hooray COMMAND: the problem; did you mean …?`, the command's usage,

@@ -6,6 +6,7 @@ import HoorayConfig
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayText
 
 /// Every plugin command, from the registered plugins.
 let commandTree: CommandTree = {

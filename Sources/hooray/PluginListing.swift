@@ -3,6 +3,7 @@ import HoorayCLIHost
 import HoorayCommands
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 extension PluginCommandLine {
     /// Runs a built-in plugin's listing (``CommandSpec/streams``) in this process: it reads the

@@ -3,6 +3,7 @@ import Foundation
 import HoorayConformance
 import HoorayEngine
 import HoorayKit
+import HoorayText
 
 /// `hooray plugin test PATH`: the conformance kit.
 struct PluginTest: AsyncParsableCommand, OffersJSON {

@@ -5,6 +5,7 @@ import HoorayCommands
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayText
 import HoorayTransfer
 
 /// `hooray export`: the user's data in a documented, versioned file (docs/export.md).

@@ -180,6 +180,8 @@ struct HonestAnswersTests {
             let daemon = try ChildProcess(
                 HoorayFixture.binDirectory + "/hoorayd", arguments: [], environment: fixture.environment())
             let status = await daemon.waitForExit(timeout: .seconds(30))
+            // Its last words may still be in the pipe when it has exited.
+            await daemon.waitForOutputToEnd(timeout: .seconds(10))
             #expect(status == .exited(78), "\(daemon.standardError)")
             #expect(daemon.standardError.contains("hooray.toml:5:"), "\(daemon.standardError)")
             // The win was shown as usual.

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayKit
 import HooraySystemTesting
+import HoorayText
 import Testing
 
 /// Issue 29, items 8 and 11: `hooray remind` keeps to the limits every other text has and lists

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayConfig
 import HoorayKit
+import HoorayText
 import Testing
 
 @Suite struct DecoderTests {

@@ -1,4 +1,5 @@
 import HoorayKit
+import HoorayText
 import Testing
 
 @Suite struct TerminalTextTests {

@@ -1,4 +1,5 @@
 import HoorayKit
+import HoorayText
 import Testing
 
 /// Issue 29, item 8: one limit per kind of text, and what may be in it.

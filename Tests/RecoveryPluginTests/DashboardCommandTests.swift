@@ -1,6 +1,7 @@
 import Foundation
 import HoorayKit
 import HoorayKitTesting
+import HoorayText
 import Testing
 
 @testable import RecoveryPlugin

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The habit list of `hooray habit list`: each habit with its streak and what today is for it.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The dashboard as the terminal shows it: "Your Resilience", the score line, then this week's
 /// reality, patterns, the recovery-time trend and the streaks. Columns are aligned in terminal

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// One of a few named choices with an emoji, such as a kind of rejection or a mood: shown as
 /// `💔 Dating`, typed as `dating`.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The Moments list of `hooray moments`: every logged moment, newest first, by local day.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// Says how long ago something happened, the way the Moments list shows it: "5 min ago".
 ///

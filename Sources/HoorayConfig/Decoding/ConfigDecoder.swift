@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// Decodes a plugin's `Configuration` (or any other section) from the configuration, reporting
 /// every problem at the `file:line:column` where it is written.

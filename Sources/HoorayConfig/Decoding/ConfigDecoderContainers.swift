@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The `Decoder` handed to a type's `init(from:)` for one node, and its single-value container.
 ///
