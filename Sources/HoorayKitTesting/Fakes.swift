@@ -411,10 +411,7 @@ public struct PluginTestHarness: Sendable {
     ///     by default that of an empty section.
     public init(
         pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
-        nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
-            if case .once(let date) = schedule { return date }
-            return nil
-        },
+        nextDue: @escaping @Sendable (Schedule) -> Date? = PluginTestHarness.onceOnly,
         ai: any PraiseProvider = NoPraiseProvider(),
         celebrationStyle: CelebrationStyle = .calm,
         configuration: (any Sendable)? = nil
@@ -427,10 +424,7 @@ public struct PluginTestHarness: Sendable {
     /// Creates a harness whose celebrations pick from `celebrationPhrases` (Hooray's own tests).
     package init(
         pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
-        nextDue: @escaping @Sendable (Schedule) -> Date? = { schedule in
-            if case .once(let date) = schedule { return date }
-            return nil
-        },
+        nextDue: @escaping @Sendable (Schedule) -> Date? = PluginTestHarness.onceOnly,
         ai: any PraiseProvider = NoPraiseProvider(),
         celebrationStyle: CelebrationStyle = .calm,
         celebrationPhrases: CelebrationPhrases,
@@ -451,6 +445,13 @@ public struct PluginTestHarness: Sendable {
             pluginName: pluginName, reminders: reminders, notices: notices, storage: storage, records: storage,
             clock: clock, timeZone: timeZone, logger: logger, ai: ai, background: background,
             celebrations: celebrations, configuration: configuration)
+    }
+
+    /// The fake reminder book's next due instants by default: a one-off's instant, and none for a
+    /// repeating schedule (give `nextDue` to compute those).
+    public static let onceOnly: @Sendable (Schedule) -> Date? = { schedule in
+        if case .once(let date) = schedule { return date }
+        return nil
     }
 
     /// The harness's context with another celebration center, such as one that fails, to test what

@@ -153,13 +153,6 @@ struct FrontDoorTests {
         }
     }
 
-    /// The requests waiting in the spool for hoorayd.
-    func spoolFiles(_ fixture: HoorayFixture) throws -> [String] {
-        let folder = fixture.home.appending("data/hooray/spool")
-        guard FileManager.default.fileExists(atPath: folder) else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
-    }
-
     /// How many notifications of the server mention `text`, once at least one does; `nil` when none
     /// came within 30 s.
     func shownOnceThere(_ server: TestNotificationServer, _ text: String) async -> Int? {
@@ -182,7 +175,7 @@ struct FrontDoorTests {
             #expect(win.standardError.components(separatedBy: note).count == 2, "\(win.standardError)")
             #expect(win.standardOutput.isEmpty, "\(win.standardOutput)")
             // The front door took its line back; the full program's request waits, once.
-            #expect(try spoolFiles(fixture).count == 1)
+            #expect(try fixture.spoolFiles().count == 1)
 
             // Once it runs again, hoorayd finds the front door's line withdrawn, and runs the full
             // program's request from the spool: one moment, one notification.
@@ -196,7 +189,7 @@ struct FrontDoorTests {
             #expect(await fixture.waitUntilSettled(daemon))
             #expect(try await moments(fixture).filter { $0.text == "Stretched for a minute" }.count == 1)
             #expect(try server.notifications().filter { $0.body.contains("Stretched for a minute") }.count == 1)
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
             #expect(await daemon.stop() == .exited(0))
         }
     }
@@ -209,7 +202,7 @@ struct FrontDoorTests {
             daemon.send(SIGSTOP)
             let win = try await fixture.hooray("win", "Kept through a crash")
             #expect(win.status == .exited(75), "\(win.standardError)")
-            #expect(try spoolFiles(fixture).count == 1)
+            #expect(try fixture.spoolFiles().count == 1)
             // Killed while frozen: what it had read of the socket is gone, the spool is not.
             daemon.send(SIGKILL)
             #expect(await daemon.waitForExit(timeout: .seconds(10)) != nil)
@@ -225,7 +218,7 @@ struct FrontDoorTests {
                 "\(next.standardError)")
             #expect(await shownOnceThere(server, "Kept through a crash") == 1)
             #expect(try await moments(fixture).filter { $0.text == "Kept through a crash" }.count == 1)
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
             #expect(await next.stop() == .exited(0))
         }
     }
@@ -266,7 +259,7 @@ struct FrontDoorTests {
             let win = try await fixture.hooray("win", "Waited in the queue")
             #expect(win.status == .exited(75), "\(win.standardError)")
             #expect(win.standardError.contains("hoorayd is not taking connections"), "\(win.standardError)")
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
             for fd in queued { close(fd) }
             daemon.send(SIGCONT)
             #expect(await fixture.waitUntilSettled(daemon))
@@ -379,7 +372,7 @@ struct FrontDoorTests {
             #expect(win.status == .exited(0), "\(win.standardError)")
             #expect(win.standardOutput.hasPrefix("Moment logged"), "\(win.standardOutput)")
             #expect(try await moments(fixture).filter { $0.text == "Cut off" }.count == 1)
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
         }
     }
 
@@ -413,7 +406,7 @@ struct FrontDoorTests {
                 win.standardError.contains("hoorayd stopped without answering, so your moment was saved here."),
                 "\(win.standardError)")
             #expect(try await moments(fixture).filter { $0.text == "Handed back" }.count == 1)
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
         }
     }
 }

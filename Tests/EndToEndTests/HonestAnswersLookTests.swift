@@ -29,7 +29,7 @@ extension HonestAnswersTests {
             let again = try await fixture.hooray("journey")
             #expect(again.status == .exited(0), "\(again.standardError)")
             #expect(again.standardOutput.contains("Watered the plants"))
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
             #expect(try server.notifications().count == 1)
             #expect(await daemon.stop() == .exited(0))
         }
@@ -52,15 +52,8 @@ extension HonestAnswersTests {
     }
 }
 
-/// The spool and the tables of a fixture's data folder, read as another program would.
+/// The tables of a fixture's database, read as another program would.
 extension HonestAnswersTests {
-    /// The requests waiting in the spool for hoorayd.
-    func spoolFiles(_ fixture: HoorayFixture) throws -> [String] {
-        let folder = fixture.home.appending("data/hooray/spool")
-        guard FileManager.default.fileExists(atPath: folder) else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
-    }
-
     /// The tables of the real SQLite file, read by another program.
     func tables(_ fixture: HoorayFixture) async throws -> [String] {
         let read = try await ProcessRunner.run(

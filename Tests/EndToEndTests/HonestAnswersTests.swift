@@ -82,7 +82,7 @@ struct HonestAnswersTests {
                 habit.standardError.contains("what you asked is kept, and hoorayd does it once when it goes on."),
                 "\(habit.standardError)")
             // Both wait in the spool, and nothing ran outside hoorayd.
-            #expect(try spoolFiles(fixture).count == 2)
+            #expect(try fixture.spoolFiles().count == 2)
             #expect(try server.notifications().filter { $0.body.contains("Watered the plants") }.isEmpty)
             // hooray's own commands say the daemon is there but not answering: busy, not "not running".
             let frozen = try await fixture.hooray("status")
@@ -113,7 +113,7 @@ struct HonestAnswersTests {
             #expect(nextDue != nil, "hoorayd did not schedule the habit added while it was frozen")
 
             #expect(try await moments(fixture).filter { $0.text == "Watered the plants" }.count == 1)
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
             #expect(await fixture.waitUntilSettled(daemon))
             #expect(try server.notifications().filter { $0.body.contains("Watered the plants") }.count == 1)
             #expect(await daemon.stop() == .exited(0))
@@ -542,7 +542,7 @@ struct HonestAnswersTests {
                 let output = try await fixture.hooray(arguments: arguments)
                 #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
             }
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
             #expect(try await tables(fixture).contains("record"))
             #expect(try await !tables(fixture).contains("request"))
 
@@ -555,11 +555,11 @@ struct HonestAnswersTests {
                 #expect(output.status == .exited(0), "\(arguments): \(output.standardError)")
                 #expect(!output.standardOutput.isEmpty, "\(arguments)")
             }
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
 
             let drink = try await fixture.hooray("water", "drink")
             #expect(drink.status == .exited(0), "\(drink.standardError)")
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
             #expect(await fixture.waitUntilSettled(daemon))
             #expect(try server.notifications().filter { $0.summary == "Moment logged" }.count == 1)
             #expect(await daemon.stop() == .exited(0))

@@ -49,7 +49,7 @@ extension FrontDoorTests {
                     containing: "ran request \(id), left in the spool", in: .standardError, timeout: .seconds(30)),
                 "\(daemon.standardError)")
             #expect(await shownOnceThere(server, "Left in the spool") == 1)
-            #expect(try spoolFiles(fixture).isEmpty)
+            #expect(try fixture.spoolFiles().isEmpty)
             #expect(try await moments(fixture).filter { $0.text == "Left in the spool" }.count == 1)
             #expect(await daemon.stop() == .exited(0))
         }

@@ -170,6 +170,13 @@ final class HoorayFixture: Sendable {
         return child
     }
 
+    /// The requests waiting in the spool for hoorayd (docs/protocol.md, "One writer").
+    func spoolFiles() throws -> [String] {
+        let folder = home.appending("data/hooray/spool")
+        guard FileManager.default.fileExists(atPath: folder) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
+    }
+
     /// Runs `hooray` with arguments and waits for it.
     func hooray(_ arguments: String..., fakeTime: String? = nil, environment extra: [String: String] = [:])
         async throws -> ProcessOutput
