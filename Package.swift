@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "HoorayStorage",
             dependencies: [
-                "HoorayKit", "HoorayBasics", .product(name: "GRDB", package: "GRDB.swift"),
+                "HoorayKit", "HoorayBasics", "HoorayClient", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own calls, for binding many rows without a copy of each value.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -340,7 +340,7 @@ let package = Package(
         .testTarget(name: "HoorayTOMLTests", dependencies: ["HoorayTOML", "HoorayTesting"]),
         .testTarget(
             name: "HoorayStorageTests",
-            dependencies: ["HoorayStorage", "HoorayKit", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HoorayStorage", "HoorayKit", "HoorayClient", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "HoorayDeliveryTests",
             dependencies: [

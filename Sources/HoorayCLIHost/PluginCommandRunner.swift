@@ -177,7 +177,7 @@ public final class PluginCommandRunner: Sendable {
         if spool.holds(id) {
             throw PluginCommandFailed(
                 message:
-                    "hoorayd closed the connection without answering; \(words.thing) is kept, and hoorayd \(words.done == "saved" ? "saves" : "does") it once when it starts again.",
+                    "hoorayd closed the connection without answering; \(words.thing) is kept, and hoorayd \(words.done == "saved" ? "saves" : "does") it once it gets to it (after its next connection, or when it starts again).",
                 status: .busy, mayHaveRun: true)
         }
         throw PluginCommandFailed(

@@ -178,7 +178,6 @@ public enum Daemon {
         let barFeed = StatusBarFeed(engine: engine)
         let spool = RequestSpool(paths: paths)
         let taken = TakenRequests()
-        let sweeper = LeftoverSweeper(spool: spool, logger: logger)
         let handle: @Sendable (ControlRequest) async -> ControlResponse = { request in
             switch request {
             case .bar:
@@ -205,6 +204,19 @@ public enum Daemon {
             case .reload:
                 let result = await reload(engine: engine, state: state, logLevel: logLevel, logger: logger)
                 return ControlResponse(ok: result == nil, message: result)
+            case .deleteData:
+                // The one writer deletes: what waits in the spool first (it would run into the
+                // emptied database), then the database. `hooray delete-my-data` then deletes the
+                // identity and asks for a reload, which brings the configured reminders back.
+                spool.removeAll()
+                let deleted: DeletedData
+                do {
+                    deleted = try await database.deleteUserData()
+                } catch {
+                    return ControlResponse(ok: false, message: "nothing was deleted: \(error)")
+                }
+                logger.info("deleted the user's data at their request (hooray delete-my-data)")
+                return ControlResponse(ok: true, deleted: deleted)
             case .plugins:
                 let reports = await PluginReport.reports(
                     catalog: state.catalog, enabled: state.configuration.enabledPlugins, engine: engine)
@@ -267,8 +279,17 @@ public enum Daemon {
                 // command of a built-in plugin goes back to the full program, untouched. The front
                 // door's spooled copy is taken either way: whoever takes it first (this, or the
                 // front door withdrawing it after waiting in vain) decides whether it runs here.
-                if let duplicate = SpoolTaking.take(requestID, spool: spool, memory: taken, logger: logger) {
-                    return duplicate.ok ? ControlResponse(ok: true, handOver: true) : duplicate
+                // A line not taken here is never handed back: it ran already (from the spool, while
+                // its front door was stopped), or may have (before a restart).
+                if var notTaken = SpoolTaking.take(requestID, spool: spool, memory: taken, logger: logger) {
+                    let line =
+                        notTaken.duplicate == true
+                        ? "hooray: hoorayd ran this command already (it was kept while it could not answer), so it was not run again.\n"
+                        : "hooray: \(notTaken.message ?? "hoorayd did not run this command"); it was not run now.\n"
+                    notTaken.output = CommandOutput(
+                        writes: [.init(to: 2, text: line)],
+                        status: notTaken.duplicate == true ? 0 : ExitStatus.busy.rawValue)
+                    return notTaken
                 }
                 guard
                     let tree = state.commandTree,
@@ -281,6 +302,10 @@ public enum Daemon {
                 return answer
             }
         }
+        // Requests left in the spool while no hoorayd read them run now, once each, and again after
+        // connections (below).
+        let sweeper = LeftoverSweeper(spool: spool, logger: logger, handle: handle)
+        sweeper.poke()
         control.start(
             follow: { request in
                 switch request {
@@ -303,8 +328,6 @@ public enum Daemon {
             // A client turned away may have left its request kept: it runs once it is old enough.
             turnedAway: { sweeper.poke() },
             handler: handle)
-        // Requests left in the spool while no hoorayd read them run now, once each.
-        sweeper.start(handle: handle)
 
         // Signals come through a thread that blocks in read(2), not through Dispatch signal sources
         // (service-lifecycle's UnixSignals), which would start Dispatch's worker pool and its 1 Hz
@@ -345,6 +368,8 @@ public enum Daemon {
             logger.error("hoorayd stopped with an error: \(error)")
         }
         router.cancel()
+        // What waits in the spool now is the next hoorayd's: nothing more is taken while stopping.
+        sweeper.stop()
         control.shutdown()
         await engine.stopExternalPlugins()
         alarm.shutdown()

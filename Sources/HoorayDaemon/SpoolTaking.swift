@@ -30,25 +30,29 @@ enum SpoolTaking {
                     "request_id must be a request id (a UUID: letters, digits and dashes, at most 64), so nothing was done"
             )
         }
+        let outcome: TakenRequests.Outcome
         do {
-            if try spool.take(requestID) {
-                memory.remember(requestID)
-                return nil
-            }
+            outcome = try memory.take(requestID, from: spool)
         } catch {
             return ControlResponse(ok: false, message: "the request was not run: \(error)")
         }
-        if memory.contains(requestID) {
+        switch outcome {
+        case .taken:
+            return nil
+        case .ranAlready:
             logger.info("request \(requestID) was run already; not running it again")
             return ControlResponse(
                 ok: true, message: "request \(requestID) was run already, so it was not run again", duplicate: true)
+        case .unknown:
+            logger.info(
+                "request \(requestID) is not in the spool (withdrawn by its client, taken before a restart, or never kept); not running it"
+            )
+            return ControlResponse(
+                ok: false,
+                message:
+                    "hoorayd has no record of this request, so it did not run it now; it may have run before hoorayd restarted: check before trying again"
+            )
         }
-        logger.info("request \(requestID) is not in the spool (withdrawn by its client, or never kept); not running it")
-        return ControlResponse(
-            ok: false,
-            message:
-                "request \(requestID) is not in the spool, so it was not run: keep a request in spool/\(requestID).json before sending it with its request_id (docs/protocol.md, \"One writer\"), or send it without one"
-        )
     }
 
     /// Runs the requests left in the spool, oldest first, through `handle` (which takes each file as
@@ -57,20 +61,24 @@ enum SpoolTaking {
     static func runLeftovers(
         spool: RequestSpool, logger: Logger, handle: @Sendable (ControlRequest) async -> ControlResponse
     ) async {
-        while true {
+        while !Task.isCancelled {
             let now = Date().timeIntervalSince1970
             let waiting = spool.waiting()
-            var youngest: Double?
+            // The oldest of the files too young to run yet, its time of writing in the future read
+            // as now (a clock stepped back): it is the next one due.
+            var nextDue: Double?
             for request in waiting {
-                guard request.writtenAt <= now - leftAfter else {
-                    youngest = max(youngest ?? request.writtenAt, request.writtenAt)
+                let writtenAt = min(request.writtenAt, now)
+                guard writtenAt <= now - leftAfter else {
+                    nextDue = min(nextDue ?? writtenAt, writtenAt)
                     continue
                 }
+                guard !Task.isCancelled else { return }
                 await runLeftover(request.id, spool: spool, logger: logger, handle: handle)
             }
-            guard let youngest else { return }
+            guard let nextDue else { return }
             do {
-                try await TaskTimer.sleep(for: .seconds(max(0.1, youngest + leftAfter - now)))
+                try await TaskTimer.sleep(for: .seconds(min(leftAfter, max(0.1, nextDue + leftAfter - now))))
             } catch {
                 return
             }
@@ -127,20 +135,38 @@ final class TakenRequests: Sendable {
     static let capacity = 4096
     private let state = Mutex<(ids: Set<String>, order: [String], next: Int)>(([], [], 0))
 
-    func remember(_ id: String) {
-        state.withLock { state in
-            guard state.ids.insert(id).inserted else { return }
-            if state.order.count < Self.capacity {
-                state.order.append(id)
-            } else {
-                state.ids.remove(state.order[state.next])
-                state.order[state.next] = id
-                state.next = (state.next + 1) % Self.capacity
+    /// What came of taking a request off the spool.
+    enum Outcome {
+        /// This caller took it: it runs now.
+        case taken
+        /// This hoorayd took it before: it ran once.
+        case ranAlready
+        /// It is not in the spool, and this hoorayd never took it.
+        case unknown
+    }
+
+    /// Takes request `id` off `spool`, remembering it; the take and the memory are one step, so that
+    /// two copies of one request read at once are told apart as taken and ran already.
+    func take(_ id: String, from spool: RequestSpool) throws(SpoolError) -> Outcome {
+        try state.withLock { state throws(SpoolError) -> Outcome in
+            if try spool.take(id) {
+                Self.remember(id, in: &state)
+                return .taken
             }
+            return state.ids.contains(id) ? .ranAlready : .unknown
         }
     }
 
-    func contains(_ id: String) -> Bool { state.withLock { $0.ids.contains(id) } }
+    private static func remember(_ id: String, in state: inout (ids: Set<String>, order: [String], next: Int)) {
+        guard state.ids.insert(id).inserted else { return }
+        if state.order.count < capacity {
+            state.order.append(id)
+        } else {
+            state.ids.remove(state.order[state.next])
+            state.order[state.next] = id
+            state.next = (state.next + 1) % capacity
+        }
+    }
 }
 
 /// Runs what waits in the spool when asked: at start, after each connection (a request that came in
@@ -150,51 +176,60 @@ final class TakenRequests: Sendable {
 final class LeftoverSweeper: Sendable {
     private let spool: RequestSpool
     private let logger: Logger
-    private let state = Mutex<(sweeping: Bool, again: Bool)>((false, false))
-    private let handler = Mutex<(@Sendable (ControlRequest) async -> ControlResponse)?>(nil)
+    private let handle: @Sendable (ControlRequest) async -> ControlResponse
+    private let state = Mutex<(sweeping: Bool, again: Bool, stopped: Bool, task: Task<Void, Never>?)>(
+        (false, false, false, nil))
 
-    init(spool: RequestSpool, logger: Logger) {
+    /// - Parameter handle: What runs a request, as the control server's handler does.
+    init(
+        spool: RequestSpool, logger: Logger, handle: @escaping @Sendable (ControlRequest) async -> ControlResponse
+    ) {
         self.spool = spool
         self.logger = logger
+        self.handle = handle
     }
 
-    /// Sets what runs a request, and sweeps once.
-    func start(handle: @escaping @Sendable (ControlRequest) async -> ControlResponse) {
-        handler.withLock { $0 = handle }
-        poke()
-    }
-
-    /// Sweeps, unless a sweep is under way (which then looks once more before it ends).
+    /// Sweeps, unless a sweep is under way (which then looks once more before it ends) or hoorayd
+    /// is stopping.
     func poke() {
-        let starts = state.withLock { state -> Bool in
-            if state.sweeping {
-                state.again = true
-                return false
-            }
-            state = (true, false)
-            return true
-        }
-        guard starts, let handle = handler.withLock({ $0 }) else {
-            if starts { state.withLock { $0 = (false, false) } }
-            return
-        }
         let spool = spool
         let logger = logger
-        Task {
-            while true {
-                if !spool.waiting().isEmpty {
-                    await SpoolTaking.runLeftovers(spool: spool, logger: logger, handle: handle)
-                }
-                let done = state.withLock { state -> Bool in
-                    if state.again {
-                        state.again = false
-                        return false
+        let handle = handle
+        state.withLock { state in
+            guard !state.stopped else { return }
+            if state.sweeping {
+                state.again = true
+                return
+            }
+            state.sweeping = true
+            state.again = false
+            state.task = Task {
+                while true {
+                    if !spool.waiting().isEmpty {
+                        await SpoolTaking.runLeftovers(spool: spool, logger: logger, handle: handle)
                     }
-                    state.sweeping = false
-                    return true
+                    let done = self.state.withLock { state -> Bool in
+                        if state.again && !state.stopped {
+                            state.again = false
+                            return false
+                        }
+                        state.sweeping = false
+                        state.task = nil
+                        return true
+                    }
+                    if done { return }
                 }
-                if done { return }
             }
         }
+    }
+
+    /// Sweeps no more, and stops a sweep under way (between two requests): hoorayd is stopping, and
+    /// what waits in the spool is the next hoorayd's.
+    func stop() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            state.stopped = true
+            return state.task
+        }
+        task?.cancel()
     }
 }

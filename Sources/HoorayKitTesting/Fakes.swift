@@ -233,7 +233,7 @@ public struct NoStorageForValues: Error, Sendable, CustomStringConvertible {
 }
 
 /// An answer the engine would refuse before pressing the button: one for a button that asks no
-/// question, or one ``ButtonAnswer/problem(_:)`` finds wrong. The plugin was not called.
+/// question, or one the engine finds wrong (a control character, or too long). The plugin was not called.
 public struct AnswerRefused: Error, Sendable, CustomStringConvertible {
     /// Why, in the words `hooray act` prints.
     public let message: String
@@ -490,7 +490,7 @@ public struct PluginTestHarness: Sendable {
     ///   - answer: The answer to the button's question (``NoticeAction/prompt``), as `hooray act`
     ///     hands it over; `nil` for none, as a click on the notification gives. As the engine, the
     ///     harness refuses an answer for a button that asks no question (or is not on the notice),
-    ///     and one with a control character or over ``ButtonAnswer/longest`` characters.
+    ///     and one with a control character or over 1,000 characters.
     /// - Throws: ``AnswerRefused``, without calling the plugin, for an answer the engine refuses;
     ///   otherwise what the plugin's `actionInvoked(_:context:)` threw.
     public func press(

@@ -1,34 +1,13 @@
 import Foundation
 import GRDB
+import HoorayClient
 import HoorayKit
-
-/// What ``HoorayDatabase/deleteUserData()`` removed.
-public struct DeletedData: Sendable, Hashable {
-    /// Notices, shown or waiting.
-    public var notices: Int
-    /// Plugins whose stored data (key-value pairs or records) was removed.
-    public var plugins: [String]
-    /// Recorded reminder occurrences.
-    public var occurrences: Int
-    /// Whether the deleted content was also wiped from the files: the database rewritten and its
-    /// write-ahead log emptied. `false` when another connection kept the log busy throughout; the
-    /// text is then unreachable but may still be in the files until the next checkpoint.
-    public var wipedFromFiles: Bool
-
-    /// Creates a summary.
-    public init(notices: Int, plugins: [String], occurrences: Int, wipedFromFiles: Bool = true) {
-        self.notices = notices
-        self.plugins = plugins
-        self.occurrences = occurrences
-        self.wipedFromFiles = wipedFromFiles
-    }
-}
 
 extension HoorayDatabase {
     /// Removes everything kept about the user: notices, recorded occurrences, every plugin's stored
     /// data (key-value pairs and records), the reminder rules (plugins schedule their configured reminders again when
-    /// activated), the ids of recent commands with their times (the `request` table), and the
-    /// reminders missed while the computer was off (the `missed` table, which keeps their titles).
+    /// activated), and the reminders missed while the computer was off (the `missed` table, which
+    /// keeps their titles).
     ///
     /// One transaction: either all of it goes or, on an error, none. Then the deleted text is wiped
     /// from the files too, also while `hoorayd` has the database open: every connection overwrites

@@ -304,8 +304,17 @@ final class DaemonLink: Sendable {
                 throw ControlError(message: "\(error), so nothing was saved")
             }
         }
-        try connection.send(request)
-        let answer = try connection.receive(within: 15)
+        let answer: ControlConnection.Answer
+        do {
+            try connection.send(request)
+            answer = try connection.receive(within: 15)
+        } catch let error as ControlError {
+            // A hoorayd of another protocol refused it unread: taken back, and kept anew on a try again.
+            if error.requestWasRefused, let id = request.requestID, (try? spool.take(id)) == true {
+                kept.withLock { _ = $0.remove(id) }
+            }
+            throw error
+        }
         if case .answered(let response) = answer {
             // Answered, the request is done with: its file is taken back (a daemon too busy to read
             // it never took it, and a try again keeps it anew).

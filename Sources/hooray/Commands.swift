@@ -225,16 +225,25 @@ struct Act: AsyncParsableCommand {
             warn("hooray act: \(error), so the button was not pressed.")
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
-        try connection.send(request)
-        var answer = try connection.receive(within: PluginCommandRunner.answerWait)
-        if answer == .notYet, !connection.peerIsStopped {
-            answer = try connection.receive(within: PluginCommandRunner.longestWait - PluginCommandRunner.answerWait)
+        var answer: ControlConnection.Answer
+        do {
+            try connection.send(request)
+            answer = try connection.receive(within: PluginCommandRunner.answerWait)
+            if answer == .notYet, !connection.peerIsStopped {
+                answer = try connection.receive(
+                    within: PluginCommandRunner.longestWait - PluginCommandRunner.answerWait)
+            }
+        } catch {
+            // A hoorayd of another protocol refused it unread: the press is taken back, never left
+            // for a later start.
+            if (error as? ControlError)?.requestWasRefused == true { _ = try? spool.take(requestID) }
+            throw error
         }
         guard case .answered(let response) = answer else {
             if answer == .closed {
                 warn(
                     spool.holds(requestID)
-                        ? "hooray act: hoorayd closed the connection without answering; the press is kept, and hoorayd handles it once when it starts again."
+                        ? "hooray act: hoorayd closed the connection without answering; the press is kept, and hoorayd handles it once it gets to it."
                         : "hooray act: hoorayd stopped without answering; the button may or may not have been pressed.")
                 throw ExitCode(spool.holds(requestID) ? ExitStatus.busy.rawValue : ExitStatus.failed.rawValue)
             }

@@ -41,10 +41,34 @@ struct DeleteMyData: AsyncParsableCommand {
                 return
             }
         }
-        // What waits in the spool for hoorayd is the user's too (a win typed while it was stopped):
-        // gone first, so that hoorayd cannot run it into the emptied database.
-        RequestSpool(paths: session.paths).removeAll()
-        let deleted = try await session.database().deleteUserData()
+        // While hoorayd runs, it deletes, as the one writer of the database; otherwise this process
+        // does: what waits in the spool first (a win typed while hoorayd was stopped is the user's
+        // too), then the database.
+        let deleted: DeletedData
+        let answer: ControlResponse?
+        do {
+            answer = try session.send(.deleteData)
+        } catch {
+            warn(
+                "hooray delete-my-data: hoorayd is there but did not answer (it is stopped or very busy): \(error). Nothing was deleted; try again once it answers."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
+        }
+        if let answer {
+            guard answer.ok, let removed = answer.deleted else {
+                if answer.message?.contains("unknown method") == true {
+                    throw CommandFailure(
+                        message:
+                            "the running hoorayd is of an earlier version and cannot delete your data itself; restart it (`systemctl --user restart hooray`) and run `hooray delete-my-data` again. Nothing was deleted"
+                    )
+                }
+                throw CommandFailure(message: answer.message ?? "hoorayd did not delete your data")
+            }
+            deleted = removed
+        } else {
+            RequestSpool(paths: session.paths).removeAll()
+            deleted = try await session.database().deleteUserData()
+        }
         let hadIdentity: Bool
         do {
             hadIdentity = try session.identityVault(plugins: installedPlugins).delete()

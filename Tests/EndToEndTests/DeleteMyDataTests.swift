@@ -37,6 +37,11 @@ struct DeleteMyDataTests {
             #expect(deleted.status == .exited(0))
             #expect(deleted.standardOutput.contains("Deleted 1 notice(s)"))
             #expect(deleted.standardOutput.contains("and your anonymous id"))
+            // hoorayd, the one writer of the database, deleted it.
+            #expect(
+                await daemon.waitForOutput(
+                    containing: "deleted the user's data at their request", in: .standardError, timeout: .seconds(10)),
+                "\(daemon.standardError)")
 
             #expect(try await fixture.hooray("inbox", "--all").standardOutput.contains("No notices yet."))
             let after = try await userID(fixture)

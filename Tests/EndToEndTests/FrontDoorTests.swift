@@ -182,7 +182,8 @@ struct FrontDoorTests {
             daemon.send(SIGCONT)
             #expect(
                 await daemon.waitForOutput(
-                    containing: "is not in the spool (withdrawn by its client, or never kept); not running it",
+                    containing:
+                        "is not in the spool (withdrawn by its client, taken before a restart, or never kept); not running it",
                     in: .standardError,
                     timeout: .seconds(30)), "\(daemon.standardError)")
             #expect(await shownOnceThere(server, "Stretched for a minute") == 1)

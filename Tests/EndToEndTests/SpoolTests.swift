@@ -62,7 +62,7 @@ extension FrontDoorTests {
             let id = UUID().uuidString.lowercased()
             let refused = try exchange(fixture, try await winRequest(fixture, "Never kept", id: id))
             #expect(refused.contains(#""ok":false"#), "\(refused)")
-            #expect(refused.contains("is not in the spool, so it was not run"), "\(refused)")
+            #expect(refused.contains("hoorayd has no record of this request, so it did not run it now"), "\(refused)")
             // The same request without an id is one that only needs to run once as it comes.
             let plain = try exchange(fixture, try await winRequest(fixture, "Sent plainly", id: nil))
             #expect(plain.contains(#""ok":true"#), "\(plain)")

@@ -66,6 +66,7 @@ import Testing
     /// Every member a request writes, each method's with every optional member set.
     static let requests: [ControlRequest] = [
         .status, .reload, .refresh, .plugins, .restart(plugin: "p"), .allow(plugin: "p"), .bar(follow: true), .changes,
+        .deleteData,
         .act(notice: 1, action: "a", answer: "x", requestID: "r"),
         .command(plugin: "p", invocation: fullInvocation, requestID: "r"),
         .run(
@@ -107,7 +108,8 @@ import Testing
                         progress: BarProgress(done: 1, due: 2)))
             ],
             doNotDisturb: true, quietHours: .init(until: Date(timeIntervalSince1970: 0), when: "07:30")),
-        handOver: true, output: CommandOutput(writes: [.init(to: 1, text: "t")], status: 0), change: 3)
+        handOver: true, output: CommandOutput(writes: [.init(to: 1, text: "t")], status: 0), change: 3,
+        deleted: DeletedData(notices: 1, plugins: ["p"], occurrences: 2, wipedFromFiles: false))
 
     static let fullReport = PluginReport(
         name: "p", kind: "external", state: "running", summary: "s", version: "1", apiVersion: "1", pid: 2,

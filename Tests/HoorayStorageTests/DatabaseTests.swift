@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 import HoorayKit
 import HoorayStorage
 import Synchronization

@@ -35,6 +35,10 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// terminal, answering with ``ControlResponse/output``; otherwise it answers
     /// ``ControlResponse/handOver`` having done nothing. `requestID` as for
     /// ``act(notice:action:answer:requestID:)``.
+    /// Delete everything kept about the user in the database (`hooray delete-my-data`): the daemon,
+    /// the one writer, empties the spool and the database, then carries on with the configured
+    /// reminders as after a reload. Answered with ``ControlResponse/deleted``.
+    case deleteData
     case run(arguments: [String], caller: FrontDoorCaller, requestID: String? = nil)
     /// Be told when something a client shows may have changed (a command ran, a notice was posted,
     /// shown or updated, a reminder was planned, a button was pressed): always followed, the
@@ -53,13 +57,14 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     public var requestID: String? {
         switch self {
         case .act(_, _, _, let id), .command(_, _, let id), .run(_, _, let id): id
-        case .status, .reload, .refresh, .plugins, .restart, .allow, .bar, .changes: nil
+        case .status, .reload, .refresh, .plugins, .restart, .allow, .bar, .changes, .deleteData: nil
         }
     }
 
     /// The methods, as the `method` member names them.
     public static let methods = [
         "status", "reload", "refresh", "act", "command", "plugins", "restart", "allow", "bar", "run", "changes",
+        "delete_data",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -78,6 +83,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case "reload": self = .reload
         case "refresh": self = .refresh
         case "changes": self = .changes
+        case "delete_data": self = .deleteData
         case "plugins": self = .plugins
         case "restart": self = .restart(plugin: try container.decode(String.self, forKey: .plugin))
         case "allow": self = .allow(plugin: try container.decode(String.self, forKey: .plugin))
@@ -116,6 +122,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .refresh: try container.encode("refresh", forKey: .method)
         case .plugins: try container.encode("plugins", forKey: .method)
         case .changes: try container.encode("changes", forKey: .method)
+        case .deleteData: try container.encode("delete_data", forKey: .method)
         case .restart(let plugin):
             try container.encode("restart", forKey: .method)
             try container.encode(plugin, forKey: .plugin)
@@ -178,6 +185,8 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     /// For ``ControlRequest/changes``: `0` in the first answer, then the count of changes so far in
     /// each answer after one (changes close together come as one answer).
     public var change: Int?
+    /// For ``ControlRequest/deleteData``: what was removed.
+    public var deleted: DeletedData?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
@@ -187,7 +196,7 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         case invalidValue = "invalid_value"
         case exitCode = "exit_code"
         case handOver = "hand_over"
-        case ok, output, message, status, reply, duplicate, busy, plugins, bar, change
+        case ok, output, message, status, reply, duplicate, busy, plugins, bar, change, deleted
     }
 
     /// Creates a response.
@@ -195,8 +204,9 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
         snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil,
         exitCode: Int32? = nil, plugins: [PluginReport]? = nil, bar: BarSnapshot? = nil, handOver: Bool? = nil,
-        output: CommandOutput? = nil, change: Int? = nil
+        output: CommandOutput? = nil, change: Int? = nil, deleted: DeletedData? = nil
     ) {
+        self.deleted = deleted
         self.change = change
         self.handOver = handOver
         self.output = output
