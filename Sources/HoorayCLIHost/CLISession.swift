@@ -69,12 +69,10 @@ public struct CLISession: Sendable {
         // A reload or restart may stop a plugin in another language (up to 5 s) and wait for its
         // answer to `initialize` (up to 11 s). Otherwise the deadline exceeds every time limit of
         // the daemon's handlers together: status asks the keyring for up to 1 s
-        // (`IdentityVault.statusKeyringWait`) and do-not-disturb for up to 2 s. Deleting the data
-        // rewrites the database file (`VACUUM`), which takes as long as the file is large.
+        // (`IdentityVault.statusKeyringWait`) and do-not-disturb for up to 2 s.
         let timeout =
             switch request {
             case .reload, .restart, .allow: 25
-            case .deleteData: 120
             default: 5
             }
         return try ControlClient.send(request, socketPath: paths.controlSocket, timeout: timeout)

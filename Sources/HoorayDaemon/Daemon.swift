@@ -213,7 +213,10 @@ public enum Daemon {
                 do {
                     deleted = try await database.deleteUserData()
                 } catch {
-                    return ControlResponse(ok: false, message: "nothing was deleted: \(error)")
+                    return ControlResponse(
+                        ok: false,
+                        message:
+                            "the database was left as it was (\(error)); only what waited in the spool was removed")
                 }
                 logger.info("deleted the user's data at their request (hooray delete-my-data)")
                 return ControlResponse(ok: true, deleted: deleted)
@@ -282,6 +285,8 @@ public enum Daemon {
                 // A line not taken here is never handed back: it ran already (from the spool, while
                 // its front door was stopped), or may have (before a restart).
                 if var notTaken = SpoolTaking.take(requestID, spool: spool, memory: taken, logger: logger) {
+                    // Handed back when a sweep took it: the full program's still.
+                    if notTaken.handOver == true { return notTaken }
                     let line =
                         notTaken.duplicate == true
                         ? "hooray: hoorayd ran this command already (it was kept while it could not answer), so it was not run again.\n"
@@ -296,7 +301,10 @@ public enum Daemon {
                     let prepared = FrontDoor.prepare(
                         arguments: arguments, caller: caller, tree: tree,
                         builtIns: Set(state.catalog.builtIns.map(\.name)), hostVersion: version)
-                else { return ControlResponse(ok: true, handOver: true) }
+                else {
+                    if let requestID { taken.handedOver(requestID) }
+                    return ControlResponse(ok: true, handOver: true)
+                }
                 var answer = await runCommand(prepared.invocation, plugin: prepared.plugin, engine: engine)
                 answer.output = FrontDoor.output(for: answer, of: prepared)
                 return answer

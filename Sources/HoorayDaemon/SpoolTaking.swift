@@ -39,6 +39,10 @@ enum SpoolTaking {
         switch outcome {
         case .taken:
             return nil
+        case .handedOver:
+            // A front door line handed back unrun when it was taken (by a sweep while its front
+            // door was stopped): it is still the full program's to run.
+            return ControlResponse(ok: true, handOver: true)
         case .ranAlready:
             logger.info("request \(requestID) was run already; not running it again")
             return ControlResponse(
@@ -59,21 +63,27 @@ enum SpoolTaking {
     /// it runs the request); those written less than ``leftAfter`` seconds ago are looked at again
     /// once they are that old, in case their client did not send them here.
     static func runLeftovers(
-        spool: RequestSpool, logger: Logger, handle: @Sendable (ControlRequest) async -> ControlResponse
+        spool: RequestSpool, logger: Logger, stopped: @Sendable () -> Bool = { false },
+        handle: @Sendable (ControlRequest) async -> ControlResponse
     ) async {
-        while !Task.isCancelled {
+        while !stopped() {
             let now = Date().timeIntervalSince1970
             let waiting = spool.waiting()
-            // The oldest of the files too young to run yet, its time of writing in the future read
-            // as now (a clock stepped back): it is the next one due.
+            // The oldest of the files too young to run yet: it is the next one due.
             var nextDue: Double?
             for request in waiting {
-                let writtenAt = min(request.writtenAt, now)
+                var writtenAt = request.writtenAt
+                if writtenAt > now + 1 {
+                    // Written "in the future" (the clock was stepped back): counted from now on.
+                    _ = utimes(spool.file(request.id), nil)
+                    writtenAt = now
+                }
                 guard writtenAt <= now - leftAfter else {
                     nextDue = min(nextDue ?? writtenAt, writtenAt)
                     continue
                 }
-                guard !Task.isCancelled else { return }
+                // Between two requests, never in the middle of one.
+                guard !stopped() else { return }
                 await runLeftover(request.id, spool: spool, logger: logger, handle: handle)
             }
             guard let nextDue else { return }
@@ -133,7 +143,8 @@ extension ControlRequest {
 final class TakenRequests: Sendable {
     /// How many ids are remembered.
     static let capacity = 4096
-    private let state = Mutex<(ids: Set<String>, order: [String], next: Int)>(([], [], 0))
+    private let state = Mutex<(ids: Set<String>, order: [String], next: Int, handedOver: Set<String>)>(
+        ([], [], 0, []))
 
     /// What came of taking a request off the spool.
     enum Outcome {
@@ -143,6 +154,14 @@ final class TakenRequests: Sendable {
         case ranAlready
         /// It is not in the spool, and this hoorayd never took it.
         case unknown
+        /// This hoorayd took it and handed it back unrun (a front door line that needs the full
+        /// program): it is still to run, by the full program.
+        case handedOver
+    }
+
+    /// Notes that request `id`, taken, was handed back unrun.
+    func handedOver(_ id: String) {
+        state.withLock { _ = $0.handedOver.insert(id) }
     }
 
     /// Takes request `id` off `spool`, remembering it; the take and the memory are one step, so that
@@ -153,15 +172,19 @@ final class TakenRequests: Sendable {
                 Self.remember(id, in: &state)
                 return .taken
             }
+            if state.handedOver.contains(id) { return .handedOver }
             return state.ids.contains(id) ? .ranAlready : .unknown
         }
     }
 
-    private static func remember(_ id: String, in state: inout (ids: Set<String>, order: [String], next: Int)) {
+    private static func remember(
+        _ id: String, in state: inout (ids: Set<String>, order: [String], next: Int, handedOver: Set<String>)
+    ) {
         guard state.ids.insert(id).inserted else { return }
         if state.order.count < capacity {
             state.order.append(id)
         } else {
+            state.handedOver.remove(state.order[state.next])
             state.ids.remove(state.order[state.next])
             state.order[state.next] = id
             state.next = (state.next + 1) % capacity
@@ -177,8 +200,7 @@ final class LeftoverSweeper: Sendable {
     private let spool: RequestSpool
     private let logger: Logger
     private let handle: @Sendable (ControlRequest) async -> ControlResponse
-    private let state = Mutex<(sweeping: Bool, again: Bool, stopped: Bool, task: Task<Void, Never>?)>(
-        (false, false, false, nil))
+    private let state = Mutex<(sweeping: Bool, again: Bool, stopped: Bool)>((false, false, false))
 
     /// - Parameter handle: What runs a request, as the control server's handler does.
     init(
@@ -203,10 +225,12 @@ final class LeftoverSweeper: Sendable {
             }
             state.sweeping = true
             state.again = false
-            state.task = Task {
+            Task {
                 while true {
                     if !spool.waiting().isEmpty {
-                        await SpoolTaking.runLeftovers(spool: spool, logger: logger, handle: handle)
+                        await SpoolTaking.runLeftovers(
+                            spool: spool, logger: logger, stopped: { self.state.withLock { $0.stopped } },
+                            handle: handle)
                     }
                     let done = self.state.withLock { state -> Bool in
                         if state.again && !state.stopped {
@@ -214,7 +238,6 @@ final class LeftoverSweeper: Sendable {
                             return false
                         }
                         state.sweeping = false
-                        state.task = nil
                         return true
                     }
                     if done { return }
@@ -223,13 +246,9 @@ final class LeftoverSweeper: Sendable {
         }
     }
 
-    /// Sweeps no more, and stops a sweep under way (between two requests): hoorayd is stopping, and
-    /// what waits in the spool is the next hoorayd's.
+    /// Sweeps no more: a sweep under way ends before its next request (a request it is running
+    /// runs to its end). hoorayd is stopping, and what waits in the spool is the next hoorayd's.
     func stop() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            state.stopped = true
-            return state.task
-        }
-        task?.cancel()
+        state.withLock { $0.stopped = true }
     }
 }

@@ -45,16 +45,7 @@ struct DeleteMyData: AsyncParsableCommand {
         // does: what waits in the spool first (a win typed while hoorayd was stopped is the user's
         // too), then the database.
         let deleted: DeletedData
-        let answer: ControlResponse?
-        do {
-            answer = try session.send(.deleteData)
-        } catch {
-            warn(
-                "hooray delete-my-data: hoorayd is there but did not answer (it is stopped or very busy): \(error). Nothing was deleted; try again once it answers."
-            )
-            throw ExitCode(ExitStatus.busy.rawValue)
-        }
-        if let answer {
+        if let answer = try Self.askDaemon(session) {
             guard answer.ok, let removed = answer.deleted else {
                 if answer.message?.contains("unknown method") == true {
                     throw CommandFailure(
@@ -88,6 +79,51 @@ struct DeleteMyData: AsyncParsableCommand {
                 "The deleted text can no longer be read through Hooray, but the database stayed busy, so it may "
                     + "still be in the files of \(session.paths.dataDirectory) for a while. Run "
                     + "`hooray delete-my-data --yes` again shortly to wipe it.")
+        }
+    }
+
+    /// Asks a running hoorayd to delete the data (`delete_data`), never one that is stopped, which
+    /// would do it later, after this command said nothing was deleted.
+    ///
+    /// - Returns: Its answer; `nil` when no hoorayd runs.
+    static func askDaemon(_ session: CLISession) throws -> ControlResponse? {
+        let label = "hooray delete-my-data"
+        let connection: ControlConnection?
+        do {
+            connection = try ControlConnection(socketPath: session.paths.controlSocket, timeout: 120)
+        } catch {
+            warn("\(label): \(error.message)")
+            throw ExitCode(error.isBusy ? ExitStatus.busy.rawValue : ExitStatus.failed.rawValue)
+        }
+        guard let connection else { return nil }
+        if connection.peerIsStopped {
+            warn(
+                "\(label): hoorayd is stopped (by a signal or a debugger), so nothing was deleted. Let it go on or stop it, then try again."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
+        }
+        let answer: ControlConnection.Answer
+        do {
+            try connection.send(.deleteData)
+            // Deleting rewrites the database file (`VACUUM`), which takes as long as the file is large.
+            answer = try connection.receive(within: 120)
+        } catch {
+            warn("\(label): \(error)")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
+        switch answer {
+        case .answered(let response):
+            return response
+        case .notYet:
+            warn(
+                "\(label): hoorayd has not answered in 120 s; it may still delete your data. Once it answers (`hooray status`), run `hooray delete-my-data` again: your anonymous id was kept."
+            )
+            throw ExitCode(ExitStatus.busy.rawValue)
+        case .closed:
+            warn(
+                "\(label): hoorayd closed the connection without answering, so your data may or may not be deleted; run `hooray delete-my-data` again once it answers: your anonymous id was kept."
+            )
+            throw ExitCode(ExitStatus.failed.rawValue)
         }
     }
 }

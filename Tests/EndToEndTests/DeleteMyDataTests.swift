@@ -24,6 +24,28 @@ struct DeleteMyDataTests {
         }
     }
 
+    @Test func aStoppedHoorayDIsNotAskedAndNothingIsDeletedLater() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            #expect(try await fixture.hooray("win", "Kept through it").status == .exited(0))
+            #expect(await fixture.waitUntilSettled(daemon))
+            daemon.send(SIGSTOP)
+            let refused = try await fixture.hooray("delete-my-data", "--yes")
+            #expect(refused.status == .exited(75), "\(refused.standardError)")
+            #expect(refused.standardError.contains("hoorayd is stopped"), "\(refused.standardError)")
+            #expect(refused.standardError.contains("nothing was deleted"), "\(refused.standardError)")
+            daemon.send(SIGCONT)
+            // Going on, hoorayd deletes nothing: the request was never sent.
+            #expect(try await fixture.hooray("status").status == .exited(0))
+            let moments = try await fixture.hooray("moments")
+            #expect(moments.standardOutput.contains("Kept through it"), "\(moments.standardOutput)")
+            #expect(!daemon.standardError.contains("deleted the user's data"))
+            #expect(try server.notifications().filter { $0.body.contains("Kept through it") }.count == 1)
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+
     @Test func itRemovesNoticesAndTheIdentityAndTheDaemonCarriesOn() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()

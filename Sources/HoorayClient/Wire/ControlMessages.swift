@@ -35,11 +35,12 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// terminal, answering with ``ControlResponse/output``; otherwise it answers
     /// ``ControlResponse/handOver`` having done nothing. `requestID` as for
     /// ``act(notice:action:answer:requestID:)``.
-    /// Delete everything kept about the user in the database (`hooray delete-my-data`): the daemon,
-    /// the one writer, empties the spool and the database, then carries on with the configured
-    /// reminders as after a reload. Answered with ``ControlResponse/deleted``.
-    case deleteData
     case run(arguments: [String], caller: FrontDoorCaller, requestID: String? = nil)
+    /// Delete everything kept about the user in the database (`hooray delete-my-data`): the daemon,
+    /// the one writer, empties the spool and the database. Answered with ``ControlResponse/deleted``;
+    /// `hooray delete-my-data` then deletes the identity and asks for a ``reload``, which brings the
+    /// configured reminders back.
+    case deleteData
     /// Be told when something a client shows may have changed (a command ran, a notice was posted,
     /// shown or updated, a reminder was planned, a button was pressed): always followed, the
     /// connection stays open and the daemon writes an answer with ``ControlResponse/change`` at
