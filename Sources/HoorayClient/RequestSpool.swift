@@ -111,15 +111,10 @@ public struct RequestSpool: Sendable, Hashable {
     /// The requests waiting, oldest first; temporary files a client left half written (it was
     /// killed) are removed once an hour old.
     public func waiting() -> [Waiting] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
         var found: [Waiting] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in names() {
             var information = stat()
-            guard name != ".", name != "..", stat(folder + "/" + name, &information) == 0 else { continue }
+            guard stat(folder + "/" + name, &information) == 0 else { continue }
             let writtenAt = Double(information.st_mtim.tv_sec) + Double(information.st_mtim.tv_nsec) / 1e9
             if name.hasPrefix(".") {
                 if name.hasSuffix(".tmp"), writtenAt < Double(time(nil)) - 3600 { unlink(folder + "/" + name) }
@@ -138,17 +133,25 @@ public struct RequestSpool: Sendable, Hashable {
     /// - Returns: How many requests that waited were removed.
     @discardableResult
     public func removeAll() -> Int {
-        guard let directory = opendir(folder) else { return 0 }
-        defer { closedir(directory) }
         var removed = 0
+        for name in names() where unlink(folder + "/" + name) == 0 {
+            if !name.hasPrefix("."), name.hasSuffix(".json") { removed += 1 }
+        }
+        return removed
+    }
+
+    /// The names of the folder's entries, `.` and `..` left out; none when there is no folder.
+    private func names() -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard name != ".", name != "..", unlink(folder + "/" + name) == 0 else { continue }
-            if !name.hasPrefix("."), name.hasSuffix(".json") { removed += 1 }
+            if name != ".", name != ".." { names.append(name) }
         }
-        return removed
+        return names
     }
 
     /// The line of request `id`, as its client wrote it; `nil` when it is gone or cannot be read.
