@@ -39,7 +39,7 @@ help:
 	@echo "make screenshots  every screen of hooray-app, light and dark, as PNGs in docs/screenshots/ (under Xvfb)"
 	@echo "make lint   check formatting with swift format, that every target declares what it imports, and the executor's rules"
 	@echo "make docs   build HoorayKit's documentation (DocC); DOCS_FLAGS=--warnings-as-errors to be strict"
-	@echo "make doc-coverage  check that every public symbol of HoorayKit has a doc comment (make test does)"
+	@echo "make doc-coverage  check that every public symbol of the plugin API has a doc comment (make test does)"
 	@echo "make clean  remove build products"
 
 deps:
@@ -172,19 +172,22 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests sdk/swift
 
-# The plugin API's documentation, with the article "Writing a Hooray plugin", as a DocC archive in
-# .build/plugins/Swift-DocC/outputs/HoorayKit.doccarchive. DOCS_FLAGS="--warnings-as-errors" fails on
+# The plugin API's documentation, with the article "Writing a Hooray plugin", as DocC archives in
+# .build/plugins/Swift-DocC/outputs/ (HoorayKit, HoorayCalendar, HoorayCommandLine).
+# DOCS_FLAGS="--warnings-as-errors" fails on
 # a broken link; "--analyze" also notes what is not curated on the landing page.
 DOCS_FLAGS ?=
 
 docs:
-	set -o pipefail; $(SWIFT) package generate-documentation --target HoorayKit $(DOCS_FLAGS) 2>&1 \
+	set -o pipefail; $(SWIFT) package generate-documentation --target HoorayKit --target HoorayCalendar \
+		--target HoorayCommandLine $(DOCS_FLAGS) 2>&1 \
 		| { grep -v 'prohibited flag' || true; }
 
-# Every public symbol of HoorayKit has a doc comment of its own: read from the built module with
-# swift-symbolgraph-extract, in about a second once HoorayKit is built. `make test` runs it.
+# Every public symbol of the plugin API (HoorayKit, HoorayCalendar, HoorayCommandLine, which needs
+# the other two) has a doc comment of its own: read from the built modules with
+# swift-symbolgraph-extract, in about a second each once they are built. `make test` runs it.
 doc-coverage:
-	$(SWIFT) build --target HoorayKit $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	$(SWIFT) build --target HoorayCommandLine $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
 
 clean:

@@ -18,7 +18,9 @@ let pluginFolders =
     .sorted()
 let pluginTargets: [Target] = pluginFolders.map { folder in
     .target(
-        name: folder + "Plugin", dependencies: ["HoorayKit", "HoorayText", "HoorayMessages"], path: "Plugins/" + folder)
+        name: folder + "Plugin",
+        dependencies: ["HoorayCalendar", "HoorayCommandLine", "HoorayKit", "HoorayText", "HoorayMessages"],
+        path: "Plugins/" + folder)
 }
 let pluginTestTargets: [Target] = pluginFolders.filter { folder in
     FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(folder)PluginTests")
@@ -26,7 +28,9 @@ let pluginTestTargets: [Target] = pluginFolders.filter { folder in
     .testTarget(
         name: folder + "PluginTests",
         dependencies: [
-            .target(name: folder + "Plugin"), "HoorayKit", "HoorayText", "HoorayMessages", "HoorayTesting",
+            .target(name: folder + "Plugin"), "HoorayCalendar", "HoorayCommandLine", "HoorayKit", "HoorayText",
+            "HoorayMessages",
+            "HoorayTesting",
             "HoorayKitTesting",
         ])
 }
@@ -42,6 +46,8 @@ let package = Package(
     products: [
         .library(name: "HoorayKit", targets: ["HoorayKit"]),
         .library(name: "HoorayKitTesting", targets: ["HoorayKitTesting"]),
+        .library(name: "HoorayCalendar", targets: ["HoorayCalendar"]),
+        .library(name: "HoorayCommandLine", targets: ["HoorayCommandLine"]),
         .library(name: "HoorayTesting", targets: ["HoorayTesting"]),
         .executable(name: "hoorayd", targets: ["hoorayd"]),
         .executable(name: "hooray", targets: ["hooray"]),
@@ -88,11 +94,16 @@ let package = Package(
         // Linux interfaces Glibc's module leaves out (timerfd, eventfd).
         .systemLibrary(name: "CLinux"),
 
-        // The plugin author API. Depends on nothing of ours but the wire's types (HoorayClient), which it names.
+        // The plugin author API, in three modules: HoorayKit, its core; HoorayCalendar, the days and streaks
+        // it counts in; HoorayCommandLine, the opt-in parts a plugin adds to `hooray`'s command line.
+        // Nothing of the engine: only the wire's types (HoorayClient), which they name.
         .target(
             name: "HoorayKit",
-            dependencies: ["HoorayClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HoorayCalendar", "HoorayClient", .product(name: "Logging", package: "swift-log")]
         ),
+        // What a plugin adds to `hooray`'s command line, opt-in: its commands and what they answer, what
+        // people type (days, times, listings), the status-bar line and importers of other programs' exports.
+        .target(name: "HoorayCommandLine", dependencies: ["HoorayCalendar", "HoorayKit", "HoorayClient"]),
 
         // Hooray's version, hooray's own command words and shell quoting, in a module of their own that
         // needs nothing but the standard library: the `hooray` front door links it and the client only.
@@ -101,6 +112,8 @@ let package = Package(
         // widths in display cells, the limits of names and texts, name suggestions, the crisis note.
         // Standard library only.
         .target(name: "HoorayText"),
+        // Days without a clock, times of day, weekdays and streaks: Foundation alone.
+        .target(name: "HoorayCalendar"),
 
         // The client of hoorayd's control socket, for the `hooray` front door, `hooray-cli`, the tests
         // and the desktop app: the wire's types and its one JSON path, connecting with deadlines and
@@ -115,10 +128,11 @@ let package = Package(
         .target(name: "HoorayThreads", dependencies: ["CHoorayThreads"]),
 
         // The engine, split by concern.
-        .target(name: "HoorayScheduling", dependencies: ["HoorayKit"]),
+        .target(name: "HoorayScheduling", dependencies: ["HoorayCalendar", "HoorayKit"]),
         .target(
             name: "HoorayStorage",
             dependencies: [
+                "HoorayCalendar",
                 "HoorayKit", "HoorayBasics", "HoorayClient", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own calls, for binding many rows without a copy of each value.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -134,7 +148,7 @@ let package = Package(
         ),
         .target(
             name: "HoorayConfig",
-            dependencies: ["HoorayText", "HoorayKit", "HoorayTOML"]
+            dependencies: ["HoorayCalendar", "HoorayText", "HoorayKit", "HoorayTOML"]
         ),
         // Hooray's own TOML reader: a lossless syntax tree, every mistake with its place, edits that
         // keep the file. Needs nothing but the standard library.
@@ -142,7 +156,9 @@ let package = Package(
         // Plugins' command lines: the tree of their words, parsing and help, and the free-text guard.
         .target(
             name: "HoorayCommands",
-            dependencies: ["HoorayText", "HoorayKit", "HoorayConfig", "HoorayBasics", "HoorayClient"]),
+            dependencies: [
+                "HoorayCommandLine", "HoorayText", "HoorayKit", "HoorayConfig", "HoorayBasics", "HoorayClient",
+            ]),
         // The anonymous identity (a file or the keyring) and the AI praise that asks for it when needed.
         .target(
             name: "HoorayIdentity",
@@ -156,6 +172,7 @@ let package = Package(
         .target(
             name: "HoorayDaemon",
             dependencies: [
+                "HoorayCommandLine",
                 "HoorayText",
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayCommands", "HoorayConfig", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKeyring", "HoorayKit", "HoorayStorage", "HoorayThreads", "CLinux",
@@ -169,6 +186,7 @@ let package = Package(
         .target(
             name: "HoorayCLIHost",
             dependencies: [
+                "HoorayCommandLine",
                 "HoorayText",
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayConfig", "HoorayDelivery", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKit", "HoorayStorage", .product(name: "Logging", package: "swift-log"),
@@ -178,17 +196,22 @@ let package = Package(
         .target(
             name: "HoorayConformance",
             dependencies: [
+                "HoorayCommandLine",
                 "HoorayEngine", "HoorayClient", "HoorayDelivery", "HoorayExternalPlugins", "HoorayKit",
                 "HoorayScheduling", "HoorayStorage", "HoorayThreads", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `hooray export` and `hooray import`: the export document, its CSV files, and import errors.
-        .target(name: "HoorayTransfer", dependencies: ["HoorayText", "HoorayKit", "HoorayStorage", "HoorayBasics"]),
+        .target(
+            name: "HoorayTransfer",
+            dependencies: ["HoorayCalendar", "HoorayText", "HoorayKit", "HoorayStorage", "HoorayBasics"]),
         // Plugins in another language: finding them, reading plugin.toml, their permissions, the
         // sandbox, and the supervisor that runs each program and speaks JSON-RPC with it.
         .target(
             name: "HoorayExternalPlugins",
             dependencies: [
+                "HoorayCommandLine",
+                "HoorayCalendar",
                 "HoorayText",
                 "HoorayKit", "HoorayConfig", "HoorayStorage", "HoorayThreads", "HoorayCommands", "HoorayClient",
                 .product(name: "Logging", package: "swift-log"),
@@ -197,6 +220,8 @@ let package = Package(
         .target(
             name: "HoorayEngine",
             dependencies: [
+                "HoorayCommandLine",
+                "HoorayCalendar",
                 "HoorayExternalPlugins", "HoorayIdentity", "HoorayCommands", "HoorayKit", "HoorayScheduling",
                 "HoorayStorage",
                 "HoorayDelivery", "HoorayConfig",
@@ -250,6 +275,7 @@ let package = Package(
         .target(
             name: "HoorayAI",
             dependencies: [
+                "HoorayCalendar",
                 "HoorayKit", "HoorayKeyring", "HoorayThreads", "CCurl", .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -271,6 +297,7 @@ let package = Package(
         .target(
             name: "HoorayTesting",
             dependencies: [
+                "HoorayCommandLine",
                 "HoorayKit", "HoorayKitTesting", "HoorayEngine", "HoorayStorage", "HoorayDelivery", "HoorayCommands",
                 "HoorayClient", .product(name: "Logging", package: "swift-log"),
             ]),
@@ -291,7 +318,8 @@ let package = Package(
         .executableTarget(
             name: "hooray-cli",
             dependencies: [
-                "HoorayText",
+                "HoorayCommandLine",
+                "HoorayCalendar", "HoorayText",
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
                 "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity", "HoorayCLIHost",
@@ -311,7 +339,11 @@ let package = Package(
         // The desktop app: GTK through HoorayGtk, hoorayd through DaemonLink alone.
         .executableTarget(
             name: "hooray-app",
-            dependencies: ["HoorayText", "HoorayGtk", "HoorayClient", "HoorayKit", "HoorayBasics", "HoorayMessages"],
+            dependencies: [
+                "HoorayCommandLine",
+                "HoorayCalendar", "HoorayText", "HoorayGtk", "HoorayClient", "HoorayKit", "HoorayBasics",
+                "HoorayMessages",
+            ],
             path: "Sources/hooray-app"
         ),
 
@@ -324,15 +356,22 @@ let package = Package(
         ),
 
         .testTarget(
-            name: "HoorayKitTests", dependencies: ["HoorayText", "HoorayKit", "HoorayKitTesting", "HoorayTesting"]),
-        .testTarget(name: "HoorayClientTests", dependencies: ["HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
-        .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayScheduling", "HoorayKit"]),
+            name: "HoorayKitTests",
+            dependencies: [
+                "HoorayCommandLine", "HoorayCalendar", "HoorayText", "HoorayKit", "HoorayKitTesting", "HoorayTesting",
+            ]),
+        .testTarget(
+            name: "HoorayClientTests",
+            dependencies: ["HoorayCommandLine", "HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
+        .testTarget(name: "HoorayCalendarTests", dependencies: ["HoorayCalendar"]),
+        .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayCalendar", "HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(
             name: "HoorayCelebrationsTests", dependencies: ["HoorayKit", "HoorayKitTesting"]),
         .testTarget(
             name: "HoorayConfigTests",
             dependencies: [
+                "HoorayCalendar",
                 "HoorayText",
                 "HoorayConfig", "HoorayKit", "HoorayAI", "RemindersPlugin", "WinsPlugin", "RecoveryPlugin",
                 "SwapsPlugin", "HoorayTesting",
@@ -340,7 +379,10 @@ let package = Package(
         .testTarget(name: "HoorayTOMLTests", dependencies: ["HoorayTOML", "HoorayTesting"]),
         .testTarget(
             name: "HoorayStorageTests",
-            dependencies: ["HoorayStorage", "HoorayKit", "HoorayClient", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "HoorayCalendar", "HoorayStorage", "HoorayKit", "HoorayClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "HoorayDeliveryTests",
             dependencies: [
@@ -349,6 +391,8 @@ let package = Package(
         .testTarget(
             name: "HoorayEngineTests",
             dependencies: [
+                "HoorayCommandLine",
+                "HoorayCalendar",
                 "HoorayEngine", "HoorayKit", "HoorayScheduling", "HoorayStorage", "HoorayDelivery", "HoorayTesting",
                 "HoorayKitTesting",
                 "HoorayClient",
@@ -358,11 +402,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "HoorayCommandsTests", dependencies: ["HoorayCommands", "HoorayKit"]),
+        .testTarget(name: "HoorayCommandsTests", dependencies: ["HoorayCommandLine", "HoorayCommands", "HoorayKit"]),
         .testTarget(
-            name: "HoorayTransferTests", dependencies: ["HoorayTransfer", "HoorayKit", "HoorayStorage", "WinsPlugin"]),
+            name: "HoorayTransferTests",
+            dependencies: ["HoorayCalendar", "HoorayTransfer", "HoorayKit", "HoorayStorage", "WinsPlugin"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HoorayText", "HooraySystemTesting", "HoorayKit", "HoorayTesting"]),
+            name: "EndToEndTests",
+            dependencies: ["HoorayCalendar", "HoorayText", "HooraySystemTesting", "HoorayKit", "HoorayTesting"]),
         .testTarget(
             name: "HoorayAITests",
             dependencies: [

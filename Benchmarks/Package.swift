@@ -17,7 +17,9 @@ let package = Package(
         // ../Sources/HoorayScheduling) are compiled here as a module of their own, unchanged.
         .target(
             name: "SchedulingUnderTest",
-            dependencies: [.product(name: "HoorayKit", package: "hooray")],
+            dependencies: [
+                .product(name: "HoorayCalendar", package: "hooray"), .product(name: "HoorayKit", package: "hooray"),
+            ],
             path: "Sources/SchedulingUnderTest"
         ),
         // package-benchmark finds benchmark targets in the Benchmarks/ folder of this package.
@@ -25,7 +27,7 @@ let package = Package(
             name: "NextDueBenchmarks",
             dependencies: [
                 "SchedulingUnderTest",
-                .product(name: "HoorayKit", package: "hooray"),
+                .product(name: "HoorayCalendar", package: "hooray"), .product(name: "HoorayKit", package: "hooray"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/NextDueBenchmarks",

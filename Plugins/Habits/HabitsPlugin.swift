@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 
 /// Calm habit tracking (seed 003): schedules, pause without guilt, reset with reflection,
@@ -9,7 +11,7 @@ import HoorayKit
 /// paused day or when the habit is already done, so a reminder is withdrawn by completing the habit
 /// anywhere first. After a missed day the reminder gently adds the "remember why" note and the
 /// reset reflection — never guilt.
-public struct HabitsPlugin: HoorayPlugin {
+public struct HabitsPlugin: CommandPlugin, ImportingPlugin, StatusBarPlugin {
     public typealias Configuration = HabitsConfiguration
 
     public var name: String { "habits" }

@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 
 /// Reads Loop Habit Tracker's CSV export (`Habits.csv`, and a folder per habit holding its

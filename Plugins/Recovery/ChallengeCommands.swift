@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 
 /// The daily challenge: `hooray challenge`, `hooray challenge done`, `hooray challenge skip`, the
@@ -142,7 +144,7 @@ extension RecoveryPlugin {
                     ChallengeEntry(
                         day: day, challengeID: challenge.id, title: challenge.title, points: points, outcome: outcome,
                         at: now))
-            } catch RecordBookError.duplicateID {
+            } catch let error as RecordBookError where error.code == .duplicateID {
                 // A button pressed meanwhile saved the day's entry first: the latest word still wins.
                 previous = try await book.update(day.description, change)
             }

@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 import HoorayText
 
@@ -10,7 +12,7 @@ import HoorayText
 /// plan. A rejection that hurt at least `follow_up_min_impact` gets one follow-up
 /// `follow_up_after` later, shown exactly once — after a crash or a suspend too, however late —
 /// unless the user said "I'm okay now" first; follow-ups due within the same hour are shown as one.
-public struct RecoveryPlugin: HoorayPlugin {
+public struct RecoveryPlugin: CommandPlugin {
     public typealias Configuration = RecoveryConfiguration
 
     public var name: String { "recovery" }
@@ -422,7 +424,7 @@ public struct RecoveryPlugin: HoorayPlugin {
         if replaced == nil {
             do {
                 try await book.insert(checkIn)
-            } catch RecordBookError.duplicateID {
+            } catch let error as RecordBookError where error.code == .duplicateID {
                 // A button pressed meanwhile saved the day's check-in first: the latest mood still counts.
                 replaced = try await book.update(day.description, change)
             }
@@ -457,7 +459,7 @@ public struct RecoveryPlugin: HoorayPlugin {
             praise = try await context.ai.praise(for: asked)
         } catch is CancellationError {
             return
-        } catch AIRequestError.notConfigured {
+        } catch let error as AIRequestError where error == .notConfigured {
             return  // AI is off: the offline line is the whole answer, and nothing is missing.
         } catch {
             context.logger.notice("no AI encouragement this time (\(error)); the offline line stays")

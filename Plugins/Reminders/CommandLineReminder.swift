@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// A reminder the user added with `hooray remind`, kept in the plugin's record book so that it

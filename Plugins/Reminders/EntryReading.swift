@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// A reminder read straight from its table: a file of 100,000 `[[plugins.reminders.reminder]]`

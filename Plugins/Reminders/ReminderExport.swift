@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// A reminder added with `hooray remind`, in `hooray export`: as it was given, with days of the

@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 import Synchronization
 
@@ -16,7 +18,7 @@ import Synchronization
 ///
 /// Each reminder's identity is its `id`, or a slug of its title when it has none, so editing the
 /// body keeps the reminder's history while renaming it starts a new one.
-public struct RemindersPlugin: HoorayPlugin {
+public struct RemindersPlugin: CommandPlugin {
     /// The `[plugins.reminders]` section.
     public struct Configuration: Decodable, Sendable, Equatable {
         /// The declared reminders, in file order.
@@ -439,8 +441,8 @@ public struct RemindersPlugin: HoorayPlugin {
     /// reminders are built again.
     @inline(__always)  // Read in place from the list (see `declare`), not copied for the call.
     static func digest(of entry: Entry, id: String, zone: String) -> String {
-        var digest = SourceDigest()
-        digest.add("reminders 2")
+        var digest = ContentDigest()
+        digest.add("reminders 3")
         digest.add(id)
         digest.add(entry.title)
         digest.add(entry.body)

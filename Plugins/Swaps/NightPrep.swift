@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 import HoorayText
 
@@ -40,7 +42,7 @@ extension SwapsPlugin {
         if !replaced {
             do {
                 try await book.insert(Prep(day: day, items: items, at: now))
-            } catch RecordBookError.duplicateID {
+            } catch let error as RecordBookError where error.code == .duplicateID {
                 // Another prep for the same day was saved meanwhile: the latest one counts.
                 replaced = try await book.update(day.description, change) ?? false
             }

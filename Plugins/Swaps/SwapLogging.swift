@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// What recording a swap did, for the command, the button and their replies.

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// The swap streak, on the shared streak engine (``StreakHistory``): days in a row with at least one

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommandLine
 import HoorayKit
 
 /// The swaps plugin's commands: `hooray swap …`.

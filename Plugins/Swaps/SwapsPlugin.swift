@@ -1,10 +1,11 @@
 import Foundation
+import HoorayCommandLine
 import HoorayKit
 
 /// The nightly healthy swap (seed 004, Weight Loss Coach): log a swap, get a small celebration and
 /// a streak, a big one at 3, 7, 14 and 30 days; one inspiring sentence a day; Night Prep and
 /// Morning Focus reminders.
-public struct SwapsPlugin: HoorayPlugin {
+public struct SwapsPlugin: CommandPlugin, StatusBarPlugin {
     public typealias Configuration = SwapsConfiguration
 
     public var name: String { "swaps" }

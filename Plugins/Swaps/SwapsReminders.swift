@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 
 /// Night Prep and Morning Focus: the two daily reminders, and the buttons on them.

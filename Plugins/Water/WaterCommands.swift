@@ -1,3 +1,5 @@
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 
 /// The water plugin's commands: `hooray water drink` and `hooray water today`.

@@ -1,3 +1,4 @@
+import HoorayCalendar
 import HoorayKit
 
 /// The `[plugins.water]` section.

@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 
 /// A glass of water every two hours, and a celebration when the day reaches its goal.
@@ -13,7 +15,7 @@ import HoorayKit
 /// Each reminder time is a daily reminder of its own, with a "Drank a glass" button. Glasses are
 /// counted per day in the user's time zone, from the button or with `hooray water drink`; once the
 /// day reaches its goal the plugin celebrates, once, and leaves the rest of the day in peace.
-public struct WaterPlugin: HoorayPlugin {
+public struct WaterPlugin: CommandPlugin {
     public typealias Configuration = WaterConfiguration
 
     /// Creates the plugin.

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommandLine
 import HoorayKit
 
 /// Log a small win, get praise at once, and warmer AI praise a moment later (seeds 000 and 001).
@@ -11,7 +12,7 @@ import HoorayKit
 ///
 /// On the first start, a welcome notification invites the user to log installing Hooray — its
 /// "Log it" button does exactly that — and never appears again.
-public struct WinsPlugin: HoorayPlugin {
+public struct WinsPlugin: CommandPlugin, StatusBarPlugin {
     public typealias Configuration = WinsConfiguration
 
     public var name: String { "wins" }
@@ -200,7 +201,7 @@ public struct WinsPlugin: HoorayPlugin {
             _ = try await record(outcome, for: moment.id, book: book, context: context)
             if case .failure(let error) = outcome, !error.isRetryable {
                 // The same answer awaits every other moment; they wait for their own turn.
-                if case .notConfigured = error { break }
+                if error == .notConfigured { break }
             }
         }
         context.logger.debug("retried AI praise for \(due.count) moment(s)")

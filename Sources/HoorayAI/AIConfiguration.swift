@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// The `[ai]` section: which AI service writes praise, and how carefully Hooray talks to it.

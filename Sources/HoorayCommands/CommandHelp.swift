@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommandLine
 import HoorayKit
 
 /// `--help` for plugin commands, laid out as swift-argument-parser lays out `hooray`'s own.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayClient
+import HoorayCommandLine
 import HoorayConfig
 import HoorayKit
 import HoorayText

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayBasics
+import HoorayCommandLine
 import HoorayKit
 
 /// Every plugin command as `hooray` offers it: `hooray PLUGIN COMMAND` and the aliases, as a tree
@@ -58,12 +59,12 @@ public struct CommandTree: Sendable {
     public init(plugins: [any HoorayPlugin], reserved: [String] = CommandTree.hostWords) throws {
         var owners: [[String]: String] = [:]
         for word in reserved { owners[[word]] = "hooray itself" }
-        for plugin in plugins where !plugin.commands.isEmpty {
+        for plugin in plugins where !plugin.offeredCommands.isEmpty {
             let group = try insert(
                 path: [plugin.name], owner: "the \(plugin.name) plugin", owners: &owners, command: nil,
                 summary: plugin.summary, hidden: false)
             var defaults: [String] = []
-            for spec in plugin.commands {
+            for spec in plugin.offeredCommands {
                 try Self.check(spec, plugin: plugin.name)
                 if spec.isDefault { defaults.append(spec.name) }
                 guard defaults.count <= 1 else {

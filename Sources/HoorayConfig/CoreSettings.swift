@@ -1,3 +1,4 @@
+import HoorayCalendar
 import HoorayKit
 
 /// Hooray's own settings: every section of the configuration except `[plugins]`.
@@ -33,7 +34,7 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
     ///   - celebrations: The `[celebrations]` section.
     ///   - identity: The `[identity]` section.
     ///   - storage: The `[storage]` section.
-    public init(
+    package init(
         scheduler: Scheduler = Scheduler(), delivery: Delivery = Delivery(), log: Log = Log(),
         celebrations: Celebrations = Celebrations(), identity: Identity = Identity(), storage: Storage = Storage()
     ) {
@@ -139,7 +140,7 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         /// When notices that are not urgent wait, to arrive as one digest when the quiet hours end.
         ///
         /// `quiet_hours`, none by default.
-        public var quietHours: QuietHours
+        package var quietHours: QuietHours
         /// How many notices due within a minute are shown one by one; more become one digest.
         ///
         /// `burst_limit`, 3 by default; at least 1.
@@ -153,7 +154,7 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         ///   - retryEvery: How often to retry undelivered notices.
         ///   - quietHours: When notices that are not urgent wait.
         ///   - burstLimit: How many notices within a minute are shown one by one.
-        public init(
+        package init(
             icon: String = "hooray", serverTimeout: ConfigDuration = ConfigDuration(seconds: 5),
             retryEvery: ConfigDuration = ConfigDuration(seconds: 30), quietHours: QuietHours = .none,
             burstLimit: Int = 3

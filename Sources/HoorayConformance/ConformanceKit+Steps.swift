@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommandLine
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit

@@ -2,6 +2,7 @@ import CLinux
 import Foundation
 import HoorayAI
 import HoorayClient
+import HoorayCommandLine
 import HoorayCommands
 import HoorayConfig
 import HoorayDelivery

@@ -1,5 +1,7 @@
 import Foundation
+import HoorayCalendar
 import HoorayClient
+import HoorayCommandLine
 import HoorayDelivery
 import HoorayExternalPlugins
 import HoorayKit
@@ -22,7 +24,7 @@ public struct EngineSettings: Sendable, Equatable {
     /// The celebration style of plugins without one of their own (`[celebrations] style`).
     public var celebrationStyle: CelebrationStyle
     /// When notices that are not urgent wait (`[delivery] quiet_hours`).
-    public var quietHours: QuietHours
+    package var quietHours: QuietHours
     /// How many notices due within a minute are shown one by one (`[delivery] burst_limit`).
     public var burstLimit: Int
     /// How long delivery records are kept (`[storage] keep_delivered`).
@@ -34,7 +36,7 @@ public struct EngineSettings: Sendable, Equatable {
     public var channelsTurnedOff: Set<String>
 
     /// Creates settings.
-    public init(
+    package init(
         catchUpWithin: Duration = .seconds(7200), retryEvery: Duration = .seconds(30), pluginTimeLimit: Double = 10,
         activationTimeLimit: Double = 60, celebrationStyle: CelebrationStyle = .calm, quietHours: QuietHours = .none,
         burstLimit: Int = 3, keepDelivered: Duration = .seconds(90 * 86400), userConfigurationFile: String? = nil,
@@ -461,16 +463,6 @@ extension HoorayPlugin {
             throw ConfigurationMismatch(plugin: name)
         }
         try await activate(context: context, configuration: typed)
-    }
-
-    /// Runs a command with a configuration whose type was erased on its way through the host.
-    func run(_ command: CommandInvocation, context: PluginContext, erasedConfiguration: any Sendable) async throws
-        -> CommandReply
-    {
-        guard let typed = erasedConfiguration as? Configuration else {
-            throw ConfigurationMismatch(plugin: name)
-        }
-        return try await run(command, context: context, configuration: typed)
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
+import HoorayCalendar
 import HoorayClient
+import HoorayCommandLine
 import HoorayKit
 import HoorayStorage
 import Logging
@@ -17,7 +19,7 @@ extension BarSnapshot {
     ///   - now: The current instant.
     ///   - timeZone: The user's time zone.
     ///   - quiet: The quiet hours configured.
-    public func nextChange(after now: Date, timeZone: TimeZone, quiet: QuietHours = .none) -> Date {
+    package func nextChange(after now: Date, timeZone: TimeZone, quiet: QuietHours = .none) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let midnight =
@@ -136,15 +138,5 @@ extension Engine {
         return UpcomingPlan.items(
             rules: rules, waiting: held, isActive: { plugins[$0] != nil && !isHeld($0) },
             quietHours: settings.quietHours, doNotDisturb: doNotDisturbState.isOn, now: now, timeZone: timeZone)
-    }
-}
-
-extension HoorayPlugin {
-    /// The plugin's bar items, with a configuration whose type was erased on its way through the host.
-    func barItems(context: PluginContext, erasedConfiguration: any Sendable) async throws -> [BarItem] {
-        guard let typed = erasedConfiguration as? Configuration else {
-            throw ConfigurationMismatch(plugin: name)
-        }
-        return try await barItems(context: context, configuration: typed)
     }
 }

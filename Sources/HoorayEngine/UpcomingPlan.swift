@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayClient
 import HoorayDelivery
 import HoorayKit
@@ -52,7 +53,7 @@ public enum UpcomingPlan {
     ///   - doNotDisturb: Whether the notification server is in do-not-disturb.
     ///   - now: The current instant.
     ///   - timeZone: The user's time zone, where quiet hours and "HH:MM" are.
-    public static func items(
+    package static func items(
         rules: [StoredRule], waiting: [StoredNotice], isActive: (String) -> Bool, quietHours: QuietHours,
         doNotDisturb: Bool, now: Date, timeZone: TimeZone
     ) -> [UpcomingItem] {

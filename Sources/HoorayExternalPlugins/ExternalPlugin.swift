@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 
 /// The `[plugins.NAME]` section of an external plugin: the host reads `call_timeout` and
@@ -58,7 +60,7 @@ public struct ExternalPluginConfiguration: Decodable, Sendable, Hashable {
 
 /// A plugin in another language, as the engine sees it: a ``HoorayPlugin`` whose calls travel over
 /// JSON-RPC to the program its ``PluginManifest`` names, run by a ``PluginSupervisor``.
-public struct ExternalPlugin: HoorayPlugin {
+public struct ExternalPlugin: CommandPlugin {
     /// The checked `plugin.toml`.
     public let manifest: PluginManifest
     /// Runs the program.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayClient
+import HoorayCommandLine
 import HoorayCommands
 import HoorayKit
 
@@ -208,7 +209,7 @@ public struct PluginDiscovery: Sendable {
 
 /// A manifest's commands as a plugin, for checking them against the others' in a ``CommandTree``;
 /// it runs nothing.
-private struct ManifestCommands: HoorayPlugin {
+private struct ManifestCommands: CommandPlugin {
     let manifest: PluginManifest
 
     var name: String { manifest.name }
@@ -216,4 +217,10 @@ private struct ManifestCommands: HoorayPlugin {
     var commands: [CommandSpec] { manifest.commands }
 
     func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: NoConfiguration) async throws
+        -> CommandReply
+    {
+        throw PluginCommandError("the \(name) plugin's commands are only checked here, never run")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommandLine
 import HoorayKit
 
 /// What a plugin in another language asks of the host: one of the `permissions` of its `plugin.toml`.

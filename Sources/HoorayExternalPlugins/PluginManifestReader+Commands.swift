@@ -1,3 +1,4 @@
+import HoorayCommandLine
 import HoorayCommands
 import HoorayConfig
 import HoorayKit

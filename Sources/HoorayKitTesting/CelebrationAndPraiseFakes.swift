@@ -62,7 +62,7 @@ public actor ScriptedPraiseProvider: PraiseProvider {
     private var script: [Result<AIPraise, AIRequestError>]
 
     /// Creates a provider that gives these answers in turn; when they run out it fails with
-    /// ``AIRequestError/timedOut``.
+    /// a timeout (an `AIRequestError`).
     ///
     /// - Parameter answers: The answers, first to last.
     public init(_ answers: [Result<AIPraise, AIRequestError>]) {

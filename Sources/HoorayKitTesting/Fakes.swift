@@ -404,7 +404,8 @@ public struct PluginTestHarness: Sendable {
     ///   - now: The clock's starting time.
     ///   - timeZone: The user's time zone.
     ///   - nextDue: How the fake reminder book computes next due instants.
-    ///   - ai: The AI praise provider; not configured by default, like a fresh install.
+    ///   - ai: The AI praise provider; `nil`, by default, for one that is not configured, like a
+    ///     fresh install.
     ///   - celebrationStyle: The style the user chose for the plugin's celebrations; calm by default,
     ///     like a fresh install.
     ///   - configuration: The plugin's configuration, as `context.configuration(of:)` returns it;
@@ -412,12 +413,12 @@ public struct PluginTestHarness: Sendable {
     public init(
         pluginName: String, now: Date, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         nextDue: @escaping @Sendable (Schedule) -> Date? = PluginTestHarness.onceOnly,
-        ai: any PraiseProvider = NoPraiseProvider(),
+        ai: (any PraiseProvider)? = nil,
         celebrationStyle: CelebrationStyle = .calm,
         configuration: (any Sendable)? = nil
     ) {
         self.init(
-            pluginName: pluginName, now: now, timeZone: timeZone, nextDue: nextDue, ai: ai,
+            pluginName: pluginName, now: now, timeZone: timeZone, nextDue: nextDue, ai: ai ?? NoPraiseProvider(),
             celebrationStyle: celebrationStyle, celebrationPhrases: .builtIn, configuration: configuration)
     }
 

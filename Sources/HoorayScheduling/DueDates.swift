@@ -1,3 +1,4 @@
+import HoorayCalendar
 import HoorayKit
 
 /// Calendar arithmetic on the days a repeating schedule is due, each in O(1) (at most a week of steps),

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// The pure calendar math that turns a ``Schedule`` into due instants.

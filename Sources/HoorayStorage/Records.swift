@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HoorayCalendar
 import HoorayKit
 
 /// Plugins' record books: the `record` table, keyed by (plugin, kind, id), with the day or instant
@@ -127,7 +128,7 @@ extension HoorayDatabase {
     /// One page of a plugin's records of a kind, newest first (by date, a day at its start in UTC,
     /// then by id, last first), dated within `range`, after `cursor`: each of the two kinds of date
     /// is read from its index, so a page costs what it returns.
-    public func records(
+    package func records(
         plugin: String, kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int
     ) async throws -> [StoredRecord] {
         let low = range?.lowerBound.unixSeconds ?? -Double.greatestFiniteMagnitude
@@ -209,7 +210,7 @@ extension HoorayDatabase {
     }
 }
 
-extension DatabasePluginStore: RecordStore {
+extension DatabasePluginStore: PagedRecordStore {
     public func insert(_ record: StoredRecord) async throws {
         try await database.insertRecord(record, plugin: plugin)
     }
@@ -241,7 +242,7 @@ extension DatabasePluginStore: RecordStore {
         try await database.records(plugin: plugin, kind: kind, after: id, limit: limit)
     }
 
-    public func records(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
+    package func records(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
         async throws -> [StoredRecord]
     {
         try await database.records(plugin: plugin, kind: kind, newestFirstIn: range, after: cursor, limit: limit)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HoorayCalendar
 import HoorayKit
 
 /// A reminder rule as stored: which plugin owns it, the reminder, and its next due instant.

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayClient
+import HoorayCommandLine
 import HoorayCommands
 import HoorayDelivery
 import HoorayEngine
@@ -251,8 +252,8 @@ public actor PluginWorld<Plugin: HoorayPlugin> {
     ///   what the plugin threw, such as ``PluginCommandError``, otherwise.
     @discardableResult
     public func run(_ command: String, _ words: String...) async throws -> CommandReply {
-        guard let spec = plugin.commands.first(where: { $0.name == command }) else {
-            let names = plugin.commands.map(\.name).joined(separator: ", ")
+        guard let spec = plugin.offeredCommands.first(where: { $0.name == command }) else {
+            let names = plugin.offeredCommands.map(\.name).joined(separator: ", ")
             throw PluginWorldError("the \(plugin.name) plugin has no command \"\(command)\"; it has \(names)")
         }
         let parsed: ParsedCommandLine

@@ -1,3 +1,4 @@
+import HoorayCalendar
 import HoorayKit
 
 /// The journey, as `hooray journey --json` tells it (Plugins/Wins `JourneyView`).

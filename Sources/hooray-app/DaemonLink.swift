@@ -1,6 +1,8 @@
 import Foundation
 import HoorayBasics
+import HoorayCalendar
 import HoorayClient
+import HoorayCommandLine
 import HoorayKit
 import HoorayText
 import Synchronization

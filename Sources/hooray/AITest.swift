@@ -15,7 +15,7 @@ enum AIAdvice {
         guard let error = error as? AIRequestError else {
             return "try again; offline praise keeps working meanwhile"
         }
-        switch error {
+        switch error.reason {
         case .httpStatus(let code) where code >= 500:
             return "nothing on your side: the AI service has a problem of its own (HTTP \(code)) and your [ai] "
                 + "section is fine. Offline praise keeps working, and Hooray asks again later; if it lasts, "
@@ -47,7 +47,7 @@ enum AIAdvice {
     /// change, 1 when the service refused the request (the key, the address).
     static func exitStatus(for error: any Error) -> ExitStatus {
         guard let error = error as? AIRequestError else { return .failed }
-        switch error {
+        switch error.reason {
         case .unreachable: return .unavailable
         case .timedOut: return .busy
         case .httpStatus(let code) where code >= 500 || code == 429 || code == 408: return .busy
@@ -117,7 +117,7 @@ extension AIGroup {
                 report.praise = praise.text
                 failure = nil
             case .failure(let error):
-                if case .httpStatus(let code)? = error as? AIRequestError { report.status = code }
+                if case .httpStatus(let code)? = (error as? AIRequestError)?.reason { report.status = code }
                 report.problem = "\(error)"
                 report.fix = AIAdvice.fix(for: error)
                 failure = error

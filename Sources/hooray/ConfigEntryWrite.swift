@@ -1,5 +1,6 @@
 import Foundation
 import HoorayCLIHost
+import HoorayCommandLine
 import HoorayConfig
 import HoorayEngine
 import HoorayKit

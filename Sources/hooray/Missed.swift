@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayCLIHost
+import HoorayCommandLine
 import HoorayCommands
 import HoorayEngine
 import HoorayKit

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayCLIHost
+import HoorayCalendar
 import HoorayConfig
 import HoorayDelivery
 import HoorayEngine

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayCLIHost
+import HoorayCommandLine
 import HoorayEngine
 import HoorayKit
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoorayCLIHost
+import HoorayCommandLine
 import HoorayCommands
 import HoorayEngine
 import HoorayKit
@@ -173,7 +174,7 @@ struct ExportCommand: AsyncParsableCommand, OffersJSON {
 struct ImportCommand: AsyncParsableCommand, OffersJSON {
     static var configuration: CommandConfiguration {
         let importers = installedPlugins.flatMap { plugin in
-            plugin.importers.map { "  --from \($0.name): \($0.summary) (the \(plugin.name) plugin)" }
+            plugin.offeredImporters.map { "  --from \($0.name): \($0.summary) (the \(plugin.name) plugin)" }
         }
         return CommandConfiguration(
             commandName: "import",
@@ -229,10 +230,10 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
         var source = "Hooray export"
         if let from {
             let offering = installedPlugins.compactMap { plugin in
-                plugin.importers.first { $0.name == from }.map { (plugin, $0) }
+                plugin.offeredImporters.first { $0.name == from }.map { (plugin, $0) }
             }
             guard let (plugin, importer) = offering.first else {
-                let names = installedPlugins.flatMap { $0.importers.map(\.name) }
+                let names = installedPlugins.flatMap { $0.offeredImporters.map(\.name) }
                 let near = NameSuggestion.closest(to: from, among: names)
                 warn(
                     "hooray import: no plugin reads \"\(TerminalText.safe(from))\" exports"
@@ -247,7 +248,7 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
                 timeZone: SystemTimeZone(environment: session.environment).current(), apply: apply)
             let plan: ImportPlan
             do {
-                plan = try await plugin.planImport(
+                plan = try await plugin.planOfferedImport(
                     request, records: DatabasePluginStore(database: database, plugin: plugin.name))
             } catch let error as ImportError {
                 warn("hooray import: \(TerminalText.safe(error.message, multiline: true)) Nothing was imported.")
@@ -273,7 +274,7 @@ struct ImportCommand: AsyncParsableCommand, OffersJSON {
                 }
             } catch {
                 var error = error
-                error.importers = installedPlugins.flatMap { $0.importers.map(\.name) }
+                error.importers = installedPlugins.flatMap { $0.offeredImporters.map(\.name) }
                 warn("hooray import: \(error.description)")
                 throw ExitCode(ExitStatus.failed.rawValue)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HooraySystemTesting
 import Testing
 

@@ -86,7 +86,7 @@ struct FailureTests {
 
         let error = await requestError(makeProvider(.hooray, endpoint: server.endpoint("good")))
 
-        guard case .unreachable(let reason) = error as? AIRequestError else {
+        guard case .unreachable(let reason) = (error as? AIRequestError)?.reason else {
             Issue.record("expected unreachable, got \(String(describing: error))")
             return
         }

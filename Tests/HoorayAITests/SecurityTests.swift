@@ -18,7 +18,7 @@ struct SecurityTests {
 
         // 192.0.2.0/24 is reserved for documentation and unreachable here: any attempt to connect
         // would end as unreachable or timed out, never as insecureEndpoint.
-        guard case .insecureEndpoint = error as? AIRequestError else {
+        guard case .insecureEndpoint = (error as? AIRequestError)?.reason else {
             Issue.record("expected insecureEndpoint, got \(String(describing: error))")
             return
         }
@@ -38,7 +38,7 @@ struct SecurityTests {
         // Port 1 has no listener: the request is made and refused, which shows it was allowed.
         let error = await requestError(makeProvider(.hooray, endpoint: URL(string: endpoint)!))
 
-        guard case .unreachable = error as? AIRequestError else {
+        guard case .unreachable = (error as? AIRequestError)?.reason else {
             Issue.record("expected unreachable, got \(String(describing: error))")
             return
         }
@@ -83,7 +83,7 @@ struct SecurityTests {
         try await withAIServer { (server: TestAIServer) async throws in
             let error = await requestError(makeProvider(.openai, endpoint: server.endpoint("good"), apiKeyFile: file))
 
-            guard case .apiKeyUnavailable = error as? AIRequestError else {
+            guard case .apiKeyUnavailable = (error as? AIRequestError)?.reason else {
                 Issue.record("expected apiKeyUnavailable, got \(String(describing: error))")
                 return
             }

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayClient
+import HoorayCommandLine
 import Testing
 
 /// Every wire type and the two documents agree both ways: each JSON example of docs/protocol.md,

@@ -1,15 +1,22 @@
 import Foundation
+import HoorayCommandLine
 import HoorayCommands
 import HoorayKit
 import Testing
 
 /// A plugin that only declares commands, for the command tree and parser.
-private struct DeclaringPlugin: HoorayPlugin {
+private struct DeclaringPlugin: CommandPlugin {
     var name: String
     var summary: String { "Declares \(name)'s commands." }
     var commands: [CommandSpec]
 
     func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: NoConfiguration) async throws
+        -> CommandReply
+    {
+        throw PluginCommandError("only its commands are declared here")
+    }
 }
 
 private let log = CommandSpec(

@@ -1,11 +1,12 @@
 import Foundation
+import HoorayCommandLine
 import HoorayCommands
 import HoorayKit
 import Testing
 
 /// A plugin shaped like the swaps plugin: a free-text command under a short alias, with commands
 /// beside it.
-private struct SwapLikePlugin: HoorayPlugin {
+private struct SwapLikePlugin: CommandPlugin {
     var name: String { "swaps" }
     var summary: String { "Swaps." }
     var commands: [CommandSpec] {
@@ -26,6 +27,12 @@ private struct SwapLikePlugin: HoorayPlugin {
     }
 
     func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: NoConfiguration) async throws
+        -> CommandReply
+    {
+        throw PluginCommandError("only its commands are declared here")
+    }
 }
 
 @Suite struct FreeTextGuardTests {

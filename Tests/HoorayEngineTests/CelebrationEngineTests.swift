@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommandLine
 import HoorayEngine
 import HoorayKit
 import HoorayMessages
@@ -6,7 +7,7 @@ import HoorayStorage
 import Testing
 
 /// A plugin that celebrates whatever its `celebrate` command names, and replies with the outcome's line.
-struct CelebratingPlugin: HoorayPlugin {
+struct CelebratingPlugin: CommandPlugin {
     var name: String
     var summary: String { "celebrates on command" }
 

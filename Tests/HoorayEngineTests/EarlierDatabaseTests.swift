@@ -1,5 +1,6 @@
 import Foundation
 import HabitsPlugin
+import HoorayCalendar
 import HoorayDelivery
 import HoorayEngine
 import HoorayKit

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayDelivery
 import HoorayEngine
 import HoorayKit

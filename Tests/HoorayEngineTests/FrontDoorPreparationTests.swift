@@ -2,6 +2,7 @@ import Foundation
 import HabitsPlugin
 import HoorayCLIHost
 import HoorayClient
+import HoorayCommandLine
 import HoorayCommands
 import HoorayDaemon
 import HoorayKit

@@ -1,16 +1,23 @@
 import Foundation
+import HoorayCommandLine
 import HoorayDaemon
 import HoorayEngine
 import HoorayKit
 import Testing
 
 /// A plugin that only declares commands.
-private struct DeclaringPlugin: HoorayPlugin {
+private struct DeclaringPlugin: CommandPlugin {
     var name: String
     var summary: String { "Declares \(name)'s commands." }
     var commands: [CommandSpec]
 
     func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: NoConfiguration) async throws
+        -> CommandReply
+    {
+        throw PluginCommandError("only its commands are declared here")
+    }
 }
 
 @Suite struct CommandConflictStartTests {
@@ -35,7 +42,7 @@ private struct DeclaringPlugin: HoorayPlugin {
 }
 
 /// A plugin whose configuration its commands read from the context.
-private struct ConfiguredPlugin: HoorayPlugin {
+private struct ConfiguredPlugin: CommandPlugin {
     struct Configuration: Decodable, Sendable {
         var goal = 8
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommandLine
 import HoorayCommands
 import HoorayEngine
 import HoorayExternalPlugins
@@ -430,11 +431,17 @@ struct BadManifest: Sendable, CustomStringConvertible {
 private let minimalManifest = PluginScratch.manifest()
 
 /// A manifest's commands as a plugin, to route through a ``CommandTree``.
-struct ManifestPlugin: HoorayPlugin {
+struct ManifestPlugin: CommandPlugin {
     let manifest: PluginManifest
     var name: String { manifest.name }
     var summary: String { manifest.description }
     var commands: [CommandSpec] { manifest.commands }
 
     func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: NoConfiguration) async throws
+        -> CommandReply
+    {
+        throw PluginCommandError("only its commands are declared here")
+    }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import HoorayCLIHost
+import HoorayCalendar
 import HoorayClient
+import HoorayCommandLine
 import HoorayDelivery
 import HoorayKit
 import HoorayKitTesting
@@ -430,7 +432,7 @@ final class BarCounter: @unchecked Sendable {
 }
 
 /// A plugin whose one bar item says how many times it was asked.
-struct CountingBarPlugin: HoorayPlugin {
+struct CountingBarPlugin: StatusBarPlugin {
     let counter: BarCounter
 
     var name: String { "counting" }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 let newYork = TimeZone(identifier: "America/New_York")!

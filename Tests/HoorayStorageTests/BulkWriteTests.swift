@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HoorayCalendar
 import HoorayKit
 import HoorayStorage
 import Testing

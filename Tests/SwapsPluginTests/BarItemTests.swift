@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCommandLine
 import HoorayKit
 import HoorayTesting
 import Testing

@@ -6,6 +6,7 @@
 // nothing about time.
 import Benchmark
 import Foundation
+import HoorayCalendar
 import HoorayKit
 import SchedulingUnderTest
 

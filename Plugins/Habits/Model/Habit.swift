@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// A habit the user tracks (seed 003, "Yolda"): calm, with pauses that keep the streak and resets

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// The month calendar of `hooray habit show`: one symbol per day, weeks from Monday.

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// A habit in `hooray export`: what the user chose, and its history as lists of days.

@@ -1,3 +1,4 @@
+import HoorayCalendar
 import HoorayKit
 
 extension Habit {

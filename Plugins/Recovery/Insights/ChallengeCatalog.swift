@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// A daily resilience challenge (seed 002 §4): one small, concrete step, worth a few points.

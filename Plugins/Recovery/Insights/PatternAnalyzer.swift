@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// A pattern the dashboard noticed in the user's rejections (seed 002 §2, `PatternAnalyzer`): what it

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// Everything `hooray recovery` shows (seed 002 §2, the "Smart Insights Dashboard"): the resilience

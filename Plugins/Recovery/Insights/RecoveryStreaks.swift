@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// The recovery plugin's two streaks, on the shared streak engine (``StreakHistory``): days in a

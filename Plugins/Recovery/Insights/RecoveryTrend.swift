@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// The recovery-time trend: for each of the last N weeks, how long it took on average to feel okay,

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// The resilience score, 0–100, from the 30 days that end today. The README's "Resilience score"

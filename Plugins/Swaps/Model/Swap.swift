@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// A healthy swap the user made: `hooray swap "Sparkling water instead of soda"`.

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HoorayKit
 
 /// One moment as every command that prints moments writes it with `--json` (`hooray win`, `hooray

@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayCommandLine
 import HoorayKit
 
 /// `hooray moments`: the moments newest first, read a page at a time and written as they are read,

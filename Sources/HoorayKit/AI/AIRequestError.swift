@@ -1,35 +1,106 @@
 /// Why an AI service gave no praise.
 ///
-/// Every case's ``description`` is written for a person: what went wrong and what to do about it.
+/// Its ``description`` is written for a person: what went wrong and what to do about it.
 /// Descriptions never contain the API key or the user's anonymous id, so they are safe to log, to
 /// store on a moment as its last sync error and to show. A failed request always leaves the offline
-/// praise in place; ``isRetryable`` says whether trying the same request later may succeed.
-public enum AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// AI praise is off: the `[ai]` section sets no provider.
-    case notConfigured
-    /// The service did not answer completely within the configured time.
-    case timedOut
-    /// No connection could be made, or it broke; `reason` is the network library's explanation.
-    case unreachable(reason: String)
+/// praise in place; ``isRetryable`` says whether trying the same request later may succeed, and
+/// ``code`` names the failure for a log. It is a struct, not an enum, so that Hooray may tell new
+/// failures apart without breaking a plugin that switches over them.
+public struct AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The failure, in the host's terms (Hooray's own): the AI client makes them, and a plugin reads
+    /// ``code``, ``isRetryable`` and ``description`` instead.
+    package enum Reason: Sendable, Hashable {
+        /// AI praise is off: the `[ai]` section sets no provider.
+        case notConfigured
+        /// The service did not answer completely within the configured time.
+        case timedOut
+        /// No connection could be made, or it broke; `reason` is the network library's explanation.
+        case unreachable(reason: String)
+        /// The service answered with an HTTP status other than success.
+        case httpStatus(Int)
+        /// The service answered with a redirect; Hooray never follows redirects, so the request's
+        /// headers cannot reach another server.
+        case redirected
+        /// The answer was larger than the configured limit, in bytes, and was cut off.
+        case responseTooLarge(limit: Int)
+        /// The answer was not what the service's protocol promises; `what` says how.
+        case malformedResponse(what: String)
+        /// The endpoint is not allowed: plain `http` is allowed only to loopback, and only `http` and
+        /// `https` are spoken. `url` is the endpoint without any user name or password.
+        case insecureEndpoint(url: String)
+        /// The API key file can be read or written by other users; `mode` is its permission bits.
+        case apiKeyFileTooOpen(path: String, mode: Int)
+        /// The API key could not be read; `reason` names the variable or file and says why.
+        case apiKeyUnavailable(reason: String)
+        /// The anonymous identity sent as `x-user-id` could not be read; `reason` names the file and
+        /// the recovery. No request is made without a valid identity.
+        case identityUnavailable(reason: String)
+    }
+
+    /// The failure.
+    package let reason: Reason
+
+    /// Creates the error of a failure.
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// AI praise is off: the `[ai]` section sets no provider. Compare with `==`:
+    ///
+    /// ```swift
+    /// if error == .notConfigured { return }
+    /// ```
+    public static let notConfigured = AIRequestError(.notConfigured)
+    /// The service did not answer completely within the configured time: worth retrying, as a
+    /// plugin's test may script it (`ScriptedPraiseProvider([.failure(.timedOut)])`).
+    public static let timedOut = AIRequestError(.timedOut)
+    /// The service answered with a redirect.
+    package static let redirected = AIRequestError(.redirected)
+    /// No connection could be made, or it broke.
+    package static func unreachable(reason: String) -> AIRequestError { AIRequestError(.unreachable(reason: reason)) }
     /// The service answered with an HTTP status other than success.
-    case httpStatus(Int)
-    /// The service answered with a redirect; Hooray never follows redirects, so the request's
-    /// headers cannot reach another server.
-    case redirected
-    /// The answer was larger than the configured limit, in bytes, and was cut off.
-    case responseTooLarge(limit: Int)
-    /// The answer was not what the service's protocol promises; `what` says how.
-    case malformedResponse(what: String)
-    /// The endpoint is not allowed: plain `http` is allowed only to loopback, and only `http` and
-    /// `https` are spoken. `url` is the endpoint without any user name or password.
-    case insecureEndpoint(url: String)
-    /// The API key file can be read or written by other users; `mode` is its permission bits.
-    case apiKeyFileTooOpen(path: String, mode: Int)
-    /// The API key could not be read; `reason` names the variable or file and says why.
-    case apiKeyUnavailable(reason: String)
-    /// The anonymous identity sent as `x-user-id` could not be read; `reason` names the file and
-    /// the recovery. No request is made without a valid identity.
-    case identityUnavailable(reason: String)
+    package static func httpStatus(_ code: Int) -> AIRequestError { AIRequestError(.httpStatus(code)) }
+    /// The answer was larger than the limit, in bytes.
+    package static func responseTooLarge(limit: Int) -> AIRequestError {
+        AIRequestError(.responseTooLarge(limit: limit))
+    }
+    /// The answer was not what the service's protocol promises.
+    package static func malformedResponse(what: String) -> AIRequestError {
+        AIRequestError(.malformedResponse(what: what))
+    }
+    /// The endpoint is not allowed.
+    package static func insecureEndpoint(url: String) -> AIRequestError { AIRequestError(.insecureEndpoint(url: url)) }
+    /// The API key file can be read or written by other users.
+    package static func apiKeyFileTooOpen(path: String, mode: Int) -> AIRequestError {
+        AIRequestError(.apiKeyFileTooOpen(path: path, mode: mode))
+    }
+    /// The API key could not be read.
+    package static func apiKeyUnavailable(reason: String) -> AIRequestError {
+        AIRequestError(.apiKeyUnavailable(reason: reason))
+    }
+    /// The anonymous identity could not be read.
+    package static func identityUnavailable(reason: String) -> AIRequestError {
+        AIRequestError(.identityUnavailable(reason: reason))
+    }
+
+    /// The failure's name, for a log or a script: `not-configured`, `timed-out`, `unreachable`,
+    /// `http-status`, `redirected`, `response-too-large`, `malformed-response`, `insecure-endpoint`,
+    /// `api-key-file-too-open`, `api-key-unavailable` or `identity-unavailable`; more may come.
+    public var code: String {
+        switch reason {
+        case .notConfigured: "not-configured"
+        case .timedOut: "timed-out"
+        case .unreachable: "unreachable"
+        case .httpStatus: "http-status"
+        case .redirected: "redirected"
+        case .responseTooLarge: "response-too-large"
+        case .malformedResponse: "malformed-response"
+        case .insecureEndpoint: "insecure-endpoint"
+        case .apiKeyFileTooOpen: "api-key-file-too-open"
+        case .apiKeyUnavailable: "api-key-unavailable"
+        case .identityUnavailable: "identity-unavailable"
+        }
+    }
 
     /// Whether the same request may succeed later without the user changing anything.
     ///
@@ -37,7 +108,7 @@ public enum AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `429 Too Many Requests` are worth retrying with backoff. Other client errors, malformed
     /// answers, redirects and configuration problems are not: they need a fix first.
     public var isRetryable: Bool {
-        switch self {
+        switch reason {
         case .timedOut, .unreachable: true
         case .httpStatus(let code): code >= 500 || code == 429 || code == 408
         case .notConfigured, .redirected, .responseTooLarge, .malformedResponse, .insecureEndpoint,
@@ -48,7 +119,7 @@ public enum AIRequestError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// What went wrong and how to fix it, without any secret.
     public var description: String {
-        switch self {
+        switch reason {
         case .notConfigured:
             return "AI praise is off. To turn it on, set provider = \"hooray\" or \"openai\" and an endpoint "
                 + "in the [ai] section of your hooray.toml (`hooray config path` shows where it is)."

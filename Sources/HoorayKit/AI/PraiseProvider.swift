@@ -115,22 +115,22 @@ extension PraiseProvider {
 ///
 /// Plugins get it through ``PluginContext/ai`` until AI is configured in the `[ai]` section, so
 /// they always keep their offline praise.
-public struct NoPraiseProvider: PraiseProvider {
+package struct NoPraiseProvider: PraiseProvider {
     /// The error every request fails with; ``AIRequestError/notConfigured`` by default.
-    public let error: AIRequestError
+    package let error: AIRequestError
 
     /// Creates the provider.
     ///
     /// - Parameter error: The error every request fails with.
-    public init(error: AIRequestError = .notConfigured) {
+    package init(error: AIRequestError = .notConfigured) {
         self.error = error
     }
 
     /// Fails with ``error``.
-    public func praise(for moment: MomentForPraise) async throws -> AIPraise {
+    package func praise(for moment: MomentForPraise) async throws -> AIPraise {
         throw error
     }
 
     /// `false` when ``error`` is ``AIRequestError/notConfigured``: AI is off.
-    public var isConfigured: Bool { error != .notConfigured }
+    package var isConfigured: Bool { error != .notConfigured }
 }

@@ -1,12 +1,9 @@
 /// Gathers the errors of several decoding steps so that all of them are reported, not only the first.
 ///
-/// Hooray's own (`package`): the built-in plugins and the host's configuration sections use it. A
-/// plugin of its own gathers its errors as it likes and throws a ``ConfigErrorGroup``.
-///
 /// A synthesized `init(from:)` stops at the first bad key. A configuration type with several
 /// independent settings can instead decode each one through a collector and throw once at the end;
 /// Hooray's configuration loader then reports every error at its own `file:line:column`. It works
-/// with any `Decoder`: one error is rethrown as it is, several as a ``ConfigErrorGroup``.
+/// with any `Decoder`: one error is rethrown as it is, several together.
 ///
 /// ```swift
 /// init(from decoder: any Decoder) throws {
@@ -17,18 +14,18 @@
 ///     try errors.throwIfAny()
 /// }
 /// ```
-package struct ConfigErrorCollector: Sendable {
+public struct ConfigErrorCollector: Sendable {
     /// The errors gathered so far, in the order they happened.
-    package private(set) var errors: [any Error] = []
+    public private(set) var errors: [any Error] = []
 
     /// Creates an empty collector.
-    package init() {}
+    public init() {}
 
     /// Runs one decoding step, keeping its error instead of throwing it.
     ///
     /// - Parameter body: The step, such as a `container.decode(_:forKey:)` call.
     /// - Returns: The step's result, or `nil` when it threw.
-    package mutating func attempt<T>(_ body: () throws -> T) -> T? {
+    public mutating func attempt<T>(_ body: () throws -> T) -> T? {
         do {
             return try body()
         } catch {
@@ -41,13 +38,13 @@ package struct ConfigErrorCollector: Sendable {
     ///
     /// Use `DecodingError.dataCorruptedError(forKey:in:debugDescription:)` so the error points at the value.
     /// - Parameter error: The error.
-    package mutating func record(_ error: any Error) {
+    public mutating func record(_ error: any Error) {
         errors.append(error)
     }
 
-    /// Throws the gathered errors, if there are any: the error itself when there is one, a
-    /// ``ConfigErrorGroup`` when there are several.
-    package func throwIfAny() throws {
+    /// Throws the gathered errors, if there are any: the error itself when there is one, all of
+    /// them together when there are several.
+    public func throwIfAny() throws {
         switch errors.count {
         case 0: return
         case 1: throw errors[0]
@@ -61,19 +58,19 @@ package struct ConfigErrorCollector: Sendable {
 ///
 /// Hooray's configuration loader reports each of them at its own location; other decoders pass the
 /// group on as it is.
-public struct ConfigErrorGroup: Error, CustomStringConvertible {
+package struct ConfigErrorGroup: Error, CustomStringConvertible {
     /// The errors, in the order they happened.
-    public var errors: [any Error]
+    package var errors: [any Error]
 
     /// Creates a group of errors.
     ///
     /// - Parameter errors: The errors, in the order they happened.
-    public init(errors: [any Error]) {
+    package init(errors: [any Error]) {
         self.errors = errors
     }
 
     /// Every error's description, one per line.
-    public var description: String {
+    package var description: String {
         errors.map { String(describing: $0) }.joined(separator: "\n")
     }
 }

@@ -29,6 +29,16 @@ public struct ContentDigest: Sendable, Hashable {
         text.withUTF8 { add(bytes: UnsafeRawBufferPointer($0)) }
     }
 
+    /// Adds a text that may be absent; absent and empty differ.
+    public mutating func add(_ text: String?) {
+        if let text {
+            add(word: 1)
+            add(text)
+        } else {
+            add(word: 0)
+        }
+    }
+
     /// Adds a whole number.
     public mutating func add(_ number: Int) {
         add(word: UInt64(bitPattern: Int64(number)))
@@ -58,7 +68,7 @@ public struct ContentDigest: Sendable, Hashable {
 }
 
 /// Bytes as a digest takes them: their count, then eight bytes a word (little-endian), the last
-/// word filled with zeros. ``ContentDigest`` and ``SourceDigest`` both read bytes so.
+/// word filled with zeros.
 enum DigestWords {
     @inline(__always)
     static func forEach(in bytes: UnsafeRawBufferPointer, _ body: (UInt64) -> Void) {

@@ -1,3 +1,5 @@
+import HoorayCalendar
+
 /// Reading configuration values that need a check beyond their type, such as a duration's range.
 extension KeyedDecodingContainer {
     /// Decodes an optional duration such as `"30s"` or `"2h"` and checks that it lies in a range.

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 
 extension NoticeAction {
     /// A standard "Snooze" button, handled by the engine itself.
@@ -31,7 +32,7 @@ extension NoticeAction {
 
     /// How long this button puts its notice off, when it is a standard snooze button
     /// (``snooze(for:label:)``); `nil` for every other button.
-    public var snoozeDelay: Duration? { Snooze.delay(ofAction: id) }
+    package var snoozeDelay: Duration? { Snooze.delay(ofAction: id) }
 }
 
 /// The engine's snooze: the names it uses, shared by the engine and test doubles.
@@ -48,16 +49,16 @@ public enum Snooze {
 
     /// The prefix of the ids of the one-off reminders that bring snoozed notices back, such as
     /// `snoozed.stretch`. Plugins cannot schedule reminders with ids starting with it.
-    public static let reminderIDPrefix = "snoozed."
+    package static let reminderIDPrefix = "snoozed."
 
     /// The prefix of a snoozed notice's own key when it came from no reminder, such as `notice.12`.
     /// Plugins cannot schedule reminders with ids starting with it either: a button on such a
     /// reminder's notice would not be handed its ``InvokedAction/reminderID``.
-    public static let noticeKeyPrefix = "notice."
+    package static let noticeKeyPrefix = "notice."
 
     /// The prefixes of reminder ids the engine keeps for itself: ``reminderIDPrefix`` and
     /// ``noticeKeyPrefix``.
-    public static let reservedPrefixes = [reminderIDPrefix, noticeKeyPrefix]
+    package static let reservedPrefixes = [reminderIDPrefix, noticeKeyPrefix]
 
     /// The reserved prefix `id` starts with, or `nil` when a plugin may use it for a reminder.
     public static func reservedPrefix(of id: String) -> String? {
@@ -65,7 +66,7 @@ public enum Snooze {
     }
 
     /// The id of the one-off reminder that brings a snoozed reminder back: `snoozed.` and its id.
-    public static func reminderID(snoozing id: String) -> String { reminderIDPrefix + id }
+    package static func reminderID(snoozing id: String) -> String { reminderIDPrefix + id }
 
     /// The id of the reminder a snooze brings back, or `nil` when `id` is not a snooze's.
     public static func snoozedID(of id: String) -> String? {
@@ -76,7 +77,7 @@ public enum Snooze {
     ///
     /// `snooze` is ``defaultDelay``; `snooze-10m`, `snooze-2h` and the like are their duration,
     /// when it is at least a minute.
-    public static func delay(ofAction id: String) -> Duration? {
+    package static func delay(ofAction id: String) -> Duration? {
         if id == actionID { return defaultDelay }
         guard id.hasPrefix(actionID + "-"), let duration = ConfigDuration(parsing: String(id.dropFirst(7))),
             duration.seconds >= 60
@@ -101,7 +102,7 @@ public enum Snooze {
 }
 
 /// A snooze that cannot be: the reminder is not there, or a plugin used an id the engine keeps.
-public enum SnoozeError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SnoozeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ``ReminderBook/snooze(_:until:)`` was given an id the plugin has no reminder for.
     case noSuchReminder(String)
     /// A plugin tried to schedule a reminder whose id starts with one of
@@ -109,7 +110,7 @@ public enum SnoozeError: Error, Sendable, Hashable, CustomStringConvertible {
     case reservedID(String)
 
     /// What went wrong, for the plugin's developer.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSuchReminder(let id):
             "there is no reminder \(id) to snooze"

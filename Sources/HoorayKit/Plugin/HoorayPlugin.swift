@@ -85,53 +85,6 @@ public protocol HoorayPlugin: Sendable {
     /// The default does nothing.
     func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws
 
-    /// The commands the plugin offers on the command line, as `hooray NAME COMMAND …` and by
-    /// their aliases.
-    ///
-    /// `hooray` builds its help, man page and shell completions from these, and refuses to start
-    /// when two plugins claim the same command or alias. The default is none.
-    var commands: [CommandSpec] { get }
-
-    /// Runs one of the plugin's ``commands``, as the user gave it.
-    ///
-    /// The same code serves both places a command runs: `hoorayd` when it is running, and otherwise
-    /// the `hooray` process itself, which hosts the plugin for that one command with the same kind
-    /// of context. Answer quickly — the user is waiting at the terminal — and move slow work, such
-    /// as AI requests, to ``PluginContext/background``. Throw ``PluginCommandError`` for bad input:
-    /// its message is shown to the user and `hooray` exits with status 1. Validate everything
-    /// before storing anything, so a refused command leaves nothing half-saved.
-    ///
-    /// Write text in the user's time zone, ``CommandEnvironment/timeZone``, which may differ from
-    /// the daemon's.
-    ///
-    /// The default refuses every command.
-    ///
-    /// - Parameters:
-    ///   - command: The command, parsed: its arguments, options and flags by name.
-    ///   - context: The plugin's view of the engine.
-    ///   - configuration: The plugin's decoded `[plugins.NAME]` section, as ``activate(context:configuration:)`` got it.
-    /// - Returns: What to show: text, and JSON for `--json`.
-    func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
-        -> CommandReply
-
-    /// The importers the plugin offers for other programs' exports, run by
-    /// `hooray import --from NAME FILE`; see ``ImporterSpec``. The default is none.
-    var importers: [ImporterSpec] { get }
-
-    /// Reads another program's export and says which records it would add.
-    ///
-    /// Read only: `hooray` shows the plan, and adds its records in one transaction when the user
-    /// asks with `--apply`. Look at `records` to leave out what is already there.
-    ///
-    /// The default refuses every importer.
-    ///
-    /// - Parameters:
-    ///   - request: Which importer, the file or folder, the time and the user's time zone.
-    ///   - records: The plugin's stored records, to read.
-    /// - Returns: The records to add, with notes for the user.
-    /// - Throws: ``ImportError`` naming the file, the line or field, and the fix.
-    func planImport(_ request: ImportRequest, records: any RecordStore) async throws -> ImportPlan
-
     /// The types of the records the plugin keeps, so that `hooray import` can refuse a record
     /// (edited by hand, say) whose value does not read as its kind, rather than adding what the
     /// record book would then pass over. The default is none: every value is accepted.
@@ -157,21 +110,6 @@ public protocol HoorayPlugin: Sendable {
     /// - Parameter key: The value's key.
     func isDeviceCache(valueKey key: String) -> Bool
 
-    /// The plugin's part of the status-bar line `hooray bar` prints: short texts, tooltip lines, a
-    /// current streak and today's progress (see ``BarItem``).
-    ///
-    /// Called whenever the line may have changed — after a command, a notice, a pressed button —
-    /// and at local midnight, by `hoorayd`, or by `hooray bar` itself while `hoorayd` is not
-    /// running. Read what is stored and answer quickly; change nothing. Count "today" in
-    /// ``PluginContext/timeZone``.
-    ///
-    /// Plugins in other languages contribute nothing to the bar. The default is no items.
-    ///
-    /// - Parameters:
-    ///   - context: The plugin's view of the engine.
-    ///   - configuration: The plugin's decoded `[plugins.NAME]` section.
-    /// - Returns: The items, in the order they go on the line.
-    func barItems(context: PluginContext, configuration: Configuration) async throws -> [BarItem]
 }
 
 extension HoorayPlugin {
@@ -192,24 +130,6 @@ extension HoorayPlugin {
     /// Does nothing.
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {}
 
-    /// No commands.
-    public var commands: [CommandSpec] { [] }
-
-    /// Refuses the command: the plugin has none.
-    public func run(_ command: CommandInvocation, context: PluginContext, configuration: Configuration) async throws
-        -> CommandReply
-    {
-        throw PluginCommandError("the plugin \(name) has no command \"\(command.command)\"")
-    }
-
-    /// No importers.
-    public var importers: [ImporterSpec] { [] }
-
-    /// Refuses the importer: the plugin has none.
-    public func planImport(_ request: ImportRequest, records: any RecordStore) async throws -> ImportPlan {
-        throw ImportError("the plugin \(name) has no importer \"\(request.importer)\"")
-    }
-
     /// None: every imported record's value is accepted.
     public var recordTypes: [any PluginRecord.Type] { [] }
 
@@ -218,9 +138,6 @@ extension HoorayPlugin {
 
     /// None of the plugin's values is a cache: all are exported.
     public func isDeviceCache(valueKey key: String) -> Bool { false }
-
-    /// No items: the plugin puts nothing on the status bar.
-    public func barItems(context: PluginContext, configuration: Configuration) async throws -> [BarItem] { [] }
 }
 
 /// The configuration of a plugin that takes none: an empty section.

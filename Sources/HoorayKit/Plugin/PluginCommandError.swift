@@ -3,10 +3,11 @@ import Foundation
 /// A command was refused: its ``message`` is shown to the user as it is, so say what was wrong
 /// and how to put it right.
 ///
-/// Say which ``Kind`` it is, so that `hooray` exits the way scripts expect: a value on the command
-/// line that cannot be used (`--ago "soon"`, `--mood grumpy`) is a usage error — `hooray` prints
-/// the command's usage line under the message and exits 64 — while a command that could not do
-/// what was asked (no habit by that name, a photo that cannot be read) exits 1.
+/// Make it with ``invalidValue(_:_:)`` for a value on the command line that cannot be used
+/// (`--ago "soon"`, `--mood grumpy`), a usage error — `hooray` prints the command's usage line under
+/// the message and exits 64 — and with ``init(_:)`` for a command that could not do what was asked
+/// (no habit by that name, a photo that cannot be read): `hooray` exits 1. What kind it is stays
+/// the host's to read, so that it may gain kinds without breaking a plugin.
 ///
 /// ```swift
 /// throw PluginCommandError.invalidValue("--glasses", "--glasses \"lots\" is not a number; give one such as 2")
@@ -14,7 +15,7 @@ import Foundation
 /// ```
 public struct PluginCommandError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of refusal it is, which decides `hooray`'s exit status.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The command ran and could not do what was asked: `hooray` exits 1.
         case failed
         /// A value given on the command line cannot be used: `hooray` shows the command's usage
@@ -26,21 +27,24 @@ public struct PluginCommandError: Error, Sendable, Hashable, CustomStringConvert
     /// What went wrong and what to do, for a person.
     public var message: String
     /// What kind of refusal it is.
-    public var kind: Kind
+    package var kind: Kind
 
-    /// Creates an error.
+    /// Creates a failure: the command ran and could not do what was asked, and `hooray` exits 1.
     ///
-    /// - Parameters:
-    ///   - message: What went wrong and what to do, for a person.
-    ///   - kind: What kind of refusal it is; a failure unless said otherwise.
-    public init(_ message: String, kind: Kind = .failed) {
+    /// - Parameter message: What went wrong and what to do, for a person.
+    public init(_ message: String) {
+        self.init(message, kind: .failed)
+    }
+
+    /// Creates an error of a kind.
+    package init(_ message: String, kind: Kind) {
         self.message = message
         self.kind = kind
     }
 
     /// The exit status `hooray` ends with: 64 for a refused value, otherwise 1 unless the command
     /// said another (a plugin in another language may answer any status from 1 to 255).
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         if invalidOption != nil { return 64 }
         return customExitCode ?? 1
     }
@@ -67,8 +71,8 @@ public struct PluginCommandError: Error, Sendable, Hashable, CustomStringConvert
         PluginCommandError(message, kind: .invalidValue(option: option))
     }
 
-    /// The option or argument whose value was refused, for an ``Kind/invalidValue(option:)``.
-    public var invalidOption: String? {
+    /// The option or argument whose value was refused, for an ``invalidValue(_:_:)``.
+    package var invalidOption: String? {
         if case .invalidValue(let option) = kind { return option }
         return nil
     }
@@ -94,12 +98,12 @@ public protocol BackgroundWork: Sendable {
 
 /// Background work as plain unstructured tasks that nobody waits for; the default of a context
 /// made without an engine.
-public struct DetachedBackgroundWork: BackgroundWork {
+package struct DetachedBackgroundWork: BackgroundWork {
     /// Creates it.
-    public init() {}
+    package init() {}
 
     /// Starts the work in a detached task.
-    public func start(_ label: String, _ work: @escaping @Sendable () async throws -> Void) {
+    package func start(_ label: String, _ work: @escaping @Sendable () async throws -> Void) {
         Task { try? await work() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import Logging
 
 /// A plugin's view of the engine, handed to every plugin call.
@@ -8,7 +9,7 @@ import Logging
 /// unless you need to post notices later from your own task.
 public struct PluginContext: Sendable {
     /// The plugin's name, such as `reminders`.
-    public let pluginName: String
+    package let pluginName: String
     /// Schedule and cancel this plugin's reminders.
     public let reminders: any ReminderBook
     /// Post notices now and update them in place.
@@ -19,7 +20,7 @@ public struct PluginContext: Sendable {
     /// (``records(of:)``) instead.
     public let storage: any PluginStore
     /// Where the plugin's records are kept; use ``records(of:)`` for a typed book.
-    public let recordStore: any RecordStore
+    package let recordStore: any RecordStore
     /// The clock: the current time, and sleeping until a wall-clock instant.
     public let clock: any HoorayClock
     /// Warmer praise from the configured AI service; fails with ``AIRequestError/notConfigured``
@@ -52,7 +53,8 @@ public struct PluginContext: Sendable {
     /// when the host does not say (then the configuration is complete).
     public let configurationSource: ConfigurationSource?
 
-    /// Creates a context. The engine and `HoorayKitTesting` make these; plugins receive them.
+    /// Creates a context. The engine and `HoorayKitTesting` make these; plugins receive them (Hooray's
+    /// own).
     ///
     /// - Parameters:
     ///   - pluginName: The plugin's name.
@@ -71,7 +73,7 @@ public struct PluginContext: Sendable {
     ///   - configuration: The plugin's decoded configuration, for ``configuration(of:)``.
     ///   - configurationFile: The user's configuration file, for messages; `nil` when unknown.
     ///   - configurationSource: Where the configuration came from; `nil` when unknown.
-    public init(
+    package init(
         pluginName: String,
         reminders: any ReminderBook,
         notices: any NoticeBoard,
@@ -141,14 +143,10 @@ public struct PluginContext: Sendable {
     /// ```
     ///
     /// - Parameter type: The record type; its ``PluginRecord/recordKind`` names its table.
-    /// - Returns: A book over ``recordStore`` that announces records on ``notices``.
+    /// - Returns: A book over the plugin's record store that announces records on ``notices``.
     public func records<Record: PluginRecord>(of type: Record.Type) -> RecordBook<Record> {
         RecordBook(store: recordStore, notices: notices)
     }
-
-    /// Reads the days, times and lengths the user types, such as `yesterday`, `2h ago` or `5d`,
-    /// against the current time in the user's time zone.
-    public var timeInput: TimeInput { TimeInput(now: now, timeZone: timeZone) }
 }
 
 /// A plugin's reminders, as kept by the engine.
@@ -225,7 +223,7 @@ public protocol ReminderBook: Sendable {
     /// - Parameters:
     ///   - id: The id of one of the plugin's reminders.
     ///   - until: When its notice comes back.
-    /// - Throws: ``SnoozeError/noSuchReminder(_:)`` when the plugin has no reminder with this id.
+    /// - Throws: An error naming the id when the plugin has no reminder with this id.
     func snooze(_ id: String, until: Date) async throws
 
     /// Where the notice of one of the plugin's reminders is when it came due and has not reached the
@@ -310,10 +308,10 @@ public protocol NoticeBoard: Sendable {
     ///   - notice: The notice.
     ///   - values: Keys of the plugin's storage (``PluginContext/storage``) and the bytes to store
     ///     under them, replacing what is there.
-    ///   - records: Records to add to the plugin's records (``PluginContext/recordStore``); usually
+    ///   - records: Records to add to the plugin's records (the context's record store); usually
     ///     given through ``RecordBook/insert(_:announcing:storing:)``.
     /// - Returns: The notice's id, for ``update(_:to:)``.
-    /// - Throws: ``RecordBookError/duplicateID(kind:id:)`` when a record's id is taken; nothing is
+    /// - Throws: a ``RecordBookError`` (``RecordBookError/Code/duplicateID``) when a record's id is taken; nothing is
     ///   stored then.
     @discardableResult
     func post(_ notice: Notice, storing values: [String: Data], inserting records: [StoredRecord]) async throws

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 
 /// The public form of records: how `hooray export` writes them and `hooray import` reads them back
 /// (docs/export.md), with instants as ISO 8601 in UTC and days as `YYYY-MM-DD`.
@@ -76,7 +77,7 @@ public enum ExportForm {
     }
 
     /// An encoder for public forms: instants as ``instant(_:)`` writes them, keys sorted.
-    public static func makeEncoder() -> JSONEncoder {
+    package static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
@@ -88,7 +89,7 @@ public enum ExportForm {
 
     /// A decoder for public forms: instants as ``instant(parsing:)`` reads them; another text is
     /// an error that names it and the form to write.
-    public static func makeDecoder() -> JSONDecoder {
+    package static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -104,7 +105,7 @@ public enum ExportForm {
         return decoder
     }
 
-    /// Decodes a value of a public form with ``makeDecoder()``.
+    /// Decodes a value of a public form, reading instants as ``instant(parsing:)`` does.
     ///
     /// - Parameters:
     ///   - type: The type to decode.
@@ -123,7 +124,7 @@ public enum ExportForm {
         }
     }
 
-    /// Encodes a value with ``makeEncoder()`` as JSON.
+    /// Encodes a value as JSON, instants as ``instant(_:)`` writes them, keys sorted.
     ///
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public static func encode<Value: Encodable>(_ value: Value) throws -> JSONValue {

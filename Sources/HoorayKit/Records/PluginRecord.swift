@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 
 /// A value a plugin keeps in its record book: a moment, a habit, a rejection, a swap.
 ///
@@ -56,7 +57,7 @@ public protocol PluginRecord: Codable, Sendable {
     /// The record in its public form: what `hooray export` writes as its `value` (docs/export.md).
     ///
     /// The default encodes the record as it is `Codable`, instants as ISO 8601 in UTC
-    /// (``ExportForm/makeEncoder()``), and leaves out a member `id` that holds the ``recordID``:
+    /// (``ExportForm/encode(_:)``), and leaves out a member `id` that holds the ``recordID``:
     /// the export writes the id once, beside the value. Write your own when the stored form holds
     /// what a person cannot read (a bitmap of days, weekdays as numbers) or what only this computer
     /// needs (a retry counter), and then ``init(exportValue:id:)`` to read it back. Leave out what
@@ -71,7 +72,7 @@ public protocol PluginRecord: Codable, Sendable {
     ///
     /// Check what the type alone does not, such as a day listed twice or a number out of range,
     /// and name the field in an ``ExportFormError``. The default decodes the value with
-    /// ``ExportForm/makeDecoder()``, with `id` put back when the value has none.
+    /// ``ExportForm/decode(_:from:)``, with `id` put back when the value has none.
     ///
     /// - Parameters:
     ///   - value: The public form.

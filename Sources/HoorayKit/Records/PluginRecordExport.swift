@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 
 extension PluginRecord {
     /// The record's `Codable` form with instants as ISO 8601 in UTC, without a member `id` that
@@ -39,7 +40,7 @@ extension PluginRecord {
     ///
     /// - Parameter data: The record's stored value, as ``RecordBook/encode(_:)`` writes it.
     /// - Throws: `DecodingError` when the stored value does not read as this record.
-    public static func exportValue(ofStored data: Data) throws -> JSONValue {
+    package static func exportValue(ofStored data: Data) throws -> JSONValue {
         try RecordBook<Self>.decode(data).exportValue()
     }
 
@@ -49,7 +50,7 @@ extension PluginRecord {
     ///   - data: The record's stored value.
     ///   - timeZone: The time zone of the dates and times.
     /// - Throws: `DecodingError` when the stored value does not read as this record.
-    public static func csvRows(ofStored data: Data, timeZone: TimeZone) throws -> [CSVRow] {
+    package static func csvRows(ofStored data: Data, timeZone: TimeZone) throws -> [CSVRow] {
         try RecordBook<Self>.decode(data).csvRows(timeZone: timeZone)
     }
 
@@ -62,7 +63,7 @@ extension PluginRecord {
     /// - Returns: The record as stored, with its kind, id and date.
     /// - Throws: ``ExportFormError`` naming the field that is wrong, or saying that the value's
     ///   fields give another id.
-    public static func storedRecord(fromExport value: JSONValue, id: String) throws(ExportFormError)
+    package static func storedRecord(fromExport value: JSONValue, id: String) throws(ExportFormError)
         -> StoredRecord
     {
         let record: Self

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 
 /// A plugin's records of one type: a table of `Codable` values kept by the host, found by id, by
 /// the first characters of an id, and by local day.
@@ -41,7 +42,7 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
 
     /// Adds a record.
     ///
-    /// - Throws: ``RecordBookError/duplicateID(kind:id:)`` when a record of this kind has its id.
+    /// - Throws: a ``RecordBookError`` (``RecordBookError/Code/duplicateID``) when a record of this kind has its id.
     public func insert(_ record: Record) async throws {
         try await adoptLegacyValues()
         try await store.insert(try Self.stored(record))
@@ -59,8 +60,8 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
     ///   - values: Keys of the plugin's key-value storage and the bytes to store under them, saved
     ///     in the same step, such as a "first record logged" flag.
     /// - Returns: The notice's id, for ``NoticeBoard/update(_:to:)``.
-    /// - Throws: ``RecordBookError/duplicateID(kind:id:)`` when a record of this kind has its id, and
-    ///   ``RecordBookError/noNoticeBoard(kind:)`` for a book made without a notice board.
+    /// - Throws: a ``RecordBookError`` (``RecordBookError/Code/duplicateID``) when a record of this kind has its id, and
+    ///   a ``RecordBookError`` for a book made without a notice board.
     @discardableResult
     public func insert(_ record: Record, announcing notice: Notice, storing values: [String: Data] = [:])
         async throws -> NoticeID
@@ -85,7 +86,7 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
     ///     record is locked, so keep it quick and do no I/O; what it throws is rethrown and nothing
     ///     is saved. It must keep the record's id.
     /// - Returns: What `change` returned, or `nil` when there is no record with this id.
-    /// - Throws: ``RecordBookError/idChanged(kind:from:to:)`` when `change` changed the id.
+    /// - Throws: a ``RecordBookError`` when `change` changed the id.
     @discardableResult
     public func update<Value: Sendable>(_ id: String, _ change: @escaping @Sendable (inout Record) throws -> Value)
         async throws -> Value?
@@ -177,7 +178,7 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
         decoder.dateDecodingStrategy = .secondsSince1970
         var last: String?
         while true {
-            let page = try await store.records(kind: kind, after: last, limit: max(pageSize, 1))
+            let page = try await store.recordsPage(kind: kind, after: last, limit: max(pageSize, 1))
             for stored in page {
                 guard let value = try? decoder.decode(Projection.self, from: stored.data) else { continue }
                 try await body(value)
@@ -207,7 +208,8 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
         decoder.dateDecodingStrategy = .secondsSince1970
         var cursor: RecordPosition?
         while true {
-            let page = try await store.records(kind: kind, newestFirstIn: range, after: cursor, limit: max(pageSize, 1))
+            let page = try await store.recordsPage(
+                kind: kind, newestFirstIn: range, after: cursor, limit: max(pageSize, 1))
             for stored in page {
                 guard let value = try? decoder.decode(Record.self, from: stored.data) else { continue }
                 guard try await body(value) else { return }
@@ -243,14 +245,14 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
     }
 
     /// The shortest id prefix a user may type to name a record.
-    public static var minimumPrefixLength: Int { 4 }
+    package static var minimumPrefixLength: Int { 4 }
 
     /// Finds the one record whose id starts with what the user typed, as ids are shown shortened.
     ///
     /// Spaces around the text are ignored, and so is the case of ASCII letters.
     ///
     /// - Parameters:
-    ///   - idPrefix: What the user typed: at least the first ``minimumPrefixLength`` characters of an id.
+    ///   - idPrefix: What the user typed: at least the first 4 characters of an id.
     ///   - listedBy: The command that lists the records with their ids, for the messages, as it
     ///     should read there: `hooray moments` in backquotes, say; `nil` to name none.
     /// - Returns: The record.

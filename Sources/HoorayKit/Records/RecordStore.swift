@@ -11,7 +11,7 @@ import Foundation
 public protocol RecordStore: Sendable {
     /// Adds a record.
     ///
-    /// - Throws: ``RecordBookError/duplicateID(kind:id:)`` when a record of this kind has this id.
+    /// - Throws: a ``RecordBookError`` (``RecordBookError/Code/duplicateID``) when a record of this kind has this id.
     func insert(_ record: StoredRecord) async throws
 
     /// The record of this kind with this id, or `nil`.
@@ -48,37 +48,6 @@ public protocol RecordStore: Sendable {
     /// - Returns: The records, oldest ``StoredRecord/date`` first, then by id.
     func records(kind: String, during range: LocalDayRange) async throws -> [StoredRecord]
 
-    /// One page of the records of a kind in the order of their ids (byte by byte): at most `limit`
-    /// records whose id comes after `id`, from the first when `id` is `nil`.
-    ///
-    /// It lets ``RecordBook/forEach(as:pageSize:_:)`` read every record of a kind while holding
-    /// only one page: a host that keeps many records should answer it without reading them all.
-    /// The default reads every record of the kind (``records(kind:idPrefix:)``) and keeps the page.
-    ///
-    /// - Parameters:
-    ///   - kind: The records' kind.
-    ///   - id: The last id of the previous page, or `nil` for the first page.
-    ///   - limit: The most records to return; at least 1.
-    /// - Returns: The records, by id; fewer than `limit` only on the last page.
-    func records(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord]
-
-    /// One page of the records of a kind, newest first: at most `limit` records dated within
-    /// `range` that come after `cursor` in the order of ``StoredRecord/sortKey``, newest first, then
-    /// by id, last first.
-    ///
-    /// It lets ``RecordBook/forEachNewestFirst(in:pageSize:_:)`` list many records, newest first,
-    /// while holding one page: a host that keeps many records should answer it from an index. The
-    /// default reads every record of the kind and keeps the page.
-    ///
-    /// - Parameters:
-    ///   - kind: The records' kind.
-    ///   - range: Only records whose ``StoredRecord/sortKey`` falls in it; every record for `nil`.
-    ///   - cursor: The last record of the previous page, or `nil` for the first page.
-    ///   - limit: The most records to return; at least 1.
-    /// - Returns: The records; fewer than `limit` only on the last page.
-    func records(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
-        async throws -> [StoredRecord]
-
     /// Moves values of the plugin's key-value ``PluginStore`` into its records, in one step.
     ///
     /// Each value whose key starts with `prefix` is handed to `convert`; each record it returns is
@@ -94,20 +63,61 @@ public protocol RecordStore: Sendable {
         async throws -> Int
 }
 
+/// A record store that lists pages of records from an index, as the engine's SQLite store does;
+/// the pages of any other store are cut from all its records of the kind, in memory.
+package protocol PagedRecordStore: RecordStore {
+    /// One page of the records of a kind in the order of their ids (byte by byte): at most `limit`
+    /// records whose id comes after `id`, from the first when `id` is `nil`.
+    ///
+    /// It lets ``RecordBook/forEach(as:pageSize:_:)`` read every record of a kind while holding
+    /// only one page: a host that keeps many records should answer it without reading them all.
+    /// Any other store's page is cut from every record of the kind (``RecordStore/records(kind:idPrefix:)``).
+    ///
+    /// - Parameters:
+    ///   - kind: The records' kind.
+    ///   - id: The last id of the previous page, or `nil` for the first page.
+    ///   - limit: The most records to return; at least 1.
+    /// - Returns: The records, by id; fewer than `limit` only on the last page.
+    func records(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord]
+
+    /// One page of the records of a kind, newest first: at most `limit` records dated within
+    /// `range` that come after `cursor` in the order of ``StoredRecord/sortKey``, newest first, then
+    /// by id, last first.
+    ///
+    /// It lets ``RecordBook/forEachNewestFirst(in:pageSize:_:)`` list many records, newest first,
+    /// while holding one page: a host that keeps many records should answer it from an index.
+    ///
+    /// - Parameters:
+    ///   - kind: The records' kind.
+    ///   - range: Only records whose ``StoredRecord/sortKey`` falls in it; every record for `nil`.
+    ///   - cursor: The last record of the previous page, or `nil` for the first page.
+    ///   - limit: The most records to return; at least 1.
+    /// - Returns: The records; fewer than `limit` only on the last page.
+    func records(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
+        async throws -> [StoredRecord]
+}
+
 extension RecordStore {
-    /// Reads every record of the kind and keeps one page: right for a store that holds its records
-    /// in memory anyway.
-    public func records(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord] {
+    /// One page of the records of a kind, by id: the store's own when it is a ``PagedRecordStore``,
+    /// otherwise cut from every record of the kind.
+    package func recordsPage(kind: String, after id: String?, limit: Int) async throws -> [StoredRecord] {
+        if let paged = self as? any PagedRecordStore {
+            return try await paged.records(kind: kind, after: id, limit: limit)
+        }
         let later = try await records(kind: kind, idPrefix: "").filter { record in
             id.map { Self.idOrder($0, record.id) } ?? true
         }
         return Array(later.sorted { Self.idOrder($0.id, $1.id) }.prefix(max(limit, 1)))
     }
 
-    /// Reads every record of the kind and keeps one page, newest first.
-    public func records(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
+    /// One page of the records of a kind, newest first: the store's own when it is a
+    /// ``PagedRecordStore``, otherwise cut from every record of the kind.
+    package func recordsPage(kind: String, newestFirstIn range: Range<Date>?, after cursor: RecordPosition?, limit: Int)
         async throws -> [StoredRecord]
     {
+        if let paged = self as? any PagedRecordStore {
+            return try await paged.records(kind: kind, newestFirstIn: range, after: cursor, limit: limit)
+        }
         let kept = try await records(kind: kind, idPrefix: "").filter { record in
             let date = Date(timeIntervalSince1970: record.sortKey)
             return (range?.contains(date) ?? true) && (cursor.map { $0.precedes(record) } ?? true)
@@ -115,30 +125,30 @@ extension RecordStore {
         return Array(kept.sorted { RecordPosition(of: $0).precedes($1) }.prefix(max(limit, 1)))
     }
 
-    /// Whether `lhs` comes before `rhs` in the order of ``records(kind:after:limit:)``: their UTF-8
-    /// bytes, as SQLite compares text.
-    public static func idOrder(_ lhs: String, _ rhs: String) -> Bool {
+    /// Whether `lhs` comes before `rhs` in the order of pages by id: their UTF-8 bytes, as SQLite
+    /// compares text.
+    package static func idOrder(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 }
 
 /// Where a page of records listed newest first ended: the last record's ``StoredRecord/sortKey``
 /// and id (``RecordStore/records(kind:newestFirstIn:after:limit:)``).
-public struct RecordPosition: Sendable, Hashable {
+package struct RecordPosition: Sendable, Hashable {
     /// The last record's ``StoredRecord/sortKey``.
-    public var sortKey: Double
+    package var sortKey: Double
     /// The last record's id.
-    public var id: String
+    package var id: String
 
     /// The cursor after `record`.
-    public init(of record: StoredRecord) {
+    package init(of record: StoredRecord) {
         sortKey = record.sortKey
         id = record.id
     }
 
     /// Whether `record` comes after this cursor, newest first: it is older, or as old with an id
     /// that sorts before.
-    public func precedes(_ record: StoredRecord) -> Bool {
+    package func precedes(_ record: StoredRecord) -> Bool {
         record.sortKey != sortKey ? record.sortKey < sortKey : RecordStoreOrder.idPrecedes(record.id, id)
     }
 }
@@ -177,13 +187,13 @@ public struct StoredRecord: Sendable, Hashable {
 
     /// Sorts records as stores return them: oldest date first, days at the start of their day in
     /// UTC, then by id.
-    public static func precedes(_ lhs: StoredRecord, _ rhs: StoredRecord) -> Bool {
+    package static func precedes(_ lhs: StoredRecord, _ rhs: StoredRecord) -> Bool {
         let (left, right) = (lhs.sortKey, rhs.sortKey)
         return left != right ? left < right : lhs.id < rhs.id
     }
 
     /// Seconds since 1970: the instant, or the start of the day in UTC.
-    public var sortKey: Double {
+    package var sortKey: Double {
         switch date {
         case .day(let day): Double(day.daysSinceEpoch) * 86400
         case .instant(let instant): instant.timeIntervalSince1970
@@ -191,63 +201,108 @@ public struct StoredRecord: Sendable, Hashable {
     }
 }
 
-/// A record book was used in a way it cannot be; a programming error, described for the developer.
-public enum RecordBookError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// ``RecordStore/insert(_:)`` was given an id that a record of the kind already has.
-    case duplicateID(kind: String, id: String)
-    /// An update changed the record's id, which is its key.
-    case idChanged(kind: String, from: String, to: String)
-    /// The context was made without a record store.
-    case unavailable(plugin: String)
-    /// ``RecordBook/insert(_:announcing:storing:)`` was called on a book made without a notice board.
-    case noNoticeBoard(kind: String)
+/// A record book refused a change: its ``description`` says what went wrong and what to do instead,
+/// for the plugin's developer, and its ``code`` which refusal it is.
+///
+/// A struct with an opaque code rather than an enum, so that Hooray may tell new refusals apart
+/// without breaking a plugin:
+///
+/// ```swift
+/// } catch let error as RecordBookError where error.code == .duplicateID {
+///     // the record is there already
+/// }
+/// ```
+public struct RecordBookError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Which refusal it is; more may come.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, such as `duplicate-id`.
+        public let description: String
 
+        /// ``RecordStore/insert(_:)`` was given an id that a record of the kind already has.
+        public static let duplicateID = Code(description: "duplicate-id")
+        /// An update changed the record's id, which is its key.
+        package static let idChanged = Code(description: "id-changed")
+        /// The context was made without a record store.
+        package static let unavailable = Code(description: "unavailable")
+        /// An insert that announces a notice, on a book made without a notice board.
+        package static let noNoticeBoard = Code(description: "no-notice-board")
+    }
+
+    /// Which refusal it is.
+    public let code: Code
     /// What went wrong and what to do instead, for the plugin's developer.
-    public var description: String {
-        switch self {
-        case .duplicateID(let kind, let id):
-            "there is already a \(kind) with the id \(id); give the new record an id of its own"
-        case .idChanged(let kind, let from, let to):
-            "an update changed the id of the \(kind) \(from) to \(to); a record keeps its id, so insert a new one instead"
-        case .unavailable(let plugin):
-            "the context of \(plugin) was made without a record store; pass `records:` to PluginContext.init"
-        case .noNoticeBoard(let kind):
-            "this book of \(kind) records has no notice board to announce one on; get it from PluginContext.records(of:)"
-        }
+    public let description: String
+
+    /// Creates a refusal.
+    package init(code: Code, description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// An insert with an id that a record of the kind already has.
+    package static func duplicateID(kind: String, id: String) -> RecordBookError {
+        RecordBookError(
+            code: .duplicateID,
+            description: "there is already a \(kind) with the id \(id); give the new record an id of its own")
+    }
+
+    /// An update that changed the record's id, which is its key.
+    package static func idChanged(kind: String, from: String, to: String) -> RecordBookError {
+        RecordBookError(
+            code: .idChanged,
+            description: "an update changed the id of the \(kind) \(from) to \(to); a record keeps its id, "
+                + "so insert a new one instead")
+    }
+
+    /// A context made without a record store.
+    package static func unavailable(plugin: String) -> RecordBookError {
+        RecordBookError(
+            code: .unavailable,
+            description:
+                "the context of \(plugin) was made without a record store; use the context hoorayd or HoorayKitTesting hands the plugin"
+        )
+    }
+
+    /// ``RecordBook/insert(_:announcing:storing:)`` on a book made without a notice board.
+    package static func noNoticeBoard(kind: String) -> RecordBookError {
+        RecordBookError(
+            code: .noNoticeBoard,
+            description: "this book of \(kind) records has no notice board to announce one on; get it from "
+                + "PluginContext.records(of:)")
     }
 }
 
 /// The record store of a context made without one: every call fails with
 /// ``RecordBookError/unavailable(plugin:)``.
-public struct UnavailableRecordStore: RecordStore {
+package struct UnavailableRecordStore: RecordStore {
     /// The plugin whose context it is, for the message.
-    public let plugin: String
+    package let plugin: String
 
     /// Creates it.
     ///
     /// - Parameter plugin: The plugin whose context it is, for the message.
-    public init(plugin: String) {
+    package init(plugin: String) {
         self.plugin = plugin
     }
 
     var error: RecordBookError { .unavailable(plugin: plugin) }
 
     /// Fails: there is no store.
-    public func insert(_ record: StoredRecord) async throws { throw error }
+    package func insert(_ record: StoredRecord) async throws { throw error }
     /// Fails: there is no store.
-    public func record(kind: String, id: String) async throws -> StoredRecord? { throw error }
+    package func record(kind: String, id: String) async throws -> StoredRecord? { throw error }
     /// Fails: there is no store.
-    public func update<Value: Sendable>(
+    package func update<Value: Sendable>(
         kind: String, id: String, _ change: @escaping @Sendable (inout StoredRecord) throws -> Value
     ) async throws -> Value? { throw error }
     /// Fails: there is no store.
-    public func delete(kind: String, id: String) async throws -> Bool { throw error }
+    package func delete(kind: String, id: String) async throws -> Bool { throw error }
     /// Fails: there is no store.
-    public func records(kind: String, idPrefix: String) async throws -> [StoredRecord] { throw error }
+    package func records(kind: String, idPrefix: String) async throws -> [StoredRecord] { throw error }
     /// Fails: there is no store.
-    public func records(kind: String, during range: LocalDayRange) async throws -> [StoredRecord] { throw error }
+    package func records(kind: String, during range: LocalDayRange) async throws -> [StoredRecord] { throw error }
     /// Fails: there is no store.
-    public func adoptValues(withPrefix prefix: String, _ convert: @escaping @Sendable (StoredValue) -> StoredRecord?)
+    package func adoptValues(withPrefix prefix: String, _ convert: @escaping @Sendable (StoredValue) -> StoredRecord?)
         async throws -> Int
     { throw error }
 }

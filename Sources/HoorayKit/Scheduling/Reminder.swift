@@ -92,7 +92,7 @@ public struct Reminder: Sendable, Hashable, Codable {
     ///
     /// - Returns: `nil` when it will be shown; otherwise why not, in a word or two (`internal`,
     ///   or the hold's reason).
-    public func notShownReason(at instant: Date) -> String? {
+    package func notShownReason(at instant: Date) -> String? {
         if isInternal { return "internal" }
         if let hold, hold.covers(instant) { return hold.reason }
         return nil
@@ -117,7 +117,7 @@ public struct ReminderHold: Sendable, Hashable, Codable {
     }
 
     /// Whether an occurrence due at `instant` is held back.
-    public func covers(_ instant: Date) -> Bool {
+    package func covers(_ instant: Date) -> Bool {
         until.map { instant < $0 } ?? true
     }
 }
@@ -143,7 +143,7 @@ public struct DueReminder: Sendable, Hashable {
     /// The instant this occurrence was due.
     ///
     /// For a snoozed notice coming back it is still the instant of the occurrence that was snoozed,
-    /// not the snooze's end (``snoozedUntil``): a habit snoozed at 23:30 for an hour is still about
+    /// not the snooze's end: a habit snoozed at 23:30 for an hour is still about
     /// the day it was due.
     public var dueAt: Date
     /// `true` when the occurrence is shown late because the computer was off or asleep.
@@ -153,10 +153,9 @@ public struct DueReminder: Sendable, Hashable {
     ///
     /// ``reminder`` is then the reminder with the notice that was snoozed, its payload and a one-off
     /// schedule at the snooze's end; its id is the reminder's own.
-    public var snoozedUntil: Date?
+    package var snoozedUntil: Date?
 
-    /// `true` when the user snoozed the reminder and this is its notice coming back
-    /// (``snoozedUntil`` is set).
+    /// `true` when the user snoozed the reminder and this is its notice coming back.
     public var isSnoozed: Bool { snoozedUntil != nil }
 
     /// Creates a due occurrence.

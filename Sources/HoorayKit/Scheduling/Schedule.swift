@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 
 /// When a reminder is due.
 ///
@@ -30,7 +31,7 @@ public enum Schedule: Sendable, Hashable, Codable {
     }
 
     /// The wall-clock time of a repeating schedule; `nil` for ``once(at:)``.
-    public var timeOfDay: TimeOfDay? {
+    package var timeOfDay: TimeOfDay? {
         switch self {
         case .daily(let time, _), .weekly(_, let time, _), .everyNDays(_, _, let time, _): time
         case .once: nil
@@ -100,16 +101,5 @@ public enum Schedule: Sendable, Hashable, Codable {
             formatter.dateFormat = sameYear ? "EEE d MMM HH:mm" : "EEE d MMM yyyy HH:mm"
             return formatter.string(from: date)
         }
-    }
-}
-
-extension Weekday {
-    /// Describes a set of weekdays compactly: `mon-fri`, `sat, sun`, `every day`.
-    public static func describe(_ days: Set<Weekday>) -> String {
-        let sorted = days.sorted()
-        if sorted.count == 7 { return "every day" }
-        if sorted == [.monday, .tuesday, .wednesday, .thursday, .friday] { return "mon-fri" }
-        if sorted == [.saturday, .sunday] { return "sat, sun" }
-        return sorted.map(\.abbreviation).joined(separator: ", ")
     }
 }

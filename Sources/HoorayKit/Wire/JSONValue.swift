@@ -38,7 +38,7 @@ extension JSONValue {
     }
 
     /// Encodes values the way the wire does: keys sorted, instants as ISO 8601 in UTC.
-    public static func makeEncoder(pretty: Bool = false) -> JSONEncoder {
+    package static func makeEncoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
@@ -46,7 +46,7 @@ extension JSONValue {
     }
 
     /// Decodes values the way the wire does: instants as ISO 8601.
-    public static func makeDecoder() -> JSONDecoder {
+    package static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder

@@ -1,5 +1,5 @@
 import Foundation
-import HoorayKit
+import HoorayCalendar
 import Testing
 
 /// A day written `YYYY-MM-DD`.

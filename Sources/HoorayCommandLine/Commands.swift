@@ -1,11 +1,12 @@
 import Foundation
+import HoorayKit
 
 /// A command a plugin offers on the command line, run as `hooray PLUGIN NAME …` or by one of its
 /// ``aliases``.
 ///
 /// A command is described as data so that `hooray` can parse it, print `--help`, write the man page
 /// and complete it in the shell without running the plugin. The plugin only sees the parsed
-/// ``CommandInvocation`` in ``HoorayPlugin/run(_:context:configuration:)``, whether `hoorayd` runs it
+/// ``CommandInvocation`` in ``CommandPlugin/run(_:context:configuration:)``, whether `hoorayd` runs it
 /// or, when no daemon is running, the `hooray` process itself.
 ///
 /// ```swift
@@ -35,7 +36,7 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     public var aliases: [String]
     /// Whether this command runs when the plugin (or an alias group) is given no command.
     public var isDefault: Bool
-    /// Whether the command offers `--json`: then ``CommandReply/json`` is printed instead of the text.
+    /// Whether the command offers `--json`: then `CommandReply.json` is printed instead of the text.
     public var offersJSON: Bool
     /// A yes/no question asked on a terminal before the command runs, such as
     /// `Delete “{name}” and all its history? This cannot be undone.`; `{ARGUMENT}` is replaced by

@@ -1,10 +1,11 @@
 import Foundation
+import HoorayKit
 
 /// An importer a plugin offers: it reads another program's export into the plugin's records,
 /// run by `hooray import --from NAME FILE`.
 ///
 /// `hooray` finds the plugin that offers the importer by its name, asks it for an ``ImportPlan``
-/// with ``HoorayPlugin/planImport(_:records:)``, shows the plan, and with `--apply` adds its
+/// with ``ImportingPlugin/planImport(_:records:)``, shows the plan, and with `--apply` adds its
 /// records in one transaction. The plugin never writes: a plan is only read, so a preview changes
 /// nothing and an import that fails halfway leaves nothing half-added.
 public struct ImporterSpec: Sendable, Hashable {
@@ -26,7 +27,7 @@ public struct ImporterSpec: Sendable, Hashable {
 
 /// What `hooray import --from NAME FILE` asks of a plugin's importer.
 public struct ImportRequest: Sendable, Hashable {
-    /// The importer's name, one of the plugin's ``HoorayPlugin/importers``.
+    /// The importer's name, one of the plugin's ``ImportingPlugin/importers``.
     public var importer: String
     /// The file or folder the user gave, as an absolute path.
     public var path: String

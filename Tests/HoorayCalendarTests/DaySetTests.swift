@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HoorayKit
+@testable import HoorayCalendar
 
 /// The bitmap a streak's history is kept in behaves as a set of days, and is stored compactly.
 @Suite struct DaySetTests {

@@ -88,7 +88,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The date as people read it in Hooray's text (not JSON, which keeps ``description``):
     /// `Fri 27 Nov`, or `Fri 27 Nov 2025` when it is not `today`'s year — the style
-    /// ``Schedule/localDayAndTime(_:in:now:)`` gives an instant, without the time.
+    /// HoorayKit's `Schedule.localDayAndTime(_:in:now:)` gives an instant, without the time.
     ///
     /// - Parameter today: The user's today, for the year.
     public func written(today: LocalDate) -> String {

@@ -1,5 +1,5 @@
 import Foundation
-import HoorayKit
+import HoorayCalendar
 import Testing
 
 @Suite struct QuietHoursTests {

@@ -268,7 +268,7 @@ extension Character {
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         // Text that starts and ends with a printable ASCII character other than a space, as almost
         // every value in a configuration file does, has nothing to trim.
         var view = Substring(self)

@@ -91,3 +91,14 @@ public enum Weekday: Int, Sendable, Hashable, Comparable, Codable, CaseIterable,
     /// Orders days from Monday to Sunday.
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 }
+
+extension Weekday {
+    /// Describes a set of weekdays compactly: `mon-fri`, `sat, sun`, `every day`.
+    public static func describe(_ days: Set<Weekday>) -> String {
+        let sorted = days.sorted()
+        if sorted.count == 7 { return "every day" }
+        if sorted == [.monday, .tuesday, .wednesday, .thursday, .friday] { return "mon-fri" }
+        if sorted == [.saturday, .sunday] { return "sat, sun" }
+        return sorted.map(\.abbreviation).joined(separator: ", ")
+    }
+}

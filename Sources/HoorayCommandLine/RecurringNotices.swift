@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayKit
 
 /// When one of a plugin's recurring notices — a daily check-in, a morning plan — starts, as its
 /// configuration says.
@@ -25,7 +27,7 @@ public enum RecurringNoticeStart: Sendable, Hashable {
 /// The rule that a plugin's recurring notices start when the user first uses the plugin.
 ///
 /// Nothing recurring on install: a plugin schedules its daily notices in
-/// ``HoorayPlugin/activate(context:configuration:)`` only once ``haveStarted(context:recordTypes:)``
+/// `HoorayPlugin.activate(context:configuration:)` only once ``haveStarted(context:recordTypes:)``
 /// says so, or the user switched them on (``RecurringNoticeStart/now``). The first command that
 /// uses the plugin — one that saves its first record — calls ``start(context:)``, schedules them
 /// right away (so `hooray next` lists them, whether `hoorayd` or `hooray` ran the command) and ends
@@ -48,11 +50,11 @@ public enum RecurringNoticeStart: Sendable, Hashable {
 /// `hooray delete-my-data` removes it: after that the plugin is calm again. A user whose data
 /// predates the note — any record of the plugin, also one imported — counts as started.
 public enum RecurringNotices {
-    /// The key of the plugin's storage (``PluginContext/storage``) noting that its recurring
+    /// The key of the plugin's storage (`PluginContext.storage`) noting that its recurring
     /// notices started.
     public static let startedKey = "reminders.started"
 
-    /// The bytes stored under ``startedKey``; usable with ``RecordBook/insert(_:announcing:storing:)``
+    /// The bytes stored under ``startedKey``; usable with `RecordBook.insert(_:announcing:storing:)`
     /// to note the start in the same step as the first record.
     public static let startedValue = Data("true".utf8)
 
@@ -63,14 +65,14 @@ public enum RecurringNotices {
     /// - Parameters:
     ///   - context: The plugin's context.
     ///   - recordTypes: The kinds of record whose presence shows that the user used the plugin,
-    ///     usually ``HoorayPlugin/recordTypes``.
+    ///     usually `HoorayPlugin.recordTypes`.
     /// - Returns: Whether they have started.
     public static func haveStarted(context: PluginContext, recordTypes: [any PluginRecord.Type]) async throws
         -> Bool
     {
         if try await context.storage.data(forKey: startedKey) != nil { return true }
         for type in recordTypes {
-            let first = try await context.recordStore.records(kind: type.recordKind, after: nil, limit: 1)
+            let first = try await context.recordStore.recordsPage(kind: type.recordKind, after: nil, limit: 1)
             if !first.isEmpty { return true }
         }
         return false
@@ -114,7 +116,7 @@ public enum RecurringNotices {
     /// - Parameters:
     ///   - notices: What started, in the order to name them; at least one.
     ///   - section: The plugin's section, such as `plugins.recovery`.
-    ///   - configurationFile: The user's configuration file (``PluginContext/configurationFile``);
+    ///   - configurationFile: The user's configuration file (`PluginContext.configurationFile`);
     ///     `nil` names `your hooray.toml`.
     /// - Returns: The line.
     public static func startedLine(_ notices: [Started], section: String, configurationFile: String?) -> String {
@@ -129,12 +131,12 @@ public enum RecurringNotices {
     /// reply as it is when nothing started.
     ///
     /// The line is said once, so it must reach the user whatever they asked for: with `--json` it
-    /// goes to standard error (``CommandReply/warnings``), leaving the JSON as it is.
+    /// goes to standard error (`CommandReply.warnings`), leaving the JSON as it is.
     ///
     /// - Parameters:
     ///   - notices: What started, in the order to name them; none leaves the reply as it is.
     ///   - reply: The command's reply.
-    ///   - json: Whether the user asked for JSON (``CommandInvocation/json``).
+    ///   - json: Whether the user asked for JSON (`CommandInvocation.json`).
     ///   - plugin: The plugin's name, which names its section (`plugins.NAME`).
     ///   - context: The plugin's context, for the user's configuration file.
     /// - Returns: The reply with the line added.

@@ -5,19 +5,19 @@ import Foundation
 /// Written as one window or several separated by commas (`"22:00-07:30, 12:30-13:30"`); a window
 /// whose end is earlier than its start runs past midnight. Windows may not overlap, and a window
 /// may not be empty. `"none"` or `""` means no quiet hours.
-public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
     /// One window, from `start` up to (not including) `end`, in local time.
-    public struct Window: Sendable, Hashable, CustomStringConvertible {
+    package struct Window: Sendable, Hashable, CustomStringConvertible {
         /// When it begins.
-        public let start: TimeOfDay
+        package let start: TimeOfDay
         /// When it ends; earlier than `start` when it runs past midnight.
-        public let end: TimeOfDay
+        package let end: TimeOfDay
 
         /// Whether it runs past midnight.
-        public var crossesMidnight: Bool { end < start }
+        package var crossesMidnight: Bool { end < start }
 
         /// `22:00-07:30`.
-        public var description: String { "\(start)-\(end)" }
+        package var description: String { "\(start)-\(end)" }
 
         /// The minutes of the day it covers, as ranges within 0..<1440.
         var minuteRanges: [Range<Int>] {
@@ -28,20 +28,20 @@ public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The windows, in the order written.
-    public let windows: [Window]
+    package let windows: [Window]
 
     /// No quiet hours.
-    public static let none = QuietHours(checked: [])
+    package static let none = QuietHours(checked: [])
 
     private init(checked windows: [Window]) {
         self.windows = windows
     }
 
     /// Whether there are no quiet hours at all.
-    public var isEmpty: Bool { windows.isEmpty }
+    package var isEmpty: Bool { windows.isEmpty }
 
     /// The windows as written in the configuration, or `none`.
-    public var description: String {
+    package var description: String {
         windows.isEmpty ? "none" : windows.map(\.description).joined(separator: ", ")
     }
 
@@ -49,7 +49,7 @@ public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
     ///
     /// - Parameter text: `HH:MM-HH:MM`, several separated by commas, or `none`.
     /// - Throws: ``QuietHoursError`` naming what is wrong and how to write it.
-    public init(parsing text: String) throws(QuietHoursError) {
+    package init(parsing text: String) throws(QuietHoursError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed.lowercased() == "none" {
             self.init(checked: [])
@@ -86,7 +86,7 @@ public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
     /// - Parameters:
     ///   - instant: The instant.
     ///   - zone: The user's time zone.
-    public func end(containing instant: Date, in zone: TimeZone) -> Date? {
+    package func end(containing instant: Date, in zone: TimeZone) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var current = instant
@@ -125,7 +125,7 @@ public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Decodes quiet hours from their text.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         do {
@@ -136,14 +136,14 @@ public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Encodes the quiet hours as their text.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 }
 
 /// Why quiet hours could not be read.
-public enum QuietHoursError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum QuietHoursError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A window is not `HH:MM-HH:MM`.
     case malformed(String)
     /// A window starts and ends at the same time.
@@ -152,7 +152,7 @@ public enum QuietHoursError: Error, Sendable, Hashable, CustomStringConvertible 
     case overlapping(String, String)
 
     /// What is wrong, and how to write it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let text):
             "\"\(text)\" is not a quiet-hours window; write it as HH:MM-HH:MM, e.g. \"22:00-07:30\" "

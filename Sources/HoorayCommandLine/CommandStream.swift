@@ -1,4 +1,5 @@
 import Foundation
+import HoorayKit
 
 /// Where a listing command writes its output as it reads its records, rather than in one reply:
 /// `hooray moments` with a hundred thousand moments starts printing at once and holds one page.
@@ -18,7 +19,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// With `--json` a stream must still print what ``CommandReply/json`` would: one JSON document,
+/// With `--json` a stream must still print what `CommandReply.json` would: one JSON document,
 /// such as an array written element by element.
 public final class CommandStream: Sendable {
     /// The stream of the command running in this task, if `hooray` gave it one.

@@ -1,4 +1,6 @@
 import Foundation
+import HoorayCalendar
+import HoorayKit
 
 /// `--limit N`, `--since DATE`, `--until DATE` and `--search TEXT`: what every listing command
 /// takes, read one way, so that `hooray moments` and the other listings answer alike.
@@ -50,7 +52,7 @@ public struct ListingOptions: Sendable, Hashable {
     /// - Parameters:
     ///   - command: The command, with the values of ``options``.
     ///   - input: Reads the days, in the user's time zone.
-    /// - Throws: ``PluginCommandError/invalidValue(_:_:)`` naming the option, what is wrong and what
+    /// - Throws: `PluginCommandError.invalidValue(_:_:)` naming the option, what is wrong and what
     ///   to give instead: a limit that is not a whole number of at least 1, a day that does not
     ///   read, or `--since` after `--until`.
     public init(_ command: CommandInvocation, input: TimeInput) throws {

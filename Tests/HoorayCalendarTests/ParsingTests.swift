@@ -1,4 +1,4 @@
-import HoorayKit
+import HoorayCalendar
 import Testing
 
 @Suite struct ParsingTests {

@@ -1,10 +1,12 @@
 import Foundation
+import HoorayCalendar
+import HoorayKit
 
 /// Reads the days, past times and lengths a person types on the command line — `now`, `today`,
 /// `yesterday`, `2026-11-21`, `2h ago`, `1h30m`, `3d` — and refuses anything else in one style.
 ///
-/// Each method reads what one kind of option takes. A refusal is a ``PluginCommandError`` of kind
-/// ``PluginCommandError/Kind/invalidValue(option:)`` (so `hooray` exits 64) that names the option, quotes what was typed, says what is wrong and lists the forms that work:
+/// Each method reads what one kind of option takes. A refusal is a `PluginCommandError.invalidValue(_:_:)`
+/// (so `hooray` exits 64) that names the option, quotes what was typed, says what is wrong and lists the forms that work:
 ///
 /// ```text
 /// --date "tomorow" is not a day; write YYYY-MM-DD (such as 2026-11-22), today, yesterday or 3d ago
@@ -90,7 +92,7 @@ public struct TimeInput: Sendable {
     ///   - option: The option, such as `--date`, to name in a refusal.
     ///   - limit: Which days the option takes; any by default.
     /// - Returns: The day.
-    /// - Throws: ``PluginCommandError`` when the text is not a day, or one the option does not take.
+    /// - Throws: `PluginCommandError` when the text is not a day, or one the option does not take.
     public func day(_ text: String, option: String, limit: DayLimit = .any) throws -> LocalDate {
         let accepted = "write YYYY-MM-DD (such as \(today)), today, yesterday or 3d ago"
         let day: LocalDate
@@ -125,7 +127,7 @@ public struct TimeInput: Sendable {
     ///   - option: The option, such as `--ago`, to name in a refusal.
     ///   - maximum: The longest time back the option takes, in seconds; `nil` for no limit.
     /// - Returns: The seconds back from now, 0 for now.
-    /// - Throws: ``PluginCommandError`` when the text is not a time ago, is in the future, or is
+    /// - Throws: `PluginCommandError` when the text is not a time ago, is in the future, or is
     ///   further back than `maximum`.
     public func secondsAgo(_ text: String, option: String, maximum: Int? = nil) throws -> Int {
         let accepted = "write how long ago it happened, such as 5m, 2h, 3d or 1h30m (units: s, m, h, d)"
@@ -152,7 +154,7 @@ public struct TimeInput: Sendable {
     ///   - option: The option, such as `--every`, to name in a refusal.
     ///   - minimum: The shortest length the option takes, in seconds; 1 by default.
     /// - Returns: The length in seconds.
-    /// - Throws: ``PluginCommandError`` when the text is not a length, or is shorter than `minimum`.
+    /// - Throws: `PluginCommandError` when the text is not a length, or is shorter than `minimum`.
     public func seconds(_ text: String, option: String, minimum: Int = 1) throws -> Int {
         let accepted = "write a length such as 30m, 2h, 1h30m or 3d (units: s, m, h, d, w)"
         guard case .length(let seconds) = parse(text) else {
@@ -171,7 +173,7 @@ public struct TimeInput: Sendable {
     ///   - option: The option, such as `--for`, to name in a refusal.
     ///   - maximum: The most days the option takes; `nil` for no limit.
     /// - Returns: The number of days, at least 1.
-    /// - Throws: ``PluginCommandError`` when the text is not a number of days, or more than `maximum`.
+    /// - Throws: `PluginCommandError` when the text is not a number of days, or more than `maximum`.
     public func days(_ text: String, option: String, maximum: Int? = nil) throws -> Int {
         guard let interval = DayInterval(parsing: text) else {
             throw Self.refusal(option, text, "is not a number of days", "write days or weeks, such as 5d or 2w")
@@ -216,7 +218,7 @@ public struct TimeInput: Sendable {
     ///   - text: What was typed.
     ///   - option: The option, as the message names it.
     /// - Returns: The number of days.
-    /// - Throws: ``PluginCommandError`` (an invalid value) saying the range and giving an example.
+    /// - Throws: `PluginCommandError` (an invalid value) saying the range and giving an example.
     public static func daysBack(_ text: String, option: String = "--days") throws -> Int {
         guard let days = Int(text.trimmingWhitespace()), daysBack.contains(days) else {
             throw PluginCommandError.invalidValue(option, daysBackProblem(text, option: option))
@@ -239,7 +241,7 @@ public struct TimeInput: Sendable {
     /// How far from today a time ago may point and still be read as a day: 100 years.
     static let furthestBack = 100 * 366 * 86400
 
-    /// Seconds of `30s`, `5m`, `1h30m`, `90 min`, `3d` (``ConfigDuration``) or `2w` (``DayInterval``).
+    /// Seconds of `30s`, `5m`, `1h30m`, `90 min`, `3d` (`ConfigDuration`) or `2w` (`DayInterval`).
     static func seconds(in text: String) -> Int? {
         if let duration = ConfigDuration(parsing: text) { return duration.seconds }
         guard let interval = DayInterval(parsing: text) else { return nil }
@@ -258,4 +260,10 @@ public struct TimeInput: Sendable {
             }
         return count == 1 ? "1 \(unit)" : "\(count) \(unit)s"
     }
+}
+
+extension PluginContext {
+    /// Reads the days, times and lengths the user types, such as `yesterday`, `2h ago` or `5d`,
+    /// against the current time in the user's time zone.
+    public var timeInput: TimeInput { TimeInput(now: now, timeZone: timeZone) }
 }
