@@ -6,7 +6,7 @@ import HoorayKit
 /// Every plugin command as `hooray` offers it: `hooray PLUGIN COMMAND` and the aliases, as a tree
 /// of words.
 ///
-/// Built from the plugins' ``HoorayPlugin/commands``. Both executables build it: `hooray` to parse,
+/// Built from the plugins' ``CommandPlugin/commands``. Both executables build it: `hooray` to parse,
 /// help and complete, `hoorayd` to refuse to start when two plugins claim the same words.
 public struct CommandTree: Sendable {
     /// One word of a command line, and what follows it.

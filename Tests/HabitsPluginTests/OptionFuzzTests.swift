@@ -10,7 +10,7 @@ import Testing
 /// Fuzz tests of what `hooray habit` reads from its options (`--every`, `--on`, `--remind`,
 /// `--for`, `--until`, and the calendar's `--month`): each value is read into something a habit
 /// can keep, or refused with a message that quotes it; never a crash. (`--start` and `--date` are
-/// read by HoorayKit's `TimeInput`, fuzzed in `TimeInputTests`.) A failure names
+/// read by HoorayCommandLine's `TimeInput`, fuzzed in `TimeInputTests`.) A failure names
 /// ``FuzzInputs/seed`` and the input's index.
 @Suite struct OptionFuzzTests {
     static let seed = FuzzInputs.seed

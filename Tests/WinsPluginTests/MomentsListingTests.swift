@@ -16,7 +16,7 @@ import Testing
     static let praiseFile: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-praise-\(UUID().uuidString)")
             .path
-        FileManager.default.createFile(atPath: path, contents: Data("Nicely done.\n".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("Nicely done.\n".utf8))
         return path
     }()
 

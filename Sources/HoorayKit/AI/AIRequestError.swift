@@ -56,10 +56,12 @@ public struct AIRequestError: Error, Sendable, Hashable, CustomStringConvertible
     public static let timedOut = AIRequestError(.timedOut)
     /// The service answered with a redirect.
     package static let redirected = AIRequestError(.redirected)
-    /// No connection could be made, or it broke.
-    package static func unreachable(reason: String) -> AIRequestError { AIRequestError(.unreachable(reason: reason)) }
-    /// The service answered with an HTTP status other than success.
-    package static func httpStatus(_ code: Int) -> AIRequestError { AIRequestError(.httpStatus(code)) }
+    /// No connection could be made, or it broke; `reason` is the network's explanation. Wrap an
+    /// error of another kind from a praise request in it, or script it in a test.
+    public static func unreachable(reason: String) -> AIRequestError { AIRequestError(.unreachable(reason: reason)) }
+    /// The service answered with an HTTP status other than success, such as 503 (worth retrying)
+    /// or 401 (not).
+    public static func httpStatus(_ code: Int) -> AIRequestError { AIRequestError(.httpStatus(code)) }
     /// The answer was larger than the limit, in bytes.
     package static func responseTooLarge(limit: Int) -> AIRequestError {
         AIRequestError(.responseTooLarge(limit: limit))

@@ -212,9 +212,8 @@ public protocol ReminderBook: Sendable {
     /// Puts a reminder off: its notice comes back once at `until`, as when the user presses a
     /// ``NoticeAction/snooze(for:label:)`` button.
     ///
-    /// The engine keeps the snooze as a one-off reminder with the id
-    /// ``Snooze/reminderID(snoozing:)`` — listed by `hooray next`, kept across restarts and
-    /// reloads, removed with the reminder. A reminder has at most one snooze: snoozing it again
+    /// The engine keeps the snooze as a one-off reminder with an id of its own — listed by
+    /// `hooray next`, kept across restarts and reloads, removed with the reminder. A reminder has at most one snooze: snoozing it again
     /// moves it. When it comes due, ``HoorayPlugin/reminderDue(_:context:)`` sees the reminder with
     /// ``DueReminder/isSnoozed`` set, so a plugin can still decide that it is no longer needed; its
     /// ``DueReminder/dueAt`` is the reminder's latest occurrence, the one being put off (the

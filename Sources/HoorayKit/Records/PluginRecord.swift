@@ -105,7 +105,7 @@ extension PluginRecord {
     /// Why stored bytes do not read as this record, in a few words naming the field (such as
     /// `its field "start" is missing`), or `nil` when they do.
     ///
-    /// - Parameter data: A record's stored value, as ``RecordBook/encode(_:)`` writes it.
+    /// - Parameter data: A record's stored value, as its record book stores it.
     public static func problem(decoding data: Data) -> String? {
         do {
             _ = try RecordBook<Self>.decode(data)

@@ -22,9 +22,9 @@ import HoorayCalendar
 /// record that no longer decodes is left out of lists rather than hiding every other one.
 public struct RecordBook<Record: PluginRecord>: Sendable {
     /// Where the records are kept.
-    public let store: any RecordStore
+    package let store: any RecordStore
     /// Where ``insert(_:announcing:storing:)`` posts its notice; `nil` for a book made without one.
-    public let notices: (any NoticeBoard)?
+    package let notices: (any NoticeBoard)?
 
     /// Creates a book over a store.
     ///
@@ -161,7 +161,7 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
     /// try await habits.forEach(as: HabitName.self) { names.append($0.name) }
     /// ```
     ///
-    /// The projection is decoded from the stored JSON as ``decode(_:)`` decodes the record (dates as
+    /// The projection is decoded from the stored JSON as the book decodes the record (dates as
     /// seconds since 1970); fields it does not declare are skipped. A record that does not decode
     /// as the projection is skipped.
     ///
@@ -284,12 +284,12 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
     // MARK: Encoding
 
     /// The record as stored: JSON with sorted keys, dates as seconds since 1970.
-    public static func stored(_ record: Record) throws -> StoredRecord {
+    package static func stored(_ record: Record) throws -> StoredRecord {
         StoredRecord(kind: Record.recordKind, id: record.recordID, date: record.recordDate, data: try encode(record))
     }
 
     /// Encodes a record as it is stored.
-    public static func encode(_ record: Record) throws -> Data {
+    package static func encode(_ record: Record) throws -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
@@ -297,7 +297,7 @@ public struct RecordBook<Record: PluginRecord>: Sendable {
     }
 
     /// Decodes a stored record.
-    public static func decode(_ data: Data) throws -> Record {
+    package static func decode(_ data: Data) throws -> Record {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return try decoder.decode(Record.self, from: data)
