@@ -15,6 +15,8 @@ extension DaemonLink {
         var today: String
         /// The milestone badge it holds, in days, such as 30.
         var badge: Int?
+        /// Why the user started it, their own words ("remember why"), if they wrote any.
+        var why: String?
     }
 
     /// The habits, by name, with today's state, as `hooray habit list --json` lists them.
@@ -42,5 +44,26 @@ extension DaemonLink {
     func addHabit(_ name: String, requestID: String) async throws(Problem) {
         _ = try await command(
             "add", plugin: Self.habitsPlugin, values: ["name": [name]], json: true, requestID: requestID)
+    }
+
+    /// Pauses a habit until it is resumed, as `hooray habit pause NAME` does: paused days neither
+    /// count nor break the streak, and its reminders wait.
+    func pauseHabit(_ name: String, requestID: String) async throws(Problem) {
+        _ = try await command(
+            "pause", plugin: Self.habitsPlugin, values: ["name": [name]], json: false, requestID: requestID)
+    }
+
+    /// Ends a habit's pause today, as `hooray habit resume NAME` does.
+    func resumeHabit(_ name: String, requestID: String) async throws(Problem) {
+        _ = try await command(
+            "resume", plugin: Self.habitsPlugin, values: ["name": [name]], json: false, requestID: requestID)
+    }
+
+    /// Starts a habit's streak again today with what happened, as `hooray habit reset NAME --note
+    /// NOTE` does; no note when `note` is empty.
+    func resetHabit(_ name: String, note: String, requestID: String) async throws(Problem) {
+        var values = ["name": [name]]
+        if !note.isEmpty { values["note"] = [note] }
+        _ = try await command("reset", plugin: Self.habitsPlugin, values: values, json: false, requestID: requestID)
     }
 }

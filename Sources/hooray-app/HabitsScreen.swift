@@ -7,6 +7,10 @@ import HoorayGtk
 /// the seed's empty state and its **Add your first habit** button. Read from hoorayd each time it
 /// shows and at each change hoorayd pushes; rows are updated in place while the same habits are
 /// listed, so a change pushed back takes no button from under the user.
+///
+/// Each row also pauses the habit without guilt (and resumes it), and starts it again (seed 003,
+/// "Resetting") after asking "What happened?" under the user's own "remember why", as `hooray habit
+/// pause`, `resume` and `reset --note` do.
 @MainActor
 final class HabitsScreen {
     /// The empty state's words.
@@ -22,8 +26,8 @@ final class HabitsScreen {
     private let link: DaemonLink
     private let window: Window
     private let clamp = Clamp()
-    /// The rows listed now, by habit id, with their check.
-    private var rows: [(habit: DaemonLink.ListedHabit, row: ActionRow, check: ToggleButton)] = []
+    /// The rows listed now, by habit id, with their check and their buttons.
+    private var rows: [Row] = []
     private var dialog: MessageDialog?
     private let readings = LatestReading()
     /// The habits whose check was clicked and whose save hoorayd has not answered yet: their rows
@@ -94,17 +98,33 @@ final class HabitsScreen {
         let group = PreferencesGroup(title: localized("Today"))
         rows = habits.map { habit in
             let row = ActionRow(title: habit.name, subtitle: Self.subtitle(of: habit))
+            let pause = Button(iconName: "media-playback-pause-symbolic", name: localized("Pause %@", habit.name))
+            let resume = Button(iconName: "media-playback-start-symbolic", name: localized("Resume %@", habit.name))
+            let again = Button(iconName: "view-refresh-symbolic", name: localized("Start %@ again", habit.name))
             let check = ToggleButton(iconName: "object-select-symbolic", name: localized("Done today: %@", habit.name))
+            for button in [pause, resume, again] {
+                button.addCSSClass("flat")
+                button.center()
+                row.addSuffix(button)
+            }
             check.addCSSClass("circular")
             check.isActive = habit.today == "done"
             check.isSensitive = habit.today != "paused"
             row.addSuffix(check)
             group.add(row)
-            return (habit, row, check)
+            let entry = Row(habit: habit, row: row, check: check, pause: pause, resume: resume, again: again)
+            Self.showState(of: habit, on: entry)
+            return entry
         }
         for (index, entry) in rows.enumerated() {
             let id = entry.habit.id
             entry.check.onToggled { [unowned self] in toggled(id, index: index) }
+            entry.pause.onClicked { [unowned self] in setPaused(id, true) }
+            entry.resume.onClicked { [unowned self] in setPaused(id, false) }
+            entry.again.onClicked { [unowned self] in
+                guard let habit = rows.first(where: { $0.habit.id == id })?.habit else { return }
+                askToStartAgain(habit, draft: "")
+            }
         }
         let column = Box(.vertical, spacing: 18)
         column.setMargin(18)
@@ -117,6 +137,7 @@ final class HabitsScreen {
         let check = rows[index].check
         rows[index].habit = habit
         rows[index].row.subtitle = Self.subtitle(of: habit)
+        Self.showState(of: habit, on: rows[index])
         // Set while greyed out: not a click.
         check.isSensitive = false
         check.isActive = habit.today == "done"
@@ -126,7 +147,7 @@ final class HabitsScreen {
     /// A check clicked: what it asks for, whatever a terminal did meanwhile.
     private func toggled(_ id: String, index: Int) {
         guard index < rows.count, rows[index].habit.id == id else { return }
-        let (habit, row, check) = rows[index]
+        let (habit, row, check) = (rows[index].habit, rows[index].row, rows[index].check)
         // Set here, while greyed out, to what hoorayd answered: not a click.
         guard check.isSensitive, !saving.contains(id) else { return }
         check.isSensitive = false
@@ -183,6 +204,83 @@ final class HabitsScreen {
                 } catch {
                     onProblem(error, localized("add the habit"))
                     askForHabit(draft: typed)
+                }
+                refresh()
+            }
+        }
+        self.dialog = dialog
+        dialog.present()
+    }
+
+    /// A habit's row: its check for today, and its buttons to pause or resume it and to start it again.
+    private struct Row {
+        var habit: DaemonLink.ListedHabit
+        let row: ActionRow
+        let check: ToggleButton
+        let pause: Button
+        let resume: Button
+        let again: Button
+    }
+
+    /// Shows the habit's state on its row's buttons: one of Pause and Resume, and a check that works
+    /// unless it is paused.
+    private static func showState(of habit: DaemonLink.ListedHabit, on row: Row) {
+        let paused = habit.today == "paused"
+        row.pause.isVisible = !paused
+        row.resume.isVisible = paused
+    }
+
+    /// Pauses a habit until it is resumed, or resumes it.
+    private func setPaused(_ id: String, _ paused: Bool) {
+        guard let index = rows.firstIndex(where: { $0.habit.id == id }), !saving.contains(id) else { return }
+        let entry = rows[index]
+        saving.insert(id)
+        entry.pause.isSensitive = false
+        entry.resume.isSensitive = false
+        entry.check.isSensitive = false
+        Task { @MainActor in
+            do throws(DaemonLink.Problem) {
+                if paused {
+                    try await link.pauseHabit(entry.habit.name, requestID: Self.newRequestID())
+                } else {
+                    try await link.resumeHabit(entry.habit.name, requestID: Self.newRequestID())
+                }
+            } catch .alreadySaved {
+                // Done by an earlier try.
+            } catch {
+                onProblem(error, paused ? localized("pause the habit") : localized("resume the habit"))
+            }
+            saving.remove(id)
+            entry.pause.isSensitive = true
+            entry.resume.isSensitive = true
+            entry.check.isSensitive = entry.habit.today != "paused"
+            refresh()
+        }
+    }
+
+    /// Asks what happened, under the habit's "remember why", and starts its streak again today with
+    /// that note; what the user typed comes back when hoorayd refused it.
+    private func askToStartAgain(_ habit: DaemonLink.ListedHabit, draft: String) {
+        var body = localized("Your streak starts again today. What happened? A few words for yourself, or none.")
+        if let why = habit.why, !why.isEmpty {
+            body = localized("You started because: “%@”", why) + "\n\n" + body
+        }
+        let dialog = MessageDialog.askingForText(
+            parent: window, heading: localized("Start “%@” again?", habit.name), body: body,
+            placeholder: localized("Came home late and tired"), fieldName: localized("What happened?"), text: draft,
+            confirm: localized("Start again")
+        ) { [unowned self] typed in
+            self.dialog = nil
+            guard let typed else { return }
+            let note = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+            Task { @MainActor in
+                do throws(DaemonLink.Problem) {
+                    try await link.resetHabit(habit.name, note: note, requestID: Self.newRequestID())
+                } catch .alreadySaved {
+                    // Started again by an earlier try.
+                } catch {
+                    onProblem(error, localized("start the habit again"))
+                    askToStartAgain(habit, draft: typed)
                 }
                 refresh()
             }

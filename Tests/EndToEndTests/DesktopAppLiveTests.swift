@@ -46,6 +46,38 @@ struct DesktopAppLiveTests {
         }
     }
 
+    @Test(
+        "Habits: a habit paused and resumed from its row, ticked, and started again with what happened, under its \"remember why\""
+    )
+    func aHabitIsPausedResumedAndStartedAgainFromItsRow() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let added = try await fixture.hooray(arguments: [
+                "habit", "add", "Read 10 pages", "--why", "To become wiser and calmer.",
+            ])
+            #expect(added.status == .exited(0), "\(added.standardError)")
+            let note = "Came home late and tired from work"
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["again", HoorayFixture.binDirectory + "/hooray", "Read 10 pages", note])
+            let shown = try await fixture.hooray(arguments: ["habit", "show", "Read 10 pages"])
+            await daemon.stop()
+            await server.stop()
+            #expect((seen.pausedLabels ?? []).contains("0 days · paused"), "\(context)")
+            #expect((seen.resumedLabels ?? []).contains("0 days"), "resumed: \(context)")
+            #expect((seen.doneLabels ?? []).contains("1 day · done today"), "ticked: \(context)")
+            let asked = seen.askedLabels ?? []
+            #expect(asked.contains("Start “Read 10 pages” again?"), "\(context)")
+            #expect(
+                asked.contains { $0.contains("You started because: “To become wiser and calmer.”") },
+                "the dialog shows why the user started: \(context)")
+            // What the window did is what a terminal sees.
+            let lastReset = shown.standardOutput.split(separator: "\n").first { $0.contains("Last reset: ") }
+            #expect(lastReset?.hasSuffix("— “\(note)”") == true, "\(shown.standardOutput)")
+            #expect(seen.error == nil, "\(context)")
+        }
+    }
+
     @Test("hooray-app refuses GApplication's options other than --gapplication-service, saying which it takes")
     func otherGApplicationOptionsAreRefused() async throws {
         for option in ["--gapplication-app-id=org.example.Other", "--bogus"] {

@@ -27,6 +27,9 @@ struct DesktopAppTests {
         var notRunningLabels: [String]?
         var pausedLabels: [String]?
         var resumedLabels: [String]?
+        var doneLabels: [String]?
+        var askedLabels: [String]?
+        var againLabels: [String]?
         var home: Bool?
         var error: String?
         var detailsLabels: [String]?
@@ -57,6 +60,9 @@ struct DesktopAppTests {
             case shortcutLabels = "shortcut_labels"
             case notRunningLabels = "not_running_labels"
             case pausedLabels = "paused_labels"
+            case doneLabels = "done_labels"
+            case askedLabels = "asked_labels"
+            case againLabels = "again_labels"
             case resumedLabels = "resumed_labels"
             case detailsLabels = "details_labels"
             case timeProblemLabels = "time_problem_labels"

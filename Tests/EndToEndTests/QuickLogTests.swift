@@ -120,7 +120,7 @@ struct QuickLogTests {
                     containing: "waiting for hoorayd", in: .standardError, timeout: .seconds(120))
                 guard waiting else { return }
                 daemon = try await fixture.startDaemon()
-                FileManager.default.createFile(atPath: go, contents: nil)
+                _ = FileManager.default.createFile(atPath: go, contents: nil)
             }
             let moments = try await DesktopAppTests.moments(fixture)
             await daemon?.stop()

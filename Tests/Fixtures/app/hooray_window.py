@@ -34,6 +34,13 @@ Usage:
                                 runs `HOORAY habit resume NAME` as a terminal would, and waits for the check to
                                 work with nothing clicked; prints {"paused_labels": [labels on screen before],
                                 "resumed_labels": [labels on screen then]}
+  hooray_window.py again HOORAY NAME NOTE
+                                opens Habits, clicks "Pause NAME" and waits for its check greyed out, clicks
+                                "Resume NAME" and waits for the check to work, ticks it, clicks "Start NAME
+                                again", types NOTE under "What happened?" and clicks "Start again", and waits
+                                until `HOORAY habit show NAME` tells NOTE; prints {"paused_labels": [...],
+                                "resumed_labels": [...], "done_labels": [...], "asked_labels": [labels with the
+                                dialog open], "again_labels": [labels then]}
   hooray_window.py details MOMENT NOTE PHOTO
                                 clicks "I Did a Thing", types MOMENT, opens "Add a note or photos", types NOTE,
                                 sets "Change time" to 120 minutes ago (typed into the number, then Done), adds
@@ -284,6 +291,36 @@ def resumed(hooray, name):
     subprocess.run([hooray, "habit", "resume", name], check=True, stdout=subprocess.DEVNULL)
     wait_for('working "Done today: %s" check' % name, node("push button", "Done today: " + name, sensitive=True))
     return {"paused_labels": paused, "resumed_labels": shown_labels()}
+
+
+def again(hooray, name, note):
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Habits" view switcher button', switcher_button("Habits")).doActionNamed("click")
+    wait_for('"Pause %s" button' % name, shown("push button", "Pause " + name, sensitive=True)).doActionNamed("click")
+    wait_for('greyed-out "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=False))
+    resume = wait_for('"Resume %s" button' % name, shown("push button", "Resume " + name, sensitive=True))
+    seen = {"paused_labels": shown_labels()}
+    resume.doActionNamed("click")
+    wait_for('"Pause %s" button back' % name, shown("push button", "Pause " + name, sensitive=True))
+    check = wait_for('working "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=True))
+    seen["resumed_labels"] = shown_labels()
+    check.doActionNamed("click")
+    wait_for("the row done today", lambda: True if any(n.endswith("done today") for n in shown_labels()) else None)
+    wait_for('working "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=True))
+    seen["done_labels"] = shown_labels()
+    wait_for('"Start %s again" button' % name, shown("push button", "Start %s again" % name, sensitive=True)).doActionNamed(
+        "click")
+    field = wait_for('"What happened?" field', shown("text", "What happened?"))
+    seen["asked_labels"] = shown_labels()
+    field.text = note
+    wait_for('the dialog\'s "Start again" button', dialog_button("Start again")).doActionNamed("click")
+
+    def told():
+        shown_text = subprocess.run([hooray, "habit", "show", name], capture_output=True, text=True).stdout
+        return True if note in shown_text else None
+    wait_for("`hooray habit show %s` telling the note" % name, told)
+    seen["again_labels"] = shown_labels()
+    return seen
 
 
 def start(elsewhere=False):
@@ -603,6 +640,8 @@ elif sys.argv[1] == "live":
     print(json.dumps(live(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "resumed":
     print(json.dumps(resumed(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "again":
+    print(json.dumps(again(sys.argv[2], sys.argv[3], sys.argv[4])))
 elif sys.argv[1] == "details":
     print(json.dumps(details(sys.argv[2], sys.argv[3], sys.argv[4])))
 elif sys.argv[1] == "bad-time":
