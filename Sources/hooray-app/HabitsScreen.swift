@@ -239,6 +239,9 @@ final class HabitsScreen {
         entry.resume.isSensitive = false
         entry.check.isSensitive = false
         Task { @MainActor in
+            // What the row shows until the reading below brings what hoorayd holds: what was asked,
+            // once hoorayd did it; as it was, when it could not.
+            var isPaused = paused
             do throws(DaemonLink.Problem) {
                 if paused {
                     try await link.pauseHabit(entry.habit.name, requestID: Self.newRequestID())
@@ -248,12 +251,15 @@ final class HabitsScreen {
             } catch .alreadySaved {
                 // Done by an earlier try.
             } catch {
+                isPaused = entry.habit.today == "paused"
                 onProblem(error, paused ? localized("pause the habit") : localized("resume the habit"))
             }
             saving.remove(id)
+            entry.pause.isVisible = !isPaused
+            entry.resume.isVisible = isPaused
             entry.pause.isSensitive = true
             entry.resume.isSensitive = true
-            entry.check.isSensitive = entry.habit.today != "paused"
+            entry.check.isSensitive = !isPaused
             refresh()
         }
     }
