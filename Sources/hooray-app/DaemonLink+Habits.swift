@@ -40,10 +40,12 @@ extension DaemonLink {
         return nil
     }
 
-    /// Adds a habit done every day, as `hooray habit add NAME` does.
-    func addHabit(_ name: String, requestID: String) async throws(Problem) {
-        _ = try await command(
-            "add", plugin: Self.habitsPlugin, values: ["name": [name]], json: true, requestID: requestID)
+    /// Adds a habit done every day, as `hooray habit add NAME --why WHY` does; no note when `why` is
+    /// empty.
+    func addHabit(_ name: String, why: String = "", requestID: String) async throws(Problem) {
+        var values = ["name": [name]]
+        if !why.isEmpty { values["why"] = [why] }
+        _ = try await command("add", plugin: Self.habitsPlugin, values: values, json: true, requestID: requestID)
     }
 
     /// Pauses a habit until it is resumed, as `hooray habit pause NAME` does: paused days neither

@@ -4,7 +4,8 @@ import HoorayGtk
 /// Habits (seed 004 §3.1): each habit with its streak ("15 days") and today's check, a round
 /// button named for screen readers "Done today: NAME"; checking it asks hoorayd as `hooray habit
 /// done NAME` does, so a milestone reached here is celebrated as from a terminal. Without habits,
-/// the seed's empty state and its **Add your first habit** button. Read from hoorayd each time it
+/// the seed's empty state and its **Add your first habit** button; under the list, **Add a habit**,
+/// which asks for its name and its "remember why". Read from hoorayd each time it
 /// shows and at each change hoorayd pushes; rows are updated in place while the same habits are
 /// listed, so a change pushed back takes no button from under the user.
 ///
@@ -129,6 +130,11 @@ final class HabitsScreen {
         let column = Box(.vertical, spacing: 18)
         column.setMargin(18)
         column.append(group)
+        let add = Button(label: localized("_Add a habit"))
+        add.addCSSClass("pill")
+        add.center()
+        add.onClicked { [unowned self] in askForHabit(draft: "") }
+        column.append(add)
         clamp.child = column
         root.visiblePage = "list"
     }
@@ -178,32 +184,39 @@ final class HabitsScreen {
         }
     }
 
-    /// Asks for a new habit's name; what the user typed comes back when hoorayd refused it.
-    private func askForHabit(draft: String) {
-        let dialog = MessageDialog.askingForText(
+    /// Asks for a new habit's name and why the user starts it ("remember why", seed 003: shown
+    /// when they are tempted to give up); what the user typed comes back when hoorayd refused it.
+    private func askForHabit(draft: String, why: String = "") {
+        let dialog = MessageDialog.askingForTexts(
             parent: window, heading: localized("Add a habit"),
             body: localized("Done every day; `hooray habit edit` changes its rhythm."),
-            placeholder: localized("Read 10 pages"), fieldName: localized("The habit's name"), text: draft,
+            fields: [
+                .init(name: localized("The habit's name"), placeholder: localized("Read 10 pages"), text: draft),
+                .init(
+                    name: localized("Remember why"), placeholder: localized("Why you start, for the days it is hard"),
+                    text: why),
+            ],
             confirm: localized("Add")
         ) { [unowned self] typed in
             self.dialog = nil
-            guard let typed else { return }
-            let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let typed, typed.count == 2 else { return }
+            let name = typed[0].trimmingCharacters(in: .whitespacesAndNewlines)
+            let why = typed[1].trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else {
                 onProblem(
                     .failed(localized("a habit needs a name; type one, such as “Read 10 pages”")),
                     localized("add the habit"))
-                askForHabit(draft: typed)
+                askForHabit(draft: typed[0], why: typed[1])
                 return
             }
             Task { @MainActor in
                 do throws(DaemonLink.Problem) {
-                    try await link.addHabit(name, requestID: Self.newRequestID())
+                    try await link.addHabit(name, why: why, requestID: Self.newRequestID())
                 } catch .alreadySaved {
                     // Added by an earlier try.
                 } catch {
                     onProblem(error, localized("add the habit"))
-                    askForHabit(draft: typed)
+                    askForHabit(draft: typed[0], why: typed[1])
                 }
                 refresh()
             }

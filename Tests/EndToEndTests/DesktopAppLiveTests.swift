@@ -47,22 +47,20 @@ struct DesktopAppLiveTests {
     }
 
     @Test(
-        "Habits: a habit paused and resumed from its row, ticked, and started again with what happened, under its \"remember why\""
+        "Habits: a habit added with its \"remember why\", paused and resumed from its row, ticked, and started again with what happened"
     )
-    func aHabitIsPausedResumedAndStartedAgainFromItsRow() async throws {
+    func aHabitIsAddedPausedResumedAndStartedAgainInTheWindow() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()
             let daemon = try await fixture.startDaemon()
-            let added = try await fixture.hooray(arguments: [
-                "habit", "add", "Read 10 pages", "--why", "To become wiser and calmer.",
-            ])
-            #expect(added.status == .exited(0), "\(added.standardError)")
+            let why = "To become wiser and calmer."
             let note = "Came home late and tired from work"
             let (seen, context) = try await DesktopAppTests.drive(
-                fixture, ["again", HoorayFixture.binDirectory + "/hooray", "Read 10 pages", note])
+                fixture, ["again", HoorayFixture.binDirectory + "/hooray", "Read 10 pages", why, note])
             let shown = try await fixture.hooray(arguments: ["habit", "show", "Read 10 pages"])
             await daemon.stop()
             await server.stop()
+            #expect((seen.addedLabels ?? []).contains("Read 10 pages"), "added: \(context)")
             #expect((seen.pausedLabels ?? []).contains("0 days · paused"), "\(context)")
             #expect((seen.resumedLabels ?? []).contains("0 days"), "resumed: \(context)")
             #expect((seen.doneLabels ?? []).contains("1 day · done today"), "ticked: \(context)")
@@ -71,7 +69,8 @@ struct DesktopAppLiveTests {
             #expect(
                 asked.contains { $0.contains("You started because: “To become wiser and calmer.”") },
                 "the dialog shows why the user started: \(context)")
-            // What the window did is what a terminal sees.
+            // What the window did is what a terminal sees: the habit with its "remember why", reset with the note.
+            #expect(shown.standardOutput.contains("Remember why: \(why)"), "\(shown.standardOutput)")
             let lastReset = shown.standardOutput.split(separator: "\n").first { $0.contains("Last reset: ") }
             #expect(lastReset?.hasSuffix("— “\(note)”") == true, "\(shown.standardOutput)")
             #expect(seen.error == nil, "\(context)")

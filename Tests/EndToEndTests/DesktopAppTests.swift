@@ -28,6 +28,7 @@ struct DesktopAppTests {
         var pausedLabels: [String]?
         var resumedLabels: [String]?
         var doneLabels: [String]?
+        var addedLabels: [String]?
         var askedLabels: [String]?
         var againLabels: [String]?
         var home: Bool?
@@ -61,6 +62,7 @@ struct DesktopAppTests {
             case notRunningLabels = "not_running_labels"
             case pausedLabels = "paused_labels"
             case doneLabels = "done_labels"
+            case addedLabels = "added_labels"
             case askedLabels = "asked_labels"
             case againLabels = "again_labels"
             case resumedLabels = "resumed_labels"

@@ -34,13 +34,16 @@ Usage:
                                 runs `HOORAY habit resume NAME` as a terminal would, and waits for the check to
                                 work with nothing clicked; prints {"paused_labels": [labels on screen before],
                                 "resumed_labels": [labels on screen then]}
-  hooray_window.py again HOORAY NAME NOTE
-                                opens Habits, clicks "Pause NAME" and waits for its check greyed out, clicks
+  hooray_window.py again HOORAY NAME WHY NOTE
+                                opens Habits, adds NAME with its "remember why" WHY (through "Add your first
+                                habit" or "Add a habit") and waits for it listed, clicks "Pause NAME" and waits
+                                for its check greyed out, clicks
                                 "Resume NAME" and waits for the check to work, ticks it, clicks "Start NAME
                                 again", types NOTE under "What happened?" and clicks "Start again", and waits
                                 until `HOORAY habit show NAME` tells NOTE; prints {"paused_labels": [...],
                                 "resumed_labels": [...], "done_labels": [...], "asked_labels": [labels with the
-                                dialog open], "again_labels": [labels then]}
+                                dialog open], "again_labels": [labels then]}; "added_labels": [labels once NAME
+                                was listed] too
   hooray_window.py details MOMENT NOTE PHOTO
                                 clicks "I Did a Thing", types MOMENT, opens "Add a note or photos", types NOTE,
                                 sets "Change time" to 120 minutes ago (typed into the number, then Done), adds
@@ -293,13 +296,23 @@ def resumed(hooray, name):
     return {"paused_labels": paused, "resumed_labels": shown_labels()}
 
 
-def again(hooray, name, note):
+def again(hooray, name, why, note):
     wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
     wait_for('"Habits" view switcher button', switcher_button("Habits")).doActionNamed("click")
+
+    def add_button():
+        return shown("push button", "Add your first habit", sensitive=True)() or shown(
+            "push button", "Add a habit", sensitive=True)()
+    wait_for('"Add your first habit" or "Add a habit" button', add_button).doActionNamed("click")
+    wait_for('"The habit\'s name" field', shown("text", "The habit's name")).text = name
+    wait_for('"Remember why" field', shown("text", "Remember why")).text = why
+    wait_for('the dialog\'s "Add" button', dialog_button("Add")).doActionNamed("click")
+    wait_for("the habit listed", lambda: True if name in shown_labels() else None)
+    added = shown_labels()
     wait_for('"Pause %s" button' % name, shown("push button", "Pause " + name, sensitive=True)).doActionNamed("click")
     wait_for('greyed-out "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=False))
     resume = wait_for('"Resume %s" button' % name, shown("push button", "Resume " + name, sensitive=True))
-    seen = {"paused_labels": shown_labels()}
+    seen = {"added_labels": added, "paused_labels": shown_labels()}
     resume.doActionNamed("click")
     wait_for('"Pause %s" button back' % name, shown("push button", "Pause " + name, sensitive=True))
     check = wait_for('working "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=True))
@@ -641,7 +654,7 @@ elif sys.argv[1] == "live":
 elif sys.argv[1] == "resumed":
     print(json.dumps(resumed(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "again":
-    print(json.dumps(again(sys.argv[2], sys.argv[3], sys.argv[4])))
+    print(json.dumps(again(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
 elif sys.argv[1] == "details":
     print(json.dumps(details(sys.argv[2], sys.argv[3], sys.argv[4])))
 elif sys.argv[1] == "bad-time":
