@@ -31,9 +31,15 @@ final class HabitsScreen {
     private var rows: [Row] = []
     private var dialog: MessageDialog?
     private let readings = LatestReading()
-    /// The habits whose check was clicked and whose save hoorayd has not answered yet: their rows
-    /// keep what the user asked for until it has.
+    /// The habits whose check, Pause or Resume was clicked and whose save hoorayd has not answered
+    /// yet: their rows keep what the user asked for until it has.
     private var saving: Set<String> = []
+    /// The request id of the last Add a habit whose outcome is unknown (hoorayd did not answer, or
+    /// does not run), with the words it sent: the same words sent again are the same request, which
+    /// hoorayd runs once.
+    private var pendingAdd: PendingTry?
+    /// The same for Start again, by habit id.
+    private var pendingAgain: [String: PendingTry] = [:]
 
     init(link: DaemonLink, window: Window) {
         self.link = link
@@ -144,6 +150,8 @@ final class HabitsScreen {
         rows[index].habit = habit
         rows[index].row.subtitle = Self.subtitle(of: habit)
         Self.showState(of: habit, on: rows[index])
+        rows[index].pause.isSensitive = true
+        rows[index].resume.isSensitive = true
         // Set while greyed out: not a click.
         check.isSensitive = false
         check.isActive = habit.today == "done"
@@ -209,12 +217,17 @@ final class HabitsScreen {
                 askForHabit(draft: typed[0], why: typed[1])
                 return
             }
+            let attempt = Self.requestID(for: [name, why], pending: pendingAdd)
+            pendingAdd = attempt
             Task { @MainActor in
                 do throws(DaemonLink.Problem) {
-                    try await link.addHabit(name, why: why, requestID: Self.newRequestID())
+                    try await link.addHabit(name, why: why, requestID: attempt.id)
+                    pendingAdd = nil
                 } catch .alreadySaved {
                     // Added by an earlier try.
+                    pendingAdd = nil
                 } catch {
+                    if !Self.mayStillRun(error) { pendingAdd = nil }
                     onProblem(error, localized("add the habit"))
                     askForHabit(draft: typed[0], why: typed[1])
                 }
@@ -223,6 +236,28 @@ final class HabitsScreen {
         }
         self.dialog = dialog
         dialog.present()
+    }
+
+    /// A request sent with the words the user gave, whose outcome is not known yet.
+    private struct PendingTry {
+        var words: [String]
+        var id: String
+    }
+
+    /// The request id for sending `words`: the pending try's when it sent the same words (an
+    /// earlier try that may have reached hoorayd), a new one otherwise.
+    private static func requestID(for words: [String], pending: PendingTry?) -> PendingTry {
+        if let pending, pending.words == words { return pending }
+        return PendingTry(words: words, id: newRequestID())
+    }
+
+    /// Whether a try that failed so may still run (hoorayd did not answer, or is not running and
+    /// keeps it for when it starts), so that sending the same words again must be the same request.
+    private static func mayStillRun(_ problem: DaemonLink.Problem) -> Bool {
+        switch problem {
+        case .failed, .notRunning: true
+        case .refused, .alreadySaved: false
+        }
     }
 
     /// A habit's row: its check for today, and its buttons to pause or resume it and to start it again.
@@ -252,9 +287,6 @@ final class HabitsScreen {
         entry.resume.isSensitive = false
         entry.check.isSensitive = false
         Task { @MainActor in
-            // What the row shows until the reading below brings what hoorayd holds: what was asked,
-            // once hoorayd did it; as it was, when it could not.
-            var isPaused = paused
             do throws(DaemonLink.Problem) {
                 if paused {
                     try await link.pauseHabit(entry.habit.name, requestID: Self.newRequestID())
@@ -264,15 +296,14 @@ final class HabitsScreen {
             } catch .alreadySaved {
                 // Done by an earlier try.
             } catch {
-                isPaused = entry.habit.today == "paused"
+                // As it was: the reading below says the same.
+                entry.pause.isSensitive = true
+                entry.resume.isSensitive = true
+                entry.check.isSensitive = entry.habit.today != "paused"
                 onProblem(error, paused ? localized("pause the habit") : localized("resume the habit"))
             }
             saving.remove(id)
-            entry.pause.isVisible = !isPaused
-            entry.resume.isVisible = isPaused
-            entry.pause.isSensitive = true
-            entry.resume.isSensitive = true
-            entry.check.isSensitive = !isPaused
+            // The row's buttons, check and line change together, to what hoorayd holds now.
             refresh()
         }
     }
@@ -292,12 +323,17 @@ final class HabitsScreen {
             self.dialog = nil
             guard let typed else { return }
             let note = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+            let attempt = Self.requestID(for: [note], pending: pendingAgain[habit.id])
+            pendingAgain[habit.id] = attempt
             Task { @MainActor in
                 do throws(DaemonLink.Problem) {
-                    try await link.resetHabit(habit.name, note: note, requestID: Self.newRequestID())
+                    try await link.resetHabit(habit.name, note: note, requestID: attempt.id)
+                    pendingAgain[habit.id] = nil
                 } catch .alreadySaved {
                     // Started again by an earlier try.
+                    pendingAgain[habit.id] = nil
                 } catch {
+                    if !Self.mayStillRun(error) { pendingAgain[habit.id] = nil }
                     onProblem(error, localized("start the habit again"))
                     askToStartAgain(habit, draft: typed)
                 }

@@ -48,9 +48,10 @@ extension MessageDialog {
             entry.setAccessibleLabel(field.name)
             entry.maximumLength = field.maximumLength
             entry.text = field.text
-            entry.activatesDefault = true
             return entry
         }
+        // Enter in the last field answers; in another, it would answer before the rest is filled.
+        entries.last?.activatesDefault = true
         if entries.count == 1 {
             dialog.extraChild = entries[0]
         } else {

@@ -310,8 +310,9 @@ def again(hooray, name, why, note):
     wait_for("the habit listed", lambda: True if name in shown_labels() else None)
     added = shown_labels()
     wait_for('"Pause %s" button' % name, shown("push button", "Pause " + name, sensitive=True)).doActionNamed("click")
-    wait_for('greyed-out "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=False))
+    # Resume shows once hoorayd's reading has the habit paused (the check greys out at the click already).
     resume = wait_for('"Resume %s" button' % name, shown("push button", "Resume " + name, sensitive=True))
+    wait_for('greyed-out "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=False))
     seen = {"added_labels": added, "paused_labels": shown_labels()}
     resume.doActionNamed("click")
     wait_for('"Pause %s" button back' % name, shown("push button", "Pause " + name, sensitive=True))
