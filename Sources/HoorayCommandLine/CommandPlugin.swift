@@ -117,21 +117,13 @@ extension HoorayPlugin {
         guard let plugin = self as? any StatusBarPlugin else { return [] }
         return try await plugin.barItemsTyped(context: context, erasedConfiguration: erasedConfiguration)
     }
-
-    /// The configuration, typed again; a host bug when it is of another type.
-    fileprivate func typed(_ erasedConfiguration: any Sendable) throws -> Configuration {
-        guard let typed = erasedConfiguration as? Configuration else {
-            throw PluginCommandError("internal error: the configuration handed to \(name) has the wrong type")
-        }
-        return typed
-    }
 }
 
 extension CommandPlugin {
     fileprivate func runTyped(_ command: CommandInvocation, context: PluginContext, erasedConfiguration: any Sendable)
         async throws -> CommandReply
     {
-        try await run(command, context: context, configuration: typed(erasedConfiguration))
+        try await run(command, context: context, configuration: typedConfiguration(erasedConfiguration))
     }
 }
 
@@ -139,6 +131,6 @@ extension StatusBarPlugin {
     fileprivate func barItemsTyped(context: PluginContext, erasedConfiguration: any Sendable) async throws
         -> [BarItem]
     {
-        try await barItems(context: context, configuration: typed(erasedConfiguration))
+        try await barItems(context: context, configuration: typedConfiguration(erasedConfiguration))
     }
 }

@@ -459,17 +459,8 @@ extension Duration {
 extension HoorayPlugin {
     /// Activates the plugin with a configuration whose type was erased on its way through the host.
     func activate(context: PluginContext, erasedConfiguration: any Sendable) async throws {
-        guard let typed = erasedConfiguration as? Configuration else {
-            throw ConfigurationMismatch(plugin: name)
-        }
-        try await activate(context: context, configuration: typed)
+        try await activate(context: context, configuration: typedConfiguration(erasedConfiguration))
     }
-}
-
-/// A plugin's decoded configuration was not of its own `Configuration` type (a host bug).
-struct ConfigurationMismatch: Error, CustomStringConvertible {
-    let plugin: String
-    var description: String { "internal error: the configuration handed to \(plugin) has the wrong type" }
 }
 
 struct EngineReminderBook: ReminderBook {

@@ -217,21 +217,11 @@ final class HabitsScreen {
                 askForHabit(draft: typed[0], why: typed[1])
                 return
             }
-            let attempt = Self.requestID(for: [name, why], pending: pendingAdd)
-            pendingAdd = attempt
-            Task { @MainActor in
-                do throws(DaemonLink.Problem) {
-                    try await link.addHabit(name, why: why, requestID: attempt.id)
-                    pendingAdd = nil
-                } catch .alreadySaved {
-                    // Added by an earlier try.
-                    pendingAdd = nil
-                } catch {
-                    if !Self.mayStillRun(error) { pendingAdd = nil }
-                    onProblem(error, localized("add the habit"))
-                    askForHabit(draft: typed[0], why: typed[1])
-                }
-                refresh()
+            send([name, why], pending: \.pendingAdd, doing: localized("add the habit")) {
+                [link] id throws(DaemonLink.Problem) in
+                try await link.addHabit(name, why: why, requestID: id)
+            } askAgain: { [unowned self] in
+                askForHabit(draft: typed[0], why: typed[1])
             }
         }
         self.dialog = dialog
@@ -244,11 +234,32 @@ final class HabitsScreen {
         var id: String
     }
 
-    /// The request id for sending `words`: the pending try's when it sent the same words (an
-    /// earlier try that may have reached hoorayd), a new one otherwise.
-    private static func requestID(for words: [String], pending: PendingTry?) -> PendingTry {
-        if let pending, pending.words == words { return pending }
-        return PendingTry(words: words, id: newRequestID())
+    /// Sends what the user answered a question with, under the request id of the try kept at
+    /// `pending` when it sent the same words (an earlier try that may have reached hoorayd), a new
+    /// one otherwise; when it fails, says so and asks again. Reads the habits again after.
+    private func send(
+        _ words: [String], pending: ReferenceWritableKeyPath<HabitsScreen, PendingTry?>, doing: String,
+        _ request: @escaping @MainActor (String) async throws(DaemonLink.Problem) -> Void,
+        askAgain: @escaping @MainActor () -> Void
+    ) {
+        let attempt =
+            self[keyPath: pending].flatMap { $0.words == words ? $0 : nil }
+            ?? PendingTry(words: words, id: Self.newRequestID())
+        self[keyPath: pending] = attempt
+        Task { @MainActor in
+            do throws(DaemonLink.Problem) {
+                try await request(attempt.id)
+                self[keyPath: pending] = nil
+            } catch .alreadySaved {
+                // Done by an earlier try.
+                self[keyPath: pending] = nil
+            } catch {
+                if !Self.mayStillRun(error) { self[keyPath: pending] = nil }
+                onProblem(error, doing)
+                askAgain()
+            }
+            refresh()
+        }
     }
 
     /// Whether a try that failed so may still run (hoorayd did not answer, or is not running and
@@ -323,21 +334,11 @@ final class HabitsScreen {
             self.dialog = nil
             guard let typed else { return }
             let note = typed.trimmingCharacters(in: .whitespacesAndNewlines)
-            let attempt = Self.requestID(for: [note], pending: pendingAgain[habit.id])
-            pendingAgain[habit.id] = attempt
-            Task { @MainActor in
-                do throws(DaemonLink.Problem) {
-                    try await link.resetHabit(habit.name, note: note, requestID: attempt.id)
-                    pendingAgain[habit.id] = nil
-                } catch .alreadySaved {
-                    // Started again by an earlier try.
-                    pendingAgain[habit.id] = nil
-                } catch {
-                    if !Self.mayStillRun(error) { pendingAgain[habit.id] = nil }
-                    onProblem(error, localized("start the habit again"))
-                    askToStartAgain(habit, draft: typed)
-                }
-                refresh()
+            send([note], pending: \.pendingAgain[habit.id], doing: localized("start the habit again")) {
+                [link] id throws(DaemonLink.Problem) in
+                try await link.resetHabit(habit.name, note: note, requestID: id)
+            } askAgain: { [unowned self] in
+                askToStartAgain(habit, draft: typed)
             }
         }
         self.dialog = dialog

@@ -140,6 +140,24 @@ extension HoorayPlugin {
     public func isDeviceCache(valueKey key: String) -> Bool { false }
 }
 
+extension HoorayPlugin {
+    /// A configuration whose type was erased on its way through the host, typed again.
+    ///
+    /// - Throws: ``ConfigurationMismatch`` when it is of another type (a host bug).
+    package func typedConfiguration(_ erasedConfiguration: any Sendable) throws -> Configuration {
+        guard let typed = erasedConfiguration as? Configuration else { throw ConfigurationMismatch(plugin: name) }
+        return typed
+    }
+}
+
+/// A plugin's decoded configuration was not of its own `Configuration` type (a host bug).
+package struct ConfigurationMismatch: Error, CustomStringConvertible {
+    /// The plugin's name.
+    package let plugin: String
+    /// What went wrong.
+    package var description: String { "internal error: the configuration handed to \(plugin) has the wrong type" }
+}
+
 /// The configuration of a plugin that takes none: an empty section.
 public struct NoConfiguration: Decodable, Sendable, Hashable {
     /// Creates an empty configuration.
