@@ -438,7 +438,16 @@ enum Spawn {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // A program a test has just copied is "busy" while a child that another thread of this
+        // process forked during the copy still holds the copy's write descriptor, until that child
+        // reaches its own exec: microseconds, seconds under load. Go's tests wait it out the same way.
+        var busyTries = 0
+        while result == ETXTBSY && busyTries < 500 {
+            busyTries += 1
+            usleep(10_000)
+            result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
         guard result == 0 else { throw .launchFailed(executable: path, reason: String(cString: strerror(result))) }
         return pid
     }
