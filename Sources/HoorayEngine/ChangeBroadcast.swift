@@ -8,6 +8,7 @@ import Synchronization
 /// holds the engine up and never falls behind by more than one update.
 public final class ChangeBroadcast: Sendable {
     private let listeners = Mutex<[UUID: AsyncStream<Void>.Continuation]>([:])
+    private let published = Atomic<Int>(0)
 
     /// Creates a broadcast with no listeners.
     public init() {}
@@ -25,10 +26,14 @@ public final class ChangeBroadcast: Sendable {
 
     /// Signals every listener.
     public func publish() {
+        published.add(1, ordering: .relaxed)
         for continuation in listeners.withLock({ Array($0.values) }) {
             continuation.yield()
         }
     }
+
+    /// How many changes were signalled so far.
+    package var publishedCount: Int { published.load(ordering: .relaxed) }
 
     /// How many listen now.
     public var count: Int { listeners.withLock { $0.count } }

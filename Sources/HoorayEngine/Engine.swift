@@ -323,8 +323,11 @@ public actor Engine {
         }
         // The command's days and times are the user's, whose zone may differ from the daemon's.
         let context = makeContext(for: name, timeZone: command.environment.timeZone)
-        // Whatever the command did may change what a status bar shows.
-        defer { changes.publish() }
+        // Whatever the command did may change what a status bar or a window shows. A command that
+        // only reads changes nothing: announced, it would have a window that reads again at each
+        // change read forever.
+        let writes = plugin.offeredCommands.first { $0.name == command.command }?.writes ?? true
+        defer { if writes { changes.publish() } }
         // A plugin in another language has time limits of its own, which name it when they run out.
         return try await withTimeLimit(plugin is ExternalPlugin ? 60 : settings.pluginTimeLimit) {
             try await plugin.run(command, context: context, erasedConfiguration: setup.configuration)

@@ -73,3 +73,37 @@ private struct ConfiguredPlugin: CommandPlugin {
         #expect(reply.text == "6 6")
     }
 }
+
+/// A plugin with a command that reads and one that writes.
+private struct ReadingPlugin: CommandPlugin {
+    var name: String { "reading" }
+    var summary: String { "Reads and writes." }
+    var commands: [CommandSpec] {
+        [CommandSpec(name: "show", summary: "Shows.", writes: false), CommandSpec(name: "add", summary: "Adds.")]
+    }
+
+    func activate(context: PluginContext, configuration: NoConfiguration) async throws {}
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: NoConfiguration) async throws
+        -> CommandReply
+    {
+        .text(command.command)
+    }
+}
+
+@Suite struct CommandChangeTests {
+    /// A window reads again at each change hoorayd announces: a read announced as a change would
+    /// have it read forever.
+    @Test func onlyACommandThatWritesAnnouncesAChange() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.engine.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: ReadingPlugin(), enabled: true, configuration: NoConfiguration())])
+        let before = world.engine.changes.publishedCount
+        #expect(try await world.engine.run(CommandInvocation(command: "add"), plugin: "reading").text == "add")
+        #expect(world.engine.changes.publishedCount == before + 1, "a write is announced")
+        #expect(try await world.engine.run(CommandInvocation(command: "show"), plugin: "reading").text == "show")
+        #expect(world.engine.changes.publishedCount == before + 1, "a read is not")
+    }
+}
