@@ -110,12 +110,14 @@ extension HabitsPlugin {
             guard command.json else {
                 return .text(try await show(command, context: context, milestones: configuration.milestones))
             }
-            // The habit's record as `hooray habit list --json` prints it (docs/json.md, `habit`).
-            let habit = try await context.records(of: Habit.self).find(named: command.value("name") ?? "")
+            // The habit as `hooray habit list --json` prints it, with its month (docs/json.md,
+            // `habit` and `habitMonth`).
             let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+            let month = try Self.shownMonth(command, today: today)
+            let habit = try await context.records(of: Habit.self).find(named: command.value("name") ?? "")
             return CommandReply(
-                json: try JSONValue(
-                    encoding: HabitListView.Entry(habit, today: today, milestones: configuration.milestones)))
+                json: try HabitMonthView.json(
+                    habit, month: month, today: today, milestones: configuration.milestones))
         case "add", "edit":
             request = HabitRequest(
                 name: name, why: command.value("why"), every: command.value("every"), on: command.value("on"),
@@ -153,19 +155,25 @@ extension HabitsPlugin {
         }
     }
 
+    /// The first day of the month `--month` names (`YYYY-MM`), or of this month.
+    static func shownMonth(_ command: CommandInvocation, today: LocalDate) throws -> LocalDate {
+        guard let month = command.value("month") else {
+            return LocalDate(year: today.year, month: today.month, day: 1)!
+        }
+        guard let parsed = HabitCalendar.parseMonth(month),
+            let first = LocalDate(year: parsed.year, month: parsed.month, day: 1)
+        else {
+            throw PluginCommandError.invalidValue(
+                "--month", "--month \(month) is not a month; write it as YYYY-MM, such as 2026-11")
+        }
+        return first
+    }
+
     func show(_ command: CommandInvocation, context: PluginContext, milestones: [Int]) async throws -> String {
         let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+        let month = try Self.shownMonth(command, today: today)
         let habit = try await context.records(of: Habit.self).find(named: command.value("name") ?? "")
-        let shown: (year: Int, month: Int)
-        if let month = command.value("month") {
-            guard let parsed = HabitCalendar.parseMonth(month) else {
-                throw PluginCommandError.invalidValue(
-                    "--month", "--month \(month) is not a month; write it as YYYY-MM, such as 2026-11")
-            }
-            shown = parsed
-        } else {
-            shown = (today.year, today.month)
-        }
+        let shown = (year: month.year, month: month.month)
         let streak = habit.streak(today: today)
         var lines = [TerminalText.safe(habit.name)]
         if let why = habit.why { lines.append("Remember why: \(TerminalText.safe(why, multiline: true))") }

@@ -187,7 +187,8 @@ struct SafeTextTests {
         #expect(
             Set(documented.keys)
                 == [
-                    "moment", "journeyDay", "habit", "reminder", "notice", "status", "identity", "waterDay",
+                    "moment", "journeyDay", "habit", "habitMonth", "reminder", "notice", "status", "identity",
+                    "waterDay",
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin", "pluginDetail",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
@@ -214,7 +215,8 @@ struct SafeTextTests {
             try await record("journeyDay", ["journey", "--json"])
             try await run(fixture, ["habit", "add", "Read", "--remind", "20:00"])
             try await record("habit", ["habit", "list", "--json"])
-            try await record("habit", ["habit", "show", "Read", "--json"])
+            try await record("habitMonth", ["habit", "show", "Read", "--json"])
+            try await record("habitMonth", ["habit", "show", "Read", "--month", "2026-02", "--json"])
             try await record("about", ["about", "--json"])
             try await record("reminder", ["next", "--json"])
             try await record("notice", ["inbox", "--all", "--json"])

@@ -105,4 +105,49 @@ import Testing
     func otherTextIsNotAMonth(text: String) {
         #expect(HabitCalendar.parseMonth(text) == nil)
     }
+
+    /// The month a client draws (`hooray habit show --json`) says what the terminal's symbols say.
+    @Test func theMonthAsDataMatchesTheTerminalsSymbols() throws {
+        let view = HabitMonthView(Self.habit, month: nov("01"), today: nov("23"), milestones: [30, 7, 7, 0])
+        let symbols: [HabitMonthView.DayMark: Character] = [
+            .done: "●", .reset: "✗", .paused: "‖", .missed: "○", .open: "○", .notDue: "·", .comingUp: "◌",
+        ]
+        // The terminal's symbol lines, read day by day (the 29th is blank there: not due, coming).
+        let weeks: [String] = ["·", "·●●●●··", "●●○✗●··", "‖‖‖●●●·", "○◌◌◌◌··", "‖"]
+        let expected = Array(weeks.joined())
+        #expect(view.days.count == 30)
+        #expect(view.days.map { symbols[$0.state]! } == expected)
+        #expect(view.days[22] == .init(date: "2026-11-23", state: .open))
+        #expect(view.days[10].state == .missed)
+        #expect(view.asOf == "2026-11-23" && view.month == "2026-11" && view.start == "2026-11-03")
+        #expect(view.on == ["mon", "tue", "wed", "thu", "fri"] && view.every == nil)
+        #expect(view.milestones == [7, 30])
+    }
+
+    @Test func theRhythmIsGivenAsAClientEditsIt() {
+        let daily = HabitMonthView(makeHabit(start: "2026-11-01"), month: nov("01"), today: nov("23"), milestones: [])
+        #expect(daily.on?.count == 7 && daily.every == nil)
+        let third = HabitMonthView(
+            makeHabit(schedule: .everyNDays(3), start: "2026-11-01"), month: day("2026-12-01"), today: nov("23"),
+            milestones: [])
+        #expect(third.on == nil && third.every == 3)
+        // December, all after today: every third day from the 1st of November (… the 28th) is coming up.
+        #expect(third.days.count == 31)
+        #expect(third.days.filter { $0.state == .comingUp }.map(\.date).prefix(2) == ["2026-12-01", "2026-12-04"])
+    }
+
+    @Test func theJSONHasTheListsKeysAndTheMonths() throws {
+        let json = try HabitMonthView.json(Self.habit, month: nov("01"), today: nov("23"), milestones: [7])
+        #expect(json["name"]?.stringValue == "Read 10 pages")
+        #expect(json["today"]?.stringValue == "due")
+        #expect(json["asOf"]?.stringValue == "2026-11-23")
+        // A key without a value is there, as null.
+        #expect(json["every"] == .null)
+        guard case .array(let days) = json["days"] else {
+            Issue.record("no days in \(json)")
+            return
+        }
+        #expect(days.count == 30)
+        #expect(days[11]["state"]?.stringValue == "reset")
+    }
 }
