@@ -175,4 +175,14 @@ static inline gboolean hooray_gtk_full_screen_window_active(void) {
     gdk_x11_display_error_trap_pop_ignored(display);
     return full;
 }
+// A drawing area that screen readers know as an image (its role is fixed when it is made, and
+// g_object_new is variadic): a chart or a calendar the app draws, with its text as the label.
+static inline GtkWidget *hooray_gtk_drawing_area_new_image(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL));
+}
+// gtk_accessible_update_property is variadic: a widget's accessible description, the longer text
+// a screen reader reads after its label.
+static inline void hooray_gtk_set_accessible_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
 #endif

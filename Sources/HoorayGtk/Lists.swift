@@ -79,6 +79,18 @@ public final class ToggleButton: Widget {
         gtk_widget_set_tooltip_text(widget, name)
     }
 
+    /// A toggle showing a short text, such as a weekday's "Mo", named `name` for screen readers and
+    /// as its tooltip.
+    public init(label: String, name: String) {
+        super.init(constructed: gtk_toggle_button_new())
+        // The text as a child of its own: a button's own label would name it ("labelled by"), which
+        // GTK prefers to `name`.
+        gtk_button_set_child(
+            UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkButton.self), gtk_label_new(label))
+        hooray_gtk_set_accessible_label(widget, name)
+        gtk_widget_set_tooltip_text(widget, name)
+    }
+
     /// Whether it is pressed; setting it runs ``onToggled(_:)``'s action too.
     public var isActive: Bool {
         get { gtk_toggle_button_get_active(toggle) != 0 }

@@ -439,7 +439,55 @@ func textsAreFilledIn() {
     )
 }
 
+/// A picture the app draws: drawn when shown, at its size, in the style's colours, again when asked;
+/// an image to screen readers; freed with its closure once let go.
+@MainActor
+func aDrawingIsDrawnInTheStylesColours() {
+    var freed = 0
+    var draws = 0
+    var size = (width: 0.0, height: 0.0)
+    var colours: [Color] = []
+    let window = Window(title: "Hooray")
+    do {
+        let area = DrawingArea()
+        area.setContentSize(width: 280, height: 200)
+        area.setAccessibleLabel("Calendar of November 2026")
+        area.setAccessibleDescription("November 2026. Done: 2, 3.")
+        let fallback = Color(red: 1, green: 0, blue: 1)
+        area.onDraw { canvas in
+            draws += 1
+            size = (canvas.width, canvas.height)
+            colours = [canvas.foreground, canvas.color(named: "success_color", fallback: fallback)]
+            canvas.setColor(colours[1])
+            canvas.fillCircle(x: 20, y: 20, radius: 5)
+            canvas.strokeArc(x: 40, y: 20, radius: 5, lineWidth: 1.5, dashes: [2, 2])
+            canvas.strokeLine([(0, 0), (10, 10)], lineWidth: 2)
+            canvas.fillRoundedRectangle(x: 50, y: 10, width: 3, height: 10, radius: 1)
+            canvas.strokeRoundedRectangle(x: 60, y: 10, width: 30, height: 30, radius: 8, lineWidth: 2)
+            let measured = canvas.measure("23", bold: true)
+            expect(measured.width > 0 && measured.height > 0, "a text has a size (\(measured))")
+            canvas.drawText("23", centeredAt: 100, 20, bold: true, scale: 0.85)
+        }
+        let role = gtk_accessible_get_accessible_role(OpaquePointer(area.object))
+        expect(role == GTK_ACCESSIBLE_ROLE_IMG, "screen readers know it as an image (\(role))")
+        window.child = area
+        window.present()
+        expect(MainLoop.iterate(timeout: .seconds(10)) { draws >= 1 }, "it was drawn when shown (\(draws))")
+        expect(size.width >= 280 && size.height >= 200, "at its size at least (\(size))")
+        expect(colours.count == 2 && colours[0].alpha > 0, "in the style's text colour (\(colours))")
+        expect(colours.count == 2 && colours[1] != fallback, "libadwaita's named colours are found (\(colours))")
+        let before = draws
+        area.redraw()
+        expect(MainLoop.iterate(timeout: .seconds(10)) { draws > before }, "and again when asked (\(draws))")
+        area.whenFreed { freed += 1 }
+        window.child = nil
+    }
+    expect(MainLoop.iterate(timeout: .seconds(10)) { freed == 1 }, "it was freed once let go (\(freed))")
+    window.destroy()
+}
+
 let checks: [String: @MainActor () -> Void] = [
+    "drawing": aDrawingIsDrawnInTheStylesColours,
     "adwaita": adwaitaWidgetsWorkTogether,
     "single-instance": aSecondLaunchActivatesTheFirst,
     "second-instance": secondInstance,

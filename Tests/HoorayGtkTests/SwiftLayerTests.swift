@@ -19,7 +19,7 @@ struct SwiftLayerTests {
 
     @Test(arguments: [
         "clicks", "closures", "window", "close-request", "thousand-windows", "other-thread", "adwaita",
-        "single-instance", "lists", "dialog", "app-action", "inputs", "localized",
+        "single-instance", "lists", "dialog", "app-action", "inputs", "localized", "drawing",
     ])
     func theCheckPasses(_ check: String) async throws {
         let display = try await XvfbDisplay()
