@@ -15,6 +15,8 @@ of one line); GTK's animations and the caret's blinking are off. Screens:
   log             Log a moment, something typed
   log-details     the same with its details open: a note
   time-sheet      "When did it happen?" over it (the whole screen: the sheet is a window of its own)
+  habit           a habit opened from Habits: its month's calendar and milestones
+  habit-edit      its Edit dialog over it (the whole screen)
   praise          the Praise view after saving it
   quick           `hooray-app --quick`, something typed
   first-run       Home with no moment logged yet
@@ -51,6 +53,8 @@ MOMENTS = [
 PRAISE = "Something good happened, and you made it happen."
 # Habits: name, the days done before today (from its start, that many days ago), and whether today too.
 HABITS = [("Read 10 pages", 5, False), ("Stretch", 0, True)]
+# The first habit's "remember why".
+WHY = "To become wiser and calmer."
 DEADLINE = 30.0
 # Lists the applications in the accessibility registry.
 PROBE = "import pyatspi; print([pyatspi.Registry.getDesktop(0)[i].name for i in range(pyatspi.Registry.getDesktop(0).childCount)])"
@@ -189,6 +193,16 @@ def with_moments(shooter):
         shooter.first("page tab", view).doActionNamed("click")
         time.sleep(1.0)
         shooter.shoot(slug(view))
+    # One habit opened, with its month, and its Edit dialog.
+    shooter.first("page tab", "Habits").doActionNamed("click")
+    shooter.first("push button", "Show " + HABITS[0][0], sensitive=True).doActionNamed("click")
+    shooter.first("image", "Calendar of " + datetime.date.today().strftime("%B %Y"))
+    shooter.shoot("habit")
+    shooter.first("push button", "Edit…", sensitive=True).doActionNamed("click")
+    shooter.first("text", "Reminder")
+    shooter.shoot("habit-edit", title="root")
+    shooter.first("push button", "Cancel", sensitive=True).doActionNamed("click")
+    shooter.first("push button", "Back to your habits", sensitive=True).doActionNamed("click")
     shooter.first("page tab", views[0]).doActionNamed("click")
     shooter.first("push button", "I Did a Thing", sensitive=True).doActionNamed("click")
     field = shooter.first("text", "What did you do?")
@@ -237,7 +251,8 @@ PARTS = {"empty": empty, "moments": with_moments, "not-running": not_running}
 def seed_habits(world, hooray):
     today = datetime.datetime.now(datetime.timezone.utc).date()  # the world runs on UTC
     for name, days, today_too in HABITS:
-        world.run([hooray, "habit", "add", name, "--start", (today - datetime.timedelta(days=days)).isoformat()])
+        why = ["--why", WHY] if name == HABITS[0][0] else []
+        world.run([hooray, "habit", "add", name, "--start", (today - datetime.timedelta(days=days)).isoformat()] + why)
         for back in range(days, 0, -1):
             world.run([hooray, "habit", "done", name, "--date", (today - datetime.timedelta(days=back)).isoformat()])
         if today_too:

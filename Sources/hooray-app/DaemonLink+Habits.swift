@@ -68,4 +68,87 @@ extension DaemonLink {
         if !note.isEmpty { values["note"] = [note] }
         _ = try await command("reset", plugin: Self.habitsPlugin, values: values, json: false, requestID: requestID)
     }
+
+    /// A habit with a month of its calendar: a `hooray habit show NAME --month YYYY-MM --json`
+    /// reply (docs/json.md, `habitMonth`).
+    struct HabitMonth: Sendable, Equatable, Decodable {
+        var id: String
+        var name: String
+        var why: String?
+        var streak: Int
+        /// Today for it: `done`, `due`, `notDue` or `paused`.
+        var today: String
+        /// The rhythm in words, such as `every day` or `mon, wed, fri`.
+        var schedule: String
+        /// The reminder's time, `HH:MM`.
+        var remindAt: String?
+        var badge: Int?
+        /// The day hoorayd counts as today, `YYYY-MM-DD`.
+        var asOf: String
+        /// The habit's first day, `YYYY-MM-DD`.
+        var start: String
+        /// The weekdays it is due, `mon` … `sun`; `nil` for a rhythm of every few days.
+        var on: [String]?
+        /// The days from one due day to the next, for a rhythm of every few days.
+        var every: Int?
+        /// The streak lengths that earn a badge, lowest first.
+        var milestones: [Int]
+        /// The month, `YYYY-MM`.
+        var month: String
+        /// Each day of the month, the 1st first.
+        var days: [Day]
+
+        /// A day of the month: `date` `YYYY-MM-DD`; `state` `done`, `reset`, `paused`, `missed`,
+        /// `open`, `notDue` or `comingUp`.
+        struct Day: Sendable, Equatable, Decodable {
+            var date: String
+            var state: String
+        }
+    }
+
+    /// A habit and a month of its calendar, as `hooray habit show NAME --month YYYY-MM --json` gives them.
+    ///
+    /// - Parameters:
+    ///   - name: The habit's name.
+    ///   - month: `YYYY-MM`, or `nil` for hoorayd's this month.
+    func habitMonth(_ name: String, month: String?) async throws(Problem) -> HabitMonth {
+        var values = ["name": [name]]
+        if let month { values["month"] = [month] }
+        let reply = try await command("show", plugin: Self.habitsPlugin, values: values, json: true, requestID: nil)
+        guard let shown = try? reply.json?.decode(HabitMonth.self) else {
+            throw .failed("hoorayd showed the habit in a form this window does not read; update Hooray")
+        }
+        return shown
+    }
+
+    /// What the window changes of a habit, as `hooray habit edit` takes it: each `nil` stays as it is.
+    struct HabitChange: Sendable, Equatable {
+        /// Its "remember why"; empty removes it.
+        var why: String?
+        /// The weekdays it is due, `mon` … `sun` (all seven: every day).
+        var on: [String]?
+        /// Every this many days.
+        var every: Int?
+        /// The reminder's time, `HH:MM`; empty: no reminder.
+        var remindAt: String?
+
+        /// The command's values: `--why`, `--on` or `--every`, `--remind`.
+        var values: [String: [String]] {
+            var values: [String: [String]] = [:]
+            if let why { values["why"] = [why] }
+            if let on { values[on.count == 7 ? "every" : "on"] = [on.count == 7 ? "day" : on.joined(separator: ",")] }
+            if let every { values["every"] = ["\(every)d"] }
+            if let remindAt { values["remind"] = [remindAt.isEmpty ? "off" : remindAt] }
+            return values
+        }
+    }
+
+    /// Changes a habit's "remember why", rhythm or reminder, as `hooray habit edit NAME …` does; its
+    /// history stays. hoorayd refuses a value it cannot take (`--on`, `--every`, `--remind`) and
+    /// changes nothing.
+    func editHabit(_ name: String, _ change: HabitChange, requestID: String) async throws(Problem) {
+        var values = change.values
+        values["name"] = [name]
+        _ = try await command("edit", plugin: Self.habitsPlugin, values: values, json: false, requestID: requestID)
+    }
 }

@@ -38,12 +38,16 @@ final class HabitsScreen {
     /// does not run), with the words it sent: the same words sent again are the same request, which
     /// hoorayd runs once.
     private var pendingAdd: PendingTry?
-    /// The same for Start again, by habit id.
+    /// The same for Start again and Edit, by habit id.
     private var pendingAgain: [String: PendingTry] = [:]
+    private var pendingEdit: [String: PendingTry] = [:]
+    /// One habit with its calendar, opened from its row.
+    private let details: HabitDetails
 
     init(link: DaemonLink, window: Window) {
         self.link = link
         self.window = window
+        details = HabitDetails(link: link)
         let scrolled = ScrolledWindow()
         scrolled.child = clamp
         scrolled.expand(horizontally: true, vertically: true)
@@ -57,11 +61,38 @@ final class HabitsScreen {
         empty.child = addFirst
         root.add(scrolled, name: "list")
         root.add(empty, name: "empty")
+        root.add(details.root, name: "habit")
         root.expand(horizontally: true, vertically: true)
+        details.onBack = { [unowned self] in
+            root.visiblePage = rows.isEmpty ? "empty" : "list"
+            refresh()
+        }
+        details.onProblem = { [unowned self] in onProblem($0, $1) }
+        details.onPause = { [unowned self] habit, paused in setPaused(habit.id, paused) }
+        details.onStartAgain = { [unowned self] habit in
+            askToStartAgain(
+                DaemonLink.ListedHabit(
+                    id: habit.id, name: habit.name, streak: habit.streak, today: habit.today, badge: habit.badge,
+                    why: habit.why), draft: "")
+        }
+        details.onEdit = { [unowned self] habit in
+            askToEdit(habit, draft: HabitEditDialog.Draft(habit), problem: nil)
+        }
     }
 
-    /// Reads the habits from hoorayd again and shows them.
+    /// Whether one habit is open, with its calendar, rather than the list.
+    private var isShowingHabit: Bool { root.visiblePage == "habit" }
+
+    /// Opens a habit with its calendar.
+    private func open(_ id: String) {
+        guard let habit = rows.first(where: { $0.habit.id == id })?.habit else { return }
+        details.open(habit.name)
+        root.visiblePage = "habit"
+    }
+
+    /// Reads the habits from hoorayd again and shows them; and the habit open, with its calendar.
     func refresh() {
+        if isShowingHabit { details.refresh() }
         readings.start(
             { [link] () throws(DaemonLink.Problem) in try await link.habits() },
             show: { [weak self] in self?.show($0) },
@@ -87,10 +118,14 @@ final class HabitsScreen {
     }
 
     private func show(_ habits: [DaemonLink.ListedHabit]) {
+        // The habit open was deleted or renamed meanwhile (from a terminal, say): the list instead.
+        if isShowingHabit && !habits.contains(where: { $0.name == details.name }) {
+            root.visiblePage = "list"
+        }
         guard !habits.isEmpty else {
             rows = []
             clamp.child = nil
-            root.visiblePage = "empty"
+            if !isShowingHabit { root.visiblePage = "empty" }
             return
         }
         // The same habits: each row is brought up to date where it is.
@@ -99,7 +134,7 @@ final class HabitsScreen {
             for (index, habit) in habits.enumerated() where !saving.contains(habit.id) {
                 update(index, to: habit)
             }
-            root.visiblePage = "list"
+            if !isShowingHabit { root.visiblePage = "list" }
             return
         }
         let group = PreferencesGroup(title: localized("Today"))
@@ -109,6 +144,7 @@ final class HabitsScreen {
             let resume = Button(iconName: "media-playback-start-symbolic", name: localized("Resume %@", habit.name))
             let again = Button(iconName: "view-refresh-symbolic", name: localized("Start %@ again", habit.name))
             let check = ToggleButton(iconName: "object-select-symbolic", name: localized("Done today: %@", habit.name))
+            let open = Button(iconName: "go-next-symbolic", name: localized("Show %@", habit.name))
             for button in [pause, resume, again] {
                 button.addCSSClass("flat")
                 button.center()
@@ -118,8 +154,11 @@ final class HabitsScreen {
             check.isActive = habit.today == "done"
             check.isSensitive = habit.today != "paused"
             row.addSuffix(check)
+            open.addCSSClass("flat")
+            row.addSuffix(open)
             group.add(row)
-            let entry = Row(habit: habit, row: row, check: check, pause: pause, resume: resume, again: again)
+            let entry = Row(
+                habit: habit, row: row, check: check, pause: pause, resume: resume, again: again, open: open)
             Self.showState(of: habit, on: entry)
             return entry
         }
@@ -128,6 +167,7 @@ final class HabitsScreen {
             entry.check.onToggled { [unowned self] in toggled(id, index: index) }
             entry.pause.onClicked { [unowned self] in setPaused(id, true) }
             entry.resume.onClicked { [unowned self] in setPaused(id, false) }
+            entry.open.onClicked { [unowned self] in open(id) }
             entry.again.onClicked { [unowned self] in
                 guard let habit = rows.first(where: { $0.habit.id == id })?.habit else { return }
                 askToStartAgain(habit, draft: "")
@@ -142,7 +182,7 @@ final class HabitsScreen {
         add.onClicked { [unowned self] in askForHabit(draft: "") }
         column.append(add)
         clamp.child = column
-        root.visiblePage = "list"
+        if !isShowingHabit { root.visiblePage = "list" }
     }
 
     private func update(_ index: Int, to habit: DaemonLink.ListedHabit) {
@@ -220,8 +260,9 @@ final class HabitsScreen {
             send([name, why], pending: \.pendingAdd, doing: localized("add the habit")) {
                 [link] id throws(DaemonLink.Problem) in
                 try await link.addHabit(name, why: why, requestID: id)
-            } askAgain: { [unowned self] in
+            } askAgain: { [unowned self] _ in
                 askForHabit(draft: typed[0], why: typed[1])
+                return false
             }
         }
         self.dialog = dialog
@@ -236,11 +277,12 @@ final class HabitsScreen {
 
     /// Sends what the user answered a question with, under the request id of the try kept at
     /// `pending` when it sent the same words (an earlier try that may have reached hoorayd), a new
-    /// one otherwise; when it fails, says so and asks again. Reads the habits again after.
+    /// one otherwise; when it fails, asks again, and says what went wrong unless `askAgain` showed
+    /// it itself (under the field it names) and answered `true`. Reads the habits again after.
     private func send(
         _ words: [String], pending: ReferenceWritableKeyPath<HabitsScreen, PendingTry?>, doing: String,
         _ request: @escaping @MainActor (String) async throws(DaemonLink.Problem) -> Void,
-        askAgain: @escaping @MainActor () -> Void
+        askAgain: @escaping @MainActor (DaemonLink.Problem) -> Bool
     ) {
         let attempt =
             self[keyPath: pending].flatMap { $0.words == words ? $0 : nil }
@@ -255,8 +297,7 @@ final class HabitsScreen {
                 self[keyPath: pending] = nil
             } catch {
                 if !Self.mayStillRun(error) { self[keyPath: pending] = nil }
-                onProblem(error, doing)
-                askAgain()
+                if !askAgain(error) { onProblem(error, doing) }
             }
             refresh()
         }
@@ -279,6 +320,7 @@ final class HabitsScreen {
         let pause: Button
         let resume: Button
         let again: Button
+        let open: Button
     }
 
     /// Shows the habit's state on its row's buttons: one of Pause and Resume, and a check that works
@@ -337,12 +379,47 @@ final class HabitsScreen {
             send([note], pending: \.pendingAgain[habit.id], doing: localized("start the habit again")) {
                 [link] id throws(DaemonLink.Problem) in
                 try await link.resetHabit(habit.name, note: note, requestID: id)
-            } askAgain: { [unowned self] in
+            } askAgain: { [unowned self] _ in
                 askToStartAgain(habit, draft: typed)
+                return false
             }
         }
         self.dialog = dialog
         dialog.present()
+    }
+
+    /// Asks for a habit's new "remember why", rhythm and reminder; a value to fix is named under its
+    /// field, and what the user typed comes back with it.
+    private func askToEdit(
+        _ habit: DaemonLink.HabitMonth, draft: HabitEditDialog.Draft, problem: HabitEditDialog.Problem?
+    ) {
+        let (dialog, focus) = HabitEditDialog.make(parent: window, name: habit.name, draft: draft, problem: problem) {
+            [unowned self] typed in
+            self.dialog = nil
+            guard let typed else { return }
+            let change: DaemonLink.HabitChange
+            switch typed.change {
+            case .success(let made): change = made
+            case .failure(let problem):
+                askToEdit(habit, draft: typed, problem: problem)
+                return
+            }
+            let words = change.values.sorted { $0.key < $1.key }.flatMap { [$0.key] + $0.value }
+            send(words, pending: \.pendingEdit[habit.id], doing: localized("change the habit")) {
+                [link] id throws(DaemonLink.Problem) in
+                try await link.editHabit(habit.name, change, requestID: id)
+            } askAgain: { [unowned self] problem in
+                guard case .refused(let field, let message) = problem else {
+                    askToEdit(habit, draft: typed, problem: nil)
+                    return false
+                }
+                askToEdit(habit, draft: typed, problem: HabitEditDialog.Problem(field: field, message: message))
+                return true
+            }
+        }
+        self.dialog = dialog
+        dialog.present()
+        focus?.grabFocus()
     }
 
     private static func newRequestID() -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayCalendar
 import HooraySystemTesting
 import Testing
 
@@ -73,6 +74,68 @@ struct DesktopAppLiveTests {
             #expect(shown.standardOutput.contains("Remember why: \(why)"), "\(shown.standardOutput)")
             let lastReset = shown.standardOutput.split(separator: "\n").first { $0.contains("Last reset: ") }
             #expect(lastReset?.hasSuffix("— “\(note)”") == true, "\(shown.standardOutput)")
+            // Its calendar names today as the day it started again.
+            let today = LocalDate(instant: Date(), in: TimeZone(identifier: "UTC")!)
+            #expect(seen.calendarDays?.contains("Started again: \(today.day)") == true, "\(context)")
+            #expect(seen.error == nil, "\(context)")
+        }
+    }
+
+    @Test(
+        "Habits: a habit's month drawn in the window, each day's state in words, a tick from a terminal shown at once, its rhythm and reminder edited with what is wrong named"
+    )
+    func aHabitsMonthIsShownAndItsRhythmEdited() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            // Days lived from a terminal, each on its own (faked) day: a Monday-to-Friday habit from
+            // Monday 2 November 2026, started again on Thursday the 12th, paused the 16th to the 18th.
+            func live(on time: String, _ commands: [[String]]) async throws {
+                let daemon = try await fixture.startDaemon(fakeTime: time)
+                for command in commands {
+                    let output = try await fixture.hooray(arguments: command, fakeTime: time)
+                    #expect(output.status == .exited(0), "\(command): \(output.standardError)")
+                }
+                #expect(await daemon.stop() == .exited(0))
+            }
+            let doneOn = { (day: String) in ["habit", "done", "Run", "--date", "2026-11-" + day] }
+            try await live(
+                on: "2026-11-12 09:00:00",
+                [["habit", "add", "Run", "--why", "To sleep better.", "--on", "mon-fri", "--start", "2026-11-02"]]
+                    + ["02", "03", "04", "06", "09", "10"].map(doneOn)
+                    + [["habit", "reset", "Run", "--note", "Travelled for work"], ["habit", "done", "Run"]])
+            try await live(
+                on: "2026-11-16 09:00:00", [doneOn("13"), ["habit", "pause", "Run", "--until", "2026-11-18"]])
+            let friday = "2026-11-20 09:00:00"
+            let daemon = try await fixture.startDaemon(fakeTime: friday)
+            _ = try await fixture.hooray(arguments: doneOn("19"), fakeTime: friday)
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["calendar", HoorayFixture.binDirectory + "/hooray", "Run"])
+            await daemon.stop()
+            await server.stop()
+            #expect(seen.calendar == "Calendar of November 2026", "\(context)")
+            #expect(
+                seen.calendarDays
+                    == "November 2026. Today: 20. Done: 2, 3, 4, 6, 9, 10, 13, 19. Started again: 12. Paused: 16, 17, 18. Missed: 5, 11. Due today, not done yet: 20. Coming up: 23, 24, 25, 26, 27, 30.",
+                "\(context)")
+            let labels = seen.habitLabels ?? []
+            #expect(labels.contains("You started because: “To sleep better.”"), "\(context)")
+            #expect(labels.contains { $0.hasPrefix("3 days · ") }, "the streak: \(context)")
+            #expect(labels.contains("7 Day badge: 4 days to go"), "\(context)")
+            // Ticked from a terminal while the month is open: done today, with nothing clicked.
+            #expect(seen.tickedDays?.contains("Done: 2, 3, 4, 6, 9, 10, 13, 19, 20.") == true, "\(context)")
+            #expect(seen.previousMonth == "Calendar of October 2026", "\(context)")
+            #expect(seen.previousDays == "October 2026. No due days.", "\(context)")
+            // No day chosen: named in the dialog, nothing sent; a time hoorayd refuses: its words
+            // under the reminder, marked invalid, the days chosen kept.
+            #expect((seen.noDaysLabels ?? []).contains("Choose at least one day, or make it every day."), "\(context)")
+            #expect(
+                (seen.badTimeLabels ?? []).contains {
+                    $0.contains("--remind 25:00 is not a time; write it as HH:MM in 24-hour form")
+                }, "\(context)")
+            #expect(seen.badTimeInvalid == true && seen.badTimeFocused == true, "\(context)")
+            #expect(seen.keptDays == ["Monday", "Wednesday", "Friday"], "\(context)")
+            #expect(seen.edited?.schedule == "mon, wed, fri" && seen.edited?.remindAt == "07:30", "\(context)")
+            #expect(seen.editedDays?.contains("Coming up: 23, 25, 27, 30.") == true, "\(context)")
             #expect(seen.error == nil, "\(context)")
         }
     }

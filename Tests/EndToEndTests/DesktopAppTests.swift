@@ -48,6 +48,25 @@ struct DesktopAppTests {
         var overflowing: [String]?
         var measured: [String]?
         var frameWidth: Int?
+        var calendar: String?
+        var calendarDays: String?
+        var habitLabels: [String]?
+        var tickedDays: String?
+        var previousMonth: String?
+        var previousDays: String?
+        var noDaysLabels: [String]?
+        var badTimeLabels: [String]?
+        var badTimeInvalid: Bool?
+        var badTimeFocused: Bool?
+        var keptDays: [String]?
+        var edited: EditedHabit?
+        var editedDays: String?
+
+        /// A habit as `hooray habit list --json` listed it after the window edited it.
+        struct EditedHabit: Decodable {
+            var schedule: String
+            var remindAt: String?
+        }
 
         enum CodingKeys: String, CodingKey {
             case prefilled, home, error
@@ -78,6 +97,18 @@ struct DesktopAppTests {
             case toastLabels = "toast_labels"
             case unnamed, visited, overflowing, measured
             case frameWidth = "frame_width"
+            case calendar, edited
+            case calendarDays = "calendar_days"
+            case habitLabels = "habit_labels"
+            case tickedDays = "ticked_days"
+            case previousMonth = "previous_month"
+            case previousDays = "previous_days"
+            case noDaysLabels = "no_days_labels"
+            case badTimeLabels = "bad_time_labels"
+            case badTimeInvalid = "bad_time_invalid"
+            case badTimeFocused = "bad_time_focused"
+            case keptDays = "kept_days"
+            case editedDays = "edited_days"
         }
     }
 

@@ -44,6 +44,19 @@ Usage:
                                 "resumed_labels": [...], "done_labels": [...], "asked_labels": [labels with the
                                 dialog open], "again_labels": [labels then]}; "added_labels": [labels once NAME
                                 was listed] too
+                                Then opens NAME ("Show NAME") and waits for its calendar to tell the day it
+                                started again: "calendar_days", the calendar's description.
+  hooray_window.py calendar HOORAY NAME
+                                opens Habits and NAME ("Show NAME"), reads its calendar (an image named "Calendar
+                                of MONTH YEAR", described day by day), runs `HOORAY habit done NAME` and waits for
+                                today done in it; steps to the month before and back; clicks "Edit…", lets go of
+                                every weekday and saves, waiting for the missing days named; picks Monday,
+                                Wednesday and Friday with the reminder 25:00, waiting for the time named; then
+                                07:30, waiting until `HOORAY habit list --json` has it and the calendar shows the
+                                new rhythm. Prints {"calendar", "calendar_days", "habit_labels", "ticked_days",
+                                "previous_month", "previous_days", "no_days_labels", "bad_time_labels",
+                                "bad_time_invalid", "bad_time_focused", "kept_days", "edited" (the habit as listed), "edited_days",
+                                "edited_labels"}
   hooray_window.py details MOMENT NOTE PHOTO
                                 clicks "I Did a Thing", types MOMENT, opens "Add a note or photos", types NOTE,
                                 sets "Change time" to 120 minutes ago (typed into the number, then Done), adds
@@ -334,6 +347,85 @@ def again(hooray, name, why, note):
         return True if note in shown_text else None
     wait_for("`hooray habit show %s` telling the note" % name, told)
     seen["again_labels"] = shown_labels()
+    # Opened from its row: today is the day it started again, in the calendar's words.
+    wait_for('"Show %s" button' % name, shown("push button", "Show " + name, sensitive=True)).doActionNamed("click")
+    image = wait_for("the month's calendar", calendar_image())
+    wait_for("the calendar telling today's start again", lambda: True if "Started again: " in image.description else None)
+    seen["calendar_days"] = image.description
+    return seen
+
+
+def calendar_image(other_than=None):
+    """The month's calendar on screen: an image named "Calendar of MONTH", other than `other_than`."""
+    def find():
+        for found in app().findChildren(lambda n: n.roleName == "image" and n.name.startswith("Calendar of "),
+                                        showingOnly=False):
+            if on_screen(found) and found.name != other_than:
+                return found
+        return None
+    return find
+
+
+def toggle_named(name):
+    """A toggle button on screen (GTK 4.8 tells some as push buttons)."""
+    return lambda: shown("toggle button", name)() or shown("push button", name)()
+
+
+def calendar(hooray, name):
+    """Opens NAME, reads its month, watches a tick from a terminal land in it, steps a month back and
+    forth, and edits its rhythm and reminder: no day chosen, then a time hoorayd refuses, then good ones."""
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Habits" view switcher button', switcher_button("Habits")).doActionNamed("click")
+    wait_for('"Show %s" button' % name, shown("push button", "Show " + name, sensitive=True)).doActionNamed("click")
+    image = wait_for("the month's calendar", calendar_image())
+    wait_for("the month's days in words", lambda: True if "Done: " in image.description else None)
+    seen = {"calendar": image.name, "calendar_days": image.description, "habit_labels": shown_labels()}
+    subprocess.run([hooray, "habit", "done", name], check=True, stdout=subprocess.DEVNULL)
+    wait_for("today done in the calendar, nothing clicked",
+             lambda: True if "Due today" not in image.description else None)
+    seen["ticked_days"] = image.description
+    month = image.name
+    wait_for('"Previous month" button', shown("push button", "Previous month")).doActionNamed("click")
+    before = wait_for("the month before", calendar_image(other_than=month))
+    seen["previous_month"] = before.name
+    seen["previous_days"] = before.description
+    wait_for('"Next month" button', shown("push button", "Next month")).doActionNamed("click")
+    wait_for("the month again", lambda: True if calendar_image()() and calendar_image()().name == month else None)
+
+    # No day chosen: named in the dialog, nothing sent.
+    wait_for('"Edit…" button', shown("push button", "Edit…", sensitive=True)).doActionNamed("click")
+    for day in ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]:
+        toggle = wait_for('"%s" toggle' % day, toggle_named(day))
+        if pressed(toggle):
+            toggle.doActionNamed("click")
+    wait_for('the dialog\'s "Save" button', dialog_button("Save")).doActionNamed("click")
+    no_days = "Choose at least one day, or make it every day."
+    wait_for("the dialog naming the missing days", lambda: True if no_days in shown_labels() else None)
+    seen["no_days_labels"] = shown_labels()
+    # A time hoorayd refuses: its words under the reminder.
+    for day in ["Monday", "Wednesday", "Friday"]:
+        wait_for('"%s" toggle' % day, toggle_named(day)).doActionNamed("click")
+    wait_for('"Reminder" field', shown("text", "Reminder")).text = "25:00"
+    wait_for('the dialog\'s "Save" button', dialog_button("Save")).doActionNamed("click")
+    wait_for("the dialog naming the time", lambda: True if any("25:00" in label for label in shown_labels()) else None)
+    seen["bad_time_labels"] = shown_labels()
+    reminder = wait_for('"Reminder" field', shown("text", "Reminder"))
+    # GTK 4.8 tells an invalid field as "invalid", with the line that says why as its description.
+    seen["bad_time_invalid"] = reminder.getState().contains(pyatspi.STATE_INVALID)
+    seen["bad_time_focused"] = reminder.getState().contains(pyatspi.STATE_FOCUSED)
+    seen["kept_days"] = [day for day in ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+                         if pressed(wait_for('"%s" toggle' % day, toggle_named(day)))]
+    reminder.text = "07:30"
+    wait_for('the dialog\'s "Save" button', dialog_button("Save")).doActionNamed("click")
+
+    def edited():
+        listed = json.loads(subprocess.run([hooray, "habit", "list", "--json"], capture_output=True, text=True).stdout)
+        habit = next((h for h in listed if h["name"] == name), None)
+        return habit if habit and habit["remindAt"] == "07:30" else None
+    seen["edited"] = wait_for("`hooray habit list` telling the new reminder", edited)
+    wait_for("the calendar with the new rhythm", lambda: True if "Coming up: 23, 25, 27, 30" in image.description else None)
+    seen["edited_days"] = image.description
+    seen["edited_labels"] = shown_labels()
     return seen
 
 
@@ -656,6 +748,8 @@ elif sys.argv[1] == "resumed":
     print(json.dumps(resumed(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "again":
     print(json.dumps(again(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
+elif sys.argv[1] == "calendar":
+    print(json.dumps(calendar(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "details":
     print(json.dumps(details(sys.argv[2], sys.argv[3], sys.argv[4])))
 elif sys.argv[1] == "bad-time":
