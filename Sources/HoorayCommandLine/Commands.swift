@@ -54,8 +54,10 @@ public struct CommandSpec: Sendable, Hashable, Codable {
     ///
     /// A command that writes is kept in the spool until `hoorayd` takes it, under a request id, so
     /// that it is never lost while `hoorayd` is stopped or busy and never runs twice. A command that
-    /// only reads, such as a list, needs none: set `writes: false` and it is sent without one.
-    /// Leave it `true` when in doubt; a flag with which it saves nothing says so
+    /// only reads, such as a list, needs none: set `writes: false` and it is sent without one. A
+    /// command that writes also tells every client following `hoorayd`'s changes (a status bar, the
+    /// desktop app) to read again once it ran; one that only reads does not, so a window's reading
+    /// never brings about the next. Leave it `true` when in doubt; a flag with which it saves nothing says so
     /// (``Flag/savesNothing``).
     public var writes: Bool
     /// Whether the command is a listing that writes to ``CommandStream/current`` as it reads: then

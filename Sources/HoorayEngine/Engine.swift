@@ -326,7 +326,7 @@ public actor Engine {
         // Whatever the command did may change what a status bar or a window shows. A command that
         // only reads changes nothing: announced, it would have a window that reads again at each
         // change read forever.
-        let writes = plugin.offeredCommands.first { $0.name == command.command }?.writes ?? true
+        let writes = plugin.offeredCommands.first { $0.name == command.command }?.writes(command) ?? true
         defer { if writes { changes.publish() } }
         // A plugin in another language has time limits of its own, which name it when they run out.
         return try await withTimeLimit(plugin is ExternalPlugin ? 60 : settings.pluginTimeLimit) {

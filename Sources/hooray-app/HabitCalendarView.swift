@@ -16,9 +16,11 @@ final class HabitCalendarView {
     private static let headerHeight = 24.0
     private static let rowHeight = 44.0
     private static let legendHeight = 24.0
+    /// The narrowest it is drawn: a phone-sized window's, 360 pixels less margins.
+    private static let width = 280
 
     init() {
-        area.setContentSize(width: 320, height: Self.height(weeks: 5))
+        area.setContentSize(width: Self.width, height: Self.height(weeks: 5))
         area.expand(horizontally: true)
         area.onDraw { [weak self] canvas in self?.draw(on: canvas) }
     }
@@ -26,28 +28,39 @@ final class HabitCalendarView {
     /// Shows a month hoorayd sent.
     func show(_ month: DaemonLink.HabitMonth) {
         self.month = month
-        area.setContentSize(width: 320, height: Self.height(weeks: Self.weeks(of: month).count))
+        area.setContentSize(width: Self.width, height: Self.height(weeks: Self.weeks(of: month).count))
         area.setAccessibleLabel(localized("Calendar of %@", Self.title(of: month)))
         area.setAccessibleDescription(Self.description(of: month))
         area.redraw()
     }
 
+    /// Shows nothing, until the next month comes.
+    func clear() {
+        month = nil
+        area.setAccessibleLabel("")
+        area.setAccessibleDescription("")
+        area.redraw()
+    }
+
+    /// The instant at noon UTC of a day written `YYYY-MM-DD`, for formatting it in the user's language.
+    static func date(_ text: String) -> Date? {
+        guard let day = LocalDate(parsing: text) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
+    }
+
     private static func height(weeks: Int) -> Int {
-        Int(headerHeight + Double(weeks) * rowHeight + 2 * legendHeight + 8)
+        Int(headerHeight + Double(weeks) * rowHeight + 3 * legendHeight + 8)
     }
 
     // MARK: Words
 
     /// "November 2026", in the user's language.
     static func title(of month: DaemonLink.HabitMonth) -> String {
-        guard let first = LocalDate(parsing: month.month + "-01") else { return month.month }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let middle = calendar.date(from: DateComponents(year: first.year, month: first.month, day: 15))
-        else { return month.month }
+        guard let middle = date(month.month + "-15") else { return month.month }
         let formatter = DateFormatter()
-        formatter.calendar = calendar
-        formatter.timeZone = calendar.timeZone
+        formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.setLocalizedDateFormatFromTemplate("MMMMy")
         return formatter.string(from: middle)
     }
@@ -123,12 +136,12 @@ final class HabitCalendarView {
                 Self.mark(day.state, at: x, top + 32, on: canvas, palette: palette)
             }
         }
-        // The legend: two lines of three.
+        // The legend: three lines of two, which fit the narrowest window.
         let legendTop = Self.headerHeight + Double(weeks.count) * Self.rowHeight + 8
-        let third = canvas.width / 3
+        let half = canvas.width / 2
         for (index, kind) in Self.legend.enumerated() {
-            let y = legendTop + Self.legendHeight * (Double(index / 3) + 0.5)
-            let x = third * Double(index % 3) + 14
+            let y = legendTop + Self.legendHeight * (Double(index / 2) + 0.5)
+            let x = half * Double(index % 2) + 14
             Self.mark(kind.state, at: x, y, on: canvas, palette: palette)
             let size = canvas.measure(kind.words, scale: 0.85)
             canvas.setColor(palette.text)

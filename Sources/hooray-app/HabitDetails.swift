@@ -29,7 +29,8 @@ final class HabitDetails {
     private var badgeLabels: [Label] = []
     private let pause = Button(label: localized("_Pause"))
     private let resume = Button(label: localized("_Resume"))
-    /// The habit's name as last opened or read.
+    /// The habit's id, and its name as last opened or read.
+    private(set) var id = ""
     private(set) var name = ""
     /// The month shown, `YYYY-MM`; `nil`: hoorayd's this month.
     private var month: String?
@@ -85,7 +86,8 @@ final class HabitDetails {
 
         let edit = Button(label: localized("_Edit…"))
         let again = Button(label: localized("_Start again…"))
-        let actions = Box(.horizontal, spacing: 12)
+        // One under the other: side by side, four would not fit a narrow window.
+        let actions = Box(.vertical, spacing: 12)
         for button in [edit, pause, resume, again] {
             button.addCSSClass("pill")
             actions.append(button)
@@ -103,26 +105,45 @@ final class HabitDetails {
         root.expand(horizontally: true, vertically: true)
     }
 
-    /// Opens a habit, at hoorayd's this month.
-    func open(_ name: String) {
-        if name != self.name { shown = nil }
+    /// Opens a habit, at hoorayd's this month; another habit than the one shown before shows its
+    /// name alone until hoorayd's reading comes.
+    func open(id: String, name: String) {
+        if id != self.id {
+            shown = nil
+            title.text = name
+            for label in [why, summary, monthTitle] { label.text = "" }
+            why.isVisible = false
+            calendar.clear()
+            showBadges(of: nil)
+        }
+        self.id = id
         self.name = name
         month = nil
         refresh()
     }
 
-    /// Reads the habit and its month from hoorayd again and shows them.
+    /// Follows the habit open to its new name, renamed elsewhere (from a terminal, say).
+    func rename(to name: String) {
+        self.name = name
+    }
+
+    /// Reads the habit and its month from hoorayd again and shows them. A habit hoorayd no longer
+    /// has is the list's to tell (it shows the list instead); other problems are said.
     func refresh() {
         let (name, month) = (name, month)
         readings.start(
             { [link] () throws(DaemonLink.Problem) in try await link.habitMonth(name, month: month) },
             show: { [weak self] in self?.show($0) },
-            fail: { [weak self] in self?.onProblem($0, localized("show the habit")) })
+            fail: { [weak self] problem in
+                if case .refused = problem { return }
+                self?.onProblem(problem, localized("show the habit"))
+            })
     }
 
-    /// Shows the month before (-1) or after (+1) the one shown.
+    /// Shows the month before (-1) or after (+1) the one asked for last, however quickly the
+    /// clicks come.
     private func step(by months: Int) {
-        guard let current = shown.flatMap({ LocalDate(parsing: $0.month + "-01") }) else { return }
+        guard let current = (month ?? shown?.month).flatMap({ LocalDate(parsing: $0 + "-01") }) else { return }
         var (year, number) = (current.year, current.month + months)
         if number < 1 { (year, number) = (year - 1, 12) }
         if number > 12 { (year, number) = (year + 1, 1) }
@@ -131,6 +152,7 @@ final class HabitDetails {
     }
 
     private func show(_ habit: DaemonLink.HabitMonth) {
+        guard habit.id == id else { return }
         shown = habit
         name = habit.name
         title.text = habit.name
@@ -149,10 +171,15 @@ final class HabitDetails {
     /// "15 days · every day at 20:00 · since 2 November".
     static func summary(of habit: DaemonLink.HabitMonth) -> String {
         var parts = [HabitsScreen.days(habit.streak)]
-        let rhythm = habit.every.map { localized("every %ld days", $0) } ?? rhythmWords(habit)
+        let rhythm =
+            habit.every.map { localized(one: "every %d day", other: "every %d days", count: $0) } ?? rhythmWords(habit)
         parts.append(habit.remindAt.map { localized("%@ at %@", rhythm, $0) } ?? rhythm)
-        if let start = LocalDate(parsing: habit.start), let today = LocalDate(parsing: habit.asOf) {
-            parts.append(localized("since %@", start.written(today: today)))
+        if let start = HabitCalendarView.date(habit.start) {
+            let formatter = DateFormatter()
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.setLocalizedDateFormatFromTemplate(
+                habit.start.prefix(4) == habit.asOf.prefix(4) ? "dMMMM" : "dMMMMy")
+            parts.append(localized("since %@", formatter.string(from: start)))
         }
         if habit.today == "paused" { parts.append(localized("paused")) }
         return parts.joined(separator: " · ")
@@ -169,8 +196,12 @@ final class HabitDetails {
 
     /// A badge for each milestone: earned ones stand out; screen readers hear which are earned and
     /// how many days the next one is away.
-    private func showBadges(of habit: DaemonLink.HabitMonth) {
+    private func showBadges(of habit: DaemonLink.HabitMonth?) {
         for label in badgeLabels { badges.remove(label) }
+        guard let habit else {
+            badgeLabels = []
+            return
+        }
         badgeLabels = habit.milestones.map { days in
             let earned = habit.streak >= days
             let label = Label(earned ? "🏅 " + HabitsScreen.days(days) : HabitsScreen.days(days))
@@ -179,7 +210,8 @@ final class HabitDetails {
             label.setAccessibleLabel(
                 earned
                     ? localized("%ld Day badge: earned", days)
-                    : localized("%ld Day badge: %ld days to go", days, days - habit.streak))
+                    : localized("%ld Day badge: ", days)
+                        + localized(one: "%d day to go", other: "%d days to go", count: days - habit.streak))
             badges.append(label)
             return label
         }

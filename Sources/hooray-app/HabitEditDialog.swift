@@ -52,6 +52,9 @@ enum HabitEditDialog {
         static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     }
 
+    /// The fields the dialog names a problem under, as the command line's options.
+    static let fields: Set<String> = ["--why", "--on", "--every", "--remind"]
+
     /// A value to fix: the field it is about, as the command line's option (`--why`, `--on`,
     /// `--every`, `--remind`; `nil` when none), and what to do.
     struct Problem: Error, Equatable {
@@ -91,9 +94,8 @@ enum HabitEditDialog {
         column.append(heading(localized("Rhythm")))
         column.append(rhythm)
         let days = Box(.horizontal, spacing: 4)
-        let names = Self.weekdayNames
-        let toggles = zip(Draft.weekdays, names).map { day, name in
-            let toggle = ToggleButton(label: String(name.prefix(2)), name: name)
+        let toggles = zip(Draft.weekdays, zip(Self.weekdayNames, Self.weekdayInitials)).map { day, names in
+            let toggle = ToggleButton(label: names.1, name: names.0)
             toggle.isActive = draft.on.contains(day)
             days.append(toggle)
             return toggle
@@ -101,8 +103,8 @@ enum HabitEditDialog {
         let every = SpinButton(minimum: 2, maximum: 365, value: draft.every)
         every.setAccessibleLabel(localized("Every how many days"))
         let everyRow = Box(.horizontal, spacing: 6)
+        everyRow.append(Label(localized("Days from one to the next:")))
         everyRow.append(every)
-        everyRow.append(Label(localized("days")))
         days.isVisible = draft.rhythm == 1
         everyRow.isVisible = draft.rhythm == 2
         // Weakly: the drop-down keeps its handler, which must not keep the drop-down.
@@ -134,6 +136,7 @@ enum HabitEditDialog {
                 case "--remind": (remindProblem, remind)
                 case "--on": (rhythmProblem, rhythm.selected == 1 ? toggles[0] : rhythm)
                 case "--every": (rhythmProblem, every)
+                case "--why": (whyProblem, why)
                 default: (whyProblem, why)
                 }
             line.text = problem.message
@@ -164,6 +167,12 @@ enum HabitEditDialog {
     /// The weekdays' names, Monday first, in the user's language.
     private static var weekdayNames: [String] {
         let names = DateNames.weekdays
+        return Array(names[1...]) + [names[0]]
+    }
+
+    /// The weekdays' shortest names, Monday first, in the user's language: what a toggle shows.
+    private static var weekdayInitials: [String] {
+        let names = DateNames.shortWeekdays
         return Array(names[1...]) + [names[0]]
     }
 

@@ -86,13 +86,12 @@ final class HabitsScreen {
     /// Opens a habit with its calendar.
     private func open(_ id: String) {
         guard let habit = rows.first(where: { $0.habit.id == id })?.habit else { return }
-        details.open(habit.name)
+        details.open(id: id, name: habit.name)
         root.visiblePage = "habit"
     }
 
     /// Reads the habits from hoorayd again and shows them; and the habit open, with its calendar.
     func refresh() {
-        if isShowingHabit { details.refresh() }
         readings.start(
             { [link] () throws(DaemonLink.Problem) in try await link.habits() },
             show: { [weak self] in self?.show($0) },
@@ -118,9 +117,15 @@ final class HabitsScreen {
     }
 
     private func show(_ habits: [DaemonLink.ListedHabit]) {
-        // The habit open was deleted or renamed meanwhile (from a terminal, say): the list instead.
-        if isShowingHabit && !habits.contains(where: { $0.name == details.name }) {
-            root.visiblePage = "list"
+        // The habit open is read again, by its id: renamed meanwhile (from a terminal, say), under
+        // its new name; deleted, the list shows instead.
+        if isShowingHabit {
+            if let open = habits.first(where: { $0.id == details.id }) {
+                details.rename(to: open.name)
+                details.refresh()
+            } else {
+                root.visiblePage = "list"
+            }
         }
         guard !habits.isEmpty else {
             rows = []
@@ -409,7 +414,9 @@ final class HabitsScreen {
                 [link] id throws(DaemonLink.Problem) in
                 try await link.editHabit(habit.name, change, requestID: id)
             } askAgain: { [unowned self] problem in
-                guard case .refused(let field, let message) = problem else {
+                guard case .refused(let field?, let message) = problem,
+                    HabitEditDialog.fields.contains(field)
+                else {
                     askToEdit(habit, draft: typed, problem: nil)
                     return false
                 }

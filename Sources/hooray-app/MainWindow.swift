@@ -1,3 +1,4 @@
+import Foundation
 import HoorayGtk
 
 /// The window, titled "Hooray": Home, Moments, Journey and Habits, switched in the header bar (at the bottom of a
@@ -237,10 +238,28 @@ final class MainWindow {
     private func followChanges() {
         guard !isFollowing else { return }
         isFollowing = true
+        readAgainAtMidnight()
         link.followChanges { [weak self] in
             guard let self else { return }
             if stack.visiblePage == "praise" { praise.changed() }
             if stack.visiblePage == "home" { refreshView() }
+        }
+    }
+
+    /// At each local midnight the view shown is read again: nothing changed in hoorayd, but today is
+    /// another day (a habit's check for today, a calendar's today).
+    private func readAgainAtMidnight() {
+        Task { @MainActor [weak self] in
+            while true {
+                let now = Date()
+                let midnight =
+                    Calendar.current.nextDate(
+                        after: now, matching: DateComponents(hour: 0, minute: 0, second: 0),
+                        matchingPolicy: .nextTime) ?? now.addingTimeInterval(3600)
+                try? await Task.sleep(for: .seconds(max(1, midnight.timeIntervalSince(now) + 1)))
+                guard let self else { return }
+                if stack.visiblePage == "home" { refreshView() }
+            }
         }
     }
 

@@ -208,7 +208,7 @@ struct CommandWordsTests {
             let habit = try await fixture.hooray("habit", "show", "Read", "--json")
             #expect(habit.status == .exited(0), "\(habit.standardError)")
             let record = try object(habit)
-            #expect(Set(record.keys) == documented["habit"])
+            #expect(Set(record.keys) == documented["habitMonth"])
             #expect(record["name"] as? String == "Read")
             #expect(record["remindAt"] as? String == "20:00")
             let about = try await fixture.hooray("about", "--json")

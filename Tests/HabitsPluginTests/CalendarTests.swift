@@ -109,14 +109,31 @@ import Testing
     /// The month a client draws (`hooray habit show --json`) says what the terminal's symbols say.
     @Test func theMonthAsDataMatchesTheTerminalsSymbols() throws {
         let view = HabitMonthView(Self.habit, month: nov("01"), today: nov("23"), milestones: [30, 7, 7, 0])
-        let symbols: [HabitMonthView.DayMark: Character] = [
-            .done: "●", .reset: "✗", .paused: "‖", .missed: "○", .open: "○", .notDue: "·", .comingUp: "◌",
-        ]
-        // The terminal's symbol lines, read day by day (the 29th is blank there: not due, coming).
-        let weeks: [String] = ["·", "·●●●●··", "●●○✗●··", "‖‖‖●●●·", "○◌◌◌◌··", "‖"]
-        let expected = Array(weeks.joined())
+        // The terminal's calendar, read day by day: each day's symbol is under its number's last
+        // digit, in the line below the week's numbers.
+        let lines = HabitCalendar.render(Self.habit, month: (2026, 11), today: nov("23"), color: false)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        var terminal: [Character] = []
+        for number in 1...30 {
+            let day = nov(String(format: "%02d", number))
+            let week = (6 + number - 1) / 7  // November 2026 starts on a Sunday: six empty cells first.
+            let symbols = lines[3 + 2 * week]
+            let column = (day.weekday.rawValue - 1) * 4 + 2
+            terminal.append(column < symbols.count ? symbols[column] : " ")
+        }
+        // The data's marks, as the terminal draws them: a day after today that is not due is blank there.
+        let drawn = view.days.map { day -> Character in
+            switch day.state {
+            case .done: "●"
+            case .reset: "✗"
+            case .paused: "‖"
+            case .missed, .open: "○"
+            case .comingUp: "◌"
+            case .notDue: day.date > "2026-11-23" ? " " : "·"
+            }
+        }
         #expect(view.days.count == 30)
-        #expect(view.days.map { symbols[$0.state]! } == expected)
+        #expect(drawn == terminal)
         #expect(view.days[22] == .init(date: "2026-11-23", state: .open))
         #expect(view.days[10].state == .missed)
         #expect(view.asOf == "2026-11-23" && view.month == "2026-11" && view.start == "2026-11-03")
