@@ -205,6 +205,12 @@ public enum Daemon {
             case .reload:
                 let result = await reload(engine: engine, state: state, logLevel: logLevel, logger: logger)
                 return ControlResponse(ok: result == nil, message: result)
+            case .settings(let keys):
+                return SettingsRequests.read(keys, state: state)
+            case .setSetting(let key, let value):
+                return await SettingsRequests.set(key, to: value, state: state) {
+                    await reload(engine: engine, state: state, logLevel: logLevel, logger: logger)
+                }
             case .deleteData:
                 // The one writer deletes: what waits in the spool first (it would run into the
                 // emptied database), then the database. `hooray delete-my-data` then deletes the

@@ -47,25 +47,38 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// once and one more after each change, until either side leaves. The desktop app reads again
     /// what it shows on each.
     case changes
+    /// The settings at `keys` (such as `celebrations.style`) as the configuration files set them,
+    /// merged as hoorayd reads them: answered with ``ControlResponse/settings`` (a key no file sets
+    /// has no value: its default applies), or, when the files have errors, not ok, with
+    /// ``ControlResponse/problems`` saying where.
+    case settings(keys: [String])
+    /// Sets a setting in the user's own configuration file, as `hooray config set KEY VALUE` does
+    /// (`value` read as there; `nil` removes the key, as `hooray config unset`): only that line
+    /// changes, comments and layout stay, and hoorayd applies it at once. A value the configuration
+    /// would refuse, or a file broken by hand, is answered not ok with the reason, ``ControlResponse/invalidValue``
+    /// set to the key, and the file untouched. Answered with the setting as it is then.
+    case setSetting(key: String, value: String?)
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
         case requestID = "request_id"
-        case method, notice, action, answer, plugin, invocation, follow, arguments, caller
+        case method, notice, action, answer, plugin, invocation, follow, arguments, caller, keys, key, value
     }
 
     /// The request id of a request that carries one.
     public var requestID: String? {
         switch self {
         case .act(_, _, _, let id), .command(_, _, let id), .run(_, _, let id): id
-        case .status, .reload, .refresh, .plugins, .restart, .allow, .bar, .changes, .deleteData: nil
+        case .status, .reload, .refresh, .plugins, .restart, .allow, .bar, .changes, .deleteData, .settings,
+            .setSetting:
+            nil
         }
     }
 
     /// The methods, as the `method` member names them.
     public static let methods = [
         "status", "reload", "refresh", "act", "command", "plugins", "restart", "allow", "bar", "run", "changes",
-        "delete_data",
+        "delete_data", "settings", "set_setting",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -89,6 +102,11 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case "restart": self = .restart(plugin: try container.decode(String.self, forKey: .plugin))
         case "allow": self = .allow(plugin: try container.decode(String.self, forKey: .plugin))
         case "bar": self = .bar(follow: try container.decodeIfPresent(Bool.self, forKey: .follow) ?? false)
+        case "settings": self = .settings(keys: try container.decode([String].self, forKey: .keys))
+        case "set_setting":
+            self = .setSetting(
+                key: try container.decode(String.self, forKey: .key),
+                value: try container.decodeIfPresent(String.self, forKey: .value))
         case "act":
             self = .act(
                 notice: try container.decode(Int64.self, forKey: .notice),
@@ -133,6 +151,13 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .bar(let follow):
             try container.encode("bar", forKey: .method)
             if follow { try container.encode(true, forKey: .follow) }
+        case .settings(let keys):
+            try container.encode("settings", forKey: .method)
+            try container.encode(keys, forKey: .keys)
+        case .setSetting(let key, let value):
+            try container.encode("set_setting", forKey: .method)
+            try container.encode(key, forKey: .key)
+            try container.encodeIfPresent(value, forKey: .value)
         case .act(let notice, let action, let answer, let requestID):
             try container.encode("act", forKey: .method)
             try container.encode(notice, forKey: .notice)
@@ -188,6 +213,13 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var change: Int?
     /// For ``ControlRequest/deleteData``: what was removed.
     public var deleted: DeletedData?
+    /// For ``ControlRequest/settings(keys:)`` and ``ControlRequest/setSetting(key:value:)``: the
+    /// settings asked for, as the files set them now.
+    public var settings: [SettingValue]?
+    /// For a settings request refused: each problem of the configuration files, where it is and its fix.
+    public var problems: [SettingProblem]?
+    /// For a settings request refused: how to fix it.
+    public var hint: String?
     /// The protocol version of the answer.
     public var apiVersion = controlAPIVersion
 
@@ -197,7 +229,8 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         case invalidValue = "invalid_value"
         case exitCode = "exit_code"
         case handOver = "hand_over"
-        case ok, output, message, status, reply, duplicate, busy, plugins, bar, change, deleted
+        case ok, output, message, status, reply, duplicate, busy, plugins, bar, change, deleted, settings, problems,
+            hint
     }
 
     /// Creates a response.
@@ -205,8 +238,12 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         ok: Bool, message: String? = nil, status: DaemonStatus? = nil, reply: CommandReply? = nil,
         snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil,
         exitCode: Int32? = nil, plugins: [PluginReport]? = nil, bar: BarSnapshot? = nil, handOver: Bool? = nil,
-        output: CommandOutput? = nil, change: Int? = nil, deleted: DeletedData? = nil
+        output: CommandOutput? = nil, change: Int? = nil, deleted: DeletedData? = nil, settings: [SettingValue]? = nil,
+        problems: [SettingProblem]? = nil, hint: String? = nil
     ) {
+        self.settings = settings
+        self.problems = problems
+        self.hint = hint
         self.deleted = deleted
         self.change = change
         self.handOver = handOver
