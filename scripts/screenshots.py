@@ -18,6 +18,7 @@ of one line); GTK's animations and the caret's blinking are off. Screens:
   habit           a habit opened from Habits: its month's calendar and milestones
   habit-edit      its Edit dialog over it (the whole screen)
   praise          the Praise view after saving it
+  settings        Settings, over it
   quick           `hooray-app --quick`, something typed
   first-run       Home with no moment logged yet
   <view>-empty    each page of the view switcher other than Home, with nothing logged
@@ -146,7 +147,8 @@ class Shooter:
         if application is None:
             return []
         return [n for n in application.findChildren(
-            lambda n: n.roleName == role and (name is None or n.name == name), showingOnly=False) if on_screen(n)]
+            lambda n: (role is None or n.roleName == role) and (name is None or n.name == name), showingOnly=False)
+            if on_screen(n)]
 
     def first(self, role, name=None, sensitive=None):
         def find():
@@ -218,6 +220,9 @@ def with_moments(shooter):
     shooter.first("push button", "Save this moment", sensitive=True).doActionNamed("click")
     wait_for("praise", lambda: True if "Moment logged" in shooter.labels() else None)
     shooter.shoot("praise")
+    shooter.first("push button", "Settings", sensitive=True).doActionNamed("click")
+    shooter.first(None, "Water plugin")
+    shooter.shoot("settings", title="Settings")
     shooter.close()
     shooter.open("--quick")
     field = shooter.first("text", "What did you do?")

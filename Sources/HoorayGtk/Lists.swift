@@ -14,7 +14,14 @@ public final class PreferencesGroup: Widget {
         adw_preferences_group_get_title(group).map { String(cString: $0) } ?? ""
     }
 
-    /// Adds a row after the others; the group holds it from now on.
+    /// The line under the heading that says what the group is for.
+    public var details: String {
+        get { adw_preferences_group_get_description(group).map { String(cString: $0) } ?? "" }
+        set { adw_preferences_group_set_description(group, newValue) }
+    }
+
+    /// Adds a row after the others; the group holds it from now on. A widget that is not a row,
+    /// such as a label, goes under the rows.
     public func add(_ row: Widget) {
         adw_preferences_group_add(group, row.widget)
     }

@@ -73,7 +73,7 @@ final class DaemonLink: Sendable {
     /// The Home reply's line when no moment was logged yet (Plugins/Wins `home`).
     private static let firstRunLine = "installing the app counts too"
 
-    private let environment: [String: String]
+    let environment: [String: String]
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = HoorayPaths.withAbsoluteHome(environment)
@@ -391,7 +391,7 @@ final class DaemonLink: Sendable {
     }
 
     /// Runs `work` on a thread of its own and waits for it without holding the caller's thread.
-    private func offMainThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    func offMainThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: work()) }
         }

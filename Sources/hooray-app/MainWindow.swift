@@ -24,6 +24,9 @@ final class MainWindow {
     private let notRunning = NotRunningScreen()
     /// Opens Moments' search: in the header bar while the views show.
     private let search = Button(iconName: "system-search-symbolic", name: localized("Search your moments"))
+    /// Opens Settings.
+    private let settingsButton = Button(iconName: "emblem-system-symbolic", name: localized("Settings"))
+    private var settings: SettingsWindow?
     private var isFirstRun = false
     private var isWatching = false
     /// Whether hoorayd answered Home: a new moment can be logged.
@@ -58,6 +61,8 @@ final class MainWindow {
         header.titleWidget = switcher
         search.onClicked { [unowned self] in searchMoments() }
         header.packStart(search)
+        settingsButton.onClicked { [unowned self] in showSettings() }
+        header.packEnd(settingsButton)
         let column = Box(.vertical)
         column.append(header)
         column.append(stack)
@@ -87,6 +92,14 @@ final class MainWindow {
         notRunning.onStart = { [unowned self] in startDaemon() }
         application.addAction("new-moment", shortcuts: ["<Control>n"]) { [unowned self] in newMoment() }
         application.addAction("search-moments", shortcuts: ["<Control>f"]) { [unowned self] in searchMoments() }
+        application.addAction("settings", shortcuts: ["<Control>comma"]) { [unowned self] in showSettings() }
+    }
+
+    /// Opens Settings over the window, or brings it back to the front.
+    private func showSettings() {
+        let settings = settings ?? SettingsWindow(parent: window, link: link)
+        self.settings = settings
+        settings.present()
     }
 
     /// Shows the window, raised, and asks hoorayd for Home the first time.

@@ -140,6 +140,55 @@ struct DesktopAppLiveTests {
         }
     }
 
+    @Test(
+        "Settings: a switch is one changed line in hooray.toml, comments kept, applied by the running hoorayd at once; a bad time and a file broken by hand are named, the file untouched"
+    )
+    func aSettingChangedInTheWindowIsOneLineOfHoorayTOML() async throws {
+        try await HoorayFixture.with { fixture in
+            let original = """
+                # My own settings for Hooray.
+                [plugins.water]
+                # I forget to drink during the day.
+                enabled = false   # off for now
+
+                [celebrations]
+                style = "calm"
+                """
+            let config = try fixture.writeConfig(original)
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let before = try await fixture.hooray(arguments: ["water", "today"])
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["settings", HoorayFixture.binDirectory + "/hooray", config])
+            await daemon.stop()
+            await server.stop()
+            #expect(before.status != .exited(0), "the plugin is off at first: \(before.standardOutput)")
+            #expect(seen.waterWasOn == false && seen.waterOn == true, "\(context)")
+            // One changed line: the value, its comment and every other line as they were.
+            let changed = original.replacingOccurrences(
+                of: "enabled = false   # off for now", with: "enabled = true   # off for now")
+            #expect(seen.afterWater == changed, "\(context)")
+            let differing = zip(
+                original.split(separator: "\n", omittingEmptySubsequences: false),
+                (seen.afterWater ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            ).filter { $0 != $1 }
+            #expect(differing.count == 1, "\(differing)")
+            // A time that is not one: named, nothing written.
+            #expect((seen.quietLabels ?? []).contains { $0.contains("25:00") }, "\(context)")
+            #expect(seen.afterQuiet == seen.afterWater, "\(context)")
+            // Broken by hand while Settings is open: the line to fix is named, the file left as the user
+            // left it, the switch back to what the file holds.
+            let broken = try #require(seen.broken, "\(context)")
+            let brokenLine = broken.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(
+                (seen.brokenLabels ?? []).contains { $0.contains("hooray.toml:\(brokenLine):") },
+                "the line, \(brokenLine), is named: \(context)")
+            #expect(seen.afterBroken == broken, "\(context)")
+            #expect(seen.waterAfterBroken == true, "\(context)")
+            #expect(seen.error == nil, "\(context)")
+        }
+    }
+
     @Test("hooray-app refuses GApplication's options other than --gapplication-service, saying which it takes")
     func otherGApplicationOptionsAreRefused() async throws {
         for option in ["--gapplication-app-id=org.example.Other", "--bogus"] {

@@ -61,6 +61,16 @@ struct DesktopAppTests {
         var keptDays: [String]?
         var edited: EditedHabit?
         var editedDays: String?
+        var settingsLabels: [String]?
+        var waterWasOn: Bool?
+        var waterOn: Bool?
+        var afterWater: String?
+        var quietLabels: [String]?
+        var afterQuiet: String?
+        var broken: String?
+        var brokenLabels: [String]?
+        var waterAfterBroken: Bool?
+        var afterBroken: String?
 
         /// A habit as `hooray habit list --json` listed it after the window edited it.
         struct EditedHabit: Decodable {
@@ -109,6 +119,16 @@ struct DesktopAppTests {
             case badTimeFocused = "bad_time_focused"
             case keptDays = "kept_days"
             case editedDays = "edited_days"
+            case broken
+            case settingsLabels = "settings_labels"
+            case waterWasOn = "water_was_on"
+            case waterOn = "water_on"
+            case afterWater = "after_water"
+            case quietLabels = "quiet_labels"
+            case afterQuiet = "after_quiet"
+            case brokenLabels = "broken_labels"
+            case waterAfterBroken = "water_after_broken"
+            case afterBroken = "after_broken"
         }
     }
 

@@ -57,6 +57,14 @@ Usage:
                                 "previous_month", "previous_days", "no_days_labels", "bad_time_labels",
                                 "bad_time_invalid", "bad_time_focused", "kept_days", "edited" (the habit as listed), "edited_days",
                                 "edited_labels"}
+  hooray_window.py settings HOORAY CONFIG
+                                clicks "Settings", turns the "Water plugin" switch on and waits until `HOORAY water
+                                today` works; types 25:00-07:00 under "Quiet hours", clicks "Save quiet hours" and waits for the
+                                time named; then breaks CONFIG by hand (a "[celebrations" line) and turns the
+                                switch off, waiting for the line to fix named. Prints {"settings_labels",
+                                "water_was_on", "water_on", "after_water" (CONFIG's text then), "quiet_labels",
+                                "after_quiet", "broken" (the text written), "broken_labels", "water_after_broken",
+                                "after_broken"}
   hooray_window.py details MOMENT NOTE PHOTO
                                 clicks "I Did a Thing", types MOMENT, opens "Add a note or photos", types NOTE,
                                 sets "Change time" to 120 minutes ago (typed into the number, then Done), adds
@@ -369,6 +377,57 @@ def calendar_image(other_than=None):
 def toggle_named(name):
     """A toggle button on screen (GTK 4.8 tells some as push buttons)."""
     return lambda: shown("toggle button", name)() or shown("push button", name)()
+
+
+def named(name):
+    """A control on screen named `name`, whatever its role (a switch is told differently by GTK versions)."""
+    def find():
+        for found in app().findChildren(lambda n: n.name == name and n.roleName != "label", showingOnly=False):
+            if on_screen(found):
+                return found
+        return None
+    return find
+
+
+def settings(hooray, config):
+    """Opens Settings, turns the water plugin on, tries quiet hours of 25:00, then breaks hooray.toml by
+    hand and turns the plugin off; records the file after each."""
+    def read():
+        with open(config, encoding="utf-8") as file:
+            return file.read()
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Settings" button', shown("push button", "Settings")).doActionNamed("click")
+    water = wait_for('"Water plugin" switch', named("Water plugin"))
+    seen = {"settings_labels": shown_labels(), "water_was_on": pressed(water)}
+    water.queryAction().doAction(0)
+
+    def drinks():
+        done = subprocess.run([hooray, "water", "today"], capture_output=True, text=True)
+        return True if done.returncode == 0 else None
+    wait_for("`hooray water today` working: the plugin on in the running hoorayd", drinks)
+    seen["water_on"] = pressed(wait_for('"Water plugin" switch', named("Water plugin", )))
+    seen["after_water"] = read()
+
+    quiet = wait_for('"Quiet hours" field', shown("text", "Quiet hours"))
+    quiet.queryEditableText().setTextContents("25:00-07:00")
+    wait_for('"Save quiet hours" button', shown("push button", "Save quiet hours")).doActionNamed("click")
+    wait_for("the time named", lambda: True if any("25:00" in label for label in shown_labels()) else None)
+    seen["quiet_labels"] = shown_labels()
+    seen["after_quiet"] = read()
+
+    broken = read() + "\n[celebrations\n"
+    with open(config, "w", encoding="utf-8") as file:
+        file.write(broken)
+    seen["broken"] = broken
+    wait_for('"Water plugin" switch', named("Water plugin")).queryAction().doAction(0)
+    wait_for("the line to fix named", lambda: True if any(
+        "line" in label.lower() or ".toml:" in label for label in shown_labels() if label not in seen["quiet_labels"])
+        else None)
+    seen["broken_labels"] = shown_labels()
+    time.sleep(1.0)  # The switch goes back to what the file holds.
+    seen["water_after_broken"] = pressed(wait_for('"Water plugin" switch', named("Water plugin")))
+    seen["after_broken"] = read()
+    return seen
 
 
 def calendar(hooray, name):
@@ -748,6 +807,8 @@ elif sys.argv[1] == "resumed":
     print(json.dumps(resumed(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "again":
     print(json.dumps(again(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
+elif sys.argv[1] == "settings":
+    print(json.dumps(settings(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "calendar":
     print(json.dumps(calendar(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "details":
