@@ -209,7 +209,7 @@ public enum Daemon {
                 return SettingsRequests.read(keys, state: state)
             case .setSetting(let key, let value):
                 return await SettingsRequests.set(key, to: value, state: state) {
-                    await reload(engine: engine, state: state, logLevel: logLevel, logger: logger)
+                    await reloadNow(engine: engine, state: state, logLevel: logLevel, logger: logger)
                 }
             case .deleteData:
                 // The one writer deletes: what waits in the spool first (it would run into the
@@ -455,6 +455,15 @@ public enum Daemon {
     /// Looks in the plugin folders again and reloads the configuration; on errors keeps the
     /// running one and returns a message.
     static func reload(engine: Engine, state: DaemonState, logLevel: SharedLogLevel, logger: Logger) async -> String? {
+        await state.configurationGate.run {
+            await reloadNow(engine: engine, state: state, logLevel: logLevel, logger: logger)
+        }
+    }
+
+    /// Reloads, once ``DaemonState/configurationGate`` is held: as ``reload(engine:state:logLevel:logger:)``.
+    static func reloadNow(engine: Engine, state: DaemonState, logLevel: SharedLogLevel, logger: Logger) async
+        -> String?
+    {
         state.catalog.refresh()
         announceRefused(state.catalog, logger: logger)
         let loader = ConfigurationLoader(
@@ -510,6 +519,9 @@ final class DaemonState: @unchecked Sendable {
     let catalog: PluginCatalog
     /// The file of `--config`.
     let extraFile: String?
+    /// Reloads and changes to the configuration files, one at a time and in the order they come:
+    /// a change is written, applied and read back before the next is looked at.
+    let configurationGate = SerialGate()
 
     init(configuration: DaemonConfiguration, catalog: PluginCatalog, extraFile: String?) {
         current = configuration

@@ -100,6 +100,12 @@ public final class EntryRow: Widget {
         set { gtk_editable_set_text(OpaquePointer(object), newValue) }
     }
 
+    /// Runs `action` at each change of its text, typed or set.
+    @discardableResult
+    public func onChanged(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        connect("changed", action)
+    }
+
     /// Runs `action` when the user presses Enter in it.
     @discardableResult
     public func onActivated(_ action: @escaping @MainActor () -> Void) -> SignalConnection {

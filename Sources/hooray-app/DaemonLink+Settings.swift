@@ -1,5 +1,6 @@
 import Foundation
 import HoorayClient
+import HoorayGtk
 import HoorayKit
 
 /// The settings the window shows and changes, asked of hoorayd as `hooray config get` and `set` do
@@ -24,23 +25,38 @@ extension DaemonLink {
         var summary: String
     }
 
-    /// The settings at `keys`. When the files have errors, ``Problem/refused(field:message:)`` names
-    /// each with its file and line.
-    func settings(_ keys: [String]) async throws(Problem) -> [Setting] {
+    /// The settings, and the errors the files have, each with its file and line, in words.
+    struct SettingsReading: Sendable, Equatable {
+        var settings: [Setting]
+        var problems: [String]
+    }
+
+    /// The settings at `keys`. When a key cannot be read because the files have errors,
+    /// ``Problem/refused(field:message:)`` names each with its file and line.
+    func settings(_ keys: [String]) async throws(Problem) -> SettingsReading {
         let response = try await control(.settings(keys: keys))
-        return (response.settings ?? []).map {
-            Setting(key: $0.key, value: $0.value, defaultValue: $0.defaultValue)
-        }
+        return SettingsReading(
+            settings: (response.settings ?? []).map(Self.setting), problems: (response.problems ?? []).map(words))
+    }
+
+    /// What a change did: the setting as it is now, and hoorayd's words, such as that a later file
+    /// sets it too.
+    struct SettingChange: Sendable, Equatable {
+        var setting: Setting?
+        var message: String
     }
 
     /// Sets a setting in the user's own file (`nil`: removes it), as `hooray config set KEY VALUE`
-    /// does; hoorayd applies it at once.
-    ///
-    /// - Returns: The setting as it is now.
+    /// does; hoorayd applies it at once. Refused, nothing was written: ``Problem/refused(field:message:)``
+    /// has the key as its field when the value is the problem, no field when the file is.
     @discardableResult
-    func setSetting(_ key: String, to value: String?) async throws(Problem) -> Setting? {
+    func setSetting(_ key: String, to value: String?) async throws(Problem) -> SettingChange {
         let response = try await control(.setSetting(key: key, value: value))
-        return response.settings?.first.map { Setting(key: $0.key, value: $0.value, defaultValue: $0.defaultValue) }
+        return SettingChange(setting: response.settings?.first.map(Self.setting), message: response.message ?? "")
+    }
+
+    private static func setting(_ value: SettingValue) -> Setting {
+        Setting(key: value.key, value: value.value, defaultValue: value.defaultValue)
     }
 
     /// Every plugin hoorayd knows, built in or in another language.
@@ -57,7 +73,7 @@ extension DaemonLink {
                 let paths = try HoorayPaths(environment: environment)
                 guard let response = try Self.send(request, paths: paths) else { return .failure(.notRunning) }
                 guard response.ok else {
-                    return .failure(.refused(field: response.invalidValue, message: Self.words(of: response)))
+                    return .failure(.refused(field: response.invalidValue, message: self.words(of: response)))
                 }
                 return .success(response)
             } catch let error as ControlError {
@@ -69,19 +85,30 @@ extension DaemonLink {
         return try outcome.get()
     }
 
-    /// A refusal in words: its message, each problem with its place ("hooray.toml line 3: …") and
-    /// fix, and how to fix it.
-    static func words(of response: ControlResponse) -> String {
-        var lines = [response.message ?? "hoorayd refused without saying why"]
-        for problem in response.problems ?? [] {
-            var line = problem.message
-            if let file = problem.file, let number = problem.line {
-                line = "\((file as NSString).lastPathComponent) line \(number): " + line
-            }
-            if let hint = problem.hint { line += " (\(hint))" }
-            lines.append(line)
+    /// A refusal in words: the file's errors, each where it is ("~/.config/hooray/hooray.toml, line
+    /// 9: …") with its fix, when it has some; else hoorayd's message and each problem of the value.
+    func words(of response: ControlResponse) -> String {
+        let problems = response.problems ?? []
+        if problems.contains(where: { $0.file != nil }) {
+            return ([localized("Fix this in your file first; nothing was changed:")] + problems.map(words))
+                .joined(separator: "\n")
         }
-        if let hint = response.hint { lines.append(hint) }
+        var lines = [response.message ?? localized("hoorayd did not say why")]
+        lines += problems.map(words)
         return lines.joined(separator: "\n")
+    }
+
+    /// A problem in words, with its place, its file shown from the home folder.
+    func words(_ problem: SettingProblem) -> String {
+        var line = problem.message
+        if let file = problem.file, let number = problem.line {
+            var shown = file
+            if let home = environment["HOME"], !home.isEmpty, file.hasPrefix(home + "/") {
+                shown = "~" + file.dropFirst(home.count)
+            }
+            line = localized("%1$@, line %2$ld: %3$@", shown, number, line)
+        }
+        if let hint = problem.hint { line += " (" + hint + ")" }
+        return line
     }
 }

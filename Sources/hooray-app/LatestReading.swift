@@ -5,6 +5,12 @@ final class LatestReading {
     /// How many readings were started: the newest one's number.
     private var started = 0
 
+    /// Drops the answers of the readings started so far: something changed since they began (a
+    /// change the view asked for), and a reading started after it will say so.
+    func dropStarted() {
+        started += 1
+    }
+
     /// Starts a reading.
     ///
     /// - Parameters:

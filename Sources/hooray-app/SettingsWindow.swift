@@ -6,8 +6,9 @@ import HoorayGtk
 /// off. Each change is asked of hoorayd, which writes it to the user's hooray.toml with the
 /// lossless editor — one line changed, the comments kept — and applies it at once. What hoorayd
 /// refuses (a time such as 25:00, a file broken by hand, a key the file has twice) is named under
-/// its group, the control goes back to what the file holds, and the file is untouched. Read again
-/// each time the window comes back to the front, so a file edited meanwhile shows as it is.
+/// its group, and the settings are read again, so each control shows what the file holds. Read
+/// again each time the window comes back to the front, so a file edited meanwhile shows as it is;
+/// its errors, with the line to fix, head the page.
 @MainActor
 final class SettingsWindow {
     let window: PreferencesWindow
@@ -15,24 +16,34 @@ final class SettingsWindow {
     /// Shown over everything while the files have errors: which line to fix.
     private let fileProblem = Label("")
     private let fileGroup = PreferencesGroup(title: localized("Your hooray.toml"))
+    private let celebrations = PreferencesGroup(title: localized("Celebrations"))
+    private let quiet = PreferencesGroup(title: localized("Quiet hours"))
+    private let pluginsGroup = PreferencesGroup(title: localized("Plugins"))
     private let style = ComboRow(
         title: localized("Celebration style"),
         choices: [localized("Calm"), localized("Playful"), localized("Off")])
     private let celebrationWindow = Switch(name: localized("Celebration window"))
-    private let celebrationsProblem = Label("")
     private let quietHours = EntryRow(title: localized("Quiet hours"))
+    /// A line under each group that names what went wrong there, and the key it is about.
+    private let celebrationsProblem = Label("")
     private let quietProblem = Label("")
-    private let pluginsGroup = PreferencesGroup(title: localized("Plugins"))
     private let pluginsProblem = Label("")
+    private var problemKeys: [ObjectIdentifier: String] = [:]
     private var pluginRows: [String: (row: ActionRow, toggle: Switch)] = [:]
     /// While hoorayd's reading is shown: the controls change, and nothing is sent.
     private var showing = false
-    /// The settings as hoorayd last read them, by key.
-    private var read: [String: DaemonLink.Setting] = [:]
+    /// Whether the quiet hours typed differ from the file's, not applied yet: readings leave them.
+    private var quietTyped = false
+    /// The changes sent and not answered yet.
+    private var changing = 0
+    /// The settings as hoorayd last told them, by key: what a refused change goes back to.
+    private var known: [String: DaemonLink.Setting] = [:]
     private let readings = LatestReading()
 
     /// The values of ``style``'s choices, in order.
     private static let styles = ["calm", "playful", "off"]
+    /// The keys shown other than the plugins'.
+    private static let coreKeys = ["celebrations.style", "celebrations.window", "delivery.quiet_hours"]
 
     init(parent: Window, link: DaemonLink) {
         self.link = link
@@ -49,7 +60,6 @@ final class SettingsWindow {
         fileGroup.isVisible = false
         page.add(fileGroup)
 
-        let celebrations = PreferencesGroup(title: localized("Celebrations"))
         celebrations.details = localized("How Hooray celebrates what you did: a habit done, a streak reached.")
         celebrations.add(style)
         let windowRow = ActionRow(
@@ -60,7 +70,6 @@ final class SettingsWindow {
         celebrations.add(celebrationsProblem)
         page.add(celebrations)
 
-        let quiet = PreferencesGroup(title: localized("Quiet hours"))
         quiet.details = localized(
             "Notices that are not urgent wait, and come as one digest when they end: such as 22:00-07:30, or none.")
         let saveQuiet = Button(iconName: "object-select-symbolic", name: localized("Save quiet hours"))
@@ -74,6 +83,8 @@ final class SettingsWindow {
         pluginsGroup.add(pluginsProblem)
         page.add(pluginsGroup)
         window.add(page)
+        // Nothing to change before hoorayd said what the files hold.
+        setControlsSensitive(false)
 
         style.onSelected { [unowned self] in
             guard !showing, style.selected < Self.styles.count else { return }
@@ -85,51 +96,66 @@ final class SettingsWindow {
                 "celebrations.window", to: celebrationWindow.isOn ? "true" : "false", problem: celebrationsProblem,
                 on: celebrationWindow)
         }
+        quietHours.onChanged { [unowned self] in
+            if !showing { quietTyped = true }
+        }
         let applyQuiet = { @MainActor [unowned self] in
             let text = quietHours.text.trimmingCharacters(in: .whitespaces)
             change("delivery.quiet_hours", to: text.isEmpty ? "none" : text, problem: quietProblem, on: quietHours)
         }
         quietHours.onActivated(applyQuiet)
         saveQuiet.onClicked(applyQuiet)
-        // Back from editing the file elsewhere: read again.
+        // Back from editing the file elsewhere: read again (the first showing reads as it opens).
         window.onActiveChanged { [unowned self] in
             if window.isActive { refresh() }
         }
     }
 
-    /// Shows the window and reads the settings.
+    /// Shows the window; becoming the active window, it reads the settings.
     func present() {
         window.present()
-        refresh()
     }
 
-    /// Reads the plugins and the settings from hoorayd and shows them.
-    func refresh() {
+    private func setControlsSensitive(_ sensitive: Bool) {
+        for group in [celebrations, quiet, pluginsGroup] { group.isSensitive = sensitive }
+    }
+
+    /// Reads the plugins and the settings from hoorayd and shows them; `clearing` what went wrong
+    /// before, unless the reading follows a change whose refusal is being said.
+    func refresh(clearing: Bool = true) {
         readings.start(
             { [link] () throws(DaemonLink.Problem) in
                 let plugins = try await link.plugins()
-                let names = plugins.map(\.name).sorted()
-                let keys =
-                    ["celebrations.style", "celebrations.window", "delivery.quiet_hours"]
-                    + names.map { "plugins.\($0).enabled" }
-                do throws(DaemonLink.Problem) {
-                    return (plugins, Result.success(try await link.settings(keys)))
-                } catch {
-                    return (plugins, Result.failure(error))
-                }
+                let keys = Self.coreKeys + plugins.map(\.name).sorted().map { "plugins.\($0).enabled" }
+                return (plugins, try await link.settings(keys))
             },
-            show: {
-                [weak self]
-                (plugins: [DaemonLink.ListedPlugin], settings: Result<[DaemonLink.Setting], DaemonLink.Problem>) in
+            show: { [weak self] (plugins: [DaemonLink.ListedPlugin], reading: DaemonLink.SettingsReading) in
                 guard let self else { return }
                 showPlugins(plugins)
-                switch settings {
-                case .success(let settings): show(settings)
-                case .failure(.refused(_, let message)): showFileProblem(message)
-                case .failure(let problem): showFileProblem(Self.words(of: problem))
+                // While the files have errors, a setting in a part hoorayd cannot read is unknown
+                // (hoorayd runs on its last good reading): the control keeps what it shows.
+                show(reading.problems.isEmpty ? reading.settings : reading.settings.filter { $0.value != nil })
+                showFileProblems(reading.problems)
+                // Read anew: what went wrong before is no longer said.
+                if clearing {
+                    for label in [celebrationsProblem, quietProblem, pluginsProblem] { clearProblem(label) }
+                    for control in [style, celebrationWindow, quietHours] as [Widget] {
+                        control.markInvalid(describedBy: nil)
+                    }
+                    for row in pluginRows.values { row.toggle.markInvalid(describedBy: nil) }
                 }
+                // Nothing can be changed until the files are fixed: each change would be refused.
+                setControlsSensitive(reading.problems.isEmpty)
             },
-            fail: { [weak self] in self?.showFileProblem(Self.words(of: $0)) })
+            fail: { [weak self] problem in
+                guard let self else { return }
+                switch problem {
+                case .notRunning:
+                    showFileProblems([localized("Hooray isn't running: start it to see and change your settings.")])
+                case .failed(let message), .refused(_, let message): showFileProblems([message])
+                case .alreadySaved: break
+                }
+            })
     }
 
     private func showPlugins(_ plugins: [DaemonLink.ListedPlugin]) {
@@ -147,58 +173,98 @@ final class SettingsWindow {
         }
     }
 
-    /// Shows what hoorayd read; the files are fine.
+    /// Shows what hoorayd read of these settings; the others stay as they are.
     private func show(_ settings: [DaemonLink.Setting]) {
-        fileGroup.isVisible = false
-        fileProblem.isVisible = false
-        for setting in settings { read[setting.key] = setting }
         showing = true
         defer { showing = false }
-        if case .string(let value) = read["celebrations.style"]?.effective,
-            let index = Self.styles.firstIndex(of: value)
-        {
-            style.selected = index
-        }
-        if case .bool(let on) = read["celebrations.window"]?.effective { celebrationWindow.isOn = on }
-        if case .string(let value) = read["delivery.quiet_hours"]?.effective { quietHours.text = value }
-        for (name, entry) in pluginRows {
-            if case .bool(let on) = read["plugins.\(name).enabled"]?.effective { entry.toggle.isOn = on }
+        for setting in settings {
+            known[setting.key] = setting
+            switch (setting.key, setting.effective) {
+            case ("celebrations.style", .string(let value)?):
+                if let index = Self.styles.firstIndex(of: value) { style.selected = index }
+            case ("celebrations.window", .bool(let on)?):
+                celebrationWindow.isOn = on
+            case ("delivery.quiet_hours", .string(let value)?):
+                // What the user typed and did not apply yet stays.
+                if !quietTyped { quietHours.text = value }
+            default:
+                let parts = setting.key.split(separator: ".")
+                if parts.count == 3, parts[0] == "plugins", let row = pluginRows[String(parts[1])],
+                    case .bool(let on)? = setting.effective
+                {
+                    row.toggle.isOn = on
+                }
+            }
         }
     }
 
-    /// The files have errors: which line to fix, over everything.
-    private func showFileProblem(_ words: String) {
-        fileProblem.text = words
-        fileProblem.isVisible = true
-        fileGroup.isVisible = true
+    /// The files' errors, each with the line to fix, over everything; none hides them.
+    private func showFileProblems(_ problems: [String]) {
+        fileProblem.text = problems.joined(separator: "\n")
+        fileProblem.isVisible = !problems.isEmpty
+        fileGroup.isVisible = !problems.isEmpty
     }
 
-    /// Asks hoorayd to set `key`; what it refuses is named under the group, and the controls go
-    /// back to what the file holds.
+    /// Asks hoorayd to set `key`. Refused, the reason is named under the group; either way the
+    /// settings are read again, so that every control shows what the file holds.
     private func change(_ key: String, to value: String, problem: Label, on control: Widget) {
         control.isSensitive = false
+        changing += 1
+        // A reading begun before this change would show the file as it was.
+        readings.dropStarted()
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
-                let now = try await link.setSetting(key, to: value)
-                problem.isVisible = false
+                let done = try await link.setSetting(key, to: value)
+                if key == "delivery.quiet_hours" { quietTyped = false }
+                if problemKeys[ObjectIdentifier(problem)] == key { clearProblem(problem) }
                 control.markInvalid(describedBy: nil)
-                if let now { show([now]) }
+                if let now = done.setting {
+                    show([now])
+                    // Set, but another file's value is the one used: said, not hidden.
+                    if now.value != now.effective || Self.text(of: now.effective) != value {
+                        say(done.message, under: problem, key: key, on: nil)
+                    }
+                }
             } catch {
-                problem.text = Self.words(of: error)
-                problem.isVisible = true
-                control.markInvalid(describedBy: problem)
-                // Back to what the file holds.
-                show(Array(read.values))
+                let words: String
+                switch error {
+                case .notRunning:
+                    words = localized("Hooray isn't running, so nothing was changed; start it and try again.")
+                case .failed(let message), .refused(_, let message): words = message
+                case .alreadySaved: words = ""
+                }
+                say(words, under: problem, key: key, on: control)
+                // Back to what hoorayd last told: nothing was written.
+                if let before = known[key] { show([before]) }
             }
             control.isSensitive = true
+            changing -= 1
+            // Read again once the last change is answered: the file as it is now, its errors named.
+            if changing == 0 { refresh(clearing: false) }
         }
     }
 
-    private static func words(of problem: DaemonLink.Problem) -> String {
-        switch problem {
-        case .notRunning: localized("Hooray isn't running, so nothing was changed; start it and try again.")
-        case .failed(let message), .refused(_, let message): message
-        case .alreadySaved: ""
+    /// A setting's value as the window sends it.
+    private static func text(of value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text)?: text
+        case .bool(let on)?: on ? "true" : "false"
+        default: nil
         }
+    }
+
+    /// Names what went wrong, or what to know, under a group, for `key`; `control`, when given, is
+    /// marked invalid and described by it.
+    private func say(_ words: String, under label: Label, key: String, on control: Widget?) {
+        guard !words.isEmpty else { return }
+        label.text = words
+        label.isVisible = true
+        problemKeys[ObjectIdentifier(label)] = key
+        control?.markInvalid(describedBy: label)
+    }
+
+    private func clearProblem(_ label: Label) {
+        label.isVisible = false
+        problemKeys[ObjectIdentifier(label)] = nil
     }
 }

@@ -56,6 +56,36 @@ struct SettingsRequestTests {
         }
     }
 
+    @Test("Two changes at once are both written, one after the other, and both applied")
+    func twoChangesAtOnceAreBothWritten() async throws {
+        try await HoorayFixture.with { fixture in
+            let config = try fixture.writeConfig(
+                "# Mine.\n[plugins.water]\nenabled = false\n\n[celebrations]\nwindow = true\n")
+            _ = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let lines = [
+                #"{"api_version":1,"method":"set_setting","key":"plugins.water.enabled","value":"true"}"#,
+                #"{"api_version":1,"method":"set_setting","key":"celebrations.window","value":"false"}"#,
+                #"{"api_version":1,"method":"set_setting","key":"celebrations.style","value":"playful"}"#,
+            ]
+            let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for line in lines {
+                    group.addTask { try Self.ask(fixture, line)["ok"] as? Bool == true }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(answers == [true, true, true], "\(daemon.standardError)")
+            let text = try String(contentsOfFile: config, encoding: .utf8)
+            #expect(
+                text.hasPrefix("# Mine.\n[plugins.water]\nenabled = true\n\n[celebrations]\nwindow = false\n"),
+                "\(text)")
+            #expect(text.contains("style = \"playful\""), "\(text)")
+            let on = try await fixture.hooray("water", "today")
+            #expect(on.status == .exited(0), "\(on.standardError)")
+            await daemon.stop()
+        }
+    }
+
     @Test(
         "A value the configuration refuses, a key the file has twice and a file broken by hand are refused, naming the key and the line, the file untouched"
     )
@@ -79,14 +109,17 @@ struct SettingsRequestTests {
                 let answer = try Self.ask(
                     fixture, #"{"api_version":1,"method":"set_setting","key":"celebrations.window","value":"false"}"#)
                 #expect(answer["ok"] as? Bool == false, "\(answer)")
-                #expect((answer["message"] as? String)?.contains("hooray.toml:3:") == true, "the line: \(answer)")
+                #expect(answer["invalid_value"] == nil, "the file is the problem, not the value: \(answer)")
+                let place = (answer["problems"] as? [[String: Any]])?.first
+                #expect(place?["line"] as? Int == 3 && (place?["file"] as? String) == config, "the line: \(answer)")
                 #expect(try String(contentsOfFile: config, encoding: .utf8) == broken, "untouched")
             }
-            // Read, the broken file says where too.
-            let read = try Self.ask(fixture, #"{"api_version":1,"method":"settings","keys":["celebrations.style"]}"#)
-            #expect(read["ok"] as? Bool == false, "\(read)")
-            let where_ = (read["problems"] as? [[String: Any]])?.first
-            #expect(where_?["line"] as? Int == 3, "\(read)")
+            // Read, the broken file says where too, and what can be read is.
+            let read = try Self.ask(
+                fixture, #"{"api_version":1,"method":"settings","keys":["celebrations.style","celebrations.window"]}"#)
+            #expect(read["ok"] as? Bool == true, "\(read)")
+            #expect((read["problems"] as? [[String: Any]])?.first?["line"] as? Int == 3, "\(read)")
+            #expect((read["settings"] as? [[String: Any]])?.count == 2, "every key answered: \(read)")
             await daemon.stop()
         }
     }
