@@ -54,6 +54,8 @@ MOMENTS = [
 PRAISE = "Something good happened, and you made it happen."
 # Habits: name, the days done before today (from its start, that many days ago), and whether today too.
 HABITS = [("Read 10 pages", 5, False), ("Stretch", 0, True)]
+# Views whose reading shows in a label: the label's test.
+READ = {"Today": lambda labels: any("in a row" in label for label in labels)}
 # The first habit's "remember why".
 WHY = "To become wiser and calmer."
 DEADLINE = 30.0
@@ -155,6 +157,13 @@ class Shooter:
             return next((n for n in self.nodes(role, name) if sensitive is None or n.sensitive == sensitive), None)
         return wait_for(f"{role} “{name}”", find)
 
+    def wait_until_read(self, view):
+        """Waits until a view shows what hoorayd answered, where a label says so; a second otherwise."""
+        ready = READ.get(view)
+        if ready:
+            wait_for(f"{view} read", lambda: True if ready(self.labels()) else None)
+        time.sleep(1.0)
+
     def labels(self):
         return [n.name for n in self.nodes("label")]
 
@@ -193,7 +202,7 @@ def with_moments(shooter):
     shooter.shoot("home")
     for view in views[1:]:
         shooter.first("page tab", view).doActionNamed("click")
-        time.sleep(1.0)
+        shooter.wait_until_read(view)
         shooter.shoot(slug(view))
     # One habit opened, with its month, and its Edit dialog.
     shooter.first("page tab", "Habits").doActionNamed("click")
@@ -238,7 +247,7 @@ def empty(shooter):
     shooter.shoot("first-run")
     for view in views[1:]:
         shooter.first("page tab", view).doActionNamed("click")
-        time.sleep(1.0)
+        shooter.wait_until_read(view)
         shooter.shoot(slug(view) + "-empty")
     shooter.close()
 
@@ -304,6 +313,8 @@ def main():
             for text, mood, ago in MOMENTS:
                 world.run([binaries / "hooray", "win", text, "--ago", ago] + (["--mood", mood] if mood else []))
             seed_habits(world, binaries / "hooray")
+            world.run([binaries / "hooray", "swap", "Sparkling water instead of soda"])
+            world.run([binaries / "hooray", "swap", "prep", "Oatmeal instead of a pastry", "Walk after lunch"])
             desktop.drive("moments", binaries / "hooray-app", output, scheme)
             daemon.stop()
             daemon = None

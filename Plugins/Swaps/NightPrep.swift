@@ -30,7 +30,8 @@ extension SwapsPlugin {
             return CommandReply(
                 text: Self.preppedText(
                     tonight, day: day, today: today, fromLastNight: fromLastNight, configuration: configuration),
-                json: try JSONValue(encoding: PrepView(day: day, prep: tonight, replaced: false)))
+                json: try JSONValue(
+                    encoding: PrepView(day: day, prep: tonight, replaced: false, fromLastNight: fromLastNight)))
         }
         let items = try Self.checkedPrepItems(given)
         let change: @Sendable (inout Prep) -> Bool = { stored in
@@ -49,10 +50,12 @@ extension SwapsPlugin {
         }
         try await holdNightPrep(ifPreppedFor: day, context: context)
         let prep = Prep(day: day, items: items, at: now)
+        let today = LocalDate(instant: now, in: zone)
+        let fromLastNight = day == today ? nil : try await book.record(today.description)
         return CommandReply(
-            text: Self.savedPrepText(
-                prep, today: LocalDate(instant: now, in: zone), replaced: replaced, configuration: configuration),
-            json: try JSONValue(encoding: PrepView(day: day, prep: prep, replaced: replaced)))
+            text: Self.savedPrepText(prep, today: today, replaced: replaced, configuration: configuration),
+            json: try JSONValue(
+                encoding: PrepView(day: day, prep: prep, replaced: replaced, fromLastNight: fromLastNight)))
     }
 
     /// The day a prep made at `instant` is for: tomorrow, or today before ``prepDayStartHour``.
@@ -177,16 +180,20 @@ struct PrepView: Encodable, Sendable, Hashable {
     var at: Date?
     /// Whether this command replaced a prep made earlier for the same day.
     var replaced: Bool
+    /// The items of the prep made last night for today, which Morning Focus shows; empty when there
+    /// is none, or when the prep's day is today (made after midnight).
+    var fromLastNight: [String]
 
-    init(day: LocalDate, prep: Prep?, replaced: Bool) {
+    init(day: LocalDate, prep: Prep?, replaced: Bool, fromLastNight: Prep?) {
         self.day = day
         items = prep?.items ?? []
         at = prep?.at
         self.replaced = replaced
+        self.fromLastNight = fromLastNight?.items ?? []
     }
 
     enum CodingKeys: String, CodingKey {
-        case day, items, at, replaced
+        case day, items, at, replaced, fromLastNight
     }
 
     /// Encodes every key, an absent instant as `null`.
@@ -196,5 +203,6 @@ struct PrepView: Encodable, Sendable, Hashable {
         try container.encode(items, forKey: .items)
         try container.encode(at, forKey: .at)
         try container.encode(replaced, forKey: .replaced)
+        try container.encode(fromLastNight, forKey: .fromLastNight)
     }
 }

@@ -153,10 +153,13 @@ extension SwapsPlugin {
         let remaining = Prep(day: day, items: left ?? [], at: now)
         var lines = ["Removed “\(TerminalText.safe(removed))” from your prep for \(Self.dayLabel(day, today: today))."]
         lines += remaining.items.isEmpty ? ["Nothing is left in it."] : Self.numberedLines(remaining.items)
+        let fromLastNight = day == today ? nil : try await book.record(today.description)
         return CommandReply(
             text: lines.joined(separator: "\n"),
             json: try JSONValue(
-                encoding: PrepView(day: day, prep: remaining.items.isEmpty ? nil : remaining, replaced: false)))
+                encoding: PrepView(
+                    day: day, prep: remaining.items.isEmpty ? nil : remaining, replaced: false,
+                    fromLastNight: fromLastNight)))
     }
 
     /// The index of the item `given` names: its number from 1, or its words without regard to case.

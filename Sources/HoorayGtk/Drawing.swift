@@ -124,6 +124,30 @@ public struct Canvas {
         stroke(lineWidth: lineWidth, dashes: [], roundCaps: roundCaps)
     }
 
+    /// Fills an ellipse centred on a point, its first radius turned by `angle` (radians, clockwise
+    /// from three o'clock), such as a leaf.
+    public func fillEllipse(x: Double, y: Double, radiusX: Double, radiusY: Double, angle: Double = 0) {
+        guard radiusX > 0, radiusY > 0 else { return }
+        cairo_save(cairo)
+        cairo_new_path(cairo)
+        cairo_translate(cairo, x, y)
+        cairo_rotate(cairo, angle)
+        cairo_scale(cairo, radiusX, radiusY)
+        cairo_arc(cairo, 0, 0, 1, 0, 2 * Double.pi)
+        cairo_restore(cairo)
+        cairo_fill(cairo)
+    }
+
+    /// Fills a shape through the points, closed back to the first.
+    public func fillPolygon(_ points: [(x: Double, y: Double)]) {
+        guard let first = points.first else { return }
+        cairo_new_path(cairo)
+        cairo_move_to(cairo, first.x, first.y)
+        for point in points.dropFirst() { cairo_line_to(cairo, point.x, point.y) }
+        cairo_close_path(cairo)
+        cairo_fill(cairo)
+    }
+
     /// Fills a rectangle with rounded corners.
     public func fillRoundedRectangle(x: Double, y: Double, width: Double, height: Double, radius: Double) {
         roundedRectangle(x: x, y: y, width: width, height: height, radius: radius)

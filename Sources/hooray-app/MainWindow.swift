@@ -21,6 +21,7 @@ final class MainWindow {
     private let moments: MomentsScreen
     private let journey: JourneyScreen
     private let habits: HabitsScreen
+    private let today: TodayScreen
     private let notRunning = NotRunningScreen()
     /// Opens Moments' search: in the header bar while the views show.
     private let search = Button(iconName: "system-search-symbolic", name: localized("Search your moments"))
@@ -42,10 +43,12 @@ final class MainWindow {
         moments = MomentsScreen(link: link, window: window)
         journey = JourneyScreen(link: link)
         habits = HabitsScreen(link: link, window: window)
+        today = TodayScreen(link: link)
         views.add(home.root, name: "home", title: localized("Home"), iconName: "go-home-symbolic")
         views.add(moments.root, name: "moments", title: localized("Moments"), iconName: "view-list-symbolic")
         views.add(journey.root, name: "journey", title: localized("Journey"), iconName: "document-open-recent-symbolic")
         views.add(habits.root, name: "habits", title: localized("Habits"), iconName: "object-select-symbolic")
+        views.add(today.root, name: "today", title: localized("Today"), iconName: "weather-clear-symbolic")
         views.expand(horizontally: true, vertically: true)
         switcher = ViewSwitcherTitle(stack: views, title: "Hooray")
         bottomSwitcher = ViewSwitcherBar(stack: views)
@@ -78,6 +81,7 @@ final class MainWindow {
         moments.onLogMoment = { [unowned self] in newMoment() }
         moments.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         habits.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
+        today.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         journey.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         log.onCancel = { [unowned self] in
             log.finishDraft()
@@ -282,6 +286,7 @@ final class MainWindow {
         case "moments": moments.refresh()
         case "journey": journey.refresh()
         case "habits": habits.refresh()
+        case "today": today.refresh()
         default: break
         }
     }

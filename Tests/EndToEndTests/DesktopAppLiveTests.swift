@@ -181,10 +181,37 @@ struct DesktopAppLiveTests {
             let broken = try #require(seen.broken, "\(context)")
             let brokenLine = broken.split(separator: "\n", omittingEmptySubsequences: false).count - 1
             #expect(
-                (seen.brokenLabels ?? []).contains { $0.contains("hooray.toml:\(brokenLine):") },
+                (seen.brokenLabels ?? []).contains { $0.contains("~/config/hooray/hooray.toml, line \(brokenLine):") },
                 "the line, \(brokenLine), is named: \(context)")
             #expect(seen.afterBroken == broken, "\(context)")
             #expect(seen.waterAfterBroken == true, "\(context)")
+            #expect(seen.error == nil, "\(context)")
+        }
+    }
+
+    @Test(
+        "Today: tonight's swap grows the sprout and the streak; a Night Prep shows under \"From last night:\" the next morning"
+    )
+    func tonightsSwapGrowsTheSproutAndThePrepShowsTheNextMorning() async throws {
+        try await HoorayFixture.with { fixture in
+            let clock = fixture.home.appending("clock")
+            try HoorayFixture.setFakeTime("2026-11-23 20:30:00", in: clock)
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon(environment: HoorayFixture.fakeTimeVariables(file: clock))
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["today", HoorayFixture.binDirectory + "/hooray", clock])
+            await daemon.stop()
+            await server.stop()
+            #expect(seen.sproutBefore == "Your sprout: a seed, waiting for your first swap", "\(context)")
+            #expect(seen.sproutAfter == "Your sprout: 1 day in a row", "\(context)")
+            #expect((seen.swappedLabels ?? []).contains("1 day in a row"), "\(context)")
+            #expect(seen.prep == ["Oatmeal instead of a pastry", "Walk after lunch"], "\(context)")
+            let morning = seen.morningLabels ?? []
+            #expect(morning.contains("From last night:"), "\(context)")
+            #expect(
+                morning.contains("Oatmeal instead of a pastry") && morning.contains("Walk after lunch"), "\(context)")
+            // Yesterday's swap still counts: a morning without one yet does not end the streak.
+            #expect(morning.contains("1 day in a row"), "\(context)")
             #expect(seen.error == nil, "\(context)")
         }
     }

@@ -71,6 +71,11 @@ struct DesktopAppTests {
         var brokenLabels: [String]?
         var waterAfterBroken: Bool?
         var afterBroken: String?
+        var sproutBefore: String?
+        var sproutAfter: String?
+        var swappedLabels: [String]?
+        var prep: [String]?
+        var morningLabels: [String]?
 
         /// A habit as `hooray habit list --json` listed it after the window edited it.
         struct EditedHabit: Decodable {
@@ -129,6 +134,11 @@ struct DesktopAppTests {
             case brokenLabels = "broken_labels"
             case waterAfterBroken = "water_after_broken"
             case afterBroken = "after_broken"
+            case prep
+            case sproutBefore = "sprout_before"
+            case sproutAfter = "sprout_after"
+            case swappedLabels = "swapped_labels"
+            case morningLabels = "morning_labels"
         }
     }
 

@@ -121,7 +121,10 @@ import Testing
                 """))
         #expect(
             none.json
-                == .object(["day": .string("2026-06-16"), "items": .array([]), "at": .null, "replaced": .bool(false)]))
+                == .object([
+                    "day": .string("2026-06-16"), "items": .array([]), "at": .null, "replaced": .bool(false),
+                    "fromLastNight": .array([]),
+                ]))
 
         try await world.run("prep", "Oatmeal instead of a pastry")
         await world.advance(to: swapsTime("2026-06-16 20:00", in: Self.berlin))
@@ -138,6 +141,8 @@ import Testing
                 A new `hooray swap prep "…"` replaces it; `hooray swap prep remove N` takes item N out.
                 """))
         #expect(both.json?["items"] == .array([.string("Tea instead of wine")]))
+        // The JSON has this morning's too, as Today in the window shows it.
+        #expect(both.json?["fromLastNight"] == .array([.string("Oatmeal instead of a pastry")]))
     }
 
     @Test func withMorningFocusOffThePrepSaysWhereToFindIt() async throws {

@@ -65,6 +65,13 @@ Usage:
                                 "water_was_on", "water_on", "after_water" (CONFIG's text then), "quiet_labels",
                                 "after_quiet", "broken" (the text written), "broken_labels", "water_after_broken",
                                 "after_broken"}
+  hooray_window.py today HOORAY CLOCK
+                                opens Today, types a swap under "What did you swap?" and clicks "Log my swap",
+                                waiting for "1 day in a row" and the sprout ("Your sprout: …", an image) grown;
+                                types two swaps for tomorrow and clicks "Save tonight's prep", waiting until
+                                `HOORAY swap prep --json` has them; writes the next morning into CLOCK (hoorayd's
+                                libfaketime file) and opens Today again, waiting for them under "From last night:".
+                                Prints {"sprout_before", "sprout_after", "swapped_labels", "prep", "morning_labels"}
   hooray_window.py details MOMENT NOTE PHOTO
                                 clicks "I Did a Thing", types MOMENT, opens "Add a note or photos", types NOTE,
                                 sets "Change time" to 120 minutes ago (typed into the number, then Done), adds
@@ -427,6 +434,47 @@ def settings(hooray, config):
     time.sleep(1.0)  # The switch goes back to what the file holds.
     seen["water_after_broken"] = pressed(wait_for('"Water plugin" switch', named("Water plugin")))
     seen["after_broken"] = read()
+    return seen
+
+
+def today(hooray, clock):
+    """Today: logs tonight's swap and waits for the sprout and the streak, saves a Night Prep of two
+    swaps, then moves hoorayd's clock (CLOCK, libfaketime's file) to the next morning and waits for
+    them under "From last night:"."""
+    def sprout():
+        for found in app().findChildren(lambda n: n.roleName == "image" and n.name.startswith("Your sprout"),
+                                        showingOnly=False):
+            if on_screen(found):
+                return found
+        return None
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Today" view switcher button', switcher_button("Today")).doActionNamed("click")
+    seed = wait_for("the sprout", sprout)
+    seen = {"sprout_before": seed.name}
+    wait_for('"What did you swap?" field', shown("text", "What did you swap?")).text = "Sparkling water instead of soda"
+    wait_for('"Log my swap" button', shown("push button", "Log my swap", sensitive=True)).doActionNamed("click")
+    wait_for("the streak", lambda: True if "1 day in a row" in shown_labels() else None)
+    wait_for("the sprout grown", lambda: True if sprout() and sprout().name == "Your sprout: 1 day in a row" else None)
+    seen["sprout_after"] = sprout().name
+    seen["swapped_labels"] = shown_labels()
+    wait_for('"Swap 1 for tomorrow" field', shown("text", "Swap 1 for tomorrow")).text = "Oatmeal instead of a pastry"
+    wait_for('"Swap 2 for tomorrow" field', shown("text", "Swap 2 for tomorrow")).text = "Walk after lunch"
+    wait_for('"Save tonight\'s prep" button', shown("push button", "Save tonight's prep", sensitive=True)).doActionNamed(
+        "click")
+
+    def prepped():
+        printed = subprocess.run([hooray, "swap", "prep", "--json"], capture_output=True, text=True).stdout
+        items = json.loads(printed).get("items") if printed.strip() else None
+        return items if items else None
+    seen["prep"] = wait_for("`hooray swap prep` telling the prep", prepped)
+    with open(clock, "w", encoding="utf-8") as file:
+        file.write("@2026-11-24 08:30:00\n")
+    # The next morning: Today read again when it shows.
+    wait_for('"Home" view switcher button', switcher_button("Home")).doActionNamed("click")
+    wait_for('"Today" view switcher button', switcher_button("Today")).doActionNamed("click")
+    wait_for("last night's prep", lambda: True if "Walk after lunch" in shown_labels() and "From last night:" in shown_labels()
+             else None)
+    seen["morning_labels"] = shown_labels()
     return seen
 
 
@@ -809,6 +857,8 @@ elif sys.argv[1] == "again":
     print(json.dumps(again(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
 elif sys.argv[1] == "settings":
     print(json.dumps(settings(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "today":
+    print(json.dumps(today(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "calendar":
     print(json.dumps(calendar(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "details":
