@@ -9,6 +9,12 @@ final class BackgroundTracker: @unchecked Sendable {
     private let lock = NSLock()
     private var running: [Int: Task<Void, Never>] = [:]
     private var nextKey = 0
+    /// Told when a piece of work ends: it may have changed what a client shows.
+    private let changes: ChangeBroadcast?
+
+    init(changes: ChangeBroadcast? = nil) {
+        self.changes = changes
+    }
 
     func start(
         _ label: String, plugin: String, logger: Logger, _ work: @escaping @Sendable () async throws -> Void
@@ -26,6 +32,7 @@ final class BackgroundTracker: @unchecked Sendable {
                 logger.error("\(plugin): \(label) failed: \(error)")
             }
             self.finished(key)
+            self.changes?.publish()
         }
         lock.unlock()
     }

@@ -162,7 +162,9 @@ public actor Engine {
     let loopContinuation: AsyncStream<LoopEvent>.Continuation
     let deliveryEvents: AsyncStream<Void>
     let deliveryContinuation: AsyncStream<Void>.Continuation
-    let background = BackgroundTracker()
+    /// Plugins' background work; each piece that ends may have changed what a client shows (AI
+    /// praise arrived, say), which ``changes`` announces.
+    lazy var background = BackgroundTracker(changes: changes)
     /// The notification server's do-not-disturb state, as last heard or asked.
     public internal(set) var doNotDisturbState = DoNotDisturb.off
     /// Whether a pass of the scheduler is firing reminders; delivery waits for its end.
