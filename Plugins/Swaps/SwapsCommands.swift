@@ -27,6 +27,11 @@ extension SwapsPlugin {
                 ],
                 aliases: ["swap"], offersJSON: true, noun: "your swap"),
             CommandSpec(
+                name: "today",
+                summary: "Today at a glance: the inspiration, last night's prep, tonight's swap and prep, the streak.",
+                examples: ["hooray swap today", "hooray swap today --json"], aliases: ["swap today"], offersJSON: true,
+                writes: false),
+            CommandSpec(
                 name: "inspire", summary: "Today's inspiration: one sentence, the same all day.",
                 examples: ["hooray swap inspire"], aliases: ["swap inspire"], offersJSON: true, writes: false),
             CommandSpec(

@@ -19,8 +19,14 @@ extension SwapsPlugin {
             reply = try await logCommand(command, context: context, configuration: configuration)
         case "inspire":
             reply = try inspireCommand(command, context: context, configuration: configuration)
-            // Shown now: the day's first swap need not repeat it.
-            _ = try await firstInspiration(on: today, configuration: configuration, context: context)
+            // Shown now on a terminal: the day's first swap need not repeat it. A program reading
+            // the JSON shows nobody anything.
+            if !command.json {
+                _ = try await firstInspiration(on: today, configuration: configuration, context: context)
+            }
+        case "today":
+            // Read by the desktop app at each change: it neither welcomes nor counts as the day's first.
+            return try await todayCommand(command, context: context, configuration: configuration)
         case "prep":
             reply = try await prepCommand(command, context: context, configuration: configuration)
             reply = try await withFirstInspiration(

@@ -7,40 +7,31 @@ extension DaemonLink {
 
     /// What Today shows of the swaps: the day's inspiration, this morning's swaps from last night's
     /// prep, tonight's prep, and the streak.
-    struct SwapsToday: Sendable, Equatable {
+    /// A `hooray swap today --json` reply (docs/json.md, `swapsToday`).
+    struct SwapsToday: Sendable, Equatable, Decodable {
+        /// The day, `YYYY-MM-DD`.
+        var day: String
         /// The day's sentence; `nil` when inspiration is off.
         var inspiration: String?
         /// The prep made last night for today ("From last night:").
         var fromLastNight: [String]
-        /// Tonight's prep, for the next day.
+        /// The day tonight's prep is for, and its swaps.
+        var prepDay: String
         var tonight: [String]
-        /// Days in a row with a swap, up to today.
-        var streak: Int
-        /// The longest run ever.
-        var longest: Int
-        /// Whether a swap was logged today.
-        var swappedToday: Bool
+        /// Days in a row with a swap, up to today; the longest run ever.
+        var currentStreak: Int
+        var longestStreak: Int
+        /// The swaps logged today.
+        var swapsToday: Int
     }
 
-    /// Reads what Today shows, as `hooray swap inspire`, `swap prep` and `swap history --json` print it.
+    /// Reads what Today shows in one read that changes nothing, as `hooray swap today --json` prints it.
     func swapsToday() async throws(Problem) -> SwapsToday {
-        let inspiration = try await command(
-            "inspire", plugin: Self.swapsPlugin, values: [:], json: true, requestID: nil)
-        let prep = try await command("prep", plugin: Self.swapsPlugin, values: [:], json: true, requestID: nil)
-        let history = try await command(
-            "history", plugin: Self.swapsPlugin, values: ["days": ["7"]], json: true, requestID: nil)
-        guard let through = history.json?["through"]?.stringValue,
-            case .number(let streak) = history.json?["currentStreak"],
-            case .number(let longest) = history.json?["longestStreak"]
-        else {
+        let reply = try await command("today", plugin: Self.swapsPlugin, values: [:], json: true, requestID: nil)
+        guard let today = try? reply.json?.decode(SwapsToday.self) else {
             throw .failed("hoorayd told the swaps in a form this window does not read; update Hooray")
         }
-        let days = (try? history.json?["swapDays"]?.decode([String].self)) ?? []
-        return SwapsToday(
-            inspiration: inspiration.json?["text"]?.stringValue,
-            fromLastNight: (try? prep.json?["fromLastNight"]?.decode([String].self)) ?? [],
-            tonight: (try? prep.json?["items"]?.decode([String].self)) ?? [],
-            streak: Int(streak), longest: Int(longest), swappedToday: days.contains(through))
+        return today
     }
 
     /// A swap hoorayd saved, and what it did.
@@ -49,6 +40,12 @@ extension DaemonLink {
         var streak: Int
         /// The milestone it reached, celebrated big by hoorayd, such as 3.
         var milestone: Int?
+        /// The celebration's style: `calm`, `playful` or `off`.
+        var style: String
+        /// The celebration's words, such as "✓ Sparkling water instead of soda · 1 day — Nice choice.".
+        var celebration: String?
+        /// What hoorayd adds for the user to know, such as the daily reminders this first swap started.
+        var notes: [String]
     }
 
     /// Logs tonight's healthy swap, as `hooray swap TEXT` does; a milestone is celebrated by hoorayd.
@@ -60,12 +57,17 @@ extension DaemonLink {
         }
         var milestone: Int?
         if case .number(let reached) = reply.json?["milestone"] { milestone = Int(reached) }
-        return LoggedSwap(streak: Int(streak), milestone: milestone)
+        return LoggedSwap(
+            streak: Int(streak), milestone: milestone, style: reply.json?["style"]?.stringValue ?? "calm",
+            celebration: reply.json?["celebration"]?.stringValue, notes: reply.warnings)
     }
 
     /// Keeps up to three swaps for tomorrow, as `hooray swap prep "…"…` does, replacing tonight's prep.
-    func prepSwaps(_ items: [String], requestID: String) async throws(Problem) {
-        _ = try await command(
-            "prep", plugin: Self.swapsPlugin, values: ["items": items], json: true, requestID: requestID)
+    ///
+    /// - Returns: What hoorayd adds for the user to know, such as the daily reminders a first prep started.
+    func prepSwaps(_ items: [String], requestID: String) async throws(Problem) -> [String] {
+        try await command(
+            "prep", plugin: Self.swapsPlugin, values: ["items": items], json: true, requestID: requestID
+        ).warnings
     }
 }

@@ -82,6 +82,7 @@ final class MainWindow {
         moments.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         habits.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         today.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
+        today.onNotice = { [unowned self] note in toast(note) }
         journey.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         log.onCancel = { [unowned self] in
             log.finishDraft()

@@ -11,12 +11,14 @@ final class SproutView {
     private var leaves = 0.0
     /// Counts each growth started, so that only the newest one moves the leaves.
     private var growth = 0
+    /// The leaves shown or growing towards.
+    private var target = 0.0
 
     /// The most leaves drawn: a week's streak fills the plant.
     static let mostLeaves = 7
 
     init() {
-        area.setContentSize(width: 160, height: 150)
+        area.setContentSize(width: 160, height: 172)
         area.center()
         area.onDraw { [weak self] canvas in self?.draw(on: canvas) }
         describe(streak: 0)
@@ -26,6 +28,9 @@ final class SproutView {
     func show(streak: Int, grow: Bool) {
         describe(streak: streak)
         let target = Double(min(max(streak, 0), Self.mostLeaves))
+        // The same again (a reading after the log that grew it): a growth under way goes on.
+        guard target != self.target else { return }
+        self.target = target
         growth += 1
         guard grow, Style.animationsEnabled, target != leaves else {
             leaves = target

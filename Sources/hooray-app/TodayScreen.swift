@@ -11,6 +11,8 @@ final class TodayScreen {
     let root = ScrolledWindow()
     /// Runs when hoorayd could not do something: what went wrong, and what the user was doing.
     var onProblem: @MainActor (DaemonLink.Problem, String) -> Void = { _, _ in }
+    /// Runs with what hoorayd adds for the user to know, such as the daily reminders a first swap started.
+    var onNotice: @MainActor (String) -> Void = { _ in }
 
     private let link: DaemonLink
     private let readings = LatestReading()
@@ -20,18 +22,19 @@ final class TodayScreen {
     private var lastNightRows: [ActionRow] = []
     private let sprout = SproutView()
     private let streak = Label("")
-    private let swapField = Entry(placeholder: localized("Sparkling water instead of soda"))
+    private let swapField = EntryRow(title: localized("What did you swap?"))
     private let logButton = Button(label: localized("_Log my swap"))
+    private let celebration = Label("")
     private let swapProblem = Label("")
-    private let prepFields = (1...3).map { _ in Entry(placeholder: "") }
+    private let prepFields = (1...3).map { EntryRow(title: localized("Swap %ld for tomorrow", $0)) }
     private let prepButton = Button(label: localized("_Save tonight's prep"))
     private let prepProblem = Label("")
     private let off = StatusPage(title: localized("Swaps are off"), iconName: "weather-clear-symbolic")
     private let content = Box(.vertical, spacing: 18)
     private let stack = Stack()
-    /// Whether the prep's fields show tonight's prep as hoorayd holds it: at first and after a save,
-    /// not while the user types another.
-    private var fillPrep = true
+    /// The prep last put in the fields, and its day: the fields follow hoorayd's prep while they
+    /// hold it (a prep changed in a terminal, a new day), not while the user types another.
+    private var filledPrep: (day: String, items: [String])?
     /// The words and request id of a swap or prep whose outcome is unknown: sent again, the same words
     /// are the same request, which hoorayd runs once.
     private var pendingSwap: (text: String, id: String)?
@@ -55,35 +58,33 @@ final class TodayScreen {
         let column = Box(.vertical, spacing: 12)
         column.append(sprout.area)
         streak.addCSSClass("heading")
+        streak.wrapCentered()
         column.append(streak)
-        swapField.setAccessibleLabel(localized("What did you swap?"))
-        swapField.maximumLength = 200
-        swapField.activatesDefault = false
-        swapField.onActivate { [unowned self] in logSwap() }
-        column.append(swapField)
+        // Above the group: a group's rows come before whatever else it holds.
+        content.append(column)
+        swapField.onActivated { [unowned self] in logSwap() }
+        tonight.add(swapField)
         logButton.addCSSClass("suggested-action")
         logButton.addCSSClass("pill")
         logButton.center()
+        logButton.setMargin(6)
         logButton.onClicked { [unowned self] in logSwap() }
-        column.append(logButton)
-        column.append(swapProblem)
-        tonight.add(column)
+        tonight.add(logButton)
+        celebration.wrapCentered()
+        celebration.isVisible = false
+        tonight.add(celebration)
+        tonight.add(swapProblem)
         content.append(tonight)
 
         let prep = PreferencesGroup(title: localized("Night Prep"))
         prep.details = localized("Prep tonight: up to three swaps for tomorrow. Morning Focus shows them.")
-        let fields = Box(.vertical, spacing: 6)
-        for (index, field) in prepFields.enumerated() {
-            field.setAccessibleLabel(localized("Swap %ld for tomorrow", index + 1))
-            field.maximumLength = 200
-            fields.append(field)
-        }
-        fields.append(prepButton)
-        fields.append(prepProblem)
+        for field in prepFields { prep.add(field) }
         prepButton.addCSSClass("pill")
         prepButton.center()
+        prepButton.setMargin(6)
         prepButton.onClicked { [unowned self] in savePrep() }
-        prep.add(fields)
+        prep.add(prepButton)
+        prep.add(prepProblem)
         content.append(prep)
 
         for label in [swapProblem, prepProblem] {
@@ -130,22 +131,25 @@ final class TodayScreen {
             return row
         }
         lastNight.isVisible = !lastNightRows.isEmpty
-        showStreak(today.streak, longest: today.longest, grow: false)
-        // Tonight's prep, unless the user is typing another.
-        if fillPrep || prepFields.allSatisfy({ $0.text.isEmpty }) {
+        showStreak(today.currentStreak, longest: today.longestStreak, swappedToday: today.swapsToday > 0, grow: false)
+        // Tonight's prep, while the fields hold what was put in them last (or nothing): a prep
+        // changed in a terminal shows, and the next day starts empty; what the user types stays.
+        let typed = prepFields.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        if typed.isEmpty || (filledPrep.map { typed == $0.items } ?? false) {
             for (index, field) in prepFields.enumerated() {
                 field.text = index < today.tonight.count ? today.tonight[index] : ""
             }
-            fillPrep = false
+            filledPrep = (today.prepDay, today.tonight)
         }
     }
 
-    private func showStreak(_ days: Int, longest: Int?, grow: Bool) {
+    private func showStreak(_ days: Int, longest: Int?, swappedToday: Bool, grow: Bool) {
         var line =
             days == 0
             ? localized("No swap in a row yet: tonight can be the first.")
             : localized(one: "%d day in a row", other: "%d days in a row", count: days)
         if let longest, longest > days { line += " · " + localized("longest %ld", longest) }
+        if swappedToday { line += " · " + localized("today's swap logged ✓") }
         streak.text = line
         sprout.show(streak: days, grow: grow && shownStreak != nil && days > (shownStreak ?? 0))
         shownStreak = days
@@ -168,7 +172,11 @@ final class TodayScreen {
                 pendingSwap = nil
                 swapField.text = ""
                 hideProblem(on: swapField)
-                showStreak(logged.streak, longest: nil, grow: true)
+                // The user's celebration style: words and a growing sprout, or with `off` the words alone.
+                celebration.text = logged.celebration ?? ""
+                celebration.isVisible = logged.celebration != nil
+                showStreak(logged.streak, longest: nil, swappedToday: true, grow: logged.style != "off")
+                for note in logged.notes { onNotice(note) }
             } catch .alreadySaved {
                 pendingSwap = nil
                 swapField.text = ""
@@ -197,10 +205,12 @@ final class TodayScreen {
         pendingPrep = attempt
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
-                try await link.prepSwaps(items, requestID: attempt.id)
+                let notes = try await link.prepSwaps(items, requestID: attempt.id)
                 pendingPrep = nil
-                fillPrep = true
+                // Saved: the fields follow hoorayd's prep again.
+                filledPrep = (filledPrep?.day ?? "", items)
                 hideProblem(on: prepFields[0])
+                for note in notes { onNotice(note) }
             } catch .alreadySaved {
                 pendingPrep = nil
             } catch .refused(_, let message) {
@@ -215,7 +225,7 @@ final class TodayScreen {
     }
 
     /// Names what to fix under its group, the field marked invalid and focused.
-    private func showProblem(_ message: String, on field: Entry) {
+    private func showProblem(_ message: String, on field: EntryRow) {
         let line = field === swapField ? swapProblem : prepProblem
         line.text = message
         line.isVisible = true
@@ -223,7 +233,7 @@ final class TodayScreen {
         field.grabFocus()
     }
 
-    private func hideProblem(on field: Entry) {
+    private func hideProblem(on field: EntryRow) {
         let line = field === swapField ? swapProblem : prepProblem
         line.isVisible = false
         field.markInvalid(describedBy: nil)

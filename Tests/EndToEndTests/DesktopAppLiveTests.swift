@@ -203,8 +203,10 @@ struct DesktopAppLiveTests {
             await daemon.stop()
             await server.stop()
             #expect(seen.sproutBefore == "Your sprout: a seed, waiting for your first swap", "\(context)")
+            #expect(
+                (seen.beforeLabels ?? []).contains("No swap in a row yet: tonight can be the first."), "\(context)")
             #expect(seen.sproutAfter == "Your sprout: 1 day in a row", "\(context)")
-            #expect((seen.swappedLabels ?? []).contains("1 day in a row"), "\(context)")
+            #expect((seen.swappedLabels ?? []).contains("1 day in a row · today's swap logged ✓"), "\(context)")
             #expect(seen.prep == ["Oatmeal instead of a pastry", "Walk after lunch"], "\(context)")
             let morning = seen.morningLabels ?? []
             #expect(morning.contains("From last night:"), "\(context)")
@@ -212,6 +214,8 @@ struct DesktopAppLiveTests {
                 morning.contains("Oatmeal instead of a pastry") && morning.contains("Walk after lunch"), "\(context)")
             // Yesterday's swap still counts: a morning without one yet does not end the streak.
             #expect(morning.contains("1 day in a row"), "\(context)")
+            // And tomorrow's prep starts empty.
+            #expect(seen.morningPrep == ["", "", ""], "\(context)")
             #expect(seen.error == nil, "\(context)")
         }
     }

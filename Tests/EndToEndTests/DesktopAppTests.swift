@@ -76,6 +76,8 @@ struct DesktopAppTests {
         var swappedLabels: [String]?
         var prep: [String]?
         var morningLabels: [String]?
+        var morningPrep: [String]?
+        var beforeLabels: [String]?
 
         /// A habit as `hooray habit list --json` listed it after the window edited it.
         struct EditedHabit: Decodable {
@@ -139,6 +141,8 @@ struct DesktopAppTests {
             case sproutAfter = "sprout_after"
             case swappedLabels = "swapped_labels"
             case morningLabels = "morning_labels"
+            case morningPrep = "morning_prep"
+            case beforeLabels = "before_labels"
         }
     }
 

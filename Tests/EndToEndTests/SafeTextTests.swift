@@ -190,7 +190,7 @@ struct SafeTextTests {
                     "moment", "journeyDay", "habit", "habitMonth", "reminder", "notice", "status", "identity",
                     "waterDay",
                     "rejection",
-                    "checkIn", "prep", "swap", "swapHistory", "inspiration", "plugin", "pluginDetail",
+                    "checkIn", "prep", "swap", "swapHistory", "swapsToday", "inspiration", "plugin", "pluginDetail",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
                     "recoveryDashboard", "challenge", "templates", "swapEntry", "about", "configCheck",
                     "configProblem", "configFile", "configValue", "aiTest",
@@ -248,6 +248,7 @@ struct SafeTextTests {
             try await record("swap", ["swap", "Fruit for dessert", "--date", "yesterday", "--json"])
             try await record("swapHistory", ["swap", "history", "--json"])
             try await record("inspiration", ["swap", "inspire", "--json"])
+            try await record("swapsToday", ["swap", "today", "--json"])
             try fixture.writeConfig(
                 "[plugins.water]\nenabled = true\n\n" + reminderTOML(title: "Stretch", body: "", at: "15:00"))
             try await record("reminderEntry", ["remind", "Call mom", "--at", "18:00", "--json"])

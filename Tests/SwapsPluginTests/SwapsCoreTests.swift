@@ -256,6 +256,31 @@ let quietSwaps = SwapsConfiguration(nightPrep: nil, morningFocus: nil)
         #expect(try await world.run("log", "Tea").text.hasSuffix("💡 " + sentence))
     }
 
+    @Test func theWindowsReadingsUseUpNothingOfTheTerminals() async throws {
+        let world = try await world()
+        let sentence = SwapInspiration.sentence(on: LocalDate(year: 2026, month: 11, day: 23)!)
+        #expect(try await world.run("inspire", "--json").json?["text"] == .string(sentence))
+        let today = try await world.run("today", "--json")
+        #expect(today.json?["inspiration"] == .string(sentence) && today.json?["swapsToday"] == .number(0))
+        #expect(try await world.run("log", "Fruit").text.hasSuffix("💡 " + sentence))
+    }
+
+    @Test func todayTellsLastNightsPrepTonightsAndTheStreak() async throws {
+        let world = try await world()
+        try await world.run("log", "Fruit")
+        try await world.run("prep", "Oatmeal instead of a pastry", "Walk after lunch")
+        await world.advance(to: time("2026-11-24 08:30"))
+        let morning = try await world.run("today", "--json").json
+        #expect(morning?["day"] == .string("2026-11-24") && morning?["prepDay"] == .string("2026-11-25"))
+        #expect(
+            morning?["fromLastNight"] == .array([.string("Oatmeal instead of a pastry"), .string("Walk after lunch")]))
+        #expect(morning?["tonight"] == .array([]))
+        #expect(morning?["currentStreak"] == .number(1) && morning?["swapsToday"] == .number(0))
+        try await world.run("log", "Tea")
+        let evening = try await world.run("today")
+        #expect(evening.text.contains("From last night:") && evening.text.contains("✓ Today's swap is logged · 2 days"))
+    }
+
     @Test func turnedOffThereIsNoInspirationAndInspireSaysHowToTurnItOn() async throws {
         let world = try await world(SwapsConfiguration(inspiration: false, nightPrep: nil, morningFocus: nil))
         #expect(!(try await world.run("log", "Fruit").text.contains("💡")))

@@ -71,7 +71,7 @@ Usage:
                                 types two swaps for tomorrow and clicks "Save tonight's prep", waiting until
                                 `HOORAY swap prep --json` has them; writes the next morning into CLOCK (hoorayd's
                                 libfaketime file) and opens Today again, waiting for them under "From last night:".
-                                Prints {"sprout_before", "sprout_after", "swapped_labels", "prep", "morning_labels"}
+                                Prints {"sprout_before", "sprout_after", "swapped_labels", "prep", "morning_labels", "morning_prep" (the three fields' texts then), "before_labels"}
   hooray_window.py details MOMENT NOTE PHOTO
                                 clicks "I Did a Thing", types MOMENT, opens "Add a note or photos", types NOTE,
                                 sets "Change time" to 120 minutes ago (typed into the number, then Done), adds
@@ -449,11 +449,12 @@ def today(hooray, clock):
         return None
     wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
     wait_for('"Today" view switcher button', switcher_button("Today")).doActionNamed("click")
-    seed = wait_for("the sprout", sprout)
-    seen = {"sprout_before": seed.name}
+    # hoorayd's reading first: until it comes, the sprout is only the window's own.
+    wait_for("Today read", lambda: True if any("in a row" in label for label in shown_labels()) else None)
+    seen = {"sprout_before": wait_for("the sprout", sprout).name, "before_labels": shown_labels()}
     wait_for('"What did you swap?" field', shown("text", "What did you swap?")).text = "Sparkling water instead of soda"
     wait_for('"Log my swap" button', shown("push button", "Log my swap", sensitive=True)).doActionNamed("click")
-    wait_for("the streak", lambda: True if "1 day in a row" in shown_labels() else None)
+    wait_for("the streak", lambda: True if any(label.startswith("1 day in a row") for label in shown_labels()) else None)
     wait_for("the sprout grown", lambda: True if sprout() and sprout().name == "Your sprout: 1 day in a row" else None)
     seen["sprout_after"] = sprout().name
     seen["swapped_labels"] = shown_labels()
@@ -475,6 +476,9 @@ def today(hooray, clock):
     wait_for("last night's prep", lambda: True if "Walk after lunch" in shown_labels() and "From last night:" in shown_labels()
              else None)
     seen["morning_labels"] = shown_labels()
+    # A new day: tomorrow's prep fields start empty.
+    seen["morning_prep"] = [text_of(wait_for('"Swap %d for tomorrow" field' % n, shown("text", "Swap %d for tomorrow" % n)))
+                            for n in (1, 2, 3)]
     return seen
 
 
