@@ -156,7 +156,7 @@ extension PluginReport {
                 name: plugin.name, kind: "external", state: enabled.contains(plugin.name) ? "enabled" : "disabled",
                 summary: plugin.summary, version: plugin.manifest.version,
                 apiVersion: range(plugin.manifest.apiVersions), folder: plugin.manifest.folder,
-                permissions: plugin.manifest.permissionWords)
+                permissions: plugin.manifest.permissionWords, card: plugin.manifest.card)
             let notAllowed = plugin.hold.notAllowed
             if !notAllowed.isEmpty {
                 report.notAllowed = notAllowed.sorted().map { plugin.manifest.plainWords(for: $0) }

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 import HoorayCommandLine
 import HoorayKit
 
@@ -48,14 +49,17 @@ public struct PluginManifest: Sendable, Hashable {
     public var networkHosts: [String]
     /// What its sandbox allows it to use: the `[limits]` table.
     public var limits: PluginLimits
+    /// What the desktop app's Today view shows of it: the `[card]` table; `nil` for none.
+    public var card: PluginCard?
 
     /// Creates a manifest.
     public init(
         name: String, version: String, apiVersions: ClosedRange<Int>, description: String, exec: [String],
         folder: String, commands: [CommandSpec] = [], permissions: Set<PluginPermission> = [],
         networkHosts: [String] = [],
-        limits: PluginLimits = .standard
+        limits: PluginLimits = .standard, card: PluginCard? = nil
     ) {
+        self.card = card
         self.name = name
         self.version = version
         self.apiVersions = apiVersions

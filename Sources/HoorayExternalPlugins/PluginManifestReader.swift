@@ -187,7 +187,7 @@ struct ManifestReader {
     }
 
     static let topLevelKeys = [
-        "name", "version", "api_version", "description", "exec", "permissions", "commands", "limits",
+        "name", "version", "api_version", "description", "exec", "permissions", "commands", "limits", "card",
     ]
 
     // MARK: Errors
@@ -215,10 +215,11 @@ struct ManifestReader {
         let commands = try readCommands(plugin: name)
         let program = try readExec()
         let limits = try readLimits()
+        let card = try readCard(commands: commands)
         return PluginManifest(
             name: name, version: version, apiVersions: apiVersions, description: description, exec: program.exec,
             folder: program.folder, commands: commands, permissions: permissions, networkHosts: networkHosts,
-            limits: limits)
+            limits: limits, card: card)
     }
 
     // MARK: name

@@ -23,6 +23,10 @@ extension DaemonLink {
     struct ListedPlugin: Sendable, Equatable {
         var name: String
         var summary: String
+        /// `running`, `disabled`, `held` and so on.
+        var state: String = ""
+        /// The card a plugin in another language declares for Today.
+        var card: PluginCard?
     }
 
     /// The settings, and the errors the files have, each with its file and line, in words.
@@ -62,7 +66,9 @@ extension DaemonLink {
     /// Every plugin hoorayd knows, built in or in another language.
     func plugins() async throws(Problem) -> [ListedPlugin] {
         let response = try await control(.plugins)
-        return (response.plugins ?? []).map { ListedPlugin(name: $0.name, summary: $0.summary) }
+        return (response.plugins ?? []).map {
+            ListedPlugin(name: $0.name, summary: $0.summary, state: $0.state, card: $0.card)
+        }
     }
 
     /// Sends a request that writes nothing to the database and waits for its answer.

@@ -1,3 +1,4 @@
+import HoorayClient
 import HoorayKit
 
 /// The swaps plugin's commands the Today view runs, as `hooray swap …` does from a terminal.
@@ -69,5 +70,19 @@ extension DaemonLink {
         try await command(
             "prep", plugin: Self.swapsPlugin, values: ["items": items], json: true, requestID: requestID
         ).warnings
+    }
+
+    /// Runs a command a plugin's card offers, with nothing more than its name, as `hooray PLUGIN
+    /// COMMAND` does.
+    ///
+    /// - Returns: What the plugin answered, for a terminal.
+    func runCardCommand(_ command: String, plugin: String, requestID: String) async throws(Problem) -> String {
+        try await self.command(command, plugin: plugin, values: [:], json: false, requestID: requestID).text
+    }
+
+    /// "I need help", as `hooray swap help` gives it: the top swaps in words, and the breathing guide.
+    func needHelp() async throws(Problem) -> (words: String, guide: TerminalGuide?) {
+        let reply = try await command("need-help", plugin: Self.swapsPlugin, values: [:], json: false, requestID: nil)
+        return (reply.text, reply.guide)
     }
 }

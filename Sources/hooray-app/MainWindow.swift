@@ -43,7 +43,7 @@ final class MainWindow {
         moments = MomentsScreen(link: link, window: window)
         journey = JourneyScreen(link: link)
         habits = HabitsScreen(link: link, window: window)
-        today = TodayScreen(link: link)
+        today = TodayScreen(link: link, window: window)
         views.add(home.root, name: "home", title: localized("Home"), iconName: "go-home-symbolic")
         views.add(moments.root, name: "moments", title: localized("Moments"), iconName: "view-list-symbolic")
         views.add(journey.root, name: "journey", title: localized("Journey"), iconName: "document-open-recent-symbolic")

@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 import HoorayGtk
 
 /// Today (seed 002 §3, Weight Loss Coach's Today): the day's inspiration, "From last night:" with
@@ -31,7 +32,16 @@ final class TodayScreen {
     private let prepProblem = Label("")
     private let off = StatusPage(title: localized("Swaps are off"), iconName: "weather-clear-symbolic")
     private let content = Box(.vertical, spacing: 18)
-    private let stack = Stack()
+    private let tonightGroup = PreferencesGroup(title: localized("Tonight's swap"))
+    private let prepGroup = PreferencesGroup(title: localized("Night Prep"))
+    private let sproutColumn = Box(.vertical, spacing: 12)
+    /// The cards plugins in other languages declare (`[card]` of their plugin.toml), first.
+    private let cards = Box(.vertical, spacing: 18)
+    private var cardGroups: [PreferencesGroup] = []
+    /// The cards' buttons, kept while their cards show: their actions grey them out while they run.
+    private var cardButtons: [Button] = []
+    private var shownCards: [String: PluginCard] = [:]
+    private let cardReadings = LatestReading()
     /// The prep last put in the fields, and its day: the fields follow hoorayd's prep while they
     /// hold it (a prep changed in a terminal, a new day), not while the user types another.
     private var filledPrep: (day: String, items: [String])?
@@ -42,20 +52,33 @@ final class TodayScreen {
     /// The streak shown, to grow the sprout from.
     private var shownStreak: Int?
 
-    init(link: DaemonLink) {
+    /// The window dialogs open over.
+    private let window: Window
+    private var helpDialog: NeedHelpDialog?
+    private let helpButton = Button(label: localized("I _need help"))
+
+    init(link: DaemonLink, window: Window) {
         self.link = link
+        self.window = window
         content.setMargin(18)
+        content.append(cards)
+        off.isVisible = false
+        content.append(off)
 
         inspiration.wrapStart()
         inspiration.addCSSClass("title-4")
         inspirationGroup.add(inspiration)
         content.append(inspirationGroup)
+        helpButton.addCSSClass("pill")
+        helpButton.center()
+        helpButton.onClicked { [unowned self] in needHelp() }
+        content.append(helpButton)
         lastNight.details = localized("Your prep for today, made last night.")
         content.append(lastNight)
 
-        let tonight = PreferencesGroup(title: localized("Tonight's swap"))
+        let tonight = tonightGroup
         tonight.details = localized("One healthy swap a day grows your sprout a leaf.")
-        let column = Box(.vertical, spacing: 12)
+        let column = sproutColumn
         column.append(sprout.area)
         streak.addCSSClass("heading")
         streak.wrapCentered()
@@ -76,7 +99,7 @@ final class TodayScreen {
         tonight.add(swapProblem)
         content.append(tonight)
 
-        let prep = PreferencesGroup(title: localized("Night Prep"))
+        let prep = prepGroup
         prep.details = localized("Prep tonight: up to three swaps for tomorrow. Morning Focus shows them.")
         for field in prepFields { prep.add(field) }
         prepButton.addCSSClass("pill")
@@ -97,14 +120,21 @@ final class TodayScreen {
         lastNight.isVisible = false
         let clamp = Clamp()
         clamp.child = content
-        stack.add(clamp, name: "today")
-        stack.add(off, name: "off")
-        root.child = stack
+        root.child = clamp
         root.expand(horizontally: true, vertically: true)
     }
 
-    /// Reads Today from hoorayd again and shows it.
+    /// The swaps' parts of the page, hidden with the plugin off.
+    private var swapsParts: [Widget] {
+        [inspirationGroup, helpButton, lastNight, sproutColumn, tonightGroup, prepGroup]
+    }
+
+    /// Reads Today from hoorayd again and shows it: the plugins' cards, and the swaps.
     func refresh() {
+        cardReadings.start(
+            { [link] () throws(DaemonLink.Problem) in try await link.plugins() },
+            show: { [weak self] in self?.showCards($0) },
+            fail: { _ in })
         readings.start(
             { [link] () throws(DaemonLink.Problem) in try await link.swapsToday() },
             show: { [weak self] in self?.show($0) },
@@ -113,7 +143,8 @@ final class TodayScreen {
                 // The swaps plugin turned off: said on the page, with where to turn it on.
                 if case .refused(_, let message) = problem, message.contains("not enabled") {
                     off.details = localized("Turn the Swaps plugin on in Settings to log a swap a day.")
-                    stack.visiblePage = "off"
+                    for part in swapsParts { part.isVisible = false }
+                    off.isVisible = true
                     return
                 }
                 onProblem(problem, localized("show today's swaps"))
@@ -121,7 +152,8 @@ final class TodayScreen {
     }
 
     private func show(_ today: DaemonLink.SwapsToday) {
-        stack.visiblePage = "today"
+        off.isVisible = false
+        for part in [helpButton, sproutColumn, tonightGroup, prepGroup] as [Widget] { part.isVisible = true }
         inspiration.text = today.inspiration ?? ""
         inspirationGroup.isVisible = today.inspiration != nil
         for row in lastNightRows { lastNight.remove(row) }
@@ -237,6 +269,70 @@ final class TodayScreen {
         let line = field === swapField ? swapProblem : prepProblem
         line.isVisible = false
         field.markInvalid(describedBy: nil)
+    }
+
+    /// Shows the cards of the plugins in other languages that run, each a group with its title,
+    /// its line and its buttons; made again only when they change.
+    private func showCards(_ plugins: [DaemonLink.ListedPlugin]) {
+        let wanted = Dictionary(
+            plugins.compactMap { plugin in plugin.card.map { (plugin.name, $0) } }.filter { name, _ in
+                plugins.first { $0.name == name }?.state == "running"
+            }, uniquingKeysWith: { first, _ in first })
+        guard wanted != shownCards else { return }
+        for group in cardGroups { cards.remove(group) }
+        cardButtons = []
+        cardGroups = wanted.keys.sorted().map { name in
+            let card = wanted[name]!
+            let group = PreferencesGroup(title: card.title)
+            group.details = card.text
+            let buttons = Box(.horizontal, spacing: 12)
+            for button in card.buttons {
+                let press = Button(label: button.label)
+                press.addCSSClass("pill")
+                press.onClicked { [unowned self, weak press] in
+                    guard let press else { return }
+                    run(button.command, of: name, from: press)
+                }
+                buttons.append(press)
+                cardButtons.append(press)
+            }
+            group.add(buttons)
+            cards.append(group)
+            return group
+        }
+        shownCards = wanted
+    }
+
+    /// Runs a card's command, as `hooray PLUGIN COMMAND` does; what the plugin answers is said.
+    private func run(_ command: String, of plugin: String, from button: Button) {
+        button.isSensitive = false
+        Task { @MainActor in
+            do throws(DaemonLink.Problem) {
+                let said = try await link.runCardCommand(command, plugin: plugin, requestID: Self.newRequestID())
+                if !said.isEmpty { onNotice(said) }
+            } catch .alreadySaved {
+                // Done by an earlier try.
+            } catch {
+                onProblem(error, localized("run %@", "\(plugin) \(command)"))
+            }
+            button.isSensitive = true
+        }
+    }
+
+    /// "I need help": the top swaps and the breathing guide, over the window.
+    private func needHelp() {
+        helpButton.isSensitive = false
+        Task { @MainActor in
+            do throws(DaemonLink.Problem) {
+                let help = try await link.needHelp()
+                let dialog = NeedHelpDialog(parent: window, words: help.words, guide: help.guide)
+                helpDialog = dialog
+                dialog.present()
+            } catch {
+                onProblem(error, localized("open I need help"))
+            }
+            helpButton.isSensitive = true
+        }
     }
 
     private static func newRequestID() -> String {

@@ -208,6 +208,12 @@ struct DesktopAppLiveTests {
             #expect(seen.sproutAfter == "Your sprout: 1 day in a row", "\(context)")
             #expect((seen.swappedLabels ?? []).contains("1 day in a row · today's swap logged ✓"), "\(context)")
             #expect(seen.prep == ["Oatmeal instead of a pastry", "Walk after lunch"], "\(context)")
+            // I need help: the top swap and the breathing, which went on to its next step.
+            let help = seen.helpLabels ?? []
+            #expect(help.contains("I need help"), "\(context)")
+            #expect(
+                help.contains { $0.contains("Your top swap:") && $0.contains("1. Sparkling water instead of soda") },
+                "\(context)")
             let morning = seen.morningLabels ?? []
             #expect(morning.contains("From last night:"), "\(context)")
             #expect(
@@ -216,6 +222,36 @@ struct DesktopAppLiveTests {
             #expect(morning.contains("1 day in a row"), "\(context)")
             // And tomorrow's prep starts empty.
             #expect(seen.morningPrep == ["", "", ""], "\(context)")
+            #expect(seen.error == nil, "\(context)")
+        }
+    }
+
+    @Test("Today: a plugin in another language shows its card from plugin.toml, and its button runs its command")
+    func anExternalPluginsCardShowsAndItsButtonRunsItsCommand() async throws {
+        try await HoorayFixture.with { fixture in
+            try ExternalPluginTests.install("stretch", into: fixture)
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let running = await pollUntil(timeout: .seconds(20), interval: .milliseconds(100)) { () -> Bool? in
+                (try? await ExternalPluginTests.plugins(fixture).contains {
+                    $0.name == "stretch" && $0.state == "running"
+                })
+                    == true ? true : nil
+            }
+            #expect(running == true, "\(daemon.standardError)")
+            let answer = "A stretch notice is on its way. Go gently."
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture,
+                ["card", "Stretch", "Stand up and roll your shoulders: a minute is enough.", "Stretch now", answer])
+            // The command ran in the plugin: its notice reached the desktop.
+            let shown = try? await server.waitForNotifications(count: 1, timeout: .seconds(20))
+            await daemon.stop()
+            await server.stop()
+            #expect((seen.cardLabels ?? []).contains("Stretch"), "\(context)")
+            #expect((seen.answeredLabels ?? []).contains(answer), "\(context)")
+            #expect(
+                shown?.contains { $0.summary.contains("stretch") || $0.summary.contains("Stretch") } == true,
+                "\(shown ?? [])")
             #expect(seen.error == nil, "\(context)")
         }
     }

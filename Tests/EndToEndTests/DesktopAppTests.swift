@@ -78,6 +78,9 @@ struct DesktopAppTests {
         var morningLabels: [String]?
         var morningPrep: [String]?
         var beforeLabels: [String]?
+        var cardLabels: [String]?
+        var helpLabels: [String]?
+        var answeredLabels: [String]?
 
         /// A habit as `hooray habit list --json` listed it after the window edited it.
         struct EditedHabit: Decodable {
@@ -143,6 +146,9 @@ struct DesktopAppTests {
             case morningLabels = "morning_labels"
             case morningPrep = "morning_prep"
             case beforeLabels = "before_labels"
+            case cardLabels = "card_labels"
+            case helpLabels = "help_labels"
+            case answeredLabels = "answered_labels"
         }
     }
 

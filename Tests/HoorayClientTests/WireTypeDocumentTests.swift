@@ -114,7 +114,8 @@ import Testing
 
     static let fullReport = PluginReport(
         name: "p", kind: "external", state: "running", summary: "s", version: "1", apiVersion: "1", pid: 2,
-        restarts: 0, lastError: "e", folder: "/f", permissions: ["w"], notAllowed: ["w"])
+        restarts: 0, lastError: "e", folder: "/f", permissions: ["w"], notAllowed: ["w"],
+        card: PluginCard(title: "t", text: "x", buttons: [.init(label: "l", command: "c")]))
 
     @Test func everyMemberTheClientAndTheDaemonWriteIsInTheProtocol() throws {
         var written: [String] = []
@@ -136,7 +137,7 @@ import Testing
         let printed = Self.renamed(
             try JSONSerialization.jsonObject(with: try ControlCoding.encode(Self.fullReport)), Self.camelCase)
         let members = try #require(printed as? [String: Any]).keys.sorted()
-        #expect(members.count == 12)
+        #expect(members.count == 13)
         let table = Self.section("## plugin\n", in: Self.jsonDocument)
         for member in members {
             let documented = table.contains("| `\(member)` |")

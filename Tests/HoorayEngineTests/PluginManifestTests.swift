@@ -1,4 +1,5 @@
 import Foundation
+import HoorayClient
 import HoorayCommandLine
 import HoorayCommands
 import HoorayEngine
@@ -195,6 +196,11 @@ struct BadManifest: Sendable, CustomStringConvertible {
         #expect(manifest.exec == [folder + "/pomodoro.py"])
         #expect(manifest.permissions == [.notify, .schedule, .storage])
         #expect(manifest.commands.first?.options.first?.valueName == "N")
+        #expect(
+            manifest.card
+                == PluginCard(
+                    title: "Focus", text: "25 minutes, then a break.",
+                    buttons: [.init(label: "Start a session", command: "start")]))
     }
 
     static let hostileCorpus: [BadManifest] = [
@@ -302,6 +308,24 @@ struct BadManifest: Sendable, CustomStringConvertible {
             label: "json as text",
             toml: PluginScratch.manifest("[[commands]]\nname = \"start\"\nsummary = \"Start.\"\njson = \"yes\""),
             place: "plugin.toml:9:8: ", words: ["`json` must be true or false", "found string \"yes\""]),
+        BadManifest(
+            label: "a card's button running no command",
+            toml: PluginScratch.manifest(
+                "[card]\ntitle = \"Focus\"\n[[card.buttons]]\nlabel = \"Go\"\ncommand = \"go\""),
+            place: "plugin.toml:10:",
+            words: ["the button Go runs `go`, which is no command of the plugin", "[[commands]]"]),
+        BadManifest(
+            label: "a card's button running a command that needs an argument",
+            toml: PluginScratch.manifest(
+                "[[commands]]\nname = \"start\"\nsummary = \"Start.\"\n[[commands.arguments]]\nname = \"task\"\nhelp = \"T.\"\n"
+                    + "[card]\ntitle = \"Focus\"\n[[card.buttons]]\nlabel = \"Go\"\ncommand = \"start\""),
+            place: "plugin.toml:16:", words: ["needs its <task>", "optional = true"]),
+        BadManifest(
+            label: "a card with four buttons",
+            toml: PluginScratch.manifest(
+                "[[commands]]\nname = \"start\"\nsummary = \"Start.\"\n[card]\ntitle = \"F\"\n"
+                    + String(repeating: "[[card.buttons]]\nlabel = \"Go\"\ncommand = \"start\"\n", count: 4)),
+            place: "plugin.toml:20:", words: ["4 buttons", "at most 3"]),
     ]
 
     @Test(arguments: hostileCorpus)

@@ -30,12 +30,17 @@ public struct PluginReport: Codable, Sendable, Hashable {
     /// in plain words.
     public var notAllowed: [String]?
 
+    /// For a plugin in another language: the card its `plugin.toml` declares for the desktop
+    /// app's Today view; `nil` for none.
+    public var card: PluginCard?
+
     /// Creates a report.
     public init(
         name: String, kind: String, state: String, summary: String, version: String? = nil,
         apiVersion: String? = nil, pid: Int32? = nil, restarts: Int? = nil, lastError: String? = nil,
-        folder: String? = nil, permissions: [String]? = nil, notAllowed: [String]? = nil
+        folder: String? = nil, permissions: [String]? = nil, notAllowed: [String]? = nil, card: PluginCard? = nil
     ) {
+        self.card = card
         self.name = name
         self.kind = kind
         self.state = state
@@ -51,7 +56,7 @@ public struct PluginReport: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, state, summary, version, pid, restarts, folder, permissions
+        case name, kind, state, summary, version, pid, restarts, folder, permissions, card
         case apiVersion = "api_version"
         case lastError = "last_error"
         case notAllowed = "not_allowed"
@@ -72,5 +77,35 @@ public struct PluginReport: Codable, Sendable, Hashable {
         try container.encode(folder, forKey: .folder)
         try container.encode(permissions, forKey: .permissions)
         try container.encode(notAllowed, forKey: .notAllowed)
+        try container.encode(card, forKey: .card)
+    }
+}
+
+/// What a plugin in another language shows on the desktop app's Today view, as its `plugin.toml`
+/// declares it (`[card]`, docs/protocol.md): a title, a line of text, and up to three buttons, each
+/// running one of the plugin's commands.
+public struct PluginCard: Codable, Sendable, Hashable {
+    /// A button: its label, and the plugin's command it runs, with nothing more than its name.
+    public struct Button: Codable, Sendable, Hashable {
+        public var label: String
+        public var command: String
+
+        /// Creates a button.
+        public init(label: String, command: String) {
+            self.label = label
+            self.command = command
+        }
+    }
+
+    public var title: String
+    /// The line under the title; empty for none.
+    public var text: String
+    public var buttons: [Button]
+
+    /// Creates a card.
+    public init(title: String, text: String, buttons: [Button]) {
+        self.title = title
+        self.text = text
+        self.buttons = buttons
     }
 }

@@ -71,7 +71,12 @@ Usage:
                                 types two swaps for tomorrow and clicks "Save tonight's prep", waiting until
                                 `HOORAY swap prep --json` has them; writes the next morning into CLOCK (hoorayd's
                                 libfaketime file) and opens Today again, waiting for them under "From last night:".
-                                Prints {"sprout_before", "sprout_after", "swapped_labels", "prep", "morning_labels", "morning_prep" (the three fields' texts then), "before_labels"}
+                                Prints {"sprout_before", "sprout_after", "swapped_labels", "prep", "morning_labels", "morning_prep" (the three fields' texts then), "before_labels",
+                                "help_labels" (with "I need help" open, once its breathing began; the script waits
+                                for its next step, "Hold gently", and closes it with "Back to my day")}
+  hooray_window.py card TITLE TEXT BUTTON ANSWER
+                                opens Today, waits for a plugin's card (its TITLE and TEXT), clicks its BUTTON and
+                                waits for the plugin's ANSWER said; prints {"card_labels", "answered_labels"}
   hooray_window.py details MOMENT NOTE PHOTO
                                 clicks "I Did a Thing", types MOMENT, opens "Add a note or photos", types NOTE,
                                 sets "Change time" to 120 minutes ago (typed into the number, then Done), adds
@@ -458,6 +463,14 @@ def today(hooray, clock):
     wait_for("the sprout grown", lambda: True if sprout() and sprout().name == "Your sprout: 1 day in a row" else None)
     seen["sprout_after"] = sprout().name
     seen["swapped_labels"] = shown_labels()
+    # I need help: the top swaps, and the breathing guide going from one step to the next.
+    wait_for('"I need help" button', shown("push button", "I need help", sensitive=True)).doActionNamed("click")
+    wait_for("the breathing cue", lambda: True if any(label.startswith("Breathe in slowly") for label in shown_labels())
+             else None)
+    seen["help_labels"] = shown_labels()
+    wait_for("the breathing's next step", lambda: True if any(label.startswith("Hold gently") for label in shown_labels())
+             else None)
+    wait_for('the dialog\'s "Back to my day" button', dialog_button("Back to my day")).doActionNamed("click")
     wait_for('"Swap 1 for tomorrow" field', shown("text", "Swap 1 for tomorrow")).text = "Oatmeal instead of a pastry"
     wait_for('"Swap 2 for tomorrow" field', shown("text", "Swap 2 for tomorrow")).text = "Walk after lunch"
     wait_for('"Save tonight\'s prep" button', shown("push button", "Save tonight's prep", sensitive=True)).doActionNamed(
@@ -479,6 +492,19 @@ def today(hooray, clock):
     # A new day: tomorrow's prep fields start empty.
     seen["morning_prep"] = [text_of(wait_for('"Swap %d for tomorrow" field' % n, shown("text", "Swap %d for tomorrow" % n)))
                             for n in (1, 2, 3)]
+    return seen
+
+
+def card(title, text, button, answer):
+    """Today: a plugin in another language's card (TITLE, TEXT) and its BUTTON, clicked; waits for the
+    plugin's ANSWER."""
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Today" view switcher button', switcher_button("Today")).doActionNamed("click")
+    wait_for("the card", lambda: True if title in shown_labels() and text in shown_labels() else None)
+    seen = {"card_labels": shown_labels()}
+    wait_for('"%s" button' % button, shown("push button", button, sensitive=True)).doActionNamed("click")
+    wait_for("the plugin's answer", lambda: True if answer in shown_labels() else None)
+    seen["answered_labels"] = shown_labels()
     return seen
 
 
@@ -863,6 +889,8 @@ elif sys.argv[1] == "settings":
     print(json.dumps(settings(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "today":
     print(json.dumps(today(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "card":
+    print(json.dumps(card(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
 elif sys.argv[1] == "calendar":
     print(json.dumps(calendar(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "details":
