@@ -15,6 +15,8 @@ extension Engine {
     /// after a restart), or wait.
     func pluginRunningChanged() async {
         await reloadRules()
+        // Started, stopped or given up: what a client shows of it (Today's cards) follows.
+        changes.publish()
     }
 
     /// The plugins in other languages that are running or trying to, by name.

@@ -222,6 +222,8 @@ public actor Engine {
     ///
     /// A plugin that throws or takes too long is logged and left inactive; the others go on.
     public func apply(settings: EngineSettings, plugins setups: [PluginSetup]) async {
+        // Plugins turned on or off, settings changed: clients read again once this is done.
+        defer { changes.publish() }
         self.settings = settings
         lastSetups = setups
         celebrationStyles = Dictionary(

@@ -1,6 +1,7 @@
 import HoorayClient
 import HoorayCommandLine
 import HoorayConfig
+import HoorayText
 
 /// Reading a `plugin.toml`'s `[card]`: what the desktop app's Today view shows of the plugin.
 extension ManifestReader {
@@ -69,7 +70,7 @@ extension ManifestReader {
             let names = commands.map { "`\($0.name)`" }
             throw fail(
                 at: table["command"]?.location,
-                "the button \(label) runs `\(command)`, which is no command of the plugin; "
+                "the button \(label) runs `\(TerminalText.safe(String(command.prefix(40))))`, which is no command of the plugin; "
                     + (names.isEmpty
                         ? "declare it in [[commands]] first"
                         : "give one of \(names.joined(separator: ", ")), or declare it in [[commands]]"))
@@ -86,12 +87,23 @@ extension ManifestReader {
                 "the button \(label) runs `\(command)`, which needs --\(needed.name), and a button gives none; "
                     + "make it not required, or choose a command that needs nothing")
         }
-        return PluginCard.Button(label: label, command: command)
+        return PluginCard.Button(label: label, command: command, writes: spec.writes)
     }
 
     private func checkLength(_ text: String, of key: String, in table: ConfigTable, most: Int)
         throws(PluginManifestError)
     {
+        // One line of plain text: no line break, control character or direction override, which
+        // would break the card, or the terminal a refusal is printed on.
+        if let bad = text.unicodeScalars.first(where: {
+            $0 == "\n" || $0 == "\t" || TerminalText.needsNeutralising(String($0))
+        }) {
+            let code = String(bad.value, radix: 16, uppercase: true)
+            throw fail(
+                at: table[key]?.location,
+                "`\(key)` holds a line break or control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)); "
+                    + "write it as one line of plain text")
+        }
         guard text.count <= most else {
             throw fail(
                 at: table[key]?.location,

@@ -3,21 +3,26 @@ import CGtk
 /// A titled group of rows, drawn as one card, such as a day of moments (`AdwPreferencesGroup`).
 @MainActor
 public final class PreferencesGroup: Widget {
-    /// An empty group headed `title`.
+    /// An empty group headed `title`, shown as it is: libadwaita reads a group's title and
+    /// description as markup, so `&`, `<` and `>` are escaped (a plugin's card, a user's words).
     public init(title: String) {
+        self.title = title
         super.init(constructed: adw_preferences_group_new())
-        adw_preferences_group_set_title(group, title)
+        adw_preferences_group_set_title(group, Self.escaped(title))
     }
 
-    /// The heading.
-    public var title: String {
-        adw_preferences_group_get_title(group).map { String(cString: $0) } ?? ""
+    private static func escaped(_ text: String) -> String {
+        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
     }
+
+    /// The heading, as it was given.
+    public let title: String
 
     /// The line under the heading that says what the group is for.
-    public var details: String {
-        get { adw_preferences_group_get_description(group).map { String(cString: $0) } ?? "" }
-        set { adw_preferences_group_set_description(group, newValue) }
+    public var details: String = "" {
+        didSet { adw_preferences_group_set_description(group, Self.escaped(details)) }
     }
 
     /// Adds a row after the others; the group holds it from now on. A widget that is not a row,

@@ -86,6 +86,12 @@ public final class Button: Widget {
         nameForScreenReaders(label)
     }
 
+    /// A button showing `text` exactly as it is: no mnemonic, for words that are not the app's own
+    /// (a plugin's button label).
+    public init(plainLabel text: String) {
+        super.init(constructed: gtk_button_new_with_label(text))
+    }
+
     /// A button showing an icon of the theme, such as `"user-trash-symbolic"`, named `name` for
     /// screen readers and shown as its tooltip: an icon alone says nothing to a screen reader.
     public init(iconName: String, name: String) {

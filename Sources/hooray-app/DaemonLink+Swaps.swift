@@ -73,11 +73,13 @@ extension DaemonLink {
     }
 
     /// Runs a command a plugin's card offers, with nothing more than its name, as `hooray PLUGIN
-    /// COMMAND` does.
+    /// COMMAND` does; `requestID` for one that writes (kept in the spool, run once), `nil` for one
+    /// that only reads.
     ///
-    /// - Returns: What the plugin answered, for a terminal.
-    func runCardCommand(_ command: String, plugin: String, requestID: String) async throws(Problem) -> String {
-        try await self.command(command, plugin: plugin, values: [:], json: false, requestID: requestID).text
+    /// - Returns: What the plugin answered, for a terminal, and its warnings.
+    func runCardCommand(_ command: String, plugin: String, requestID: String?) async throws(Problem) -> [String] {
+        let reply = try await self.command(command, plugin: plugin, values: [:], json: false, requestID: requestID)
+        return ([reply.text] + reply.warnings).filter { !$0.isEmpty }
     }
 
     /// "I need help", as `hooray swap help` gives it: the top swaps in words, and the breathing guide.

@@ -14,6 +14,8 @@ final class NeedHelpDialog {
     /// The circle's size now, from 0 (settled) to 1 (full).
     private var fullness = 0.0
     private var finished = false
+    /// Runs once the dialog is closed.
+    var onClosed: @MainActor () -> Void = {}
 
     /// A dialog over `parent` with what hoorayd answered: the top swaps in words, and the guide.
     init(parent: Window, words: String, guide: TerminalGuide?) {
@@ -31,7 +33,10 @@ final class NeedHelpDialog {
         dialog.addResponse("close", label: localized("Back to my day"))
         dialog.defaultResponse = "close"
         dialog.closeResponse = "close"
-        dialog.onResponse { [weak self] _ in self?.finished = true }
+        dialog.onResponse { [weak self] _ in
+            self?.finished = true
+            self?.onClosed()
+        }
         if let guide { play(guide) }
     }
 

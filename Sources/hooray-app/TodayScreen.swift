@@ -42,6 +42,10 @@ final class TodayScreen {
     private var cardButtons: [Button] = []
     private var shownCards: [String: PluginCard] = [:]
     private let cardReadings = LatestReading()
+    /// The cards' commands running now, and the request ids of those whose outcome is unknown, by
+    /// "PLUGIN COMMAND".
+    private var runningCards: Set<String> = []
+    private var pendingCards: [String: String] = [:]
     /// The prep last put in the fields, and its day: the fields follow hoorayd's prep while they
     /// hold it (a prep changed in a terminal, a new day), not while the user types another.
     private var filledPrep: (day: String, items: [String])?
@@ -285,13 +289,16 @@ final class TodayScreen {
             let card = wanted[name]!
             let group = PreferencesGroup(title: card.title)
             group.details = card.text
-            let buttons = Box(.horizontal, spacing: 12)
+            // One under the other: a plugin's long labels side by side would widen the window.
+            let buttons = Box(.vertical, spacing: 6)
             for button in card.buttons {
-                let press = Button(label: button.label)
+                // The plugin's words as they are: no mnemonic taken from an underscore.
+                let press = Button(plainLabel: button.label)
                 press.addCSSClass("pill")
+                press.center()
                 press.onClicked { [unowned self, weak press] in
                     guard let press else { return }
-                    run(button.command, of: name, from: press)
+                    run(button, of: name, from: press)
                 }
                 buttons.append(press)
                 cardButtons.append(press)
@@ -303,19 +310,31 @@ final class TodayScreen {
         shownCards = wanted
     }
 
-    /// Runs a card's command, as `hooray PLUGIN COMMAND` does; what the plugin answers is said.
-    private func run(_ command: String, of plugin: String, from button: Button) {
-        button.isSensitive = false
+    /// Runs a card's command, as `hooray PLUGIN COMMAND` does; what the plugin answers is said. One
+    /// that writes is sent under a request id, the same again while its outcome is unknown, so
+    /// that hoorayd runs it once however often it is clicked.
+    private func run(_ button: PluginCard.Button, of plugin: String, from press: Button) {
+        let key = plugin + " " + button.command
+        guard !runningCards.contains(key) else { return }
+        runningCards.insert(key)
+        press.isSensitive = false
+        let id = button.writes ? (pendingCards[key] ?? Self.newRequestID()) : nil
+        pendingCards[key] = id
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
-                let said = try await link.runCardCommand(command, plugin: plugin, requestID: Self.newRequestID())
-                if !said.isEmpty { onNotice(said) }
+                let said = try await link.runCardCommand(button.command, plugin: plugin, requestID: id)
+                pendingCards[key] = nil
+                for line in said { onNotice(line) }
             } catch .alreadySaved {
                 // Done by an earlier try.
+                pendingCards[key] = nil
             } catch {
-                onProblem(error, localized("run %@", "\(plugin) \(command)"))
+                if case .refused = error { pendingCards[key] = nil }
+                let what = "\(plugin) \(button.command)"
+                onProblem(error, localized("run %@", what))
             }
-            button.isSensitive = true
+            runningCards.remove(key)
+            press.isSensitive = true
         }
     }
 
@@ -326,6 +345,7 @@ final class TodayScreen {
             do throws(DaemonLink.Problem) {
                 let help = try await link.needHelp()
                 let dialog = NeedHelpDialog(parent: window, words: help.words, guide: help.guide)
+                dialog.onClosed = { [weak self] in self?.helpDialog = nil }
                 helpDialog = dialog
                 dialog.present()
             } catch {

@@ -210,7 +210,7 @@ struct DesktopAppLiveTests {
             #expect(seen.prep == ["Oatmeal instead of a pastry", "Walk after lunch"], "\(context)")
             // I need help: the top swap and the breathing, which went on to its next step.
             let help = seen.helpLabels ?? []
-            #expect(help.contains("I need help"), "\(context)")
+            #expect(help.contains("Back to my day"), "the dialog opened: \(context)")
             #expect(
                 help.contains { $0.contains("Your top swap:") && $0.contains("1. Sparkling water instead of soda") },
                 "\(context)")

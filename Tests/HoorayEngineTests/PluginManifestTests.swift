@@ -200,7 +200,7 @@ struct BadManifest: Sendable, CustomStringConvertible {
             manifest.card
                 == PluginCard(
                     title: "Focus", text: "25 minutes, then a break.",
-                    buttons: [.init(label: "Start a session", command: "start")]))
+                    buttons: [.init(label: "Start a session", command: "start", writes: true)]))
     }
 
     static let hostileCorpus: [BadManifest] = [
@@ -326,6 +326,14 @@ struct BadManifest: Sendable, CustomStringConvertible {
                 "[[commands]]\nname = \"start\"\nsummary = \"Start.\"\n[card]\ntitle = \"F\"\n"
                     + String(repeating: "[[card.buttons]]\nlabel = \"Go\"\ncommand = \"start\"\n", count: 4)),
             place: "plugin.toml:20:", words: ["4 buttons", "at most 3"]),
+        BadManifest(
+            label: "a card's title with a direction override",
+            toml: PluginScratch.manifest("[card]\ntitle = \"Focus\\u202E\""),
+            place: "plugin.toml:7:", words: ["`title` holds a line break or control character (U+202E)", "one line"]),
+        BadManifest(
+            label: "a card's text on two lines",
+            toml: PluginScratch.manifest("[card]\ntitle = \"Focus\"\ntext = \"one\\ntwo\""),
+            place: "plugin.toml:8:", words: ["`text` holds a line break", "(U+000A)"]),
     ]
 
     @Test(arguments: hostileCorpus)

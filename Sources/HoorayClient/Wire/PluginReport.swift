@@ -89,11 +89,15 @@ public struct PluginCard: Codable, Sendable, Hashable {
     public struct Button: Codable, Sendable, Hashable {
         public var label: String
         public var command: String
+        /// Whether the command may change what is stored (its `writes`): a client then keeps it in
+        /// the spool under a request id, as `hooray` does.
+        public var writes: Bool
 
         /// Creates a button.
-        public init(label: String, command: String) {
+        public init(label: String, command: String, writes: Bool = true) {
             self.label = label
             self.command = command
+            self.writes = writes
         }
     }
 
