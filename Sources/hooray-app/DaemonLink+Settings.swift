@@ -71,24 +71,11 @@ extension DaemonLink {
         }
     }
 
-    /// Sends a request that writes nothing to the database and waits for its answer.
+    /// Sends a request that writes nothing to the database; refused, its words.
     private func control(_ request: ControlRequest) async throws(Problem) -> ControlResponse {
-        let environment = environment
-        let outcome: Result<ControlResponse, Problem> = await offMainThread {
-            do {
-                let paths = try HoorayPaths(environment: environment)
-                guard let response = try Self.send(request, paths: paths) else { return .failure(.notRunning) }
-                guard response.ok else {
-                    return .failure(.refused(field: response.invalidValue, message: self.words(of: response)))
-                }
-                return .success(response)
-            } catch let error as ControlError {
-                return .failure(.failed(error.message))
-            } catch {
-                return .failure(.failed("\(error)"))
-            }
-        }
-        return try outcome.get()
+        let response = try await exchange { _ in request }
+        guard response.ok else { throw .refused(field: response.invalidValue, message: words(of: response)) }
+        return response
     }
 
     /// A refusal in words: the file's errors, each where it is ("~/.config/hooray/hooray.toml, line

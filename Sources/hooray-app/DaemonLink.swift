@@ -257,26 +257,37 @@ final class DaemonLink: Sendable {
         -> CommandReply
     {
         let environment = environment
-        let outcome: Result<CommandReply, Problem> = await offMainThread {
+        let response = try await exchange { paths in
+            let invocation = CommandInvocation(
+                command: name, values: values, flags: flags, json: json,
+                environment: CommandEnvironment(
+                    timeZoneIdentifier: SystemTimeZone(environment: environment).current().identifier,
+                    dataDirectory: paths.dataDirectory, hostVersion: HoorayVersion.current))
+            return ControlRequest.command(plugin: plugin, invocation: invocation, requestID: requestID)
+        }
+        if response.ok, response.duplicate == true { throw .alreadySaved }
+        guard response.ok, let reply = response.reply else {
+            let message = response.message ?? "hoorayd refused the request without saying why"
+            // A photo hoorayd cannot keep is no usage mistake (its exit status is 1, not
+            // 64), so it is not marked as a refused value: its message names it first.
+            let field = response.invalidValue ?? (message.hasPrefix("--photo ") ? "--photo" : nil)
+            throw .refused(field: field, message: message)
+        }
+        return reply
+    }
+
+    /// Sends the request `make` builds to hoorayd, off GTK's thread, once the runtime folder is
+    /// checked, and returns its answer, ok or not.
+    func exchange(_ make: @escaping @Sendable (HoorayPaths) throws -> ControlRequest) async throws(Problem)
+        -> ControlResponse
+    {
+        let environment = environment
+        let outcome: Result<ControlResponse, Problem> = await offMainThread {
             do {
                 let paths = try HoorayPaths(environment: environment)
                 try paths.checkRuntimeDirectory()
-                let invocation = CommandInvocation(
-                    command: name, values: values, flags: flags, json: json,
-                    environment: CommandEnvironment(
-                        timeZoneIdentifier: SystemTimeZone(environment: environment).current().identifier,
-                        dataDirectory: paths.dataDirectory, hostVersion: HoorayVersion.current))
-                let request = ControlRequest.command(plugin: plugin, invocation: invocation, requestID: requestID)
-                guard let response = try Self.send(request, paths: paths) else { return .failure(.notRunning) }
-                if response.ok, response.duplicate == true { return .failure(.alreadySaved) }
-                guard response.ok, let reply = response.reply else {
-                    let message = response.message ?? "hoorayd refused the request without saying why"
-                    // A photo hoorayd cannot keep is no usage mistake (its exit status is 1, not
-                    // 64), so it is not marked as a refused value: its message names it first.
-                    let field = response.invalidValue ?? (message.hasPrefix("--photo ") ? "--photo" : nil)
-                    return .failure(.refused(field: field, message: message))
-                }
-                return .success(reply)
+                guard let response = try Self.send(try make(paths), paths: paths) else { return .failure(.notRunning) }
+                return .success(response)
             } catch let error as ControlError {
                 return .failure(.failed(error.message))
             } catch {
@@ -391,7 +402,7 @@ final class DaemonLink: Sendable {
     }
 
     /// Runs `work` on a thread of its own and waits for it without holding the caller's thread.
-    func offMainThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    private func offMainThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: work()) }
         }

@@ -375,15 +375,20 @@ def again(hooray, name, why, note):
     return seen
 
 
-def calendar_image(other_than=None):
-    """The month's calendar on screen: an image named "Calendar of MONTH", other than `other_than`."""
+def image_named(prefix, other_than=None):
+    """An image on screen (a picture the app draws) whose name starts with `prefix`, other than `other_than`."""
     def find():
-        for found in app().findChildren(lambda n: n.roleName == "image" and n.name.startswith("Calendar of "),
+        for found in app().findChildren(lambda n: n.roleName == "image" and n.name.startswith(prefix),
                                         showingOnly=False):
             if on_screen(found) and found.name != other_than:
                 return found
         return None
     return find
+
+
+def calendar_image(other_than=None):
+    """The month's calendar on screen: an image named "Calendar of MONTH", other than `other_than`."""
+    return image_named("Calendar of ", other_than)
 
 
 def toggle_named(name):
@@ -446,12 +451,7 @@ def today(hooray, clock):
     """Today: logs tonight's swap and waits for the sprout and the streak, saves a Night Prep of two
     swaps, then moves hoorayd's clock (CLOCK, libfaketime's file) to the next morning and waits for
     them under "From last night:"."""
-    def sprout():
-        for found in app().findChildren(lambda n: n.roleName == "image" and n.name.startswith("Your sprout"),
-                                        showingOnly=False):
-            if on_screen(found):
-                return found
-        return None
+    sprout = image_named("Your sprout")
     wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
     wait_for('"Today" view switcher button', switcher_button("Today")).doActionNamed("click")
     # hoorayd's reading first: until it comes, the sprout is only the window's own.
