@@ -13,7 +13,7 @@ BIN          := .build/debug
 RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev bubblewrap \
                 libgtk-4-dev libadwaita-1-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
-                libglib2.0-bin python3-dogtail at-spi2-core x11-utils gettext
+                libglib2.0-bin python3-dogtail at-spi2-core x11-utils gettext xclip
 
 # At most this many tests run at once. Every end-to-end test starts its own dbus-daemon, and each
 # takes one of the user's inotify instances (128 by default, fs.inotify.max_user_instances): with
@@ -70,7 +70,7 @@ pot: test-deps
 
 # Every screen of the window, light and dark, as docs/screenshots/*.png: the debug build against a real
 # hoorayd in a temporary world, on an X server of its own (scripts/screenshots.py says which screens).
-SCREENSHOT_PKGS := imagemagick optipng
+SCREENSHOT_PKGS := imagemagick optipng fonts-noto-color-emoji
 
 screenshots: build test-deps
 	@./scripts/install-deps $(SCREENSHOT_PKGS)

@@ -17,6 +17,12 @@ of one line); GTK's animations and the caret's blinking are off. Screens:
   time-sheet      "When did it happen?" over it (the whole screen: the sheet is a window of its own)
   habit           a habit opened from Habits: its month's calendar and milestones
   habit-edit      its Edit dialog over it (the whole screen)
+  recovery-insights
+                  Recovery's whole dashboard, the window made tall: this week, the recovery-time trend
+  recovery-plan   a rejection's 5-minute plan, opened from its Plan button
+  recovery-templates
+                  the response templates for it, the fitting one first
+  recovery-log    Log a rejection, the slider moved and a note typed
   praise          the Praise view after saving it
   settings        Settings, over it
   quick           `hooray-app --quick`, something typed
@@ -55,7 +61,8 @@ PRAISE = "Something good happened, and you made it happen."
 # Habits: name, the days done before today (from its start, that many days ago), and whether today too.
 HABITS = [("Read 10 pages", 5, False), ("Stretch", 0, True)]
 # Views whose reading shows in a label: the label's test.
-READ = {"Today": lambda labels: any("in a row" in label for label in labels)}
+READ = {"Today": lambda labels: any("in a row" in label for label in labels),
+        "Recovery": lambda labels: "Still healing" in labels}
 # The first habit's "remember why".
 WHY = "To become wiser and calmer."
 DEADLINE = 30.0
@@ -83,7 +90,7 @@ class Desktop:
         self.world = world
         # Xvfb picks a free display and says which on its standard output once it is ready.
         self.xvfb = subprocess.Popen(
-            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], stdin=subprocess.DEVNULL,
+            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x1700x24", "-nolisten", "tcp"], stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=open(world.logs / "xvfb.log", "wb"))
         number = self.xvfb.stdout.readline().decode().strip()
         if not number.isdigit():
@@ -183,6 +190,20 @@ class Shooter:
         return list(dict.fromkeys(n.name for n in self.nodes("page tab")))
 
 
+def resize_window(title, width, height):
+    """Resizes the X window titled `title`, as a user dragging its edge would (no window manager here)."""
+    import ctypes
+    found = subprocess.run(["xwininfo", "-name", title], capture_output=True, text=True, check=True).stdout
+    window = int(re.search(r"Window id: (0x[0-9a-f]+)", found).group(1), 16)
+    x11 = ctypes.cdll.LoadLibrary("libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    display = ctypes.c_void_p(x11.XOpenDisplay(None))
+    x11.XResizeWindow(display, ctypes.c_ulong(window), ctypes.c_uint(width), ctypes.c_uint(height))
+    x11.XFlush(display)
+    x11.XCloseDisplay(display)
+    time.sleep(1.0)  # Laid out again at that size.
+
+
 def on_screen(node):
     while node is not None and node.roleName != "application":
         if not node.visible:
@@ -214,6 +235,27 @@ def with_moments(shooter):
     shooter.shoot("habit-edit", title="root")
     shooter.first("push button", "Cancel", sensitive=True).doActionNamed("click")
     shooter.first("push button", "Back to your habits", sensitive=True).doActionNamed("click")
+    # Recovery: its dashboard further down (the trend), a rejection's plan, the templates, and Quick Log.
+    shooter.first("page tab", "Recovery").doActionNamed("click")
+    shooter.first("image", "Recovery time, week by week")
+    # The whole dashboard at once: the window as tall as it is (the screen is tall enough).
+    resize_window("Hooray", 480, 1640)
+    shooter.shoot("recovery-insights")
+    resize_window("Hooray", 480, 560)
+    plan = shooter.first(None, "Plan for \U0001F494 Dating \u00b7 7/10 \U0001F623")
+    plan.doActionNamed("click")
+    shooter.first("push button", "I'm okay now", sensitive=True)
+    shooter.shoot("recovery-plan")
+    shooter.first("push button", "Words for a reply: After Being Ghosted").doActionNamed("click")
+    shooter.first("push button", "Copy \u201cAfter Being Ghosted\u201d")
+    shooter.shoot("recovery-templates")
+    shooter.first("push button", "Back", sensitive=True).doActionNamed("click")
+    shooter.first("push button", "Back to your resilience", sensitive=True).doActionNamed("click")
+    shooter.first("push button", "Log a rejection", sensitive=True).doActionNamed("click")
+    shooter.first("slider", "How much did this hurt?").queryValue().currentValue = 7.0
+    shooter.first("text", "Quick note (optional)").text = "No reply after the second interview"
+    shooter.shoot("recovery-log")
+    shooter.first("push button", "Cancel", sensitive=True).doActionNamed("click")
     shooter.first("page tab", views[0]).doActionNamed("click")
     shooter.first("push button", "I Did a Thing", sensitive=True).doActionNamed("click")
     field = shooter.first("text", "What did you do?")
@@ -273,6 +315,14 @@ def seed_habits(world, hooray):
             world.run([hooray, "habit", "done", name])
 
 
+def seed_rejections(world, hooray):
+    """A job rejection three days ago, said okay since, and a dating one two hours ago; today's check-in."""
+    world.run([hooray, "reject", "--type", "job", "--impact", "6", "--ago", "3d", "They went with another candidate"])
+    world.run([hooray, "recovery", "okay"])
+    world.run([hooray, "reject", "--type", "dating", "--impact", "7", "--ago", "2h", "No reply since Friday"])
+    world.run([hooray, "recovery", "checkin", "good"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin-dir", default=str(REPO_ROOT / ".build" / "debug"))
@@ -315,6 +365,7 @@ def main():
             seed_habits(world, binaries / "hooray")
             world.run([binaries / "hooray", "swap", "Sparkling water instead of soda"])
             world.run([binaries / "hooray", "swap", "prep", "Oatmeal instead of a pastry", "Walk after lunch"])
+            seed_rejections(world, binaries / "hooray")
             desktop.drive("moments", binaries / "hooray-app", output, scheme)
             daemon.stop()
             daemon = None

@@ -101,7 +101,8 @@ extension RecoveryPlugin {
                         name: "type", valueName: "type", help: "The plan for a kind of rejection instead.",
                         choices: Self.typeChoices)
                 ],
-                examples: ["hooray recovery plan", "hooray recovery plan --type job"], writes: false),
+                examples: ["hooray recovery plan", "hooray recovery plan --type job"], offersJSON: true,
+                writes: false),
             CommandSpec(
                 name: "dashboard", summary: "Your resilience: score, this week's reality, patterns and trends.",
                 options: [.init(name: "weeks", valueName: "n", help: "Weeks of recovery-time trend (default 8).")],
@@ -293,22 +294,29 @@ extension RecoveryPlugin {
 
     /// `hooray recovery plan [ID] [--type T]`.
     func planCommand(_ command: CommandInvocation, context: PluginContext) async throws -> CommandReply {
-        let situation: RecoverySituation
-        if let given = command.value("type") {
-            situation = RecoverySituation(type: try RejectionType.parse(given), note: nil)
-        } else if let id = command.value("id") {
-            situation = RecoverySituation(
-                try await context.records(of: Rejection.self).find(idPrefix: id, listedBy: "`hooray recovery list`"))
-        } else if let latest = try await context.records(of: Rejection.self).all().max(by: { $0.loggedAt < $1.loggedAt }
-        ) {
-            situation = RecoverySituation(latest)
-        } else {
-            situation = RecoverySituation(type: .other, note: nil)
-        }
+        let book = context.records(of: Rejection.self)
+        let rejection: Rejection? =
+            if command.value("type") != nil {
+                nil
+            } else if let id = command.value("id") {
+                try await book.find(idPrefix: id, listedBy: "`hooray recovery list`")
+            } else {
+                try await book.all().max(by: { $0.loggedAt < $1.loggedAt })
+            }
+        let situation =
+            if let given = command.value("type") {
+                RecoverySituation(type: try RejectionType.parse(given), note: nil)
+            } else if let rejection {
+                RecoverySituation(rejection)
+            } else {
+                RecoverySituation(type: .other, note: nil)
+            }
         let title = "\(situation.type.emoji) \(RecoveryCopy.title(for: situation))"
         let lines =
             [title, ""] + RecoveryCopy.planLines(for: situation) + [RecoveryCopy.templateLine(for: situation)]
-        return .text(lines.joined(separator: "\n"))
+        return CommandReply(
+            text: lines.joined(separator: "\n"),
+            json: try JSONValue(encoding: RecoveryPlanView(situation, rejection: rejection)))
     }
 }
 

@@ -28,6 +28,11 @@ public final class Box: Widget {
         gtk_box_remove(box, child.widget)
     }
 
+    /// Gives every child the same room, as a row of buttons of one kind has.
+    public func setHomogeneous(_ homogeneous: Bool) {
+        gtk_box_set_homogeneous(box, homogeneous ? 1 : 0)
+    }
+
     private var box: UnsafeMutablePointer<GtkBox> {
         UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkBox.self)
     }

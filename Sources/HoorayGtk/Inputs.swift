@@ -160,3 +160,42 @@ private func setTextProperty(of object: UnsafeMutablePointer<GObject>, _ name: S
     g_object_set_property(object, name, &value)
     g_value_unset(&value)
 }
+
+/// A slider for a whole number in a range (`GtkScale`), such as how much something hurt from 1 to 10:
+/// dragged, or stepped with the arrow keys. Screen readers know it as a slider with its value.
+@MainActor
+public final class Scale: Widget {
+    /// A slider across, from `minimum` to `maximum` in steps of 1, at `value`, with a mark at each end.
+    public init(minimum: Int, maximum: Int, value: Int) {
+        super.init(
+            constructed: gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, Double(minimum), Double(maximum), 1))
+        gtk_scale_set_digits(scale, 0)
+        gtk_scale_set_draw_value(scale, 0)
+        gtk_range_set_round_digits(range, 0)
+        gtk_range_set_increments(range, 1, 1)
+        for end in [minimum, maximum] {
+            gtk_scale_add_mark(scale, Double(end), GTK_POS_BOTTOM, String(end))
+        }
+        self.value = value
+    }
+
+    /// The whole number it is at.
+    public var value: Int {
+        get { Int(gtk_range_get_value(range).rounded()) }
+        set { gtk_range_set_value(range, Double(newValue)) }
+    }
+
+    /// Runs `action` each time the value changes, dragged, stepped or set.
+    @discardableResult
+    public func onChanged(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        connect("value-changed", action)
+    }
+
+    private var scale: UnsafeMutablePointer<GtkScale> {
+        UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkScale.self)
+    }
+
+    private var range: UnsafeMutablePointer<GtkRange> {
+        UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkRange.self)
+    }
+}

@@ -109,6 +109,12 @@ public final class ToggleButton: Widget {
         set { gtk_toggle_button_set_active(toggle, newValue ? 1 : 0) }
     }
 
+    /// Makes it one of a group of which one at most is pressed, as radio buttons are: pressing it lets
+    /// go of the one pressed before.
+    public func join(_ other: ToggleButton) {
+        gtk_toggle_button_set_group(toggle, other.toggle)
+    }
+
     /// The icon shown, such as `"starred-symbolic"`.
     public func setIcon(_ iconName: String) {
         gtk_button_set_icon_name(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkButton.self), iconName)

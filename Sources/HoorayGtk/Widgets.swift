@@ -71,6 +71,12 @@ open class Widget: GObjectReference {
         gtk_widget_set_margin_end(widget, Int32(pixels))
     }
 
+    /// Puts `text` on the desktop's clipboard, as Ctrl+C would: the display's clipboard, which the app
+    /// holds until something else is copied.
+    public func copyToClipboard(_ text: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text)
+    }
+
     /// Gives the widget the keyboard focus.
     public func grabFocus() {
         _ = gtk_widget_grab_focus(widget)

@@ -210,4 +210,24 @@ enum DateNames {
     static var weekdays: [String] { DateFormatter().standaloneWeekdaySymbols }
     /// "Sun", "Mon", …
     static var shortWeekdays: [String] { DateFormatter().shortStandaloneWeekdaySymbols }
+
+    /// A local day, `YYYY-MM-DD`, at noon in this computer's zone; `nil` when it is not one.
+    static func date(_ day: String) -> Date? {
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return Calendar.current.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12))
+    }
+
+    /// A day's number in its month, such as "18".
+    static func dayOfMonth(_ day: String) -> String {
+        day.split(separator: "-").last.flatMap { Int($0) }.map(String.init) ?? day
+    }
+
+    /// Two local days as the user's language writes a span of days, such as "Nov 18 – 24".
+    static func range(from: String, through: String) -> String {
+        guard let start = date(from), let end = date(through) else { return "\(from) – \(through)" }
+        let formatter = DateIntervalFormatter()
+        formatter.dateTemplate = "MMMd"
+        return formatter.string(from: start, to: end)
+    }
 }

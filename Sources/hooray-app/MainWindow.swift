@@ -1,7 +1,7 @@
 import Foundation
 import HoorayGtk
 
-/// The window, titled "Hooray": Home, Moments, Journey and Habits, switched in the header bar (at the bottom of a
+/// The window, titled "Hooray": Home, Moments, Journey, Habits, Today and Recovery, switched in the header bar (at the bottom of a
 /// narrow window); Log a moment and Praise over them; the page for a hoorayd that is not running;
 /// and toasts for what went wrong. Ctrl+N starts a new moment from anywhere in the window, Ctrl+F
 /// searches the moments.
@@ -22,6 +22,7 @@ final class MainWindow {
     private let journey: JourneyScreen
     private let habits: HabitsScreen
     private let today: TodayScreen
+    private let recovery: RecoveryScreen
     private let notRunning = NotRunningScreen()
     /// Opens Moments' search: in the header bar while the views show.
     private let search = Button(iconName: "system-search-symbolic", name: localized("Search your moments"))
@@ -44,11 +45,14 @@ final class MainWindow {
         journey = JourneyScreen(link: link)
         habits = HabitsScreen(link: link, window: window)
         today = TodayScreen(link: link, window: window)
+        recovery = RecoveryScreen(link: link, window: window)
         views.add(home.root, name: "home", title: localized("Home"), iconName: "go-home-symbolic")
         views.add(moments.root, name: "moments", title: localized("Moments"), iconName: "view-list-symbolic")
         views.add(journey.root, name: "journey", title: localized("Journey"), iconName: "document-open-recent-symbolic")
         views.add(habits.root, name: "habits", title: localized("Habits"), iconName: "object-select-symbolic")
         views.add(today.root, name: "today", title: localized("Today"), iconName: "weather-clear-symbolic")
+        views.add(
+            recovery.root, name: "recovery", title: localized("Recovery"), iconName: "emblem-favorite-symbolic")
         views.expand(horizontally: true, vertically: true)
         switcher = ViewSwitcherTitle(stack: views, title: "Hooray")
         bottomSwitcher = ViewSwitcherBar(stack: views)
@@ -83,6 +87,8 @@ final class MainWindow {
         habits.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         today.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         today.onNotice = { [unowned self] note in toast(note) }
+        recovery.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
+        recovery.onNotice = { [unowned self] note in toast(note) }
         journey.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         log.onCancel = { [unowned self] in
             log.finishDraft()
@@ -288,6 +294,7 @@ final class MainWindow {
         case "journey": journey.refresh()
         case "habits": habits.refresh()
         case "today": today.refresh()
+        case "recovery": recovery.refresh()
         default: break
         }
     }

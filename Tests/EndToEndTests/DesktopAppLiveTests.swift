@@ -141,6 +141,51 @@ struct DesktopAppLiveTests {
     }
 
     @Test(
+        "Recovery: a rejection logged with the impact slider shows its plan; I'm okay now changes the dashboard; a template is copied, a check-in and the challenge done"
+    )
+    func aRejectionLoggedWithTheSliderShowsItsPlanAndOkayChangesTheDashboard() async throws {
+        try await HoorayFixture.with { fixture in
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let note = "They went with another candidate"
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["recovery", HoorayFixture.binDirectory + "/hooray", note])
+            await daemon.stop()
+            await server.stop()
+            #expect(seen.error == nil, "\(context)")
+            #expect(seen.scoreBefore?.hasPrefix("Resilience Score: ") == true, "\(context)")
+            #expect(
+                (seen.beforeLabels ?? []).contains(
+                    "Nothing logged yet. When a rejection stings, log it in 30 seconds."), "\(context)")
+            // The slider's face follows it, as the seed's.
+            #expect((seen.logLabels ?? []).contains("How much did this hurt? 8/10 😣"), "\(context)")
+            // Logged as chosen: the kind, the slider's value and the note.
+            let logged = seen.logged?.first
+            #expect(logged?.type == "job" && logged?.impact == 8 && logged?.note == note, "\(context)")
+            #expect(seen.logged?.count == 1, "\(context)")
+            // The plan fits what the note says happened: a "no" from a job, with its template.
+            let plan = seen.planLabels ?? []
+            #expect(plan.contains("💼 Another 'No'? Let's Rebuild Your Confidence"), "\(context)")
+            #expect(plan.contains("✓ Apply to 2 more positions today"), "\(context)")
+            #expect(plan.contains("Words for a reply: Responding to Rejection"), "\(context)")
+            #expect((seen.okayLabels ?? []).contains { $0.hasPrefix("Glad you're okay. 💼 Job · 8/10") }, "\(context)")
+            // The dashboard changed: a faster recovery raises the score, this week has one said okay.
+            #expect(seen.scoreAfter != nil && seen.scoreAfter != seen.scoreBefore, "\(context)")
+            let after = seen.afterLabels ?? []
+            #expect(after.contains("1 of 1") && after.contains("Average time to okay"), "\(context)")
+            #expect(after.contains("You said you're okay about every rejection you logged. 🌱"), "\(context)")
+            // The template fitting the note first, its words on the clipboard.
+            #expect(seen.copiedButton == "Copy “Responding to Rejection”", "\(context)")
+            #expect(
+                seen.clipboard?.hasPrefix("Thank you for letting me know. While I'm disappointed") == true, "\(context)"
+            )
+            #expect(seen.dashboard?.todayCheckIn?.mood == "good", "\(context)")
+            #expect(seen.dashboard?.streaks.challenge == 1, "\(context)")
+            #expect(seen.dashboard?.thisWeek.recovered == 1 && seen.dashboard?.thisWeek.total == 1, "\(context)")
+        }
+    }
+
+    @Test(
         "Settings: a switch is one changed line in hooray.toml, comments kept, applied by the running hoorayd at once; a bad time and a file broken by hand are named, the file untouched"
     )
     func aSettingChangedInTheWindowIsOneLineOfHoorayTOML() async throws {

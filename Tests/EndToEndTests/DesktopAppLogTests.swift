@@ -167,7 +167,9 @@ struct DesktopAppLogTests {
             await daemon.stop()
             await server.stop()
             #expect(
-                seen.visited == ["Home", "Moments", "Journey", "Habits", "Log a moment", "When did it happen?"],
+                seen.visited == [
+                    "Home", "Moments", "Journey", "Habits", "Today", "Recovery", "Log a moment", "When did it happen?",
+                ],
                 "\(context)")
             #expect(seen.unnamed == [], "\(context)")
         }
@@ -189,7 +191,9 @@ struct DesktopAppLogTests {
             await daemon.stop()
             await server.stop()
             #expect(seen.frameWidth == 360, "\(context)")
-            #expect(seen.visited == ["Home", "Moments", "Journey", "Habits", "Log a moment"], "\(context)")
+            #expect(
+                seen.visited == ["Home", "Moments", "Journey", "Habits", "Today", "Recovery", "Log a moment"],
+                "\(context)")
             #expect(seen.overflowing == [], "\(context)")
             // The controls were there to measure: the bottom switcher's tabs, each view's buttons, Log's fields.
             let measured = seen.measured ?? []

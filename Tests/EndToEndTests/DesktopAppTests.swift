@@ -81,6 +81,44 @@ struct DesktopAppTests {
         var cardLabels: [String]?
         var helpLabels: [String]?
         var answeredLabels: [String]?
+        var scoreBefore: String?
+        var logLabels: [String]?
+        var planLabels: [String]?
+        var logged: [LoggedRejection]?
+        var okayLabels: [String]?
+        var scoreAfter: String?
+        var afterLabels: [String]?
+        var templatesLabels: [String]?
+        var copiedButton: String?
+        var clipboard: String?
+        var checkedLabels: [String]?
+        var dashboard: RecoveryDashboard?
+
+        /// A rejection as `hooray recovery list --json` listed it after the window logged it.
+        struct LoggedRejection: Decodable {
+            var type: String
+            var impact: Int
+            var note: String?
+            var recoveredAt: String?
+        }
+
+        /// `hooray recovery --json` after the window's check-in and challenge.
+        struct RecoveryDashboard: Decodable {
+            struct Week: Decodable {
+                var total: Int
+                var recovered: Int
+            }
+            struct CheckIn: Decodable {
+                var mood: String
+            }
+            struct Streaks: Decodable {
+                var challenge: Int
+                var checkIn: Int
+            }
+            var thisWeek: Week
+            var todayCheckIn: CheckIn?
+            var streaks: Streaks
+        }
 
         /// A habit as `hooray habit list --json` listed it after the window edited it.
         struct EditedHabit: Decodable {
@@ -149,6 +187,18 @@ struct DesktopAppTests {
             case cardLabels = "card_labels"
             case helpLabels = "help_labels"
             case answeredLabels = "answered_labels"
+            case scoreBefore = "score_before"
+            case logLabels = "log_labels"
+            case planLabels = "plan_labels"
+            case logged
+            case okayLabels = "okay_labels"
+            case scoreAfter = "score_after"
+            case afterLabels = "after_labels"
+            case templatesLabels = "templates_labels"
+            case copiedButton = "copied_button"
+            case clipboard
+            case checkedLabels = "checked_labels"
+            case dashboard
         }
     }
 

@@ -192,7 +192,7 @@ struct SafeTextTests {
                     "rejection",
                     "checkIn", "prep", "swap", "swapHistory", "swapsToday", "inspiration", "plugin", "pluginDetail",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
-                    "recoveryDashboard", "challenge", "templates", "swapEntry", "about", "configCheck",
+                    "recoveryDashboard", "recoveryPlan", "challenge", "templates", "swapEntry", "about", "configCheck",
                     "configProblem", "configFile", "configValue", "aiTest",
                 ])
         try await HoorayFixture.with { fixture in
@@ -235,6 +235,8 @@ struct SafeTextTests {
             try await record("rejection", ["recovery", "list", "--json"])
             try await record("rejection", ["recovery", "okay", "--json"])
             try await record("checkIn", ["recovery", "checkin", "good", "--json"])
+            try await record("recoveryPlan", ["recovery", "plan", "--json"])
+            try await record("recoveryPlan", ["recovery", "plan", "--type", "job", "--json"])
             try await record("recoveryDashboard", ["recovery", "--json"])
             try await record("recoveryDashboard", ["recovery", "dashboard", "--weeks", "2", "--json"])
             try await record("challenge", ["challenge", "--json"])

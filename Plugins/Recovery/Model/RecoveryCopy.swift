@@ -1,5 +1,6 @@
 import Foundation
 import HoorayKit
+import HoorayText
 
 /// The words of the recovery plugin, from seed 002 (ResilientMe) and in its voice: warm, never
 /// shaming, never pressing.
@@ -153,12 +154,6 @@ public enum RecoveryCopy {
 
     /// A face for how much a rejection hurt, 1–10, for the impact question and lists.
     public static func face(forImpact impact: Int) -> String {
-        switch impact {
-        case ...2: "🙂"
-        case 3...4: "😕"
-        case 5...6: "😟"
-        case 7...8: "😣"
-        default: "😭"
-        }
+        ImpactFaces.face(forImpact: impact)
     }
 }

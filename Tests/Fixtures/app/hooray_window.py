@@ -46,6 +46,16 @@ Usage:
                                 was listed] too
                                 Then opens NAME ("Show NAME") and waits for its calendar to tell the day it
                                 started again: "calendar_days", the calendar's description.
+  hooray_window.py recovery HOORAY NOTE
+                                opens Recovery, clicks "Log a rejection", picks "💼 Job", sets the "How much did
+                                this hurt?" slider to 8, types NOTE and clicks "Log Rejection", waiting for the
+                                plan; opens its words for a reply and copies the first template (read back with
+                                xclip); clicks "I'm okay now" and "Back to your resilience", waiting for the score
+                                ring and "This Week's Reality" to change; checks in "🙂 Good" and marks today's challenge done. Prints
+                                {"score_before", "before_labels", "log_labels", "plan_labels", "logged" (`HOORAY
+                                recovery list --json`), "okay_labels", "score_after", "after_labels",
+                                "templates_labels", "copied_button", "clipboard", "checked_labels", "dashboard"
+                                (`HOORAY recovery --json`)}
   hooray_window.py calendar HOORAY NAME
                                 opens Habits and NAME ("Show NAME"), reads its calendar (an image named "Calendar
                                 of MONTH YEAR", described day by day), runs `HOORAY habit done NAME` and waits for
@@ -508,6 +518,64 @@ def card(title, text, button, answer):
     return seen
 
 
+def recovery(hooray, note):
+    """Recovery: logs a job rejection with the impact slider at 8 and NOTE, waits for its plan, says
+    "I'm okay now" and waits for the dashboard to change; copies a response template; checks in
+    feeling good; marks today's challenge done."""
+    score = image_named("Resilience Score")
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Recovery" view switcher button', switcher_button("Recovery")).doActionNamed("click")
+    wait_for("the dashboard read", lambda: True if "Still healing" in shown_labels() else None)
+    seen = {"score_before": wait_for("the score ring", score).name, "before_labels": shown_labels()}
+    wait_for('"Log a rejection" button', shown("push button", "Log a rejection", sensitive=True)).doActionNamed("click")
+    wait_for('"\U0001F4BC Job" toggle', toggle_named("\U0001F4BC Job")).doActionNamed("click")
+    slider = wait_for('"How much did this hurt?" slider', shown("slider", "How much did this hurt?"))
+    slider.queryValue().currentValue = 8.0
+    wait_for("the slider's face", lambda: True if "How much did this hurt? 8/10 \U0001F623" in shown_labels() else None)
+    seen["log_labels"] = shown_labels()
+    wait_for('"Quick note (optional)" field', shown("text", "Quick note (optional)")).text = note
+    wait_for('"Log Rejection" button', shown("push button", "Log Rejection", sensitive=True)).doActionNamed("click")
+    wait_for("the plan", lambda: True if "5-Minute Recovery Plan:" in shown_labels() else None)
+    seen["plan_labels"] = shown_labels()
+    seen["logged"] = json.loads(subprocess.run([hooray, "recovery", "list", "--json"], capture_output=True,
+                                               text=True).stdout)
+    # Words for a reply, copied.
+    wait_for('"Words for a reply" button', lambda: next(
+        (n for n in app().findChildren(lambda n: n.roleName == "push button" and n.name.startswith("Words for a reply"),
+                                       showingOnly=False) if on_screen(n)), None)).doActionNamed("click")
+    copy = wait_for('a template\'s "Copy" button', lambda: next(
+        (n for n in app().findChildren(lambda n: n.roleName == "push button" and n.name.startswith("Copy \u201c"),
+                                       showingOnly=False) if on_screen(n)), None))
+    seen["templates_labels"] = shown_labels()
+    seen["copied_button"] = copy.name
+    copy.doActionNamed("click")
+    wait_for("the copy said", lambda: True if any("is on the clipboard" in label for label in shown_labels()) else None)
+    seen["clipboard"] = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True, text=True,
+                                       timeout=10).stdout
+    wait_for('"Back" button', shown("push button", "Back")).doActionNamed("click")
+    wait_for("the plan again", lambda: True if "5-Minute Recovery Plan:" in shown_labels() else None)
+    # The dashboard is read again under the plan: this week has one rejection, not yet okay.
+    wait_for('"I\'m okay now" button', shown("push button", "I'm okay now", sensitive=True)).doActionNamed("click")
+    wait_for("hoorayd's answer", lambda: True if any(label.startswith("Glad you're okay.") for label in shown_labels())
+             else None)
+    seen["okay_labels"] = shown_labels()
+    wait_for('"Back to your resilience" button', shown("push button", "Back to your resilience")).doActionNamed("click")
+    wait_for("the dashboard changed", lambda: True if "Average time to okay" in shown_labels() and score() and
+             score().name != seen["score_before"] else None)
+    seen["score_after"] = score().name
+    seen["after_labels"] = shown_labels()
+    # The check-in and today's challenge.
+    wait_for('"\U0001F642 Good" button', shown("push button", "\U0001F642 Good", sensitive=True)).doActionNamed("click")
+    wait_for("the check-in shown", lambda: True if any(label.startswith("Checked in today: \U0001F642 Good")
+                                                      for label in shown_labels()) else None)
+    wait_for('"Done" button', shown("push button", "Done", sensitive=True)).doActionNamed("click")
+    wait_for("the challenge done", lambda: True if any(label.startswith("Done \u2713") for label in shown_labels())
+             else None)
+    seen["checked_labels"] = shown_labels()
+    seen["dashboard"] = json.loads(subprocess.run([hooray, "recovery", "--json"], capture_output=True, text=True).stdout)
+    return seen
+
+
 def calendar(hooray, name):
     """Opens NAME, reads its month, watches a tick from a terminal land in it, steps a month back and
     forth, and edits its rhythm and reminder: no day chosen, then a time hoorayd refuses, then good ones."""
@@ -757,7 +825,7 @@ def unnamed_controls(page):
 def unnamed():
     wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
     seen = {"unnamed": unnamed_controls("Home"), "visited": ["Home"]}
-    for view in ("Moments", "Journey", "Habits"):
+    for view in ("Moments", "Journey", "Habits", "Today", "Recovery"):
         wait_for('"%s" view switcher button' % view, switcher_button(view)).doActionNamed("click")
         time.sleep(1.0)  # The view read from hoorayd and drawn.
         seen["unnamed"] += unnamed_controls(view)
@@ -854,7 +922,7 @@ def narrow(width):
     measured = []
     seen = {"frame_width": x_width("Hooray"), "overflowing": overflowing("Home", frame, measured), "visited": ["Home"],
             "measured": measured}
-    for view in ("Moments", "Journey", "Habits"):
+    for view in ("Moments", "Journey", "Habits", "Today", "Recovery"):
         wait_for('"%s" view switcher button' % view, switcher_button(view)).doActionNamed("click")
         time.sleep(1.0)
         seen["overflowing"] += overflowing(view, frame, measured)
@@ -891,6 +959,8 @@ elif sys.argv[1] == "today":
     print(json.dumps(today(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "card":
     print(json.dumps(card(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
+elif sys.argv[1] == "recovery":
+    print(json.dumps(recovery(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "calendar":
     print(json.dumps(calendar(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "details":
