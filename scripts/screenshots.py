@@ -25,6 +25,8 @@ of one line); GTK's animations and the caret's blinking are off. Screens:
   recovery-log    Log a rejection, the slider moved and a note typed
   praise          the Praise view after saving it
   settings        Settings, over it
+  settings-data   its Your data page: the anonymous id, export and import, delete my data
+  settings-about  its About page: the version, where the data is, the crisis note
   quick           `hooray-app --quick`, something typed
   first-run       Home with no moment logged yet
   <view>-empty    each page of the view switcher other than Home, with nothing logged
@@ -252,6 +254,8 @@ def with_moments(shooter):
     shooter.first("push button", "Back", sensitive=True).doActionNamed("click")
     shooter.first("push button", "Back to your resilience", sensitive=True).doActionNamed("click")
     shooter.first("push button", "Log a rejection", sensitive=True).doActionNamed("click")
+    # GTK 4.8 tells some toggle buttons as push buttons.
+    next(n for n in shooter.nodes(None, "\U0001F4BC Job") if n.roleName.endswith("button")).doActionNamed("click")
     shooter.first("slider", "How much did this hurt?").queryValue().currentValue = 7.0
     shooter.first("text", "Quick note (optional)").text = "No reply after the second interview"
     shooter.shoot("recovery-log")
@@ -274,6 +278,15 @@ def with_moments(shooter):
     shooter.first("push button", "Settings", sensitive=True).doActionNamed("click")
     shooter.first(None, "Water plugin")
     shooter.shoot("settings", title="Settings")
+    shooter.first("page tab", "Your data").doActionNamed("click")
+    shooter.first("push button", "Export everything")
+    wait_for("the anonymous id", lambda: True if "Your anonymous id, in a file" in shooter.labels() or
+             "Your anonymous id, in your keyring" in shooter.labels() else None)
+    shooter.shoot("settings-data", title="Settings")
+    shooter.first("page tab", "About").doActionNamed("click")
+    wait_for("the crisis note", lambda: True if any(label.startswith("Hooray is not a crisis service")
+                                                    for label in shooter.labels()) else None)
+    shooter.shoot("settings-about", title="Settings")
     shooter.close()
     shooter.open("--quick")
     field = shooter.first("text", "What did you do?")

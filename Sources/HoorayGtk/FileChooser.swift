@@ -45,6 +45,18 @@ public final class FileChooser: GObjectReference {
         }
     }
 
+    /// A chooser over `parent` for where to save a new file, titled `title`, its name field holding
+    /// `suggestedName`, whose button to save says `accept` (such as "_Export"). GTK asks before a file
+    /// chosen there is replaced.
+    public init(savingTitle title: String, parent: Window, accept: String, suggestedName: String) {
+        let native = gtk_file_chooser_native_new(
+            title, UnsafeMutableRawPointer(parent.object).assumingMemoryBound(to: GtkWindow.self),
+            GTK_FILE_CHOOSER_ACTION_SAVE, accept, "_Cancel")
+        super.init(owning: UnsafeMutableRawPointer(native!))
+        gtk_native_dialog_set_modal(nativeDialog, 1)
+        gtk_file_chooser_set_current_name(chooser, suggestedName)
+    }
+
     /// Shows the chooser; `chosen` runs once with the paths of the files the user chose, or with
     /// none when they cancelled (files with no local path, on a remote place, are left out).
     public func choose(_ chosen: @escaping @MainActor ([String]) -> Void) {

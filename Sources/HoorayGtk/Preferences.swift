@@ -28,6 +28,14 @@ public final class PreferencesWindow: Window {
         connect("notify::is-active", action)
     }
 
+    /// Shows a toast at the window's foot, such as what an action did.
+    public func show(_ toast: Toast) {
+        // The window takes a reference of its own ("transfer full"): Swift keeps the one it has.
+        g_object_ref(toast.object)
+        adw_preferences_window_add_toast(
+            UnsafeMutableRawPointer(object).assumingMemoryBound(to: AdwPreferencesWindow.self), toast.toast)
+    }
+
     /// Whether the window is the one the user works in now.
     public var isActive: Bool {
         gtk_window_is_active(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWindow.self)) != 0
@@ -81,9 +89,10 @@ public final class Switch: Widget {
 /// widgets at its end, such as a button that applies what was typed.
 @MainActor
 public final class EntryRow: Widget {
-    /// A field titled `title`.
-    public init(title: String) {
-        super.init(constructed: adw_entry_row_new())
+    /// A field titled `title`; with `isPassword`, what is typed shows as dots (`AdwPasswordEntryRow`),
+    /// for a secret such as an API key.
+    public init(title: String, isPassword: Bool = false) {
+        super.init(constructed: isPassword ? adw_password_entry_row_new() : adw_entry_row_new())
         adw_preferences_row_set_title(
             UnsafeMutableRawPointer(object).assumingMemoryBound(to: AdwPreferencesRow.self), title)
     }

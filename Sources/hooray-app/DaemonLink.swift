@@ -268,9 +268,10 @@ final class DaemonLink: Sendable {
         if response.ok, response.duplicate == true { throw .alreadySaved }
         guard response.ok, let reply = response.reply else {
             let message = response.message ?? "hoorayd refused the request without saying why"
-            // A photo hoorayd cannot keep is no usage mistake (its exit status is 1, not
-            // 64), so it is not marked as a refused value: its message names it first.
-            let field = response.invalidValue ?? (message.hasPrefix("--photo ") ? "--photo" : nil)
+            // A photo or screenshot hoorayd cannot keep is no usage mistake (its exit status is 1,
+            // not 64), so it is not marked as a refused value: its message names it first.
+            let field =
+                response.invalidValue ?? ["--photo", "--screenshot"].first { message.hasPrefix($0 + " ") }
             throw .refused(field: field, message: message)
         }
         return reply

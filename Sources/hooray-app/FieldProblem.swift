@@ -17,10 +17,11 @@ final class FieldProblem {
         label.isVisible = false
     }
 
-    /// Shows `message`, capitalised; a photo's, which starts with the command line's `--photo`,
-    /// starts with the photo's path.
+    /// Shows `message`, capitalised; a photo's or a screenshot's, which starts with the command
+    /// line's `--photo` or `--screenshot`, starts with the file's path.
     func show(_ message: String) {
-        let text = message.hasPrefix("--photo ") ? String(message.dropFirst("--photo ".count)) : message
+        let option = ["--photo ", "--screenshot "].first { message.hasPrefix($0) }
+        let text = option.map { String(message.dropFirst($0.count)) } ?? message
         label.text = text.prefix(1).uppercased() + text.dropFirst()
         label.isVisible = true
         field.markInvalid(describedBy: label)

@@ -35,6 +35,7 @@ final class RecoveryDashboardPage {
     private let patterns = Box(.vertical)
     private var made: [ObjectIdentifier: PreferencesGroup] = [:]
     private let ring = ScoreRingView()
+    private let score = Box(.vertical, spacing: 6)
     private let scoreMessage = Label("")
     private let challengeGroup = PreferencesGroup(title: localized("Today's Challenge"))
     private let challengeRow = ActionRow(title: "")
@@ -61,7 +62,6 @@ final class RecoveryDashboardPage {
         content.append(logButton)
         content.append(healing)
 
-        let score = Box(.vertical, spacing: 6)
         score.append(ring.area)
         let scoreTitle = Label(localized("Resilience Score"))
         scoreTitle.addCSSClass("heading")
@@ -174,7 +174,7 @@ final class RecoveryDashboardPage {
         return group
     }
 
-    /// The rejections not yet marked okay, newest first, five at most.
+    /// The rejections not yet marked okay, newest first.
     private func showHealing(_ open: [DaemonLink.Rejection], anyLogged: Bool) {
         let group = group(in: healing, title: localized("Still healing"))
         group.details =
@@ -183,7 +183,7 @@ final class RecoveryDashboardPage {
                 ? localized("You said you're okay about every rejection you logged. 🌱")
                 : localized("Nothing logged yet. When a rejection stings, log it in 30 seconds."))
             : localized("Say you're okay when you are: how fast you bounce back is part of your score.")
-        for rejection in open.prefix(5) {
+        for rejection in open {
             let kind = RejectionLogPage.kinds.first { $0.type == rejection.type }?.label ?? rejection.type
             let face = ImpactFaces.face(forImpact: rejection.impact)
             let title = "\(kind) · \(rejection.impact)/10 \(face)"
@@ -204,12 +204,14 @@ final class RecoveryDashboardPage {
     private func showChallenge(_ challenge: DaemonLink.Challenge) {
         let details = challenge.challenge
         challengeRow.title = details.title
-        challengeRow.subtitle =
-            details.description + " · " + localized("+%1$ld points · %2$@", details.points, details.timeEstimate)
+        let points = localized(one: "+%d point", other: "+%d points", count: details.points)
+        challengeRow.subtitle = "\(details.description) · \(points) · \(details.timeEstimate)"
         challengeButtons.isVisible = challenge.status == "open"
         switch challenge.status {
         case "done":
-            challengeStatus.text = localized("Done ✓ — %ld points from challenges so far.", challenge.totalPoints)
+            challengeStatus.text = localized(
+                one: "Done ✓ — %d point from challenges so far.", other: "Done ✓ — %d points from challenges so far.",
+                count: challenge.totalPoints)
         case "skipped":
             challengeStatus.text = localized("Skipped. Tomorrow brings another.")
         default:

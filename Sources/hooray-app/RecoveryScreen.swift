@@ -29,6 +29,10 @@ final class RecoveryScreen {
     private let dashboard = RecoveryDashboardPage()
     private let readings = LatestReading()
     private let templateReadings = LatestReading()
+    private let planReadings = LatestReading()
+    /// The day hoorayd's last reading was for: a check-in or a challenge asked again is the same
+    /// request on the same day only.
+    private var today = ""
     private let pending = PendingRequests()
     /// The page **Back** of the templates returns to.
     private var templatesReturnTo = "dashboard"
@@ -45,6 +49,7 @@ final class RecoveryScreen {
         root.expand(horizontally: true, vertically: true)
 
         dashboard.onLog = { [unowned self] in
+            planReadings.dropStarted()
             logPage.clear()
             root.visiblePage = "log"
             logPage.focus()
@@ -57,6 +62,7 @@ final class RecoveryScreen {
         logPage.onCancel = { [unowned self] in root.visiblePage = "dashboard" }
         logPage.onLog = { [unowned self] rejection in log(rejection) }
         planPage.onBack = { [unowned self] in
+            planReadings.dropStarted()
             root.visiblePage = "dashboard"
             refresh()
         }
@@ -78,11 +84,19 @@ final class RecoveryScreen {
             show: { [weak self] reading in
                 guard let self else { return }
                 latestKind = reading.rejections.first?.type ?? latestKind
+                today = reading.dashboard.today
+                // Said okay elsewhere (a terminal, a notification's button): the plan shown follows.
+                if let shown = planPage.rejection,
+                    reading.rejections.contains(where: { $0.id == shown && $0.recoveredAt != nil })
+                {
+                    planPage.markedOkay()
+                }
                 dashboard.show(reading)
             },
             fail: { [weak self] problem in
                 guard let self else { return }
                 if case .refused(_, let message) = problem, message.contains("not enabled") {
+                    root.visiblePage = "dashboard"
                     dashboard.showOff()
                     return
                 }
@@ -92,7 +106,7 @@ final class RecoveryScreen {
 
     /// Logs the rejection, as `hooray reject` does, and shows its plan with its encouraging line.
     private func log(_ rejection: DaemonLink.NewRejection) {
-        let key = "log \(rejection)"
+        let key = "log \(logPage.draftID) \(rejection)"
         logPage.saving(true)
         Task { @MainActor in
             defer { logPage.saving(false) }
@@ -120,20 +134,27 @@ final class RecoveryScreen {
         }
     }
 
-    /// Shows a rejection's plan; `encouragement` when it was just logged.
+    /// Shows a rejection's plan; `encouragement` when it was just logged. Only the newest plan asked
+    /// for shows, and none once the user went back meanwhile.
     private func showPlan(for rejection: String, encouragement: String?) {
-        Task { @MainActor in
-            do throws(DaemonLink.Problem) {
+        planReadings.start(
+            { [link] () throws(DaemonLink.Problem) in
                 let plan = try await link.plan(for: rejection)
-                let okay = try await link.rejections().first { $0.id == rejection }?.recoveredAt == nil
-                planPage.show(plan, encouragement: encouragement, canMarkOkay: okay)
+                let open = try await link.rejections().first { $0.id == rejection }.map { $0.recoveredAt == nil }
+                return (plan, open ?? false)
+            },
+            show: { [weak self] (plan: DaemonLink.Plan, open: Bool) in
+                guard let self else { return }
+                planPage.show(plan, encouragement: encouragement, canMarkOkay: open)
                 root.visiblePage = "plan"
-            } catch {
+                refresh()
+            },
+            fail: { [weak self] problem in
+                guard let self else { return }
                 root.visiblePage = "dashboard"
-                onProblem(error, localized("show the plan"))
-            }
-            refresh()
-        }
+                onProblem(problem, localized("show the plan"))
+                refresh()
+            })
     }
 
     /// Says the user is okay now, as `hooray recovery okay ID` does; the dashboard follows.
@@ -160,7 +181,7 @@ final class RecoveryScreen {
 
     /// Today's check-in, as `hooray recovery checkin MOOD` does.
     private func checkIn(_ mood: String) {
-        let key = "checkin \(mood)"
+        let key = "checkin \(today) \(mood)"
         dashboard.busy(true)
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
@@ -180,7 +201,7 @@ final class RecoveryScreen {
 
     /// Marks today's challenge done or skipped, as `hooray challenge done` (`skip`) does.
     private func finishChallenge(done: Bool) {
-        let key = done ? "challenge done" : "challenge skip"
+        let key = (done ? "challenge done " : "challenge skip ") + today
         dashboard.busy(true)
         Task { @MainActor in
             do throws(DaemonLink.Problem) {

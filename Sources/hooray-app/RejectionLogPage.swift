@@ -35,6 +35,9 @@ final class RejectionLogPage {
     private let screenshotProblem: FieldProblem
     private let logButton = Button(label: localized("_Log Rejection"))
     private var screenshots: [(path: String, row: Widget)] = []
+    /// The rejection being written: made new for each one, so that a rejection sent again after an
+    /// unknown outcome is the same request, and the next one, however alike, is another.
+    private(set) var draftID = UUID().uuidString.lowercased()
 
     init(window: Window) {
         self.window = window
@@ -93,6 +96,7 @@ final class RejectionLogPage {
 
     /// Empties the form for a new rejection: Dating, 5/10, no note, no screenshot.
     func clear() {
+        draftID = UUID().uuidString.lowercased()
         kindButtons[0].isActive = true
         impact.value = 5
         note.text = ""

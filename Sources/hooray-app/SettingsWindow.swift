@@ -3,7 +3,7 @@ import HoorayClient
 import HoorayGtk
 
 /// Settings (seeds' Settings screens): how celebrations look, quiet hours, and each plugin on or
-/// off. Each change is asked of hoorayd, which writes it to the user's hooray.toml with the
+/// off; "Your data" (``SettingsDataPage``) and "About" (``SettingsAboutPage``) on pages of their own. Each change is asked of hoorayd, which writes it to the user's hooray.toml with the
 /// lossless editor — one line changed, the comments kept — and applies it at once. What hoorayd
 /// refuses (a time such as 25:00, a file broken by hand, a key the file has twice) is named under
 /// its group, and the settings are read again, so each control shows what the file holds. Read
@@ -28,6 +28,7 @@ final class SettingsWindow {
     private let celebrationsProblem = Label("")
     private let quietProblem = Label("")
     private let pluginsProblem = Label("")
+    private let ai = SettingsAIGroup()
     private var problemKeys: [ObjectIdentifier: String] = [:]
     private var pluginRows: [String: (row: ActionRow, toggle: Switch)] = [:]
     /// While hoorayd's reading is shown: the controls change, and nothing is sent.
@@ -39,19 +40,23 @@ final class SettingsWindow {
     /// The settings as hoorayd last told them, by key: what a refused change goes back to.
     private var known: [String: DaemonLink.Setting] = [:]
     private let readings = LatestReading()
+    private let dataPage: SettingsDataPage
+    private let aboutPage = SettingsAboutPage()
 
     /// The values of ``style``'s choices, in order.
     private static let styles = ["calm", "playful", "off"]
     /// The keys shown other than the plugins'.
-    private static let coreKeys = ["celebrations.style", "celebrations.window", "delivery.quiet_hours"]
+    private static let coreKeys =
+        ["celebrations.style", "celebrations.window", "delivery.quiet_hours"] + SettingsAIGroup.keys
 
     init(parent: Window, link: DaemonLink) {
         self.link = link
         window = PreferencesWindow(parent: parent, title: localized("Settings"))
+        dataPage = SettingsDataPage(window: window)
         window.setDefaultSize(width: 560, height: 640)
         let page = PreferencesPage(title: localized("General"), iconName: "emblem-system-symbolic")
 
-        for label in [fileProblem, celebrationsProblem, quietProblem, pluginsProblem] {
+        for label in [fileProblem, celebrationsProblem, quietProblem, pluginsProblem, ai.problem] {
             label.addCSSClass("error")
             label.wrapStart()
             label.isVisible = false
@@ -79,10 +84,16 @@ final class SettingsWindow {
         quiet.add(quietProblem)
         page.add(quiet)
 
+        page.add(ai.group)
+        ai.onChange = { [unowned self] key, value, control in change(key, to: value, problem: ai.problem, on: control) }
+        ai.onNotice = { [unowned self] note in window.show(Toast(note, timeout: 8)) }
+
         pluginsGroup.details = localized("Each part of Hooray, on or off.")
         pluginsGroup.add(pluginsProblem)
         page.add(pluginsGroup)
         window.add(page)
+        window.add(dataPage.page)
+        window.add(aboutPage.page)
         // Nothing to change before hoorayd said what the files hold.
         setControlsSensitive(false)
 
@@ -105,19 +116,23 @@ final class SettingsWindow {
         }
         quietHours.onActivated(applyQuiet)
         saveQuiet.onClicked(applyQuiet)
+        dataPage.onNotice = { [unowned self] note in window.show(Toast(note, timeout: 8)) }
         // Back from editing the file elsewhere: read again (the first showing reads as it opens).
         window.onActiveChanged { [unowned self] in
             if window.isActive { refresh() }
         }
     }
 
-    /// Shows the window; becoming the active window, it reads the settings.
+    /// Shows the window; becoming the active window, it reads the settings. Your id and About are
+    /// read each time it is shown.
     func present() {
         window.present()
+        dataPage.refresh()
+        aboutPage.refresh()
     }
 
     private func setControlsSensitive(_ sensitive: Bool) {
-        for group in [celebrations, quiet, pluginsGroup] { group.isSensitive = sensitive }
+        for group in [celebrations, quiet, pluginsGroup, ai.group] { group.isSensitive = sensitive }
     }
 
     /// Reads the plugins and the settings from hoorayd and shows them; `clearing` what went wrong
@@ -138,8 +153,10 @@ final class SettingsWindow {
                 showFileProblems(reading.problems)
                 // Read anew: what went wrong before is no longer said.
                 if clearing {
-                    for label in [celebrationsProblem, quietProblem, pluginsProblem] { clearProblem(label) }
-                    for control in [style, celebrationWindow, quietHours] as [Widget] {
+                    for label in [celebrationsProblem, quietProblem, pluginsProblem, ai.problem] {
+                        clearProblem(label)
+                    }
+                    for control in [style, celebrationWindow, quietHours] + ai.controls as [Widget] {
                         control.markInvalid(describedBy: nil)
                     }
                     for row in pluginRows.values { row.toggle.markInvalid(describedBy: nil) }
@@ -187,6 +204,8 @@ final class SettingsWindow {
             case ("delivery.quiet_hours", .string(let value)?):
                 // What the user typed and did not apply yet stays.
                 if !quietTyped { quietHours.text = value }
+            case (let key, let value) where SettingsAIGroup.keys.contains(key):
+                ai.show(key, value)
             default:
                 let parts = setting.key.split(separator: ".")
                 if parts.count == 3, parts[0] == "plugins", let row = pluginRows[String(parts[1])],
@@ -207,7 +226,7 @@ final class SettingsWindow {
 
     /// Asks hoorayd to set `key`. Refused, the reason is named under the group; either way the
     /// settings are read again, so that every control shows what the file holds.
-    private func change(_ key: String, to value: String, problem: Label, on control: Widget) {
+    private func change(_ key: String, to value: String?, problem: Label, on control: Widget) {
         control.isSensitive = false
         changing += 1
         // A reading begun before this change would show the file as it was.
@@ -216,6 +235,7 @@ final class SettingsWindow {
             do throws(DaemonLink.Problem) {
                 let done = try await link.setSetting(key, to: value)
                 if key == "delivery.quiet_hours" { quietTyped = false }
+                ai.applied(key)
                 if problemKeys[ObjectIdentifier(problem)] == key { clearProblem(problem) }
                 control.markInvalid(describedBy: nil)
                 if let now = done.setting {

@@ -86,6 +86,8 @@ struct DesktopAppTests {
         var planLabels: [String]?
         var logged: [LoggedRejection]?
         var okayLabels: [String]?
+        var scoreLogged: Int?
+        var scoreOkay: Int?
         var scoreAfter: String?
         var afterLabels: [String]?
         var templatesLabels: [String]?
@@ -93,6 +95,15 @@ struct DesktopAppTests {
         var clipboard: String?
         var checkedLabels: [String]?
         var dashboard: RecoveryDashboard?
+        var aboutLabels: [String]?
+        var dataLabels: [String]?
+        var suggestedName: String?
+        var exportedLabels: [String]?
+        var aiSettingsLabels: [String]?
+        var afterModel: String?
+        var keyLabels: [String]?
+        var keyField: String?
+        var testLabels: [String]?
 
         /// A rejection as `hooray recovery list --json` listed it after the window logged it.
         struct LoggedRejection: Decodable {
@@ -100,6 +111,7 @@ struct DesktopAppTests {
             var impact: Int
             var note: String?
             var recoveredAt: String?
+            var encouragement: String
         }
 
         /// `hooray recovery --json` after the window's check-in and challenge.
@@ -192,6 +204,8 @@ struct DesktopAppTests {
             case planLabels = "plan_labels"
             case logged
             case okayLabels = "okay_labels"
+            case scoreLogged = "score_logged"
+            case scoreOkay = "score_okay"
             case scoreAfter = "score_after"
             case afterLabels = "after_labels"
             case templatesLabels = "templates_labels"
@@ -199,6 +213,15 @@ struct DesktopAppTests {
             case clipboard
             case checkedLabels = "checked_labels"
             case dashboard
+            case aboutLabels = "about_labels"
+            case dataLabels = "data_labels"
+            case suggestedName = "suggested_name"
+            case exportedLabels = "exported_labels"
+            case aiSettingsLabels = "ai_settings_labels"
+            case afterModel = "after_model"
+            case keyLabels = "key_labels"
+            case keyField = "key_field"
+            case testLabels = "test_labels"
         }
     }
 

@@ -53,9 +53,23 @@ Usage:
                                 xclip); clicks "I'm okay now" and "Back to your resilience", waiting for the score
                                 ring and "This Week's Reality" to change; checks in "🙂 Good" and marks today's challenge done. Prints
                                 {"score_before", "before_labels", "log_labels", "plan_labels", "logged" (`HOORAY
-                                recovery list --json`), "okay_labels", "score_after", "after_labels",
+                                recovery list --json`), "score_logged" and "score_okay" (the score `HOORAY
+                                recovery --json` tells once logged, once okay), "okay_labels", "score_after", "after_labels",
                                 "templates_labels", "copied_button", "clipboard", "checked_labels", "dashboard"
                                 (`HOORAY recovery --json`)}
+  hooray_window.py your-data HOORAY EXPORT_PATH
+                                opens Settings: About, waiting for the crisis note; Your data, waiting for the
+                                id `HOORAY identity --json` tells; "Export everything", EXPORT_PATH typed into the
+                                save dialog's name field, waiting for the export said; "Delete my data…" and the
+                                dialog's "Delete", waiting until `HOORAY moments --json` is empty. Prints
+                                {"about_labels", "data_labels", "suggested_name", "exported_labels",
+                                "deleted_labels"}
+  hooray_window.py ai-settings CONFIG MODEL KEY
+                                opens Settings, types MODEL under "Model" and clicks "Save the model", waiting for
+                                CONFIG to have it; pastes KEY under "API key" and clicks "Save the API key",
+                                waiting for the key said stored; clicks "Test", waiting for `hooray ai test`'s
+                                answer. Prints {"ai_settings_labels", "after_model", "key_labels", "key_field" (the key
+                                field's text then), "test_labels"}
   hooray_window.py calendar HOORAY NAME
                                 opens Habits and NAME ("Show NAME"), reads its calendar (an image named "Calendar
                                 of MONTH YEAR", described day by day), runs `HOORAY habit done NAME` and waits for
@@ -523,6 +537,11 @@ def recovery(hooray, note):
     "I'm okay now" and waits for the dashboard to change; copies a response template; checks in
     feeling good; marks today's challenge done."""
     score = image_named("Resilience Score")
+
+    def score_now():
+        """The score `HOORAY recovery --json` tells, rounded as the ring shows it."""
+        told = json.loads(subprocess.run([hooray, "recovery", "--json"], capture_output=True, text=True).stdout)
+        return int(told["score"]["total"] + 0.5)
     wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
     wait_for('"Recovery" view switcher button', switcher_button("Recovery")).doActionNamed("click")
     wait_for("the dashboard read", lambda: True if "Still healing" in shown_labels() else None)
@@ -537,6 +556,7 @@ def recovery(hooray, note):
     wait_for('"Log Rejection" button', shown("push button", "Log Rejection", sensitive=True)).doActionNamed("click")
     wait_for("the plan", lambda: True if "5-Minute Recovery Plan:" in shown_labels() else None)
     seen["plan_labels"] = shown_labels()
+    seen["score_logged"] = score_now()
     seen["logged"] = json.loads(subprocess.run([hooray, "recovery", "list", "--json"], capture_output=True,
                                                text=True).stdout)
     # Words for a reply, copied.
@@ -554,14 +574,14 @@ def recovery(hooray, note):
                                        timeout=10).stdout
     wait_for('"Back" button', shown("push button", "Back")).doActionNamed("click")
     wait_for("the plan again", lambda: True if "5-Minute Recovery Plan:" in shown_labels() else None)
-    # The dashboard is read again under the plan: this week has one rejection, not yet okay.
     wait_for('"I\'m okay now" button', shown("push button", "I'm okay now", sensitive=True)).doActionNamed("click")
     wait_for("hoorayd's answer", lambda: True if any(label.startswith("Glad you're okay.") for label in shown_labels())
              else None)
     seen["okay_labels"] = shown_labels()
+    seen["score_okay"] = score_now()
     wait_for('"Back to your resilience" button', shown("push button", "Back to your resilience")).doActionNamed("click")
     wait_for("the dashboard changed", lambda: True if "Average time to okay" in shown_labels() and score() and
-             score().name != seen["score_before"] else None)
+             score().name == "Resilience Score: %d of 100" % seen["score_okay"] else None)
     seen["score_after"] = score().name
     seen["after_labels"] = shown_labels()
     # The check-in and today's challenge.
@@ -573,6 +593,80 @@ def recovery(hooray, note):
              else None)
     seen["checked_labels"] = shown_labels()
     seen["dashboard"] = json.loads(subprocess.run([hooray, "recovery", "--json"], capture_output=True, text=True).stdout)
+    return seen
+
+
+def your_data(hooray, export_path):
+    """Settings' About and Your data: the crisis note; the anonymous id `HOORAY identity` tells; Export
+    everything into EXPORT_PATH (typed into the save dialog's name field, as a user may); Delete my
+    data, confirmed, until `HOORAY moments --json` lists nothing."""
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Settings" button', shown("push button", "Settings")).doActionNamed("click")
+    wait_for('"About" page', switcher_button("About")).doActionNamed("click")
+    wait_for("the crisis note", lambda: True if any(label.startswith("Hooray is not a crisis service")
+                                                    for label in shown_labels()) else None)
+    seen = {"about_labels": shown_labels()}
+    wait_for('"Your data" page', switcher_button("Your data")).doActionNamed("click")
+    told = json.loads(subprocess.run([hooray, "identity", "--json"], capture_output=True, text=True).stdout)
+    wait_for("the anonymous id", lambda: True if told["userId"] in shown_labels() else None)
+    seen["data_labels"] = shown_labels()
+    wait_for('"Export everything" button', shown("push button", "Export everything", sensitive=True)).doActionNamed(
+        "click")
+    # GTK 4.8's own dialog names its mnemonic buttons twice over ("_Export Export").
+    save = lambda: next((n for n in app().findChildren(
+        lambda n: n.roleName == "push button" and n.name in ("Export", "_Export Export"), showingOnly=False)
+        if on_screen(n) and n.sensitive), None)
+    wait_for("the save dialog", save)
+    name = wait_for("the dialog's name field", lambda: next(
+        (n for n in app().findChildren(lambda n: n.roleName == "text", showingOnly=False)
+         if on_screen(n) and text_of(n).startswith("hooray-export-")), None))
+    seen["suggested_name"] = text_of(name)
+    name.queryEditableText().setTextContents(export_path)
+    wait_for('the dialog\'s "Export"', save).doActionNamed("click")
+    wait_for("the export said", lambda: True if any(export_path in label for label in shown_labels()) else None)
+    seen["exported_labels"] = shown_labels()
+    wait_for('"Delete my data…" button', shown("push button", "Delete my data\u2026", sensitive=True)).doActionNamed(
+        "click")
+    wait_for('the dialog\'s "Delete" button', dialog_button("Delete")).doActionNamed("click")
+
+    def emptied():
+        listed = subprocess.run([hooray, "moments", "--json"], capture_output=True, text=True).stdout
+        return True if json.loads(listed) == [] else None
+    wait_for("`hooray moments --json` listing nothing", emptied)
+    wait_for("the deletion said", lambda: True if any(label.startswith("Deleted ") for label in shown_labels()) else None)
+    seen["deleted_labels"] = shown_labels()
+    return seen
+
+
+def ai_settings(config, model, key):
+    """Settings' AI praise: types MODEL and saves it, waiting for CONFIG to have it; pastes KEY into
+    "API key" and saves it in the keyring, waiting for `hooray ai set-key`'s words; clicks "Test",
+    waiting for `hooray ai test`'s."""
+    def read():
+        with open(config, encoding="utf-8") as file:
+            return file.read()
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Settings" button', shown("push button", "Settings")).doActionNamed("click")
+    field = wait_for('"Model" field', shown("text", "Model"))
+    seen = {"ai_settings_labels": shown_labels()}
+    field.queryEditableText().setTextContents(model)
+    wait_for('"Save the model" button', shown("push button", "Save the model", sensitive=True)).doActionNamed("click")
+    wait_for("the model in hooray.toml", lambda: True if model in read() else None)
+    seen["after_model"] = read()
+    secret = wait_for('"API key" field', lambda: next(
+        (n for n in app().findChildren(lambda n: n.name == "API key" and n.roleName in ("text", "password text"),
+                                       showingOnly=False) if on_screen(n)), None))
+    secret.queryEditableText().setTextContents(key)
+    wait_for('"Save the API key" button', shown("push button", "Save the API key", sensitive=True)).doActionNamed(
+        "click")
+    wait_for("the key stored", lambda: True if any(label.startswith("Stored the openai key") for label in shown_labels())
+             else None)
+    seen["key_labels"] = shown_labels()
+    seen["key_field"] = text_of(secret)
+    wait_for('"Test" button', shown("push button", "Test", sensitive=True)).doActionNamed("click")
+    wait_for("the test's answer", lambda: True if any(label.startswith("Provider: openai") for label in shown_labels())
+             else None)
+    seen["test_labels"] = shown_labels()
     return seen
 
 
@@ -961,6 +1055,10 @@ elif sys.argv[1] == "card":
     print(json.dumps(card(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])))
 elif sys.argv[1] == "recovery":
     print(json.dumps(recovery(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "your-data":
+    print(json.dumps(your_data(sys.argv[2], sys.argv[3])))
+elif sys.argv[1] == "ai-settings":
+    print(json.dumps(ai_settings(sys.argv[2], sys.argv[3], sys.argv[4])))
 elif sys.argv[1] == "calendar":
     print(json.dumps(calendar(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "details":
