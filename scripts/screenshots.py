@@ -25,6 +25,8 @@ of one line); GTK's animations and the caret's blinking are off. Screens:
   recovery-log    Log a rejection, the slider moved and a note typed
   praise          the Praise view after saving it
   settings        Settings, over it
+  settings-plugins
+                  its Plugins page: each built-in plugin's switches and times
   settings-data   its Your data page: the anonymous id, export and import, delete my data
   settings-about  its About page: the version, where the data is, the crisis note
   quick           `hooray-app --quick`, something typed
@@ -278,6 +280,9 @@ def with_moments(shooter):
     shooter.first("push button", "Settings", sensitive=True).doActionNamed("click")
     shooter.first(None, "Water plugin")
     shooter.shoot("settings", title="Settings")
+    shooter.first("page tab", "Plugins").doActionNamed("click")
+    shooter.first("text", "Check-in time (HH:MM, such as 20:00)")
+    shooter.shoot("settings-plugins", title="Settings")
     shooter.first("page tab", "Your data").doActionNamed("click")
     shooter.first("push button", "Export everything")
     wait_for("the anonymous id", lambda: True if "Your anonymous id, in a file" in shooter.labels() or

@@ -106,17 +106,25 @@ enum SettingsRequests {
     }
 
     /// The built-in default of the settings the desktop app shows: whether a plugin is on, the
-    /// celebrations' style and window, the quiet hours.
+    /// settings built-in plugins declare (``DeclaresSettings``), the celebrations' style and window,
+    /// the quiet hours and the AI provider.
     static func builtInDefault(_ key: String, state: DaemonState) -> JSONValue? {
         let parts = key.split(separator: ".").map(String.init)
         if parts.count == 3, parts[0] == "plugins", parts[2] == "enabled" {
             return state.catalog.plugins.first { $0.name == parts[1] }.map { .bool($0.isEnabledByDefault) }
+        }
+        if parts.count == 3, parts[0] == "plugins",
+            let declared = state.catalog.builtIns.first(where: { $0.name == parts[1] }) as? any DeclaresSettings,
+            let setting = declared.settingDeclarations.first(where: { $0.key == parts[2] })
+        {
+            return setting.kind == .toggle ? .bool(setting.defaultValue == "true") : .string(setting.defaultValue)
         }
         let defaults = CoreSettings.defaults
         switch key {
         case "celebrations.style": return .string(defaults.celebrations.style.rawValue)
         case "celebrations.window": return .bool(defaults.celebrations.window)
         case "delivery.quiet_hours": return .string(defaults.delivery.quietHours.description)
+        case "ai.provider": return .string("off")
         default: return nil
         }
     }

@@ -149,7 +149,13 @@ extension PluginReport {
             let state =
                 !enabled.contains(plugin.name)
                 ? "disabled" : running == nil ? "enabled" : active.contains(plugin.name) ? "running" : "stopped"
-            reports.append(PluginReport(name: plugin.name, kind: "built-in", state: state, summary: plugin.summary))
+            let settings = (plugin as? any DeclaresSettings)?.settingDeclarations.map {
+                PluginSetting(
+                    key: $0.key, title: $0.title, hint: $0.hint, kind: $0.kind.rawValue, defaultValue: $0.defaultValue)
+            }
+            reports.append(
+                PluginReport(
+                    name: plugin.name, kind: "built-in", state: state, summary: plugin.summary, settings: settings))
         }
         for plugin in catalog.external {
             var report = PluginReport(

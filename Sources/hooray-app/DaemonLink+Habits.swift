@@ -48,11 +48,16 @@ extension DaemonLink {
         _ = try await command("add", plugin: Self.habitsPlugin, values: values, json: true, requestID: requestID)
     }
 
-    /// Pauses a habit until it is resumed, as `hooray habit pause NAME` does: paused days neither
-    /// count nor break the streak, and its reminders wait.
-    func pauseHabit(_ name: String, requestID: String) async throws(Problem) {
-        _ = try await command(
-            "pause", plugin: Self.habitsPlugin, values: ["name": [name]], json: false, requestID: requestID)
+    /// Pauses a habit, as `hooray habit pause NAME [--for Nd]` does: for `days` days from today, or
+    /// until it is resumed (`nil`). Paused days neither count nor break the streak, and its reminders
+    /// wait.
+    ///
+    /// - Returns: hoorayd's words, such as "Paused “Run” through Sunday 6 December. …".
+    func pauseHabit(_ name: String, days: Int? = nil, requestID: String) async throws(Problem) -> String {
+        var values = ["name": [name]]
+        if let days { values["for"] = ["\(days)d"] }
+        return try await command("pause", plugin: Self.habitsPlugin, values: values, json: false, requestID: requestID)
+            .text
     }
 
     /// Ends a habit's pause today, as `hooray habit resume NAME` does.

@@ -27,6 +27,8 @@ extension DaemonLink {
         var state: String = ""
         /// The card a plugin in another language declares for Today.
         var card: PluginCard?
+        /// The settings of its section Settings shows with controls of their own.
+        var settings: [PluginSetting] = []
     }
 
     /// The settings, and the errors the files have, each with its file and line, in words.
@@ -67,7 +69,8 @@ extension DaemonLink {
     func plugins() async throws(Problem) -> [ListedPlugin] {
         let response = try await control(.plugins)
         return (response.plugins ?? []).map {
-            ListedPlugin(name: $0.name, summary: $0.summary, state: $0.state, card: $0.card)
+            ListedPlugin(
+                name: $0.name, summary: $0.summary, state: $0.state, card: $0.card, settings: $0.settings ?? [])
         }
     }
 

@@ -23,6 +23,8 @@ final class HabitsScreen {
     let root = Stack()
     /// Runs when hoorayd could not do something: what went wrong, and what the user was doing.
     var onProblem: @MainActor (DaemonLink.Problem, String) -> Void = { _, _ in }
+    /// Runs with what hoorayd says for the user to know, such as until when a habit is paused.
+    var onNotice: @MainActor (String) -> Void = { _ in }
 
     private let link: DaemonLink
     private let window: Window
@@ -30,6 +32,8 @@ final class HabitsScreen {
     /// The rows listed now, by habit id, with their check and their buttons.
     private var rows: [Row] = []
     private var dialog: MessageDialog?
+    /// "Pause “NAME”?", kept while it asks.
+    private var pauseQuestion: MessageDialog?
     private let readings = LatestReading()
     /// The habits whose check, Pause or Resume was clicked and whose save hoorayd has not answered
     /// yet: their rows keep what the user asked for until it has.
@@ -336,8 +340,30 @@ final class HabitsScreen {
         row.resume.isVisible = paused
     }
 
-    /// Pauses a habit until it is resumed, or resumes it.
+    /// Asks how long to pause a habit — a week, or until it is resumed — then pauses it; resumes one
+    /// that is paused.
     private func setPaused(_ id: String, _ paused: Bool) {
+        guard paused else { return save(paused: false, id: id, days: nil) }
+        guard let habit = rows.first(where: { $0.habit.id == id })?.habit, !saving.contains(id) else { return }
+        let dialog = MessageDialog(
+            parent: window, heading: localized("Pause “%@”?", habit.name),
+            body: localized("Paused days neither count nor break your streak, and its reminders wait. For how long?"))
+        dialog.addResponse("cancel", label: localized("_Cancel"))
+        dialog.addResponse("week", label: localized("For a _week"))
+        dialog.addResponse("resumed", label: localized("_Until I resume"), appearance: .suggested)
+        dialog.defaultResponse = "resumed"
+        dialog.closeResponse = "cancel"
+        dialog.onResponse { [unowned self] response in
+            pauseQuestion = nil
+            guard response != "cancel" else { return }
+            save(paused: true, id: id, days: response == "week" ? 7 : nil)
+        }
+        pauseQuestion = dialog
+        dialog.present()
+    }
+
+    /// Pauses a habit (for `days` days, or until resumed), or resumes it; hoorayd's words are said.
+    private func save(paused: Bool, id: String, days: Int?) {
         guard let index = rows.firstIndex(where: { $0.habit.id == id }), !saving.contains(id) else { return }
         let entry = rows[index]
         saving.insert(id)
@@ -347,7 +373,7 @@ final class HabitsScreen {
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
                 if paused {
-                    try await link.pauseHabit(entry.habit.name, requestID: Self.newRequestID())
+                    onNotice(try await link.pauseHabit(entry.habit.name, days: days, requestID: Self.newRequestID()))
                 } else {
                     try await link.resumeHabit(entry.habit.name, requestID: Self.newRequestID())
                 }

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import HoorayGtk
 
 /// The `hooray` program, run for what only it does: your anonymous id, export and import, deleting
 /// your data, the AI key and `hooray about`. The window asks it as a user would in a terminal —
@@ -11,13 +13,16 @@ enum HoorayProgram {
         var output: String
         var errors: String
 
-        /// What to tell the user: the standard output when it worked, else its complaint (standard
-        /// error, without the `hooray: ` it starts with), or the status.
+        /// What to tell the user: the standard output when it worked, with any warning it gave
+        /// after it; else its complaint (standard error), or the status. The `hooray: ` a line starts
+        /// with is left out.
         var said: String {
-            let text = status == 0 ? output : (errors.isEmpty ? output : errors)
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            let words = trimmed.hasPrefix("hooray: ") ? String(trimmed.dropFirst("hooray: ".count)) : trimmed
-            return words.isEmpty ? "hooray ended with status \(status)" : words
+            let text = status == 0 ? output + errors : (errors.isEmpty ? output : errors)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasPrefix("hooray: ") ? line.dropFirst("hooray: ".count) : line
+            }
+            let words = lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+            return words.isEmpty ? localized("hooray ended with status %ld", Int(status)) : words
         }
     }
 
@@ -38,7 +43,10 @@ enum HoorayProgram {
     /// - Returns: What it printed, or why it could not be run.
     static func run(_ arguments: [String], input: String? = nil) async -> Result<Outcome, RunProblem> {
         guard let path else {
-            return .failure(RunProblem(message: "the hooray program is not installed beside the window, nor on PATH"))
+            return .failure(
+                RunProblem(
+                    message: localized(
+                        "the hooray program is not installed beside this window, nor on PATH; reinstall Hooray")))
         }
         return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
@@ -62,15 +70,20 @@ enum HoorayProgram {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = stdin
+        // A program that exits before reading all its input must not take the window with it: a
+        // write to its closed pipe then fails (EPIPE) rather than raising SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         do {
             try process.run()
         } catch {
-            return .failure(RunProblem(message: "\(path) could not be started: \(error.localizedDescription)"))
+            let said = "\(path): \(error.localizedDescription)"
+            return .failure(RunProblem(message: localized("hooray could not be started: %@", said)))
         }
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try? stdin.fileHandleForWriting.close()
-        // Both read at once: a long answer on one stream must not stop the program writing the other.
+        // Both read at once, before anything is written: a long answer on one stream must not stop
+        // the program, nor the program stop the window's writing.
         let collected = ReadBoth(output: output, errors: errors)
+        if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
+        try? stdin.fileHandleForWriting.close()
         process.waitUntilExit()
         let (printed, complained) = collected.wait()
         return .success(Outcome(status: process.terminationStatus, output: printed, errors: complained))

@@ -85,6 +85,7 @@ final class MainWindow {
         moments.onLogMoment = { [unowned self] in newMoment() }
         moments.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         habits.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
+        habits.onNotice = { [unowned self] note in toast(note) }
         today.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
         today.onNotice = { [unowned self] note in toast(note) }
         recovery.onProblem = { [unowned self] problem, what in handle(problem, doing: what) }
@@ -109,6 +110,11 @@ final class MainWindow {
     /// Opens Settings over the window, or brings it back to the front.
     private func showSettings() {
         let settings = settings ?? SettingsWindow(parent: window, link: link)
+        settings.onDataChanged = { [unowned self] in
+            // Imported or deleted: a page showing a record that may be gone goes back to its view.
+            recovery.showDashboard()
+            refreshView()
+        }
         self.settings = settings
         settings.present()
     }

@@ -59,7 +59,7 @@ final class RecoveryScreen {
         dashboard.onCheckIn = { [unowned self] mood in checkIn(mood) }
         dashboard.onChallenge = { [unowned self] done in finishChallenge(done: done) }
         dashboard.onTemplates = { [unowned self] in openTemplates(kind: latestKind, highlighted: nil) }
-        logPage.onCancel = { [unowned self] in root.visiblePage = "dashboard" }
+        logPage.onCancel = { [unowned self] in showDashboard() }
         logPage.onLog = { [unowned self] rejection in log(rejection) }
         planPage.onBack = { [unowned self] in
             planReadings.dropStarted()
@@ -71,6 +71,12 @@ final class RecoveryScreen {
         templatesPage.onBack = { [unowned self] in root.visiblePage = templatesReturnTo }
         templatesPage.onKind = { [unowned self] kind in readTemplates(kind: kind, highlighted: nil) }
         templatesPage.onNotice = { [unowned self] note in onNotice(note) }
+    }
+
+    /// Leaves Quick Log, a plan or the templates for the dashboard, dropping a plan being read.
+    func showDashboard() {
+        planReadings.dropStarted()
+        root.visiblePage = "dashboard"
     }
 
     /// Reads the dashboard from hoorayd again and shows it.
@@ -106,7 +112,9 @@ final class RecoveryScreen {
 
     /// Logs the rejection, as `hooray reject` does, and shows its plan with its encouraging line.
     private func log(_ rejection: DaemonLink.NewRejection) {
-        let key = "log \(logPage.draftID) \(rejection)"
+        // The rejection being written, whatever was changed since a try whose outcome is unknown: at
+        // worst a change is not saved, never the rejection twice.
+        let key = "log \(logPage.draftID)"
         logPage.saving(true)
         Task { @MainActor in
             defer { logPage.saving(false) }

@@ -33,8 +33,10 @@ final class SettingsAIGroup {
     private let saveKey = Button(iconName: "object-select-symbolic", name: localized("Save the API key"))
     private let forgetKey = Button(label: localized("_Forget the key"))
     private let test = Button(label: localized("_Test"))
-    /// What the last **Test** found, line by line, as `hooray ai test` prints it.
+    /// What the last **Test**, key saved or key forgotten said, line by line, as `hooray` prints it.
     private let testResult = Label("")
+    /// The longest key `hooray ai set-key` takes.
+    private static let longestKey = 4096
     /// While hoorayd's reading is shown: nothing is sent.
     private var showing = false
     /// The fields whose text was typed and not applied yet, by key: readings leave them.
@@ -65,6 +67,7 @@ final class SettingsAIGroup {
             }
             group.add(field)
         }
+        group.add(provider)
         saveKey.addCSSClass("flat")
         apiKey.addSuffix(saveKey)
         saveKey.onClicked { [unowned self] in storeKey() }
@@ -128,6 +131,12 @@ final class SettingsAIGroup {
             onNotice(localized("Paste the API key into its field first."))
             return
         }
+        guard key.utf8.count <= Self.longestKey else {
+            onNotice(
+                localized(
+                    "That is longer than any API key (%ld characters at most); paste the key alone.", Self.longestKey))
+            return
+        }
         run(["ai", "set-key"] + providerOption, input: key + "\n", button: saveKey, doing: localized("keep the key")) {
             [weak self] in self?.apiKey.text = ""
         }
@@ -151,24 +160,29 @@ final class SettingsAIGroup {
         }
     }
 
-    /// Runs `hooray ARGUMENTS…`, `button` greyed out meanwhile, and says the first line of what it said.
+    /// Runs `hooray ARGUMENTS…`, `button` greyed out meanwhile, and shows what it said in full under
+    /// the buttons.
     private func run(
         _ arguments: [String], input: String? = nil, button: Button, doing what: String,
         then done: @escaping @MainActor () -> Void = {}
     ) {
         button.isSensitive = false
+        testResult.isVisible = false
         Task { @MainActor in
+            let said: String
             switch await HoorayProgram.run(arguments, input: input) {
             case .success(let outcome) where outcome.status == 0:
-                onNotice(outcome.said.split(separator: "\n").first.map(String.init) ?? "")
+                said = outcome.said
                 done()
             case .success(let outcome):
-                let said = outcome.said
-                onNotice(localized("Couldn't %1$@: %2$@", what, said))
+                let words = outcome.said
+                said = localized("Couldn't %1$@: %2$@", what, words)
             case .failure(let problem):
-                let said = problem.message
-                onNotice(localized("Couldn't %1$@: %2$@", what, said))
+                let words = problem.message
+                said = localized("Couldn't %1$@: %2$@", what, words)
             }
+            testResult.text = said
+            testResult.isVisible = true
             button.isSensitive = true
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayGtk
+import HoorayText
 
 /// Settings' "Your data" page: your anonymous id, export and import, and delete my data — each
 /// what `hooray identity`, `hooray export`, `hooray import --apply` and `hooray delete-my-data` do,
@@ -7,8 +8,6 @@ import HoorayGtk
 @MainActor
 final class SettingsDataPage {
     let page = PreferencesPage(title: localized("Your data"), iconName: "drive-harddisk-symbolic")
-    /// Runs with what to tell the user.
-    var onNotice: @MainActor (String) -> Void = { _ in }
     /// Runs once something changed the data the main window shows.
     var onChanged: @MainActor () -> Void = {}
 
@@ -18,6 +17,9 @@ final class SettingsDataPage {
     private let importButton = Button(label: localized("_Import…"))
     private let delete = Button(label: localized("_Delete my data…"))
     private var confirmation: MessageDialog?
+    /// What export or import said, and what deleting said, in full, under their groups.
+    private let transferResult = Label("")
+    private let deleteResult = Label("")
 
     init(window: Window) {
         self.window = window
@@ -45,6 +47,7 @@ final class SettingsDataPage {
         importButton.onClicked { [unowned self] in chooseImport() }
         importRow.addSuffix(importButton)
         transfer.add(importRow)
+        transfer.add(transferResult)
         page.add(transfer)
 
         let danger = PreferencesGroup(title: localized("Delete my data"))
@@ -57,13 +60,22 @@ final class SettingsDataPage {
         delete.setMargin(6)
         delete.onClicked { [unowned self] in confirmDelete() }
         danger.add(delete)
+        danger.add(deleteResult)
         page.add(danger)
+        for result in [transferResult, deleteResult] {
+            result.wrapStart()
+            result.setMargin(6)
+            result.isVisible = false
+        }
     }
 
-    /// Reads your anonymous id, as `hooray identity --json` tells it.
+    /// Reads your anonymous id, as `hooray identity --existing --json` tells it: none is made here.
     func refresh() {
         Task { @MainActor in
-            switch await HoorayProgram.run(["identity", "--json"]) {
+            switch await HoorayProgram.run(["identity", "--existing", "--json"]) {
+            case .success(let outcome) where outcome.status == 0 && outcome.output.hasPrefix("null"):
+                identity.title = localized("Your anonymous id")
+                identity.subtitle = localized("None yet: one is made the first time AI praise needs it.")
             case .success(let outcome) where outcome.status == 0:
                 let told = try? JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any]
                 let store = (told?["store"] as? [String: Any])?["kind"] as? String
@@ -86,7 +98,7 @@ final class SettingsDataPage {
             suggestedName: "hooray-export-\(day).json")
         chooser.choose { [weak self] paths in
             guard let self, let path = paths.first else { return }
-            run(["export", "-o", path], button: export, doing: localized("export"))
+            run(["export", "-o", path], button: export, result: transferResult, doing: localized("export"))
         }
     }
 
@@ -99,7 +111,8 @@ final class SettingsDataPage {
             ])
         chooser.choose { [weak self] paths in
             guard let self, let path = paths.first else { return }
-            run(["import", path, "--apply"], button: importButton, doing: localized("import")) { [weak self] in
+            run(["import", path, "--apply"], button: importButton, result: transferResult, doing: localized("import")) {
+                [weak self] in
                 self?.onChanged()
             }
         }
@@ -110,7 +123,7 @@ final class SettingsDataPage {
         let dialog = MessageDialog(
             parent: window, heading: localized("Delete your data?"),
             body: localized(
-                "Your moments, habits, rejections, swaps, notices and your anonymous id are removed from this computer. Your hooray.toml stays. This cannot be undone."
+                "Your moments, habits, rejections, swaps, notices and your anonymous id are removed from this computer. Your hooray.toml and an AI key in your keyring stay. This cannot be undone."
             ))
         dialog.addResponse("cancel", label: localized("_Cancel"))
         dialog.addResponse("delete", label: localized("_Delete"), appearance: .destructive)
@@ -119,7 +132,10 @@ final class SettingsDataPage {
         dialog.onResponse { [unowned self] response in
             confirmation = nil
             guard response == "delete" else { return }
-            run(["delete-my-data", "--yes"], button: delete, doing: localized("delete your data")) { [weak self] in
+            run(
+                ["delete-my-data", "--yes"], button: delete, result: deleteResult, doing: localized("delete your data")
+            ) {
+                [weak self] in
                 self?.onChanged()
                 self?.refresh()
             }
@@ -128,23 +144,29 @@ final class SettingsDataPage {
         dialog.present()
     }
 
-    /// Runs `hooray ARGUMENTS…`, `button` greyed out meanwhile, and says what it said.
+    /// Runs `hooray ARGUMENTS…`, `button` greyed out meanwhile, and shows what it said in full under
+    /// its group, `result`.
     private func run(
-        _ arguments: [String], button: Button, doing what: String, then done: @escaping @MainActor () -> Void = {}
+        _ arguments: [String], button: Button, result: Label, doing what: String,
+        then done: @escaping @MainActor () -> Void = {}
     ) {
         button.isSensitive = false
+        result.isVisible = false
         Task { @MainActor in
+            let said: String
             switch await HoorayProgram.run(arguments) {
             case .success(let outcome) where outcome.status == 0:
-                onNotice(outcome.said)
+                said = outcome.said
                 done()
             case .success(let outcome):
-                let said = outcome.said
-                onNotice(localized("Couldn't %1$@: %2$@", what, said))
+                let words = outcome.said
+                said = localized("Couldn't %1$@: %2$@", what, words)
             case .failure(let problem):
-                let said = problem.message
-                onNotice(localized("Couldn't %1$@: %2$@", what, said))
+                let words = problem.message
+                said = localized("Couldn't %1$@: %2$@", what, words)
             }
+            result.text = said
+            result.isVisible = true
             button.isSensitive = true
         }
     }
@@ -168,6 +190,8 @@ final class SettingsAboutPage {
         hooray.add(folder)
         page.add(hooray)
         let help = PreferencesGroup(title: localized("If you are struggling"))
+        // Shown whatever `hooray about` answers, or whether it answers at all.
+        crisis.text = CrisisHelp.paragraph.split(separator: "\n").joined(separator: " ")
         crisis.wrapStart()
         crisis.setMargin(6)
         help.add(crisis)
@@ -184,7 +208,7 @@ final class SettingsAboutPage {
             else { return }
             version.subtitle = told["version"] as? String ?? ""
             folder.subtitle = told["dataDirectory"] as? String ?? ""
-            crisis.text = told["crisisHelp"] as? String ?? ""
+            if let told = told["crisisHelp"] as? String { crisis.text = told }
             for row in linkRows { links.remove(row) }
             linkRows = [
                 ("privacyUrl", localized("Privacy")), ("termsUrl", localized("Terms of use")),

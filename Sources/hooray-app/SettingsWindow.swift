@@ -12,6 +12,8 @@ import HoorayGtk
 @MainActor
 final class SettingsWindow {
     let window: PreferencesWindow
+    /// Runs once an import or a deletion changed what the main window shows.
+    var onDataChanged: @MainActor () -> Void = {}
     private let link: DaemonLink
     /// Shown over everything while the files have errors: which line to fix.
     private let fileProblem = Label("")
@@ -42,6 +44,7 @@ final class SettingsWindow {
     private let readings = LatestReading()
     private let dataPage: SettingsDataPage
     private let aboutPage = SettingsAboutPage()
+    private let pluginPage = PluginSettingsPage()
 
     /// The values of ``style``'s choices, in order.
     private static let styles = ["calm", "playful", "off"]
@@ -87,11 +90,15 @@ final class SettingsWindow {
         page.add(ai.group)
         ai.onChange = { [unowned self] key, value, control in change(key, to: value, problem: ai.problem, on: control) }
         ai.onNotice = { [unowned self] note in window.show(Toast(note, timeout: 8)) }
+        pluginPage.onChange = { [unowned self] key, value, problem, control in
+            change(key, to: value, problem: problem, on: control)
+        }
 
         pluginsGroup.details = localized("Each part of Hooray, on or off.")
         pluginsGroup.add(pluginsProblem)
         page.add(pluginsGroup)
         window.add(page)
+        window.add(pluginPage.page)
         window.add(dataPage.page)
         window.add(aboutPage.page)
         // Nothing to change before hoorayd said what the files hold.
@@ -116,7 +123,7 @@ final class SettingsWindow {
         }
         quietHours.onActivated(applyQuiet)
         saveQuiet.onClicked(applyQuiet)
-        dataPage.onNotice = { [unowned self] note in window.show(Toast(note, timeout: 8)) }
+        dataPage.onChanged = { [unowned self] in onDataChanged() }
         // Back from editing the file elsewhere: read again (the first showing reads as it opens).
         window.onActiveChanged { [unowned self] in
             if window.isActive { refresh() }
@@ -132,7 +139,10 @@ final class SettingsWindow {
     }
 
     private func setControlsSensitive(_ sensitive: Bool) {
-        for group in [celebrations, quiet, pluginsGroup, ai.group] { group.isSensitive = sensitive }
+        // The key's buttons stay: `hooray ai set-key` needs neither hoorayd nor a sound file.
+        for control in [celebrations, quiet, pluginsGroup] + ai.controls + pluginPage.groups {
+            control.isSensitive = sensitive
+        }
     }
 
     /// Reads the plugins and the settings from hoorayd and shows them; `clearing` what went wrong
@@ -141,22 +151,29 @@ final class SettingsWindow {
         readings.start(
             { [link] () throws(DaemonLink.Problem) in
                 let plugins = try await link.plugins()
-                let keys = Self.coreKeys + plugins.map(\.name).sorted().map { "plugins.\($0).enabled" }
+                let keys =
+                    Self.coreKeys + plugins.map(\.name).sorted().map { "plugins.\($0).enabled" }
+                    + plugins.flatMap { plugin in plugin.settings.map { "plugins.\(plugin.name).\($0.key)" } }
                 return (plugins, try await link.settings(keys))
             },
             show: { [weak self] (plugins: [DaemonLink.ListedPlugin], reading: DaemonLink.SettingsReading) in
                 guard let self else { return }
                 showPlugins(plugins)
+                pluginPage.showPlugins(plugins)
+                // Made now, the plugins' groups take what the window allows.
+                for group in pluginPage.groups { group.isSensitive = celebrations.isSensitive }
                 // While the files have errors, a setting in a part hoorayd cannot read is unknown
                 // (hoorayd runs on its last good reading): the control keeps what it shows.
                 show(reading.problems.isEmpty ? reading.settings : reading.settings.filter { $0.value != nil })
                 showFileProblems(reading.problems)
                 // Read anew: what went wrong before is no longer said.
                 if clearing {
-                    for label in [celebrationsProblem, quietProblem, pluginsProblem, ai.problem] {
+                    for label in [celebrationsProblem, quietProblem, pluginsProblem, ai.problem] + pluginPage.problems {
                         clearProblem(label)
                     }
-                    for control in [style, celebrationWindow, quietHours] + ai.controls as [Widget] {
+                    for control in [style, celebrationWindow, quietHours] + ai.controls + pluginPage.controls
+                        as [Widget]
+                    {
                         control.markInvalid(describedBy: nil)
                     }
                     for row in pluginRows.values { row.toggle.markInvalid(describedBy: nil) }
@@ -196,6 +213,8 @@ final class SettingsWindow {
         defer { showing = false }
         for setting in settings {
             known[setting.key] = setting
+            // A plugin's own setting, on the Plugins page.
+            if pluginPage.show(setting.key, setting.effective) { continue }
             switch (setting.key, setting.effective) {
             case ("celebrations.style", .string(let value)?):
                 if let index = Self.styles.firstIndex(of: value) { style.selected = index }
@@ -236,6 +255,7 @@ final class SettingsWindow {
                 let done = try await link.setSetting(key, to: value)
                 if key == "delivery.quiet_hours" { quietTyped = false }
                 ai.applied(key)
+                pluginPage.applied(key)
                 if problemKeys[ObjectIdentifier(problem)] == key { clearProblem(problem) }
                 control.markInvalid(describedBy: nil)
                 if let now = done.setting {
@@ -269,6 +289,7 @@ final class SettingsWindow {
         switch value {
         case .string(let text)?: text
         case .bool(let on)?: on ? "true" : "false"
+        case .number(let number)?: number == number.rounded() ? String(Int(number)) : String(number)
         default: nil
         }
     }

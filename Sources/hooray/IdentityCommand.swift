@@ -28,12 +28,24 @@ struct IdentityCommand: AsyncParsableCommand, OffersJSON {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Show the id only when one was made already; none is made (JSON: null).")
+    var existing = false
+
     func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
         let identity: AnonymousIdentity
         let place: IdentityVault.Place
         do {
-            (identity, place) = try session.identityVault(plugins: installedPlugins).identity()
+            let vault = session.identityVault(plugins: installedPlugins)
+            if existing {
+                guard let found = try vault.existingIdentity() else {
+                    print(json ? "null" : "No anonymous id yet: one is made the first time AI praise needs it.")
+                    return
+                }
+                (identity, place) = found
+            } else {
+                (identity, place) = try vault.identity()
+            }
         } catch {
             warn(error.description)
             throw ExitCode.failure

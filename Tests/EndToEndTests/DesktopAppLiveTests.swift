@@ -63,6 +63,9 @@ struct DesktopAppLiveTests {
             await server.stop()
             #expect((seen.addedLabels ?? []).contains("Read 10 pages"), "added: \(context)")
             #expect((seen.pausedLabels ?? []).contains("0 days · paused"), "\(context)")
+            // Paused for a week, as the dialog offered: hoorayd says through which day.
+            #expect(
+                (seen.pausedLabels ?? []).contains { $0.hasPrefix("Paused “Read 10 pages” through ") }, "\(context)")
             #expect((seen.resumedLabels ?? []).contains("0 days"), "resumed: \(context)")
             #expect((seen.doneLabels ?? []).contains("1 day · done today"), "ticked: \(context)")
             let asked = seen.askedLabels ?? []
@@ -205,6 +208,9 @@ struct DesktopAppLiveTests {
             let daemon = try await fixture.startDaemon()
             let win = try await fixture.hooray("win", "Called my sister")
             #expect(win.status == .exited(0), "\(win.standardError)")
+            // An id made, as AI praise would have.
+            let made = try await fixture.hooray("identity")
+            #expect(made.status == .exited(0), "\(made.standardError)")
             let export = fixture.home.appending("my-hooray.json")
             let (seen, context) = try await DesktopAppTests.drive(
                 fixture, ["your-data", HoorayFixture.binDirectory + "/hooray", export])
@@ -216,7 +222,15 @@ struct DesktopAppLiveTests {
             // The file a user would import again: Hooray's export, with the moment in it.
             let written = (try? String(contentsOfFile: export, encoding: .utf8)) ?? ""
             #expect(written.contains("Called my sister") && written.contains("hooray-export"), "\(context)")
+            #expect(seen.keptAfterCancel?.map(\.text) == ["Called my sister"], "cancelled, nothing deleted: \(context)")
             #expect((seen.deletedLabels ?? []).contains { $0.contains("and your anonymous id.") }, "\(context)")
+            // The deleted id is gone; the window made none (hoorayd makes a new one as it reloads).
+            if let before = seen.identityBefore {
+                #expect(seen.identityAfter?.contains(before) == false, "\(context)")
+                #expect((seen.dataLabels ?? []).contains(before), "the id shown before: \(context)")
+            } else {
+                Issue.record("no id read: \(context)")
+            }
         }
     }
 
@@ -245,6 +259,9 @@ struct DesktopAppLiveTests {
             #expect(written.hasSuffix("model = \"llama3.2\"  # for now") && !written.contains(key), "\(context)")
             #expect((seen.keyLabels ?? []).contains { $0.hasPrefix("Stored the openai key in ") }, "\(context)")
             #expect(seen.keyField == "", "the key field emptied once kept: \(context)")
+            for labels in [seen.keyLabels, seen.testLabels] {
+                #expect(!(labels ?? []).contains { $0.contains(key) }, "the key shown: \(context)")
+            }
             #expect(!((try? String(contentsOfFile: config, encoding: .utf8)) ?? key).contains(key), "\(context)")
             // Test asked the service with the stored key, and said what it answered.
             let tested = (seen.testLabels ?? []).first { $0.hasPrefix("Provider: openai, model llama3.2") } ?? ""
@@ -253,6 +270,46 @@ struct DesktopAppLiveTests {
             #expect(
                 requests.last?.headers["authorization"] == "Bearer \(key)",
                 "\(requests.map { $0.headers["authorization"] ?? "none" })")
+        }
+    }
+
+    @Test(
+        "Settings' Plugins page: the check-in time shows its default, 25:00 is named and nothing written, 19:30 is one line that the running hoorayd schedules at once; a switch turns the daily inspiration off"
+    )
+    func aPluginsTimeAndSwitchAreChangedInSettings() async throws {
+        try await HoorayFixture.with { fixture in
+            let original = """
+                # Evenings are busy.
+                [plugins.recovery]
+                checkin = true
+                follow_up_min_impact = 8
+
+                [plugins.swaps]
+                """
+            let config = try fixture.writeConfig(original)
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let (seen, context) = try await DesktopAppTests.drive(
+                fixture, ["plugin-settings", HoorayFixture.binDirectory + "/hooray", config])
+            await daemon.stop()
+            await server.stop()
+            #expect(seen.error == nil, "\(context)")
+            let labels = seen.pluginsLabels ?? []
+            #expect(
+                labels.contains("Recovery") && labels.contains("Swaps")
+                    && labels.contains("Night Prep reminder (HH:MM, or off)"),
+                "\(context)")
+            #expect(seen.checkinBefore == "20:00", "the default, which the file does not set: \(context)")
+            #expect((seen.badLabels ?? []).contains { $0.contains("25:00") }, "\(context)")
+            #expect(seen.afterBad == original, "nothing written for 25:00: \(context)")
+            // One line added where it belongs, the comment and the other key kept; applied at once.
+            #expect(
+                seen.afterTime
+                    == "# Evenings are busy.\n[plugins.recovery]\ncheckin = true\nfollow_up_min_impact = 8\ncheckin_at = \"19:30\"\n\n[plugins.swaps]",
+                "\(context)")
+            #expect(seen.checkin?.schedule.contains("19:30") == true, "\(context)")
+            #expect(seen.inspirationWasOn == true, "\(context)")
+            #expect(seen.afterSwitch?.hasSuffix("[plugins.swaps]\ninspiration = false") == true, "\(context)")
         }
     }
 

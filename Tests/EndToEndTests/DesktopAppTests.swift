@@ -99,11 +99,28 @@ struct DesktopAppTests {
         var dataLabels: [String]?
         var suggestedName: String?
         var exportedLabels: [String]?
+        var keptAfterCancel: [ListedMoment]?
+        var identityAfter: String?
+        var identityBefore: String?
         var aiSettingsLabels: [String]?
         var afterModel: String?
         var keyLabels: [String]?
         var keyField: String?
         var testLabels: [String]?
+        var pluginsLabels: [String]?
+        var checkinBefore: String?
+        var badLabels: [String]?
+        var afterBad: String?
+        var checkin: ListedReminder?
+        var afterTime: String?
+        var inspirationWasOn: Bool?
+        var afterSwitch: String?
+
+        /// A reminder as `hooray next --json` listed it.
+        struct ListedReminder: Decodable {
+            var schedule: String
+            var title: String
+        }
 
         /// A rejection as `hooray recovery list --json` listed it after the window logged it.
         struct LoggedRejection: Decodable {
@@ -217,11 +234,22 @@ struct DesktopAppTests {
             case dataLabels = "data_labels"
             case suggestedName = "suggested_name"
             case exportedLabels = "exported_labels"
+            case keptAfterCancel = "kept_after_cancel"
+            case identityAfter = "identity_after"
+            case identityBefore = "identity_before"
             case aiSettingsLabels = "ai_settings_labels"
             case afterModel = "after_model"
             case keyLabels = "key_labels"
             case keyField = "key_field"
             case testLabels = "test_labels"
+            case pluginsLabels = "plugins_labels"
+            case checkinBefore = "checkin_before"
+            case badLabels = "bad_labels"
+            case afterBad = "after_bad"
+            case checkin
+            case afterTime = "after_time"
+            case inspirationWasOn = "inspiration_was_on"
+            case afterSwitch = "after_switch"
         }
     }
 

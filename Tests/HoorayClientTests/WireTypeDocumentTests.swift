@@ -115,7 +115,8 @@ import Testing
     static let fullReport = PluginReport(
         name: "p", kind: "external", state: "running", summary: "s", version: "1", apiVersion: "1", pid: 2,
         restarts: 0, lastError: "e", folder: "/f", permissions: ["w"], notAllowed: ["w"],
-        card: PluginCard(title: "t", text: "x", buttons: [.init(label: "l", command: "c")]))
+        card: PluginCard(title: "t", text: "x", buttons: [.init(label: "l", command: "c")]),
+        settings: [PluginSetting(key: "k", title: "t", hint: "h", kind: "entry", defaultValue: "d")])
 
     @Test func everyMemberTheClientAndTheDaemonWriteIsInTheProtocol() throws {
         var written: [String] = []
@@ -137,7 +138,7 @@ import Testing
         let printed = Self.renamed(
             try JSONSerialization.jsonObject(with: try ControlCoding.encode(Self.fullReport)), Self.camelCase)
         let members = try #require(printed as? [String: Any]).keys.sorted()
-        #expect(members.count == 13)
+        #expect(members.count == 14)
         let table = Self.section("## plugin\n", in: Self.jsonDocument)
         for member in members {
             let documented = table.contains("| `\(member)` |")

@@ -34,13 +34,19 @@ public struct PluginReport: Codable, Sendable, Hashable {
     /// app's Today view; `nil` for none.
     public var card: PluginCard?
 
+    /// For a built-in plugin: the settings of its section the desktop app's Settings shows with
+    /// controls of their own; `nil` for none.
+    public var settings: [PluginSetting]?
+
     /// Creates a report.
     public init(
         name: String, kind: String, state: String, summary: String, version: String? = nil,
         apiVersion: String? = nil, pid: Int32? = nil, restarts: Int? = nil, lastError: String? = nil,
-        folder: String? = nil, permissions: [String]? = nil, notAllowed: [String]? = nil, card: PluginCard? = nil
+        folder: String? = nil, permissions: [String]? = nil, notAllowed: [String]? = nil, card: PluginCard? = nil,
+        settings: [PluginSetting]? = nil
     ) {
         self.card = card
+        self.settings = settings
         self.name = name
         self.kind = kind
         self.state = state
@@ -56,7 +62,7 @@ public struct PluginReport: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, state, summary, version, pid, restarts, folder, permissions, card
+        case name, kind, state, summary, version, pid, restarts, folder, permissions, card, settings
         case apiVersion = "api_version"
         case lastError = "last_error"
         case notAllowed = "not_allowed"
@@ -78,6 +84,7 @@ public struct PluginReport: Codable, Sendable, Hashable {
         try container.encode(permissions, forKey: .permissions)
         try container.encode(notAllowed, forKey: .notAllowed)
         try container.encode(card, forKey: .card)
+        try container.encode(settings, forKey: .settings)
     }
 }
 
@@ -111,5 +118,34 @@ public struct PluginCard: Codable, Sendable, Hashable {
         self.title = title
         self.text = text
         self.buttons = buttons
+    }
+}
+
+/// A setting of a built-in plugin's section that the desktop app's Settings shows with a control of
+/// its own (``PluginReport/settings``).
+public struct PluginSetting: Codable, Sendable, Hashable {
+    /// The key in the plugin's section, such as `checkin_at`: the setting is `plugins.NAME.KEY`.
+    public var key: String
+    /// What it is, such as "Check-in time".
+    public var title: String
+    /// What to type or what it does, such as "HH:MM, or off".
+    public var hint: String
+    /// `toggle` (a switch) or `entry` (a field).
+    public var kind: String
+    /// The value used when the files do not say, as `hooray config set` takes it.
+    public var defaultValue: String
+
+    /// Creates a setting.
+    public init(key: String, title: String, hint: String, kind: String, defaultValue: String) {
+        self.key = key
+        self.title = title
+        self.hint = hint
+        self.kind = kind
+        self.defaultValue = defaultValue
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case key, title, hint, kind
+        case defaultValue = "default"
     }
 }

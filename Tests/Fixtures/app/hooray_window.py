@@ -63,13 +63,22 @@ Usage:
                                 save dialog's name field, waiting for the export said; "Delete my data…" and the
                                 dialog's "Delete", waiting until `HOORAY moments --json` is empty. Prints
                                 {"about_labels", "data_labels", "suggested_name", "exported_labels",
-                                "deleted_labels"}
+                                "kept_after_cancel" (`HOORAY moments --json` after Delete… was cancelled),
+                                "deleted_labels", "identity_before" (the id shown before), "identity_after"
+                                (`HOORAY identity --existing --json` then)}
   hooray_window.py ai-settings CONFIG MODEL KEY
                                 opens Settings, types MODEL under "Model" and clicks "Save the model", waiting for
                                 CONFIG to have it; pastes KEY under "API key" and clicks "Save the API key",
                                 waiting for the key said stored; clicks "Test", waiting for `hooray ai test`'s
                                 answer. Prints {"ai_settings_labels", "after_model", "key_labels", "key_field" (the key
                                 field's text then), "test_labels"}
+  hooray_window.py plugin-settings HOORAY CONFIG
+                                opens Settings' Plugins page; reads "Check-in time" (its default), types 25:00
+                                and clicks "Save Check-in time", waiting for the time named; types 19:30 and
+                                saves, waiting until `HOORAY next --json --all` has the check-in at 19:30; turns
+                                "Daily inspiration" off, waiting for CONFIG to say so. Prints {"plugins_labels",
+                                "checkin_before", "bad_labels", "after_bad", "checkin" (the reminder listed),
+                                "after_time", "inspiration_was_on", "after_switch"}
   hooray_window.py calendar HOORAY NAME
                                 opens Habits and NAME ("Show NAME"), reads its calendar (an image named "Calendar
                                 of MONTH YEAR", described day by day), runs `HOORAY habit done NAME` and waits for
@@ -367,6 +376,10 @@ def again(hooray, name, why, note):
     wait_for("the habit listed", lambda: True if name in shown_labels() else None)
     added = shown_labels()
     wait_for('"Pause %s" button' % name, shown("push button", "Pause " + name, sensitive=True)).doActionNamed("click")
+    # Asked for how long: a week.
+    wait_for('the dialog\'s "For a week" button', dialog_button("For a week")).doActionNamed("click")
+    wait_for("the pause said", lambda: True if any(label.startswith("Paused \u201c" + name) for label in shown_labels())
+             else None)
     # Resume shows once hoorayd's reading has the habit paused (the check greys out at the click already).
     resume = wait_for('"Resume %s" button' % name, shown("push button", "Resume " + name, sensitive=True))
     wait_for('greyed-out "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=False))
@@ -607,7 +620,8 @@ def your_data(hooray, export_path):
                                                     for label in shown_labels()) else None)
     seen = {"about_labels": shown_labels()}
     wait_for('"Your data" page', switcher_button("Your data")).doActionNamed("click")
-    told = json.loads(subprocess.run([hooray, "identity", "--json"], capture_output=True, text=True).stdout)
+    told = json.loads(subprocess.run([hooray, "identity", "--existing", "--json"], capture_output=True,
+                                     text=True).stdout)
     wait_for("the anonymous id", lambda: True if told["userId"] in shown_labels() else None)
     seen["data_labels"] = shown_labels()
     wait_for('"Export everything" button', shown("push button", "Export everything", sensitive=True)).doActionNamed(
@@ -625,6 +639,13 @@ def your_data(hooray, export_path):
     wait_for('the dialog\'s "Export"', save).doActionNamed("click")
     wait_for("the export said", lambda: True if any(export_path in label for label in shown_labels()) else None)
     seen["exported_labels"] = shown_labels()
+    # Asked, and cancelled: nothing is deleted.
+    wait_for('"Delete my data…" button', shown("push button", "Delete my data\u2026", sensitive=True)).doActionNamed(
+        "click")
+    wait_for('the dialog\'s "Cancel" button', dialog_button("Cancel")).doActionNamed("click")
+    wait_for("the dialog gone", lambda: True if dialog_button("Delete")() is None else None)
+    seen["kept_after_cancel"] = json.loads(subprocess.run([hooray, "moments", "--json"], capture_output=True,
+                                                          text=True).stdout)
     wait_for('"Delete my data…" button', shown("push button", "Delete my data\u2026", sensitive=True)).doActionNamed(
         "click")
     wait_for('the dialog\'s "Delete" button', dialog_button("Delete")).doActionNamed("click")
@@ -634,7 +655,12 @@ def your_data(hooray, export_path):
         return True if json.loads(listed) == [] else None
     wait_for("`hooray moments --json` listing nothing", emptied)
     wait_for("the deletion said", lambda: True if any(label.startswith("Deleted ") for label in shown_labels()) else None)
+    # The id read again: the deleted one is gone (hoorayd makes a new one as it reloads).
+    wait_for("the deleted id gone", lambda: True if told["userId"] not in shown_labels() else None)
     seen["deleted_labels"] = shown_labels()
+    seen["identity_before"] = told["userId"]
+    seen["identity_after"] = subprocess.run([hooray, "identity", "--existing", "--json"], capture_output=True,
+                                            text=True).stdout.strip()
     return seen
 
 
@@ -667,6 +693,47 @@ def ai_settings(config, model, key):
     wait_for("the test's answer", lambda: True if any(label.startswith("Provider: openai") for label in shown_labels())
              else None)
     seen["test_labels"] = shown_labels()
+    return seen
+
+
+def plugin_settings(hooray, config):
+    """Settings' Plugins page: reads the recovery check-in time's default, types 25:00 and waits for it
+    named (CONFIG untouched), then 19:30, waiting until `HOORAY next --json` has the check-in daily at
+    19:30; turns "Daily inspiration" off, waiting for CONFIG to say so."""
+    def read():
+        with open(config, encoding="utf-8") as file:
+            return file.read()
+    wait_for('enabled "I Did a Thing" button', node("push button", "I Did a Thing", sensitive=True))
+    wait_for('"Settings" button', shown("push button", "Settings")).doActionNamed("click")
+    wait_for('"Plugins" page', switcher_button("Plugins")).doActionNamed("click")
+    field = wait_for('"Check-in time" field', shown("text", "Check-in time (HH:MM, such as 20:00)"))
+    wait_for("the default check-in time", lambda: True if text_of(field) == "20:00" else None)
+    seen = {"plugins_labels": shown_labels(), "checkin_before": text_of(field)}
+    field.queryEditableText().setTextContents("25:00")
+    wait_for('"Save Check-in time" button', shown("push button", "Save Check-in time", sensitive=True)).doActionNamed(
+        "click")
+    wait_for("the time named", lambda: True if any("25:00" in label for label in shown_labels()) else None)
+    seen["bad_labels"] = shown_labels()
+    seen["after_bad"] = read()
+    field.queryEditableText().setTextContents("19:30")
+    wait_for('"Save Check-in time" button', shown("push button", "Save Check-in time", sensitive=True)).doActionNamed(
+        "click")
+
+    def scheduled():
+        listed = json.loads(subprocess.run([hooray, "next", "--json", "--all"], capture_output=True, text=True).stdout)
+        found = [r for r in listed if r["plugin"] == "recovery" and "19:30" in r["schedule"]]
+        return found[0] if found else None
+    seen["checkin"] = wait_for("`hooray next` with the check-in at 19:30", scheduled)
+    seen["after_time"] = read()
+    # The switch, not its row (which has the same name, and which activating would focus).
+    switch = lambda: next((n for n in app().findChildren(
+        lambda n: n.name == "Daily inspiration" and n.roleName in ("switch", "toggle button", "check box", "push button"),
+        showingOnly=False) if on_screen(n)), None)
+    inspiration = wait_for('"Daily inspiration" switch', switch)
+    seen["inspiration_was_on"] = pressed(inspiration)
+    inspiration.queryAction().doAction(0)
+    wait_for("inspiration off in hooray.toml", lambda: True if "inspiration = false" in read() else None)
+    seen["after_switch"] = read()
     return seen
 
 
@@ -1059,6 +1126,8 @@ elif sys.argv[1] == "your-data":
     print(json.dumps(your_data(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "ai-settings":
     print(json.dumps(ai_settings(sys.argv[2], sys.argv[3], sys.argv[4])))
+elif sys.argv[1] == "plugin-settings":
+    print(json.dumps(plugin_settings(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "calendar":
     print(json.dumps(calendar(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "details":
