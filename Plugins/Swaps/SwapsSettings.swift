@@ -11,10 +11,12 @@ extension SwapsPlugin: DeclaresSettings {
                 key: "inspiration", title: "Daily inspiration", hint: "A sentence to start the day", kind: .toggle,
                 defaultValue: defaults.inspiration ? "true" : "false"),
             .init(
-                key: "night_prep", title: "Night Prep reminder", hint: "HH:MM, or off", kind: .entry,
+                key: "night_prep", title: "Night Prep reminder", hint: "HH:MM, or off; from your first swap",
+                kind: .entry,
                 defaultValue: defaults.nightPrep?.description ?? "off"),
             .init(
-                key: "morning_focus", title: "Morning Focus reminder", hint: "HH:MM, or off", kind: .entry,
+                key: "morning_focus", title: "Morning Focus reminder", hint: "HH:MM, or off; from your first swap",
+                kind: .entry,
                 defaultValue: defaults.morningFocus?.description ?? "off"),
         ]
     }

@@ -117,7 +117,9 @@ enum SettingsRequests {
             let declared = state.catalog.builtIns.first(where: { $0.name == parts[1] }) as? any DeclaresSettings,
             let setting = declared.settingDeclarations.first(where: { $0.key == parts[2] })
         {
-            return setting.kind == .toggle ? .bool(setting.defaultValue == "true") : .string(setting.defaultValue)
+            if setting.kind == .toggle { return .bool(setting.defaultValue == "true") }
+            // A whole number (the water goal) as the file holds it: a number, not its text.
+            return Int(setting.defaultValue).map { .number(Double($0)) } ?? .string(setting.defaultValue)
         }
         let defaults = CoreSettings.defaults
         switch key {

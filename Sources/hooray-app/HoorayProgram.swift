@@ -70,9 +70,6 @@ enum HoorayProgram {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = stdin
-        // A program that exits before reading all its input must not take the window with it: a
-        // write to its closed pipe then fails (EPIPE) rather than raising SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
         do {
             try process.run()
         } catch {

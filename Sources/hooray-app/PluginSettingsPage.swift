@@ -22,17 +22,16 @@ final class PluginSettingsPage {
     private var fields: [String: EntryRow] = [:]
     /// The fields whose text was typed and not applied yet, by key: readings leave them.
     private var typed: Set<String> = []
+    /// The settings a file sets, by key: the others show their defaults.
+    private var fileSets: Set<String> = []
     /// While hoorayd's reading is shown: nothing is sent.
     private var showing = false
-    private let empty = PreferencesGroup(title: localized("No plugin settings"))
+    private let empty = PreferencesGroup(title: localized("Reading your settings…"))
 
     init() {
-        empty.details = localized("The plugins that run have no settings to show here; hooray.toml has them all.")
+        empty.details = localized("Each plugin's switches and times show here once Hooray has read them.")
         page.add(empty)
     }
-
-    /// The settings shown, as `hooray config set` names them.
-    private(set) var keys: [String] = []
 
     /// The groups, greyed out together while nothing can be changed.
     var groups: [Widget] { parts.values.map(\.group) }
@@ -48,7 +47,6 @@ final class PluginSettingsPage {
             group.details = plugin.summary
             for setting in plugin.settings {
                 let key = "plugins.\(plugin.name).\(setting.key)"
-                keys.append(key)
                 if setting.kind == "toggle" {
                     let row = ActionRow(title: setting.title, subtitle: setting.hint)
                     let toggle = Switch(name: setting.title)
@@ -68,6 +66,12 @@ final class PluginSettingsPage {
                     let apply = { @MainActor [unowned self, unowned field] in
                         guard let part = parts[plugin.name] else { return }
                         let text = field.text.trimmingCharacters(in: .whitespaces)
+                        // The default left as it is, the file silent: nothing to write (written, a
+                        // reminder that starts on first use would start now).
+                        if !fileSets.contains(key), text == setting.defaultValue {
+                            typed.remove(key)
+                            return
+                        }
                         onChange(key, text.isEmpty ? nil : text, part.problem, field)
                     }
                     field.onActivated(apply)
@@ -87,11 +91,20 @@ final class PluginSettingsPage {
             page.add(group)
             parts[plugin.name] = Part(group: group, problem: problem)
         }
+        // A plugin that is off says so: its settings wait until it is turned on.
+        for plugin in plugins {
+            guard let part = parts[plugin.name] else { continue }
+            let off = plugin.state == "disabled"
+            part.group.details = off ? localized("%@ — off: turn it on under General.", plugin.summary) : plugin.summary
+        }
         empty.isVisible = parts.isEmpty
     }
 
-    /// Shows a setting as hoorayd read it; `false` when it is none of this page's.
-    func show(_ key: String, _ value: JSONValue?) -> Bool {
+    /// Shows a setting as hoorayd read it (`setFromFile`: a file sets it, rather than its default);
+    /// `false` when it is none of this page's.
+    func show(_ key: String, _ value: JSONValue?, setFromFile: Bool) -> Bool {
+        guard switches[key] != nil || fields[key] != nil else { return false }
+        if setFromFile { fileSets.insert(key) } else { fileSets.remove(key) }
         showing = true
         defer { showing = false }
         if let toggle = switches[key] {
@@ -112,7 +125,7 @@ final class PluginSettingsPage {
     private static func text(of value: JSONValue?) -> String {
         switch value {
         case .string(let text)?: text
-        case .number(let number)?: number == number.rounded() ? String(Int(number)) : String(number)
+        case .number(let number)?: Int(exactly: number).map(String.init) ?? String(number)
         case .bool(let on)?: on ? "true" : "false"
         default: ""
         }

@@ -47,9 +47,8 @@ final class SettingsAIGroup {
 
     init() {
         group.details = localized(
-            "Warmer praise from an AI service, on top of the offline praise. Only your moment and your anonymous id are sent."
+            "Warmer praise from an AI service, on top of the offline praise. Only your moment and your anonymous id are sent. Set the endpoint (and, for OpenAI-compatible ones, the model) first, then the provider."
         )
-        group.add(provider)
         for (field, key, name) in [
             (endpoint, "ai.endpoint", localized("Save the endpoint")), (model, "ai.model", localized("Save the model")),
         ] {

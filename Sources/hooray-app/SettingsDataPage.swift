@@ -75,7 +75,7 @@ final class SettingsDataPage {
             switch await HoorayProgram.run(["identity", "--existing", "--json"]) {
             case .success(let outcome) where outcome.status == 0 && outcome.output.hasPrefix("null"):
                 identity.title = localized("Your anonymous id")
-                identity.subtitle = localized("None yet: one is made the first time AI praise needs it.")
+                identity.subtitle = localized("None yet: Hooray makes one the next time it starts.")
             case .success(let outcome) where outcome.status == 0:
                 let told = try? JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any]
                 let store = (told?["store"] as? [String: Any])?["kind"] as? String

@@ -214,7 +214,7 @@ final class SettingsWindow {
         for setting in settings {
             known[setting.key] = setting
             // A plugin's own setting, on the Plugins page.
-            if pluginPage.show(setting.key, setting.effective) { continue }
+            if pluginPage.show(setting.key, setting.effective, setFromFile: setting.value != nil) { continue }
             switch (setting.key, setting.effective) {
             case ("celebrations.style", .string(let value)?):
                 if let index = Self.styles.firstIndex(of: value) { style.selected = index }
@@ -261,7 +261,10 @@ final class SettingsWindow {
                 if let now = done.setting {
                     show([now])
                     // Set, but another file's value is the one used: said, not hidden.
-                    if now.value != now.effective || Self.text(of: now.effective) != value {
+                    let overridden =
+                        value == nil
+                        ? now.value != nil : now.value != now.effective || Self.text(of: now.effective) != value
+                    if overridden {
                         say(done.message, under: problem, key: key, on: nil)
                     }
                 }
@@ -289,7 +292,7 @@ final class SettingsWindow {
         switch value {
         case .string(let text)?: text
         case .bool(let on)?: on ? "true" : "false"
-        case .number(let number)?: number == number.rounded() ? String(Int(number)) : String(number)
+        case .number(let number)?: Int(exactly: number).map(String.init) ?? String(number)
         default: nil
         }
     }

@@ -20,6 +20,10 @@ if let unknown = arguments.first(where: { $0 != "--quick" && $0 != "--gapplicati
     _ = said.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
+// A program the window runs (HoorayProgram) that exits before reading all its input must not take
+// the window with it: a write to its closed pipe then fails (EPIPE) rather than raising SIGPIPE. GLib
+// writes its sockets without raising it either way.
+signal(SIGPIPE, SIG_IGN)
 Localization.start()
 let status = MainActor.assumeIsolated {
     arguments.contains("--quick") ? QuickLog().run() : HoorayApp().run()

@@ -39,7 +39,7 @@ struct IdentityCommand: AsyncParsableCommand, OffersJSON {
             let vault = session.identityVault(plugins: installedPlugins)
             if existing {
                 guard let found = try vault.existingIdentity() else {
-                    print(json ? "null" : "No anonymous id yet: one is made the first time AI praise needs it.")
+                    print(json ? "null" : "No anonymous id yet: hoorayd makes one the next time it starts.")
                     return
                 }
                 (identity, place) = found

@@ -102,6 +102,7 @@ struct DesktopAppTests {
         var keptAfterCancel: [ListedMoment]?
         var identityAfter: String?
         var identityBefore: String?
+        var pauseSaid: String?
         var aiSettingsLabels: [String]?
         var afterModel: String?
         var keyLabels: [String]?
@@ -237,6 +238,7 @@ struct DesktopAppTests {
             case keptAfterCancel = "kept_after_cancel"
             case identityAfter = "identity_after"
             case identityBefore = "identity_before"
+            case pauseSaid = "pause_said"
             case aiSettingsLabels = "ai_settings_labels"
             case afterModel = "after_model"
             case keyLabels = "key_labels"

@@ -378,12 +378,12 @@ def again(hooray, name, why, note):
     wait_for('"Pause %s" button' % name, shown("push button", "Pause " + name, sensitive=True)).doActionNamed("click")
     # Asked for how long: a week.
     wait_for('the dialog\'s "For a week" button', dialog_button("For a week")).doActionNamed("click")
-    wait_for("the pause said", lambda: True if any(label.startswith("Paused \u201c" + name) for label in shown_labels())
-             else None)
+    said = wait_for("the pause said", lambda: next(
+        (label for label in shown_labels() if label.startswith("Paused \u201c" + name)), None))
     # Resume shows once hoorayd's reading has the habit paused (the check greys out at the click already).
     resume = wait_for('"Resume %s" button' % name, shown("push button", "Resume " + name, sensitive=True))
     wait_for('greyed-out "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=False))
-    seen = {"added_labels": added, "paused_labels": shown_labels()}
+    seen = {"added_labels": added, "paused_labels": shown_labels(), "pause_said": said}
     resume.doActionNamed("click")
     wait_for('"Pause %s" button back' % name, shown("push button", "Pause " + name, sensitive=True))
     check = wait_for('working "Done today: %s" check' % name, shown("push button", "Done today: " + name, sensitive=True))
