@@ -20,6 +20,11 @@ TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bi
 # no limit the whole suite at once used them up, and hoorayd could not watch the time zone.
 TEST_WIDTH   ?= 32
 
+# Tests of time limits, run after the rest, on their own: they judge a plugin or a follower by how
+# many seconds it took, and under the whole suite's load (32 at once on two cores, the desktop app's
+# windows among them) a 3-second limit was once passed by our own process being slow, not the plugin.
+QUIET_TESTS  := HoorayEngineTests\.ConformanceKitTests/|HoorayEngineTests\.StatusBarTests/aFollowerGetsEachChangedLine|EndToEndTests\.WinsTests/aWinWhileTheServiceIsDown
+
 .PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage \
         install install-files uninstall screenshots pot
 
@@ -60,9 +65,14 @@ test: test-deps
 	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
 	./scripts/check-targets --build-flags "$(BUILD_FLAGS)"
 	set -o pipefail; HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
-		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) 2>&1 | tee .build/test.log \
+		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(QUIET_TESTS)' 2>&1 | tee .build/test.log \
 		|| { echo; echo "== What failed (the whole output is in .build/test.log) =="; \
 		     grep -a -A4 -E '✘|recorded an issue|error:' .build/test.log | head -150; exit 1; }
+	@echo "== The tests of time limits, on their own =="
+	set -o pipefail; HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
+		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(QUIET_TESTS)' 2>&1 | tee .build/test-quiet.log \
+		|| { echo; echo "== What failed (the whole output is in .build/test-quiet.log) =="; \
+		     grep -a -A4 -E '✘|recorded an issue|error:' .build/test-quiet.log | head -150; exit 1; }
 
 # The template of the desktop app's translations, from the texts its sources pass to `localized`.
 pot: test-deps

@@ -39,6 +39,9 @@ extension ConformanceRun {
             let started = ContinuousClock.now
             answer = try await supervisor.call("command", try await supervisor.commandParams(invocation))
             took = started.duration(to: .now)
+            // An answer that came after the limit is late, even when it reached this process before the
+            // limit's timer did (a loaded machine runs both late).
+            if took > .seconds(options.callTimeout) { throw CallTimedOut() }
         } catch is CallTimedOut {
             return .failed(
                 "did not answer within \(Self.seconds(options.callTimeout))\(given); answer every `command` request in time, with a non-zero exit_code and a text saying why when it cannot do it"

@@ -562,6 +562,7 @@ public final class RunningFlag: @unchecked Sendable {
 /// A call to a plugin was not answered in time.
 package struct CallTimedOut: Error, CustomStringConvertible {
     package var description: String { "the plugin did not answer in time" }
+    package init() {}
 }
 
 /// A plugin stopped before it answered.
