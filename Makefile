@@ -13,7 +13,8 @@ BIN          := .build/debug
 RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev zlib1g-dev bubblewrap \
                 libgtk-4-dev libadwaita-1-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
-                libglib2.0-bin python3-dogtail at-spi2-core x11-utils gettext xclip
+                libglib2.0-bin python3-dogtail at-spi2-core x11-utils gettext xclip \
+                rofi xdotool
 
 # At most this many tests run at once. Every end-to-end test starts its own dbus-daemon, and each
 # takes one of the user's inotify instances (128 by default, fs.inotify.max_user_instances): with
@@ -108,7 +109,10 @@ INSTALLED = $(ROOT)/bin/hooray $(ROOT)/bin/hoorayd $(ROOT)/bin/hooray-app $(ROOT
             $(ROOT)/share/systemd/user/hooray.service \
             $(ROOT)/share/icons/hicolor/scalable/apps/hooray.svg $(ROOT)/share/applications/hooray.desktop \
             $(ROOT)/share/applications/org.hooray.Hooray.desktop $(ROOT)/share/man/man1/hooray-app.1 \
-            $(ROOT)/share/dbus-1/services/org.hooray.Hooray.service
+            $(ROOT)/share/dbus-1/services/org.hooray.Hooray.service \
+            $(ROOT)/share/dbus-1/services/org.hooray.Hoorayd.service \
+            $(ROOT)/share/gnome-shell/search-providers/org.hooray.Hoorayd.search-provider.ini \
+            $(ROOT)/share/krunner/dbusplugins/org.hooray.Hoorayd.desktop
 
 install: deps
 	./scripts/build-release $(RELEASE) $(GENERATED) $(MANUAL_SCRATCH)
@@ -144,6 +148,15 @@ install-files:
 	sed 's|^Exec=/usr/bin/hooray-app|Exec=$(PREFIX)/bin/hooray-app|' packaging/org.hooray.Hooray.service \
 		> $(ROOT)/share/dbus-1/services/org.hooray.Hooray.service
 	chmod 0644 $(ROOT)/share/dbus-1/services/org.hooray.Hooray.service
+	# hoorayd's own, for the launchers: GNOME Shell's search and KRunner call it, and the bus starts
+	# it (through systemd's hooray.service where there is one) when it is not running.
+	sed 's|^Exec=/usr/bin/hoorayd|Exec=$(PREFIX)/bin/hoorayd|' packaging/org.hooray.Hoorayd.service \
+		> $(ROOT)/share/dbus-1/services/org.hooray.Hoorayd.service
+	chmod 0644 $(ROOT)/share/dbus-1/services/org.hooray.Hoorayd.service
+	install -D -m 0644 packaging/org.hooray.Hoorayd.search-provider.ini \
+		$(ROOT)/share/gnome-shell/search-providers/org.hooray.Hoorayd.search-provider.ini
+	install -D -m 0644 packaging/org.hooray.Hoorayd.krunner.desktop \
+		$(ROOT)/share/krunner/dbusplugins/org.hooray.Hoorayd.desktop
 	@echo
 	@echo "Installed hooray and hoorayd in $(ROOT)/bin (make sure it is on your PATH)."
 	@echo "Start the scheduler now and at every login: systemctl --user daemon-reload && systemctl --user enable --now hooray"
@@ -156,7 +169,9 @@ INSTALLED_DIRS = $(ROOT)/bin $(ROOT)/libexec/hooray $(ROOT)/libexec $(ROOT)/lib/
             $(ROOT)/share/fish $(ROOT)/share/systemd/user $(ROOT)/share/systemd \
             $(ROOT)/share/icons/hicolor/scalable/apps $(ROOT)/share/icons/hicolor/scalable \
             $(ROOT)/share/icons/hicolor $(ROOT)/share/icons $(ROOT)/share/applications \
-            $(ROOT)/share/dbus-1/services $(ROOT)/share/dbus-1
+            $(ROOT)/share/dbus-1/services $(ROOT)/share/dbus-1 \
+            $(ROOT)/share/gnome-shell/search-providers $(ROOT)/share/gnome-shell \
+            $(ROOT)/share/krunner/dbusplugins $(ROOT)/share/krunner
 
 # Exactly the files install put there, and its folders when they are empty now.
 uninstall:

@@ -167,6 +167,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the desktop's launchers offer for the words typed (GNOME Shell, KRunner, `hooray menu`)
+        // and the command each offer runs: one reading of the words for every launcher.
+        .target(name: "HoorayLauncher", dependencies: ["HoorayClient"]),
+        // hoorayd on the session bus for the launchers: GNOME Shell's search provider and KRunner's
+        // runner, through GDBus (GLib's, which libnotify brings).
+        .target(
+            name: "HoorayDesktopBus",
+            dependencies: [
+                "HoorayLauncher", "HoorayThreads", "CLibNotify", .product(name: "Logging", package: "swift-log"),
+            ]),
         // hoorayd's wiring: the daemon's run, its control server, lock, log and status bar feed.
         // Linked by hoorayd only.
         .target(
@@ -176,7 +186,7 @@ let package = Package(
                 "HoorayText",
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayCommands", "HoorayConfig", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKeyring", "HoorayKit", "HoorayStorage", "HoorayThreads", "CLinux",
-                "HoorayDelivery",
+                "HoorayDelivery", "HoorayDesktopBus", "HoorayLauncher",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -323,6 +333,7 @@ let package = Package(
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
                 "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity", "HoorayCLIHost",
+                "HoorayLauncher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -364,6 +375,7 @@ let package = Package(
             name: "HoorayClientTests",
             dependencies: ["HoorayCommandLine", "HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
         .testTarget(name: "HoorayCalendarTests", dependencies: ["HoorayCalendar"]),
+        .testTarget(name: "HoorayLauncherTests", dependencies: ["HoorayLauncher", "HoorayClient"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayCalendar", "HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(

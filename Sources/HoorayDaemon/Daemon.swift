@@ -354,6 +354,9 @@ public enum Daemon {
             printError("hoorayd: cannot catch SIGTERM, SIGINT and SIGHUP (\(error)); start it again")
             return .cannotStart
         }
+        // The desktop's launchers (GNOME Shell's search, KRunner) find hoorayd on the session bus.
+        let desktopBus = DaemonLauncherHost.startDesktopBus(
+            handle: handle, engine: engine, timeZone: systemTimeZone, paths: paths, version: version, logger: logger)
         let (hangups, hangup) = AsyncStream<Void>.makeStream()
         let service = EngineService(engine: engine, alarm: alarm, logger: logger)
         let reloader = ReloadService(
@@ -386,6 +389,7 @@ public enum Daemon {
         // What waits in the spool now is the next hoorayd's: nothing more is taken while stopping.
         sweeper.stop()
         control.shutdown()
+        await desktopBus.stop()
         await engine.stopExternalPlugins()
         alarm.shutdown()
         await channels.shutdown()

@@ -96,7 +96,8 @@ struct Hooray: AsyncParsableCommand {
 
     /// `hooray`'s own commands; the plugins' follow them.
     static let hostCommands: [any ParsableCommand.Type] = [
-        Next.self, Inbox.self, Missed.self, Act.self, Status.self, Bar.self, Plugins.self, PluginAuthoring.self,
+        Next.self, Inbox.self, Missed.self, Act.self, Status.self, Bar.self, Menu.self, Plugins.self,
+        PluginAuthoring.self,
         ConfigCommand.self,
         Reload.self,
         DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self, Doctor.self,

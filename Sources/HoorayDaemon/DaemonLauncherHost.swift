@@ -1,0 +1,65 @@
+import Foundation
+import HoorayClient
+import HoorayDesktopBus
+import HoorayEngine
+import HoorayKit
+import HoorayLauncher
+import Logging
+
+/// The launchers' host inside `hoorayd`: each read and each choice is the control request a client
+/// would send (the desktop app's, for the same commands), answered by the same handler.
+struct DaemonLauncherHost: LauncherHost {
+    /// Answers one control request, as the control socket's handler does.
+    let handle: @Sendable (ControlRequest) async -> ControlResponse
+    /// Where the commands are given: the user's time zone and data folder.
+    let environment: @Sendable () -> CommandEnvironment
+
+    func habits() async -> [LauncherHabit]? {
+        let invocation = CommandInvocation(command: "list", json: true, environment: environment())
+        let response = await handle(.command(plugin: "habits", invocation: invocation))
+        guard response.ok, let json = response.reply?.json else { return nil }
+        return try? json.decode([LauncherHabit].self)
+    }
+
+    func bar() async -> BarSnapshot? {
+        await handle(.bar()).bar
+    }
+
+    func run(_ action: LauncherAction) async -> LauncherOutcome {
+        guard let command = action.command else { return .done }
+        let invocation = CommandInvocation(command: command.name, values: command.values, environment: environment())
+        let response = await handle(.command(plugin: command.plugin, invocation: invocation))
+        guard response.ok else {
+            return .failed(response.message ?? "hoorayd did not say why")
+        }
+        return .done
+    }
+}
+
+extension DaemonLauncherHost {
+    /// Puts hoorayd on the session bus for the launchers; what they choose runs as the same control
+    /// requests, and what could not be done is said in a notice of the plugin it was for. Stop it
+    /// (``DesktopBus/stop(waitingAtMost:)``) before the engine.
+    static func startDesktopBus(
+        handle: @escaping @Sendable (ControlRequest) async -> ControlResponse, engine: Engine,
+        timeZone: SystemTimeZone, paths: HoorayPaths, version: String, logger: Logger
+    ) -> DesktopBus {
+        let environment: @Sendable () -> CommandEnvironment = {
+            CommandEnvironment(
+                timeZoneIdentifier: timeZone.current().identifier, dataDirectory: paths.dataDirectory,
+                hostVersion: version)
+        }
+        let bus = DesktopBus(
+            host: DaemonLauncherHost(handle: handle, environment: environment),
+            tell: { plugin, message in
+                let notice = Notice(title: "That was not done", body: "Hooray could not do it: \(message)")
+                do {
+                    try await engine.noticeBoard(for: plugin).post(notice)
+                } catch {
+                    logger.warning("a launcher's choice was not done (\(message)), and saying so failed: \(error)")
+                }
+            }, logger: Logger(label: "launchers"))
+        bus.start()
+        return bus
+    }
+}
