@@ -127,7 +127,7 @@ public struct HabitsPlugin: CommandPlugin, ImportingPlugin, StatusBarPlugin {
         return Notice(
             title: habit.name, body: lines.joined(separator: "\n"), urgency: .low,
             actions: [NoticeAction(id: Self.doneAction, label: "Done"), .snooze()],
-            category: "hooray.habit")
+            category: "hooray.habit", opens: .habit(habit.id.uuidString.lowercased()))
     }
 
     /// Marks the habit done from its reminder's "Done" button: on the day the reminder was for, even

@@ -106,7 +106,7 @@ public struct RecoveryPlugin: CommandPlugin {
     /// The daily check-in notification, with a button for each mood.
     static let checkInNotice = Notice(
         title: RecoveryCopy.checkInTitle, body: RecoveryCopy.checkInBody,
-        actions: CheckInMood.allCases.map(moodAction), category: "hooray.recovery.checkin")
+        actions: CheckInMood.allCases.map(moodAction), category: "hooray.recovery.checkin", opens: .recovery)
 
     public func reminderDue(_ due: DueReminder, context: PluginContext) async throws -> Notice? {
         let id = due.reminder.id
@@ -158,7 +158,7 @@ public struct RecoveryPlugin: CommandPlugin {
         Notice(
             title: RecoveryCopy.followUpTitle, body: RecoveryCopy.followUpBody(count: count, yesterday: yesterday),
             actions: [okay, stillHard], category: "hooray.recovery.follow-up",
-            payload: .object(["group": .string(group.uuidString.lowercased())]))
+            payload: .object(["group": .string(group.uuidString.lowercased())]), opens: .recovery)
     }
 
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
@@ -171,6 +171,7 @@ public struct RecoveryPlugin: CommandPlugin {
                 plan.actions = [Self.okay]
                 plan.payload = .object(["rejection": .string(rejection.recordID)])
             }
+            plan.opens = .recoveryPlan(rejection.recordID)
             try await context.notices.post(plan)
         case Self.okay.id:
             let rejections = try await rejections(from: action, context: context)
@@ -338,7 +339,7 @@ public struct RecoveryPlugin: CommandPlugin {
             body: ([rejection.encouragement] + (failedLine ? [aiFailedLine] : []) + [""]
                 + RecoveryCopy.planLines(for: situation)).joined(separator: "\n"),
             actions: [showPlan, okay], category: "hooray.recovery.logged",
-            payload: .object(["rejection": .string(rejection.recordID)]))
+            payload: .object(["rejection": .string(rejection.recordID)]), opens: .recoveryPlan(rejection.recordID))
     }
 
     /// What the terminal shows for a logged rejection; `followUpPassed` is `follow_up_after` when

@@ -27,7 +27,7 @@ extension SwapsPlugin {
         let body = NeedHelpCopy.topSwapLines(top, indent: "") + [NeedHelpCopy.breathingLine]
         return Notice(
             title: NeedHelpCopy.title, body: body.joined(separator: "\n"), category: "hooray.swaps.need-help",
-            timeout: .never)
+            timeout: .never, opens: .today)
     }
 }
 

@@ -141,7 +141,7 @@ extension SwapsPlugin {
         lines.append("For tomorrow: hooray swap prep \"…\" (up to three).")
         return Notice(
             title: nightPrepTitle, body: lines.joined(separator: "\n"), actions: actions,
-            category: "hooray.swaps.night-prep", payload: .object(["day": .string(day.description)]))
+            category: "hooray.swaps.night-prep", payload: .object(["day": .string(day.description)]), opens: .today)
     }
 
     /// Morning Focus for `day`: "From last night:" and the prep's items, one a line, or a gentle line
@@ -156,7 +156,8 @@ extension SwapsPlugin {
         if let inspiration { lines += ["", inspiration] }
         return Notice(
             title: morningFocusTitle, body: lines.joined(separator: "\n"), actions: [gotIt, needHelp],
-            category: "hooray.swaps.morning-focus", payload: .object(["day": .string(day.description)]))
+            category: "hooray.swaps.morning-focus", payload: .object(["day": .string(day.description)]),
+            opens: .today)
     }
 
     // MARK: Buttons
@@ -273,6 +274,6 @@ extension SwapsPlugin {
         }
         return Notice(
             title: "Prep tomorrow's swap", body: lines.joined(separator: "\n"), category: "hooray.swaps.prep",
-            timeout: .never)
+            timeout: .never, opens: .today)
     }
 }

@@ -13,6 +13,7 @@ import HoorayKit
 /// privacy_url = "https://example.org/privacy"   # links `hooray about` shows
 /// terms_url = "https://example.org/terms"
 /// support_url = "https://example.org/support"
+/// evening_prompt = "21:30"    # "What went well today?", answered in the notification; off by default
 /// ```
 public struct WinsConfiguration: Decodable, Sendable, Equatable {
     /// Whether the welcome notification appears on the first start.
@@ -29,6 +30,8 @@ public struct WinsConfiguration: Decodable, Sendable, Equatable {
     public var termsURL: String?
     /// Where to get support, for `hooray about`.
     public var supportURL: String?
+    /// When the evening prompt ("What went well today?") comes each day; `nil` (off) by default.
+    public var eveningPrompt: TimeOfDay?
 
     enum CodingKeys: String, CodingKey {
         case welcome
@@ -38,14 +41,16 @@ public struct WinsConfiguration: Decodable, Sendable, Equatable {
         case privacyURL = "privacy_url"
         case termsURL = "terms_url"
         case supportURL = "support_url"
+        case eveningPrompt = "evening_prompt"
     }
 
     /// Creates a configuration.
     public init(
         welcome: Bool = true, retryFirst: ConfigDuration = ConfigDuration(seconds: 60),
         retryMax: ConfigDuration = ConfigDuration(seconds: 6 * 3600), praiseFile: String? = nil,
-        privacyURL: String? = nil, termsURL: String? = nil, supportURL: String? = nil
+        privacyURL: String? = nil, termsURL: String? = nil, supportURL: String? = nil, eveningPrompt: TimeOfDay? = nil
     ) {
+        self.eveningPrompt = eveningPrompt
         self.welcome = welcome
         self.retryFirst = retryFirst
         self.retryMax = retryMax
@@ -73,6 +78,7 @@ public struct WinsConfiguration: Decodable, Sendable, Equatable {
         privacyURL = errors.attempt { try container.decodeIfPresent(String.self, forKey: .privacyURL) } ?? nil
         termsURL = errors.attempt { try container.decodeIfPresent(String.self, forKey: .termsURL) } ?? nil
         supportURL = errors.attempt { try container.decodeIfPresent(String.self, forKey: .supportURL) } ?? nil
+        eveningPrompt = errors.attempt { try container.decodeTimeOrOff(.eveningPrompt, default: nil) } ?? nil
         if let praiseFile, errors.errors.isEmpty {
             do {
                 _ = try PraisePool(contentsOf: praiseFile)

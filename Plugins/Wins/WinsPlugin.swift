@@ -31,6 +31,10 @@ public struct WinsPlugin: CommandPlugin, StatusBarPlugin {
     static let welcomeReminder = "welcome"
     /// The welcome notification's button that logs the first moment.
     static let logInstallAction = "log-install"
+    /// The id of the daily evening prompt (`evening_prompt`).
+    static let eveningReminder = "evening"
+    /// The evening prompt's reply: what went well, typed into the notification.
+    static let eveningReply = "evening-reply"
     /// How far ahead "now" is scheduled: a one-time reminder is due strictly after the moment it is
     /// scheduled, so one meant for now is set a second ahead.
     static let soon: TimeInterval = 1
@@ -49,6 +53,14 @@ public struct WinsPlugin: CommandPlugin, StatusBarPlugin {
                     id: Self.welcomeReminder, schedule: .once(at: context.now.addingTimeInterval(Self.soon)),
                     notice: Notice(title: "Hey. Glad you're here.")))
         }
+        if let time = configuration.eveningPrompt {
+            try await context.reminders.schedule(
+                Reminder(
+                    id: Self.eveningReminder, schedule: .daily(at: time, zone: context.timeZone),
+                    notice: Self.eveningNotice))
+        } else {
+            try await context.reminders.cancel(id: Self.eveningReminder)
+        }
         try await scheduleSync(context: context, book: book)
     }
 
@@ -60,6 +72,8 @@ public struct WinsPlugin: CommandPlugin, StatusBarPlugin {
                 return nil
             }
             return Self.welcomeNotice
+        case Self.eveningReminder:
+            return Self.eveningNotice
         case Self.syncReminder:
             context.background.start("retrying AI praise") {
                 try await self.retryPending(context: context)
@@ -71,6 +85,15 @@ public struct WinsPlugin: CommandPlugin, StatusBarPlugin {
     }
 
     public func actionInvoked(_ action: InvokedAction, context: PluginContext) async throws {
+        if action.actionID == Self.eveningReply {
+            // Typed into the notification (or given to `hooray act`): logged as a win, as `hooray win` does.
+            let words = action.answer?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            guard !words.isEmpty else {
+                throw ActionDeclined("Nothing was logged: the reply had no words. `hooray win` logs one any time.")
+            }
+            _ = try await log(LogRequest(text: words), context: context)
+            return
+        }
         guard action.actionID == Self.logInstallAction else { return }
         let book = MomentBook(context: context)
         guard try await !book.hasCompletedFirstLog() else {
@@ -81,6 +104,16 @@ public struct WinsPlugin: CommandPlugin, StatusBarPlugin {
     }
 
     // MARK: Logging a moment
+
+    /// The evening prompt: what went well today, answered in the notification where the server takes
+    /// a typed reply; elsewhere its button opens the app to write it.
+    static let eveningNotice = Notice(
+        title: "What went well today?",
+        body: "One small thing counts. Reply here, or log it with: hooray win",
+        actions: [
+            NoticeAction(id: eveningReply, label: "Log it", prompt: "What went well today?", answerOnly: true)
+        ],
+        category: "hooray.wins.evening", opens: .logMoment)
 
     /// The welcome notification of the first start (seed 001 §4.1–4.2).
     static let welcomeNotice = Notice(
@@ -149,7 +182,9 @@ public struct WinsPlugin: CommandPlugin, StatusBarPlugin {
         if moment.timeAgo >= 60 { first += " · " + agoPhrase(seconds: moment.timeAgo) }
         var lines = [first, moment.praise]
         if failedLine { lines.append(aiFailedLine) }
-        return Notice(title: "Moment logged", body: lines.joined(separator: "\n"), category: "hooray.moment")
+        return Notice(
+            title: "Moment logged", body: lines.joined(separator: "\n"), category: "hooray.moment",
+            opens: .moment(moment.id.uuidString.lowercased()))
     }
 
     /// "just now", "5 min ago", "2 h ago", "3 days ago".

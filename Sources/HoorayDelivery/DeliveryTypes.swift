@@ -108,6 +108,9 @@ public enum DeliveryEvent: Sendable, Hashable {
     ///   - notice: The engine's id of the notice.
     ///   - actionID: The button's ``NoticeAction/id``, or `default` when the notification itself was clicked.
     case actionInvoked(notice: NoticeID, actionID: String)
+    /// The user typed a reply into a notice shown by this process (the server's inline reply): the
+    /// button with a question it answers (``NoticeAction/prompt``), and the text.
+    case replied(notice: NoticeID, actionID: String, text: String)
     /// A notice shown by this process left the screen.
     ///
     /// Servers send it after a button press too (reason ``CloseReason/dismissed``).

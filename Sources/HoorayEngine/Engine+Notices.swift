@@ -176,7 +176,23 @@ extension Engine {
             deliveryContinuation.yield()
         case .action(let id, let action):
             logger.debug("\(channel): button \(action) pressed on notice \(id)")
-            _ = await press(action: action, on: id)
+            let outcome = await press(action: action, on: id)
+            if case .refused(let why) = outcome { logger.info("button \(action) on notice \(id) did nothing: \(why)") }
+        case .reply(let id, let action, let text):
+            logger.debug("\(channel): a reply typed into notice \(id), for \(action)")
+            // A pasted line break or tab is a space in a one-line reply.
+            let typed = String(
+                String.UnicodeScalarView(text.unicodeScalars.map { ["\n", "\r", "\t"].contains($0) ? " " : $0 }))
+            let outcome = await press(action: action, on: id, answer: typed)
+            guard !outcome.didSomething else { return }
+            logger.info("the reply to notice \(id) did nothing: \(outcome.message)")
+            // The notification has closed with the reply: what became of it is said in a new one.
+            let said = Notice(title: "Your reply was not saved", body: outcome.message, category: "hooray.reply")
+            do {
+                _ = try await post(said, plugin: Self.hostPlugin)
+            } catch {
+                logger.warning("could not say that the reply to notice \(id) was not saved: \(error)")
+            }
         case .doNotDisturbChanged(let state):
             guard state != doNotDisturbState else { return }
             logger.info("do not disturb: \(state)")
@@ -230,6 +246,21 @@ extension Engine {
             }
             if let answer, let problem = ButtonAnswer.problem(answer) {
                 return .answerRefused("nothing was pressed: " + problem)
+            }
+            if action == "default", button == nil, let place = stored.notice.opens {
+                // A click on the notification opens the app there; the plugin writes no code for it.
+                guard channels.openApp(at: place) else {
+                    return .refused("the desktop app cannot be asked to open \(place.rawValue) here")
+                }
+                logger.info("a click on notice \(id) opens \(place.rawValue) in the app")
+                return .handled(button: "Open", plugin: stored.plugin)
+            }
+            if let button, button.answerOnly, answer == nil, !declaredOnly {
+                // Nothing could be typed into the notification: the app takes the answer.
+                guard let place = stored.notice.opens, channels.openApp(at: place) else {
+                    return .refused("“\(button.label)” needs an answer: hooray act \(id) \(action) --answer TEXT")
+                }
+                return .handled(button: button.label, plugin: stored.plugin)
             }
             if stored.plugin == Self.hostPlugin {
                 return .refused(

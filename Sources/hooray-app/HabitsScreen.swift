@@ -47,6 +47,8 @@ final class HabitsScreen {
     private var pendingEdit: [String: PendingTry] = [:]
     /// One habit with its calendar, opened from its row.
     private let details: HabitDetails
+    /// The habit a click on its notification asked for, opened once the list has it.
+    private var revealing: String?
 
     init(link: DaemonLink, window: Window) {
         self.link = link
@@ -94,12 +96,21 @@ final class HabitsScreen {
         root.visiblePage = "habit"
     }
 
+    /// Opens the habit `id` with its calendar (a click on its notification), once the habits are read.
+    func reveal(_ id: String) {
+        revealing = id
+        refresh()
+    }
+
     /// Reads the habits from hoorayd again and shows them; and the habit open, with its calendar.
     func refresh() {
         readings.start(
             { [link] () throws(DaemonLink.Problem) in try await link.habits() },
             show: { [weak self] in self?.show($0) },
-            fail: { [weak self] in self?.onProblem($0, localized("list your habits")) })
+            fail: { [weak self] in
+                self?.revealing = nil
+                self?.onProblem($0, localized("list your habits"))
+            })
     }
 
     /// "1 day", "15 days".
@@ -121,6 +132,12 @@ final class HabitsScreen {
     }
 
     private func show(_ habits: [DaemonLink.ListedHabit]) {
+        defer {
+            if let id = revealing {
+                revealing = nil
+                open(id)
+            }
+        }
         // The habit open is read again, by its id: renamed meanwhile (from a terminal, say), under
         // its new name; deleted, the list shows instead.
         if isShowingHabit {

@@ -29,6 +29,14 @@ final class HoorayApp {
         // for it (D-Bus activation), the app opens that window alone and quits once it closed.
         if CommandLine.arguments.contains(Application.serviceArgument) { application.runAsService() }
         application.addAction(CelebrationWindow.actionName, takingTexts: 3) { [unowned self] in celebrate($0) }
+        // hoorayd asks for a place when a notification is clicked (HoorayKit's AppPlace).
+        application.addAction("show", takingTexts: 1) { [unowned self] in show($0.first ?? "home") }
+    }
+
+    /// Opens the window at a place, as a click on a notification asked.
+    private func show(_ place: String) {
+        activate()
+        window?.open(place)
     }
 
     /// Shows a milestone's celebration window, as hoorayd asked.

@@ -35,6 +35,10 @@ final class MainWindow {
     private var isConnected = false
     /// Whether the window follows hoorayd's changes (from its first answer on).
     private var isFollowing = false
+    /// Where a click on a notification asked the window to open, until hoorayd answers.
+    private var pendingPlace: String?
+    /// Whether hoorayd is being asked for Home: a place asked for meanwhile waits for its answer.
+    private var isConnecting = false
 
     init(application: Application, link: DaemonLink) {
         self.link = link
@@ -131,7 +135,9 @@ final class MainWindow {
     /// - Parameter patience: How long to keep asking while no hoorayd listens yet: one just started
     ///   (`systemctl --user start` returns once it runs, before it listens) takes a moment.
     private func connect(patience: Duration = .zero) {
+        isConnecting = true
         Task { @MainActor in
+            defer { isConnecting = false }
             let deadline = ContinuousClock.now + patience
             while true {
                 do throws(DaemonLink.Problem) {
@@ -139,7 +145,12 @@ final class MainWindow {
                     isFirstRun = state.isFirstRun
                     isConnected = true
                     home.show(state)
-                    showHome()
+                    if let place = pendingPlace {
+                        pendingPlace = nil
+                        go(to: place)
+                    } else {
+                        showHome()
+                    }
                     followChanges()
                     return
                 } catch .notRunning where ContinuousClock.now < deadline {
@@ -155,6 +166,45 @@ final class MainWindow {
                     return
                 }
             }
+        }
+    }
+
+    /// Opens the window at `place` (``HoorayKit/AppPlace``: `moment/ID`, `habit/ID`, `recovery/plan/ID`,
+    /// `recovery`, `today`, `home`), as a click on a notification asks; once hoorayd has answered.
+    func open(_ place: String) {
+        present()
+        guard isConnected, !isConnecting else {
+            pendingPlace = place
+            // hoorayd sent the click, so it runs: the page saying it does not is out of date.
+            if !isConnecting { connect(patience: .seconds(5)) }
+            return
+        }
+        go(to: place)
+    }
+
+    private func go(to place: String) {
+        let parts = place.split(separator: "/", maxSplits: 2).map(String.init)
+        showPage("home")
+        switch (parts.first ?? "", parts.count) {
+        case ("moment", 2):
+            views.visibleView = "moments"
+            moments.reveal(parts[1])
+        case ("habit", 2):
+            views.visibleView = "habits"
+            habits.reveal(parts[1])
+        case ("recovery", 3) where parts[1] == "plan":
+            views.visibleView = "recovery"
+            recovery.reveal(plan: parts[2])
+        case ("recovery", 1):
+            views.visibleView = "recovery"
+            recovery.showDashboard()
+        case ("today", 1):
+            views.visibleView = "today"
+        case ("log", 1):
+            showHome()
+            newMoment()
+        default:
+            showHome()
         }
     }
 

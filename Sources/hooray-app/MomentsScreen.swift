@@ -40,6 +40,10 @@ final class MomentsScreen {
     private var listed: (moments: [DaemonLink.ListedMoment], at: Date)?
     /// The words searched for: what the search field held when the list was read; empty for all.
     private var query = ""
+    /// The rows listed now, by moment id.
+    private var rowsByID: [String: ActionRow] = [:]
+    /// The moment a click on its notification asked for: its row takes the focus once listed.
+    private var revealing: String?
 
     init(link: DaemonLink, window: Window) {
         self.link = link
@@ -70,6 +74,14 @@ final class MomentsScreen {
         }
     }
 
+    /// Shows the moment `id` (a click on its notification): the whole list, with the focus on its row.
+    func reveal(_ id: String) {
+        revealing = id
+        searchBar.isSearching = false
+        searchEntry.text = ""
+        refresh()
+    }
+
     /// Opens the search bar (Ctrl+F) and gives it the focus.
     func search() {
         searchBar.isSearching = true
@@ -82,12 +94,21 @@ final class MomentsScreen {
         readings.start(
             { [link] () throws(DaemonLink.Problem) in try await link.moments(limit: Self.limit, search: searched) },
             show: { [weak self] in self?.show($0, searched: searched) },
-            fail: { [weak self] in self?.onProblem($0, localized("list your moments")) })
+            fail: { [weak self] in
+                self?.revealing = nil
+                self?.onProblem($0, localized("list your moments"))
+            })
     }
 
     private func show(_ moments: [DaemonLink.ListedMoment], searched: String) {
         let now = Date()
-        defer { query = searched }
+        defer {
+            query = searched
+            if let id = revealing {
+                revealing = nil
+                rowsByID[id]?.grabFocus()
+            }
+        }
         if let listed, listed.moments == moments, searched == query, now.timeIntervalSince(listed.at) < 60,
             LocalDate(instant: listed.at, in: link.timeZone) == LocalDate(instant: now, in: link.timeZone)
         {
@@ -95,6 +116,7 @@ final class MomentsScreen {
         }
         listed = (moments, now)
         stars = []
+        rowsByID = [:]
         guard !moments.isEmpty else {
             if searched.isEmpty {
                 pages.visiblePage = "empty"
@@ -120,7 +142,9 @@ final class MomentsScreen {
                 group = next
                 day = moment.day
             }
-            group?.add(row(for: moment, now: now, timeZone: zone))
+            let row = row(for: moment, now: now, timeZone: zone)
+            rowsByID[moment.id] = row
+            group?.add(row)
         }
         if moments.count >= Self.limit {
             let more = Label(

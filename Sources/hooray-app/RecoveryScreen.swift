@@ -142,6 +142,11 @@ final class RecoveryScreen {
         }
     }
 
+    /// Shows a rejection's plan (a click on its notification).
+    func reveal(plan rejection: String) {
+        showPlan(for: rejection, encouragement: nil)
+    }
+
     /// Shows a rejection's plan; `encouragement` when it was just logged. Only the newest plan asked
     /// for shows, and none once the user went back meanwhile.
     private func showPlan(for rejection: String, encouragement: String?) {

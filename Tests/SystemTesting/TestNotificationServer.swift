@@ -156,6 +156,12 @@ public final class TestNotificationServer: Sendable {
         try await control("InvokeAction", "uint32:\(id)", "string:\(key)")
     }
 
+    /// Types `text` into a notification's inline reply and sends it, as KDE Plasma does: emits
+    /// `NotificationReplied(id, text)`, then closes it. For a server started with `inline-reply`.
+    public func reply(id: UInt32, text: String) async throws {
+        try await control("Reply", "uint32:\(id)", "string:\(text)")
+    }
+
     /// Closes a notification the way the server or the user would, emitting `NotificationClosed(id, reason)`.
     ///
     /// - Parameters:

@@ -150,6 +150,11 @@ class Notifications(ServiceInterface):
     def ActionInvoked(self, id, action_key) -> "us":
         return [id, action_key]
 
+    @dbus_signal()
+    def NotificationReplied(self, id, text) -> "us":
+        """KDE Plasma's (and swaync's) inline reply, for a server started with the inline-reply capability."""
+        return [id, text]
+
     def close(self, notification_id, reason):
         if notification_id in self.open_ids:
             self.open_ids.discard(notification_id)
@@ -200,6 +205,13 @@ class TestControl(ServiceInterface):
     def InvokeAction(self, id: "u", action_key: "s"):
         self.recorder.write({"method": "InvokeAction", "id": id, "action_key": action_key})
         self.notifications.ActionInvoked(id, action_key)
+        self.notifications.close(id, REASON_DISMISSED)
+
+    @method()
+    def Reply(self, id: "u", text: "s"):
+        """Types a reply into a notification's inline-reply field and sends it, as Plasma does."""
+        self.recorder.write({"method": "Reply", "id": id, "text": text})
+        self.notifications.NotificationReplied(id, text)
         self.notifications.close(id, REASON_DISMISSED)
 
     @method()

@@ -28,6 +28,9 @@ public final class CelebrationWindowChannel: DeliveryChannel {
     public static let objectPath = "/org/hooray/Hooray"
     /// The app's action that shows the window; its parameter is (title, body, style).
     public static let actionName = "celebrate"
+    /// The app's action that opens its window at a place (``HoorayKit/AppPlace``); its parameter is
+    /// (place).
+    public static let showActionName = "show"
     /// The notice category of milestones (``HoorayKit/Celebration/Size/big``).
     public static let milestoneCategory = "hooray.celebration.big"
 
@@ -65,13 +68,21 @@ public final class CelebrationWindowChannel: DeliveryChannel {
             return .unavailable(reason: "the celebration window shows milestones only")
         }
         let logger = logger
-        asker.ask(title: notice.title, body: notice.body, style: style) { failure in
+        asker.ask(Self.actionName, texts: [notice.title, notice.body, style]) { failure in
             logger.info("no celebration window for notice \(id): \(failure); the notification alone shows it")
         }
         return .delivered(handle: "asked")
     }
 
     public func shutdown() async {}
+
+    /// Opens the app's window at `place`, for a click on a notification; returns at once.
+    public func open(at place: AppPlace) {
+        let logger = logger
+        asker.ask(Self.showActionName, texts: [place.rawValue]) { failure in
+            logger.info("a notification could not open \(place.rawValue) in the desktop app: \(failure)")
+        }
+    }
 
     /// The window's style for a milestone's notice, as the celebration center designed it: `calm`
     /// (low urgency) or `playful`; `nil` for any other notice.
@@ -80,12 +91,10 @@ public final class CelebrationWindowChannel: DeliveryChannel {
         return notice.urgency == .low ? "calm" : "playful"
     }
 
-    /// `("celebrate", [<(title, body, style)>], {})`, floating: the call takes it.
-    static func parameters(title: String, body: String, style: String) -> OpaquePointer? {
-        var strings: [OpaquePointer?] = [
-            g_variant_new_string(title), g_variant_new_string(body), g_variant_new_string(style),
-        ]
-        let celebration = g_variant_new_tuple(&strings, 3)
+    /// `(action, [<(texts…)>], {})`, floating: the call takes it.
+    static func parameters(action: String, texts: [String]) -> OpaquePointer? {
+        var strings: [OpaquePointer?] = texts.map { g_variant_new_string($0) }
+        let celebration = g_variant_new_tuple(&strings, gsize(strings.count))
         var wrapped: [OpaquePointer?] = [g_variant_new_variant(celebration)]
         let variantType = g_variant_type_new("v")
         defer { g_variant_type_free(variantType) }
@@ -93,7 +102,7 @@ public final class CelebrationWindowChannel: DeliveryChannel {
         let entryType = g_variant_type_new("{sv}")
         defer { g_variant_type_free(entryType) }
         let platformData = g_variant_new_array(entryType, nil, 0)
-        var members: [OpaquePointer?] = [g_variant_new_string(actionName), arguments, platformData]
+        var members: [OpaquePointer?] = [g_variant_new_string(action), arguments, platformData]
         return g_variant_new_tuple(&members, 3)
     }
 }
@@ -116,18 +125,18 @@ final class WindowAsker: @unchecked Sendable {
         if let bus { g_object_unref(UnsafeMutableRawPointer(bus)) }
     }
 
-    /// Queues a request and returns at once; `failed` is called, on the asker's thread, with why
-    /// the app could not be asked.
-    func ask(title: String, body: String, style: String, failed: @escaping @Sendable (String) -> Void) {
+    /// Queues a request for the app's `action` with `texts` and returns at once; `failed` is called,
+    /// on the asker's thread, with why the app could not be asked.
+    func ask(_ action: String, texts: [String], failed: @escaping @Sendable (String) -> Void) {
         queue.async {
-            if let failure = self.send(title: title, body: body, style: style) { failed(failure) }
+            if let failure = self.send(action, texts: texts) { failed(failure) }
         }
     }
 
-    /// Calls the app's `celebrate` action, opening the connection first when none is open.
+    /// Calls the app's action, opening the connection first when none is open.
     ///
     /// - Returns: Why the app could not be asked, or `nil` once it took the request.
-    private func send(title: String, body: String, style: String) -> String? {
+    private func send(_ action: String, texts: [String]) -> String? {
         var error: UnsafeMutablePointer<GError>?
         if let open = bus, g_dbus_connection_is_closed(open) != 0 {
             g_object_unref(UnsafeMutableRawPointer(open))
@@ -150,7 +159,7 @@ final class WindowAsker: @unchecked Sendable {
         let reply = g_dbus_connection_call_sync(
             bus, CelebrationWindowChannel.applicationID, CelebrationWindowChannel.objectPath,
             "org.freedesktop.Application", "ActivateAction",
-            CelebrationWindowChannel.parameters(title: title, body: body, style: style), nil, G_DBUS_CALL_FLAGS_NONE,
+            CelebrationWindowChannel.parameters(action: action, texts: texts), nil, G_DBUS_CALL_FLAGS_NONE,
             timeout, nil, &error)
         guard let reply else {
             let failure = GLibError(taking: error)

@@ -46,6 +46,8 @@ extension DeliveryChannel {
 public enum ChannelEvent: Sendable, Equatable {
     /// The user pressed a button of a notice (`default` for a click on the notice itself).
     case action(NoticeID, String)
+    /// The user typed a reply into a notice (where the server takes one): the button it answers.
+    case reply(NoticeID, String, text: String)
     /// The channel can show notices again, such as a notification server appearing on the bus.
     case serverAppeared
     /// The do-not-disturb state changed (sent where the channel has a change signal).

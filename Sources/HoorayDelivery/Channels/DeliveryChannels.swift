@@ -101,6 +101,17 @@ public struct DeliveryChannels: Sendable {
         return .notShown(failure ?? .unavailable(reason: "no delivery channel is registered"), handles: shown)
     }
 
+    /// Opens the desktop app at `place` (a click on a notification), through the celebration
+    /// window's channel, which speaks to the app.
+    ///
+    /// - Returns: Whether the app was asked; `false` without that channel among these (`[celebrations]
+    ///   window = false` turns off the window, not this).
+    public func openApp(at place: AppPlace) -> Bool {
+        guard let window = all.lazy.compactMap({ $0 as? CelebrationWindowChannel }).first else { return false }
+        window.open(at: place)
+        return true
+    }
+
     /// Stops every channel.
     public func shutdown() async {
         for channel in all { await channel.shutdown() }

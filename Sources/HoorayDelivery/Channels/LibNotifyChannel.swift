@@ -32,6 +32,7 @@ public final class LibNotifyChannel: DeliveryChannel {
                 for await event in events {
                     switch event {
                     case .actionInvoked(let notice, let actionID): onEvent(.action(notice, actionID))
+                    case .replied(let notice, let actionID, let text): onEvent(.reply(notice, actionID, text: text))
                     case .serverAppeared: onEvent(.serverAppeared)
                     case .doNotDisturbChanged(let state): onEvent(.doNotDisturbChanged(state))
                     case .closed, .serverVanished: break

@@ -39,6 +39,11 @@ final class LibNotifySession {
     private var retryTimer: UnsafeMutablePointer<GSource>?
     private var serverPresent = false
     private var shown: [NoticeID: ShownNotification] = [:]
+    /// The button each notification's typed reply answers, where the server takes one.
+    private var replyActions: [NoticeID: String] = [:]
+    private var replySubscription: guint = 0
+    /// Whether the bus can start the desktop app, asked once per connection.
+    var appIsActivatable: Bool?
     /// Notifications the server closed, kept until libnotify has finished emitting `closed` on them.
     private var closedNotifications: [ShownNotification] = []
     /// The do-not-disturb state last reported on ``events``.
@@ -121,6 +126,9 @@ final class LibNotifySession {
         } catch {
             return error.deliveryOutcome
         }
+        // A click opens the app only where there is one to open (else it closes the notification).
+        let opens =
+            notice.opens != nil && capabilities.contains("actions") && connection.map { appIsThere(on: $0) } == true
         let title = notice.title.isEmpty ? NotificationDelivery.appName : notice.title
         let body = BodyMarkup.body(notice.body, serverReadsMarkup: capabilities.contains("body-markup"))
         let result = present(
@@ -129,7 +137,9 @@ final class LibNotifySession {
             replacing: serverID,
             title: title,
             body: body,
-            withButtons: capabilities.contains("actions")
+            withButtons: capabilities.contains("actions"),
+            opens: opens,
+            withReply: capabilities.contains("inline-reply")
         )
         switch result {
         case .success(let serverID):
@@ -221,8 +231,25 @@ final class LibNotifySession {
         events.yield(.actionInvoked(notice: notice, actionID: key))
     }
 
+    /// A reply typed into the notification the server knows as `serverID`.
+    func replied(serverID: UInt32, text: String) {
+        guard !isStopped,
+            let notice = shown.first(where: {
+                UInt32(bitPattern: hooray_notification_get_id($0.value.pointer)) == serverID
+            })?.key,
+            let action = replyActions[notice]
+        else {
+            logger.info("a reply came for notification \(serverID), which takes none now; it was left alone")
+            return
+        }
+        // One reply per notification: a repeated signal logs nothing more.
+        replyActions[notice] = nil
+        events.yield(.replied(notice: notice, actionID: action, text: text))
+    }
+
     func notificationClosed(_ notice: NoticeID, pointer: UnsafeMutablePointer<NotifyNotification>) {
         guard !isStopped, let notification = shown[notice], notification.pointer == pointer else { return }
+        replyActions[notice] = nil
         let serverID = UInt32(bitPattern: hooray_notification_get_id(pointer))
         let reason = CloseReason(code: notify_notification_get_closed_reason(pointer))
         shown[notice] = nil
@@ -302,6 +329,10 @@ final class LibNotifySession {
             SessionReference.retained(self),
             SessionReference.release
         )
+        replySubscription = g_dbus_connection_signal_subscribe(
+            // Only the notification server's: another client on the bus cannot type for the user.
+            bus, serverName, serverInterface, "NotificationReplied", serverPath, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+            notificationRepliedCallback, SessionReference.retained(self), SessionReference.release)
         connection = bus
         doNotDisturbWatch.attach(to: bus)
         cancelRetry()
@@ -333,6 +364,11 @@ final class LibNotifySession {
         }
         doNotDisturbWatch.detach()
         if let connection {
+            appIsActivatable = nil
+            if replySubscription != 0 {
+                g_dbus_connection_signal_unsubscribe(connection, replySubscription)
+                replySubscription = 0
+            }
             if connectionClosedHandler != 0 {
                 g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), connectionClosedHandler)
                 connectionClosedHandler = 0
@@ -363,12 +399,7 @@ final class LibNotifySession {
     private func capabilities(on bus: OpaquePointer) throws(DeliveryFailure) -> [String] {
         let reply = try call(bus, "GetCapabilities", replyType: "(as)")
         defer { g_variant_unref(reply) }
-        let list = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(list) }
-        var count: gsize = 0
-        guard let strings = g_variant_get_strv(list, &count) else { return [] }
-        defer { g_free(strings) }
-        return (0..<Int(count)).compactMap { strings[$0].map { String(cString: $0) } }
+        return Self.strings(in: reply)
     }
 
     /// Calls a method of the notification server with the configured timeout.
@@ -411,7 +442,9 @@ final class LibNotifySession {
 
     // MARK: Notifications
 
-    private func configure(_ notification: ShownNotification, for notice: Notice, withButtons: Bool) {
+    private func configure(
+        _ notification: ShownNotification, for notice: Notice, withButtons: Bool, opens: Bool, withReply: Bool
+    ) {
         let pointer = notification.pointer
         notify_notification_clear_hints(pointer)
         notify_notification_set_hint_string(pointer, "desktop-entry", configuration.desktopEntry)
@@ -430,7 +463,26 @@ final class LibNotifySession {
         }
         notify_notification_clear_actions(pointer)
         guard withButtons else { return }
-        for action in notice.actions where !action.id.isEmpty {
+        // The click on the notification itself (the specification's `default` action).
+        if opens, !notice.actions.contains(where: { $0.id == Self.clickAction }) {
+            notify_notification_add_action(
+                pointer, Self.clickAction, "Open", actionCallback,
+                NotificationReference.retained(notification.notice, session: self), NotificationReference.release)
+        }
+        // The first answer-only button is the typed reply, where the server takes one (KDE's
+        // `inline-reply`, which swaync shares): its text comes back as `NotificationReplied`.
+        let reply = withReply ? notice.actions.first { $0.answerOnly && $0.prompt != nil && !$0.id.isEmpty } : nil
+        replyActions[notification.notice] = reply?.id
+        if let reply {
+            notify_notification_set_hint_string(pointer, "x-kde-reply-placeholder-text", reply.prompt ?? "")
+            notify_notification_add_action(
+                pointer, "inline-reply", reply.label, actionCallback,
+                NotificationReference.retained(notification.notice, session: self), NotificationReference.release)
+        }
+        // An answer-only button without a reply field opens the app for the answer: without the
+        // app, it could do nothing, so it is left off.
+        for action in notice.actions where !action.id.isEmpty && action.id != reply?.id && (!action.answerOnly || opens)
+        {
             notify_notification_add_action(
                 pointer,
                 action.id,
@@ -451,11 +503,13 @@ final class LibNotifySession {
         replacing serverID: UInt32?,
         title: String,
         body: String,
-        withButtons: Bool
+        withButtons: Bool,
+        opens: Bool,
+        withReply: Bool
     ) -> Result<UInt32, GLibError> {
         if let existing = shown[id] {
             notify_notification_update(existing.pointer, title, body, configuration.iconName)
-            configure(existing, for: notice, withButtons: withButtons)
+            configure(existing, for: notice, withButtons: withButtons, opens: opens, withReply: withReply)
             return show(existing)
         }
         guard let pointer = notify_notification_new(title, body, configuration.iconName) else {
@@ -465,7 +519,7 @@ final class LibNotifySession {
         if let serverID, serverID > 0, serverID <= UInt32(Int32.max) {
             hooray_notification_set_id(pointer, gint(serverID))
         }
-        configure(notification, for: notice, withButtons: withButtons)
+        configure(notification, for: notice, withButtons: withButtons, opens: opens, withReply: withReply)
         let result = show(notification)
         if case .success = result { shown[id] = notification }
         return result
@@ -482,6 +536,7 @@ final class LibNotifySession {
     /// Lets go of every notification, while libnotify's proxy still exists to disconnect them from.
     private func releaseNotifications() {
         shown.removeAll()
+        replyActions.removeAll()
         closedNotifications.removeAll()
     }
 }
@@ -508,83 +563,4 @@ final class ShownNotification {
     deinit {
         g_object_unref(UnsafeMutableRawPointer(pointer))
     }
-}
-
-// MARK: - C callbacks
-
-/// The user data of bus callbacks: a weak way back to the session.
-private final class SessionReference {
-    weak var session: LibNotifySession?
-
-    private init(_ session: LibNotifySession) { self.session = session }
-
-    static func retained(_ session: LibNotifySession) -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(SessionReference(session)).toOpaque()
-    }
-
-    static func session(from data: UnsafeMutableRawPointer?) -> LibNotifySession? {
-        guard let data else { return nil }
-        return Unmanaged<SessionReference>.fromOpaque(data).takeUnretainedValue().session
-    }
-
-    static let release: GDestroyNotify = { data in
-        if let data { Unmanaged<SessionReference>.fromOpaque(data).release() }
-    }
-
-    static let releaseClosure: GClosureNotify = { data, _ in
-        if let data { Unmanaged<SessionReference>.fromOpaque(data).release() }
-    }
-}
-
-/// The user data of notification callbacks: the notice and a weak way back to the session.
-private final class NotificationReference {
-    weak var session: LibNotifySession?
-    let notice: NoticeID
-
-    private init(_ notice: NoticeID, session: LibNotifySession) {
-        self.notice = notice
-        self.session = session
-    }
-
-    static func retained(_ notice: NoticeID, session: LibNotifySession) -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(NotificationReference(notice, session: session)).toOpaque()
-    }
-
-    static func from(_ data: UnsafeMutableRawPointer?) -> NotificationReference? {
-        data.map { Unmanaged<NotificationReference>.fromOpaque($0).takeUnretainedValue() }
-    }
-
-    static let release: GFreeFunc = { data in
-        if let data { Unmanaged<NotificationReference>.fromOpaque(data).release() }
-    }
-
-    static let releaseClosure: GClosureNotify = { data, _ in
-        if let data { Unmanaged<NotificationReference>.fromOpaque(data).release() }
-    }
-}
-
-private let actionCallback: NotifyActionCallback = { _, action, data in
-    guard let reference = NotificationReference.from(data), let action else { return }
-    reference.session?.actionInvoked(on: reference.notice, key: String(cString: action))
-}
-
-private let notificationClosedCallback:
-    @convention(c) (UnsafeMutablePointer<NotifyNotification>?, UnsafeMutableRawPointer?) -> Void = {
-        notification, data in
-        guard let reference = NotificationReference.from(data), let notification else { return }
-        reference.session?.notificationClosed(reference.notice, pointer: notification)
-    }
-
-private let connectionClosedCallback:
-    @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Void = {
-        _, _, _, data in
-        SessionReference.session(from: data)?.connectionClosed()
-    }
-
-private let nameAppearedCallback: GBusNameAppearedCallback = { _, _, _, data in
-    SessionReference.session(from: data)?.serverAppeared()
-}
-
-private let nameVanishedCallback: GBusNameVanishedCallback = { _, _, data in
-    SessionReference.session(from: data)?.serverVanished()
 }

@@ -57,6 +57,9 @@ public struct Notice: Sendable, Hashable, Codable {
     /// The plugin's own data about what the notice is about, such as which rejection a follow-up
     /// belongs to. It is never shown; ``InvokedAction/payload`` hands it back when a button is pressed.
     public var payload: JSONValue?
+    /// Where a click on the notification opens the desktop app, such as the moment it is about;
+    /// `nil` for a notification a click only closes.
+    public var opens: AppPlace?
 
     /// Creates a notice.
     ///
@@ -69,6 +72,7 @@ public struct Notice: Sendable, Hashable, Codable {
     ///   - timeout: How long it stays on screen; the server decides by default.
     ///   - sound: Whether it plays a sound; the server decides by default.
     ///   - payload: The plugin's own data, handed back with a pressed button.
+    ///   - opens: Where a click on the notification opens the desktop app.
     public init(
         title: String,
         body: String = "",
@@ -77,9 +81,11 @@ public struct Notice: Sendable, Hashable, Codable {
         category: String? = nil,
         timeout: Timeout = .serverDefault,
         sound: Sound = .serverDefault,
-        payload: JSONValue? = nil
+        payload: JSONValue? = nil,
+        opens: AppPlace? = nil
     ) {
         self.payload = payload
+        self.opens = opens
         self.title = title
         self.body = body
         self.urgency = urgency
@@ -90,7 +96,7 @@ public struct Notice: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, body, urgency, actions, category, timeout, sound, payload
+        case title, body, urgency, actions, category, timeout, sound, payload, opens
     }
 
     /// Decodes a notice; one stored before notices had a ``sound`` gets ``Sound/serverDefault``.
@@ -104,6 +110,7 @@ public struct Notice: Sendable, Hashable, Codable {
         timeout = try container.decode(Timeout.self, forKey: .timeout)
         sound = try container.decodeIfPresent(Sound.self, forKey: .sound) ?? .serverDefault
         payload = try container.decodeIfPresent(JSONValue.self, forKey: .payload)
+        opens = try container.decodeIfPresent(AppPlace.self, forKey: .opens)
     }
 }
 
@@ -126,6 +133,13 @@ public struct NoticeAction: Sendable, Hashable, Codable {
     /// Optional in the stored form: a button stored before buttons could ask decodes with `nil`, and
     /// one without a question is encoded without the member, exactly as before.
     public var prompt: String?
+    /// Whether the button is only for its answer (``prompt``), such as "What went well today?".
+    ///
+    /// Where the notification server takes a typed reply (KDE Plasma, swaync), the notice's first
+    /// answer-only button is shown as the reply field. Where it takes none, an answer-only button opens the desktop app at the notice's place (``Notice/opens``)
+    /// for the answer to be typed there, rather than being pressed without one; the plugin never
+    /// sees it pressed without an answer from a notification.
+    public var answerOnly: Bool
 
     /// Creates a button.
     ///
@@ -133,10 +147,35 @@ public struct NoticeAction: Sendable, Hashable, Codable {
     ///   - id: The key the plugin receives when the button is pressed.
     ///   - label: The label shown on the button.
     ///   - prompt: A question `hooray act` asks on a terminal before pressing it (``prompt``).
-    public init(id: String, label: String, prompt: String? = nil) {
+    ///   - answerOnly: Whether the button is only for its answer (``answerOnly``).
+    public init(id: String, label: String, prompt: String? = nil, answerOnly: Bool = false) {
         self.id = id
         self.label = label
         self.prompt = prompt
+        self.answerOnly = answerOnly
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, label, prompt
+        case answerOnly = "answer_only"
+    }
+
+    /// Decodes a button; one stored before buttons could be answer-only is not.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        label = try container.decode(String.self, forKey: .label)
+        prompt = try container.decodeIfPresent(String.self, forKey: .prompt)
+        answerOnly = try container.decodeIfPresent(Bool.self, forKey: .answerOnly) ?? false
+    }
+
+    /// Encodes a button as before answer-only buttons, with `answer_only` only when it is one.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(label, forKey: .label)
+        try container.encodeIfPresent(prompt, forKey: .prompt)
+        if answerOnly { try container.encode(true, forKey: .answerOnly) }
     }
 }
 

@@ -21,6 +21,12 @@ Usage:
                                 waits for the window titled TITLE to appear and then to close by itself; prints
                                 {"celebration_labels": [...], "shown_after": ..., "closed_after": ...,
                                 "windows": [the names of the app's windows while it showed]}
+  celebration_window.py clicked TEXT [calendar]
+                                waits for the main window (opened by a click on a notification) to show TEXT, as
+                                the focused control's name, a label or a button on screen; prints {"view": the view
+                                switcher's selected view, "focused": the focused control's name, "labels": [labels
+                                on screen], "calendar": the name of the month's calendar on screen, or null};
+                                with "calendar", also waits for the month's calendar
 Prints {"error": ...} and exits 1 when a step did not happen within its deadline.
 Run it with the app's session bus, at-spi bus and display.
 """
@@ -29,6 +35,8 @@ import json
 import subprocess
 import sys
 import time
+
+import pyatspi
 
 from atspi import on_screen, poll  # Sets dogtail up; see atspi.py.
 
@@ -128,11 +136,44 @@ def activated(hooray, name, title):
     return seen
 
 
+def clicked(text, calendar_too=False):
+    def state(node, which):
+        try:
+            return node.getState().contains(which)
+        except Exception:
+            return False
+
+    def showing():
+        main = window("Hooray")()
+        if main is None:
+            return None
+        focused = next((n for n in main.findChildren(lambda n: state(n, pyatspi.STATE_FOCUSED), showingOnly=False)
+                        if n.roleName != "frame"), None)
+        labels = [n.name for n in main.findChildren(lambda n: n.roleName == "label" and on_screen(n),
+                                                    showingOnly=False)]
+        buttons = [n.name for n in main.findChildren(lambda n: n.roleName == "push button" and on_screen(n),
+                                                     showingOnly=False)]
+        if text not in labels and text not in buttons and (focused is None or not focused.name.startswith(text)):
+            return None
+        view = next((n.name for n in main.findChildren(
+            lambda n: n.roleName == "page tab" and state(n, pyatspi.STATE_SELECTED) and on_screen(n),
+            showingOnly=False)), None)
+        calendar = next((n.name for n in main.findChildren(
+            lambda n: n.roleName == "image" and n.name.startswith("Calendar of ") and on_screen(n),
+            showingOnly=False)), None)
+        if calendar_too and calendar is None:
+            return None
+        return {"view": view, "focused": focused.name if focused else None, "labels": labels, "calendar": calendar}
+    return wait_for("the window showing " + text, showing)
+
+
 if sys.argv[1] == "habit":
     print(json.dumps(habit(sys.argv[2], sys.argv[3])))
 elif sys.argv[1] == "windows":
     wait_for('enabled "I Did a Thing" button', on_screen_node("push button", "I Did a Thing", sensitive=True))
     print(json.dumps({"windows": window_names()}))
+elif sys.argv[1] == "clicked":
+    print(json.dumps(clicked(sys.argv[2], calendar_too=sys.argv[3:] == ["calendar"])))
 elif sys.argv[1] == "watch":
     print(json.dumps(watch(sys.argv[2], time.monotonic())))
 else:
