@@ -31,6 +31,9 @@ final class HoorayApp {
         application.addAction(CelebrationWindow.actionName, takingTexts: 3) { [unowned self] in celebrate($0) }
         // hoorayd asks for a place when a notification is clicked (HoorayKit's AppPlace).
         application.addAction("show", takingTexts: 1) { [unowned self] in show($0.first ?? "home") }
+        // The desktop entry's actions (a right click in a dock or menu), asked for over the bus.
+        application.addAction("log-win", shortcuts: []) { [unowned self] in show("log") }
+        application.addAction("open-journey", shortcuts: []) { [unowned self] in show("journey") }
     }
 
     /// Opens the window at a place, as a click on a notification asked.

@@ -170,7 +170,8 @@ final class MainWindow {
     }
 
     /// Opens the window at `place` (``HoorayKit/AppPlace``: `moment/ID`, `habit/ID`, `recovery/plan/ID`,
-    /// `recovery`, `today`, `home`), as a click on a notification asks; once hoorayd has answered.
+    /// `recovery`, `today`, `log`, `home`; and `journey`, for the desktop entry's action), as a click
+    /// on a notification asks; once hoorayd has answered.
     func open(_ place: String) {
         present()
         guard isConnected, !isConnecting else {
@@ -203,6 +204,8 @@ final class MainWindow {
         case ("log", 1):
             showHome()
             newMoment()
+        case ("journey", 1):
+            views.visibleView = "journey"
         default:
             showHome()
         }

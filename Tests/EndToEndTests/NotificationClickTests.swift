@@ -77,6 +77,37 @@ struct NotificationClickTests {
         }
     }
 
+    @Test("The desktop entry's actions, asked for over the bus as a dock asks, open the journey and Log a moment")
+    func theDesktopEntrysActionsOpenTheJourneyAndLogAMoment() async throws {
+        try await HoorayFixture.with(appActivation: true) { fixture in
+            _ = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon()
+            let desktop = try await Desktop(fixture)
+            _ = try DesktopAppCelebrationTests.writeActivation(fixture, environment: desktop.environment)
+            let entry = try String(contentsOfFile: Self.desktopEntry, encoding: .utf8)
+            #expect(entry.contains("\nActions=log-win;open-journey;\n"))
+
+            for (action, shows) in [("open-journey", "Journey"), ("log-win", "Save this moment")] {
+                #expect(entry.contains("[Desktop Action \(action)]"))
+                let asked = try await ProcessRunner.run(
+                    "gdbus",
+                    arguments: [
+                        "call", "--session", "--dest", "org.hooray.Hooray", "--object-path", "/org/hooray/Hooray",
+                        "--method", "org.freedesktop.Application.ActivateAction", action, "[]", "{}",
+                    ], environment: desktop.environment, timeout: .seconds(30))
+                #expect(asked.status == .exited(0), "\(asked.standardError)")
+                let seen = try await seen(desktop, showing: shows, context: daemon.standardError)
+                if action == "open-journey" { #expect(seen.view == "Journey") }
+            }
+            await desktop.stop()
+            await daemon.stop()
+        }
+    }
+
+    /// The app's desktop entry, as the package installs it.
+    static let desktopEntry = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("packaging/org.hooray.Hooray.desktop").path
+
     @Test func withoutTheAppANotificationHasNoClickAction() async throws {
         try await HoorayFixture.with { fixture in
             let server = try await fixture.startServer()

@@ -23,7 +23,8 @@ Usage:
                                 "windows": [the names of the app's windows while it showed]}
   celebration_window.py clicked TEXT [calendar]
                                 waits for the main window (opened by a click on a notification) to show TEXT, as
-                                the focused control's name, a label or a button on screen; prints {"view": the view
+                                the focused control's name, a label or a button on screen, or the view selected;
+                                prints {"view": the view
                                 switcher's selected view, "focused": the focused control's name, "labels": [labels
                                 on screen], "calendar": the name of the month's calendar on screen, or null};
                                 with "calendar", also waits for the month's calendar
@@ -153,11 +154,12 @@ def clicked(text, calendar_too=False):
                                                     showingOnly=False)]
         buttons = [n.name for n in main.findChildren(lambda n: n.roleName == "push button" and on_screen(n),
                                                      showingOnly=False)]
-        if text not in labels and text not in buttons and (focused is None or not focused.name.startswith(text)):
-            return None
         view = next((n.name for n in main.findChildren(
             lambda n: n.roleName == "page tab" and state(n, pyatspi.STATE_SELECTED) and on_screen(n),
             showingOnly=False)), None)
+        if (text not in labels and text not in buttons and text != view
+                and (focused is None or not focused.name.startswith(text))):
+            return None
         calendar = next((n.name for n in main.findChildren(
             lambda n: n.roleName == "image" and n.name.startswith("Calendar of ") and on_screen(n),
             showingOnly=False)), None)
