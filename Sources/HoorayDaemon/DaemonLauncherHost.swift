@@ -15,8 +15,9 @@ struct DaemonLauncherHost: LauncherHost {
     let environment: @Sendable () -> CommandEnvironment
 
     func habits() async -> [LauncherHabit]? {
-        let invocation = CommandInvocation(command: "list", json: true, environment: environment())
-        let response = await handle(.command(plugin: "habits", invocation: invocation))
+        let list = Launcher.habitList
+        let invocation = CommandInvocation(command: list.name, json: true, environment: environment())
+        let response = await handle(.command(plugin: list.plugin, invocation: invocation))
         guard response.ok, let json = response.reply?.json else { return nil }
         return try? json.decode([LauncherHabit].self)
     }

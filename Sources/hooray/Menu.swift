@@ -10,10 +10,9 @@ import HoorayText
 /// command a terminal would.
 struct Menu: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Log a win or tick a habit from rofi, wofi, fuzzel, bemenu or dmenu.",
-        discussion: """
-            Type "win" and what you did to log a win, "habit" and a word of its name to mark a habit done \
-            today, or pick one of today's habits from the list.
+        abstract: Launcher.menuSummary,
+        discussion: Launcher.menuHelp + """
+
 
             rofi (script mode): rofi -show hooray -modi "hooray:hooray menu --"
             Any dmenu-style menu: hooray menu --dmenu --launcher "fuzzel --dmenu"
@@ -31,7 +30,7 @@ struct Menu: AsyncParsableCommand {
     @Option(help: "The dmenu-style menu to run with --dmenu, such as \"fuzzel --dmenu\".")
     var launcher: String?
 
-    @Argument(parsing: .captureForPassthrough, help: "The words typed, or the line chosen (rofi passes it).")
+    @Argument(parsing: .remaining, help: "The words typed, or the line chosen (rofi passes it).")
     var words: [String] = []
 
     /// The words, without the `--` that keeps what rofi hands over from being read as options.
@@ -57,7 +56,7 @@ struct Menu: AsyncParsableCommand {
     /// the chosen row (state 1, its id in `ROFI_INFO`) or the words typed (state 2). Rows printed
     /// after a choice are shown in its place; nothing printed closes rofi.
     func runRofi(state: Int, info: String?, host: MenuHost) async {
-        var message = "Type “win” and what you did, or pick a habit done today"
+        var message = Launcher.startHint
         var offered: [LauncherResult]?
         switch state {
         case 1 where info != nil:
@@ -69,7 +68,7 @@ struct Menu: AsyncParsableCommand {
         case 1, 2:
             let results = await Launcher.offers(for: typed, from: host)
             let doable = results.filter { $0.action.command != nil }
-            if Self.namesOne(typed), doable.count == 1, let only = doable.first {
+            if Launcher.namesOne(typed), doable.count == 1, let only = doable.first {
                 switch await Launcher.perform(id: only.id, on: host) {
                 case .done: return
                 case .failed(let reason): message = "Not done: \(reason)"
@@ -79,12 +78,11 @@ struct Menu: AsyncParsableCommand {
                 message = "Which one?"
                 offered = doable
             } else if Launcher.intent(of: typed) == .win("") {
-                message = "Type what you did after “win”, then Enter"
+                message = Launcher.winHint
             } else if !doable.isEmpty || Launcher.intent(of: typed) == .today {
-                message = "Pick a habit done today, or type “win” and what you did"
+                message = Launcher.pickHint
             } else {
-                message =
-                    "Nothing matches “\(Launcher.cleaned(String(typed.prefix(60))))”: start with “win” to log a win, or “habit” for today's habits"
+                message = Launcher.nothingMatches(Launcher.cleaned(String(typed.prefix(60))))
             }
         default:
             break
@@ -95,11 +93,11 @@ struct Menu: AsyncParsableCommand {
         if let offered {
             choices = offered
         } else {
-            choices = await Launcher.offers(for: "habits", from: host)
+            choices = await Launcher.offers(for: Launcher.dueHabitsQuery, from: host)
         }
         rows += choices.map { "\(Self.row($0.title))\0info\u{1F}\(Self.field($0.id))" }
         if offered == nil {
-            rows += await Launcher.offers(for: "hooray", from: host).map { result in
+            rows += await Launcher.offers(for: Launcher.todayQuery, from: host).map { result in
                 "\(Self.row(Self.line(result)))\0nonselectable\u{1F}true"
             }
         }
@@ -115,8 +113,8 @@ struct Menu: AsyncParsableCommand {
                     "hooray menu: no dmenu-style menu found; install rofi, wofi, fuzzel, bemenu or dmenu, or name one: hooray menu --dmenu --launcher \"fuzzel --dmenu\""
             )
         }
-        let choices = await Launcher.offers(for: "habits", from: host)
-        let today = await Launcher.offers(for: "hooray", from: host)
+        let choices = await Launcher.offers(for: Launcher.dueHabitsQuery, from: host)
+        let today = await Launcher.offers(for: Launcher.todayQuery, from: host)
         let lines = choices.map { Self.row($0.title) } + today.map { Self.row(Self.line($0)) }
         let chosen: String
         switch try Self.ask(command, lines: lines) {
@@ -188,7 +186,9 @@ struct Menu: AsyncParsableCommand {
     func runWords(host: MenuHost) async throws {
         guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
             // What a launcher would list, one line each.
-            let rows = await Launcher.offers(for: "habits", from: host) + Launcher.offers(for: "hooray", from: host)
+            let rows =
+                await Launcher.offers(for: Launcher.dueHabitsQuery, from: host)
+                + Launcher.offers(for: Launcher.todayQuery, from: host)
             for row in rows { Swift.print(Self.row(Self.line(row))) }
             return
         }
@@ -197,11 +197,11 @@ struct Menu: AsyncParsableCommand {
 
     func act(onWords typed: String, host: MenuHost) async throws {
         let results = await Launcher.offers(for: typed, from: host).filter { $0.action.command != nil }
-        guard Self.namesOne(typed), results.count == 1, let only = results.first else {
+        guard Launcher.namesOne(typed), results.count == 1, let only = results.first else {
             let listed = results.map { "  " + TerminalText.safe($0.title) }.joined(separator: "\n")
             throw CommandFailure(
                 message: results.isEmpty
-                    ? "hooray menu: nothing matches “\(TerminalText.safe(String(typed.prefix(60))))”; start with “win” to log a win (hooray menu win took a walk), or “habit” and a word of a habit due today"
+                    ? "hooray menu: " + Launcher.nothingMatchesOnTerminal(TerminalText.safe(String(typed.prefix(60))))
                     : "hooray menu: “\(TerminalText.safe(String(typed.prefix(60))))” fits \(results.count == 1 ? "one" : "more than one"):\n\(listed)\nadd a word of the one you mean"
             )
         }
@@ -224,16 +224,6 @@ struct Menu: AsyncParsableCommand {
         result.detail.isEmpty ? result.title : "\(result.title) · \(result.detail)"
     }
 
-    /// Whether the words name what to do, rather than ask what there is: "win" with words, or
-    /// "habit" with a word of its name. "habit" alone lists, even when one habit is due.
-    static func namesOne(_ typed: String) -> Bool {
-        switch Launcher.intent(of: typed) {
-        case .win(let text): !text.isEmpty
-        case .habits(let words): !words.isEmpty
-        case .today, .none: false
-        }
-    }
-
     /// `text` as one row of a menu: one line, without the bytes rofi's protocol gives a meaning.
     static func row(_ text: String) -> String {
         Launcher.cleaned(field(text))
@@ -252,7 +242,7 @@ struct MenuHost: LauncherHost {
     let configFile: String?
 
     func habits() async -> [LauncherHabit]? {
-        let ran = hooray(["habit", "list", "--json"])
+        let ran = hooray(Launcher.habitList.arguments)
         guard ran.status == 0 else { return nil }
         return try? JSONDecoder().decode([LauncherHabit].self, from: Data(ran.output.utf8))
     }
@@ -268,7 +258,7 @@ struct MenuHost: LauncherHost {
         let ran = hooray(arguments)
         guard ran.status == 0 else {
             var said = Launcher.cleaned(ran.errors)
-            // "hooray habit done: there is no habit …": the words are the menu's, not the user's.
+            // "hooray WORDS: why": the words are the menu's, not the user's.
             if said.hasPrefix("hooray"), let colon = said.firstRange(of: ": ") {
                 said.removeSubrange(..<colon.upperBound)
             }
