@@ -284,11 +284,16 @@ extension RecoveryPlugin {
         let mood = try CheckInMood.parse(given)
         let note = try RejectionRequest.checkedNote(command.value("note"), option: "--note")
         let today = LocalDate(instant: context.now, in: command.environment.timeZone)
+        let before = try await context.records(of: CheckIn.self).record(today.description)
         let (checkIn, replaced) = try await self.checkIn(mood, note: note, on: today, context: context)
         let text =
-            replaced
-            ? "Today's check-in is now \(mood.label). Thanks for checking in again."
-            : "Checked in: \(mood.label). Thanks for taking 30 seconds for yourself."
+            if replaced, before?.mood == mood, note != nil {
+                "Your note is kept with today's check-in (\(mood.label))."
+            } else if replaced {
+                "Today's check-in is now \(mood.label). Thanks for checking in again."
+            } else {
+                "Checked in: \(mood.label). Thanks for taking 30 seconds for yourself."
+            }
         return CommandReply(text: text, json: try JSONValue(encoding: CheckInView(checkIn)))
     }
 

@@ -42,6 +42,10 @@ public struct RecoveryPlugin: CommandPlugin {
     static let stillHard = NoticeAction(id: "still-hard", label: "Still hard")
     static let challengeDone = NoticeAction(id: "challenge-done", label: "Done")
     static let challengeSkip = NoticeAction(id: "challenge-skip", label: "Skip today")
+    /// A note for the day's check-in, typed into the notification where the server takes a reply;
+    /// elsewhere the button opens the app.
+    static let addNote = NoticeAction(
+        id: "checkin-note", label: "Add a note", prompt: "A note for today's check-in", answerOnly: true)
     /// The line added when no AI encouragement came (PRODUCT.md).
     static let aiFailedLine = "Couldn't fetch extra encouragement this time."
 
@@ -197,6 +201,8 @@ public struct RecoveryPlugin: CommandPlugin {
                 notice.payload = payload
             }
             try await context.notices.post(notice)
+        case Self.addNote.id:
+            try await addNote(action, context: context)
         case Self.challengeDone.id, Self.challengeSkip.id:
             let day =
                 action.payload?["day"]?.stringValue.flatMap(LocalDate.init(parsing:))
@@ -214,7 +220,36 @@ public struct RecoveryPlugin: CommandPlugin {
             let day =
                 action.payload?["day"]?.stringValue.flatMap(LocalDate.init(parsing:))
                 ?? action.dueAt.map { LocalDate(instant: $0, in: context.timeZone) } ?? context.today
-            _ = try await checkIn(mood, note: nil, on: day, context: context)
+            let (_, replaced) = try await checkIn(mood, note: nil, on: day, context: context)
+            try await context.notices.post(Self.checkedInNotice(mood, on: day, replaced: replaced))
+        }
+    }
+
+    /// What a mood button shows: the check-in saved, and a note to add by replying.
+    static func checkedInNotice(_ mood: CheckInMood, on day: LocalDate, replaced: Bool) -> Notice {
+        var notice = Notice(
+            title: replaced ? "Today's check-in is now \(mood.label)" : "Checked in: \(mood.label)",
+            body: "Thanks for taking 30 seconds for yourself. Anything to add? A note keeps it with today's check-in.",
+            urgency: .low, actions: [addNote], category: "hooray.recovery.checkin", opens: .recovery)
+        notice.payload = .object(["day": .string(day.description)])
+        return notice
+    }
+
+    /// Adds the typed note to the day's check-in (the **Add a note** reply, or `hooray act … --answer`).
+    func addNote(_ action: InvokedAction, context: PluginContext) async throws {
+        guard let note = try RejectionRequest.checkedNote(action.answer, option: "--answer") else {
+            throw ActionDeclined(
+                "Nothing was saved: the note had no words. `hooray recovery checkin MOOD --note TEXT` adds one any time."
+            )
+        }
+        let day = action.payload?["day"]?.stringValue.flatMap(LocalDate.init(parsing:)) ?? context.today
+        let updated = try await context.records(of: CheckIn.self).update(day.description) { stored in
+            stored.note = note
+            return true
+        }
+        guard updated != nil else {
+            throw ActionDeclined(
+                "That day has no check-in to add a note to; `hooray recovery checkin MOOD --note TEXT` makes one.")
         }
     }
 

@@ -59,6 +59,8 @@ extension DaemonLink {
         struct CheckIn: Sendable, Equatable, Decodable {
             /// `low`, `okay`, `good` or `strong`.
             var mood: String
+            /// What the user wrote about the day, if anything.
+            var note: String?
         }
         var today: String
         var score: Score
@@ -178,12 +180,15 @@ extension DaemonLink {
         ).text
     }
 
-    /// Today's check-in, as `hooray recovery checkin MOOD` does; checking in again changes it.
+    /// Today's check-in, as `hooray recovery checkin MOOD [--note TEXT]` does; checking in again
+    /// changes it, and a note given takes the place of the day's.
     ///
     /// - Returns: hoorayd's thanks, and what it adds for the user to know.
-    func checkIn(_ mood: String, requestID: String) async throws(Problem) -> [String] {
+    func checkIn(_ mood: String, note: String? = nil, requestID: String) async throws(Problem) -> [String] {
+        var values = ["mood": [mood]]
+        if let note { values["note"] = [note] }
         let reply = try await command(
-            "checkin", plugin: Self.recoveryPlugin, values: ["mood": [mood]], json: false, requestID: requestID)
+            "checkin", plugin: Self.recoveryPlugin, values: values, json: false, requestID: requestID)
         return ([reply.text] + reply.warnings).filter { !$0.isEmpty }
     }
 

@@ -8,7 +8,7 @@ import HoorayGtk
 @MainActor
 final class MainWindow {
     private let window: ApplicationWindow
-    private let link: DaemonLink
+    let link: DaemonLink
     private let stack = Stack()
     /// Home, Moments, Journey and Habits: the stack's "home" page.
     private let views = ViewStack()
@@ -198,7 +198,7 @@ final class MainWindow {
             recovery.reveal(plan: parts[2])
         case ("recovery", 1):
             views.visibleView = "recovery"
-            recovery.showDashboard()
+            recovery.revealNote()
         case ("today", 1):
             views.visibleView = "today"
         case ("log", 1):
@@ -303,7 +303,7 @@ final class MainWindow {
         }
     }
 
-    private func handle(_ problem: DaemonLink.Problem, doing what: String) {
+    func handle(_ problem: DaemonLink.Problem, doing what: String) {
         switch problem {
         case .notRunning:
             isConnected = false
@@ -369,7 +369,7 @@ final class MainWindow {
         }
     }
 
-    private func toast(_ message: String) {
+    func toast(_ message: String) {
         toasts.show(Toast(message, timeout: 8))
     }
 }

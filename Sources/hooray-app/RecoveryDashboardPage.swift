@@ -14,6 +14,8 @@ final class RecoveryDashboardPage {
     var onOkay: @MainActor (String) -> Void = { _ in }
     /// Runs with a mood: `low`, `okay`, `good` or `strong`.
     var onCheckIn: @MainActor (String) -> Void = { _ in }
+    /// Runs with today's mood and the note written for it.
+    var onNote: @MainActor (_ mood: String, _ note: String) -> Void = { _, _ in }
     /// Runs with `true` for **Done**, `false` for **Skip**.
     var onChallenge: @MainActor (Bool) -> Void = { _ in }
     var onTemplates: @MainActor () -> Void = {}
@@ -43,6 +45,11 @@ final class RecoveryDashboardPage {
     private let challengeStatus = Label("")
     private let checkInGroup = PreferencesGroup(title: localized("How are you feeling today?"))
     private let checkInLine = Label("")
+    /// Today's note, once today's check-in exists; what a notification's **Add a note** opens.
+    let noteRow = EntryRow(title: localized("A note for today's check-in"))
+    private let saveNote = Button(label: localized("Save note"))
+    /// Today's mood and the note as hoorayd last told them.
+    private var checkedIn: (mood: String, note: String)?
     private let moodButtons: [Button]
     private let trendGroup = PreferencesGroup(title: localized("Recovery Time Trends"))
     private let trend = RecoveryTrendView()
@@ -105,6 +112,12 @@ final class RecoveryDashboardPage {
         checkInGroup.add(moods)
         checkInLine.wrapCentered()
         checkInGroup.add(checkInLine)
+        saveNote.addCSSClass("flat")
+        noteRow.addSuffix(saveNote)
+        noteRow.isVisible = false
+        saveNote.onClicked { [unowned self] in noted() }
+        noteRow.onActivated { [unowned self] in noted() }
+        checkInGroup.add(noteRow)
         content.append(checkInGroup)
 
         content.append(week)
@@ -145,6 +158,7 @@ final class RecoveryDashboardPage {
     /// Greys out the check-in and the challenge while hoorayd saves one.
     func busy(_ isBusy: Bool) {
         for button in moodButtons { button.isSensitive = !isBusy }
+        saveNote.isSensitive = !isBusy
         challengeButtons.isSensitive = !isBusy
     }
 
@@ -156,7 +170,7 @@ final class RecoveryDashboardPage {
         ring.show(score: dashboard.score.total, message: dashboard.score.message)
         scoreMessage.text = dashboard.score.message
         showChallenge(reading.challenge)
-        showCheckIn(dashboard.todayCheckIn?.mood)
+        showCheckIn(dashboard.todayCheckIn?.mood, note: dashboard.todayCheckIn?.note)
         showWeek(dashboard.thisWeek)
         showPatterns(dashboard.patterns)
         trend.show(dashboard.trend.weeks)
@@ -220,7 +234,20 @@ final class RecoveryDashboardPage {
         challengeStatus.isVisible = challenge.status != "open"
     }
 
-    private func showCheckIn(_ mood: String?) {
+    /// Saves the note typed, with today's mood.
+    private func noted() {
+        guard let checkedIn else { return }
+        let note = noteRow.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !note.isEmpty, note != checkedIn.note else { return }
+        onNote(checkedIn.mood, note)
+    }
+
+    private func showCheckIn(_ mood: String?, note: String?) {
+        // The field shows the day's note, unless the user is writing another.
+        let shown = checkedIn?.note ?? ""
+        checkedIn = mood.map { ($0, note ?? "") }
+        if noteRow.text == shown || mood == nil { noteRow.text = note ?? "" }
+        noteRow.isVisible = mood != nil
         for (button, listed) in zip(moodButtons, Self.moods) {
             if listed.mood == mood {
                 button.addCSSClass("suggested-action")

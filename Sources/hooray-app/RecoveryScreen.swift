@@ -57,6 +57,7 @@ final class RecoveryScreen {
         dashboard.onPlan = { [unowned self] rejection in showPlan(for: rejection, encouragement: nil) }
         dashboard.onOkay = { [unowned self] rejection in markOkay(rejection) }
         dashboard.onCheckIn = { [unowned self] mood in checkIn(mood) }
+        dashboard.onNote = { [unowned self] mood, note in checkIn(mood, note: note) }
         dashboard.onChallenge = { [unowned self] done in finishChallenge(done: done) }
         dashboard.onTemplates = { [unowned self] in openTemplates(kind: latestKind, highlighted: nil) }
         logPage.onCancel = { [unowned self] in showDashboard() }
@@ -77,6 +78,13 @@ final class RecoveryScreen {
     func showDashboard() {
         planReadings.dropStarted()
         root.visiblePage = "dashboard"
+    }
+
+    /// Shows the dashboard with today's note ready to write, once today's check-in exists (a
+    /// notification's **Add a note** where the server takes no typed reply).
+    func revealNote() {
+        showDashboard()
+        if dashboard.noteRow.isVisible { dashboard.noteRow.grabFocus() }
     }
 
     /// Reads the dashboard from hoorayd again and shows it.
@@ -192,20 +200,20 @@ final class RecoveryScreen {
         }
     }
 
-    /// Today's check-in, as `hooray recovery checkin MOOD` does.
-    private func checkIn(_ mood: String) {
-        let key = "checkin \(today) \(mood)"
+    /// Today's check-in, as `hooray recovery checkin MOOD [--note TEXT]` does.
+    private func checkIn(_ mood: String, note: String? = nil) {
+        let key = "checkin \(today) \(mood) \(note ?? "")"
         dashboard.busy(true)
         Task { @MainActor in
             do throws(DaemonLink.Problem) {
-                let said = try await link.checkIn(mood, requestID: pending.id(for: key))
+                let said = try await link.checkIn(mood, note: note, requestID: pending.id(for: key))
                 pending.settled(key)
                 for line in said { onNotice(line) }
             } catch .alreadySaved {
                 pending.settled(key)
             } catch {
                 if case .refused = error { pending.settled(key) }
-                onProblem(error, localized("check in"))
+                onProblem(error, note == nil ? localized("check in") : localized("save the note"))
             }
             dashboard.busy(false)
             refresh()

@@ -143,7 +143,7 @@ struct DesktopAppLiveTests {
     }
 
     @Test(
-        "Recovery: a rejection logged with the impact slider shows its plan; I'm okay now changes the dashboard; a template is copied, a check-in and the challenge done"
+        "Recovery: a rejection logged with the impact slider shows its plan; I'm okay now changes the dashboard; a template is copied, a check-in with its note and the challenge done"
     )
     func aRejectionLoggedWithTheSliderShowsItsPlanAndOkayChangesTheDashboard() async throws {
         try await HoorayFixture.with { fixture in
@@ -193,6 +193,7 @@ struct DesktopAppLiveTests {
                 (seen.checkedLabels ?? []).contains("Checked in today: 🙂 Good. Checking in again changes it."),
                 "\(context)")
             #expect(seen.dashboard?.todayCheckIn?.mood == "good", "\(context)")
+            #expect(seen.dashboard?.todayCheckIn?.note == "Long day, went for a walk", "\(context)")
             #expect(seen.dashboard?.streaks.challenge == 1, "\(context)")
             #expect(seen.dashboard?.thisWeek.recovered == 1 && seen.dashboard?.thisWeek.total == 1, "\(context)")
         }

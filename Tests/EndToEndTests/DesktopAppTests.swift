@@ -140,6 +140,7 @@ struct DesktopAppTests {
             }
             struct CheckIn: Decodable {
                 var mood: String
+                var note: String?
             }
             struct Streaks: Decodable {
                 var challenge: Int

@@ -4,7 +4,8 @@ import Testing
 
 /// Replies typed into a notification (KDE Plasma's and swaync's `inline-reply`): the evening prompt
 /// "What went well today?" (`[plugins.wins] evening_prompt`) takes the reply as a win. The server is
-/// the test's stand-in, which sends `NotificationReplied` as Plasma does.
+/// the test's stand-in, which sends `NotificationReplied` as Plasma does; the recovery check-in
+/// takes a typed note after its mood.
 @Suite(.timeLimit(.minutes(5)))
 struct NotificationReplyTests {
     static let evening = "[plugins.wins]\nevening_prompt = \"21:30\"\n"
@@ -48,6 +49,35 @@ struct NotificationReplyTests {
             let settled = await fixture.waitUntilSettled(daemon)
             #expect(settled)
             #expect(try server.notifications().count == 2, "one win, one notification")
+            await daemon.stop()
+        }
+    }
+
+    @Test func aNoteTypedAfterTheCheckInsMoodIsKeptWithIt() async throws {
+        try await HoorayFixture.with { fixture in
+            try fixture.writeConfig("[plugins.recovery]\ncheckin = true\n")
+            let server = try await fixture.startServer(
+                capabilities: TestNotificationServer.defaultCapabilities + ["inline-reply"])
+            let daemon = try await fixture.startDaemon(fakeTime: "2026-11-24 19:59:58")
+            let checkIn = try #require(try await server.waitForNotifications(count: 1, timeout: .seconds(20)).first)
+            try await server.invokeAction(id: checkIn.id, key: "mood-good")
+            let thanked = try #require(try await server.waitForNotifications(count: 2, timeout: .seconds(20)).last)
+            #expect(thanked.summary == "Checked in: 🙂 Good")
+            #expect(thanked.actions.map(\.key) == ["inline-reply"], "\(thanked.actions)")
+            #expect(thanked.hints["x-kde-reply-placeholder-text"]?.stringValue == "A note for today's check-in")
+
+            try await server.reply(id: thanked.id, text: " Long day, but I went for a walk ")
+            let kept = await pollUntil(timeout: .seconds(20)) { () -> [String: Any]? in
+                let output = try? await fixture.hooray(
+                    arguments: ["recovery", "--json"], fakeTime: "2026-11-24 20:01:00")
+                let value = output.flatMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.standardOutput.utf8)) as? [String: Any]
+                }
+                let today = value?["todayCheckIn"] as? [String: Any]
+                return today?["note"] is String ? today : nil
+            }
+            #expect(kept?["note"] as? String == "Long day, but I went for a walk")
+            #expect(kept?["mood"] as? String == "good")
             await daemon.stop()
         }
     }

@@ -601,6 +601,15 @@ def recovery(hooray, note):
     wait_for('"\U0001F642 Good" button', shown("push button", "\U0001F642 Good", sensitive=True)).doActionNamed("click")
     wait_for("the check-in shown", lambda: True if any(label.startswith("Checked in today: \U0001F642 Good")
                                                       for label in shown_labels()) else None)
+    # A note for it, typed in its field and saved, as `HOORAY recovery checkin good --note` would.
+    note = wait_for('"A note for today\'s check-in" field', shown("text", "A note for today's check-in"))
+    note.queryEditableText().setTextContents("Long day, went for a walk")
+    wait_for('"Save note" button', shown("push button", "Save note", sensitive=True)).doActionNamed("click")
+
+    def noted():
+        told = json.loads(subprocess.run([hooray, "recovery", "--json"], capture_output=True, text=True).stdout)
+        return True if (told.get("todayCheckIn") or {}).get("note") == "Long day, went for a walk" else None
+    wait_for("the note kept with the check-in", noted)
     wait_for('"Done" button', shown("push button", "Done", sensitive=True)).doActionNamed("click")
     wait_for("the challenge done", lambda: True if any(label.startswith("Done \u2713") for label in shown_labels())
              else None)
