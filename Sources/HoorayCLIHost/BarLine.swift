@@ -81,6 +81,10 @@ public struct BarLine: Sendable, Equatable {
             )
         }
         if parts.isEmpty { parts.append("hooray") }
+        if let paused = snapshot.paused {
+            parts.append("⏸")
+            tips.append("Notifications paused until \(Self.oneLine(paused.when, limit: 40)) (hooray pause off)")
+        }
         if let quiet = snapshot.quietHours { tips.append("Quiet hours until \(Self.oneLine(quiet.when, limit: 40))") }
         if snapshot.doNotDisturb { tips.append("Do not disturb is on: notices wait in `hooray inbox`") }
         switch source {
@@ -102,7 +106,9 @@ public struct BarLine: Sendable, Equatable {
             next.dueSoon ?? (next.due.timeIntervalSince(now) <= BarSnapshot.dueSoonWindow)
         {
             cssClass = "due-soon"
-        } else if snapshot.doNotDisturb || snapshot.quietHours != nil || snapshot.next?.waiting != nil {
+        } else if snapshot.doNotDisturb || snapshot.quietHours != nil || snapshot.paused != nil
+            || snapshot.next?.waiting != nil
+        {
             cssClass = "quiet"
         } else {
             cssClass = "idle"

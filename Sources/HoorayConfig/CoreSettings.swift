@@ -145,6 +145,11 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         ///
         /// `burst_limit`, 3 by default; at least 1.
         public var burstLimit: Int
+        /// Whether `hoorayd` shows its icon in the tray (a StatusNotifierItem) where the desktop has
+        /// one; GNOME without the AppIndicator extension has none, so it shows nothing there.
+        ///
+        /// `tray`, `true` by default.
+        public var tray: Bool
 
         /// Creates the section.
         ///
@@ -154,11 +159,13 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
         ///   - retryEvery: How often to retry undelivered notices.
         ///   - quietHours: When notices that are not urgent wait.
         ///   - burstLimit: How many notices within a minute are shown one by one.
+        ///   - tray: Whether hoorayd shows its icon in the tray.
         package init(
             icon: String = "hooray", serverTimeout: ConfigDuration = ConfigDuration(seconds: 5),
             retryEvery: ConfigDuration = ConfigDuration(seconds: 30), quietHours: QuietHours = .none,
-            burstLimit: Int = 3
+            burstLimit: Int = 3, tray: Bool = true
         ) {
+            self.tray = tray
             self.icon = icon
             self.serverTimeout = serverTimeout
             self.retryEvery = retryEvery
@@ -172,6 +179,7 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
             case retryEvery = "retry_every"
             case quietHours = "quiet_hours"
             case burstLimit = "burst_limit"
+            case tray
         }
 
         /// Decodes the section, checking that the icon is not empty and the durations are in range:
@@ -215,6 +223,9 @@ public struct CoreSettings: Sendable, Hashable, Decodable {
                     }
                     return limit
                 } ?? defaults.burstLimit
+            tray =
+                errors.attempt { try container.decodeIfPresent(Bool.self, forKey: .tray) ?? defaults.tray }
+                ?? defaults.tray
             try errors.throwIfAny()
         }
     }

@@ -200,7 +200,8 @@ public enum Daemon {
                     server: engine.serverStatus.info, serverProblem: engine.serverStatus.problem,
                     waitingNotices: (try? database.pendingNotices().count) ?? 0,
                     plugins: engine.activePlugins, configFiles: state.configuration.files, nextDue: engine.nextDue,
-                    identity: identity, doNotDisturb: engine.doNotDisturbState, takesAnswers: true)
+                    identity: identity, doNotDisturb: engine.doNotDisturbState, takesAnswers: true,
+                    pausedUntil: engine.pausedUntilNow)
                 return ControlResponse(ok: true, status: status)
             case .reload:
                 let result = await reload(engine: engine, state: state, logLevel: logLevel, logger: logger)
@@ -226,6 +227,8 @@ public enum Daemon {
                             "the database was left as it was (\(error)); only what waited in the spool was removed")
                 }
                 logger.info("deleted the user's data at their request (hooray delete-my-data)")
+                // A pause of notifications was among it.
+                _ = try? await engine.pause(until: nil)
                 return ControlResponse(ok: true, deleted: deleted)
             case .plugins:
                 let reports = await PluginReport.reports(
@@ -263,6 +266,8 @@ public enum Daemon {
             case .refresh:
                 await engine.reloadRules()
                 return ControlResponse(ok: true)
+            case .pause(let until):
+                return await engine.pauseAnswer(until: until)
             case .act(let notice, let action, let answer, let requestID):
                 if let duplicate = SpoolTaking.take(requestID, spool: spool, memory: taken, logger: logger) {
                     return duplicate
@@ -356,7 +361,8 @@ public enum Daemon {
         }
         // The desktop's launchers (GNOME Shell's search, KRunner) find hoorayd on the session bus.
         let desktopBus = DaemonLauncherHost.startDesktopBus(
-            handle: handle, engine: engine, timeZone: systemTimeZone, paths: paths, version: version, logger: logger)
+            handle: handle, engine: engine, state: state, feed: barFeed, timeZone: systemTimeZone, paths: paths,
+            version: version, logger: logger)
         let (hangups, hangup) = AsyncStream<Void>.makeStream()
         let service = EngineService(engine: engine, alarm: alarm, logger: logger)
         let reloader = ReloadService(
@@ -510,48 +516,6 @@ public enum Daemon {
 
     static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-}
-
-/// The configuration in force, shared by the reload paths.
-final class DaemonState: @unchecked Sendable {
-    // @unchecked: `configuration` and the cached command tree are guarded by `lock`; the rest is set once.
-    private let lock = NSLock()
-    private var current: DaemonConfiguration
-    private var cachedTree: (key: [PluginManifest], tree: CommandTree)?
-    /// The plugins, built-in and found.
-    let catalog: PluginCatalog
-    /// The file of `--config`.
-    let extraFile: String?
-    /// Reloads and changes to the configuration files, one at a time and in the order they come:
-    /// a change is written, applied and read back before the next is looked at.
-    let configurationGate = SerialGate()
-
-    init(configuration: DaemonConfiguration, catalog: PluginCatalog, extraFile: String?) {
-        current = configuration
-        self.catalog = catalog
-        self.extraFile = extraFile
-    }
-
-    /// The environment the configuration and the plugin folders are found from.
-    var environment: [String: String] { catalog.environment }
-
-    var configuration: DaemonConfiguration {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
-    }
-
-    /// The plugins' commands, for the `hooray` front door; made again only when the plugins in other
-    /// languages found change. `nil` when they cannot be offered together.
-    var commandTree: CommandTree? {
-        let external = catalog.external
-        let key = external.map(\.manifest)
-        if let cached = lock.withLock({ cachedTree }), cached.key == key { return cached.tree }
-        guard let tree = try? CommandTree(plugins: catalog.builtIns + external.map { $0 as any HoorayPlugin }) else {
-            return nil
-        }
-        lock.withLock { cachedTree = (key, tree) }
-        return tree
     }
 }
 

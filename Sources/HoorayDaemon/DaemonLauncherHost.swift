@@ -8,7 +8,7 @@ import Logging
 
 /// The launchers' host inside `hoorayd`: each read and each choice is the control request a client
 /// would send (the desktop app's, for the same commands), answered by the same handler.
-struct DaemonLauncherHost: LauncherHost {
+struct DaemonLauncherHost: TrayHost {
     /// Answers one control request, as the control socket's handler does.
     let handle: @Sendable (ControlRequest) async -> ControlResponse
     /// Where the commands are given: the user's time zone and data folder.
@@ -35,23 +35,47 @@ struct DaemonLauncherHost: LauncherHost {
         }
         return .done
     }
+
+    func pause(_ length: TrayPause?) async -> LauncherOutcome {
+        let until = length.map { length in
+            let zone = TimeZone(identifier: environment().timeZoneIdentifier) ?? .current
+            return (length == .hour ? PauseLength.seconds(3600) : .untilTomorrow).end(from: Date(), in: zone)
+        }
+        let response = await handle(.pause(until: until))
+        return response.ok ? .done : .failed(response.message ?? "hoorayd did not say why")
+    }
 }
 
 extension DaemonLauncherHost {
     /// Puts hoorayd on the session bus for the launchers; what they choose runs as the same control
     /// requests, and what could not be done is said in a notice of the plugin it was for. Stop it
     /// (``DesktopBus/stop(waitingAtMost:)``) before the engine.
+    ///
+    /// The tray icon follows `feed` while it is shown, and `[delivery] tray` as each reload sets it.
     static func startDesktopBus(
-        handle: @escaping @Sendable (ControlRequest) async -> ControlResponse, engine: Engine,
-        timeZone: SystemTimeZone, paths: HoorayPaths, version: String, logger: Logger
+        handle: @escaping @Sendable (ControlRequest) async -> ControlResponse, engine: Engine, state: DaemonState,
+        feed: StatusBarFeed, timeZone: SystemTimeZone, paths: HoorayPaths, version: String, logger: Logger
     ) -> DesktopBus {
         let environment: @Sendable () -> CommandEnvironment = {
             CommandEnvironment(
                 timeZoneIdentifier: timeZone.current().identifier, dataDirectory: paths.dataDirectory,
                 hostVersion: version)
         }
+        let trayWanted = { state.configuration.loaded.core.delivery.tray }
         let bus = DesktopBus(
-            host: DaemonLauncherHost(handle: handle, environment: environment),
+            host: DaemonLauncherHost(handle: handle, environment: environment), tray: trayWanted(),
+            trayUpdates: {
+                let answers = feed.follow()
+                return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+                    let task = Task {
+                        for await answer in answers {
+                            if let bar = answer.bar { continuation.yield(bar) }
+                        }
+                        continuation.finish()
+                    }
+                    continuation.onTermination = { _ in task.cancel() }
+                }
+            },
             tell: { plugin, message in
                 let notice = Notice(title: "That was not done", body: "Hooray could not do it: \(message)")
                 do {
@@ -61,6 +85,8 @@ extension DaemonLauncherHost {
                 }
             }, logger: Logger(label: "launchers"))
         bus.start()
+        // A reload that turns the tray on or off shows or hides the icon.
+        state.watchConfiguration { configuration in bus.setTray(shown: configuration.loaded.core.delivery.tray) }
         return bus
     }
 }

@@ -8,6 +8,8 @@ indirect enum BusValue: Sendable {
     case int32(Int32)
     case uint32(UInt32)
     case double(Double)
+    /// A D-Bus object path (`o`), such as `/MenuBar`.
+    case objectPath(String)
     case variant(BusValue)
     /// An array whose elements have the D-Bus type `elementType`, such as `s` or `(sssida{sv})`.
     case array(elementType: String, [BusValue])
@@ -28,6 +30,7 @@ indirect enum BusValue: Sendable {
         case .int32(let value): return g_variant_new_int32(value)
         case .uint32(let value): return g_variant_new_uint32(value)
         case .double(let value): return g_variant_new_double(value)
+        case .objectPath(let path): return g_variant_new_object_path(path)
         case .variant(let inner): return g_variant_new_variant(inner.make())
         case .array(let elementType, let elements):
             let type = g_variant_type_new(elementType)
@@ -79,6 +82,44 @@ struct BusArguments {
             g_variant_unref(element)
         }
         return strings
+    }
+
+    /// The boolean at `index`, or `nil` when it is not one.
+    func boolean(_ index: Int) -> Bool? {
+        guard let child = child(index, type: "b") else { return nil }
+        defer { g_variant_unref(child) }
+        return g_variant_get_boolean(child) != 0
+    }
+
+    /// The `int32` at `index`, or `nil` when it is not one.
+    func int32(_ index: Int) -> Int32? {
+        guard let child = child(index, type: "i") else { return nil }
+        defer { g_variant_unref(child) }
+        return g_variant_get_int32(child)
+    }
+
+    /// The array of `int32` at `index`, or `nil` when it is not one.
+    func int32s(_ index: Int) -> [Int32]? {
+        guard let child = child(index, type: "ai") else { return nil }
+        defer { g_variant_unref(child) }
+        return (0..<g_variant_n_children(child)).map { at in
+            let element = g_variant_get_child_value(child, at)
+            defer { g_variant_unref(element) }
+            return g_variant_get_int32(element)
+        }
+    }
+
+    /// The ids and event names of dbusmenu's `EventGroup` (`a(isvu)`) at `index`; `nil` when it is
+    /// not one.
+    func menuEvents(_ index: Int) -> [(id: Int32, event: String)]? {
+        guard let child = child(index, type: "a(isvu)") else { return nil }
+        defer { g_variant_unref(child) }
+        return (0..<g_variant_n_children(child)).map { at in
+            let element = g_variant_get_child_value(child, at)
+            defer { g_variant_unref(element) }
+            let event = BusArguments(parameters: element!)
+            return (event.int32(0) ?? -1, event.string(1) ?? "")
+        }
     }
 
     private func child(_ index: Int, type: String) -> OpaquePointer? {

@@ -1,5 +1,6 @@
 import CLibNotify
 import Foundation
+import HoorayClient
 import HoorayLauncher
 import HoorayThreads
 import Logging
@@ -30,33 +31,44 @@ public final class DesktopBus: @unchecked Sendable {
     /// press, or two launchers answering the same keystroke).
     static let repeatWindow: Duration = .seconds(3)
 
-    let host: any LauncherHost
+    let host: any TrayHost
     let tell: @Sendable (_ plugin: String, _ message: String) async -> Void
     let logger: Logger
-    private let context: OpaquePointer
+    let context: OpaquePointer
     private let loop: OpaquePointer
-    private var connection: OpaquePointer?
+    var connection: OpaquePointer?
     private var ownerID: guint = 0
-    private var registrations: [guint] = []
-    private let lock = NSLock()
+    var registrations: [guint] = []
+    let lock = NSLock()
+    /// The tray's state, guarded by `lock` (DesktopBus+Tray.swift).
+    var tray: TrayState
+    /// The tray's watch of the StatusNotifierWatcher and its own name, on the bus thread.
+    var trayBus = TrayBus()
+    /// A new stream of hoorayd's changes, followed while the tray icon is shown.
+    let trayUpdates: (@Sendable () -> AsyncStream<BarSnapshot>)?
     private var metas: [String: LauncherResult] = [:]
     private var recent: [String: ContinuousClock.Instant] = [:]
     private var stopping = false
-    private var answering = 0
+    var answering = 0
     private var ended = false
 
     /// Makes the bus's front; nothing is on the bus before ``start()``.
     ///
     /// - Parameters:
-    ///   - host: Where offers are read from and choices carried out.
+    ///   - host: Where offers are read from and choices carried out, the tray's too.
+    ///   - tray: Whether to show the tray icon where the desktop has a tray (`[delivery] tray`).
+    ///   - trayUpdates: Makes a stream of the status bar's snapshot after each of hoorayd's changes
+    ///     (and the clock's, such as midnight), which the tray follows while it is shown.
     ///   - tell: Shows a notice from `plugin` saying why a choice could not be carried out (the
     ///     launcher that made it has closed by then).
     ///   - logger: Where what happens on the bus is logged.
     public init(
-        host: some LauncherHost, tell: @escaping @Sendable (_ plugin: String, _ message: String) async -> Void,
-        logger: Logger
+        host: some TrayHost, tray: Bool = true, trayUpdates: (@Sendable () -> AsyncStream<BarSnapshot>)? = nil,
+        tell: @escaping @Sendable (_ plugin: String, _ message: String) async -> Void, logger: Logger
     ) {
         self.host = host
+        self.tray = TrayState(wanted: tray)
+        self.trayUpdates = trayUpdates
         self.tell = tell
         self.logger = logger
         context = g_main_context_new()
@@ -129,7 +141,11 @@ public final class DesktopBus: @unchecked Sendable {
         g_dbus_connection_set_exit_on_close(opened, 0)
         connection = opened
         let me = Unmanaged.passUnretained(self).toOpaque()
-        for (path, xml) in [(Self.searchProviderPath, Self.searchProviderXML), (Self.krunnerPath, Self.krunnerXML)] {
+        let objects = [
+            (Self.searchProviderPath, Self.searchProviderXML), (Self.krunnerPath, Self.krunnerXML),
+            (Self.itemPath, Self.statusNotifierItemXML), (Self.menuPath, Self.dbusMenuXML),
+        ]
+        for (path, xml) in objects {
             guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
                 logger.error("the launcher interface at \(path) does not parse: \(Self.take(&error))")
                 continue
@@ -146,10 +162,15 @@ public final class DesktopBus: @unchecked Sendable {
                     String(cString: method), at: String(cString: path), sender: sender.map { String(cString: $0) },
                     arguments: BusArguments(parameters: parameters), reply: BusReply(invocation))
             }
+            vtable.get_property = { _, _, path, _, name, _, data in
+                guard let data, let path, let name else { return nil }
+                let bus = Unmanaged<DesktopBus>.fromOpaque(data).takeUnretainedValue()
+                return bus.property(String(cString: name), at: String(cString: path))?.make()
+            }
             let id = g_dbus_connection_register_object(
                 opened, path, node.pointee.interfaces[0], &vtable, me, nil, &error)
             if id == 0 {
-                logger.error("cannot put the launcher object \(path) on the session bus: \(Self.take(&error))")
+                logger.error("cannot put the object \(path) on the session bus: \(Self.take(&error))")
             } else {
                 registrations.append(id)
             }
@@ -168,10 +189,12 @@ public final class DesktopBus: @unchecked Sendable {
                     "\(String(cString: name!)) belongs to another process on the session bus (another hoorayd?); launchers will find this one once it goes"
                 )
             }, me, nil)
+        watchForTray()
         return !registrations.isEmpty
     }
 
     private func disconnect() {
+        leaveTray()
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         ownerID = 0
         if let connection {
@@ -187,7 +210,7 @@ public final class DesktopBus: @unchecked Sendable {
     }
 
     /// The error's message; the error is freed and `error` is `nil` again, ready for the next call.
-    private static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
+    static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
         guard let taken = error else { return "no reason given" }
         defer {
             g_error_free(taken)
@@ -249,13 +272,15 @@ public final class DesktopBus: @unchecked Sendable {
             }
         case (Self.krunnerPath, "Teardown"):
             reply.send(nil)
+        case (Self.itemPath, _), (Self.menuPath, _):
+            calledTray(method, at: path, arguments: arguments, reply: reply)
         default:
             reply.unknown(method)
         }
     }
 
     /// Answers from a task: the bus thread goes on with the next call meanwhile.
-    private func answer(_ reply: BusReply, _ make: @escaping @Sendable () async -> BusValue?) {
+    func answer(_ reply: BusReply, _ make: @escaping @Sendable () async -> BusValue?) {
         lock.withLock { answering += 1 }
         Task {
             reply.send(await make())
@@ -305,21 +330,55 @@ public final class DesktopBus: @unchecked Sendable {
         }
     }
 
-    /// Opens the desktop app (D-Bus activation starts it); when it is not installed, nothing happens.
-    func openApp() {
-        let source = g_idle_source_new()
-        let open: GSourceFunc = { data in
-            let bus = Unmanaged<DesktopBus>.fromOpaque(data!).takeUnretainedValue()
-            if let connection = bus.connection {
-                g_dbus_connection_call(
-                    connection, DesktopBus.appBusName, DesktopBus.appPath, "org.freedesktop.Application", "Activate",
-                    BusValue.tuple([.dictionary([])]).make(), nil, G_DBUS_CALL_FLAGS_NONE, 25_000, nil, nil, nil)
+    /// Opens the desktop app (D-Bus activation starts it), at `place` (its `show` action's names, such
+    /// as `log`) or as it opens; when it is not installed, nothing happens.
+    func openApp(at place: String? = nil) {
+        onBusThread { bus in
+            guard let connection = bus.connection else { return }
+            let (method, arguments): (String, BusValue) =
+                if let place {
+                    (
+                        "ActivateAction",
+                        .tuple([
+                            .string("show"), .array(elementType: "v", [.variant(.tuple([.string(place)]))]),
+                            .dictionary([]),
+                        ])
+                    )
+                } else {
+                    ("Activate", .tuple([.dictionary([])]))
+                }
+            g_dbus_connection_call(
+                connection, DesktopBus.appBusName, DesktopBus.appPath, "org.freedesktop.Application", method,
+                arguments.make(), nil, G_DBUS_CALL_FLAGS_NONE, 25_000, nil, nil, nil)
+        }
+    }
+
+    /// Runs `work` on the bus thread, where the connection and the objects are touched.
+    ///
+    /// - Returns: `false` when the thread has ended, so `work` never runs.
+    @discardableResult
+    func onBusThread(_ work: @escaping (DesktopBus) -> Void) -> Bool {
+        guard !lock.withLock({ ended }) else { return false }
+        final class Box {
+            let bus: DesktopBus
+            let work: (DesktopBus) -> Void
+            init(_ bus: DesktopBus, _ work: @escaping (DesktopBus) -> Void) {
+                self.bus = bus
+                self.work = work
             }
+        }
+        let source = g_idle_source_new()
+        let run: GSourceFunc = { data in
+            let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
+            box.work(box.bus)
             return 0
         }
-        g_source_set_callback(source, open, Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_set_callback(
+            source, run, Unmanaged.passRetained(Box(self, work)).toOpaque(),
+            { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
         g_source_attach(source, context)
         g_source_unref(source)
+        return true
     }
 }
 

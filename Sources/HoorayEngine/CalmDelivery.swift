@@ -9,8 +9,8 @@ import HoorayStorage
 /// - An urgent notice (``Notice/Urgency/critical``) is always shown at once.
 /// - While the notification server is in do-not-disturb, every other notice waits in the inbox and is
 ///   shown when it ends.
-/// - During quiet hours, notices of reminders (and Hooray's own summaries) wait until the quiet hours
-///   end. A notice that answers something the user just did, such as a command's celebration, is shown.
+/// - While notifications are paused (``pause(until:)``), and during quiet hours, notices of
+///   reminders (and Hooray's own summaries) wait until the pause or the quiet hours end. A notice that answers something the user just did, such as a command's celebration, is shown.
 /// - Notices that waited go out together as one digest; so do more than `burst_limit` notices of
 ///   reminders within a minute.
 extension Engine {
@@ -46,25 +46,33 @@ extension Engine {
             changes.publish()
         }
         let quietEnd = settings.quietHours.end(containing: now, in: timeZone).flatMap { $0 > now ? $0 : nil }
+        // A pause first: quiet hours it ends in hold what waits on, at the next pass.
+        let calm: (until: Date, because: String)? =
+            if let pauseEnd = await currentPause(at: now) {
+                (pauseEnd, "notifications paused until \(localTime(pauseEnd))")
+            } else if let quietEnd {
+                (quietEnd, "quiet hours until \(localTime(quietEnd))")
+            } else {
+                nil
+            }
         let held: [StoredNotice]
         if dnd.isOn {
             held = pending.filter { $0.notice.urgency != .critical }
             let source = dnd.source.map { " (\($0))" } ?? ""
             try await database.holdNotices(
                 held.map(\.id), because: "do not disturb is on\(source); shown when it ends", until: nil)
-        } else if let quietEnd {
+        } else if let calm {
             held = pending.filter { Self.mayWait($0) && Self.isScheduled($0) }
-            try await database.holdNotices(
-                held.map(\.id), because: "quiet hours until \(localTime(quietEnd))", until: quietEnd)
-            if deliveryWake != quietEnd, !held.isEmpty {
-                deliveryWake = quietEnd
+            try await database.holdNotices(held.map(\.id), because: calm.because, until: calm.until)
+            if deliveryWake != calm.until, !held.isEmpty {
+                deliveryWake = calm.until
                 loopContinuation.yield(.changed)
             }
         } else {
             held = []
         }
         if !held.isEmpty {
-            logger.info("\(held.count) notice(s) wait: \(dnd.isOn ? "do not disturb" : "quiet hours")")
+            logger.info("\(held.count) notice(s) wait: \(dnd.isOn ? "do not disturb is on" : calm?.because ?? "")")
             changes.publish()
         }
         let heldIDs = Set(held.map(\.id))
@@ -113,6 +121,8 @@ extension Engine {
         var body =
             switch waitedFor {
             case .some(let reason) where reason.hasPrefix("quiet hours"): "These waited for your quiet hours to end."
+            case .some(let reason) where reason.hasPrefix("notifications paused"):
+                "These waited while notifications were paused."
             case .some: "These waited while do not disturb was on."
             case nil: "These came due together."
             }

@@ -169,8 +169,11 @@ public actor Engine {
     public internal(set) var doNotDisturbState = DoNotDisturb.off
     /// Whether a pass of the scheduler is firing reminders; delivery waits for its end.
     var firing = false
-    /// When notices held for quiet hours go out.
+    /// When notices held for quiet hours or a pause go out.
     var deliveryWake: Date?
+    /// The end of the last pause set (``pause(until:)``), once read from the database.
+    var pausedUntil: Date?
+    var pauseLoaded = false
     /// When delivery records are pruned next.
     var nextPruning: Date?
     /// Reminders found missed in the current pass, told in one "While you were away" notice at its end.

@@ -13,7 +13,8 @@ extension BarSnapshot {
 
     /// The next instant after `now` at which the line changes by the clock alone: local midnight
     /// (today's counts start again, "tomorrow 08:30" becomes "08:30"), the start of the next
-    /// reminder's due-soon window, just after the reminder itself, and when quiet hours begin or end.
+    /// reminder's due-soon window, just after the reminder itself, when quiet hours begin or end, and
+    /// when a pause ends.
     ///
     /// - Parameters:
     ///   - now: The current instant.
@@ -31,6 +32,7 @@ extension BarSnapshot {
             candidates += [due.addingTimeInterval(-Self.dueSoonWindow), due.addingTimeInterval(1)]
         }
         if let until = quietHours?.until { candidates.append(until) }
+        if let until = paused?.until { candidates.append(until) }
         for window in quiet.windows {
             let start = DateComponents(hour: window.start.hour, minute: window.start.minute, second: 0)
             if let begins = calendar.nextDate(after: now, matching: start, matchingPolicy: .nextTime) {
@@ -101,7 +103,11 @@ extension Engine {
         let quiet = settings.quietHours.end(containing: now, in: timeZone).flatMap {
             $0 > now ? BarSnapshot.Quiet(until: $0, when: localTime($0)) : nil
         }
-        return BarSnapshot(next: next, items: parts, doNotDisturb: doNotDisturbState.isOn, quietHours: quiet)
+        let paused = await currentPause(at: now).map {
+            BarSnapshot.Quiet(until: $0, when: BarSnapshot.when($0, now: now, timeZone: timeZone))
+        }
+        return BarSnapshot(
+            next: next, items: parts, doNotDisturb: doNotDisturbState.isOn, quietHours: quiet, paused: paused)
     }
 
     /// How long the bar waits for the notification server to say whether it is in do-not-disturb.
@@ -135,8 +141,10 @@ extension Engine {
     func upcoming(now: Date) async -> [UpcomingItem] {
         let held = (try? await database.heldNotices()) ?? []
         let rules = (try? await database.rules()) ?? []
+        let paused = await currentPause(at: now)
         return UpcomingPlan.items(
             rules: rules, waiting: held, isActive: { plugins[$0] != nil && !isHeld($0) },
-            quietHours: settings.quietHours, doNotDisturb: doNotDisturbState.isOn, now: now, timeZone: timeZone)
+            quietHours: settings.quietHours, doNotDisturb: doNotDisturbState.isOn, pausedUntil: paused, now: now,
+            timeZone: timeZone)
     }
 }

@@ -10,7 +10,7 @@ import HoorayStorage
 ///
 /// For each planned reminder it says when it will really be shown, or why not: an occurrence its
 /// plugin holds back (paused, a habit done today, a check-in already made) is not shown; one due in
-/// quiet hours is shown when they end; while do-not-disturb is on, every occurrence that is not
+/// quiet hours or a pause is shown when they end; while do-not-disturb is on, every occurrence that is not
 /// urgent waits until it ends. Notices already waiting (for quiet hours or do-not-disturb) are
 /// listed beside the reminders.
 public struct UpcomingItem: Sendable, Hashable {
@@ -51,12 +51,14 @@ public enum UpcomingPlan {
     ///   - isActive: Whether a plugin's reminders are shown now (enabled, and its program running).
     ///   - quietHours: The quiet hours configured.
     ///   - doNotDisturb: Whether the notification server is in do-not-disturb.
+    ///   - pausedUntil: The end of the pause of notifications (`hooray pause`) in force; `nil` for none.
     ///   - now: The current instant.
     ///   - timeZone: The user's time zone, where quiet hours and "HH:MM" are.
     package static func items(
         rules: [StoredRule], waiting: [StoredNotice], isActive: (String) -> Bool, quietHours: QuietHours,
-        doNotDisturb: Bool, now: Date, timeZone: TimeZone
+        doNotDisturb: Bool, pausedUntil: Date? = nil, now: Date, timeZone: TimeZone
     ) -> [UpcomingItem] {
+        let pausedUntil = pausedUntil.flatMap { $0 > now ? $0 : nil }
         var items: [UpcomingItem] = waiting.map { stored in
             UpcomingItem(
                 plugin: stored.plugin, id: stored.reminderID ?? "notice-\(stored.id)", title: stored.notice.title,
@@ -80,6 +82,15 @@ public enum UpcomingPlan {
             } else if rule.reminder.notice.urgency != .critical {
                 if doNotDisturb {
                     item.heldBecause = "do not disturb is on"
+                } else if let pausedUntil, due < pausedUntil {
+                    // The quiet hours the pause ends in hold it on.
+                    let end =
+                        quietHours.end(containing: pausedUntil, in: timeZone).map { max($0, pausedUntil) }
+                        ?? pausedUntil
+                    item.due = end
+                    item.heldUntil = end
+                    item.heldBecause =
+                        "notifications paused until \(BarSnapshot.when(pausedUntil, now: now, timeZone: timeZone))"
                 } else if let end = quietHours.end(containing: due, in: timeZone), end > due {
                     item.due = end
                     item.heldUntil = end

@@ -84,6 +84,17 @@ public final class Application: GObjectReference {
         g_action_group_activate_action(OpaquePointer(object), name, nil)
     }
 
+    /// Keeps the app running without a window, such as while an action asked for over the bus
+    /// finishes its work; each call needs one ``release()``.
+    public func hold() {
+        g_application_hold(application)
+    }
+
+    /// Ends one ``hold()``: without windows or other holds, the app then quits.
+    public func release() {
+        g_application_release(application)
+    }
+
     /// Stops ``run()``.
     public func quit() {
         g_application_quit(application)

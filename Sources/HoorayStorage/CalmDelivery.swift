@@ -240,3 +240,25 @@ extension HoorayDatabase {
         }
     }
 }
+
+extension HoorayDatabase {
+    /// Where a pause of notifications (`hooray pause`) is kept: under the host's name, which no
+    /// plugin can have, so that it outlasts a restart of hoorayd.
+    static let pauseKey = (plugin: "hooray", key: "pausedUntil")
+
+    /// Until when notifications of reminders are paused, as last set; `nil` when no pause was set
+    /// (one that ended is returned too: compare it with the clock).
+    public func pausedUntil() async throws -> Date? {
+        guard let data = try await pluginValue(plugin: Self.pauseKey.plugin, key: Self.pauseKey.key),
+            let seconds = Double(String(decoding: data, as: UTF8.self))
+        else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Keeps until when notifications of reminders are paused; `nil` forgets the pause.
+    public func setPausedUntil(_ until: Date?) async throws {
+        try await setPluginValue(
+            until.map { Data(String($0.timeIntervalSince1970).utf8) }, plugin: Self.pauseKey.plugin,
+            key: Self.pauseKey.key)
+    }
+}

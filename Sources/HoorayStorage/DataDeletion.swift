@@ -16,8 +16,11 @@ extension HoorayDatabase {
     /// frames still held the rows.
     public func deleteUserData() async throws -> DeletedData {
         var deleted = try await write { db in
+            // The host's own values (a pause of notifications) are no plugin's.
             let plugins = try String.fetchAll(
-                db, sql: "SELECT plugin FROM pluginValue UNION SELECT plugin FROM record ORDER BY plugin")
+                db,
+                sql: "SELECT plugin FROM pluginValue WHERE plugin != ? UNION SELECT plugin FROM record ORDER BY plugin",
+                arguments: [Self.pauseKey.plugin])
             let notices = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notice") ?? 0
             let occurrences = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM occurrence") ?? 0
             try db.execute(

@@ -1,3 +1,4 @@
+import Foundation
 import HoorayGtk
 
 /// The app: one window, titled "Hooray" (Home, Moments, Journey and Habits, with Log a moment and Praise), the page
@@ -34,6 +35,29 @@ final class HoorayApp {
         // The desktop entry's actions (a right click in a dock or menu), asked for over the bus.
         application.addAction("log-win", shortcuts: []) { [unowned self] in show("log") }
         application.addAction("open-journey", shortcuts: []) { [unowned self] in show("journey") }
+        application.addAction("pause-notifications", shortcuts: []) { [unowned self] in pauseNotifications() }
+    }
+
+    /// The desktop entry's "Pause notifications": asks hoorayd to hold reminders back for an hour,
+    /// without opening the window; an open window says until when. When hoorayd cannot be asked, the
+    /// window opens and says why.
+    private func pauseNotifications() {
+        application.hold()
+        Task { @MainActor in
+            defer { application.release() }
+            let link = window?.link ?? DaemonLink()
+            let until = Date().addingTimeInterval(3600)
+            do throws(DaemonLink.Problem) {
+                let answer = try await link.exchange { _ in .pause(until: until) }
+                guard answer.ok else { throw .refused(field: nil, message: answer.message ?? "") }
+                if let window, let end = answer.pausedUntil {
+                    window.toast(localized("Notifications paused until %@", MomentsScreen.clock(of: end)))
+                }
+            } catch {
+                activate()
+                window?.handle(error, doing: localized("pause notifications"))
+            }
+        }
     }
 
     /// Opens the window at a place, as a click on a notification asked.

@@ -173,6 +173,11 @@ final class MomentsScreen {
         if elapsed < 60 { return localized("just now") }
         if elapsed < 3600 { return localized("%ld min ago", Int(elapsed / 60)) }
         if elapsed < 12 * 3600 { return localized("%ld h ago", Int(elapsed / 3600)) }
+        return clock(of: instant, timeZone: timeZone)
+    }
+
+    /// `16:40`: a time of day in the user's zone.
+    static func clock(of instant: Date, timeZone: TimeZone = .current) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.hour, .minute], from: instant)

@@ -415,6 +415,10 @@ struct Status: AsyncParsableCommand, OffersJSON {
                     "Notification server: none (\(status.serverProblem ?? "unknown")); notices wait in `hooray inbox`.")
             }
             print(Self.doNotDisturbLine(status.doNotDisturb ?? .off))
+            if let until = status.pausedUntil {
+                print(
+                    "Paused: notifications of reminders wait until \(Output.when(until)) (`hooray pause off` ends it).")
+            }
             print("Plugins: \(status.plugins.joined(separator: ", "))")
             print("Waiting notices: \(status.waitingNotices)")
             print("Next reminder: \(status.nextDue.map { Output.when($0) } ?? "none")")
@@ -487,6 +491,8 @@ struct StatusItem: Encodable {
     let identity: String?
     /// The notification server's do-not-disturb state.
     let doNotDisturb: DoNotDisturbItem?
+    /// Until when notifications of reminders are paused (`hooray pause`).
+    var pausedUntil: Date?
 
     /// The `doNotDisturb` member: whether it is on, and which server says so.
     struct DoNotDisturbItem: Encodable {
@@ -534,6 +540,7 @@ struct StatusItem: Encodable {
         configFiles = status.configFiles
         identity = status.identity
         doNotDisturb = status.doNotDisturb.map(DoNotDisturbItem.init)
+        pausedUntil = status.pausedUntil
     }
 
     /// What `hooray` sees itself when no daemon runs.
@@ -548,7 +555,7 @@ struct StatusItem: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case running, pid, version, startedAt, server, serverProblem, plugins, waitingNotices, nextDue, configFiles
-        case identity, doNotDisturb
+        case identity, doNotDisturb, pausedUntil
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -565,5 +572,6 @@ struct StatusItem: Encodable {
         try container.encode(configFiles, forKey: .configFiles)
         try container.encode(identity, forKey: .identity)
         try container.encode(doNotDisturb, forKey: .doNotDisturb)
+        try container.encode(pausedUntil, forKey: .pausedUntil)
     }
 }

@@ -96,7 +96,7 @@ struct Hooray: AsyncParsableCommand {
 
     /// `hooray`'s own commands; the plugins' follow them.
     static let hostCommands: [any ParsableCommand.Type] = [
-        Next.self, Inbox.self, Missed.self, Act.self, Status.self, Bar.self, Menu.self, Plugins.self,
+        Next.self, Inbox.self, Missed.self, Act.self, Pause.self, Status.self, Bar.self, Menu.self, Plugins.self,
         PluginAuthoring.self,
         ConfigCommand.self,
         Reload.self,

@@ -67,10 +67,12 @@ struct Next: AsyncParsableCommand, OffersJSON {
         }
         let now = Date()
         // The same plan as the status bar's (`hooray bar`): what is held back says until when.
+        // A pause outlasts hoorayd: while it is stopped, the pause it keeps still holds.
+        let pausedUntil = status != nil ? status?.pausedUntil : try? await database.pausedUntil()
         let planned = UpcomingPlan.items(
             rules: try await database.rules(), waiting: try await database.heldNotices(),
             isActive: active.contains, quietHours: quietHours, doNotDisturb: status?.doNotDisturb?.isOn ?? false,
-            now: now, timeZone: .current)
+            pausedUntil: pausedUntil, now: now, timeZone: .current)
         let hidden = planned.filter { !$0.shown }.count
         let items = planned.filter { all || $0.shown }.map { NextItem($0, now: now) }.prefix(limit)
         if json {
@@ -90,8 +92,9 @@ struct Next: AsyncParsableCommand, OffersJSON {
                 }
                 if item.heldBecause != nil, item.notice == nil {
                     // Held for quiet hours until their end; for do-not-disturb until it ends.
+                    let why = item.heldBecause?.hasPrefix("notifications paused") == true ? "paused" : "quiet hours"
                     schedule +=
-                        item.heldUntil.map { " · held until \(UpcomingPlan.clock($0, in: .current)) (quiet hours)" }
+                        item.heldUntil.map { " · held until \(UpcomingPlan.clock($0, in: .current)) (\(why))" }
                         ?? " · held until do not disturb ends"
                 }
                 // A notice already waiting for do-not-disturb to end comes when it ends: no time to give.

@@ -77,15 +77,32 @@ struct NotificationClickTests {
         }
     }
 
-    @Test("The desktop entry's actions, asked for over the bus as a dock asks, open the journey and Log a moment")
-    func theDesktopEntrysActionsOpenTheJourneyAndLogAMoment() async throws {
+    @Test(
+        "The desktop entry's actions, asked for over the bus as a dock asks, pause notifications, open the journey and Log a moment"
+    )
+    func theDesktopEntrysActionsPauseAndOpenTheJourneyAndLogAMoment() async throws {
         try await HoorayFixture.with(appActivation: true) { fixture in
             _ = try await fixture.startServer()
             let daemon = try await fixture.startDaemon()
             let desktop = try await Desktop(fixture)
             _ = try DesktopAppCelebrationTests.writeActivation(fixture, environment: desktop.environment)
             let entry = try String(contentsOfFile: Self.desktopEntry, encoding: .utf8)
-            #expect(entry.contains("\nActions=log-win;open-journey;\n"))
+            #expect(entry.contains("\nActions=log-win;open-journey;pause-notifications;\n"))
+
+            // Pause notifications: the app asks hoorayd, without a window.
+            #expect(entry.contains("[Desktop Action pause-notifications]\nName=Pause notifications\n"))
+            let pause = try await ProcessRunner.run(
+                "gdbus",
+                arguments: [
+                    "call", "--session", "--dest", "org.hooray.Hooray", "--object-path", "/org/hooray/Hooray",
+                    "--method", "org.freedesktop.Application.ActivateAction", "pause-notifications", "[]", "{}",
+                ], environment: desktop.environment, timeout: .seconds(30))
+            #expect(pause.status == .exited(0), "\(pause.standardError)")
+            let paused = await pollUntil(timeout: .seconds(30)) { () -> String? in
+                let status = try? await fixture.hooray("status")
+                return status?.standardOutput.split(separator: "\n").first { $0.hasPrefix("Paused:") }.map(String.init)
+            }
+            #expect(paused?.contains("wait until ") == true, "\(daemon.standardError)")
 
             for (action, shows) in [("open-journey", "Journey"), ("log-win", "Save this moment")] {
                 #expect(entry.contains("[Desktop Action \(action)]"))

@@ -57,7 +57,7 @@ import WinsPlugin
         #expect(aiWarnings.isEmpty)
         #expect(
             settings == [
-                "catch_up_within", "icon", "server_timeout", "retry_every", "quiet_hours", "burst_limit",
+                "catch_up_within", "icon", "server_timeout", "retry_every", "quiet_hours", "burst_limit", "tray",
                 "keep_delivered", "level", "style", "window", "store", "provider", "connect_timeout", "timeout",
                 "max_response_bytes",
             ])

@@ -16,6 +16,9 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
     public var doNotDisturb: Bool
     /// The quiet hours on now, while they are.
     public var quietHours: Quiet?
+    /// The pause of notifications (`hooray pause`) on now, while it is; its ``Quiet/until`` is when
+    /// it ends.
+    public var paused: Quiet?
 
     /// A reminder to come.
     public struct Next: Codable, Sendable, Equatable {
@@ -53,7 +56,7 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
         }
     }
 
-    /// Quiet hours that are on.
+    /// Quiet hours, or a pause, that are on.
     public struct Quiet: Codable, Sendable, Equatable {
         /// When they end.
         public var until: Date
@@ -106,10 +109,15 @@ public struct BarSnapshot: Codable, Sendable, Equatable {
         case next, items
         case doNotDisturb = "do_not_disturb"
         case quietHours = "quiet_hours"
+        case paused
     }
 
     /// Creates a snapshot.
-    public init(next: Next? = nil, items: [Part] = [], doNotDisturb: Bool = false, quietHours: Quiet? = nil) {
+    public init(
+        next: Next? = nil, items: [Part] = [], doNotDisturb: Bool = false, quietHours: Quiet? = nil,
+        paused: Quiet? = nil
+    ) {
+        self.paused = paused
         self.next = next
         self.items = items
         self.doNotDisturb = doNotDisturb

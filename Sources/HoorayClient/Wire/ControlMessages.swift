@@ -58,11 +58,15 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// would refuse, or a file broken by hand, is answered not ok with the reason, ``ControlResponse/invalidValue``
     /// set to the key, and the file untouched. Answered with the setting as it is then.
     case setSetting(key: String, value: String?)
+    /// Holds back the notifications of reminders until `until`, as quiet hours do (`hooray pause`);
+    /// `nil` ends a pause now. What waited is shown when the pause ends. Answered with
+    /// ``ControlResponse/pausedUntil``, `nil` when notifications are not paused.
+    case pause(until: Date?)
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
         case requestID = "request_id"
-        case method, notice, action, answer, plugin, invocation, follow, arguments, caller, keys, key, value
+        case method, notice, action, answer, plugin, invocation, follow, arguments, caller, keys, key, value, until
     }
 
     /// The request id of a request that carries one.
@@ -70,7 +74,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         switch self {
         case .act(_, _, _, let id), .command(_, _, let id), .run(_, _, let id): id
         case .status, .reload, .refresh, .plugins, .restart, .allow, .bar, .changes, .deleteData, .settings,
-            .setSetting:
+            .setSetting, .pause:
             nil
         }
     }
@@ -78,7 +82,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// The methods, as the `method` member names them.
     public static let methods = [
         "status", "reload", "refresh", "act", "command", "plugins", "restart", "allow", "bar", "run", "changes",
-        "delete_data", "settings", "set_setting",
+        "delete_data", "settings", "set_setting", "pause",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -107,6 +111,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
             self = .setSetting(
                 key: try container.decode(String.self, forKey: .key),
                 value: try container.decodeIfPresent(String.self, forKey: .value))
+        case "pause": self = .pause(until: try container.decodeIfPresent(Date.self, forKey: .until))
         case "act":
             self = .act(
                 notice: try container.decode(Int64.self, forKey: .notice),
@@ -158,6 +163,9 @@ public enum ControlRequest: Codable, Sendable, Equatable {
             try container.encode("set_setting", forKey: .method)
             try container.encode(key, forKey: .key)
             try container.encodeIfPresent(value, forKey: .value)
+        case .pause(let until):
+            try container.encode("pause", forKey: .method)
+            try container.encodeIfPresent(until, forKey: .until)
         case .act(let notice, let action, let answer, let requestID):
             try container.encode("act", forKey: .method)
             try container.encode(notice, forKey: .notice)
@@ -186,6 +194,9 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var reply: CommandReply?
     /// For ``ControlRequest/act(notice:action:answer:requestID:)`` of a snooze button: when the notice comes back.
     public var snoozedUntil: Date?
+    /// For ``ControlRequest/pause(until:)``: when notifications of reminders are shown again; `nil`
+    /// when they are not paused.
+    public var pausedUntil: Date?
     /// Whether the request was not run because its file was no longer in the spool: taken already
     /// (it ran once) or withdrawn by its client.
     public var duplicate: Bool?
@@ -226,6 +237,7 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
         case snoozedUntil = "snoozed_until"
+        case pausedUntil = "paused_until"
         case invalidValue = "invalid_value"
         case exitCode = "exit_code"
         case handOver = "hand_over"
@@ -239,8 +251,9 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil,
         exitCode: Int32? = nil, plugins: [PluginReport]? = nil, bar: BarSnapshot? = nil, handOver: Bool? = nil,
         output: CommandOutput? = nil, change: Int? = nil, deleted: DeletedData? = nil, settings: [SettingValue]? = nil,
-        problems: [SettingProblem]? = nil, hint: String? = nil
+        problems: [SettingProblem]? = nil, hint: String? = nil, pausedUntil: Date? = nil
     ) {
+        self.pausedUntil = pausedUntil
         self.settings = settings
         self.problems = problems
         self.hint = hint
@@ -289,10 +302,13 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     /// Whether the daemon hands a button's answer (`act`'s `answer`) to the plugin. A daemon from
     /// before buttons could ask a question leaves it out, and would press the button without it.
     public var takesAnswers: Bool?
+    /// Until when the notifications of reminders are paused (`hooray pause`); `nil` when they are not.
+    public var pausedUntil: Date?
 
     enum CodingKeys: String, CodingKey {
         case pid, version, server, plugins, identity
         case takesAnswers = "takes_answers"
+        case pausedUntil = "paused_until"
         case startedAt = "started_at"
         case serverProblem = "server_problem"
         case waitingNotices = "waiting_notices"
@@ -305,8 +321,9 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public init(
         pid: Int32, version: String, startedAt: Date, server: ServerInfo?, serverProblem: String?,
         waitingNotices: Int, plugins: [String], configFiles: [String], nextDue: Date?, identity: String? = nil,
-        doNotDisturb: DoNotDisturb? = nil, takesAnswers: Bool? = nil
+        doNotDisturb: DoNotDisturb? = nil, takesAnswers: Bool? = nil, pausedUntil: Date? = nil
     ) {
+        self.pausedUntil = pausedUntil
         self.takesAnswers = takesAnswers
         self.identity = identity
         self.doNotDisturb = doNotDisturb
