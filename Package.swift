@@ -175,7 +175,8 @@ let package = Package(
         .target(
             name: "HoorayDesktopBus",
             dependencies: [
-                "HoorayLauncher", "HoorayThreads", "CLibNotify", .product(name: "Logging", package: "swift-log"),
+                "HoorayClient", "HoorayLauncher", "HoorayThreads", "CLibNotify",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // hoorayd's wiring: the daemon's run, its control server, lock, log and status bar feed.
         // Linked by hoorayd only.

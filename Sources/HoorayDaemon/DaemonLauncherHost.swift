@@ -84,9 +84,11 @@ extension DaemonLauncherHost {
                     logger.warning("a launcher's choice was not done (\(message)), and saying so failed: \(error)")
                 }
             }, logger: Logger(label: "launchers"))
-        bus.start()
-        // A reload that turns the tray on or off shows or hides the icon.
+        // A reload that turns the tray on or off shows or hides the icon; one that came while the
+        // bus was made is read again just after.
         state.watchConfiguration { configuration in bus.setTray(shown: configuration.loaded.core.delivery.tray) }
+        bus.setTray(shown: trayWanted())
+        bus.start()
         return bus
     }
 }

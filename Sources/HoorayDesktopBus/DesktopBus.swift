@@ -51,6 +51,9 @@ public final class DesktopBus: @unchecked Sendable {
     private var stopping = false
     var answering = 0
     private var ended = false
+    /// Whether the connection is closed: work for the bus thread is refused from then on, and what
+    /// was handed to it before is run (with no connection) by the last dispatch.
+    private var closed = false
 
     /// Makes the bus's front; nothing is on the bus before ``start()``.
     ///
@@ -205,7 +208,9 @@ public final class DesktopBus: @unchecked Sendable {
         }
         registrations = []
         connection = nil
-        // What the closing left for this context is dispatched before the thread ends.
+        lock.withLock { closed = true }
+        // What the closing left for this context, and work handed to the thread before it closed,
+        // is dispatched before the thread ends.
         while g_main_context_iteration(context, 0) != 0 {}
     }
 
@@ -358,7 +363,6 @@ public final class DesktopBus: @unchecked Sendable {
     /// - Returns: `false` when the thread has ended, so `work` never runs.
     @discardableResult
     func onBusThread(_ work: @escaping (DesktopBus) -> Void) -> Bool {
-        guard !lock.withLock({ ended }) else { return false }
         final class Box {
             let bus: DesktopBus
             let work: (DesktopBus) -> Void
@@ -367,18 +371,22 @@ public final class DesktopBus: @unchecked Sendable {
                 self.work = work
             }
         }
-        let source = g_idle_source_new()
         let run: GSourceFunc = { data in
             let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
             box.work(box.bus)
             return 0
         }
-        g_source_set_callback(
-            source, run, Unmanaged.passRetained(Box(self, work)).toOpaque(),
-            { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
-        g_source_attach(source, context)
-        g_source_unref(source)
-        return true
+        // Checked and attached at once: work attached before the thread closes is run by its last dispatch.
+        return lock.withLock {
+            guard !closed else { return false }
+            let source = g_idle_source_new()
+            g_source_set_callback(
+                source, run, Unmanaged.passRetained(Box(self, work)).toOpaque(),
+                { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
+            g_source_attach(source, context)
+            g_source_unref(source)
+            return true
+        }
     }
 }
 

@@ -47,7 +47,12 @@ extension Engine {
         if let end, end.timeIntervalSince(now) > Self.longestPause + 60 {
             throw PauseError.tooLong
         }
+        // Two pauses at once (the tray and a terminal): the database keeps them in the order they
+        // came, and so does this, the later one counting.
+        pauseChanges += 1
+        let change = pauseChanges
         try await database.setPausedUntil(end)
+        guard change == pauseChanges else { return await currentPause(at: clock.now) }
         pausedUntil = end
         pauseLoaded = true
         if let end {

@@ -174,6 +174,8 @@ public actor Engine {
     /// The end of the last pause set (``pause(until:)``), once read from the database.
     var pausedUntil: Date?
     var pauseLoaded = false
+    /// How many pauses were asked for, so that only the latest sets ``pausedUntil``.
+    var pauseChanges = 0
     /// When delivery records are pruned next.
     var nextPruning: Date?
     /// Reminders found missed in the current pass, told in one "While you were away" notice at its end.

@@ -46,10 +46,12 @@ final class RecoveryDashboardPage {
     private let checkInGroup = PreferencesGroup(title: localized("How are you feeling today?"))
     private let checkInLine = Label("")
     /// Today's note, once today's check-in exists; what a notification's **Add a note** opens.
-    let noteRow = EntryRow(title: localized("A note for today's check-in"))
+    private let noteRow = EntryRow(title: localized("A note for today's check-in"))
     private let saveNote = Button(label: localized("Save note"))
     /// Today's mood and the note as hoorayd last told them.
     private var checkedIn: (mood: String, note: String)?
+    /// Whether the note's field takes the focus once it shows (hoorayd's reading may come later).
+    private var noteWanted = false
     private let moodButtons: [Button]
     private let trendGroup = PreferencesGroup(title: localized("Recovery Time Trends"))
     private let trend = RecoveryTrendView()
@@ -234,6 +236,15 @@ final class RecoveryDashboardPage {
         challengeStatus.isVisible = challenge.status != "open"
     }
 
+    /// Puts the focus in the note's field, now when today's check-in is shown, or else once it is.
+    func focusNote() {
+        if noteRow.isVisible {
+            noteRow.grabFocus()
+        } else {
+            noteWanted = true
+        }
+    }
+
     /// Saves the note typed, with today's mood.
     private func noted() {
         guard let checkedIn else { return }
@@ -248,6 +259,10 @@ final class RecoveryDashboardPage {
         checkedIn = mood.map { ($0, note ?? "") }
         if noteRow.text == shown || mood == nil { noteRow.text = note ?? "" }
         noteRow.isVisible = mood != nil
+        if noteWanted, mood != nil {
+            noteWanted = false
+            noteRow.grabFocus()
+        }
         for (button, listed) in zip(moodButtons, Self.moods) {
             if listed.mood == mood {
                 button.addCSSClass("suggested-action")

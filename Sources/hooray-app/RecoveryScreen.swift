@@ -84,7 +84,7 @@ final class RecoveryScreen {
     /// notification's **Add a note** where the server takes no typed reply).
     func revealNote() {
         showDashboard()
-        if dashboard.noteRow.isVisible { dashboard.noteRow.grabFocus() }
+        dashboard.focusNote()
     }
 
     /// Reads the dashboard from hoorayd again and shows it.
