@@ -172,6 +172,9 @@ let package = Package(
         .target(name: "HoorayLauncher", dependencies: ["HoorayClient"]),
         // hoorayd on the session bus for the launchers: GNOME Shell's search provider and KRunner's
         // runner, through GDBus (GLib's, which libnotify brings).
+        // Sync between a user's computers through a folder: the hybrid clock, the changes and how
+        // they merge, the same on every device whatever order they come in (docs/sync.md).
+        .target(name: "HooraySync", dependencies: ["HoorayCalendar", "HoorayClient"]),
         .target(
             name: "HoorayDesktopBus",
             dependencies: [
@@ -377,6 +380,7 @@ let package = Package(
             dependencies: ["HoorayCommandLine", "HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
         .testTarget(name: "HoorayCalendarTests", dependencies: ["HoorayCalendar"]),
         .testTarget(name: "HoorayLauncherTests", dependencies: ["HoorayLauncher", "HoorayClient"]),
+        .testTarget(name: "HooraySyncTests", dependencies: ["HooraySync", "HoorayCalendar", "HoorayClient"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayCalendar", "HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(
