@@ -60,6 +60,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Sync's encryption (ChaCha20-Poly1305, HKDF): only the user's computers can read the sync folder.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // The zip of `hooray export --format csv -o FILE.zip`.
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         // `swift package generate-documentation --target HoorayKit` (`make docs`); no target uses it.
@@ -174,7 +176,9 @@ let package = Package(
         // runner, through GDBus (GLib's, which libnotify brings).
         // Sync between a user's computers through a folder: the hybrid clock, the changes and how
         // they merge, the same on every device whatever order they come in (docs/sync.md).
-        .target(name: "HooraySync", dependencies: ["HoorayCalendar", "HoorayClient"]),
+        .target(
+            name: "HooraySync",
+            dependencies: ["HoorayCalendar", "HoorayClient", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "HoorayDesktopBus",
             dependencies: [
