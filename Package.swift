@@ -135,7 +135,8 @@ let package = Package(
             name: "HoorayStorage",
             dependencies: [
                 "HoorayCalendar",
-                "HoorayKit", "HoorayBasics", "HoorayClient", .product(name: "GRDB", package: "GRDB.swift"),
+                "HoorayKit", "HoorayBasics", "HoorayClient", "HooraySync",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own calls, for binding many rows without a copy of each value.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -175,10 +176,14 @@ let package = Package(
         // hoorayd on the session bus for the launchers: GNOME Shell's search provider and KRunner's
         // runner, through GDBus (GLib's, which libnotify brings).
         // Sync between a user's computers through a folder: the hybrid clock, the changes and how
-        // they merge, the same on every device whatever order they come in (docs/sync.md).
+        // they merge, the same on every device whatever order they come in (docs/sync.md). No
+        // cryptography: the database records changes with it.
+        .target(name: "HooraySync", dependencies: ["HoorayCalendar", "HoorayClient"]),
+        // The sync folder: sealed segments, the key and its pairing phrase (docs/sync.md). Only the
+        // sync's own work links it, and with it swift-crypto.
         .target(
-            name: "HooraySync",
-            dependencies: ["HoorayCalendar", "HoorayClient", .product(name: "Crypto", package: "swift-crypto")]),
+            name: "HooraySyncFolder",
+            dependencies: ["HooraySync", "HoorayClient", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "HoorayDesktopBus",
             dependencies: [
@@ -384,7 +389,8 @@ let package = Package(
             dependencies: ["HoorayCommandLine", "HoorayClient", "HoorayBasics", "HooraySystemTesting"]),
         .testTarget(name: "HoorayCalendarTests", dependencies: ["HoorayCalendar"]),
         .testTarget(name: "HoorayLauncherTests", dependencies: ["HoorayLauncher", "HoorayClient"]),
-        .testTarget(name: "HooraySyncTests", dependencies: ["HooraySync", "HoorayCalendar", "HoorayClient"]),
+        .testTarget(
+            name: "HooraySyncTests", dependencies: ["HooraySync", "HooraySyncFolder", "HoorayCalendar", "HoorayClient"]),
         .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayCalendar", "HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(
@@ -401,7 +407,7 @@ let package = Package(
         .testTarget(
             name: "HoorayStorageTests",
             dependencies: [
-                "HoorayCalendar", "HoorayStorage", "HoorayKit", "HoorayClient",
+                "HoorayCalendar", "HoorayStorage", "HoorayKit", "HoorayClient", "HooraySync",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(

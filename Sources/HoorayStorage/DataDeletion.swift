@@ -21,6 +21,14 @@ extension HoorayDatabase {
                 db,
                 sql: "SELECT plugin FROM pluginValue WHERE plugin != ? UNION SELECT plugin FROM record ORDER BY plugin",
                 arguments: [Self.pauseKey.plugin])
+            // With sync on, every record's deletion reaches the other computers too.
+            if try Self.syncDevice(in: db) != nil {
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM record") {
+                    let record = Self.record(from: row)
+                    try Self.recordForSync(
+                        plugin: row["plugin"], kind: record.kind, id: record.id, old: record, new: nil, in: db)
+                }
+            }
             let notices = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notice") ?? 0
             let occurrences = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM occurrence") ?? 0
             try db.execute(

@@ -207,6 +207,7 @@ public final class HoorayDatabase: Sendable {
         migrator.registerMigration("v11: one writer") { db in
             try db.execute(sql: "DROP TABLE IF EXISTS request")
         }
+        registerSyncLog(in: &migrator)
         return migrator
     }
 }

@@ -24,6 +24,7 @@ extension HoorayDatabase {
                 """,
             arguments: [plugin, record.kind, record.id, day, instant, record.data])
         if db.changesCount == 0 { throw RecordBookError.duplicateID(kind: record.kind, id: record.id) }
+        try recordForSync(plugin: plugin, kind: record.kind, id: record.id, old: nil, new: record, in: db)
     }
 
     /// One record of a plugin, or `nil`.
@@ -49,6 +50,7 @@ extension HoorayDatabase {
                     arguments: [plugin, kind, id]
                 ).map(Self.record(from:))
             else { return nil }
+            let old = record
             let value = try change(&record)
             guard record.kind == kind, record.id == id else {
                 throw RecordBookError.idChanged(kind: kind, from: id, to: record.id)
@@ -57,6 +59,7 @@ extension HoorayDatabase {
             try db.execute(
                 sql: "UPDATE record SET day = ?, instant = ?, value = ? WHERE plugin = ? AND kind = ? AND id = ?",
                 arguments: [day, instant, record.data, plugin, kind, id])
+            try Self.recordForSync(plugin: plugin, kind: kind, id: id, old: old, new: record, in: db)
             return value
         }
     }
@@ -67,9 +70,14 @@ extension HoorayDatabase {
     @discardableResult
     public func deleteRecord(plugin: String, kind: String, id: String) async throws -> Bool {
         try await write { db in
+            let old = try Row.fetchOne(
+                db, sql: "SELECT * FROM record WHERE plugin = ? AND kind = ? AND id = ?", arguments: [plugin, kind, id]
+            ).map(Self.record(from:))
             try db.execute(
                 sql: "DELETE FROM record WHERE plugin = ? AND kind = ? AND id = ?", arguments: [plugin, kind, id])
-            return db.changesCount > 0
+            let deleted = db.changesCount > 0
+            try Self.recordForSync(plugin: plugin, kind: kind, id: id, old: old, new: nil, in: db)
+            return deleted
         }
     }
 
@@ -184,6 +192,10 @@ extension HoorayDatabase {
                         ON CONFLICT (plugin, kind, id) DO NOTHING
                         """,
                     arguments: [plugin, record.kind, record.id, day, instant, record.data])
+                if db.changesCount > 0 {
+                    try Self.recordForSync(
+                        plugin: plugin, kind: record.kind, id: record.id, old: nil, new: record, in: db)
+                }
                 try Self.store(nil, plugin: plugin, key: value.key, in: db)
                 moved += 1
             }

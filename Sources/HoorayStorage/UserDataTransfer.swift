@@ -164,6 +164,11 @@ extension HoorayDatabase {
                                         WHERE plugin = ? AND kind = ? AND id = ?
                                         """,
                                     arguments: [day, instant, canonical, plugin, record.kind, record.id])
+                                try Self.recordForSync(
+                                    plugin: plugin, kind: record.kind, id: record.id, old: existing,
+                                    new: StoredRecord(
+                                        kind: record.kind, id: record.id, date: record.date, data: canonical),
+                                    in: db)
                             }
                         }
                     } else {
@@ -173,6 +178,10 @@ extension HoorayDatabase {
                                 sql:
                                     "INSERT INTO record (plugin, kind, id, day, instant, value) VALUES (?, ?, ?, ?, ?, ?)",
                                 arguments: [plugin, record.kind, record.id, day, instant, canonical])
+                            try Self.recordForSync(
+                                plugin: plugin, kind: record.kind, id: record.id, old: nil,
+                                new: StoredRecord(kind: record.kind, id: record.id, date: record.date, data: canonical),
+                                in: db)
                         }
                     }
                     byKind[record.kind] = tally

@@ -9,20 +9,74 @@ import HoorayClient
 ///   of those adds.
 /// - A record with a `delete` is gone, whatever came before or after it.
 public struct SyncReplica: Sendable, Equatable {
-    /// One record's merged state.
-    public struct Record: Sendable, Equatable {
+    /// One record's merged state: what folding in its changes so far has made of it, kept so that
+    /// the next change can be folded in (HoorayStorage keeps one per record while sync is on).
+    public struct Record: Sendable, Equatable, Codable {
+        struct Field: Codable, Equatable {
+            var stamp: SyncStamp
+            var value: JSONValue?
+        }
+        struct Element: Codable, Equatable {
+            var stamp: SyncStamp
+            var present: Bool
+            var element: JSONValue
+        }
         /// Each field's latest value (`nil`: taken out) and its stamp.
-        var fields: [String: (stamp: SyncStamp, value: JSONValue?)] = [:]
+        var fields: [String: Field] = [:]
         /// Each set field's elements by their canonical text: the latest stamp, whether it was an
         /// add, and the element.
-        var sets: [String: [String: (stamp: SyncStamp, present: Bool, element: JSONValue)]] = [:]
+        var sets: [String: [String: Element]] = [:]
         /// When it was deleted; a deleted record stays deleted.
-        var deleted: SyncStamp?
+        public internal(set) var deleted: SyncStamp?
+
+        /// A record no change has reached.
+        public init() {}
+
+        /// Folds in a change of this record.
+        ///
+        /// - Returns: Whether it changed (a change seen before, or beaten by a later one, changes nothing).
+        @discardableResult
+        public mutating func apply(_ operation: SyncOperation, stamp: SyncStamp) -> Bool {
+            let before = self
+            switch operation {
+            case .delete:
+                if deleted.map({ stamp < $0 }) ?? true { deleted = stamp }
+            case .set(let field, let value):
+                if fields[field].map({ stamp > $0.stamp }) ?? true { fields[field] = Field(stamp: stamp, value: value) }
+            case .add(let field, let element), .remove(let field, let element):
+                let present = if case .add = operation { true } else { false }
+                let key = element.canonicalText
+                if sets[field, default: [:]][key].map({ stamp > $0.stamp }) ?? true {
+                    sets[field, default: [:]][key] = Element(stamp: stamp, present: present, element: element)
+                }
+            }
+            return self != before
+        }
+
+        /// The record as JSON; `nil` when it is deleted or has no fields.
+        ///
+        /// - Parameter setFields: The set fields of its kind (``SyncSchema/setFields(of:)``).
+        public func value(setFields shapes: [String: SyncSchema.SetShape]) -> JSONValue? {
+            guard deleted == nil else { return nil }
+            var members: [String: JSONValue] = [:]
+            for (field, entry) in fields {
+                if let value = entry.value { members[field] = value }
+            }
+            guard !members.isEmpty else { return nil }
+            // Every set field the kind has is there, empty when no element was ever added: a record's
+            // decoding may need it.
+            for (field, shape) in shapes where sets[field] == nil {
+                members[field] = SyncSchema.value(of: [], shape: shape)
+            }
+            for (field, elements) in sets {
+                let kept = elements.values.filter(\.present).sorted { $0.stamp < $1.stamp }.map(\.element)
+                members[field] = SyncSchema.value(of: kept, shape: shapes[field] ?? .array)
+            }
+            return .object(members)
+        }
 
         public static func == (lhs: Record, rhs: Record) -> Bool {
-            lhs.deleted == rhs.deleted
-                && lhs.fields.mapValues { "\($0.stamp) \($0.value?.canonicalText ?? "-")" }
-                    == rhs.fields.mapValues { "\($0.stamp) \($0.value?.canonicalText ?? "-")" }
+            lhs.deleted == rhs.deleted && lhs.fields.mapValues(\.text) == rhs.fields.mapValues(\.text)
                 && lhs.sets.mapValues { $0.mapValues { "\($0.stamp) \($0.present)" } }
                     == rhs.sets.mapValues { $0.mapValues { "\($0.stamp) \($0.present)" } }
         }
@@ -46,45 +100,12 @@ public struct SyncReplica: Sendable, Equatable {
     @discardableResult
     public mutating func apply(_ change: SyncChange) -> Bool {
         if latest.map({ change.stamp > $0 }) ?? true { latest = change.stamp }
-        var record = records[change.record] ?? Record()
-        let before = record
-        switch change.operation {
-        case .delete:
-            if record.deleted.map({ change.stamp < $0 }) ?? true { record.deleted = change.stamp }
-        case .set(let field, let value):
-            if record.fields[field].map({ change.stamp > $0.stamp }) ?? true {
-                record.fields[field] = (change.stamp, value)
-            }
-        case .add(let field, let element), .remove(let field, let element):
-            let present = if case .add = change.operation { true } else { false }
-            let key = element.canonicalText
-            if record.sets[field, default: [:]][key].map({ change.stamp > $0.stamp }) ?? true {
-                record.sets[field, default: [:]][key] = (change.stamp, present, element)
-            }
-        }
-        records[change.record] = record
-        return record != before
+        return records[change.record, default: Record()].apply(change.operation, stamp: change.stamp)
     }
 
     /// The record as JSON, as the record's plugin reads it; `nil` when it is deleted or has no fields.
     public func value(of key: SyncRecordKey) -> JSONValue? {
-        guard let record = records[key], record.deleted == nil else { return nil }
-        var members: [String: JSONValue] = [:]
-        for (field, entry) in record.fields {
-            if let value = entry.value { members[field] = value }
-        }
-        guard !members.isEmpty else { return nil }
-        // Every set field the kind has is there, empty when no element was ever added: a record's
-        // decoding may need it.
-        let shapes = schema.setFields(of: key)
-        for (field, shape) in shapes where record.sets[field] == nil {
-            members[field] = SyncSchema.value(of: [], shape: shape)
-        }
-        for (field, elements) in record.sets {
-            let kept = elements.values.filter(\.present).sorted { $0.stamp < $1.stamp }.map(\.element)
-            members[field] = SyncSchema.value(of: kept, shape: shapes[field] ?? .array)
-        }
-        return .object(members)
+        records[key]?.value(setFields: schema.setFields(of: key))
     }
 
     /// Every record that is there, by key, sorted.
@@ -96,4 +117,9 @@ public struct SyncReplica: Sendable, Equatable {
     public func isDeleted(_ key: SyncRecordKey) -> Bool {
         records[key]?.deleted != nil
     }
+}
+
+extension SyncReplica.Record.Field {
+    /// The stamp and value as text, to compare.
+    var text: String { "\(stamp) \(value?.canonicalText ?? "-")" }
 }

@@ -3,6 +3,7 @@ import HoorayClient
 import Testing
 
 @testable import HooraySync
+@testable import HooraySyncFolder
 
 @Suite struct SyncFolderTests {
     /// A new empty folder, removed by `cleanUp`.

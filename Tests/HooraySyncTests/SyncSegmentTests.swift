@@ -3,6 +3,7 @@ import HoorayClient
 import Testing
 
 @testable import HooraySync
+@testable import HooraySyncFolder
 
 @Suite struct SyncKeyTests {
     static let key = SyncKey(bytes: Array(0..<32))!

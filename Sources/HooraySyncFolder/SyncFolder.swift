@@ -1,4 +1,5 @@
 import Foundation
+import HooraySync
 
 /// The sync folder, as a transport keeps it in step: a `hooray-sync.json` that says whose it is,
 /// and a folder per computer of the segments it wrote.

@@ -1,5 +1,6 @@
 import Crypto
 import FoundationEssentials
+import HooraySync
 
 /// A segment: changes one computer made, sealed with the ``SyncKey``, in a file of its own that is
 /// written once and never changed (`DEVICE/SEQUENCE.seg` in the sync folder).

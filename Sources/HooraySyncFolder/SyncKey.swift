@@ -1,5 +1,6 @@
 import Crypto
 import FoundationEssentials
+import HooraySync
 
 /// The key only the user's computers hold: every segment in the sync folder is sealed with it, so a
 /// folder on a shared or cloud drive shows nothing but sizes and times.
