@@ -199,7 +199,7 @@ let package = Package(
                 "HoorayText",
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayCommands", "HoorayConfig", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKeyring", "HoorayKit", "HoorayStorage", "HoorayThreads", "CLinux",
-                "HoorayDelivery", "HoorayDesktopBus", "HoorayLauncher",
+                "HoorayDelivery", "HoorayDesktopBus", "HoorayLauncher", "HooraySync", "HooraySyncFolder",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -246,7 +246,7 @@ let package = Package(
                 "HoorayCommandLine",
                 "HoorayCalendar",
                 "HoorayExternalPlugins", "HoorayIdentity", "HoorayCommands", "HoorayKit", "HoorayScheduling",
-                "HoorayStorage",
+                "HoorayStorage", "HooraySync",
                 "HoorayDelivery", "HoorayConfig",
                 "HoorayAI",
                 "HoorayMessages", "HoorayKeyring", "HoorayThreads", "CLinux", "HoorayBasics",

@@ -177,6 +177,7 @@ public enum Daemon {
         Thread.detachNewThread { database.checkpoint() }
         Thread.detachNewThread { writeListCache(of: loaded, logger: logger) }
         let barFeed = StatusBarFeed(engine: engine)
+        let sync = SyncRunner.start(database: database, engine: engine, paths: paths, state: state, logger: logger)
         let spool = RequestSpool(paths: paths)
         let taken = TakenRequests()
         let handle: @Sendable (ControlRequest) async -> ControlResponse = { request in
@@ -268,6 +269,15 @@ public enum Daemon {
                 return ControlResponse(ok: true)
             case .pause(let until):
                 return await engine.pauseAnswer(until: until)
+            case .syncSetup(let folder, let phrase):
+                return await sync.setup(folder: folder, phrase: phrase) { written in
+                    await SettingsRequests.set("sync.folder", to: SyncRunner.tomlString(written), state: state) {
+                        await reloadNow(engine: engine, state: state, logLevel: logLevel, logger: logger)
+                    }
+                }
+            case .syncStatus(let phrase):
+                let home = state.environment["HOME"] ?? ""
+                return await sync.status(phrase: phrase, configured: state.configuration.sync.folderPath(home: home))
             case .act(let notice, let action, let answer, let requestID):
                 if let duplicate = SpoolTaking.take(requestID, spool: spool, memory: taken, logger: logger) {
                     return duplicate

@@ -5,6 +5,7 @@ import HoorayDelivery
 import HoorayExternalPlugins
 import HoorayIdentity
 import HoorayKit
+import HooraySync
 import Logging
 
 /// The configuration in the form the daemon runs on: engine settings and ready-to-activate plugins.
@@ -41,6 +42,11 @@ public struct DaemonConfiguration: Sendable {
     /// Warnings (unknown keys and the like), ready to log.
     public var warnings: [String] { loaded.warnings.map(\.description) }
     /// The `[ai]` section: off unless configured.
+    /// The `[sync]` section, or its default (sync off).
+    public var sync: SyncConfiguration {
+        loaded.extraSection(SyncConfiguration.sectionName, as: SyncConfiguration.self) ?? .defaults
+    }
+
     public var ai: AIConfiguration {
         loaded.extraSection(AIConfiguration.sectionName, as: AIConfiguration.self) ?? .defaults
     }
@@ -197,7 +203,8 @@ public struct ConfigurationLoader: Sendable {
 
     /// Top-level sections read by the engine beyond the core settings.
     public static let extraSections = [
-        ExtraSection(name: AIConfiguration.sectionName, as: AIConfiguration.self, default: .defaults)
+        ExtraSection(name: AIConfiguration.sectionName, as: AIConfiguration.self, default: .defaults),
+        ExtraSection(name: SyncConfiguration.sectionName, as: SyncConfiguration.self, default: .defaults),
     ]
 }
 

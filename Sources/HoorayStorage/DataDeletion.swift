@@ -23,6 +23,11 @@ extension HoorayDatabase {
                 arguments: [Self.pauseKey.plugin])
             // With sync on, every record's deletion reaches the other computers too.
             if try Self.syncDevice(in: db) != nil {
+                for row in try Row.fetchAll(db, sql: "SELECT plugin, key, value FROM pluginValue") {
+                    let plugin: String = row["plugin"]
+                    guard Self.syncsValue(plugin: plugin) else { continue }
+                    try Self.recordValueForSync(plugin: plugin, key: row["key"], old: row["value"], new: nil, in: db)
+                }
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM record") {
                     let record = Self.record(from: row)
                     try Self.recordForSync(

@@ -18,6 +18,12 @@ extension HoorayDatabase {
 
     /// Writes or removes one value inside a write transaction.
     static func store(_ value: Data?, plugin: String, key: String, in db: Database) throws {
+        // With sync on, the value before is what the change is made from.
+        let syncing = try syncsValue(plugin: plugin) && syncDevice(in: db) != nil
+        let old =
+            syncing
+            ? try Data.fetchOne(
+                db, sql: "SELECT value FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key]) : nil
         if let value {
             try db.execute(
                 sql: """
@@ -28,6 +34,7 @@ extension HoorayDatabase {
         } else {
             try db.execute(sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
         }
+        if syncing { try recordValueForSync(plugin: plugin, key: key, old: old, new: value, in: db) }
     }
 
     /// Every key of a plugin starting with `prefix`, with its bytes, sorted by key.

@@ -26,6 +26,16 @@ extension HoorayDatabase {
         }
     }
 
+    /// The kind under which a plugin's stored value (`pluginValue`) travels, its key as the id.
+    public static let valueKind = "_value"
+
+    /// Whether a plugin's stored values are the user's, and sync: not the host's own (a pause of
+    /// notifications is this computer's) nor a shared namespace with a dot in its name (the
+    /// celebration phrases said lately).
+    static func syncsValue(plugin: String) -> Bool {
+        plugin != pauseKey.plugin && !plugin.contains(".")
+    }
+
     /// The fields of a change that carry the record's `day` and `instant` columns.
     static let dayField = "_day"
     static let instantField = "_instant"
@@ -41,6 +51,12 @@ extension HoorayDatabase {
         try await write { db in
             try Self.setMeta("device", Data(device.rawValue.utf8), in: db)
             var count = 0
+            for row in try Row.fetchAll(db, sql: "SELECT plugin, key, value FROM pluginValue ORDER BY plugin, key") {
+                let plugin: String = row["plugin"]
+                guard Self.syncsValue(plugin: plugin) else { continue }
+                count += try Self.recordValueForSync(
+                    plugin: plugin, key: row["key"], old: nil, new: row["value"], in: db)
+            }
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM record ORDER BY plugin, kind, id")
             for row in rows {
                 let record = Self.record(from: row)
@@ -78,11 +94,42 @@ extension HoorayDatabase {
     static func recordForSync(
         plugin: String, kind: String, id: String, old: StoredRecord?, new: StoredRecord?, in db: Database
     ) throws -> Int {
+        try record(
+            SyncRecordKey(plugin: plugin, kind: kind, id: id), from: old.flatMap(syncValue), to: new.flatMap(syncValue),
+            in: db)
+    }
+
+    /// Writes down the change of one of a plugin's stored values, as ``recordForSync(plugin:kind:id:old:new:in:)``
+    /// does for a record.
+    @discardableResult
+    static func recordValueForSync(plugin: String, key: String, old: Data?, new: Data?, in db: Database) throws -> Int {
+        try record(
+            SyncRecordKey(plugin: plugin, kind: valueKind, id: key), from: old.map(syncValue), to: new.map(syncValue),
+            in: db)
+    }
+
+    /// A stored value as sync sees it: `{"value": JSON}`, or `{"bytes": BASE64}` when it is no JSON.
+    static func syncValue(of data: Data) -> JSONValue {
+        if let value = try? JSONDecoder().decode(JSONValue.self, from: data) { return .object(["value": value]) }
+        return .object(["bytes": .string(data.base64EncodedString())])
+    }
+
+    /// The bytes a merged stored value stands for.
+    static func storedValue(from value: JSONValue) -> Data? {
+        if let json = value["value"] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try? encoder.encode(json)
+        }
+        return value["bytes"]?.stringValue.flatMap { Data(base64Encoded: $0) }
+    }
+
+    /// Writes down the changes from `old` to `new` of one record key; nothing while sync is off.
+    static func record(_ key: SyncRecordKey, from old: JSONValue?, to new: JSONValue?, in db: Database) throws -> Int {
         guard let device = try syncDevice(in: db) else { return 0 }
         var clock = try clock(of: device, in: db)
-        let key = SyncRecordKey(plugin: plugin, kind: kind, id: id)
         let changes = SyncDiff.changes(
-            from: old.flatMap(syncValue), to: new.flatMap(syncValue), record: key, clock: &clock,
+            from: old, to: new, record: key, clock: &clock,
             wall: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
         guard !changes.isEmpty else { return 0 }
         var state = try syncState(of: key, in: db)
@@ -175,6 +222,21 @@ extension HoorayDatabase {
             for key in changed.sorted() {
                 let state = states[key]!
                 try Self.save(state, of: key, in: db)
+                if key.kind == Self.valueKind {
+                    if let value = state.value(setFields: [:]).flatMap(Self.storedValue) {
+                        try db.execute(
+                            sql: """
+                                INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)
+                                ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value
+                                """,
+                            arguments: [key.plugin, key.id, value])
+                    } else {
+                        try db.execute(
+                            sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?",
+                            arguments: [key.plugin, key.id])
+                    }
+                    continue
+                }
                 let merged = state.value(setFields: SyncSchema.builtIn.setFields(of: key)).flatMap {
                     Self.storedRecord(kind: key.kind, id: key.id, from: $0)
                 }
@@ -218,5 +280,23 @@ extension HoorayDatabase {
         try await write { db in
             try db.execute(sql: "DELETE FROM syncChange WHERE position <= ?", arguments: [position])
         }
+    }
+}
+
+extension HoorayDatabase {
+    /// A value sync keeps for itself (the segments read, the last number written), or `nil`.
+    public func syncMetaValue(_ key: String) async throws -> Data? {
+        try await read { db in try Data.fetchOne(db, sql: "SELECT value FROM syncMeta WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// Keeps a value of sync's own.
+    public func setSyncMetaValue(_ value: Data, for key: String) async throws {
+        try await write { db in try Self.setMeta(key, value, in: db) }
+    }
+
+    /// How many changes recorded here wait for a segment.
+    public func unsentSyncChangeCount() async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncChange") ?? 0 }
     }
 }

@@ -100,7 +100,8 @@ struct Hooray: AsyncParsableCommand {
         PluginAuthoring.self,
         ConfigCommand.self,
         Reload.self,
-        DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self, Doctor.self,
+        DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self, SyncGroup.self,
+        Doctor.self,
     ]
 
     static var configuration: CommandConfiguration {

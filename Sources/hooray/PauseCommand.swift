@@ -47,24 +47,10 @@ struct Pause: AsyncParsableCommand, OffersJSON {
             warn("hooray pause: \(refusal.message)")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        let session = try CLISession(configFile: GlobalArguments.current.config)
-        let answer: ControlResponse?
-        do {
-            answer = try session.send(.pause(until: until))
-        } catch {
-            warn("hooray pause: hoorayd did not answer (it is stopped or very busy): \(error). Try again shortly.")
-            throw ExitCode(ExitStatus.busy.rawValue)
-        }
-        guard let response = answer else {
-            warn(
-                "hooray pause: hoorayd is not running, so nothing is shown to pause; `systemctl --user start hooray` starts it."
-            )
-            throw ExitCode(ExitStatus.unavailable.rawValue)
-        }
-        if response.busy == true {
-            warn("hooray pause: hoorayd is too busy to answer just now; nothing changed. Try again shortly.")
-            throw ExitCode(ExitStatus.busy.rawValue)
-        }
+        let response = try CLISession(configFile: GlobalArguments.current.config).answer(
+            .pause(until: until), for: "hooray pause",
+            notRunning:
+                "hoorayd is not running, so nothing is shown to pause; `systemctl --user start hooray` starts it.")
         guard response.ok else {
             warn("hooray pause: \(response.message ?? "hoorayd did not pause notifications")")
             throw ExitCode(response.invalidValue != nil ? ExitStatus.usage.rawValue : ExitStatus.failed.rawValue)

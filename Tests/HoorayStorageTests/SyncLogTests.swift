@@ -104,4 +104,26 @@ import Testing
         try await Self.send(from: laptop, to: desktop)
         #expect(try await desktop.record(plugin: "habits", kind: "habit", id: "h1") == nil)
     }
+
+    @Test func aPluginsStoredValuesSyncButThisComputersPauseDoesNot() async throws {
+        let (laptop, laptopDirectory) = try temporaryDatabase()
+        let (desktop, desktopDirectory) = try temporaryDatabase()
+        defer {
+            try? FileManager.default.removeItem(atPath: laptopDirectory)
+            try? FileManager.default.removeItem(atPath: desktopDirectory)
+        }
+        try await laptop.setPluginValue(Data("true".utf8), plugin: "wins", key: "flag.hasCompletedFirstLog")
+        try await laptop.startSyncRecording(device: Self.laptop)
+        try await desktop.startSyncRecording(device: Self.desktop)
+        try await laptop.setPluginValue(Data([0xFF, 0x00]), plugin: "water", key: "raw")
+        try await laptop.setPausedUntil(Date(timeIntervalSince1970: 2_000_000_000))
+        try await Self.send(from: laptop, to: desktop)
+        #expect(try await desktop.pluginValue(plugin: "wins", key: "flag.hasCompletedFirstLog") == Data("true".utf8))
+        #expect(try await desktop.pluginValue(plugin: "water", key: "raw") == Data([0xFF, 0x00]))
+        #expect(try await desktop.pausedUntil() == nil)
+
+        try await laptop.setPluginValue(nil, plugin: "water", key: "raw")
+        try await Self.send(from: laptop, to: desktop)
+        #expect(try await desktop.pluginValue(plugin: "water", key: "raw") == nil)
+    }
 }

@@ -62,11 +62,19 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// `nil` ends a pause now. What waited is shown when the pause ends. Answered with
     /// ``ControlResponse/pausedUntil``, `nil` when notifications are not paused.
     case pause(until: Date?)
+    /// Sets up sync through `folder` (`hooray sync setup`): the first computer makes the key, the
+    /// others are given it as `phrase`. Answered with ``ControlResponse/syncPhrase`` and
+    /// ``ControlResponse/sync``; a folder of other computers, a wrong phrase or a missing folder is
+    /// refused with the reason.
+    case syncSetup(folder: String, phrase: String?)
+    /// How sync is doing (`hooray sync status`); with `phrase`, the pairing phrase too.
+    case syncStatus(phrase: Bool)
 
     enum CodingKeys: String, CodingKey {
         case apiVersion = "api_version"
         case requestID = "request_id"
         case method, notice, action, answer, plugin, invocation, follow, arguments, caller, keys, key, value, until
+        case folder, phrase
     }
 
     /// The request id of a request that carries one.
@@ -74,7 +82,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         switch self {
         case .act(_, _, _, let id), .command(_, _, let id), .run(_, _, let id): id
         case .status, .reload, .refresh, .plugins, .restart, .allow, .bar, .changes, .deleteData, .settings,
-            .setSetting, .pause:
+            .setSetting, .pause, .syncSetup, .syncStatus:
             nil
         }
     }
@@ -82,7 +90,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// The methods, as the `method` member names them.
     public static let methods = [
         "status", "reload", "refresh", "act", "command", "plugins", "restart", "allow", "bar", "run", "changes",
-        "delete_data", "settings", "set_setting", "pause",
+        "delete_data", "settings", "set_setting", "pause", "sync_setup", "sync_status",
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -112,6 +120,12 @@ public enum ControlRequest: Codable, Sendable, Equatable {
                 key: try container.decode(String.self, forKey: .key),
                 value: try container.decodeIfPresent(String.self, forKey: .value))
         case "pause": self = .pause(until: try container.decodeIfPresent(Date.self, forKey: .until))
+        case "sync_setup":
+            self = .syncSetup(
+                folder: try container.decode(String.self, forKey: .folder),
+                phrase: try container.decodeIfPresent(String.self, forKey: .phrase))
+        case "sync_status":
+            self = .syncStatus(phrase: try container.decodeIfPresent(Bool.self, forKey: .phrase) ?? false)
         case "act":
             self = .act(
                 notice: try container.decode(Int64.self, forKey: .notice),
@@ -166,6 +180,13 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .pause(let until):
             try container.encode("pause", forKey: .method)
             try container.encodeIfPresent(until, forKey: .until)
+        case .syncSetup(let folder, let phrase):
+            try container.encode("sync_setup", forKey: .method)
+            try container.encode(folder, forKey: .folder)
+            try container.encodeIfPresent(phrase, forKey: .phrase)
+        case .syncStatus(let phrase):
+            try container.encode("sync_status", forKey: .method)
+            if phrase { try container.encode(true, forKey: .phrase) }
         case .act(let notice, let action, let answer, let requestID):
             try container.encode("act", forKey: .method)
             try container.encode(notice, forKey: .notice)
@@ -194,6 +215,11 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var reply: CommandReply?
     /// For ``ControlRequest/act(notice:action:answer:requestID:)`` of a snooze button: when the notice comes back.
     public var snoozedUntil: Date?
+    /// For `sync_setup` and `sync_status`: how sync is doing.
+    public var sync: SyncStatus?
+    /// For `sync_setup`, and `sync_status` with `phrase`: the pairing phrase the user's other
+    /// computers are given.
+    public var syncPhrase: String?
     /// For ``ControlRequest/pause(until:)``: when notifications of reminders are shown again; `nil`
     /// when they are not paused.
     public var pausedUntil: Date?
@@ -238,11 +264,12 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         case apiVersion = "api_version"
         case snoozedUntil = "snoozed_until"
         case pausedUntil = "paused_until"
+        case syncPhrase = "sync_phrase"
         case invalidValue = "invalid_value"
         case exitCode = "exit_code"
         case handOver = "hand_over"
         case ok, output, message, status, reply, duplicate, busy, plugins, bar, change, deleted, settings, problems,
-            hint
+            hint, sync
     }
 
     /// Creates a response.
@@ -251,8 +278,11 @@ public struct ControlResponse: Codable, Sendable, Equatable {
         snoozedUntil: Date? = nil, duplicate: Bool? = nil, invalidValue: String? = nil, busy: Bool? = nil,
         exitCode: Int32? = nil, plugins: [PluginReport]? = nil, bar: BarSnapshot? = nil, handOver: Bool? = nil,
         output: CommandOutput? = nil, change: Int? = nil, deleted: DeletedData? = nil, settings: [SettingValue]? = nil,
-        problems: [SettingProblem]? = nil, hint: String? = nil, pausedUntil: Date? = nil
+        problems: [SettingProblem]? = nil, hint: String? = nil, pausedUntil: Date? = nil, sync: SyncStatus? = nil,
+        syncPhrase: String? = nil
     ) {
+        self.sync = sync
+        self.syncPhrase = syncPhrase
         self.pausedUntil = pausedUntil
         self.settings = settings
         self.problems = problems

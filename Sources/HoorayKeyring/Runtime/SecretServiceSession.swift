@@ -155,6 +155,7 @@ final class SecretServiceSession {
         switch kind {
         case .identity: hooray_secret_attributes("identity", nil)
         case .aiKey(let provider): hooray_secret_attributes("ai-key", provider)
+        case .syncKey: hooray_secret_attributes("sync-key", nil)
         }
     }
 

@@ -1,0 +1,294 @@
+import Foundation
+import HoorayClient
+import HoorayEngine
+import HoorayStorage
+import HooraySync
+import HooraySyncFolder
+import HoorayThreads
+import Logging
+
+/// hoorayd's side of sync (docs/sync.md): after each change it writes what the database recorded
+/// into a new segment in this computer's folder, and whenever the folder changes (inotify) it reads
+/// the other computers' new segments and folds them in. Nothing polls, except a check a minute
+/// while the folder is gone (a disk unplugged).
+actor SyncRunner {
+    let database: HoorayDatabase
+    let engine: Engine
+    let credentials: SyncCredentials
+    let logger: Logger
+    private var folder: SyncFolder?
+    private var key: SyncKey?
+    private var device: SyncDeviceID?
+    private var watcher: FolderWatcher?
+    private var problems: [String] = []
+    private var lastSent: Date?
+    private var lastReceived: Date?
+    private var retry: Task<Void, Never>?
+    private nonisolated let wake: AsyncStream<Void>.Continuation
+    private let wakes: AsyncStream<Void>
+    /// The most problems kept for `hooray sync status`.
+    static let keptProblems = 20
+
+    init(database: HoorayDatabase, engine: Engine, credentials: SyncCredentials, logger: Logger) {
+        self.database = database
+        self.engine = engine
+        self.credentials = credentials
+        self.logger = logger
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Starts the runner on the configuration in force, and follows each one put in force after.
+    static func start(
+        database: HoorayDatabase, engine: Engine, paths: HoorayPaths, state: DaemonState, logger: Logger
+    ) -> SyncRunner {
+        let runner = SyncRunner(
+            database: database, engine: engine, credentials: SyncCredentials(paths: paths),
+            logger: Logger(label: "sync"))
+        let home = state.environment["HOME"] ?? ""
+        let folder: @Sendable (DaemonConfiguration) -> String? = { $0.sync.folderPath(home: home) }
+        state.watchConfiguration { configuration in Task { await runner.configure(folder: folder(configuration)) } }
+        Task { await runner.configure(folder: folder(state.configuration)) }
+        Task { await runner.run() }
+        let changes = engine.changes.subscribe()
+        Task {
+            for await _ in changes { runner.poke() }
+        }
+        return runner
+    }
+
+    /// Asks for a round of sending and reading.
+    nonisolated func poke() { wake.yield() }
+
+    /// Uses `path` as the sync folder (`nil`: sync off), with the key and device id kept here.
+    func configure(folder path: String?) async {
+        watcher?.stop()
+        watcher = nil
+        retry?.cancel()
+        guard let path else {
+            folder = nil
+            return
+        }
+        folder = SyncFolder(path: path)
+        key = credentials.load()
+        device = try? await database.syncDevice()
+        if key == nil || device == nil {
+            note("sync is set in the configuration but not set up on this computer: run `hooray sync setup \(path)`")
+            folder = nil
+            return
+        }
+        watcher = FolderWatcher(path: path) { [weak self] in self?.poke() }
+        if watcher == nil { logger.warning("cannot watch \(path) for changes; it is read after each change here") }
+        logger.info("syncing through \(path)")
+        poke()
+    }
+
+    /// Sends and reads after each poke, until the daemon stops.
+    func run() async {
+        for await _ in wakes {
+            // Changes close together go out in one segment.
+            try? await TaskTimer.sleep(for: .milliseconds(300))
+            await send()
+            await receive()
+        }
+    }
+
+    // MARK: Sending
+
+    private func send() async {
+        guard let folder, let key, let device else { return }
+        do {
+            let unsent = try await database.unsentSyncChanges(limit: 5_000)
+            guard let last = unsent.last else { return }
+            let previous = try await database.syncMetaValue("sequence").flatMap {
+                Int(String(decoding: $0, as: UTF8.self))
+            }
+            let sequence = (previous ?? 0) + 1
+            try folder.add(SyncSegment(device: device, sequence: sequence, changes: unsent.map(\.change)), key: key)
+            try await database.setSyncMetaValue(Data(String(sequence).utf8), for: "sequence")
+            try await database.forgetSentSyncChanges(through: last.position)
+            lastSent = Date()
+            logger.info("wrote segment \(sequence): \(unsent.count) change(s)")
+            if unsent.count == 5_000 { poke() }
+        } catch let problem as SyncFolder.Problem {
+            note(problem.description)
+            if case .missing = problem { retryWhileMissing() }
+        } catch {
+            note("cannot write to the sync folder: \(error)")
+        }
+    }
+
+    // MARK: Reading
+
+    private func receive() async {
+        guard let folder, let key, let device else { return }
+        var read = await readSegments()
+        let found: [SyncFolder.Found]
+        do {
+            let listing = try folder.unread(me: device, read: read)
+            found = listing.found
+            for skipped in listing.skipped { note("\(skipped.name): \(skipped.reason)") }
+        } catch {
+            note(error.description)
+            retryWhileMissing()
+            return
+        }
+        var folded = 0
+        for segment in found {
+            guard let data = FileManager.default.contents(atPath: segment.path) else { continue }
+            do {
+                let opened = try SyncSegment.open(
+                    Array(data), with: key, device: segment.device, sequence: segment.sequence)
+                folded += try await database.applySyncChanges(opened.changes).count
+                read[segment.device, default: []].insert(segment.sequence)
+                lastReceived = Date()
+            } catch let problem as SyncSegment.Problem {
+                switch problem {
+                case .cutShort, .newerFormat:
+                    // Read again later: still arriving, or for a newer Hooray.
+                    if case .newerFormat = problem { note("\(segment.path): \(problem)") }
+                default:
+                    note("\(segment.path): \(problem)")
+                    read[segment.device, default: []].insert(segment.sequence)
+                }
+            } catch {
+                note("\(segment.path) was not folded in: \(error)")
+            }
+        }
+        guard !found.isEmpty else { return }
+        await keep(read)
+        if folded > 0 {
+            logger.info("folded in \(found.count) segment(s) from the other computers: \(folded) record(s) changed")
+            await engine.reloadRules()
+            engine.changes.publish()
+        }
+    }
+
+    private func readSegments() async -> [SyncDeviceID: Set<Int>] {
+        guard let data = try? await database.syncMetaValue("read"),
+            let stored = try? JSONDecoder().decode([String: [Int]].self, from: data)
+        else { return [:] }
+        var read: [SyncDeviceID: Set<Int>] = [:]
+        for (device, sequences) in stored {
+            if let id = SyncDeviceID(device) { read[id] = Set(sequences) }
+        }
+        return read
+    }
+
+    private func keep(_ read: [SyncDeviceID: Set<Int>]) async {
+        let stored = Dictionary(uniqueKeysWithValues: read.map { ($0.key.rawValue, $0.value.sorted()) })
+        guard let data = try? JSONEncoder().encode(stored) else { return }
+        try? await database.setSyncMetaValue(data, for: "read")
+    }
+
+    /// While the folder is gone, looks for it once a minute (nothing can be watched meanwhile).
+    private func retryWhileMissing() {
+        guard retry == nil || retry?.isCancelled == true else { return }
+        retry = Task { [weak self] in
+            try? await TaskTimer.sleep(for: .seconds(60))
+            guard !Task.isCancelled, let self else { return }
+            await self.folderMayBeBack()
+        }
+    }
+
+    private func folderMayBeBack() async {
+        retry = nil
+        guard let folder else { return }
+        if FileManager.default.fileExists(atPath: folder.path) {
+            await configure(folder: folder.path)
+        } else {
+            retryWhileMissing()
+        }
+    }
+
+    private func note(_ problem: String) {
+        if problems.last != problem {
+            logger.warning("\(problem)")
+            problems.append(problem)
+            if problems.count > Self.keptProblems { problems.removeFirst(problems.count - Self.keptProblems) }
+        }
+    }
+
+    // MARK: Requests
+
+    /// `text` as a TOML basic string, for `hooray config set`'s reading of a value.
+    static func tomlString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// How sync is doing, with the phrase when asked for.
+    func status(phrase: Bool, configured: String?) async -> ControlResponse {
+        let read = await readSegments()
+        let status = SyncStatus(
+            folder: configured, device: (try? await database.syncDevice())?.rawValue,
+            folderPresent: configured.map { FileManager.default.fileExists(atPath: $0) } ?? false,
+            peers: read.sorted { $0.key < $1.key }.map { .init(device: $0.key.rawValue, segments: $0.value.count) },
+            unsent: (try? await database.unsentSyncChangeCount()) ?? 0, lastSent: lastSent,
+            lastReceived: lastReceived, problems: problems)
+        return ControlResponse(ok: true, sync: status, syncPhrase: phrase ? credentials.load()?.phrase : nil)
+    }
+
+    /// Sets sync up through `path`: a new key for the first computer, the phrase's for the others.
+    ///
+    /// - Parameter configure: Writes `[sync] folder` in the user's configuration and reloads.
+    func setup(
+        folder path: String, phrase: String?, configure write: @Sendable (String) async -> ControlResponse
+    ) async -> ControlResponse {
+        var isFolder: ObjCBool = false
+        guard path.hasPrefix("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+            isFolder.boolValue
+        else {
+            return ControlResponse(
+                ok: false,
+                message:
+                    "the folder \(path) is not there; make it (or let Syncthing make it), then run `hooray sync setup` again"
+            )
+        }
+        let chosen = SyncFolder(path: path)
+        let key: SyncKey
+        if let phrase {
+            do throws(SyncKey.PhraseProblem) {
+                key = try SyncKey(phrase: phrase)
+            } catch {
+                return ControlResponse(ok: false, message: "\(error)", invalidValue: "--phrase")
+            }
+        } else if FileManager.default.fileExists(atPath: path + "/" + SyncFolder.markerName) {
+            guard let kept = credentials.load() else {
+                return ControlResponse(
+                    ok: false,
+                    message:
+                        "another computer set sync up in \(path) already: give this one its pairing phrase with `hooray sync setup \(path) --phrase PHRASE` (`hooray sync status --phrase` shows it there)",
+                    invalidValue: "--phrase")
+            }
+            key = kept
+        } else {
+            key = credentials.load() ?? .random()
+        }
+        do throws(SyncFolder.Problem) {
+            try chosen.claim(for: key)
+        } catch .anotherKey where phrase != nil {
+            return ControlResponse(
+                ok: false,
+                message:
+                    "that phrase is not this folder's: check it against the one `hooray sync status --phrase` shows on the computer that set the folder up",
+                invalidValue: "--phrase")
+        } catch {
+            return ControlResponse(ok: false, message: error.description)
+        }
+        let kept: String
+        do {
+            kept = try credentials.store(key)
+            if try await database.syncDevice() == nil {
+                let recorded = try await database.startSyncRecording(device: .random())
+                logger.info("sync set up: \(recorded) change(s) of what was logged before are recorded")
+            }
+        } catch {
+            return ControlResponse(ok: false, message: "sync could not be set up: \(error)")
+        }
+        let written = await write(path)
+        guard written.ok else { return written }
+        await configure(folder: path)
+        var answer = await status(phrase: true, configured: path)
+        answer.message = "the sync key is kept in \(kept)"
+        return answer
+    }
+}

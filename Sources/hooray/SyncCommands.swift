@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import HoorayCLIHost
+import HoorayClient
+import HoorayCommands
+import HoorayEngine
+import HoorayKit
+
+/// `hooray sync`: your data on every computer you use, through a folder something else keeps in
+/// step (docs/sync.md).
+struct SyncGroup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Keep your wins and streaks in step on every computer you use, through a folder.",
+        discussion: """
+            Syncthing, Nextcloud, Dropbox or a USB stick keeps the folder in step; Hooray writes only \
+            sealed files of its own there, which only your computers can read. See docs/sync.md.
+            """,
+        subcommands: [SyncSetup.self, SyncStatusCommand.self])
+}
+
+/// `hooray sync setup FOLDER [--phrase PHRASE]`.
+struct SyncSetup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Sync through FOLDER: on the first computer, then on each other with its phrase.",
+        discussion: """
+            On the first computer this makes the key and prints the pairing phrase; on each other \
+            computer, give the phrase with --phrase once the folder is there. Writes [sync] folder \
+            in your hooray.toml. Exits 64 for a wrong or mistyped phrase, 69 when hoorayd is not \
+            running, 1 when the folder is not there or belongs to other computers.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The folder, such as ~/Sync/hooray.", valueName: "folder"), completion: .directory)
+    var folder: String
+
+    @Option(help: ArgumentHelp("The pairing phrase the first computer showed.", valueName: "phrase"))
+    var phrase: String?
+
+    func run() async throws {
+        let path = Self.absolute(folder)
+        let response = try CLISession(configFile: GlobalArguments.current.config).answer(
+            .syncSetup(folder: path, phrase: phrase), for: "hooray sync setup",
+            notRunning: "hoorayd is not running; start it (systemctl --user start hooray), then run this again.")
+        guard response.ok else {
+            warn("hooray sync setup: \(response.message ?? "sync was not set up")")
+            throw ExitCode(response.invalidValue != nil ? ExitStatus.usage.rawValue : ExitStatus.failed.rawValue)
+        }
+        print("Sync is on through \(path).")
+        if let message = response.message { print(message.prefix(1).uppercased() + message.dropFirst() + ".") }
+        if let phrase = response.syncPhrase, self.phrase == nil {
+            print("\nOn each of your other computers, once the folder is there, run:\n")
+            print("  hooray sync setup \(Self.shown(path)) --phrase \(phrase)\n")
+            print(
+                "Keep the phrase to yourself: it opens everything in the folder. `hooray sync status --phrase` shows it again."
+            )
+        }
+    }
+
+    /// `folder` as a full path: `~/` is your home folder, and a relative path is from here.
+    static func absolute(_ folder: String) -> String {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        if folder == "~" { return home }
+        if folder.hasPrefix("~/") { return home + folder.dropFirst(1) }
+        if folder.hasPrefix("/") { return URL(fileURLWithPath: folder).standardizedFileURL.path }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(folder)
+            .standardizedFileURL.path
+    }
+
+    /// `path` with your home folder as `~`, for a line to paste on another computer.
+    static func shown(_ path: String) -> String {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+        return !home.isEmpty && path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+}
+
+/// `hooray sync status [--phrase] [--json]`.
+struct SyncStatusCommand: AsyncParsableCommand, OffersJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "How sync is doing: the folder, the other computers, what waits, and what went wrong.",
+        discussion: "Exits 69 when hoorayd is not running.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Show the pairing phrase, for another computer.")
+    var phrase = false
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        let session = try CLISession(configFile: GlobalArguments.current.config)
+        guard let response = try? session.send(.syncStatus(phrase: phrase)) else {
+            warn(
+                "hooray sync status: hoorayd is not running or did not answer; start it (systemctl --user start hooray)."
+            )
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        }
+        guard response.ok, let status = response.sync else {
+            warn("hooray sync status: \(response.message ?? "hoorayd did not say")")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            encoder.dateEncodingStrategy = .iso8601
+            print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            return
+        }
+        guard let folder = status.folder else {
+            print("Sync is off. `hooray sync setup FOLDER` turns it on (docs/sync.md).")
+            return
+        }
+        print(
+            "Sync folder: \(folder)\(status.folderPresent ? "" : " — not there now (a disk unplugged?); sync waits for it")"
+        )
+        if let device = status.device { print("This computer: \(device)") }
+        print(
+            status.peers.isEmpty
+                ? "Other computers: none heard from yet"
+                : "Other computers: "
+                    + status.peers.map {
+                        "\($0.device.prefix(8))… (\($0.segments) segment\($0.segments == 1 ? "" : "s"))"
+                    }
+                    .joined(separator: ", "))
+        print("Waiting to be written: \(status.unsent) change\(status.unsent == 1 ? "" : "s")")
+        if let sent = status.lastSent { print("Last written: \(Output.when(sent))") }
+        if let received = status.lastReceived { print("Last read: \(Output.when(received))") }
+        if let phrase = response.syncPhrase { print("Pairing phrase: \(phrase)") }
+        if !status.problems.isEmpty {
+            print("\nLately:")
+            for problem in status.problems { print("  ! \(problem)") }
+        }
+    }
+}

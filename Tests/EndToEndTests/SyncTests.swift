@@ -1,0 +1,178 @@
+import Foundation
+import HooraySystemTesting
+import Testing
+
+/// Sync between two computers, each with its own home, session bus and `hoorayd`, through one folder
+/// they share (here the same directory; Syncthing between two folders is the next step's test).
+@Suite(.timeLimit(.minutes(5)))
+struct SyncTests {
+    /// A folder both computers reach, removed at the end.
+    static func sharedFolder() throws -> (String, () -> Void) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hooray-sync-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return (path, { try? FileManager.default.removeItem(atPath: path) })
+    }
+
+    /// The pairing phrase in what `hooray sync setup` printed.
+    static func phrase(in output: String) -> String? {
+        guard let range = output.range(of: "--phrase ") else { return nil }
+        return output[range.upperBound...].split(separator: "\n").first.map(String.init)
+    }
+
+    @Test func aWinAndAHabitLoggedOnOneComputerAppearOnTheOther() async throws {
+        let (folder, cleanUp) = try Self.sharedFolder()
+        defer { cleanUp() }
+        try await HoorayFixture.with { laptop in
+            try await HoorayFixture.with { desktop in
+                _ = try await laptop.startServer()
+                _ = try await desktop.startServer()
+                let onLaptop = try await laptop.startDaemon()
+                let onDesktop = try await desktop.startDaemon()
+                let logged = try await laptop.hooray("win", "Logged before sync")
+                #expect(logged.status == .exited(0), "\(logged.standardError)")
+
+                let first = try await laptop.hooray("sync", "setup", folder)
+                #expect(first.status == .exited(0), "\(first.standardError)\(onLaptop.standardError)")
+                #expect(first.standardOutput.hasPrefix("Sync is on through \(folder)."), "\(first.standardOutput)")
+                let phrase = try #require(Self.phrase(in: first.standardOutput), "\(first.standardOutput)")
+
+                // A phrase typed wrong is refused, and nothing is set up.
+                var typo = Array(phrase)
+                typo[2] = typo[2] == "A" ? "B" : "A"
+                let refused = try await desktop.hooray("sync", "setup", folder, "--phrase", String(typo))
+                #expect(refused.status == .exited(64))
+                #expect(refused.standardError.contains("the phrase has a typo"), "\(refused.standardError)")
+                // Without a phrase, a folder set up by another computer is not taken over.
+                let without = try await desktop.hooray("sync", "setup", folder)
+                #expect(without.status == .exited(64))
+                #expect(without.standardError.contains("--phrase"), "\(without.standardError)")
+
+                let second = try await desktop.hooray("sync", "setup", folder, "--phrase", phrase.lowercased())
+                #expect(second.status == .exited(0), "\(second.standardError)\(onDesktop.standardError)")
+
+                // What was logged before sync, and a win logged now, reach the desktop.
+                let now = try await laptop.hooray("win", "Took a walk")
+                #expect(now.status == .exited(0), "\(now.standardError)")
+                let arrived = await pollUntil(timeout: .seconds(30)) { () -> [String]? in
+                    let texts = (try? await desktop.momentTexts()) ?? []
+                    return texts.count == 2 ? texts : nil
+                }
+                #expect(Set(arrived ?? []) == ["Logged before sync", "Took a walk"], "\(onDesktop.standardError)")
+
+                // A habit made on the desktop and ticked on the laptop is done on both.
+                let added = try await desktop.hooray("habit", "add", "Read 10 pages")
+                #expect(added.status == .exited(0), "\(added.standardError)")
+                let known = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
+                    (try? await laptop.habitStates().first?.today) == "due" ? true : nil
+                }
+                #expect(known == true, "\(onLaptop.standardError)")
+                let ticked = try await laptop.hooray("habit", "done", "Read 10 pages")
+                #expect(ticked.status == .exited(0), "\(ticked.standardError)")
+                let done = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
+                    (try? await desktop.habitStates().first?.today) == "done" ? true : nil
+                }
+                #expect(done == true, "\(onDesktop.standardError)")
+
+                let status = try await desktop.hooray("sync", "status", "--json")
+                #expect(status.status == .exited(0))
+                #expect(status.standardOutput.contains("\"folder_present\" : true"), "\(status.standardOutput)")
+                #expect(status.standardOutput.contains("\"peers\" : ["), "\(status.standardOutput)")
+                await onLaptop.stop()
+                await onDesktop.stop()
+            }
+        }
+    }
+
+    static let pair = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/sync/syncthing_pair.py").path
+
+    /// The moments as `hooray moments --json` lists them: id and text.
+    static func moments(_ fixture: HoorayFixture) async throws -> [(id: String, text: String)] {
+        let output = try await fixture.hooray("moments", "--json")
+        let listed = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]] ?? []
+        return listed.compactMap { moment in
+            guard let id = moment["id"] as? String, let text = moment["text"] as? String else { return nil }
+            return (id, text)
+        }
+    }
+
+    @Test func twoComputersThroughRealSyncthingEndWithTheSameDataAfterEditingOffline() async throws {
+        let (work, cleanUp) = try Self.sharedFolder()
+        defer { cleanUp() }
+        let (laptopFolder, desktopFolder) = (work + "/laptop-sync", work + "/desktop-sync")
+        for folder in [laptopFolder, desktopFolder, work + "/syncthing"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        try await HoorayFixture.with { laptop in
+            try await HoorayFixture.with { desktop in
+                let syncthing = try ChildProcess(
+                    "/usr/bin/python3", arguments: [Self.pair, work + "/syncthing", laptopFolder, desktopFolder],
+                    environment: laptop.environment(withoutBus: true), keepsStandardInputOpen: true)
+                let linked = await syncthing.waitForOutput(
+                    containing: "ready", in: .standardOutput, timeout: .seconds(90))
+                #expect(linked, "\(syncthing.standardError)")
+                _ = try await laptop.startServer()
+                _ = try await desktop.startServer()
+                let onLaptop = try await laptop.startDaemon()
+                let onDesktop = try await desktop.startDaemon()
+
+                let first = try await laptop.hooray("sync", "setup", laptopFolder)
+                #expect(first.status == .exited(0), "\(first.standardError)")
+                let phrase = try #require(Self.phrase(in: first.standardOutput))
+                // Syncthing brings the folder's marker over; then the desktop joins.
+                let marker = await pollUntil(timeout: .seconds(60)) { () -> Bool? in
+                    FileManager.default.fileExists(atPath: desktopFolder + "/hooray-sync.json") ? true : nil
+                }
+                #expect(marker == true, "\(syncthing.standardError)")
+                let second = try await desktop.hooray("sync", "setup", desktopFolder, "--phrase", phrase)
+                #expect(second.status == .exited(0), "\(second.standardError)")
+
+                // A win logged and a habit ticked on the laptop reach the desktop.
+                #expect(try await laptop.hooray("win", "Took a walk").status == .exited(0))
+                #expect(try await laptop.hooray("win", "Drank water").status == .exited(0))
+                #expect(try await laptop.hooray("habit", "add", "Read 10 pages").status == .exited(0))
+                #expect(try await laptop.hooray("habit", "done", "Read 10 pages").status == .exited(0))
+                let arrived = await pollUntil(timeout: .seconds(60)) { () -> Bool? in
+                    let texts = Set(((try? await Self.moments(desktop)) ?? []).map(\.text))
+                    let done = (try? await desktop.habitStates().first?.today) == "done"
+                    return texts == ["Took a walk", "Drank water"] && done ? true : nil
+                }
+                #expect(arrived == true, "\(onDesktop.standardError)")
+
+                // The link goes down; both edit the same moment, the desktop last.
+                try syncthing.write(toStandardInput: "pause\n")
+                #expect(await syncthing.waitForOutput(containing: "paused", in: .standardOutput, timeout: .seconds(60)))
+                let walk = try #require(try await Self.moments(laptop).first { $0.text == "Took a walk" }?.id)
+                let water = try #require(try await Self.moments(laptop).first { $0.text == "Drank water" }?.id)
+                let edited = try await laptop.hooray("moments", "edit", walk, "--text", "Took a long walk")
+                #expect(edited.status == .exited(0), "\(edited.standardError)")
+                try await Task.sleep(for: .milliseconds(50))
+                let other = try await desktop.hooray("moments", "edit", walk, "--text", "Took a walk in the park")
+                #expect(other.status == .exited(0), "\(other.standardError)")
+                // And the laptop deletes the other one.
+                #expect(try await laptop.hooray("moments", "delete", water, "--yes").status == .exited(0))
+
+                try syncthing.write(toStandardInput: "resume\n")
+                #expect(
+                    await syncthing.waitForOutput(containing: "resumed", in: .standardOutput, timeout: .seconds(60)))
+                let merged = await pollUntil(timeout: .seconds(60)) { () -> Bool? in
+                    let here = ((try? await Self.moments(laptop)) ?? []).map(\.text)
+                    let there = ((try? await Self.moments(desktop)) ?? []).map(\.text)
+                    return here == ["Took a walk in the park"] && there == here ? true : nil
+                }
+                #expect(merged == true, "laptop: \(onLaptop.standardError)\ndesktop: \(onDesktop.standardError)")
+
+                // Byte for byte, the two computers hold the same data.
+                let laptopExport = try await laptop.hooray("export")
+                let desktopExport = try await desktop.hooray("export")
+                #expect(laptopExport.status == .exited(0) && desktopExport.status == .exited(0))
+                #expect(laptopExport.standardOutput == desktopExport.standardOutput)
+                try syncthing.write(toStandardInput: "quit\n")
+                _ = await syncthing.waitForExit(timeout: .seconds(30))
+                await onLaptop.stop()
+                await onDesktop.stop()
+            }
+        }
+    }
+}
