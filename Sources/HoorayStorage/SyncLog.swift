@@ -186,8 +186,9 @@ extension HoorayDatabase {
         guard case .object(var members) = value else { return nil }
         let date: RecordDate
         if case .number(let day)? = members.removeValue(forKey: dayField) {
-            date = .day(LocalDate(daysSinceEpoch: Int(day)))
-        } else if case .number(let instant)? = members.removeValue(forKey: instantField) {
+            guard let whole = Int(exactly: day), SyncSchema.dayRange.contains(whole) else { return nil }
+            date = .day(LocalDate(daysSinceEpoch: whole))
+        } else if case .number(let instant)? = members.removeValue(forKey: instantField), instant.isFinite {
             date = .instant(Date(unixSeconds: instant))
         } else {
             return nil

@@ -63,9 +63,10 @@ public struct SyncReplica: Sendable, Equatable {
                 if let value = entry.value { members[field] = value }
             }
             guard !members.isEmpty else { return nil }
-            // Every set field the kind has is there, empty when no element was ever added: a record's
-            // decoding may need it.
-            for (field, shape) in shapes where sets[field] == nil {
+            // Every array set field the kind has is there, empty when no element was ever added: a
+            // record's decoding may need it. A day set is left out: its record reads an older form
+            // when it is not there (a habit's `completions`), which an empty one would hide.
+            for (field, shape) in shapes where sets[field] == nil && shape == .array {
                 members[field] = SyncSchema.value(of: [], shape: shape)
             }
             for (field, elements) in sets {

@@ -32,6 +32,10 @@ public struct SyncSchema: Sendable, Equatable {
         "wins/moment": ["photos": .array, "tags": .array],
     ])
 
+    /// The days a day set's element may be, in days since 1970: from the year 1 to 9999. A segment
+    /// sealed with the key but holding a day outside is not trusted with memory for it.
+    public static let dayRange = -719_162...2_932_896
+
     /// The set fields of a record's kind, with their shapes.
     public func setFields(of record: SyncRecordKey) -> [String: SetShape] {
         sets["\(record.plugin)/\(record.kind)"] ?? [:]
@@ -59,8 +63,10 @@ public struct SyncSchema: Sendable, Equatable {
             return .array(elements)
         case .daySet:
             let days = elements.compactMap { element -> LocalDate? in
-                guard case .number(let day) = element, day == day.rounded() else { return nil }
-                return LocalDate(daysSinceEpoch: Int(day))
+                guard case .number(let day) = element, let whole = Int(exactly: day), dayRange.contains(whole) else {
+                    return nil
+                }
+                return LocalDate(daysSinceEpoch: whole)
             }
             return (try? JSONValue(encodingValue: DaySet(days))) ?? .null
         }

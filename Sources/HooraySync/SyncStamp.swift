@@ -97,8 +97,11 @@ public struct HybridClock: Sendable, Equatable {
     public mutating func stamp(wall: Int64) -> SyncStamp {
         if wall > latest.wall {
             latest = SyncStamp(wall: wall, counter: 0, device: device)
+        } else if latest.counter == .max {
+            // Four billion changes in one millisecond: the next one is a millisecond later.
+            latest = SyncStamp(wall: latest.wall + 1, counter: 0, device: device)
         } else {
-            latest = SyncStamp(wall: latest.wall, counter: latest.counter &+ 1, device: device)
+            latest = SyncStamp(wall: latest.wall, counter: latest.counter + 1, device: device)
         }
         return latest
     }

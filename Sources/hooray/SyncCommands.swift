@@ -27,8 +27,9 @@ struct SyncSetup: AsyncParsableCommand {
         discussion: """
             On the first computer this makes the key and prints the pairing phrase; on each other \
             computer, give the phrase with --phrase once the folder is there. Writes [sync] folder \
-            in your hooray.toml. Exits 64 for a wrong or mistyped phrase, 69 when hoorayd is not \
-            running, 1 when the folder is not there or belongs to other computers.
+            in your hooray.toml. Exits 64 for a wrong or mistyped phrase, or none where one is needed \
+            (another computer set the folder up), 69 when hoorayd is not running, 1 when the folder \
+            is not there.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -81,7 +82,7 @@ struct SyncStatusCommand: AsyncParsableCommand, OffersJSON {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "How sync is doing: the folder, the other computers, what waits, and what went wrong.",
-        discussion: "Exits 69 when hoorayd is not running.")
+        discussion: "Exits 69 when hoorayd is not running, 75 when it is too busy to answer.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -93,12 +94,9 @@ struct SyncStatusCommand: AsyncParsableCommand, OffersJSON {
 
     func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
-        guard let response = try? session.send(.syncStatus(phrase: phrase)) else {
-            warn(
-                "hooray sync status: hoorayd is not running or did not answer; start it (systemctl --user start hooray)."
-            )
-            throw ExitCode(ExitStatus.unavailable.rawValue)
-        }
+        let response = try session.answer(
+            .syncStatus(phrase: phrase), for: "hooray sync status",
+            notRunning: "hoorayd is not running; start it (systemctl --user start hooray).")
         guard response.ok, let status = response.sync else {
             warn("hooray sync status: \(response.message ?? "hoorayd did not say")")
             throw ExitCode(ExitStatus.failed.rawValue)

@@ -130,6 +130,32 @@ func days(_ value: JSONValue?) throws -> [Int] {
         #expect(changes.allSatisfy { !replica.apply($0) })
     }
 
+    @Test func aClockAtItsLastCountGoesOnAMillisecondLater() {
+        var clock = HybridClock(device: laptop, after: SyncStamp(wall: 5, counter: .max, device: laptop))
+        let next = clock.stamp(wall: 5)
+        #expect(next.wall == 6 && next.counter == 0)
+    }
+
+    @Test func aDayOutsideTheCalendarIsLeftOut() throws {
+        let value = SyncSchema.value(of: [.number(1e300), .number(1.5), .number(20_758)], shape: .daySet)
+        #expect(try days(.object(["done": value])) == [20_758])
+    }
+
+    /// A habit kept before days were a bitmap has `completions`; its merge adds no empty `done` that
+    /// would hide them.
+    @Test func aHabitOfTheOlderFormKeepsItsDays() {
+        var replica = SyncReplica()
+        var clock = HybridClock(device: laptop)
+        let old = JSONValue.object(["name": .string("Read"), "completions": .array([.number(20_758)])])
+        for change in SyncDiff.changes(from: nil, to: old, record: habitKey, clock: &clock, wall: 1) {
+            replica.apply(change)
+        }
+        let merged = replica.value(of: habitKey)
+        #expect(merged?["done"] == nil)
+        #expect(merged?["completions"] == .array([.number(20_758)]))
+        #expect(merged?["resets"] == .array([]))
+    }
+
     @Test func aMomentWithoutPhotosStillHasItsSetFields() {
         var replica = SyncReplica()
         var clock = HybridClock(device: laptop)
