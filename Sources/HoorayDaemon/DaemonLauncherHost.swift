@@ -14,7 +14,7 @@ struct DaemonLauncherHost: TrayHost {
     /// Where the commands are given: the user's time zone and data folder.
     let environment: @Sendable () -> CommandEnvironment
 
-    func habits() async -> [LauncherHabit]? {
+    func checklist() async -> [LauncherHabit]? {
         let list = Launcher.habitList
         let invocation = CommandInvocation(command: list.name, json: true, environment: environment())
         let response = await handle(.command(plugin: list.plugin, invocation: invocation))

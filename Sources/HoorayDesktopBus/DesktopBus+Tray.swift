@@ -220,7 +220,7 @@ extension DesktopBus {
 
     /// The menu for what hoorayd knows now.
     func makeMenu() async -> TrayMenu {
-        async let habits = host.habits()
+        async let habits = host.checklist()
         let known = lock.withLock { tray.bar }
         let bar = known != nil ? known : await host.bar()
         let installed = await appInstalled()

@@ -4,8 +4,8 @@ import HoorayClient
 /// Where a launcher's offers are read from and carried out: `hoorayd` itself for GNOME Shell and
 /// KRunner, the `hooray` program for `hooray menu`.
 public protocol LauncherHost: Sendable {
-    /// The habits as `hooray habit list --json` lists them; `nil` when they cannot be had.
-    func habits() async -> [LauncherHabit]?
+    /// The checklist of things done daily, as ``Launcher/habitList`` lists it; `nil` when it cannot be had.
+    func checklist() async -> [LauncherHabit]?
     /// What the status bar shows; `nil` when `hoorayd` cannot be asked.
     func bar() async -> BarSnapshot?
     /// Runs the command of `action` (``LauncherAction/command``) as `hooray` would.
@@ -29,7 +29,7 @@ extension Launcher {
     public static func offers(for query: String, from host: some LauncherHost) async -> [LauncherResult] {
         let intent = intent(of: query)
         let needs = needs(intent)
-        let habits = needs.habits ? await host.habits() ?? [] : []
+        let habits = needs.habits ? await host.checklist() ?? [] : []
         let bar = needs.bar ? await host.bar() : nil
         return results(for: query, habits: habits, bar: bar)
     }

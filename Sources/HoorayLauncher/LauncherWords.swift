@@ -17,6 +17,14 @@ extension Launcher {
         Type "win" and what you did to log a win, "habit" and a word of its name to mark a habit done \
         today, or pick one of today's habits from the list.
         """
+    /// Words that show what a launcher does with them, for a command's help.
+    public static let example = "win took a walk"
+
+    /// Whether the words typed ask to log a win and have no words for it yet.
+    public static func wantsWinWords(_ typed: String) -> Bool {
+        intent(of: typed) == .win("")
+    }
+
     /// What a menu says before anything is typed.
     public static let startHint = "Type “win” and what you did, or pick a habit done today"
     /// What a menu says for "win" without words.

@@ -19,7 +19,7 @@ struct Menu: AsyncParsableCommand {
             (without --launcher: $HOORAY_MENU, else the first of rofi, wofi, fuzzel, bemenu and dmenu \
             that is installed).
             With words and neither: does what a launcher would do with them, such as \
-            hooray menu win took a walk.
+            hooray menu \(Launcher.example).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -77,7 +77,7 @@ struct Menu: AsyncParsableCommand {
             } else if doable.count > 1 {
                 message = "Which one?"
                 offered = doable
-            } else if Launcher.intent(of: typed) == .win("") {
+            } else if Launcher.wantsWinWords(typed) {
                 message = Launcher.winHint
             } else if !doable.isEmpty || Launcher.intent(of: typed) == .today {
                 message = Launcher.pickHint
@@ -241,7 +241,7 @@ struct Menu: AsyncParsableCommand {
 struct MenuHost: LauncherHost {
     let configFile: String?
 
-    func habits() async -> [LauncherHabit]? {
+    func checklist() async -> [LauncherHabit]? {
         let ran = hooray(Launcher.habitList.arguments)
         guard ran.status == 0 else { return nil }
         return try? JSONDecoder().decode([LauncherHabit].self, from: Data(ran.output.utf8))

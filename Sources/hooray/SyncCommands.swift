@@ -11,7 +11,7 @@ import HoorayKit
 struct SyncGroup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Keep your wins and streaks in step on every computer you use, through a folder.",
+        abstract: "Keep what you log in step on every computer you use, through a folder.",
         discussion: """
             Syncthing, Nextcloud, Dropbox or a USB stick keeps the folder in step; Hooray writes only \
             sealed files of its own there, which only your computers can read. See docs/sync.md.

@@ -11,7 +11,7 @@ import HoorayKit
 /// A question with a one-key menu (``CommandSpec/Option/menu``), asked when its value was left out.
 ///
 /// With standard input and output both terminals, one key answers without Enter. With only standard
-/// input a terminal (`hooray reject > out.txt`), the question goes to standard error and a line
+/// input a terminal (`hooray COMMAND > out.txt`), the question goes to standard error and a line
 /// answers: a key or a value.
 struct MenuQuestion {
     /// The question, such as `Which one?`.

@@ -100,7 +100,7 @@ import Testing
 
         init(answer: LauncherOutcome = .done) { self.answer = answer }
 
-        func habits() async -> [LauncherHabit]? {
+        func checklist() async -> [LauncherHabit]? {
             lock.withLock { habitsRead += 1 }
             return LauncherTests.habits
         }
