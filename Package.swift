@@ -390,8 +390,11 @@ let package = Package(
         .testTarget(name: "HoorayCalendarTests", dependencies: ["HoorayCalendar"]),
         .testTarget(name: "HoorayLauncherTests", dependencies: ["HoorayLauncher", "HoorayClient"]),
         .testTarget(
-            name: "HooraySyncTests", dependencies: ["HooraySync", "HooraySyncFolder", "HoorayCalendar", "HoorayClient"]),
-        .testTarget(name: "HooraySchedulingTests", dependencies: ["HoorayCalendar", "HoorayScheduling", "HoorayKit"]),
+            name: "HooraySyncTests",
+            dependencies: ["HoorayTesting", "HooraySync", "HooraySyncFolder", "HoorayCalendar", "HoorayClient"]),
+        .testTarget(
+            name: "HooraySchedulingTests",
+            dependencies: ["HoorayTesting", "HoorayCalendar", "HoorayScheduling", "HoorayKit"]),
         .testTarget(name: "HoorayThreadsTests", dependencies: ["HoorayThreads"]),
         .testTarget(
             name: "HoorayCelebrationsTests", dependencies: ["HoorayKit", "HoorayKitTesting"]),
@@ -432,13 +435,18 @@ let package = Package(
         .testTarget(name: "HoorayCommandsTests", dependencies: ["HoorayCommandLine", "HoorayCommands", "HoorayKit"]),
         .testTarget(
             name: "HoorayTransferTests",
-            dependencies: ["HoorayCalendar", "HoorayTransfer", "HoorayKit", "HoorayStorage", "WinsPlugin"]),
+            dependencies: [
+                "HoorayTesting",
+                "HoorayCalendar", "HoorayTransfer", "HoorayKit", "HoorayStorage", "HooraySync", "HoorayClient",
+                "WinsPlugin",
+            ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["HoorayCalendar", "HoorayText", "HooraySystemTesting", "HoorayKit", "HoorayTesting"]),
         .testTarget(
             name: "HoorayAITests",
             dependencies: [
+                "HoorayTesting",
                 "HoorayAI", "HoorayKit", "HoorayConfig", "HoorayKeyring", "HooraySystemTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -269,8 +269,8 @@ public enum Daemon {
                 return ControlResponse(ok: true)
             case .pause(let until):
                 return await engine.pauseAnswer(until: until)
-            case .syncSetup(let folder, let phrase):
-                return await sync.setup(folder: folder, phrase: phrase) { written in
+            case .syncSetup(let folder, let phrase, let newDevice):
+                return await sync.setup(folder: folder, phrase: phrase, newDevice: newDevice) { written in
                     await SettingsRequests.set("sync.folder", to: SyncRunner.tomlString(written), state: state) {
                         await reloadNow(engine: engine, state: state, logLevel: logLevel, logger: logger)
                     }

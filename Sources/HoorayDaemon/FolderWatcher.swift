@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import HoorayThreads
 
@@ -5,32 +6,31 @@ import HoorayThreads
 /// (Syncthing, and Hooray itself, write under a temporary name), written and closed, or a folder
 /// made calls `changed`, on a thread of its own. Nothing polls.
 final class FolderWatcher: @unchecked Sendable {
-    // @unchecked: `descriptor` and `stopPipe` are set once; the watch list is only touched on the
+    // @unchecked: `descriptor` and `stopper` are set once; the watch list is only touched on the
     // watching thread.
     private let path: String
     private let changed: @Sendable () -> Void
     private let descriptor: Int32
-    private let stopPipe: (read: Int32, write: Int32)
+    /// An eventfd that `stop()` rings (made close-on-exec at once: plugins are started meanwhile).
+    private let stopper: Int32
 
     /// Starts watching `path`; `nil` when inotify cannot be had (the caller then reads after its own
     /// changes only).
     init?(path: String, changed: @escaping @Sendable () -> Void) {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else {
+        let stopper = eventfd(0, Int32(EFD_CLOEXEC))
+        guard stopper >= 0 else {
             close(descriptor)
             return nil
         }
         self.path = path
         self.changed = changed
         self.descriptor = descriptor
-        stopPipe = (ends[0], ends[1])
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        self.stopper = stopper
         guard watchAll() else {
             close(descriptor)
-            close(ends[0])
-            close(ends[1])
+            close(stopper)
             return nil
         }
         let thread = Thread { [self] in
@@ -43,8 +43,7 @@ final class FolderWatcher: @unchecked Sendable {
 
     /// Stops watching; the thread ends soon after.
     func stop() {
-        var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
+        eventfd_write(stopper, 1)
     }
 
     /// The events that say a segment may have arrived.
@@ -64,17 +63,19 @@ final class FolderWatcher: @unchecked Sendable {
         return true
     }
 
+    // Closed here, not as the thread ends: `stop()` may come after the thread ended on its own, and
+    // must not write to a number the process gave to another file since.
+    deinit {
+        close(descriptor)
+        close(stopper)
+    }
+
     private func loop() {
-        defer {
-            close(descriptor)
-            close(stopPipe.read)
-            close(stopPipe.write)
-        }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             var watched = [
                 pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopper, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&watched, 2, -1)
             if ready < 0 {
@@ -84,6 +85,7 @@ final class FolderWatcher: @unchecked Sendable {
             if watched[1].revents != 0 { return }
             guard watched[0].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count > 0 else { return }
             // A computer's new folder is watched too; a watch added twice is the same watch.
             watchAll()

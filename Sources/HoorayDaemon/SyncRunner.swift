@@ -17,6 +17,8 @@ actor SyncRunner {
     let credentials: SyncCredentials
     let logger: Logger
     private var folder: SyncFolder?
+    /// The folder the configuration names, in use or not (gone, or of another key).
+    private var wanted: String?
     private var key: SyncKey?
     private var device: SyncDeviceID?
     private var watcher: FolderWatcher?
@@ -24,6 +26,11 @@ actor SyncRunner {
     private var lastSent: Date?
     private var lastReceived: Date?
     private var retry: Task<Void, Never>?
+    /// Counts the calls of `configure`: one that a later call overtook while it waited gives way.
+    private var generation = 0
+    /// The segments refused since the key was last set (another key's, or no segment), by path:
+    /// said once, tried again only when the key changes or hoorayd starts again.
+    private var refused: Set<String> = []
     private nonisolated let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     /// The most problems kept for `hooray sync status`.
@@ -61,21 +68,31 @@ actor SyncRunner {
 
     /// Uses `path` as the sync folder (`nil`: sync off), with the key and device id kept here.
     func configure(folder path: String?) async {
+        generation += 1
+        let mine = generation
         watcher?.stop()
         watcher = nil
         retry?.cancel()
-        guard let path else {
-            folder = nil
-            return
-        }
-        folder = SyncFolder(path: path)
-        key = credentials.load()
-        device = try? await database.syncDevice()
-        if key == nil || device == nil {
+        folder = nil
+        wanted = path
+        guard let path else { return }
+        let key = credentials.load()
+        let device = try? await database.syncDevice()
+        guard mine == generation else { return }
+        guard let key, let device else {
             note("sync is set in the configuration but not set up on this computer: run `hooray sync setup \(path)`")
-            folder = nil
             return
         }
+        let chosen = SyncFolder(path: path)
+        do throws(SyncFolder.Problem) {
+            try chosen.claim(for: key)
+        } catch {
+            note(error.description)
+            if case .missing = error { retryWhileMissing() }
+            return
+        }
+        if self.key?.check != key.check { refused = [] }
+        (folder, self.key, self.device) = (chosen, key, device)
         watcher = FolderWatcher(path: path) { [weak self] in self?.poke() }
         if watcher == nil { logger.warning("cannot watch \(path) for changes; it is read after each change here") }
         logger.info("syncing through \(path)")
@@ -102,9 +119,14 @@ actor SyncRunner {
             let previous = try await database.syncMetaValue("sequence").flatMap {
                 Int(String(decoding: $0, as: UTF8.self))
             }
-            let sequence = (previous ?? 0) + 1
+            // The folder's number counts too: hoorayd may have stopped after it wrote a segment and
+            // before it noted it, and a number is never used twice.
+            let sequence = max(previous ?? 0, folder.highestSequence(of: device)) + 1
             try folder.add(SyncSegment(device: device, sequence: sequence, changes: unsent.map(\.change)), key: key)
             try await database.setSyncMetaValue(Data(String(sequence).utf8), for: "sequence")
+            var read = await readSegments()
+            read[device, default: []].insert(sequence)
+            await keep(read)
             try await database.forgetSentSyncChanges(through: last.position)
             lastSent = Date()
             logger.info("wrote segment \(sequence): \(unsent.count) change(s)")
@@ -124,7 +146,7 @@ actor SyncRunner {
         var read = await readSegments()
         let found: [SyncFolder.Found]
         do {
-            let listing = try folder.unread(me: device, read: read)
+            let listing = try folder.unread(read: read)
             found = listing.found
             for skipped in listing.skipped { note("\(skipped.name): \(skipped.reason)") }
         } catch {
@@ -132,23 +154,25 @@ actor SyncRunner {
             retryWhileMissing()
             return
         }
-        var folded = 0
-        for segment in found {
-            guard let data = FileManager.default.contents(atPath: segment.path) else { continue }
+        var folded: Set<SyncRecordKey> = []
+        for segment in found where !refused.contains(segment.path) {
             do {
                 let opened = try SyncSegment.open(
-                    Array(data), with: key, device: segment.device, sequence: segment.sequence)
-                folded += try await database.applySyncChanges(opened.changes).count
+                    try folder.contents(of: segment), with: key, device: segment.device, sequence: segment.sequence)
+                folded.formUnion(try await database.applySyncChanges(opened.changes))
                 read[segment.device, default: []].insert(segment.sequence)
-                lastReceived = Date()
+                if segment.device != device { lastReceived = Date() }
             } catch let problem as SyncSegment.Problem {
                 switch problem {
-                case .cutShort, .newerFormat:
-                    // Read again later: still arriving, or for a newer Hooray.
-                    if case .newerFormat = problem { note("\(segment.path): \(problem)") }
-                default:
+                case .cutShort:
+                    break  // Still arriving: read again when it changes.
+                case .newerFormat:
                     note("\(segment.path): \(problem)")
-                    read[segment.device, default: []].insert(segment.sequence)
+                default:
+                    // Not marked read: another key's segment may be this folder's once the right
+                    // phrase is given, and a planted file must not hide the real one's number.
+                    note("\(segment.path): \(problem)")
+                    refused.insert(segment.path)
                 }
             } catch {
                 note("\(segment.path) was not folded in: \(error)")
@@ -156,10 +180,9 @@ actor SyncRunner {
         }
         guard !found.isEmpty else { return }
         await keep(read)
-        if folded > 0 {
-            logger.info("folded in \(found.count) segment(s) from the other computers: \(folded) record(s) changed")
-            await engine.reloadRules()
-            engine.changes.publish()
+        if !folded.isEmpty {
+            logger.info("folded in \(found.count) segment(s): \(folded.count) record(s) changed")
+            await engine.recordsChangedElsewhere(plugins: Set(folded.map(\.plugin)))
         }
     }
 
@@ -192,9 +215,9 @@ actor SyncRunner {
 
     private func folderMayBeBack() async {
         retry = nil
-        guard let folder else { return }
-        if FileManager.default.fileExists(atPath: folder.path) {
-            await configure(folder: folder.path)
+        guard let wanted else { return }
+        if FileManager.default.fileExists(atPath: wanted) {
+            await configure(folder: wanted)
         } else {
             retryWhileMissing()
         }
@@ -229,9 +252,14 @@ actor SyncRunner {
 
     /// Sets sync up through `path`: a new key for the first computer, the phrase's for the others.
     ///
+    /// Everything logged here is sent again when the key is new to this computer (a folder of other
+    /// computers), or with `newDevice`, under a new device id (a computer copied from another, whose
+    /// id the other uses too).
+    ///
     /// - Parameter configure: Writes `[sync] folder` in the user's configuration and reloads.
     func setup(
-        folder path: String, phrase: String?, configure write: @Sendable (String) async -> ControlResponse
+        folder path: String, phrase: String?, newDevice: Bool = false,
+        configure write: @Sendable (String) async -> ControlResponse
     ) async -> ControlResponse {
         var isFolder: ObjCBool = false
         guard path.hasPrefix("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
@@ -276,9 +304,17 @@ actor SyncRunner {
         }
         let kept: String
         do {
+            let previous = credentials.load()
             kept = try credentials.store(key)
-            if try await database.syncDevice() == nil {
-                let recorded = try await database.startSyncRecording(device: .random())
+            let device = try await database.syncDevice()
+            if previous?.check != key.check {
+                // Another folder's segments: none of them is read yet here.
+                try await database.setSyncMetaValue(Data("{}".utf8), for: "read")
+                refused = []
+            }
+            if device == nil || newDevice || previous?.check != key.check {
+                let recorded = try await database.startSyncRecording(
+                    device: newDevice ? .random() : device ?? .random())
                 logger.info("sync set up: \(recorded) change(s) of what was logged before are recorded")
             }
         } catch {

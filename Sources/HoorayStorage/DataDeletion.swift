@@ -21,8 +21,11 @@ extension HoorayDatabase {
                 db,
                 sql: "SELECT plugin FROM pluginValue WHERE plugin != ? UNION SELECT plugin FROM record ORDER BY plugin",
                 arguments: [Self.pauseKey.plugin])
-            // With sync on, every record's deletion reaches the other computers too.
-            if try Self.syncDevice(in: db) != nil {
+            // With sync on, every record's deletion reaches the other computers too; the changes not
+            // sent yet go first, with the words they hold.
+            let synced = try Self.syncDevice(in: db) != nil
+            if synced {
+                try db.execute(sql: "DELETE FROM syncChange")
                 for row in try Row.fetchAll(db, sql: "SELECT plugin, key, value FROM pluginValue") {
                     let plugin: String = row["plugin"]
                     guard Self.syncsValue(plugin: plugin) else { continue }
@@ -42,7 +45,9 @@ extension HoorayDatabase {
                     DELETE FROM rule; DELETE FROM missed; DELETE FROM declaration;
                     DELETE FROM noticeShape;
                     """)
-            return DeletedData(notices: notices, plugins: plugins, occurrences: occurrences)
+            var deleted = DeletedData(notices: notices, plugins: plugins, occurrences: occurrences)
+            if synced { deleted.synced = true }
+            return deleted
         }
         do {
             try wipeFreedPages()

@@ -140,6 +140,7 @@ extension HoorayDatabase {
             state.apply(change.operation, stamp: change.stamp)
         }
         try save(state, of: key, in: db)
+        try writeMerged(state, of: key, in: db)
         try setMeta("clock", try encoder.encode(clock.latest), in: db)
         return changes.count
     }
@@ -223,43 +224,51 @@ extension HoorayDatabase {
             for key in changed.sorted() {
                 let state = states[key]!
                 try Self.save(state, of: key, in: db)
-                if key.kind == Self.valueKind {
-                    if let value = state.value(setFields: [:]).flatMap(Self.storedValue) {
-                        try db.execute(
-                            sql: """
-                                INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)
-                                ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value
-                                """,
-                            arguments: [key.plugin, key.id, value])
-                    } else {
-                        try db.execute(
-                            sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?",
-                            arguments: [key.plugin, key.id])
-                    }
-                    continue
-                }
-                let merged = state.value(setFields: SyncSchema.builtIn.setFields(of: key)).flatMap {
-                    Self.storedRecord(kind: key.kind, id: key.id, from: $0)
-                }
-                if let merged {
-                    let (day, instant) = Self.columns(of: merged.date)
-                    try db.execute(
-                        sql: """
-                            INSERT INTO record (plugin, kind, id, day, instant, value) VALUES (?, ?, ?, ?, ?, ?)
-                            ON CONFLICT (plugin, kind, id) DO UPDATE SET day = excluded.day,
-                                instant = excluded.instant, value = excluded.value
-                            """,
-                        arguments: [key.plugin, key.kind, key.id, day, instant, merged.data])
-                } else {
-                    try db.execute(
-                        sql: "DELETE FROM record WHERE plugin = ? AND kind = ? AND id = ?",
-                        arguments: [key.plugin, key.kind, key.id])
-                }
+                try Self.writeMerged(state, of: key, in: db)
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try Self.setMeta("clock", try encoder.encode(clock.latest), in: db)
             return changed.sorted()
+        }
+    }
+
+    /// Writes a record, or a plugin's stored value, as its merged state makes it, or deletes it.
+    ///
+    /// After a change made here too: every computer then holds the same bytes, whatever order the
+    /// plugin wrote a set's elements in or however a number was written. A record whose merged
+    /// state cannot be read back (a day outside the calendar) is left as it is unless it was deleted.
+    static func writeMerged(_ state: SyncReplica.Record, of key: SyncRecordKey, in db: Database) throws {
+        if key.kind == valueKind {
+            if let value = state.value(setFields: [:]).flatMap(storedValue) {
+                try db.execute(
+                    sql: """
+                        INSERT INTO pluginValue (plugin, key, value) VALUES (?, ?, ?)
+                        ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value
+                        """,
+                    arguments: [key.plugin, key.id, value])
+            } else if state.isDeleted {
+                try db.execute(
+                    sql: "DELETE FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [key.plugin, key.id])
+            }
+            return
+        }
+        let merged = state.value(setFields: SyncSchema.builtIn.setFields(of: key)).flatMap {
+            storedRecord(kind: key.kind, id: key.id, from: $0)
+        }
+        if let merged {
+            let (day, instant) = columns(of: merged.date)
+            try db.execute(
+                sql: """
+                    INSERT INTO record (plugin, kind, id, day, instant, value) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (plugin, kind, id) DO UPDATE SET day = excluded.day,
+                        instant = excluded.instant, value = excluded.value
+                    """,
+                arguments: [key.plugin, key.kind, key.id, day, instant, merged.data])
+        } else if state.isDeleted {
+            try db.execute(
+                sql: "DELETE FROM record WHERE plugin = ? AND kind = ? AND id = ?",
+                arguments: [key.plugin, key.kind, key.id])
         }
     }
 

@@ -54,6 +54,10 @@ public enum SyncOperation: Sendable, Hashable, Codable {
     /// An element leaves a set field, such as a day undone. For each element the latest of its
     /// adds and removes wins.
     case remove(field: String, element: JSONValue)
-    /// The record is deleted, for good: a deletion wins over every edit of the record, earlier or later.
+    /// The record is written where it was not there: what was set before no longer counts, and a
+    /// deletion earlier than this is undone. Its fields follow as `set`s and `add`s.
+    case create
+    /// The record is deleted: a deletion wins over every edit of the record, earlier or later, until
+    /// a later `create`.
     case delete
 }

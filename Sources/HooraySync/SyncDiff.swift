@@ -19,7 +19,7 @@ public enum SyncDiff {
         from old: JSONValue?, to new: JSONValue?, record: SyncRecordKey, schema: SyncSchema = .builtIn,
         clock: inout HybridClock, wall: Int64
     ) -> [SyncChange] {
-        var operations: [SyncOperation] = []
+        var operations: [SyncOperation] = old == nil ? [.create] : []
         guard let new else {
             return old == nil ? [] : [SyncChange(stamp: clock.stamp(wall: wall), record: record, operation: .delete)]
         }
@@ -33,6 +33,8 @@ public enum SyncDiff {
             if let shape = shapes[field], let added = elements(of: now, shape: shape),
                 let removed = elements(of: was, shape: shape)
             {
+                // That the field is there at all travels too: an empty day set is not no day set.
+                if was == nil { operations.append(.set(field: field, value: SyncSchema.value(of: [], shape: shape))) }
                 let had = Set(removed.map(\.canonicalText))
                 let has = Set(added.map(\.canonicalText))
                 operations += removed.filter { !has.contains($0.canonicalText) }.map {

@@ -7,7 +7,9 @@ import HoorayClient
 /// - A field holds the value of its latest `set`.
 /// - A set field holds each element whose latest `add` or `remove` is an add, listed in the order
 ///   of those adds.
-/// - A record with a `delete` is gone, whatever came before or after it.
+/// - A record is deleted by a `delete` later than its latest `create`, whatever edits came before or
+///   after it; a `create` later than the delete brings it back as that create wrote it, and what was
+///   set before that create counts no more.
 public struct SyncReplica: Sendable, Equatable {
     /// One record's merged state: what folding in its changes so far has made of it, kept so that
     /// the next change can be folded in (HoorayStorage keeps one per record while sync is on).
@@ -26,38 +28,80 @@ public struct SyncReplica: Sendable, Equatable {
         /// Each set field's elements by their canonical text: the latest stamp, whether it was an
         /// add, and the element.
         var sets: [String: [String: Element]] = [:]
-        /// When it was deleted; a deleted record stays deleted.
+        /// When it was last deleted.
         public internal(set) var deleted: SyncStamp?
+        /// When it was last created (written where it was not there).
+        public internal(set) var created: SyncStamp?
 
         /// A record no change has reached.
         public init() {}
+
+        /// Whether the record is deleted: a delete came after its latest create.
+        public var isDeleted: Bool {
+            guard let deleted else { return false }
+            return created.map { $0 < deleted } ?? true
+        }
+
+        /// The stamp before which nothing counts: the latest create or delete. What was set before it
+        /// belongs to a record deleted since, or written anew.
+        var cutoff: SyncStamp? {
+            switch (created, deleted) {
+            case (let created?, let deleted?): max(created, deleted)
+            case (let one?, nil), (nil, let one?): one
+            case (nil, nil): nil
+            }
+        }
 
         /// Folds in a change of this record.
         ///
         /// - Returns: Whether it changed (a change seen before, or beaten by a later one, changes nothing).
         @discardableResult
         public mutating func apply(_ operation: SyncOperation, stamp: SyncStamp) -> Bool {
-            let before = self
             switch operation {
             case .delete:
-                if deleted.map({ stamp < $0 }) ?? true { deleted = stamp }
+                guard deleted.map({ stamp > $0 }) ?? true else { return false }
+                deleted = stamp
+                forgetBefore(cutoff)
+                return true
+            case .create:
+                guard created.map({ stamp > $0 }) ?? true else { return false }
+                created = stamp
+                forgetBefore(cutoff)
+                return true
             case .set(let field, let value):
-                if fields[field].map({ stamp > $0.stamp }) ?? true { fields[field] = Field(stamp: stamp, value: value) }
+                guard cutoff.map({ stamp > $0 }) ?? true, fields[field].map({ stamp > $0.stamp }) ?? true else {
+                    return false
+                }
+                // JSON's null and no value are one: a segment's decoding cannot tell them apart.
+                fields[field] = Field(stamp: stamp, value: value == .null ? nil : value)
+                return true
             case .add(let field, let element), .remove(let field, let element):
                 let present = if case .add = operation { true } else { false }
                 let key = element.canonicalText
-                if sets[field, default: [:]][key].map({ stamp > $0.stamp }) ?? true {
-                    sets[field, default: [:]][key] = Element(stamp: stamp, present: present, element: element)
-                }
+                guard cutoff.map({ stamp > $0 }) ?? true,
+                    sets[field, default: [:]][key].map({ stamp > $0.stamp }) ?? true
+                else { return false }
+                sets[field, default: [:]][key] = Element(stamp: stamp, present: present, element: element)
+                return true
             }
-            return self != before
+        }
+
+        /// Forgets every value and element set before `cutoff`: a deleted record keeps no words of
+        /// the user's, only that it was deleted.
+        private mutating func forgetBefore(_ cutoff: SyncStamp?) {
+            guard let cutoff else { return }
+            fields = fields.filter { $0.value.stamp > cutoff }
+            sets = sets.compactMapValues { elements in
+                let kept = elements.filter { $0.value.stamp > cutoff }
+                return kept.isEmpty ? nil : kept
+            }
         }
 
         /// The record as JSON; `nil` when it is deleted or has no fields.
         ///
         /// - Parameter setFields: The set fields of its kind (``SyncSchema/setFields(of:)``).
         public func value(setFields shapes: [String: SyncSchema.SetShape]) -> JSONValue? {
-            guard deleted == nil else { return nil }
+            guard !isDeleted else { return nil }
             var members: [String: JSONValue] = [:]
             for (field, entry) in fields {
                 if let value = entry.value { members[field] = value }
@@ -77,7 +121,8 @@ public struct SyncReplica: Sendable, Equatable {
         }
 
         public static func == (lhs: Record, rhs: Record) -> Bool {
-            lhs.deleted == rhs.deleted && lhs.fields.mapValues(\.text) == rhs.fields.mapValues(\.text)
+            lhs.deleted == rhs.deleted && lhs.created == rhs.created
+                && lhs.fields.mapValues(\.text) == rhs.fields.mapValues(\.text)
                 && lhs.sets.mapValues { $0.mapValues { "\($0.stamp) \($0.present)" } }
                     == rhs.sets.mapValues { $0.mapValues { "\($0.stamp) \($0.present)" } }
         }
@@ -116,7 +161,7 @@ public struct SyncReplica: Sendable, Equatable {
 
     /// Whether the record was deleted.
     public func isDeleted(_ key: SyncRecordKey) -> Bool {
-        records[key]?.deleted != nil
+        records[key]?.isDeleted ?? false
     }
 }
 

@@ -52,7 +52,7 @@ public struct SyncFolder: Sendable {
                 "the sync folder was set up by a newer Hooray (format \(format)); update Hooray on this computer"
             case .io(let why): why
             case .sequenceTaken(let sequence):
-                "segment \(sequence) of this computer is in the folder already, not written here: another computer uses this computer's id; run `hooray sync setup` again on one of them to give it an id of its own"
+                "segment \(sequence) of this computer is in the folder already, not written here: another computer uses this computer's id (a copy of its disk?); run `hooray sync setup FOLDER --new-id` on one of them to give it an id of its own"
             }
         }
     }
@@ -147,14 +147,14 @@ public struct SyncFolder: Sendable {
         public var reason: String
     }
 
-    /// The segments of every computer but `me` that are not in `read`, in order, and what else is
-    /// in the folder that is not Hooray's.
+    /// The segments that are not in `read`, in order, and what else is in the folder that is not
+    /// Hooray's. This computer's own are among them: a database restored from a backup, or one
+    /// that stopped before it noted a segment it wrote, folds in what it wrote since.
     ///
     /// - Parameters:
-    ///   - me: This computer: its own folder holds nothing to read.
-    ///   - read: The segments read already, by computer.
+    ///   - read: The segments read (or written here) already, by computer.
     /// - Throws: ``Problem/missing(_:)`` when the folder is not there.
-    public func unread(me: SyncDeviceID, read: [SyncDeviceID: Set<Int>]) throws(Problem) -> (
+    public func unread(read: [SyncDeviceID: Set<Int>]) throws(Problem) -> (
         found: [Found], skipped: [Skipped]
     ) {
         let manager = FileManager.default
@@ -167,9 +167,10 @@ public struct SyncFolder: Sendable {
                 skipped.append(Skipped(name: entry, reason: Self.reason(forStrange: entry)))
                 continue
             }
-            guard device != me else { continue }
             let folder = path + "/" + entry
-            guard let files = try? manager.contentsOfDirectory(atPath: folder) else {
+            // A link is not followed: the folder holds what the transport brought, nothing else.
+            guard Self.isPlain(folder, folder: true), let files = try? manager.contentsOfDirectory(atPath: folder)
+            else {
                 skipped.append(Skipped(name: entry, reason: "not a folder Hooray can read"))
                 continue
             }
@@ -184,6 +185,47 @@ public struct SyncFolder: Sendable {
             }
         }
         return (found, skipped)
+    }
+
+    /// The highest number of `device`'s segments in the folder; 0 when it has none.
+    public func highestSequence(of device: SyncDeviceID) -> Int {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: path + "/" + device.rawValue)) ?? []
+        return files.compactMap(SyncSegment.sequence(ofFileName:)).max() ?? 0
+    }
+
+    /// A segment's bytes, read without following a link and refused when the file is larger than a
+    /// segment can be (a file planted to fill the memory).
+    public func contents(of found: Found) throws(SyncSegment.Problem) -> [UInt8] {
+        let descriptor = open(found.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .notASegment("it is a link") }
+            throw .cutShort
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw .notASegment("it is not a file")
+        }
+        // The header line comes before the sealed changes: a little more than their limit.
+        guard status.st_size <= SyncSegment.maxBytes + 4096 else {
+            throw .notASegment("over \(SyncSegment.maxBytes >> 20) MB")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// Whether `path` is a plain file or folder, not a link to one.
+    static func isPlain(_ path: String, folder: Bool) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == (folder ? S_IFDIR : S_IFREG)
     }
 
     /// Whether a name is one the transport keeps for itself (Syncthing's marker, versions and

@@ -74,6 +74,14 @@ struct DeleteMyData: AsyncParsableCommand {
         print(hadIdentity ? " and your anonymous id." : "; there was no anonymous id yet.")
         print("A new anonymous id is made the next time one is needed.")
         if reloaded { print("hoorayd carries on with your configured reminders.") }
+        if deleted.synced == true {
+            print(
+                """
+                Your other computers delete it too as the sync folder brings them this change. The folder \
+                still holds what was sent before, sealed with the sync key only your computers have; to be \
+                rid of that too, take `[sync] folder` out of each one's configuration and empty the folder.
+                """)
+        }
         if !deleted.wipedFromFiles {
             warn(
                 "The deleted text can no longer be read through Hooray, but the database stayed busy, so it may "

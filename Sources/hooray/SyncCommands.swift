@@ -26,7 +26,9 @@ struct SyncSetup: AsyncParsableCommand {
         abstract: "Sync through FOLDER: on the first computer, then on each other with its phrase.",
         discussion: """
             On the first computer this makes the key and prints the pairing phrase; on each other \
-            computer, give the phrase with --phrase once the folder is there. Writes [sync] folder \
+            computer, give the phrase once the folder is there: it is asked for on a terminal, or \
+            read from standard input with --phrase - (so that it stays out of your shell's history \
+            and the process list). Writes [sync] folder \
             in your hooray.toml. Exits 64 for a wrong or mistyped phrase, or none where one is needed \
             (another computer set the folder up), 69 when hoorayd is not running, 1 when the folder \
             is not there.
@@ -37,23 +39,50 @@ struct SyncSetup: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The folder, such as ~/Sync/hooray.", valueName: "folder"), completion: .directory)
     var folder: String
 
-    @Option(help: ArgumentHelp("The pairing phrase the first computer showed.", valueName: "phrase"))
+    @Option(
+        help: ArgumentHelp(
+            "The pairing phrase the first computer showed; - reads it from standard input.", valueName: "phrase"))
     var phrase: String?
+
+    @Flag(help: "Give this computer a new id: for a computer copied from another that syncs too.")
+    var newId = false
 
     func run() async throws {
         let path = Self.absolute(folder)
-        let response = try CLISession(configFile: GlobalArguments.current.config).answer(
-            .syncSetup(folder: path, phrase: phrase), for: "hooray sync setup",
-            notRunning: "hoorayd is not running; start it (systemctl --user start hooray), then run this again.")
+        let session = try CLISession(configFile: GlobalArguments.current.config)
+        var given = phrase
+        if phrase == "-" {
+            guard let line = readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+                warn("hooray sync setup: --phrase - reads the phrase from standard input, and none came")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            given = line
+        }
+        let notRunning = "hoorayd is not running; start it (systemctl --user start hooray), then run this again."
+        var response = try session.answer(
+            .syncSetup(folder: path, phrase: given, newDevice: newId), for: "hooray sync setup", notRunning: notRunning)
+        // The folder is another computer's: on a terminal, its phrase is asked for.
+        if !response.ok, given == nil, response.invalidValue == "--phrase", isatty(STDIN_FILENO) == 1 {
+            print("Another computer set sync up in \(Self.shown(path)).")
+            print("Its pairing phrase (`hooray sync status --phrase` shows it there): ", terminator: "")
+            if let typed = readLine(), !typed.trimmingCharacters(in: .whitespaces).isEmpty {
+                given = typed
+                response = try session.answer(
+                    .syncSetup(folder: path, phrase: typed, newDevice: newId), for: "hooray sync setup",
+                    notRunning: notRunning)
+            }
+        }
         guard response.ok else {
             warn("hooray sync setup: \(response.message ?? "sync was not set up")")
             throw ExitCode(response.invalidValue != nil ? ExitStatus.usage.rawValue : ExitStatus.failed.rawValue)
         }
         print("Sync is on through \(path).")
         if let message = response.message { print(message.prefix(1).uppercased() + message.dropFirst() + ".") }
-        if let phrase = response.syncPhrase, self.phrase == nil {
-            print("\nOn each of your other computers, once the folder is there, run:\n")
-            print("  hooray sync setup \(Self.shown(path)) --phrase \(phrase)\n")
+        if let shown = response.syncPhrase, given == nil {
+            print("\nOn each of your other computers, once the folder is there, run")
+            print("  hooray sync setup \(Self.shown(path))")
+            print("and type this pairing phrase when it asks for it:\n")
+            print("  Pairing phrase: \(shown)\n")
             print(
                 "Keep the phrase to yourself: it opens everything in the folder. `hooray sync status --phrase` shows it again."
             )

@@ -313,7 +313,9 @@ struct DesktopAppTests {
         await accessibility.stop()
         await display.stop()
         let context = Comment(
-            rawValue: "script: \(run.standardOutput)\(run.standardError)\napp (\(appStatus)): \(app.standardError)")
+            rawValue:
+                "script (\(run.status)): \(run.standardOutput)\(run.standardError)\napp (\(appStatus)): \(app.standardError)"
+        )
         let seen = try #require(try? JSONDecoder().decode(Seen.self, from: Data(run.standardOutput.utf8)), context)
         #expect(seen.error == nil, context)
         return (seen, context)

@@ -16,19 +16,29 @@ struct SyncTests {
 
     /// The pairing phrase in what `hooray sync setup` printed.
     static func phrase(in output: String) -> String? {
-        guard let range = output.range(of: "--phrase ") else { return nil }
+        guard let range = output.range(of: "Pairing phrase: ") else { return nil }
         return output[range.upperBound...].split(separator: "\n").first.map(String.init)
     }
 
-    @Test func aWinAndAHabitLoggedOnOneComputerAppearOnTheOther() async throws {
+    /// Noon on a Wednesday, when both computers' hoorayd start: a habit's evening reminder is still to come.
+    static let noon = "2026-11-25 12:00:00"
+
+    /// What `hooray export` prints on each computer.
+    static func exports(_ fixtures: [HoorayFixture]) async -> [String] {
+        var printed: [String] = []
+        for fixture in fixtures { printed.append((try? await fixture.hooray("export"))?.standardOutput ?? "") }
+        return printed
+    }
+
+    @Test func aWinAndAHabitLoggedOnOneComputerAppearOnTheOtherAndAThirdCatchesUp() async throws {
         let (folder, cleanUp) = try Self.sharedFolder()
         defer { cleanUp() }
         try await HoorayFixture.with { laptop in
             try await HoorayFixture.with { desktop in
                 _ = try await laptop.startServer()
                 _ = try await desktop.startServer()
-                let onLaptop = try await laptop.startDaemon()
-                let onDesktop = try await desktop.startDaemon()
+                let onLaptop = try await laptop.startDaemon(fakeTime: Self.noon)
+                let onDesktop = try await desktop.startDaemon(fakeTime: Self.noon)
                 let logged = try await laptop.hooray("win", "Logged before sync")
                 #expect(logged.status == .exited(0), "\(logged.standardError)")
 
@@ -48,8 +58,11 @@ struct SyncTests {
                 #expect(without.status == .exited(64))
                 #expect(without.standardError.contains("--phrase"), "\(without.standardError)")
 
-                let second = try await desktop.hooray("sync", "setup", folder, "--phrase", phrase.lowercased())
+                // Given on standard input, lowercase: the phrase stays out of the process list.
+                let second = try await desktop.hooray(
+                    arguments: ["sync", "setup", folder, "--phrase", "-"], input: phrase.lowercased() + "\n")
                 #expect(second.status == .exited(0), "\(second.standardError)\(onDesktop.standardError)")
+                #expect(!second.standardOutput.contains("Pairing phrase"), "\(second.standardOutput)")
 
                 // What was logged before sync, and a win logged now, reach the desktop.
                 let now = try await laptop.hooray("win", "Took a walk")
@@ -60,11 +73,13 @@ struct SyncTests {
                 }
                 #expect(Set(arrived ?? []) == ["Logged before sync", "Took a walk"], "\(onDesktop.standardError)")
 
-                // A habit made on the desktop and ticked on the laptop is done on both.
-                let added = try await desktop.hooray("habit", "add", "Read 10 pages")
+                // A habit made on the desktop, with its evening reminder, is reminded on the laptop too.
+                let added = try await desktop.hooray("habit", "add", "Read 10 pages", "--remind", "20:00")
                 #expect(added.status == .exited(0), "\(added.standardError)")
+                #expect(try await desktop.nextEntries().contains { $0.title == "Read 10 pages" })
                 let known = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
-                    (try? await laptop.habitStates().first?.today) == "due" ? true : nil
+                    let planned = (try? await laptop.nextEntries())?.contains { $0.title == "Read 10 pages" } == true
+                    return (try? await laptop.habitStates().first?.today) == "due" && planned ? true : nil
                 }
                 #expect(known == true, "\(onLaptop.standardError)")
                 let ticked = try await laptop.hooray("habit", "done", "Read 10 pages")
@@ -73,6 +88,31 @@ struct SyncTests {
                     (try? await desktop.habitStates().first?.today) == "done" ? true : nil
                 }
                 #expect(done == true, "\(onDesktop.standardError)")
+                // Done on the laptop: the desktop's reminder for it this evening is not to come.
+                let held = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
+                    (try? await desktop.nextEntries())?.contains { $0.title == "Read 10 pages" } == false ? true : nil
+                }
+                let stillListed = (try? await desktop.nextEntries().map(\.title)) ?? []
+                #expect(held == true, "\(stillListed)")
+
+                // A third computer joins late with the phrase and reaches the same data; the
+                // others receive what it had.
+                try await HoorayFixture.with { late in
+                    _ = try await late.startServer()
+                    let onLate = try await late.startDaemon(fakeTime: Self.noon)
+                    #expect(try await late.hooray("win", "Logged on the third").status == .exited(0))
+                    let joined = try await late.hooray(
+                        arguments: ["sync", "setup", folder, "--phrase", "-"], input: phrase + "\n")
+                    #expect(joined.status == .exited(0), "\(joined.standardError)\(onLate.standardError)")
+                    let same = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
+                        let printed = await Self.exports([laptop, desktop, late])
+                        return Set(printed).count == 1 && printed[0].contains("Logged on the third") ? true : nil
+                    }
+                    #expect(same == true, "\(onLate.standardError)")
+                    let lateHabit = try? await late.habitStates().first?.today
+                    #expect(lateHabit == "done")
+                    await onLate.stop()
+                }
 
                 let status = try await desktop.hooray("sync", "status", "--json")
                 #expect(status.status == .exited(0))

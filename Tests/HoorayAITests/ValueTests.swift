@@ -2,6 +2,7 @@ import Foundation
 import HoorayAI
 import HoorayConfig
 import HoorayKit
+import HoorayTesting
 import Testing
 
 @Suite("Configuration")
@@ -145,7 +146,7 @@ struct APIKeyShapeTests {
 @Suite("Retry timing")
 struct RetryDelayTests {
     @Test func delaysStayWithinTheUpperHalfOfTheirCeiling() {
-        var random = SeededGenerator(state: 7)
+        var random = SeededRandomNumberGenerator(seed: 7)
         for attempt in 1...12 {
             for _ in 0..<50 {
                 let delay = retryDelay(attempt: attempt, base: .seconds(30), cap: .seconds(3600), random: &random)
@@ -157,7 +158,7 @@ struct RetryDelayTests {
 
     @Test func delaysGrowUntilTheCap() {
         for seed in UInt64(0)..<20 {
-            var random = SeededGenerator(state: seed)
+            var random = SeededRandomNumberGenerator(seed: seed)
             let delays = (1...10).map {
                 retryDelay(attempt: $0, base: .seconds(10), cap: .seconds(600), random: &random)
             }
@@ -172,7 +173,7 @@ struct RetryDelayTests {
 
     @Test(arguments: [-3, 0, 1, 63, 64, 1000, Int.max])
     func anyAttemptNumberGivesABoundedDelay(attempt: Int) {
-        var random = SeededGenerator(state: 1)
+        var random = SeededRandomNumberGenerator(seed: 1)
 
         let delay = retryDelay(attempt: attempt, base: .milliseconds(500), cap: .seconds(120), random: &random)
 

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayKit
 import HoorayScheduling
+import HoorayTesting
 import Testing
 
 @Suite("Scheduler state machine")
@@ -120,7 +121,7 @@ struct SchedulerStateTests {
 
     @Test("100,000 rules with many changes agree with a plain dictionary")
     func manyRulesMatchModel() {
-        var generator = SplitMix64(seed: 2026)
+        var generator = SeededRandomNumberGenerator(seed: 2026)
         var state = SchedulerState()
         var model: [RuleKey: Date] = [:]
         let keys = (0..<100_000).map { RuleKey(plugin: "load", reminder: "r\($0)") }
@@ -166,7 +167,7 @@ struct SchedulerStateTests {
 
     @Test("Rules declared at once and then changed one by one agree with a plain dictionary")
     func rulesDeclaredAtOnceMatchModel() {
-        var generator = SplitMix64(seed: 32)
+        var generator = SeededRandomNumberGenerator(seed: 32)
         let keys = (0..<20_000).map { RuleKey(plugin: $0 % 3 == 0 ? "habits" : "reminders", reminder: "r\($0)") }
         func randomDue() -> Date { now.addingTimeInterval(TimeInterval(generator.next() % 200_000) - 100_000) }
         var model = Dictionary(uniqueKeysWithValues: keys.map { ($0, randomDue()) })
@@ -189,7 +190,7 @@ struct SchedulerStateTests {
 
     @Test("A plugin's rules planned aside (a plan made on another thread) fire as if replaced in place")
     func rulesPlannedAsideMatchReplacedInPlace() {
-        var generator = SplitMix64(seed: 34)
+        var generator = SeededRandomNumberGenerator(seed: 34)
         let keys = (0..<12_000).map { RuleKey(plugin: $0 % 4 == 0 ? "habits" : "reminders", reminder: "r\($0)") }
         func randomDue() -> Date { now.addingTimeInterval(TimeInterval(generator.next() % 200_000) - 100_000) }
         let first = keys.map { (key: $0, nextDue: Optional(randomDue())) }
@@ -224,7 +225,7 @@ struct SchedulerStateTests {
     @Test(
         "After a reload that keeps one plugin's rules, the others are planned as read and the plan is as if built anew")
     func reloadingAllButKeptPluginsMatchesModel() {
-        var generator = SplitMix64(seed: 33)
+        var generator = SeededRandomNumberGenerator(seed: 33)
         let plugins = ["reminders", "habits", "water", "gone"]
         let keys = (0..<6_000).map { RuleKey(plugin: plugins[$0 % 4], reminder: "r\($0)") }
         func randomDue() -> Date { now.addingTimeInterval(TimeInterval(generator.next() % 200_000) - 100_000) }
@@ -253,26 +254,11 @@ struct SchedulerStateTests {
     }
 }
 
-/// A small deterministic random number generator, so the load test is the same on every run.
-struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension SchedulerStateTests {
     /// Random moves (within `spread` seconds of now) and removals, made to the state and the model alike.
     func churn(
         _ state: inout SchedulerState, _ model: inout [RuleKey: Date], keys: [RuleKey], times: Int,
-        generator: inout SplitMix64, spread: UInt64
+        generator: inout SeededRandomNumberGenerator, spread: UInt64
     ) {
         for _ in 0..<times {
             let key = keys[Int(generator.next() % UInt64(keys.count))]

@@ -39,6 +39,21 @@ import Testing
         if let last = unsent.last { try await from.forgetSentSyncChanges(through: last.position) }
     }
 
+    /// Two databases with sync on, as the laptop and the desktop; and what removes them.
+    static func twoComputers() async throws -> (HoorayDatabase, HoorayDatabase, () -> Void) {
+        let (laptop, laptopDirectory) = try temporaryDatabase()
+        let (desktop, desktopDirectory) = try temporaryDatabase()
+        try await laptop.startSyncRecording(device: Self.laptop)
+        try await desktop.startSyncRecording(device: Self.desktop)
+        return (
+            laptop, desktop,
+            {
+                try? FileManager.default.removeItem(atPath: laptopDirectory)
+                try? FileManager.default.removeItem(atPath: desktopDirectory)
+            }
+        )
+    }
+
     @Test func nothingIsRecordedWhileSyncIsOff() async throws {
         let (database, directory) = try temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -52,8 +67,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await database.insertRecord(try Self.habit("Read", done: [20_758]), plugin: "habits")
         let recorded = try await database.startSyncRecording(device: Self.laptop)
-        // name, resets, pauses, celebrated (none), done (one day) and the day it is filed under.
-        #expect(recorded == 3)
+        // Its creation, its name, the day done, the day it is filed under, and that each of its four
+        // set fields is there (done, resets, pauses and celebrated; the last three are empty).
+        #expect(recorded == 8)
         #expect(try await database.syncDevice() == Self.laptop)
         let before = try await database.unsentSyncChanges().count
         _ = try await database.updateRecord(plugin: "habits", kind: "habit", id: "h1") { record in
@@ -68,14 +84,8 @@ import Testing
     }
 
     @Test func twoComputersEditingOfflineEndWithTheSameHabit() async throws {
-        let (laptop, laptopDirectory) = try temporaryDatabase()
-        let (desktop, desktopDirectory) = try temporaryDatabase()
-        defer {
-            try? FileManager.default.removeItem(atPath: laptopDirectory)
-            try? FileManager.default.removeItem(atPath: desktopDirectory)
-        }
-        try await laptop.startSyncRecording(device: Self.laptop)
-        try await desktop.startSyncRecording(device: Self.desktop)
+        let (laptop, desktop, cleanUp) = try await Self.twoComputers()
+        defer { cleanUp() }
         try await laptop.insertRecord(try Self.habit("Read", done: [20_758]), plugin: "habits")
         try await Self.send(from: laptop, to: desktop)
         #expect(try await Self.habit(in: desktop) == Self.habit(in: laptop))
@@ -125,5 +135,64 @@ import Testing
         try await laptop.setPluginValue(nil, plugin: "water", key: "raw")
         try await Self.send(from: laptop, to: desktop)
         #expect(try await desktop.pluginValue(plugin: "water", key: "raw") == nil)
+
+        // A key used again after its deletion (a flag set, cleared and set again) syncs again.
+        try await laptop.setPluginValue(Data("2".utf8), plugin: "water", key: "raw")
+        try await Self.send(from: laptop, to: desktop)
+        #expect(try await desktop.pluginValue(plugin: "water", key: "raw") == Data("2".utf8))
+    }
+
+    @Test func eachComputerHoldsTheSameBytesWhateverOrderThePluginWroteThem() async throws {
+        let (laptop, desktop, cleanUp) = try await Self.twoComputers()
+        defer { cleanUp() }
+        // Keys out of order, a null and a number past 2^53, as a plugin may write them.
+        let data = Data(#"{"words":"Ran","note":null,"big":9007199254740993,"tags":["b","a"]}"#.utf8)
+        let moment = StoredRecord(
+            kind: "moment", id: "m1", date: .instant(Date(timeIntervalSince1970: 1.5e9)), data: data)
+        try await laptop.insertRecord(moment, plugin: "wins")
+        try await Self.send(from: laptop, to: desktop)
+        let here = try #require(try await laptop.record(plugin: "wins", kind: "moment", id: "m1"))
+        let there = try #require(try await desktop.record(plugin: "wins", kind: "moment", id: "m1"))
+        #expect(here.data == there.data)
+        #expect(here.date == there.date)
+        #expect(String(decoding: here.data, as: UTF8.self).contains(#""tags":["b","a"]"#))
+    }
+
+    @Test func aRecordDeletedAndWrittenAgainUnderItsIDComesBackOnTheOtherComputer() async throws {
+        let (laptop, desktop, cleanUp) = try await Self.twoComputers()
+        defer { cleanUp() }
+        try await laptop.insertRecord(try Self.habit("Read", done: [20_758]), plugin: "habits")
+        try await Self.send(from: laptop, to: desktop)
+        try await laptop.deleteRecord(plugin: "habits", kind: "habit", id: "h1")
+        // Meanwhile the desktop, not knowing of the deletion, ticks a day: the deletion still wins.
+        _ = try await desktop.updateRecord(plugin: "habits", kind: "habit", id: "h1") { record in
+            record = try Self.habit("Read", done: [20_758, 20_759])
+        }
+        try await Self.send(from: laptop, to: desktop)
+        try await Self.send(from: desktop, to: laptop)
+        #expect(try await desktop.record(plugin: "habits", kind: "habit", id: "h1") == nil)
+        #expect(try await laptop.record(plugin: "habits", kind: "habit", id: "h1") == nil)
+        // Imported again from an export, it is there again on both, as imported.
+        try await laptop.insertRecord(try Self.habit("Read", done: [20_700]), plugin: "habits")
+        try await Self.send(from: laptop, to: desktop)
+        #expect(try await Self.habit(in: desktop)?.done.map(\.daysSinceEpoch) == [20_700])
+        #expect(try await Self.habit(in: desktop) == Self.habit(in: laptop))
+    }
+
+    @Test func deletingMyDataLeavesNoWordsInWhatSyncKeeps() async throws {
+        let (laptop, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await laptop.startSyncRecording(device: Self.laptop)
+        try await laptop.insertRecord(try Self.habit("Call grandma on Sundays", done: [20_758]), plugin: "habits")
+        try await laptop.setPluginValue(Data(#""My secret plan""#.utf8), plugin: "swaps", key: "plan")
+        let deleted = try await laptop.deleteUserData()
+        #expect(deleted.synced == true)
+        let unsent = try await laptop.unsentSyncChanges()
+        #expect(unsent.count == 2 && unsent.allSatisfy { $0.change.operation == .delete })
+        for name in ["hooray.sqlite", "hooray.sqlite-wal"] {
+            let file = (try? Data(contentsOf: URL(fileURLWithPath: directory + "/data/" + name))) ?? Data()
+            #expect(file.range(of: Data("grandma".utf8)) == nil, "\(name)")
+            #expect(file.range(of: Data("secret".utf8)) == nil, "\(name)")
+        }
     }
 }

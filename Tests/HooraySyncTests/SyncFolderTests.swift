@@ -37,7 +37,7 @@ import Testing
         #expect(throws: SyncFolder.Problem.missing(folder.path)) {
             try folder.add(SyncSegmentTests.segment(), key: Self.key)
         }
-        #expect(throws: SyncFolder.Problem.missing(folder.path)) { _ = try folder.unread(me: laptop, read: [:]) }
+        #expect(throws: SyncFolder.Problem.missing(folder.path)) { _ = try folder.unread(read: [:]) }
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
 
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test func onlyOtherComputersSegmentsNotReadYetAreFoundAndTheRestIsSaid() throws {
+    @Test func theSegmentsNotReadYetAreFoundAndTheRestIsSaid() throws {
         let (folder, cleanUp) = try Self.folder()
         defer { cleanUp() }
         try folder.claim(for: Self.key)
@@ -76,9 +76,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path + "/.stfolder", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder.path + "/Photos", withIntermediateDirectories: true)
 
-        let (found, skipped) = try folder.unread(me: laptop, read: [desktop: [1]])
+        // The laptop's own segment 7 is noted as written; the desktop's first was read.
+        let (found, skipped) = try folder.unread(read: [desktop: [1], laptop: [7]])
         #expect(found.map(\.sequence) == [2, 3])
         #expect(found.allSatisfy { $0.device == desktop })
+        #expect(folder.highestSequence(of: laptop) == 7)
+        #expect(folder.highestSequence(of: desktop) == 3)
+        #expect(try folder.unread(read: [desktop: [1, 2, 3]]).found.map(\.sequence) == [7])
         #expect(
             skipped.map(\.name) == [
                 "Photos", "\(desktop.rawValue)/0000000000000002.sync-conflict-20261130-101010-ABCDEFG.seg",
@@ -88,8 +92,8 @@ import Testing
 
         // A third computer reads them all and holds what the desktop wrote.
         var replica = SyncReplica()
-        for segment in try folder.unread(me: SyncDeviceID.random(), read: [:]).found {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment.path)))
+        for segment in try folder.unread(read: [:]).found {
+            let bytes = try folder.contents(of: segment)
             for change in try SyncSegment.open(
                 bytes, with: Self.key, device: segment.device, sequence: segment.sequence
             ).changes {
@@ -97,5 +101,28 @@ import Testing
             }
         }
         #expect(replica.values.count == 4)
+    }
+
+    @Test func aLinkOrAnOversizedFileIsNotReadAsASegment() throws {
+        let (folder, cleanUp) = try Self.folder()
+        defer { cleanUp() }
+        try folder.claim(for: Self.key)
+        let theirs = folder.path + "/" + desktop.rawValue
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: theirs + "/0000000000000001.seg", withDestinationPath: "/etc/passwd")
+        #expect(FileManager.default.createFile(atPath: theirs + "/0000000000000002.seg", contents: nil))
+        #expect(truncate(theirs + "/0000000000000002.seg", off_t(SyncSegment.maxBytes + 8192)) == 0)
+        let found = try folder.unread(read: [:]).found
+        #expect(found.map(\.sequence) == [1, 2])
+        #expect(throws: SyncSegment.Problem.notASegment("it is a link")) { try folder.contents(of: found[0]) }
+        #expect(throws: SyncSegment.Problem.notASegment("over 64 MB")) { try folder.contents(of: found[1]) }
+
+        // A computer's folder that is a link is not looked into.
+        try FileManager.default.removeItem(atPath: theirs)
+        try FileManager.default.createSymbolicLink(atPath: theirs, withDestinationPath: "/etc")
+        let listing = try folder.unread(read: [:])
+        #expect(listing.found.isEmpty)
+        #expect(listing.skipped.map(\.name) == [desktop.rawValue])
     }
 }

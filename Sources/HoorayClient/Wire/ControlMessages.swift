@@ -66,7 +66,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
     /// others are given it as `phrase`. Answered with ``ControlResponse/syncPhrase`` and
     /// ``ControlResponse/sync``; a folder of other computers, a wrong phrase or a missing folder is
     /// refused with the reason.
-    case syncSetup(folder: String, phrase: String?)
+    case syncSetup(folder: String, phrase: String?, newDevice: Bool = false)
     /// How sync is doing (`hooray sync status`); with `phrase`, the pairing phrase too.
     case syncStatus(phrase: Bool)
 
@@ -75,6 +75,7 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case requestID = "request_id"
         case method, notice, action, answer, plugin, invocation, follow, arguments, caller, keys, key, value, until
         case folder, phrase
+        case newDevice = "new_device"
     }
 
     /// The request id of a request that carries one.
@@ -123,7 +124,8 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case "sync_setup":
             self = .syncSetup(
                 folder: try container.decode(String.self, forKey: .folder),
-                phrase: try container.decodeIfPresent(String.self, forKey: .phrase))
+                phrase: try container.decodeIfPresent(String.self, forKey: .phrase),
+                newDevice: try container.decodeIfPresent(Bool.self, forKey: .newDevice) ?? false)
         case "sync_status":
             self = .syncStatus(phrase: try container.decodeIfPresent(Bool.self, forKey: .phrase) ?? false)
         case "act":
@@ -180,10 +182,11 @@ public enum ControlRequest: Codable, Sendable, Equatable {
         case .pause(let until):
             try container.encode("pause", forKey: .method)
             try container.encodeIfPresent(until, forKey: .until)
-        case .syncSetup(let folder, let phrase):
+        case .syncSetup(let folder, let phrase, let newDevice):
             try container.encode("sync_setup", forKey: .method)
             try container.encode(folder, forKey: .folder)
             try container.encodeIfPresent(phrase, forKey: .phrase)
+            if newDevice { try container.encode(true, forKey: .newDevice) }
         case .syncStatus(let phrase):
             try container.encode("sync_status", forKey: .method)
             if phrase { try container.encode(true, forKey: .phrase) }

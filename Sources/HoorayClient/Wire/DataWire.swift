@@ -12,6 +12,8 @@ public struct DeletedData: Sendable, Hashable, Codable {
     /// write-ahead log emptied. `false` when another connection kept the log busy throughout; the
     /// text is then unreachable but may still be in the files until the next checkpoint.
     public var wipedFromFiles: Bool
+    /// Whether sync is on: the other computers delete it too. `nil` from a hoorayd without sync.
+    public var synced: Bool?
 
     /// Creates a summary.
     public init(notices: Int, plugins: [String], occurrences: Int, wipedFromFiles: Bool = true) {
@@ -24,5 +26,6 @@ public struct DeletedData: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case notices, plugins, occurrences
         case wipedFromFiles = "wiped_from_files"
+        case synced
     }
 }

@@ -4,9 +4,14 @@ test that starts its own at-spi bus, and whether a node is on the page shown.
 Imported before `from dogtail import tree`, which reads the settings when it is first imported.
 """
 
+import faulthandler
 import time
 
 from dogtail.config import config
+
+# A crash inside the accessibility libraries (a dead object asked for its children) would end the
+# script without a word; this prints where it was on standard error, which the test shows.
+faulthandler.enable()
 
 config.checkForA11y = False  # The test starts the at-spi bus itself; no desktop settings here.
 config.searchShowingOnly = False
