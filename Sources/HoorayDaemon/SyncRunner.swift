@@ -114,14 +114,22 @@ actor SyncRunner {
     private func send() async {
         guard let folder, let key, let device else { return }
         do {
-            let unsent = try await database.unsentSyncChanges(limit: 5_000)
+            var unsent = try await database.unsentSyncChanges(limit: 5_000)
+            // A segment stays well under what a reader takes (a stored value may be large).
+            var bytes = 0
+            if let over = unsent.firstIndex(where: { entry in
+                bytes += (try? JSONEncoder().encode(entry.change).count) ?? 0
+                return bytes > SyncSegment.maxBytes / 4
+            }) {
+                unsent.removeSubrange(max(over, 1)...)
+            }
             guard let last = unsent.last else { return }
             let previous = try await database.syncMetaValue("sequence").flatMap {
                 Int(String(decoding: $0, as: UTF8.self))
             }
             // The folder's number counts too: hoorayd may have stopped after it wrote a segment and
             // before it noted it, and a number is never used twice.
-            let sequence = max(previous ?? 0, folder.highestSequence(of: device)) + 1
+            let sequence = max(previous ?? 0, folder.highestSequence(of: device, key: key)) + 1
             try folder.add(SyncSegment(device: device, sequence: sequence, changes: unsent.map(\.change)), key: key)
             try await database.setSyncMetaValue(Data(String(sequence).utf8), for: "sequence")
             var read = await readSegments()
@@ -130,7 +138,7 @@ actor SyncRunner {
             try await database.forgetSentSyncChanges(through: last.position)
             lastSent = Date()
             logger.info("wrote segment \(sequence): \(unsent.count) change(s)")
-            if unsent.count == 5_000 { poke() }
+            if try await database.unsentSyncChangeCount() > 0 { poke() }
         } catch let problem as SyncFolder.Problem {
             note(problem.description)
             if case .missing = problem { retryWhileMissing() }
@@ -261,6 +269,11 @@ actor SyncRunner {
         folder path: String, phrase: String?, newDevice: Bool = false,
         configure write: @Sendable (String) async -> ControlResponse
     ) async -> ControlResponse {
+        // Nothing is sent or read until this is done and `configure` took the new key and id.
+        generation += 1
+        folder = nil
+        watcher?.stop()
+        watcher = nil
         var isFolder: ObjCBool = false
         guard path.hasPrefix("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
             isFolder.boolValue
@@ -307,15 +320,21 @@ actor SyncRunner {
             let previous = credentials.load()
             kept = try credentials.store(key)
             let device = try await database.syncDevice()
-            if previous?.check != key.check {
-                // Another folder's segments: none of them is read yet here.
+            // Another set of computers' folder (not a keyring lost and the same phrase given again):
+            // none of its segments is read yet here, and everything logged here is sent again.
+            let anotherFolder = previous.map { $0.check != key.check } ?? false
+            if anotherFolder {
                 try await database.setSyncMetaValue(Data("{}".utf8), for: "read")
                 refused = []
             }
-            if device == nil || newDevice || previous?.check != key.check {
-                let recorded = try await database.startSyncRecording(
-                    device: newDevice ? .random() : device ?? .random())
+            if device == nil || anotherFolder {
+                let recorded = try await database.startSyncRecording(device: device ?? .random())
                 logger.info("sync set up: \(recorded) change(s) of what was logged before are recorded")
+            } else if newDevice {
+                // The others have what it sent under the id it shared; what waits goes under the new one.
+                let new = SyncDeviceID.random()
+                try await database.changeSyncDevice(to: new)
+                logger.info("this computer's sync id is now \(new.rawValue)")
             }
         } catch {
             return ControlResponse(ok: false, message: "sync could not be set up: \(error)")

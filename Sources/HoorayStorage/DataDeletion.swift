@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HoorayClient
 import HoorayKit
+import HooraySync
 
 extension HoorayDatabase {
     /// Removes everything kept about the user: notices, recorded occurrences, every plugin's stored
@@ -26,15 +27,13 @@ extension HoorayDatabase {
             let synced = try Self.syncDevice(in: db) != nil
             if synced {
                 try db.execute(sql: "DELETE FROM syncChange")
-                for row in try Row.fetchAll(db, sql: "SELECT plugin, key, value FROM pluginValue") {
-                    let plugin: String = row["plugin"]
-                    guard Self.syncsValue(plugin: plugin) else { continue }
-                    try Self.recordValueForSync(plugin: plugin, key: row["key"], old: row["value"], new: nil, in: db)
-                }
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM record") {
-                    let record = Self.record(from: row)
-                    try Self.recordForSync(
-                        plugin: row["plugin"], kind: record.kind, id: record.id, old: record, new: nil, in: db)
+                // Every record sync knows of is deleted anew: those here, those only merged, and
+                // those whose deletion had not been sent yet (just dropped with the rest).
+                let keys = try Row.fetchAll(
+                    db, sql: "SELECT plugin, kind, id FROM syncRecord ORDER BY plugin, kind, id")
+                for row in keys {
+                    let key = SyncRecordKey(plugin: row["plugin"], kind: row["kind"], id: row["id"])
+                    _ = try Self.record(key, from: .object([:]), to: nil, in: db)
                 }
             }
             let notices = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notice") ?? 0

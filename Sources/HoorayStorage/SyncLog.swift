@@ -67,6 +67,23 @@ extension HoorayDatabase {
         }
     }
 
+    /// Gives this computer a new device id (a computer copied from another, that uses its id too):
+    /// the changes not sent yet are stamped with it, so that they go out in its segments.
+    public func changeSyncDevice(to device: SyncDeviceID) async throws {
+        try await write { db in
+            try Self.setMeta("device", Data(device.rawValue.utf8), in: db)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            for row in try Row.fetchAll(db, sql: "SELECT position, change FROM syncChange") {
+                var change = try JSONDecoder().decode(SyncChange.self, from: row["change"] as Data)
+                change.stamp.device = device
+                try db.execute(
+                    sql: "UPDATE syncChange SET change = ? WHERE position = ?",
+                    arguments: [try encoder.encode(change), row["position"] as Int64])
+            }
+        }
+    }
+
     /// This computer's device id, when sync records changes.
     public func syncDevice() async throws -> SyncDeviceID? {
         try await read { db in try Self.syncDevice(in: db) }
@@ -110,7 +127,10 @@ extension HoorayDatabase {
 
     /// A stored value as sync sees it: `{"value": JSON}`, or `{"bytes": BASE64}` when it is no JSON.
     static func syncValue(of data: Data) -> JSONValue {
-        if let value = try? JSONDecoder().decode(JSONValue.self, from: data) { return .object(["value": value]) }
+        // A JSON null travels as its bytes: merged, a null field is no field.
+        if let value = try? JSONDecoder().decode(JSONValue.self, from: data), value != .null {
+            return .object(["value": value])
+        }
         return .object(["bytes": .string(data.base64EncodedString())])
     }
 

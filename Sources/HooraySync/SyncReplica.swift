@@ -9,7 +9,8 @@ import HoorayClient
 ///   of those adds.
 /// - A record is deleted by a `delete` later than its latest `create`, whatever edits came before or
 ///   after it; a `create` later than the delete brings it back as that create wrote it, and what was
-///   set before that create counts no more.
+///   set before that create counts no more. A record never deleted merges field by field, however
+///   many computers created it.
 public struct SyncReplica: Sendable, Equatable {
     /// One record's merged state: what folding in its changes so far has made of it, kept so that
     /// the next change can be folded in (HoorayStorage keeps one per record while sync is on).
@@ -42,14 +43,13 @@ public struct SyncReplica: Sendable, Equatable {
             return created.map { $0 < deleted } ?? true
         }
 
-        /// The stamp before which nothing counts: the latest create or delete. What was set before it
-        /// belongs to a record deleted since, or written anew.
+        /// The stamp before which nothing counts, once the record was deleted: the latest delete, or
+        /// a create after it. What was set before it belongs to a record deleted since, or written
+        /// anew. A record never deleted has none: two computers that both create it (a check-in of
+        /// the same day, a habit imported from the same backup) merge field by field.
         var cutoff: SyncStamp? {
-            switch (created, deleted) {
-            case (let created?, let deleted?): max(created, deleted)
-            case (let one?, nil), (nil, let one?): one
-            case (nil, nil): nil
-            }
+            guard let deleted else { return nil }
+            return created.map { max($0, deleted) } ?? deleted
         }
 
         /// Folds in a change of this record.

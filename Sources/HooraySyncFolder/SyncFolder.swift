@@ -187,27 +187,40 @@ public struct SyncFolder: Sendable {
         return (found, skipped)
     }
 
-    /// The highest number of `device`'s segments in the folder; 0 when it has none.
-    public func highestSequence(of device: SyncDeviceID) -> Int {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: path + "/" + device.rawValue)) ?? []
-        return files.compactMap(SyncSegment.sequence(ofFileName:)).max() ?? 0
+    /// The highest number of `device`'s segments in the folder that opens with `key`; 0 when it has
+    /// none. A file planted under a high number without the key does not count.
+    public func highestSequence(of device: SyncDeviceID, key: SyncKey) -> Int {
+        let folder = path + "/" + device.rawValue
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for sequence in files.compactMap(SyncSegment.sequence(ofFileName:)).sorted(by: >).prefix(16) {
+            let found = Found(
+                device: device, sequence: sequence, path: folder + "/" + SyncSegment.fileName(sequence: sequence))
+            if let bytes = try? contents(of: found),
+                (try? SyncSegment.open(bytes, with: key, device: device, sequence: sequence)) != nil
+            {
+                return sequence
+            }
+        }
+        return 0
     }
 
     /// A segment's bytes, read without following a link and refused when the file is larger than a
     /// segment can be (a file planted to fill the memory).
     public func contents(of found: Found) throws(SyncSegment.Problem) -> [UInt8] {
-        let descriptor = open(found.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Not blocking: a pipe named like a segment must not hold sync up until someone writes to it.
+        let descriptor = open(found.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
-            if errno == ELOOP { throw .notASegment("it is a link") }
-            throw .cutShort
+            let error = errno
+            if error == ELOOP { throw .notASegment("it is a link") }
+            if error == ENOENT { throw .cutShort }  // Moved away meanwhile: looked for again later.
+            throw .notASegment("it cannot be opened: \(String(cString: strerror(error)))")
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw .notASegment("it is not a file")
         }
-        // The header line comes before the sealed changes: a little more than their limit.
-        guard status.st_size <= SyncSegment.maxBytes + 4096 else {
+        guard status.st_size <= SyncSegment.maxBytes else {
             throw .notASegment("over \(SyncSegment.maxBytes >> 20) MB")
         }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))

@@ -136,6 +136,11 @@ import Testing
         try await Self.send(from: laptop, to: desktop)
         #expect(try await desktop.pluginValue(plugin: "water", key: "raw") == nil)
 
+        // A stored null is a value like any other.
+        try await laptop.setPluginValue(Data("null".utf8), plugin: "water", key: "raw")
+        try await Self.send(from: laptop, to: desktop)
+        #expect(try await desktop.pluginValue(plugin: "water", key: "raw") == Data("null".utf8))
+
         // A key used again after its deletion (a flag set, cleared and set again) syncs again.
         try await laptop.setPluginValue(Data("2".utf8), plugin: "water", key: "raw")
         try await Self.send(from: laptop, to: desktop)
@@ -185,10 +190,17 @@ import Testing
         try await laptop.startSyncRecording(device: Self.laptop)
         try await laptop.insertRecord(try Self.habit("Call grandma on Sundays", done: [20_758]), plugin: "habits")
         try await laptop.setPluginValue(Data(#""My secret plan""#.utf8), plugin: "swaps", key: "plan")
+        // A moment deleted while the sync folder was away: its deletion is not sent yet.
+        let moment = StoredRecord(
+            kind: "moment", id: "m1", date: .instant(Date(timeIntervalSince1970: 1.5e9)),
+            data: Data(#"{"text":"Told my boss"}"#.utf8))
+        try await laptop.insertRecord(moment, plugin: "wins")
+        try await laptop.deleteRecord(plugin: "wins", kind: "moment", id: "m1")
         let deleted = try await laptop.deleteUserData()
         #expect(deleted.synced == true)
         let unsent = try await laptop.unsentSyncChanges()
-        #expect(unsent.count == 2 && unsent.allSatisfy { $0.change.operation == .delete })
+        #expect(Set(unsent.map(\.change.record.id)) == ["h1", "plan", "m1"])
+        #expect(unsent.allSatisfy { $0.change.operation == .delete })
         for name in ["hooray.sqlite", "hooray.sqlite-wal"] {
             let file = (try? Data(contentsOf: URL(fileURLWithPath: directory + "/data/" + name))) ?? Data()
             #expect(file.range(of: Data("grandma".utf8)) == nil, "\(name)")

@@ -80,8 +80,8 @@ import Testing
         let (found, skipped) = try folder.unread(read: [desktop: [1], laptop: [7]])
         #expect(found.map(\.sequence) == [2, 3])
         #expect(found.allSatisfy { $0.device == desktop })
-        #expect(folder.highestSequence(of: laptop) == 7)
-        #expect(folder.highestSequence(of: desktop) == 3)
+        #expect(folder.highestSequence(of: laptop, key: Self.key) == 7)
+        #expect(folder.highestSequence(of: desktop, key: Self.key) == 3)
         #expect(try folder.unread(read: [desktop: [1, 2, 3]]).found.map(\.sequence) == [7])
         #expect(
             skipped.map(\.name) == [
@@ -101,6 +101,9 @@ import Testing
             }
         }
         #expect(replica.values.count == 4)
+        // A file planted under a high number without the key does not count.
+        #expect(FileManager.default.createFile(atPath: theirs + "/9999999999999999.seg", contents: Data("x".utf8)))
+        #expect(folder.highestSequence(of: desktop, key: Self.key) == 3)
     }
 
     @Test func aLinkOrAnOversizedFileIsNotReadAsASegment() throws {
@@ -113,10 +116,13 @@ import Testing
             atPath: theirs + "/0000000000000001.seg", withDestinationPath: "/etc/passwd")
         #expect(FileManager.default.createFile(atPath: theirs + "/0000000000000002.seg", contents: nil))
         #expect(truncate(theirs + "/0000000000000002.seg", off_t(SyncSegment.maxBytes + 8192)) == 0)
+        // A pipe named like a segment does not hold the reading up.
+        #expect(mkfifo(theirs + "/0000000000000003.seg", 0o600) == 0)
         let found = try folder.unread(read: [:]).found
-        #expect(found.map(\.sequence) == [1, 2])
+        #expect(found.map(\.sequence) == [1, 2, 3])
         #expect(throws: SyncSegment.Problem.notASegment("it is a link")) { try folder.contents(of: found[0]) }
         #expect(throws: SyncSegment.Problem.notASegment("over 64 MB")) { try folder.contents(of: found[1]) }
+        #expect(throws: SyncSegment.Problem.notASegment("it is not a file")) { try folder.contents(of: found[2]) }
 
         // A computer's folder that is a link is not looked into.
         try FileManager.default.removeItem(atPath: theirs)

@@ -138,6 +138,20 @@ func days(_ value: JSONValue?) throws -> [Int] {
         #expect(!forward.isDeleted(habitKey))
     }
 
+    @Test func aRecordCreatedOnTwoComputersMergesFieldByField() throws {
+        // Both import the same backup while apart; the laptop ticks a day, then the desktop imports.
+        var laptopClock = HybridClock(device: laptop)
+        var desktopClock = HybridClock(device: desktop)
+        let imported = try habit(name: "Read", done: [1])
+        let first = SyncDiff.changes(from: nil, to: imported, record: habitKey, clock: &laptopClock, wall: 1)
+        let tick = SyncDiff.changes(
+            from: imported, to: try habit(name: "Read", done: [1, 2]), record: habitKey, clock: &laptopClock, wall: 2)
+        let second = SyncDiff.changes(from: nil, to: imported, record: habitKey, clock: &desktopClock, wall: 3)
+        var replica = SyncReplica()
+        for change in second + tick + first { replica.apply(change) }
+        #expect(try days(replica.value(of: habitKey)) == [1, 2])
+    }
+
     @Test func aDeletedRecordKeepsNoneOfItsWords() throws {
         var replica = SyncReplica()
         var clock = HybridClock(device: laptop)
