@@ -230,6 +230,9 @@ public enum Daemon {
                 logger.info("deleted the user's data at their request (hooray delete-my-data)")
                 // A pause of notifications was among it.
                 _ = try? await engine.pause(until: nil)
+                // This computer's segments in the sync folder held the words: a snapshot without them
+                // takes their place once the deletions are sent.
+                if deleted.synced == true { await sync.compactAfterSending() }
                 return ControlResponse(ok: true, deleted: deleted)
             case .plugins:
                 let reports = await PluginReport.reports(

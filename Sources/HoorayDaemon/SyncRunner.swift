@@ -33,14 +33,22 @@ actor SyncRunner {
     private var refused: Set<String> = []
     private nonisolated let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
+    /// How many of its segments this computer lets gather in the folder before it writes a snapshot
+    /// in their place (docs/sync.md, "Compaction").
+    let compactAfter: Int
+    /// Whether the next segment written is followed by a snapshot, whatever the count.
+    private var compactNow = false
     /// The most problems kept for `hooray sync status`.
     static let keptProblems = 20
 
-    init(database: HoorayDatabase, engine: Engine, credentials: SyncCredentials, logger: Logger) {
+    init(
+        database: HoorayDatabase, engine: Engine, credentials: SyncCredentials, logger: Logger, compactAfter: Int = 64
+    ) {
         self.database = database
         self.engine = engine
         self.credentials = credentials
         self.logger = logger
+        self.compactAfter = max(1, compactAfter)
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -48,9 +56,11 @@ actor SyncRunner {
     static func start(
         database: HoorayDatabase, engine: Engine, paths: HoorayPaths, state: DaemonState, logger: Logger
     ) -> SyncRunner {
+        // HOORAY_SYNC_COMPACT_AFTER: fewer segments before a snapshot, for tests and benchmarks.
         let runner = SyncRunner(
             database: database, engine: engine, credentials: SyncCredentials(paths: paths),
-            logger: Logger(label: "sync"))
+            logger: Logger(label: "sync"),
+            compactAfter: state.environment["HOORAY_SYNC_COMPACT_AFTER"].flatMap { Int($0) } ?? 64)
         let home = state.environment["HOME"] ?? ""
         let folder: @Sendable (DaemonConfiguration) -> String? = { $0.sync.folderPath(home: home) }
         state.watchConfiguration { configuration in Task { await runner.configure(folder: folder(configuration)) } }
@@ -138,6 +148,10 @@ actor SyncRunner {
             try await database.forgetSentSyncChanges(through: last.position)
             lastSent = Date()
             logger.info("wrote segment \(sequence): \(unsent.count) change(s)")
+            if compactNow || folder.segmentCount(of: device) >= compactAfter {
+                compactNow = false
+                try await compact(folder, key: key, device: device, through: sequence)
+            }
             if try await database.unsentSyncChangeCount() > 0 { poke() }
         } catch let problem as SyncFolder.Problem {
             note(problem.description)
@@ -147,11 +161,78 @@ actor SyncRunner {
         }
     }
 
+    /// Writes a snapshot of everything here, numbered as the last segment written, and removes this
+    /// computer's segments it holds: a computer that has not read them, or joins later, folds in the
+    /// snapshot instead.
+    private func compact(_ folder: SyncFolder, key: SyncKey, device: SyncDeviceID, through sequence: Int) async throws {
+        let snapshot = try await database.syncSnapshot(read: await readSegments())
+        try folder.addSnapshot(
+            try SyncSegment.sealed(snapshot, device: device, sequence: sequence, key: key), device: device,
+            sequence: sequence)
+        var folded = await snapshotsFolded()
+        folded[device] = sequence
+        await keepSnapshotsFolded(folded)
+        let removed = folder.removeOwn(device, through: sequence)
+        logger.info(
+            "wrote snapshot \(sequence) of \(snapshot.records.count) record(s); \(removed) older file(s) removed")
+    }
+
+    /// Writes a snapshot after the next segment (delete-my-data: the older segments held the words).
+    func compactAfterSending() {
+        compactNow = true
+        poke()
+    }
+
     // MARK: Reading
+
+    /// Folds in each computer's latest snapshot not folded in yet, and counts the segments it holds as read.
+    ///
+    /// - Returns: The records that changed.
+    private func foldSnapshots(
+        _ folder: SyncFolder, key: SyncKey, read: inout [SyncDeviceID: Set<Int>]
+    ) async -> Set<SyncRecordKey> {
+        guard let latest = try? folder.latestSnapshots() else { return [] }
+        var done = await snapshotsFolded()
+        var folded: Set<SyncRecordKey> = []
+        for found in latest where (done[found.device] ?? 0) < found.sequence && !refused.contains(found.path) {
+            do {
+                let snapshot = try SyncSegment.openSnapshot(
+                    try folder.contents(of: found), with: key, device: found.device, sequence: found.sequence)
+                folded.formUnion(try await database.applySyncSnapshot(snapshot))
+                for (device, sequences) in snapshot.read { read[device, default: []].formUnion(sequences) }
+                read[found.device, default: []].insert(found.sequence)
+                done[found.device] = found.sequence
+                if found.device != device { lastReceived = Date() }
+            } catch let problem as SyncSegment.Problem {
+                if case .cutShort = problem { continue }
+                note("\(found.path): \(problem)")
+                refused.insert(found.path)
+            } catch {
+                note("\(found.path) was not folded in: \(error)")
+            }
+        }
+        await keepSnapshotsFolded(done)
+        return folded
+    }
+
+    private func snapshotsFolded() async -> [SyncDeviceID: Int] {
+        guard let data = try? await database.syncMetaValue("snapshots"),
+            let stored = try? JSONDecoder().decode([String: Int].self, from: data)
+        else { return [:] }
+        return Dictionary(
+            uniqueKeysWithValues: stored.compactMap { key, value in SyncDeviceID(key).map { ($0, value) } })
+    }
+
+    private func keepSnapshotsFolded(_ folded: [SyncDeviceID: Int]) async {
+        let stored = Dictionary(uniqueKeysWithValues: folded.map { ($0.key.rawValue, $0.value) })
+        guard let data = try? JSONEncoder().encode(stored) else { return }
+        try? await database.setSyncMetaValue(data, for: "snapshots")
+    }
 
     private func receive() async {
         guard let folder, let key, let device else { return }
         var read = await readSegments()
+        var folded = await foldSnapshots(folder, key: key, read: &read)
         let found: [SyncFolder.Found]
         do {
             let listing = try folder.unread(read: read)
@@ -162,7 +243,6 @@ actor SyncRunner {
             retryWhileMissing()
             return
         }
-        var folded: Set<SyncRecordKey> = []
         for segment in found where !refused.contains(segment.path) {
             do {
                 let opened = try SyncSegment.open(
@@ -186,10 +266,10 @@ actor SyncRunner {
                 note("\(segment.path) was not folded in: \(error)")
             }
         }
-        guard !found.isEmpty else { return }
+        guard !found.isEmpty || !folded.isEmpty else { return }
         await keep(read)
         if !folded.isEmpty {
-            logger.info("folded in \(found.count) segment(s): \(folded.count) record(s) changed")
+            logger.info("folded in \(found.count) segment(s) and any snapshot: \(folded.count) record(s) changed")
             await engine.recordsChangedElsewhere(plugins: Set(folded.map(\.plugin)))
         }
     }

@@ -86,6 +86,37 @@ public struct SyncReplica: Sendable, Equatable {
             }
         }
 
+        /// Folds in another record's state (a snapshot's): the same as folding in every change that
+        /// made it, since each part of a state is the latest change of its kind.
+        ///
+        /// - Returns: Whether it changed.
+        @discardableResult
+        public mutating func merge(_ other: Record) -> Bool {
+            var changed = false
+            if let created = other.created { changed = apply(.create, stamp: created) || changed }
+            if let deleted = other.deleted { changed = apply(.delete, stamp: deleted) || changed }
+            for (field, entry) in other.fields {
+                changed = apply(.set(field: field, value: entry.value), stamp: entry.stamp) || changed
+            }
+            for (field, elements) in other.sets {
+                for entry in elements.values {
+                    let operation: SyncOperation =
+                        entry.present
+                        ? .add(field: field, element: entry.element) : .remove(field: field, element: entry.element)
+                    changed = apply(operation, stamp: entry.stamp) || changed
+                }
+            }
+            return changed
+        }
+
+        /// The latest stamp in the state, to move a clock past.
+        public var latestStamp: SyncStamp? {
+            let stamps =
+                [created, deleted].compactMap { $0 } + fields.values.map(\.stamp)
+                + sets.values.flatMap { $0.values.map(\.stamp) }
+            return stamps.max()
+        }
+
         /// Forgets every value and element set before `cutoff`: a deleted record keeps no words of
         /// the user's, only that it was deleted.
         private mutating func forgetBefore(_ cutoff: SyncStamp?) {
@@ -157,6 +188,20 @@ public struct SyncReplica: Sendable, Equatable {
     /// Every record that is there, by key, sorted.
     public var values: [(key: SyncRecordKey, value: JSONValue)] {
         records.keys.sorted().compactMap { key in value(of: key).map { (key, $0) } }
+    }
+
+    /// Folds in a snapshot's record states.
+    public mutating func merge(_ snapshot: SyncSnapshot) {
+        for entry in snapshot.records {
+            records[entry.key, default: Record()].merge(entry.state)
+            if let stamp = entry.state.latestStamp, latest.map({ stamp > $0 }) ?? true { latest = stamp }
+        }
+    }
+
+    /// A snapshot of every record's state.
+    public func snapshot(read: [SyncDeviceID: Set<Int>]) -> SyncSnapshot {
+        SyncSnapshot(
+            read: read, records: records.keys.sorted().map { SyncSnapshot.Entry(key: $0, state: records[$0]!) })
     }
 
     /// Whether the record was deleted.

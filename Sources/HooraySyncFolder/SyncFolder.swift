@@ -175,7 +175,11 @@ public struct SyncFolder: Sendable {
                 continue
             }
             for file in files.sorted() {
-                if Self.isTransportOwn(file) || file.contains(".seg.tmp-") { continue }
+                if Self.isTransportOwn(file) || file.contains(".seg.tmp-") || file.contains(".snap.tmp-")
+                    || SyncSegment.sequence(ofSnapshotFileName: file) != nil
+                {
+                    continue
+                }
                 guard let sequence = SyncSegment.sequence(ofFileName: file) else {
                     skipped.append(Skipped(name: entry + "/" + file, reason: Self.reason(forStrange: file)))
                     continue
@@ -187,19 +191,76 @@ public struct SyncFolder: Sendable {
         return (found, skipped)
     }
 
+    // MARK: Snapshots
+
+    /// Writes a snapshot into its computer's folder.
+    public func addSnapshot(_ sealed: [UInt8], device: SyncDeviceID, sequence: Int) throws(Problem) {
+        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path) }
+        let target = path + "/" + device.rawValue + "/" + SyncSegment.snapshotFileName(sequence: sequence)
+        do {
+            try write(Data(sealed), to: target)
+        } catch {
+            throw .io("cannot write \(target): \(error.localizedDescription)")
+        }
+    }
+
+    /// Each computer's latest snapshot, by computer.
+    public func latestSnapshots() throws(Problem) -> [Found] {
+        let manager = FileManager.default
+        guard let entries = try? manager.contentsOfDirectory(atPath: path) else { throw .missing(path) }
+        return entries.sorted().compactMap { entry -> Found? in
+            let folder = path + "/" + entry
+            guard let device = SyncDeviceID(entry), Self.isPlain(folder, folder: true),
+                let files = try? manager.contentsOfDirectory(atPath: folder),
+                let latest = files.compactMap(SyncSegment.sequence(ofSnapshotFileName:)).max()
+            else { return nil }
+            return Found(
+                device: device, sequence: latest, path: folder + "/" + SyncSegment.snapshotFileName(sequence: latest))
+        }
+    }
+
+    /// Removes this computer's segments up to `sequence` and its snapshots before it, now that the
+    /// snapshot numbered `sequence` holds what they did.
+    ///
+    /// - Returns: How many files went.
+    @discardableResult
+    public func removeOwn(_ device: SyncDeviceID, through sequence: Int) -> Int {
+        let folder = path + "/" + device.rawValue
+        var removed = 0
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            let covered =
+                SyncSegment.sequence(ofFileName: file).map { $0 <= sequence }
+                ?? SyncSegment.sequence(ofSnapshotFileName: file).map { $0 < sequence } ?? false
+            if covered, (try? FileManager.default.removeItem(atPath: folder + "/" + file)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
+    /// How many segments of `device` are in the folder.
+    public func segmentCount(of device: SyncDeviceID) -> Int {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: path + "/" + device.rawValue)) ?? []
+        return files.count { SyncSegment.sequence(ofFileName: $0) != nil }
+    }
+
     /// The highest number of `device`'s segments in the folder that opens with `key`; 0 when it has
     /// none. A file planted under a high number without the key does not count.
     public func highestSequence(of device: SyncDeviceID, key: SyncKey) -> Int {
         let folder = path + "/" + device.rawValue
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for sequence in files.compactMap(SyncSegment.sequence(ofFileName:)).sorted(by: >).prefix(16) {
-            let found = Found(
-                device: device, sequence: sequence, path: folder + "/" + SyncSegment.fileName(sequence: sequence))
-            if let bytes = try? contents(of: found),
-                (try? SyncSegment.open(bytes, with: key, device: device, sequence: sequence)) != nil
-            {
-                return sequence
-            }
+        // Segments, and snapshots (after a compaction, the latest may be the highest number).
+        let numbered =
+            files.compactMap { name in SyncSegment.sequence(ofFileName: name).map { ($0, false) } }
+            + files.compactMap { name in SyncSegment.sequence(ofSnapshotFileName: name).map { ($0, true) } }
+        for (sequence, isSnapshot) in numbered.sorted(by: { $0.0 > $1.0 }).prefix(16) {
+            let name =
+                isSnapshot ? SyncSegment.snapshotFileName(sequence: sequence) : SyncSegment.fileName(sequence: sequence)
+            guard let bytes = try? contents(of: Found(device: device, sequence: sequence, path: folder + "/" + name))
+            else { continue }
+            let opens =
+                isSnapshot
+                ? (try? SyncSegment.openSnapshot(bytes, with: key, device: device, sequence: sequence)) != nil
+                : (try? SyncSegment.open(bytes, with: key, device: device, sequence: sequence)) != nil
+            if opens { return sequence }
         }
         return 0
     }

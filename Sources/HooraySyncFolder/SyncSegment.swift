@@ -52,6 +52,8 @@ public struct SyncSegment: Sendable, Equatable {
         var device: SyncDeviceID
         var sequence: Int
         var bytes: Int
+        /// `snapshot` for a snapshot; none for a segment.
+        var kind: String?
     }
 
     // MARK: Writing
@@ -60,10 +62,20 @@ public struct SyncSegment: Sendable, Equatable {
     public func sealed(with key: SyncKey) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let plain = try encoder.encode(changes)
+        return try Self.seal(
+            Array(try encoder.encode(changes)), device: device, sequence: sequence, kind: nil, key: key)
+    }
+
+    /// A sealed file's bytes: the two lines, then `plain` sealed with `key` and the lines.
+    static func seal(_ plain: [UInt8], device: SyncDeviceID, sequence: Int, kind: String?, key: SyncKey) throws
+        -> [UInt8]
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // The sealed part's length is known before sealing: a nonce, the text and a tag.
-        let header = Header(format: Self.format, device: device, sequence: sequence, bytes: 12 + plain.count + 16)
-        let lines = Self.magic + Array(try encoder.encode(header)) + [10]
+        let header = Header(
+            format: format, device: device, sequence: sequence, bytes: 12 + plain.count + 16, kind: kind)
+        let lines = magic + Array(try encoder.encode(header)) + [10]
         let box = try ChaChaPoly.seal(plain, using: key.key, authenticating: lines)
         return lines + Array(box.combined)
     }
@@ -107,6 +119,19 @@ public struct SyncSegment: Sendable, Equatable {
     public static func open(
         _ bytes: [UInt8], with key: SyncKey, device: SyncDeviceID, sequence: Int
     ) throws(Problem) -> SyncSegment {
+        let plain = try unseal(bytes, with: key, device: device, sequence: sequence, kind: nil)
+        guard let changes = try? JSONDecoder().decode([SyncChange].self, from: plain) else {
+            throw .notASegment("its changes cannot be read")
+        }
+        // Every change in a device's segment is that device's.
+        guard changes.allSatisfy({ $0.stamp.device == device }) else { throw .misplaced }
+        return SyncSegment(device: device, sequence: sequence, changes: changes)
+    }
+
+    /// What a sealed file holds, once its lines are checked against its place and `kind`.
+    static func unseal(
+        _ bytes: [UInt8], with key: SyncKey, device: SyncDeviceID, sequence: Int, kind: String?
+    ) throws(Problem) -> Data {
         guard bytes.count <= maxBytes else { throw .notASegment("over \(maxBytes >> 20) MB") }
         guard bytes.count >= magic.count else {
             // A file still being written may be empty or hold part of the first line.
@@ -133,7 +158,7 @@ public struct SyncSegment: Sendable, Equatable {
             throw .notASegment("its second line cannot be read")
         }
         guard header.format <= Self.format else { throw .newerFormat(header.format) }
-        guard header.device == device, header.sequence == sequence else { throw .misplaced }
+        guard header.device == device, header.sequence == sequence, header.kind == kind else { throw .misplaced }
         let sealedPart = Array(bytes[(end + 1)...])
         guard sealedPart.count >= header.bytes else { throw .cutShort }
         guard sealedPart.count == header.bytes, header.bytes >= 28 else { throw .notThisFoldersKey }
@@ -144,11 +169,43 @@ public struct SyncSegment: Sendable, Equatable {
         } catch {
             throw .notThisFoldersKey
         }
-        guard let changes = try? JSONDecoder().decode([SyncChange].self, from: plain) else {
-            throw .notASegment("its changes cannot be read")
+        return plain
+    }
+
+    // MARK: Snapshots
+
+    /// A snapshot's file name in its device's folder: `0000000000000064.snap`, numbered as the
+    /// last segment of its computer's that it holds.
+    public static func snapshotFileName(sequence: Int) -> String {
+        String(fileName(sequence: sequence).dropLast(4)) + ".snap"
+    }
+
+    /// The sequence a snapshot file's name says, or `nil`.
+    public static func sequence(ofSnapshotFileName name: String) -> Int? {
+        guard name.hasSuffix(".snap") else { return nil }
+        return sequence(ofFileName: String(name.dropLast(5)) + ".seg")
+    }
+
+    /// A snapshot's file bytes, sealed with `key`.
+    public static func sealed(_ snapshot: SyncSnapshot, device: SyncDeviceID, sequence: Int, key: SyncKey) throws
+        -> [UInt8]
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try seal(
+            Array(try encoder.encode(snapshot)), device: device, sequence: sequence, kind: "snapshot", key: key)
+    }
+
+    /// Reads a snapshot's file.
+    ///
+    /// - Throws: ``Problem``, as for a segment.
+    public static func openSnapshot(
+        _ bytes: [UInt8], with key: SyncKey, device: SyncDeviceID, sequence: Int
+    ) throws(Problem) -> SyncSnapshot {
+        let plain = try unseal(bytes, with: key, device: device, sequence: sequence, kind: "snapshot")
+        guard let snapshot = try? JSONDecoder().decode(SyncSnapshot.self, from: plain) else {
+            throw .notASegment("its records cannot be read")
         }
-        // Every change in a device's segment is that device's.
-        guard changes.allSatisfy({ $0.stamp.device == device }) else { throw .misplaced }
-        return SyncSegment(device: device, sequence: sequence, changes: changes)
+        return snapshot
     }
 }

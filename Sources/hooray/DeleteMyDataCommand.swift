@@ -77,9 +77,11 @@ struct DeleteMyData: AsyncParsableCommand {
         if deleted.synced == true {
             print(
                 """
-                Your other computers delete it too as the sync folder brings them this change. The folder \
-                still holds what was sent before, sealed with the sync key only your computers have; to be \
-                rid of that too, take `[sync] folder` out of each one's configuration and empty the folder.
+                Your other computers delete it too as the sync folder brings them this change. This \
+                computer's earlier segments there give way to a snapshot without your words; what the \
+                others wrote stays, sealed with the sync key only your computers have, until each of \
+                them compacts its own. To be rid of it at once, take `[sync] folder` out of each one's \
+                configuration and empty the folder.
                 """)
         }
         if !deleted.wipedFromFiles {

@@ -37,7 +37,9 @@ struct SyncTests {
             try await HoorayFixture.with { desktop in
                 _ = try await laptop.startServer()
                 _ = try await desktop.startServer()
-                let onLaptop = try await laptop.startDaemon(fakeTime: Self.noon)
+                // The laptop compacts after three segments: the third computer joins from its snapshot.
+                let onLaptop = try await laptop.startDaemon(
+                    fakeTime: Self.noon, environment: ["HOORAY_SYNC_COMPACT_AFTER": "3"])
                 let onDesktop = try await desktop.startDaemon(fakeTime: Self.noon)
                 let logged = try await laptop.hooray("win", "Logged before sync")
                 #expect(logged.status == .exited(0), "\(logged.standardError)")
@@ -95,6 +97,17 @@ struct SyncTests {
                 let stillListed = (try? await desktop.nextEntries().map(\.title)) ?? []
                 #expect(held == true, "\(stillListed)")
 
+                // The laptop wrote a snapshot in place of its first segments.
+                let compacted = await pollUntil(timeout: .seconds(30)) { () -> [String]? in
+                    let files = FileManager.default.enumerator(atPath: folder)?.allObjects.compactMap { $0 as? String }
+                    let snapshots = (files ?? []).filter { $0.hasSuffix(".snap") }
+                    return snapshots.isEmpty ? nil : snapshots
+                }
+                #expect(compacted != nil, "\(onLaptop.standardError)")
+                let laptopFolder = folder + "/" + (compacted?.first?.split(separator: "/").first.map(String.init) ?? "")
+                let laptopFiles = try FileManager.default.contentsOfDirectory(atPath: laptopFolder)
+                #expect(laptopFiles.filter { $0.hasSuffix(".seg") }.count < 3, "\(laptopFiles)")
+
                 // A third computer joins late with the phrase and reaches the same data; the
                 // others receive what it had.
                 try await HoorayFixture.with { late in
@@ -113,6 +126,19 @@ struct SyncTests {
                     #expect(lateHabit == "done")
                     await onLate.stop()
                 }
+
+                // delete-my-data on the laptop deletes on the desktop too, and the laptop's segments
+                // give way to a snapshot without the words.
+                let wiped = try await laptop.hooray("delete-my-data", "--yes")
+                #expect(wiped.status == .exited(0), "\(wiped.standardError)")
+                #expect(wiped.standardOutput.contains("Your other computers delete it too"), "\(wiped.standardOutput)")
+                let gone = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
+                    let texts = (try? await desktop.momentTexts()) ?? ["?"]
+                    let files = (try? FileManager.default.contentsOfDirectory(atPath: laptopFolder)) ?? []
+                    return texts.isEmpty && !files.isEmpty && files.allSatisfy { $0.hasSuffix(".snap") } ? true : nil
+                }
+                let laptopLeft = (try? FileManager.default.contentsOfDirectory(atPath: laptopFolder)) ?? []
+                #expect(gone == true, "\(laptopLeft) \(onLaptop.standardError)")
 
                 let status = try await desktop.hooray("sync", "status", "--json")
                 #expect(status.status == .exited(0))

@@ -131,4 +131,43 @@ import Testing
         #expect(listing.found.isEmpty)
         #expect(listing.skipped.map(\.name) == [desktop.rawValue])
     }
+
+    @Test func aSnapshotTakesThePlaceOfItsComputersSegments() throws {
+        let (folder, cleanUp) = try Self.folder()
+        defer { cleanUp() }
+        try folder.claim(for: Self.key)
+        var clock = HybridClock(device: desktop)
+        var replica = SyncReplica()
+        for sequence in 1...3 {
+            let changes = SyncDiff.changes(
+                from: nil, to: .object(["text": .string("win \(sequence)")]),
+                record: SyncRecordKey(plugin: "wins", kind: "note", id: "d\(sequence)"), clock: &clock,
+                wall: Int64(sequence))
+            for change in changes { replica.apply(change) }
+            try folder.add(SyncSegment(device: desktop, sequence: sequence, changes: changes), key: Self.key)
+        }
+        let snapshot = replica.snapshot(read: [desktop: [1, 2, 3]])
+        try folder.addSnapshot(
+            try SyncSegment.sealed(snapshot, device: desktop, sequence: 3, key: Self.key), device: desktop, sequence: 3)
+        #expect(folder.removeOwn(desktop, through: 3) == 3)
+        let theirs = folder.path + "/" + desktop.rawValue
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theirs) == ["0000000000000003.snap"])
+        // Nothing is left to read as a segment; the snapshot is found, and holds the three.
+        #expect(try folder.unread(read: [:]) == ([], []))
+        let latest = try folder.latestSnapshots()
+        #expect(latest.map(\.sequence) == [3])
+        let opened = try SyncSegment.openSnapshot(
+            try folder.contents(of: latest[0]), with: Self.key, device: desktop, sequence: 3)
+        #expect(opened == snapshot)
+        #expect(folder.highestSequence(of: desktop, key: Self.key) == 3)
+        // A segment renamed as a snapshot, or a snapshot as a segment, is refused.
+        #expect(throws: SyncSegment.Problem.misplaced) {
+            try SyncSegment.open(try folder.contents(of: latest[0]), with: Self.key, device: desktop, sequence: 3)
+        }
+        // Under another key it opens to nothing.
+        #expect(throws: SyncSegment.Problem.notThisFoldersKey) {
+            try SyncSegment.openSnapshot(
+                try folder.contents(of: latest[0]), with: SyncKey.random(), device: desktop, sequence: 3)
+        }
+    }
 }

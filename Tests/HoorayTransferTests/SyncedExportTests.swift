@@ -115,7 +115,11 @@ import Testing
             computers.append(Computer(database: database))
         }
         var everything: [[SyncChange]] = []
-        for _ in 0..<Int.random(in: 20...60, using: &random) {
+        let rounds = Int.random(in: 20...60, using: &random)
+        let snapshotAt = Int.random(in: 0..<rounds, using: &random)
+        var snapshot: SyncSnapshot?
+        for round in 0..<rounds {
+            if round == snapshotAt { snapshot = try await computers[0].database.syncSnapshot(read: [:]) }
             let at = Int.random(in: 0..<computers.count, using: &random)
             if !computers[at].inbox.isEmpty, Bool.random(using: &random) {
                 // Some of what arrived, in random order, a segment now and then twice.
@@ -148,6 +152,13 @@ import Testing
             #expect(try await computers[index].database.unsentSyncChanges().isEmpty, "seed \(seed)")
             exports.append(ExportDocument.json(try await computers[index].database.userData()))
         }
+        // A computer that joins late from the first one's snapshot, taken midway, and then every
+        // segment, ends the same.
+        let late = try HoorayDatabase(path: "\(directory)/late/hooray.sqlite")
+        try await late.startSyncRecording(device: .random())
+        try await late.applySyncSnapshot(try #require(snapshot))
+        for segment in everything.shuffled(using: &random) { try await late.applySyncChanges(segment) }
+        exports.append(ExportDocument.json(try await late.userData()))
         #expect(exports.allSatisfy { $0 == exports[0] }, "seed \(seed)")
         #expect(exports[0].contains("\"records\""), "seed \(seed)")
     }
