@@ -69,10 +69,12 @@ public struct CLISession: Sendable {
         // A reload or restart may stop a plugin in another language (up to 5 s) and wait for its
         // answer to `initialize` (up to 11 s). Otherwise the deadline exceeds every time limit of
         // the daemon's handlers together: status asks the keyring for up to 1 s
-        // (`IdentityVault.statusKeyringWait`) and do-not-disturb for up to 2 s.
+        // (`IdentityVault.statusKeyringWait`) and do-not-disturb for up to 2 s. Setting sync up
+        // writes down everything logged so far (a year of heavy use: seconds) and reloads.
         let timeout =
             switch request {
             case .reload, .restart, .allow: 25
+            case .syncSetup: 120
             default: 5
             }
         return try ControlClient.send(request, socketPath: paths.controlSocket, timeout: timeout)

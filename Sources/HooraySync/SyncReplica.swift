@@ -214,3 +214,92 @@ extension SyncReplica.Record.Field {
     /// The stamp and value as text, to compare.
     var text: String { "\(stamp) \(value?.canonicalText ?? "-")" }
 }
+
+// MARK: Stored form
+
+extension SyncReplica.Record {
+    /// The state as it is stored and sealed into snapshots, small: a record's stamps name few
+    /// computers, so each is written once (`d`) and a stamp is `[wall, counter, computer]`.
+    ///
+    /// ```json
+    /// {"d":["3f2a…"],"c":[1796066526054,0,0],"f":{"name":[1796066526054,1,0,"Read"]},
+    ///  "s":{"done":[[1796066526054,2,0,1,20758]]}}
+    /// ```
+    ///
+    /// `c` is the latest create and `x` the latest delete; a field without a value has only its
+    /// stamp; a set's element is its stamp, 1 for an add or 0 for a remove, and the element.
+    public func encode(to encoder: any Encoder) throws {
+        var devices: [SyncDeviceID] = []
+        var indices: [SyncDeviceID: Int] = [:]
+        func stamp(_ stamp: SyncStamp) -> [JSONValue] {
+            let index =
+                indices[stamp.device]
+                ?? {
+                    devices.append(stamp.device)
+                    indices[stamp.device] = devices.count - 1
+                    return devices.count - 1
+                }()
+            return [.number(Double(stamp.wall)), .number(Double(stamp.counter)), .number(Double(index))]
+        }
+        var members: [String: JSONValue] = [:]
+        if let created { members["c"] = .array(stamp(created)) }
+        if let deleted { members["x"] = .array(stamp(deleted)) }
+        if !fields.isEmpty {
+            members["f"] = .object(
+                fields.mapValues { entry in .array(stamp(entry.stamp) + (entry.value.map { [$0] } ?? [])) })
+        }
+        if !sets.isEmpty {
+            members["s"] = .object(
+                sets.mapValues { elements in
+                    .array(
+                        elements.values.sorted { $0.stamp < $1.stamp }.map { entry in
+                            .array(stamp(entry.stamp) + [.number(entry.present ? 1 : 0), entry.element])
+                        })
+                })
+        }
+        members["d"] = .array(devices.map { .string($0.rawValue) })
+        try JSONValue.object(members).encode(to: encoder)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        guard case .object(let members) = value, case .array(let names)? = members["d"] else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a record's sync state has no \"d\""))
+        }
+        let devices = names.map { name -> SyncDeviceID? in name.stringValue.flatMap(SyncDeviceID.init) }
+        func stamp(_ parts: ArraySlice<JSONValue>) throws -> SyncStamp {
+            guard parts.count == 3, case .number(let wall) = parts[parts.startIndex],
+                case .number(let counter) = parts[parts.startIndex + 1],
+                case .number(let index) = parts[parts.startIndex + 2], let whole = Int(exactly: index),
+                devices.indices.contains(whole), let device = devices[whole], let wall = Int64(exactly: wall),
+                let counter = UInt32(exactly: counter)
+            else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a stamp"))
+            }
+            return SyncStamp(wall: wall, counter: counter, device: device)
+        }
+        self.init()
+        if case .array(let parts)? = members["c"] { created = try stamp(parts[...]) }
+        if case .array(let parts)? = members["x"] { deleted = try stamp(parts[...]) }
+        if case .object(let entries)? = members["f"] {
+            for (field, entry) in entries {
+                guard case .array(let parts) = entry, parts.count == 3 || parts.count == 4 else { continue }
+                fields[field] = Field(stamp: try stamp(parts.prefix(3)), value: parts.count == 4 ? parts[3] : nil)
+            }
+        }
+        if case .object(let entries)? = members["s"] {
+            for (field, list) in entries {
+                guard case .array(let elements) = list else { continue }
+                var kept: [String: Element] = [:]
+                for element in elements {
+                    guard case .array(let parts) = element, parts.count == 5, case .number(let present) = parts[3]
+                    else { continue }
+                    kept[parts[4].canonicalText] = Element(
+                        stamp: try stamp(parts.prefix(3)), present: present == 1, element: parts[4])
+                }
+                sets[field] = kept
+            }
+        }
+    }
+}

@@ -76,6 +76,10 @@ public struct SyncSchema: Sendable, Equatable {
 extension JSONValue {
     /// The value as JSON text with its keys sorted: equal values have equal text.
     var canonicalText: String {
+        // A whole number (a day of a day set) without an encoder: a habit's state holds hundreds.
+        if case .number(let number) = self, let whole = Int64(exactly: number), whole.magnitude < 1 << 53 {
+            return String(whole)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""

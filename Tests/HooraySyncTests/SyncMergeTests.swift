@@ -152,6 +152,30 @@ func days(_ value: JSONValue?) throws -> [Int] {
         #expect(try days(replica.value(of: habitKey)) == [1, 2])
     }
 
+    @Test func aStateIsStoredSmallAndReadBackTheSame() throws {
+        var laptopClock = HybridClock(device: laptop)
+        var desktopClock = HybridClock(device: desktop)
+        let year = try habit(name: "Read", done: Array(20_000..<20_365))
+        var replica = SyncReplica()
+        for change in SyncDiff.changes(from: nil, to: year, record: habitKey, clock: &laptopClock, wall: 1)
+            + SyncDiff.changes(
+                from: year, to: try habit(name: "Read more", done: [20_000]), record: habitKey, clock: &desktopClock,
+                wall: 2)
+        {
+            replica.apply(change)
+        }
+        let state = try #require(replica.records[habitKey])
+        let stored = try JSONEncoder().encode(state)
+        #expect(try JSONDecoder().decode(SyncReplica.Record.self, from: stored) == state)
+        // Each computer's id once, and 365 days in well under 40 bytes each.
+        let text = String(decoding: stored, as: UTF8.self)
+        #expect(text.components(separatedBy: laptop.rawValue).count == 2)
+        #expect(stored.count < 365 * 40, "\(stored.count) bytes")
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(SyncReplica.Record.self, from: Data(#"{"fields":{}}"#.utf8))
+        }
+    }
+
     @Test func aDeletedRecordKeepsNoneOfItsWords() throws {
         var replica = SyncReplica()
         var clock = HybridClock(device: laptop)

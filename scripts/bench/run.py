@@ -14,6 +14,7 @@ The parts (each also runnable on its own; see scripts/bench/README.md):
   micro      microbench.py   the next 1,000,000 occurrences (package-benchmark)
   plugins    plugins.py      a plugin in another language: round trip, and lateness beside hostile ones
   listing    listing.py      `hooray moments --json` with 100,000 moments: the newest 20, and all of them streamed
+  sync       sync_catchup.py a year of heavy use sent through a sync folder and caught up by a new computer
   app        app_start.py    the desktop app's cold start to its first drawn frame, and `--quick`'s, beside minimal GTK
 
 A part that cannot run (a missing tool, a failure) becomes a row that says why; the others go
@@ -34,6 +35,7 @@ import app_start
 import feedback
 import idle
 import listing
+import sync_catchup
 import memory
 import microbench
 import plugins
@@ -41,7 +43,9 @@ import precision
 import scale
 from benchlib import REPO_ROOT, Failure, Prerequisite, machine_description, mb, ms, program_version, progress
 
-PARTS = ["feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro", "plugins", "listing", "app"]
+PARTS = [
+    "feedback", "idle", "memory", "start", "dbsize", "precision", "ai", "micro", "plugins", "listing", "sync", "app",
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,6 +103,7 @@ def run_all(options):
         "micro": lambda: microbench.measure(options.swift),
         "plugins": lambda: plugins.measure(bin_dir, runs=options.plugin_runs, warmup=50, count=options.reminders),
         "listing": lambda: listing.measure(bin_dir, count=options.moments),
+        "sync": lambda: sync_catchup.measure(bin_dir),
         "app": lambda: app_start.measure(bin_dir, runs=options.app_runs),
     }
     for name in PARTS:
@@ -367,6 +372,26 @@ def dbsize_rows(result):
     ]
 
 
+def sync_rows(result):
+    figure = "4. Sync: a year of heavy use (the database row's) sent through a sync folder, and caught up by a new computer"
+    if not result or not result.get("ok"):
+        return [skipped_row(figure, "—", result, key="sync")]
+    report = result["report"]
+    return [
+        {
+            "key": "sync",
+            "figure": figure,
+            "measured": f"new computer: {report['from_segments']['seconds']:.1f} s from {report['segments']} segments "
+            f"({report['segment_bytes'] / 1e6:.1f} MB), {report['from_snapshot']['seconds']:.1f} s from a snapshot "
+            f"({report['snapshot_bytes'] / 1e6:.1f} MB)",
+            "reference": f"{report['records']:,} records; the first computer sent them all in {report['send_seconds']:.1f} s",
+            "target": "—",
+            "met": "—",
+            "value": round(report["from_segments"]["seconds"] * 1000, 1),
+        }
+    ]
+
+
 def precision_rows(result, count):
     figures = {
         "distinct": f"5. Precision: lateness, {count} reminders at distinct instants 200 ms apart (p50 · p99)",
@@ -553,6 +578,7 @@ def build_rows(results, options):
     rows += start_rows(results.get("start"), options.rules)
     rows += micro_rows(results.get("micro"))
     rows += dbsize_rows(results.get("dbsize"))
+    rows += sync_rows(results.get("sync"))
     rows += precision_rows(results.get("precision"), options.reminders)
     rows += ai_rows(results.get("ai"))
     rows += plugin_rows(results.get("plugins"), options.reminders)
@@ -743,6 +769,23 @@ def details(results, options):
             f"Read back by the binaries: "
             + ", ".join(f"`hooray {command}` {value:.0f} ms" for command, value in report["reads_ms"].items())
             + ". Nothing prunes old notices or occurrences, so this grows by about the same each year.\n"
+        )
+
+    part = results.get("sync")
+    if part and part["ok"]:
+        report = part["report"]
+        out.append("### 4. Sync of a year to a new computer\n")
+        out.append(
+            f"`sync_catchup.py`: the year of the database row ({report['records']:,} records) in a real hoorayd; "
+            f"`hooray sync setup FOLDER` took {report['setup_seconds']:.1f} s (every record written down as changes) "
+            f"and everything was sent {report['send_seconds']:.1f} s after it began, in {report['segments']} segments "
+            f"of {report['segment_bytes'] / 1e6:.1f} MB together. A new computer given the phrase held every record "
+            f"{report['from_segments']['seconds']:.1f} s after its setup began. Compacted, the folder holds one "
+            f"snapshot of {report['snapshot_bytes'] / 1e6:.1f} MB (written in {report['compact_seconds']:.1f} s), "
+            f"from which another new computer caught up in {report['from_snapshot']['seconds']:.1f} s. The new "
+            f"computer's database is {report['from_segments']['database_bytes'] / 1e6:.1f} MB after VACUUM: beside "
+            "the records it keeps each record's merged state (every field's stamp), which sync needs to fold in "
+            "later changes.\n"
         )
 
     part = results.get("precision")
