@@ -408,7 +408,8 @@ actor SyncRunner {
                 refused = []
             }
             if device == nil || anotherFolder {
-                let recorded = try await database.startSyncRecording(device: device ?? .random())
+                let recorded = try await database.startSyncRecording(
+                    device: device ?? .random(), keepsHere: await engine.deviceCaches())
                 logger.info("sync set up: \(recorded) change(s) of what was logged before are recorded")
             } else if newDevice {
                 // The others have what it sent under the id it shared; what waits goes under the new one.

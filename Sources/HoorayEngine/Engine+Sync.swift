@@ -25,4 +25,13 @@ extension Engine {
         await reloadRules()
         changes.publish()
     }
+
+    /// Whether a plugin's stored value is this computer's own cache, which sync leaves out
+    /// (``HoorayKit/HoorayPlugin/isDeviceCache(valueKey:)``), for the plugins as configured now.
+    public func deviceCaches() -> @Sendable (_ plugin: String, _ key: String) -> Bool {
+        let setups = lastSetups
+        return { plugin, key in
+            setups.first { $0.plugin.name == plugin }?.plugin.isDeviceCache(valueKey: key) ?? false
+        }
+    }
 }

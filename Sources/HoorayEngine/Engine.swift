@@ -291,7 +291,9 @@ public actor Engine {
     func makeContext(for plugin: String, timeZone zone: TimeZone? = nil) -> PluginContext {
         let notices = EngineNoticeBoard(engine: self, plugin: plugin)
         let setup = lastSetups.first { $0.plugin.name == plugin }
-        let storage = DatabasePluginStore(database: database, plugin: plugin)
+        let storage = DatabasePluginStore(database: database, plugin: plugin) { [setup] key in
+            setup?.plugin.isDeviceCache(valueKey: key) ?? false
+        }
         return PluginContext(
             pluginName: plugin,
             reminders: EngineReminderBook(engine: self, plugin: plugin),

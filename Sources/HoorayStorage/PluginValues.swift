@@ -12,14 +12,17 @@ extension HoorayDatabase {
     }
 
     /// Stores bytes under a plugin's key; `nil` removes the key.
-    public func setPluginValue(_ value: Data?, plugin: String, key: String) async throws {
-        try await write { db in try Self.store(value, plugin: plugin, key: key, in: db) }
+    ///
+    /// - Parameter syncs: Whether it reaches the user's other computers with sync on; `false` for a
+    ///   value that is this computer's own (``HoorayKit/HoorayPlugin/isDeviceCache(valueKey:)``).
+    public func setPluginValue(_ value: Data?, plugin: String, key: String, syncs: Bool = true) async throws {
+        try await write { db in try Self.store(value, plugin: plugin, key: key, syncs: syncs, in: db) }
     }
 
     /// Writes or removes one value inside a write transaction.
-    static func store(_ value: Data?, plugin: String, key: String, in db: Database) throws {
+    static func store(_ value: Data?, plugin: String, key: String, syncs: Bool = true, in db: Database) throws {
         // With sync on, the value before is what the change is made from.
-        let syncing = try syncsValue(plugin: plugin) && syncDevice(in: db) != nil
+        let syncing = try syncs && syncsValue(plugin: plugin) && syncDevice(in: db) != nil
         let old =
             syncing
             ? try Data.fetchOne(
@@ -64,13 +67,13 @@ extension HoorayDatabase {
 
     /// Reads, transforms and writes one key of a plugin in one transaction.
     public func modifyPluginValue(
-        plugin: String, key: String, _ transform: @escaping @Sendable (Data?) throws -> Data?
+        plugin: String, key: String, syncs: Bool = true, _ transform: @escaping @Sendable (Data?) throws -> Data?
     ) async throws -> Data? {
         try await write { db in
             let old = try Data.fetchOne(
                 db, sql: "SELECT value FROM pluginValue WHERE plugin = ? AND key = ?", arguments: [plugin, key])
             let new = try transform(old)
-            try Self.store(new, plugin: plugin, key: key, in: db)
+            try Self.store(new, plugin: plugin, key: key, syncs: syncs, in: db)
             return new
         }
     }
@@ -89,11 +92,19 @@ extension HoorayDatabase {
 public struct DatabasePluginStore: PluginStore {
     let database: HoorayDatabase
     let plugin: String
+    /// Whether a value's key is this computer's own, never synced.
+    let keepsHere: @Sendable (String) -> Bool
 
     /// Creates the store of one plugin.
-    public init(database: HoorayDatabase, plugin: String) {
+    ///
+    /// - Parameter keepsHere: Whether a value's key is this computer's own cache, which sync leaves
+    ///   out (``HoorayKit/HoorayPlugin/isDeviceCache(valueKey:)``).
+    public init(
+        database: HoorayDatabase, plugin: String, keepsHere: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
         self.database = database
         self.plugin = plugin
+        self.keepsHere = keepsHere
     }
 
     public func data(forKey key: String) async throws -> Data? {
@@ -101,7 +112,7 @@ public struct DatabasePluginStore: PluginStore {
     }
 
     public func setData(_ data: Data?, forKey key: String) async throws {
-        try await database.setPluginValue(data, plugin: plugin, key: key)
+        try await database.setPluginValue(data, plugin: plugin, key: key, syncs: !keepsHere(key))
     }
 
     public func keys() async throws -> [String] {
@@ -116,6 +127,6 @@ public struct DatabasePluginStore: PluginStore {
     public func modify(forKey key: String, _ transform: @escaping @Sendable (Data?) throws -> Data?) async throws
         -> Data?
     {
-        try await database.modifyPluginValue(plugin: plugin, key: key, transform)
+        try await database.modifyPluginValue(plugin: plugin, key: key, syncs: !keepsHere(key), transform)
     }
 }

@@ -45,15 +45,19 @@ extension HoorayDatabase {
     /// Turns recording on for this computer, and records every record there is as new, so that the
     /// other computers receive what was logged before.
     ///
+    /// - Parameter keepsHere: Whether a plugin's stored value is this computer's own cache, left out.
     /// - Returns: How many changes were recorded.
     @discardableResult
-    public func startSyncRecording(device: SyncDeviceID) async throws -> Int {
+    public func startSyncRecording(
+        device: SyncDeviceID,
+        keepsHere: @escaping @Sendable (_ plugin: String, _ key: String) -> Bool = { _, _ in false }
+    ) async throws -> Int {
         try await write { db in
             try Self.setMeta("device", Data(device.rawValue.utf8), in: db)
             var count = 0
             for row in try Row.fetchAll(db, sql: "SELECT plugin, key, value FROM pluginValue ORDER BY plugin, key") {
                 let plugin: String = row["plugin"]
-                guard Self.syncsValue(plugin: plugin) else { continue }
+                guard Self.syncsValue(plugin: plugin), !keepsHere(plugin, row["key"]) else { continue }
                 count += try Self.recordValueForSync(
                     plugin: plugin, key: row["key"], old: nil, new: row["value"], in: db)
             }

@@ -20,8 +20,17 @@ struct SyncTests {
         return output[range.upperBound...].split(separator: "\n").first.map(String.init)
     }
 
-    /// Noon on a Wednesday, when both computers' hoorayd start: a habit's evening reminder is still to come.
-    static let noon = "2026-11-25 12:00:00"
+    /// One clock for every computer of a test, run on from noon on a Wednesday (UTC) when the test
+    /// began, so that a habit's evening reminder is still to come: each hoorayd is offset by the same
+    /// seconds, and the order of edits is the order they were made in.
+    static let noon: [String: String] = {
+        let wednesday = Date(timeIntervalSince1970: 1_795_608_000)  // 2026-11-25 12:00:00 UTC
+        let offset = Int(wednesday.timeIntervalSinceNow.rounded())
+        return [
+            "LD_PRELOAD": HoorayFixture.libfaketime, "FAKETIME": (offset >= 0 ? "+" : "") + String(offset),
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_NO_CACHE": "1",
+        ]
+    }()
 
     /// What `hooray export` prints on each computer.
     static func exports(_ fixtures: [HoorayFixture]) async -> [String] {
@@ -39,8 +48,8 @@ struct SyncTests {
                 _ = try await desktop.startServer()
                 // The laptop compacts after three segments: the third computer joins from its snapshot.
                 let onLaptop = try await laptop.startDaemon(
-                    fakeTime: Self.noon, environment: ["HOORAY_SYNC_COMPACT_AFTER": "3"])
-                let onDesktop = try await desktop.startDaemon(fakeTime: Self.noon)
+                    environment: Self.noon.merging(["HOORAY_SYNC_COMPACT_AFTER": "3"]) { $1 })
+                let onDesktop = try await desktop.startDaemon(environment: Self.noon)
                 let logged = try await laptop.hooray("win", "Logged before sync")
                 #expect(logged.status == .exited(0), "\(logged.standardError)")
 
@@ -112,7 +121,7 @@ struct SyncTests {
                 // others receive what it had.
                 try await HoorayFixture.with { late in
                     _ = try await late.startServer()
-                    let onLate = try await late.startDaemon(fakeTime: Self.noon)
+                    let onLate = try await late.startDaemon(environment: Self.noon)
                     #expect(try await late.hooray("win", "Logged on the third").status == .exited(0))
                     let joined = try await late.hooray(
                         arguments: ["sync", "setup", folder, "--phrase", "-"], input: phrase + "\n")
@@ -180,8 +189,8 @@ struct SyncTests {
                 #expect(linked, "\(syncthing.standardError)")
                 _ = try await laptop.startServer()
                 _ = try await desktop.startServer()
-                let onLaptop = try await laptop.startDaemon()
-                let onDesktop = try await desktop.startDaemon()
+                let onLaptop = try await laptop.startDaemon(environment: Self.noon)
+                let onDesktop = try await desktop.startDaemon(environment: Self.noon)
 
                 let first = try await laptop.hooray("sync", "setup", laptopFolder)
                 #expect(first.status == .exited(0), "\(first.standardError)")
@@ -194,10 +203,17 @@ struct SyncTests {
                 let second = try await desktop.hooray("sync", "setup", desktopFolder, "--phrase", phrase)
                 #expect(second.status == .exited(0), "\(second.standardError)")
 
-                // A win logged and a habit ticked on the laptop reach the desktop.
+                // A habit added on the laptop with its evening reminder is reminded on the desktop too.
+                let added = try await laptop.hooray("habit", "add", "Read 10 pages", "--remind", "20:00")
+                #expect(added.status == .exited(0), "\(added.standardError)")
+                let planned = await pollUntil(timeout: .seconds(60)) { () -> Bool? in
+                    (try? await desktop.nextEntries())?.contains { $0.title == "Read 10 pages" } == true ? true : nil
+                }
+                #expect(planned == true, "\(onDesktop.standardError)")
+
+                // A win logged and the habit ticked on the laptop reach the desktop.
                 #expect(try await laptop.hooray("win", "Took a walk").status == .exited(0))
                 #expect(try await laptop.hooray("win", "Drank water").status == .exited(0))
-                #expect(try await laptop.hooray("habit", "add", "Read 10 pages").status == .exited(0))
                 #expect(try await laptop.hooray("habit", "done", "Read 10 pages").status == .exited(0))
                 let arrived = await pollUntil(timeout: .seconds(60)) { () -> Bool? in
                     let texts = Set(((try? await Self.moments(desktop)) ?? []).map(\.text))
@@ -205,6 +221,11 @@ struct SyncTests {
                     return texts == ["Took a walk", "Drank water"] && done ? true : nil
                 }
                 #expect(arrived == true, "\(onDesktop.standardError)")
+                // Done on the laptop: the desktop's reminder for it this evening is not to come.
+                let held = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
+                    (try? await desktop.nextEntries())?.contains { $0.title == "Read 10 pages" } == false ? true : nil
+                }
+                #expect(held == true, "\(onDesktop.standardError)")
 
                 // The link goes down; both edit the same moment, the desktop last.
                 try syncthing.write(toStandardInput: "pause\n")

@@ -147,6 +147,20 @@ import Testing
         #expect(try await desktop.pluginValue(plugin: "water", key: "raw") == Data("2".utf8))
     }
 
+    @Test func aValueThisComputerKeepsForItselfDoesNotSync() async throws {
+        let (laptop, directory) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The praise said lately on this computer, a cache (`isDeviceCache`), before sync and after.
+        try await laptop.setPluginValue(Data("[1]".utf8), plugin: "wins", key: "recentPraise")
+        try await laptop.startSyncRecording(device: Self.laptop) { _, key in key == "recentPraise" }
+        let store = DatabasePluginStore(database: laptop, plugin: "wins") { $0 == "recentPraise" }
+        try await store.setData(Data("[2]".utf8), forKey: "recentPraise")
+        try await store.setData(Data("true".utf8), forKey: "flag")
+        let ids = try await laptop.unsentSyncChanges().map(\.change.record.id)
+        #expect(!ids.contains("recentPraise"))
+        #expect(ids.contains("flag"))
+    }
+
     @Test func eachComputerHoldsTheSameBytesWhateverOrderThePluginWroteThem() async throws {
         let (laptop, desktop, cleanUp) = try await Self.twoComputers()
         defer { cleanUp() }
