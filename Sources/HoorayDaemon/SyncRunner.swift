@@ -121,8 +121,16 @@ actor SyncRunner {
 
     // MARK: Sending
 
+    /// Writes what waits, a segment after another until nothing does.
     private func send() async {
-        guard let folder, let key, let device else { return }
+        while await sendSegment() {}
+    }
+
+    /// Writes one segment of what waits.
+    ///
+    /// - Returns: Whether more waits.
+    private func sendSegment() async -> Bool {
+        guard let folder, let key, let device else { return false }
         do {
             var unsent = try await database.unsentSyncChanges(limit: 5_000)
             // A segment stays well under what a reader takes (a stored value may be large).
@@ -133,7 +141,7 @@ actor SyncRunner {
             }) {
                 unsent.removeSubrange(max(over, 1)...)
             }
-            guard let last = unsent.last else { return }
+            guard let last = unsent.last else { return false }
             let previous = try await database.syncMetaValue("sequence").flatMap {
                 Int(String(decoding: $0, as: UTF8.self))
             }
@@ -152,13 +160,14 @@ actor SyncRunner {
                 compactNow = false
                 try await compact(folder, key: key, device: device, through: sequence)
             }
-            if try await database.unsentSyncChangeCount() > 0 { poke() }
+            return try await database.unsentSyncChangeCount() > 0
         } catch let problem as SyncFolder.Problem {
             note(problem.description)
             if case .missing = problem { retryWhileMissing() }
         } catch {
             note("cannot write to the sync folder: \(error)")
         }
+        return false
     }
 
     /// Writes a snapshot of everything here, numbered as the last segment written, and removes this

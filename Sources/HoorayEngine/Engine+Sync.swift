@@ -23,7 +23,34 @@ extension Engine {
             }
         }
         await reloadRules()
+        await withdrawHeldReminders(of: names)
         changes.publish()
+    }
+
+    /// Takes off the screen the reminders shown in the last day whose plugin now holds them (a habit
+    /// done on another computer): what is held is not to be done now.
+    func withdrawHeldReminders(of names: Set<String>) async {
+        let now = clock.now
+        for name in names.sorted() where plugins[name] != nil {
+            do {
+                let held = Set(
+                    try await database.rules(plugin: name).filter { rule in
+                        guard let hold = rule.reminder.hold else { return false }
+                        return hold.until.map { $0 > now } ?? true
+                    }.map(\.reminder.id))
+                guard !held.isEmpty else { continue }
+                let shown = try await database.shownNotices(
+                    plugin: name, reminderIDs: held, since: now.addingTimeInterval(-24 * 3600))
+                for notice in shown {
+                    await channels.withdraw(handles: notice.handles)
+                    try await database.forgetHandles(of: notice.id)
+                    logger.info(
+                        "took \(name)'s reminder \(notice.reminderID ?? "") off the screen: done on another computer")
+                }
+            } catch {
+                logger.error("cannot take \(name)'s reminders done elsewhere off the screen: \(error)")
+            }
+        }
     }
 
     /// Whether a plugin's stored value is this computer's own cache, which sync leaves out

@@ -146,6 +146,31 @@ extension HoorayDatabase {
         }
     }
 
+    /// The notices of `reminderIDs` a channel showed since `since`, oldest first, that are still to
+    /// be taken off the screen (``forgetHandles(of:)`` not called).
+    public func shownNotices(plugin: String, reminderIDs: Set<String>, since: Date) async throws -> [StoredNotice] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(StoredNotice.columns) FROM notice
+                    WHERE plugin = ? AND state = ? AND deliveredAt >= ? AND reminderID IS NOT NULL
+                        AND EXISTS (SELECT 1 FROM delivery WHERE noticeID = notice.id)
+                    ORDER BY id
+                    """,
+                arguments: [plugin, NoticeState.delivered.rawValue, since.timeIntervalSince1970]
+            ).map(StoredNotice.init(row:)).filter { $0.reminderID.map(reminderIDs.contains) ?? false }
+        }
+    }
+
+    /// Forgets the channels' handles of a notice taken off the screen: it is not replaced or taken
+    /// off again.
+    public func forgetHandles(of id: NoticeID) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM delivery WHERE noticeID = ?", arguments: [id.rawValue])
+        }
+    }
+
     /// Notices waiting for delivery, oldest first.
     public func pendingNotices() async throws -> [StoredNotice] {
         try await read { db in

@@ -23,14 +23,55 @@ struct SyncTests {
     /// One clock for every computer of a test, run on from noon on a Wednesday (UTC) when the test
     /// began, so that a habit's evening reminder is still to come: each hoorayd is offset by the same
     /// seconds, and the order of edits is the order they were made in.
-    static let noon: [String: String] = {
-        let wednesday = Date(timeIntervalSince1970: 1_795_608_000)  // 2026-11-25 12:00:00 UTC
-        let offset = Int(wednesday.timeIntervalSinceNow.rounded())
+    static let noon = clock(at: Date(timeIntervalSince1970: 1_795_608_000))  // 2026-11-25 12:00:00 UTC
+
+    /// One clock for every computer of a test, offset so that it reads `time` (UTC) now.
+    static func clock(at time: Date) -> [String: String] {
+        let offset = Int(time.timeIntervalSinceNow.rounded())
         return [
             "LD_PRELOAD": HoorayFixture.libfaketime, "FAKETIME": (offset >= 0 ? "+" : "") + String(offset),
             "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_NO_CACHE": "1",
         ]
-    }()
+    }
+
+    @Test func aReminderOnScreenIsWithdrawnWhenTheOtherComputerDidTheHabit() async throws {
+        let (folder, cleanUp) = try Self.sharedFolder()
+        defer { cleanUp() }
+        try await HoorayFixture.with { laptop in
+            try await HoorayFixture.with { desktop in
+                _ = try await laptop.startServer()
+                let desktopScreen = try await desktop.startServer()
+                // 19:59:15 on both: the habit's 20:00 reminder comes due 45 s from now.
+                let clock = Self.clock(at: Date(timeIntervalSince1970: 1_795_608_000 + 8 * 3_600 - 45))
+                let onLaptop = try await laptop.startDaemon(environment: clock)
+                let onDesktop = try await desktop.startDaemon(environment: clock)
+                let first = try await laptop.hooray("sync", "setup", folder)
+                let phrase = try #require(Self.phrase(in: first.standardOutput), "\(first.standardOutput)")
+                let second = try await desktop.hooray(
+                    arguments: ["sync", "setup", folder, "--phrase", "-"], input: phrase + "\n")
+                #expect(second.status == .exited(0), "\(second.standardError)")
+                let added = try await laptop.hooray("habit", "add", "Read 10 pages", "--remind", "20:00")
+                #expect(added.status == .exited(0), "\(added.standardError)")
+
+                // At 20:00 the desktop shows the reminder, planned from the habit that arrived.
+                let shown = await pollUntil(timeout: .seconds(90)) { () -> RecordedNotification? in
+                    try? desktopScreen.notifications().first { $0.summary == "Read 10 pages" }
+                }
+                let reminder = try #require(shown, "\(onDesktop.standardError)")
+                #expect(try desktopScreen.closeRequests().isEmpty)
+
+                // Done on the laptop: the desktop takes its reminder off the screen.
+                let done = try await laptop.hooray("habit", "done", "Read 10 pages")
+                #expect(done.status == .exited(0), "\(done.standardError)")
+                let withdrawn = await pollUntil(timeout: .seconds(30)) { () -> Bool? in
+                    (try? desktopScreen.closeRequests())?.contains(reminder.id) == true ? true : nil
+                }
+                #expect(withdrawn == true, "\(onDesktop.standardError)")
+                await onLaptop.stop()
+                await onDesktop.stop()
+            }
+        }
+    }
 
     /// What `hooray export` prints on each computer.
     static func exports(_ fixtures: [HoorayFixture]) async -> [String] {

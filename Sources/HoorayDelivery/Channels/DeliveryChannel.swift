@@ -30,6 +30,8 @@ public protocol DeliveryChannel: Sendable {
     func deliver(_ notice: Notice, id: NoticeID, replacing: String?) async -> ChannelOutcome
     /// Whether the channel's side is in do-not-disturb mode now, asked at delivery time.
     func doNotDisturb() async -> DoNotDisturb
+    /// Takes off the screen what the channel showed under `handle`, when it still is there.
+    func withdraw(handle: String) async
     /// Stops the channel.
     func shutdown() async
 }
@@ -40,6 +42,9 @@ extension DeliveryChannel {
 
     /// A channel that knows no do-not-disturb state is never in it.
     public func doNotDisturb() async -> DoNotDisturb { .off }
+
+    /// A channel whose notices go on their own has nothing to withdraw.
+    public func withdraw(handle: String) async {}
 }
 
 /// Something that happened on a channel's side.

@@ -112,6 +112,15 @@ public struct DeliveryChannels: Sendable {
         return true
     }
 
+    /// Takes a notice off the screen on every channel that showed it.
+    ///
+    /// - Parameter handles: The channels' handles of it, by channel name.
+    public func withdraw(handles: [String: String]) async {
+        for channel in all {
+            if let handle = handles[channel.name] { await channel.withdraw(handle: handle) }
+        }
+    }
+
     /// Stops every channel.
     public func shutdown() async {
         for channel in all { await channel.shutdown() }

@@ -57,6 +57,11 @@ public final class LibNotifyChannel: DeliveryChannel {
         }
     }
 
+    public func withdraw(handle: String) async {
+        guard let serverID = UInt32(handle) else { return }
+        _ = await delivery.close(serverID: serverID)
+    }
+
     public func shutdown() async {
         forwarding.cancel()
         await delivery.shutdown()
