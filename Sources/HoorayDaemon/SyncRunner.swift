@@ -36,8 +36,6 @@ actor SyncRunner {
     /// How many of its segments this computer lets gather in the folder before it writes a snapshot
     /// in their place (docs/sync.md, "Compaction").
     let compactAfter: Int
-    /// Whether the next segment written is followed by a snapshot, whatever the count.
-    private var compactNow = false
     /// The most problems kept for `hooray sync status`.
     static let keptProblems = 20
 
@@ -141,13 +139,15 @@ actor SyncRunner {
             }) {
                 unsent.removeSubrange(max(over, 1)...)
             }
-            guard let last = unsent.last else { return false }
-            let previous = try await database.syncMetaValue("sequence").flatMap {
-                Int(String(decoding: $0, as: UTF8.self))
+            guard let last = unsent.last else {
+                // Nothing waits: a compaction asked for is done now, through the last segment written.
+                if await compactPending() {
+                    let last = await highestOwnSequence(folder, key: key, device: device)
+                    if last > 0 { try await compact(folder, key: key, device: device, through: last) }
+                }
+                return false
             }
-            // The folder's number counts too: hoorayd may have stopped after it wrote a segment and
-            // before it noted it, and a number is never used twice.
-            let sequence = max(previous ?? 0, folder.highestSequence(of: device, key: key)) + 1
+            let sequence = await highestOwnSequence(folder, key: key, device: device) + 1
             try folder.add(SyncSegment(device: device, sequence: sequence, changes: unsent.map(\.change)), key: key)
             try await database.setSyncMetaValue(Data(String(sequence).utf8), for: "sequence")
             var read = await readSegments()
@@ -156,11 +156,13 @@ actor SyncRunner {
             try await database.forgetSentSyncChanges(through: last.position)
             lastSent = Date()
             logger.info("wrote segment \(sequence): \(unsent.count) change(s)")
-            if compactNow || folder.segmentCount(of: device) >= compactAfter {
-                compactNow = false
+            let more = try await database.unsentSyncChangeCount() > 0
+            // After the last segment of what waits when one was asked for (delete-my-data).
+            let asked = more ? false : await compactPending()
+            if asked || folder.segmentCount(of: device) >= compactAfter {
                 try await compact(folder, key: key, device: device, through: sequence)
             }
-            return try await database.unsentSyncChangeCount() > 0
+            return more
         } catch let problem as SyncFolder.Problem {
             note(problem.description)
             if case .missing = problem { retryWhileMissing() }
@@ -170,14 +172,44 @@ actor SyncRunner {
         return false
     }
 
+    /// The highest number this computer used: noted here, in the folder (hoorayd may have stopped
+    /// after it wrote a segment and before it noted it), or counted as read anywhere (a snapshot
+    /// lists numbers whose segments went). A number is never used twice.
+    private func highestOwnSequence(_ folder: SyncFolder, key: SyncKey, device: SyncDeviceID) async -> Int {
+        let noted = (try? await database.syncMetaValue("sequence")).flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+        let read = await readSegments()[device]?.max() ?? 0
+        let snapshot = await snapshotsFolded()[device] ?? 0
+        return max(noted ?? 0, folder.highestSequence(of: device, key: key), read, snapshot)
+    }
+
     /// Writes a snapshot of everything here, numbered as the last segment written, and removes this
     /// computer's segments it holds: a computer that has not read them, or joins later, folds in the
     /// snapshot instead.
     private func compact(_ folder: SyncFolder, key: SyncKey, device: SyncDeviceID, through sequence: Int) async throws {
-        let snapshot = try await database.syncSnapshot(read: await readSegments())
-        try folder.addSnapshot(
-            try SyncSegment.sealed(snapshot, device: device, sequence: sequence, key: key), device: device,
-            sequence: sequence)
+        let read = await readSegments()
+        // Only what this database holds may go: every segment of its own in the folder folded in
+        // here (a database restored from a backup folds in what it wrote since first).
+        let own = folder.ownSequences(of: device).filter { $0 <= sequence }
+        guard own.allSatisfy({ read[device]?.contains($0) == true }) else { return }
+        let snapshot = try await database.syncSnapshot(read: read)
+        let sealed = try SyncSegment.sealed(snapshot, device: device, sequence: sequence, key: key)
+        try folder.addSnapshot(sealed, device: device, sequence: sequence)
+        // Read back as another computer will before anything goes: one too large to read (past
+        // 64 MB) or damaged on its way to the disk is removed, and the segments stay.
+        let written = SyncFolder.Found(
+            device: device, sequence: sequence,
+            path: folder.path + "/" + device.rawValue + "/" + SyncSegment.snapshotFileName(sequence: sequence))
+        do {
+            _ = try SyncSegment.openSnapshot(
+                try folder.contents(of: written), with: key, device: device, sequence: sequence)
+        } catch {
+            try? FileManager.default.removeItem(atPath: written.path)
+            note(
+                "the snapshot of \(snapshot.records.count) record(s) could not be read back (\(error)); the segments stay"
+            )
+            return
+        }
+        try? await database.setSyncMetaValue(Data(), for: "compactPending")
         var folded = await snapshotsFolded()
         folded[device] = sequence
         await keepSnapshotsFolded(folded)
@@ -186,10 +218,15 @@ actor SyncRunner {
             "wrote snapshot \(sequence) of \(snapshot.records.count) record(s); \(removed) older file(s) removed")
     }
 
-    /// Writes a snapshot after the next segment (delete-my-data: the older segments held the words).
-    func compactAfterSending() {
-        compactNow = true
+    /// Writes a snapshot once what waits is sent (delete-my-data: the older segments held the
+    /// words); kept in the database, so that a restart or a folder away meanwhile does not lose it.
+    func compactAfterSending() async {
+        try? await database.setSyncMetaValue(Data("1".utf8), for: "compactPending")
         poke()
+    }
+
+    private func compactPending() async -> Bool {
+        (try? await database.syncMetaValue("compactPending")).map { !$0.isEmpty } ?? false
     }
 
     // MARK: Reading
@@ -200,10 +237,17 @@ actor SyncRunner {
     private func foldSnapshots(
         _ folder: SyncFolder, key: SyncKey, read: inout [SyncDeviceID: Set<Int>]
     ) async -> Set<SyncRecordKey> {
-        guard let latest = try? folder.latestSnapshots() else { return [] }
+        guard let all = try? folder.snapshots() else { return [] }
         var done = await snapshotsFolded()
         var folded: Set<SyncRecordKey> = []
-        for found in latest where (done[found.device] ?? 0) < found.sequence && !refused.contains(found.path) {
+        // Each computer's highest snapshot that opens: a refused one (planted, or damaged) does not
+        // hide the one below it.
+        var settled: Set<SyncDeviceID> = []
+        for found in all where !settled.contains(found.device) && !refused.contains(found.path) {
+            guard (done[found.device] ?? 0) < found.sequence else {
+                settled.insert(found.device)
+                continue
+            }
             do {
                 let snapshot = try SyncSegment.openSnapshot(
                     try folder.contents(of: found), with: key, device: found.device, sequence: found.sequence)
@@ -211,6 +255,7 @@ actor SyncRunner {
                 for (device, sequences) in snapshot.read { read[device, default: []].formUnion(sequences) }
                 read[found.device, default: []].insert(found.sequence)
                 done[found.device] = found.sequence
+                settled.insert(found.device)
                 if found.device != device { lastReceived = Date() }
             } catch let problem as SyncSegment.Problem {
                 if case .cutShort = problem { continue }

@@ -1,3 +1,4 @@
+import Foundation
 import HoorayExternalPlugins
 import HoorayKit
 
@@ -27,10 +28,14 @@ extension Engine {
         changes.publish()
     }
 
-    /// Takes off the screen the reminders shown in the last day whose plugin now holds them (a habit
-    /// done on another computer): what is held is not to be done now.
+    /// Takes off the screen the reminders due today whose plugin now holds them (a habit done on
+    /// another computer): what is held is not to be done now. One due on an earlier day stays: its
+    /// buttons are for that day.
     func withdrawHeldReminders(of names: Set<String>) async {
         let now = clock.now
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let today = calendar.startOfDay(for: now)
         for name in names.sorted() where plugins[name] != nil {
             do {
                 let held = Set(
@@ -39,8 +44,7 @@ extension Engine {
                         return hold.until.map { $0 > now } ?? true
                     }.map(\.reminder.id))
                 guard !held.isEmpty else { continue }
-                let shown = try await database.shownNotices(
-                    plugin: name, reminderIDs: held, since: now.addingTimeInterval(-24 * 3600))
+                let shown = try await database.shownNotices(plugin: name, reminderIDs: held, dueSince: today)
                 for notice in shown {
                     await channels.withdraw(handles: notice.handles)
                     try await database.forgetHandles(of: notice.id)

@@ -146,15 +146,17 @@ extension HoorayDatabase {
         }
     }
 
-    /// The notices of `reminderIDs` a channel showed since `since`, oldest first, that are still to
-    /// be taken off the screen (``forgetHandles(of:)`` not called).
-    public func shownNotices(plugin: String, reminderIDs: Set<String>, since: Date) async throws -> [StoredNotice] {
+    /// The notices of `reminderIDs` due since `since` that a channel showed, oldest first, and that
+    /// are still to be taken off the screen (``forgetHandles(of:)`` not called).
+    public func shownNotices(plugin: String, reminderIDs: Set<String>, dueSince since: Date) async throws
+        -> [StoredNotice]
+    {
         try await read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(StoredNotice.columns) FROM notice
-                    WHERE plugin = ? AND state = ? AND deliveredAt >= ? AND reminderID IS NOT NULL
+                    WHERE plugin = ? AND state = ? AND dueAt >= ? AND reminderID IS NOT NULL
                         AND EXISTS (SELECT 1 FROM delivery WHERE noticeID = notice.id)
                     ORDER BY id
                     """,

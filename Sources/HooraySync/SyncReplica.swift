@@ -264,8 +264,8 @@ extension SyncReplica.Record {
     public init(from decoder: any Decoder) throws {
         let value = try JSONValue(from: decoder)
         guard case .object(let members) = value, case .array(let names)? = members["d"] else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "a record's sync state has no \"d\""))
+            self = try Self.firstForm(from: decoder)
+            return
         }
         let devices = names.map { name -> SyncDeviceID? in name.stringValue.flatMap(SyncDeviceID.init) }
         func stamp(_ parts: ArraySlice<JSONValue>) throws -> SyncStamp {
@@ -301,5 +301,21 @@ extension SyncReplica.Record {
                 sets[field] = kept
             }
         }
+    }
+
+    /// The first stored form (before stamps were written small), which a database that turned sync
+    /// on with an earlier build still holds: every stamp written out, each set's elements by their text.
+    private static func firstForm(from decoder: any Decoder) throws -> Self {
+        struct FirstForm: Decodable {
+            var fields: [String: Field]
+            var sets: [String: [String: Element]]
+            var deleted: SyncStamp?
+            var created: SyncStamp?
+        }
+        let first = try FirstForm(from: decoder)
+        var record = Self()
+        (record.fields, record.sets, record.deleted, record.created) =
+            (first.fields, first.sets, first.deleted, first.created)
+        return record
     }
 }

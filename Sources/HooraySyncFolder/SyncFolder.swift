@@ -6,7 +6,7 @@ import HooraySync
 ///
 /// ```text
 /// ~/Sync/hooray/
-///   hooray-sync.json                              {"check":"…","format":1}
+///   hooray-sync.json                              {"check":"…","format":2}
 ///   3f2a…c1/0000000000000001.seg                  the laptop's segments
 ///   9b7e…04/0000000000000001.seg                  the desktop's
 /// ```
@@ -137,6 +137,13 @@ public struct SyncFolder: Sendable {
         public var sequence: Int
         /// Its file.
         public var path: String
+
+        /// Names a file of the folder.
+        public init(device: SyncDeviceID, sequence: Int, path: String) {
+            self.device = device
+            self.sequence = sequence
+            self.path = path
+        }
     }
 
     /// Something in the folder that is left alone, and why.
@@ -204,19 +211,27 @@ public struct SyncFolder: Sendable {
         }
     }
 
-    /// Each computer's latest snapshot, by computer.
-    public func latestSnapshots() throws(Problem) -> [Found] {
+    /// Every computer's snapshots, by computer, each computer's highest first.
+    public func snapshots() throws(Problem) -> [Found] {
         let manager = FileManager.default
         guard let entries = try? manager.contentsOfDirectory(atPath: path) else { throw .missing(path) }
-        return entries.sorted().compactMap { entry -> Found? in
+        return entries.sorted().flatMap { entry -> [Found] in
             let folder = path + "/" + entry
             guard let device = SyncDeviceID(entry), Self.isPlain(folder, folder: true),
-                let files = try? manager.contentsOfDirectory(atPath: folder),
-                let latest = files.compactMap(SyncSegment.sequence(ofSnapshotFileName:)).max()
-            else { return nil }
-            return Found(
-                device: device, sequence: latest, path: folder + "/" + SyncSegment.snapshotFileName(sequence: latest))
+                let files = try? manager.contentsOfDirectory(atPath: folder)
+            else { return [] }
+            return files.compactMap(SyncSegment.sequence(ofSnapshotFileName:)).sorted(by: >).map { sequence in
+                Found(
+                    device: device, sequence: sequence,
+                    path: folder + "/" + SyncSegment.snapshotFileName(sequence: sequence))
+            }
         }
+    }
+
+    /// The numbers of `device`'s segments in the folder.
+    public func ownSequences(of device: SyncDeviceID) -> [Int] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: path + "/" + device.rawValue)) ?? []
+        return files.compactMap(SyncSegment.sequence(ofFileName:))
     }
 
     /// Removes this computer's segments up to `sequence` and its snapshots before it, now that the
@@ -238,8 +253,7 @@ public struct SyncFolder: Sendable {
 
     /// How many segments of `device` are in the folder.
     public func segmentCount(of device: SyncDeviceID) -> Int {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: path + "/" + device.rawValue)) ?? []
-        return files.count { SyncSegment.sequence(ofFileName: $0) != nil }
+        ownSequences(of: device).count
     }
 
     /// The highest number of `device`'s segments in the folder that opens with `key`; 0 when it has

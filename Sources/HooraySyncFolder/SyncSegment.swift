@@ -6,12 +6,14 @@ import HooraySync
 /// written once and never changed (`DEVICE/SEQUENCE.seg` in the sync folder).
 ///
 /// The file is a line `HOORAY-SYNC`, a line of JSON that says which segment it is and how long
-/// the sealed part is (`{"bytes":…,"device":"…","format":1,"sequence":7}`), then the changes as
+/// the sealed part is (`{"bytes":…,"device":"…","format":2,"sequence":7}`), then the changes as
 /// JSON sealed with ChaCha20-Poly1305. The two lines are sealed in too (as additional data): a
 /// segment moved under another device's name or number is refused as not this folder's.
 public struct SyncSegment: Sendable, Equatable {
     /// The format this Hooray writes and reads; a segment of a later one is left for a later Hooray.
-    public static let format = 1
+    /// 2: records are created (`create`), and snapshots take the place of older segments; a Hooray of
+    /// format 1 must not read a folder holding them.
+    public static let format = 2
     /// The first line.
     static let magic = Array("HOORAY-SYNC\n".utf8)
     /// The longest segment read, in bytes: one written by Hooray is far smaller.

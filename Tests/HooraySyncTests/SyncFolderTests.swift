@@ -21,7 +21,7 @@ import Testing
         defer { cleanUp() }
         try folder.claim(for: Self.key)
         let marker = try String(contentsOfFile: folder.path + "/hooray-sync.json", encoding: .utf8)
-        #expect(marker == #"{"check":"\#(Self.key.check)","format":1}"#)
+        #expect(marker == #"{"check":"\#(Self.key.check)","format":2}"#)
         try folder.claim(for: Self.key)
         #expect(throws: SyncFolder.Problem.anotherKey) { try folder.claim(for: SyncKey.random()) }
         #expect(SyncFolder.Problem.anotherKey.description.contains("hooray sync setup"))
@@ -154,7 +154,11 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: theirs) == ["0000000000000003.snap"])
         // Nothing is left to read as a segment; the snapshot is found, and holds the three.
         #expect(try folder.unread(read: [:]) == ([], []))
-        let latest = try folder.latestSnapshots()
+        // A snapshot planted under a higher number is listed first; the real one follows it.
+        #expect(FileManager.default.createFile(atPath: theirs + "/0000000000000009.snap", contents: Data("x".utf8)))
+        #expect(try folder.snapshots().map(\.sequence) == [9, 3])
+        try FileManager.default.removeItem(atPath: theirs + "/0000000000000009.snap")
+        let latest = try folder.snapshots()
         #expect(latest.map(\.sequence) == [3])
         let opened = try SyncSegment.openSnapshot(
             try folder.contents(of: latest[0]), with: Self.key, device: desktop, sequence: 3)

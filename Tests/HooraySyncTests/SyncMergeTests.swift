@@ -172,8 +172,17 @@ func days(_ value: JSONValue?) throws -> [Int] {
         #expect(text.components(separatedBy: laptop.rawValue).count == 2)
         #expect(stored.count < 365 * 40, "\(stored.count) bytes")
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(SyncReplica.Record.self, from: Data(#"{"fields":{}}"#.utf8))
+            try JSONDecoder().decode(SyncReplica.Record.self, from: Data(#"{"stamps":{}}"#.utf8))
         }
+        // The first form, every stamp written out, as a database that turned sync on earlier holds it.
+        let stamp = #"{"counter":1,"device":"\#(laptop.rawValue)","wall":5}"#
+        let first = Data(
+            #"{"created":\#(stamp),"fields":{"name":{"stamp":\#(stamp),"value":"Read"}},"#
+                .appending(#""sets":{"done":{"7":{"element":7,"present":true,"stamp":\#(stamp)}}}}"#).utf8)
+        let read = try JSONDecoder().decode(SyncReplica.Record.self, from: first)
+        #expect(read.created == SyncStamp(wall: 5, counter: 1, device: laptop))
+        #expect(read.value(setFields: ["done": .array])?["name"] == .string("Read"))
+        #expect(read.value(setFields: ["done": .array])?["done"] == .array([.number(7)]))
     }
 
     @Test func aDeletedRecordKeepsNoneOfItsWords() throws {

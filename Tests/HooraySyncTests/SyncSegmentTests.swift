@@ -104,12 +104,12 @@ import Testing
     }
 
     @Test func aSegmentOfANewerHoorayIsLeftForIt() throws {
-        let header = #"{"bytes":40,"device":"\#(laptop.rawValue)","format":2,"sequence":7,"zstd":true}"#
+        let header = #"{"bytes":40,"device":"\#(laptop.rawValue)","format":3,"sequence":7,"zstd":true}"#
         let bytes = Array("HOORAY-SYNC\n\(header)\n".utf8) + Array(repeating: 0, count: 40)
-        #expect(throws: SyncSegment.Problem.newerFormat(2)) {
+        #expect(throws: SyncSegment.Problem.newerFormat(3)) {
             try SyncSegment.open(bytes, with: Self.key, device: laptop, sequence: 7)
         }
-        #expect(SyncSegment.Problem.newerFormat(2).description.contains("update Hooray"))
+        #expect(SyncSegment.Problem.newerFormat(3).description.contains("update Hooray"))
     }
 
     @Test func whatIsNoSegmentIsSaid() throws {
