@@ -199,7 +199,7 @@ let package = Package(
                 "HoorayText",
                 "HoorayEngine", "HoorayAI", "HoorayClient", "HoorayCommands", "HoorayConfig", "HoorayExternalPlugins",
                 "HoorayIdentity", "HoorayKeyring", "HoorayKit", "HoorayStorage", "HoorayThreads", "CLinux",
-                "HoorayDelivery", "HoorayDesktopBus", "HoorayLauncher", "HooraySync", "HooraySyncFolder",
+                "HoorayDelivery", "HoorayDesktopBus", "HoorayLauncher", "HooraySync", "HooraySyncFolder", "HoorayTOML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

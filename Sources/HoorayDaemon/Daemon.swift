@@ -12,6 +12,7 @@ import HoorayIdentity
 import HoorayKeyring
 import HoorayKit
 import HoorayStorage
+import HoorayTOML
 import HoorayThreads
 import Logging
 import ServiceLifecycle
@@ -274,7 +275,7 @@ public enum Daemon {
                 return await engine.pauseAnswer(until: until)
             case .syncSetup(let folder, let phrase, let newDevice):
                 return await sync.setup(folder: folder, phrase: phrase, newDevice: newDevice) { written in
-                    await SettingsRequests.set("sync.folder", to: SyncRunner.tomlString(written), state: state) {
+                    await SettingsRequests.set("sync.folder", to: TOMLLiteral.string(written).text, state: state) {
                         await reloadNow(engine: engine, state: state, logLevel: logLevel, logger: logger)
                     }
                 }

@@ -375,11 +375,6 @@ actor SyncRunner {
 
     // MARK: Requests
 
-    /// `text` as a TOML basic string, for `hooray config set`'s reading of a value.
-    static func tomlString(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-
     /// How sync is doing, with the phrase when asked for.
     func status(phrase: Bool, configured: String?) async -> ControlResponse {
         let read = await readSegments()

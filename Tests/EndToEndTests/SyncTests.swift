@@ -23,16 +23,8 @@ struct SyncTests {
     /// One clock for every computer of a test, run on from noon on a Wednesday (UTC) when the test
     /// began, so that a habit's evening reminder is still to come: each hoorayd is offset by the same
     /// seconds, and the order of edits is the order they were made in.
-    static let noon = clock(at: Date(timeIntervalSince1970: 1_795_608_000))  // 2026-11-25 12:00:00 UTC
-
-    /// One clock for every computer of a test, offset so that it reads `time` (UTC) now.
-    static func clock(at time: Date) -> [String: String] {
-        let offset = Int(time.timeIntervalSinceNow.rounded())
-        return [
-            "LD_PRELOAD": HoorayFixture.libfaketime, "FAKETIME": (offset >= 0 ? "+" : "") + String(offset),
-            "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_NO_CACHE": "1",
-        ]
-    }
+    /// (1_795_608_000 is 2026-11-25 12:00:00 UTC.)
+    static let noon = HoorayFixture.fakeTimeVariables(offsetTo: Date(timeIntervalSince1970: 1_795_608_000))
 
     @Test func aReminderOnScreenIsWithdrawnWhenTheOtherComputerDidTheHabit() async throws {
         let (folder, cleanUp) = try Self.sharedFolder()
@@ -42,7 +34,8 @@ struct SyncTests {
                 _ = try await laptop.startServer()
                 let desktopScreen = try await desktop.startServer()
                 // 19:59:15 on both: the habit's 20:00 reminder comes due 45 s from now.
-                let clock = Self.clock(at: Date(timeIntervalSince1970: 1_795_608_000 + 8 * 3_600 - 45))
+                let clock = HoorayFixture.fakeTimeVariables(
+                    offsetTo: Date(timeIntervalSince1970: 1_795_608_000 + 8 * 3_600 - 45))
                 let onLaptop = try await laptop.startDaemon(environment: clock)
                 let onDesktop = try await desktop.startDaemon(environment: clock)
                 let first = try await laptop.hooray("sync", "setup", folder)

@@ -275,6 +275,18 @@ final class HoorayFixture: Sendable {
         ]
     }
 
+    /// Preloads libfaketime so the program's wall clock reads `time` now and runs on: an offset, so
+    /// that every program given these variables keeps one clock, whenever it starts.
+    static func fakeTimeVariables(offsetTo time: Date) -> [String: String] {
+        let offset = Int(time.timeIntervalSinceNow.rounded())
+        return [
+            "LD_PRELOAD": libfaketime,
+            "FAKETIME": (offset >= 0 ? "+" : "") + String(offset),
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            "FAKETIME_NO_CACHE": "1",
+        ]
+    }
+
     /// Preloads libfaketime so the program's wall clock is the one `file` names (`@YYYY-MM-DD
     /// hh:mm:ss`, UTC) and runs on from there; the file is read again at every clock reading, so
     /// writing another time into it moves the clock at once (see ``setFakeTime(_:in:)``).
