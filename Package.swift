@@ -74,11 +74,8 @@ let package = Package(
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
         ),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl, loaded with dlopen at the first AI request (its header is libcurl4-openssl-dev's).
+        .target(name: "CCurl"),
 
         .systemLibrary(
             name: "CLibSecret",

@@ -35,8 +35,6 @@ struct HTTPResponse: Sendable {
 /// plus background retries), so a thread each is cheap and keeps a slow server from delaying
 /// another request.
 enum CurlHTTP {
-    /// libcurl's process-wide setup, run once before the first transfer; it is not thread-safe itself.
-    private static let globalInit: CURLcode = hooray_curl_global_init()
 
     /// Sends a POST and waits for its answer.
     ///
@@ -53,7 +51,7 @@ enum CurlHTTP {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 let thread = Thread {
                     nameThisThread("hooray-ai-http")
-                    continuation.resume(with: transfer.perform(globalInit: globalInit))
+                    continuation.resume(with: transfer.perform())
                 }
                 thread.name = "hooray-ai-http"
                 thread.start()
@@ -87,14 +85,18 @@ final class CurlTransfer: @unchecked Sendable {
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     /// Runs the transfer on the calling thread, blocking it until the transfer ends.
-    func perform(globalInit: CURLcode) -> Result<HTTPResponse, any Error> {
+    func perform() -> Result<HTTPResponse, any Error> {
         guard !isCancelled else { return .failure(CancellationError()) }
-        guard globalInit == CURLE_OK, let handle = curl_easy_init() else {
+        // libcurl is loaded (and set up) with the first request: see hooray_curl.h.
+        if let failure = hooray_curl_load() {
+            return .failure(AIRequestError(.networkLibraryMissing(reason: String(cString: failure))))
+        }
+        guard let handle = hooray_curl_easy_init() else {
             return .failure(AIRequestError.unreachable(reason: "the network library (libcurl) could not start"))
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { hooray_curl_easy_cleanup(handle) }
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        for line in request.headers { headerList = curl_slist_append(headerList, line) }
+        for line in request.headers { headerList = hooray_curl_slist_append(headerList, line) }
         defer {
             // libcurl's copies of the headers hold the API key (Authorization): wiped before they are freed.
             var item = headerList
@@ -102,7 +104,7 @@ final class CurlTransfer: @unchecked Sendable {
                 if let text = entry.pointee.data { explicit_bzero(text, strlen(text)) }
                 item = entry.pointee.next
             }
-            curl_slist_free_all(headerList)
+            hooray_curl_slist_free_all(headerList)
         }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -111,7 +113,7 @@ final class CurlTransfer: @unchecked Sendable {
         let code: CURLcode
         do {
             try configure(handle, headers: headerList, errorBuffer: errorBuffer)
-            code = curl_easy_perform(handle)
+            code = hooray_curl_easy_perform(handle)
         } catch {
             return .failure(error)
         }
@@ -195,7 +197,7 @@ final class CurlTransfer: @unchecked Sendable {
         default:
             // libcurl's detailed message names hosts and ports, never headers or bodies.
             let detail = String(cString: errorBuffer)
-            let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let reason = detail.isEmpty ? String(cString: hooray_curl_easy_strerror(code)) : detail
             return .failure(AIRequestError.unreachable(reason: reason.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
     }

@@ -156,6 +156,11 @@ enum FrontDoor {
         openClosedStandardDescriptors()
         let arguments = ProcessArguments.raw()
         let words = arguments.dropFirst().map { String(validating: $0, as: UTF8.self) }
+        // `hooray --version` alone is answered here, as the full program answers it: the one line
+        // that needs neither hoorayd nor the full program's start.
+        if words.count == 1, words[0] == "--version" {
+            exit(writeAll(1, Array((HoorayVersion.current + "\n").utf8)) ? 0 : 74)
+        }
         let environment = ProcessInfo.processInfo.environment
 
         // Words that are not UTF-8, no home folder, no safe runtime folder or socket (the full

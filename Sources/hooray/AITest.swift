@@ -33,6 +33,9 @@ enum AIAdvice {
         case .unreachable:
             return "check that the AI service is running and that endpoint in the [ai] section is right; "
                 + "offline praise keeps working meanwhile"
+        case .networkLibraryMissing:
+            return "install libcurl with `sudo apt install libcurl4` (the Hooray package depends on it, so "
+                + "something removed it); offline praise keeps working meanwhile"
         case .identityUnavailable:
             return "`hooray identity` says what is wrong with the anonymous id; offline praise keeps working meanwhile"
         case .notConfigured, .redirected, .responseTooLarge, .malformedResponse, .insecureEndpoint,
@@ -48,7 +51,7 @@ enum AIAdvice {
     static func exitStatus(for error: any Error) -> ExitStatus {
         guard let error = error as? AIRequestError else { return .failed }
         switch error.reason {
-        case .unreachable: return .unavailable
+        case .unreachable, .networkLibraryMissing: return .unavailable
         case .timedOut: return .busy
         case .httpStatus(let code) where code >= 500 || code == 429 || code == 408: return .busy
         case .httpStatus, .identityUnavailable: return .failed
@@ -70,7 +73,7 @@ extension AIGroup {
                 fails, says whose problem it is and the fix, as `hooray doctor` does. Nothing is saved.
 
                 Exits 0 when praise came back; 1 when the service refused the request (the API key, the \
-                address); 69 when it cannot be reached; 75 when it is busy or has a problem of its own \
+                address); 69 when it cannot be reached (or libcurl is not installed); 75 when it is busy or has a problem of its own \
                 (HTTP 5xx, 429, a time-out); 78 when AI is off or the [ai] section must change.
                 """)
 

@@ -109,6 +109,23 @@ struct CLITests {
             #expect(result.status == .exited(0))
             #expect(
                 result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+            // The front door answers it alone (issue 37), with the full program's very line: a copy of
+            // `hooray` with no `hooray-cli` beside it still prints it, and hands `help` over as before.
+            let full = try await ProcessRunner.run(
+                HoorayFixture.binDirectory + "/hooray-cli", arguments: ["--version"], environment: fixture.environment()
+            )
+            #expect(full.standardOutput == result.standardOutput)
+            let alone = fixture.home.appending("front-door/hooray")
+            try FileManager.default.createDirectory(
+                atPath: fixture.home.appending("front-door"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: HoorayFixture.binDirectory + "/hooray", toPath: alone)
+            let version = try await ProcessRunner.run(
+                alone, arguments: ["--version"], environment: fixture.environment())
+            #expect(version.status == .exited(0), "\(version.standardError)")
+            #expect(version.standardOutput == result.standardOutput)
+            let help = try await ProcessRunner.run(alone, arguments: ["help"], environment: fixture.environment())
+            #expect(help.status == .exited(69), "no full program beside it: \(help.standardOutput)")
+            #expect(help.standardError.contains("(hooray-cli) is missing"), "\(help.standardError)")
         }
     }
 }

@@ -35,6 +35,9 @@ public struct AIRequestError: Error, Sendable, Hashable, CustomStringConvertible
         /// The anonymous identity sent as `x-user-id` could not be read; `reason` names the file and
         /// the recovery. No request is made without a valid identity.
         case identityUnavailable(reason: String)
+        /// The network library (libcurl, loaded when the first request is made) is not installed or
+        /// could not be loaded; `reason` is the loader's explanation.
+        case networkLibraryMissing(reason: String)
     }
 
     /// The failure.
@@ -101,6 +104,7 @@ public struct AIRequestError: Error, Sendable, Hashable, CustomStringConvertible
         case .apiKeyFileTooOpen: "api-key-file-too-open"
         case .apiKeyUnavailable: "api-key-unavailable"
         case .identityUnavailable: "identity-unavailable"
+        case .networkLibraryMissing: "network-library-missing"
         }
     }
 
@@ -114,7 +118,7 @@ public struct AIRequestError: Error, Sendable, Hashable, CustomStringConvertible
         case .timedOut, .unreachable: true
         case .httpStatus(let code): code >= 500 || code == 429 || code == 408
         case .notConfigured, .redirected, .responseTooLarge, .malformedResponse, .insecureEndpoint,
-            .apiKeyFileTooOpen, .apiKeyUnavailable, .identityUnavailable:
+            .apiKeyFileTooOpen, .apiKeyUnavailable, .identityUnavailable, .networkLibraryMissing:
             false
         }
     }
@@ -155,6 +159,9 @@ public struct AIRequestError: Error, Sendable, Hashable, CustomStringConvertible
             return "The AI service's API key is not available: \(reason)."
         case .identityUnavailable(let reason):
             return "No AI request was made because the anonymous identity is unavailable: \(reason)"
+        case .networkLibraryMissing(let reason):
+            return "No AI request was made because the network library libcurl could not be loaded (\(reason)). "
+                + "Install it with `sudo apt install libcurl4` and try again."
         }
     }
 
