@@ -216,19 +216,20 @@ doc-coverage:
 	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
 
 clean:
-	rm -rf .build .build-release .build-release-manual .build-deb .build-bench Benchmarks/.build dist
+	rm -rf .build .build-release .build-release-manual .build-deb .build-bench Benchmarks/.build Benchmarks/.build-dynamic dist
 
 # Benchmarks (not tests: they measure and never fail because something is slow; `make test` runs none).
 # One release build for all of them, made the way the Debian package makes its binaries
 # (packaging/debian/rules), in a scratch folder of its own so it clobbers no other build.
-BENCH_PKGS    := dbus-daemon python3 python3-dbus-next libnotify-bin faketime xvfb gcc
+BENCH_PKGS    := dbus-daemon python3 python3-dbus-next libnotify-bin faketime xvfb gcc libc6-dev dunst remind
 BENCH_SCRATCH := .build-bench
-BENCH_BUILD   := $(SWIFT) build -c release --static-swift-stdlib --manifest-cache none --scratch-path $(BENCH_SCRATCH) \
-                 -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+# The release build's flags are scripts/release-flags' (the Debian package's, and `make install`'s).
+BENCH_BUILD   := $(SWIFT) build -c release --manifest-cache none --scratch-path $(BENCH_SCRATCH) \
+                 $(shell ./scripts/release-flags)
 BENCH_BIN     := $(BENCH_SCRATCH)/release
 BENCH_FLAGS   ?=
 
-.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits bench-start bench-app
+.PHONY: bench bench-quick bench-deps bench-build bench-feedback bench-habits bench-start bench-app order-file
 
 bench-deps: deps
 	@./scripts/install-deps $(BENCH_PKGS)
@@ -245,6 +246,10 @@ bench: bench-deps
 	set -o pipefail; for product in IdleReference EssentialsReference PlainReference; do \
 		$(SWIFT) build --package-path Benchmarks -c release --static-swift-stdlib \
 		--product $$product 2>&1 | { grep -v 'prohibited flag' || true; } || exit 1; done
+	@echo "The same three linked dynamically to the toolchain's Swift libraries (a reference row of the memory figure)"
+	set -o pipefail; for product in IdleReference EssentialsReference PlainReference; do \
+		$(SWIFT) build --package-path Benchmarks -c release --scratch-path Benchmarks/.build-dynamic \
+		--product $$product 2>&1 | { grep -v 'prohibited flag' || true; } || exit 1; done
 	/usr/bin/python3 scripts/bench/run.py --bin-dir $(BENCH_BIN) --started-at $$(cat $(BENCH_SCRATCH)/started) \
 		--build-description "$(subst $(SWIFT),swift,$(BENCH_BUILD))" \
 		--reference Benchmarks/.build/release/IdleReference $(BENCH_FLAGS)
@@ -259,6 +264,12 @@ bench-quick: bench-deps
 	/usr/bin/python3 scripts/bench/run.py --quick --bin-dir $(BENCH_BIN) \
 		--build-description "$(subst $(SWIFT),swift,$(BENCH_BUILD))" \
 		--reference Benchmarks/.build/release/IdleReference $(BENCH_FLAGS)
+
+# packaging/hooray.order anew: the functions hoorayd and hooray-cli run (under valgrind's callgrind),
+# which the release build puts side by side at the start of .text (scripts/release-flags).
+order-file: bench-build
+	@./scripts/install-deps valgrind
+	cd scripts/bench && /usr/bin/python3 order_file.py --bin-dir ../../$(BENCH_BIN) --output ../../packaging/hooray.order
 
 # Time from `hooray win` to its notification on a headless server, beside notify-send; p50/p95 as
 # a Markdown table. BENCH_FLAGS="--runs 100 --json out.json".

@@ -429,6 +429,20 @@ def resolve_bin_dir(given):
     return directory, source, build
 
 
+def build_exec_hello(folder):
+    """Builds exec_hello.c static twice (`hello`, and `exec-hello`, which execs it); returns the
+    command line `exec-hello hello`, or None without gcc or a static C library."""
+    source = Path(__file__).resolve().parent / "exec_hello.c"
+    hello, exec_hello = folder / "hello", folder / "exec-hello"
+    try:
+        for output, flags in ((hello, []), (exec_hello, ["-DHAND_OVER"])):
+            subprocess.run(["gcc", "-O2", "-static", *flags, "-o", str(output), str(source)],
+                           check=True, capture_output=True, timeout=60)
+    except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired):
+        return None
+    return [str(exec_hello), str(hello)]
+
+
 def shared_libraries(program):
     """The shared libraries `ldd` lists for a program (the vDSO left out); None when ldd fails."""
     try:
@@ -536,8 +550,12 @@ def measure(options):
 
         # What process start alone costs: spawn to exit of `--version`, no bus, no notification.
         process_start = {}
-        for name, command in (("hooray --version", [str(hooray), "--version"]),
-                              ("notify-send --version", [notify_send, "--version"])):
+        commands = [("hooray --version", [str(hooray), "--version"]), ("hooray help", [str(hooray), "help"]),
+                    ("notify-send --version", [notify_send, "--version"]), ("/bin/true", ["/bin/true"])]
+        floor = build_exec_hello(Path(root))
+        if floor:
+            commands.append(("static exec → static hello", floor))
+        for name, command in commands:
             figures = time_exits(command, environment, runs=options.runs, warmups=options.warmup)
             process_start[name] = {"p50_ms": percentile(figures, 0.5), "p95_ms": percentile(figures, 0.95)}
         # What each program maps at start: `hooray` is the front door, `hooray-cli` the full program.

@@ -36,6 +36,7 @@ from datetime import date
 from pathlib import Path
 
 import habit_list
+import pages
 from benchlib import (
     run_standalone,
     REPO_ROOT,
@@ -105,6 +106,62 @@ def reference_reading(program, arguments=()):
         stop_process(process)
 
 
+def other_program_reading(command, environment, ready, settle=2.0):
+    """The resident set of another program once `ready(pid)` says it is up and it has rested
+    `settle` s; None when it is not installed or does not come up within 10 s."""
+    if not shutil.which(command[0]):
+        return None
+    process = subprocess.Popen(
+        command, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, preexec_fn=die_with_parent,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and process.poll() is None:
+            if ready(process.pid):
+                time.sleep(settle)
+                return reading(process.pid) if process.poll() is None else None
+            time.sleep(0.05)
+        return None
+    finally:
+        stop_process(process)
+
+
+def desktop_neighbours(world):
+    """What the desktop's own small daemons hold, measured here beside hoorayd: dunst (the
+    notification server hoorayd talks to, on this world's bus and an Xvfb display) and `remind -z`
+    (a reminder daemon in C). Each is None when it is not installed."""
+    readings = {}
+    # dunst takes the bus name only when no other server has it: this world's server is stopped for it.
+    if shutil.which("dunst") and shutil.which("Xvfb"):
+        xvfb = subprocess.Popen(
+            ["Xvfb", ":97", "-screen", "0", "640x480x24", "-nolisten", "tcp"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent,
+        )
+        try:
+            time.sleep(1)
+            config = Path(world.root) / "dunstrc"
+            config.write_text("[global]\n    monitor = 0\n    follow = none\n", encoding="utf-8")
+            environment = world.environment({"DISPLAY": ":97"})
+            readings["dunst"] = other_program_reading(
+                ["dunst", "-config", str(config)], environment,
+                lambda pid: subprocess.run(
+                    ["dunstctl", "is-paused"], env=environment, capture_output=True, timeout=5
+                ).returncode == 0,
+            )
+        finally:
+            stop_process(xvfb)
+    if shutil.which("remind"):
+        reminders = Path(world.root) / "reminders.rem"
+        reminders.write_text("REM Mon AT 20:00 MSG Water the plants\nREM Fri AT 09:00 MSG Weekly review\n")
+        # -z1: wake every minute; its first pass is done once it sleeps (its state is S, not R).
+        readings["remind"] = other_program_reading(
+            ["remind", "-z1", str(reminders)], world.environment(),
+            lambda pid: Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "S",
+        )
+    return readings
+
+
 def wait_for_status(world, hooray, timeout=120):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -137,6 +194,11 @@ def daemon_readings(world, hooray, hoorayd, work, extra=None):
             raise Failure("hoorayd did not answer `hooray status`")
         time.sleep(3)
         idle = reading(daemon.pid)
+        try:
+            # Where the resident set lies: the executable's sections, each library, the heap.
+            _, idle["pages"] = pages.profile(daemon.pid)
+        except (OSError, subprocess.CalledProcessError) as error:
+            idle["pages"] = {"error": str(error)}
         extra = work(daemon) if work else {}
         time.sleep(3)
         after = reading(daemon.pid)
@@ -178,6 +240,9 @@ def measure(bin_dir, habits=10_000, reference=None, keep=False, diagnose=True):
             # freed memory glibc keeps per thread, rather than live data.
             progress("  memory: the same with MALLOC_ARENA_MAX=1 (diagnosis)")
             report["one_arena"] = daemon_readings(world, hooray, hoorayd, work, extra={"MALLOC_ARENA_MAX": "1"})
+        stop_process(world.server)
+        progress("  memory: dunst and remind -z, beside it")
+        report["neighbours"] = desktop_neighbours(world)
     finally:
         world.stop()
         if keep:
@@ -189,11 +254,19 @@ def measure(bin_dir, habits=10_000, reference=None, keep=False, diagnose=True):
         measured = reference_reading(reference, ["foundation"])
         if measured:
             report["reference"] = measured
-    # The floor: the same kind of program with FoundationEssentials alone, and with no Foundation.
-    for key, name in (("reference_essentials", "EssentialsReference"), ("reference_plain", "PlainReference")):
-        program = reference.parent / name
+    # The floor: the same kind of program with FoundationEssentials alone, and with no Foundation;
+    # and each of the three linked dynamically to the toolchain's Swift libraries (Benchmarks/.build-dynamic).
+    dynamic = reference.parents[2] / ".build-dynamic" / "release"
+    for key, folder, name, arguments in (
+        ("reference_essentials", reference.parent, "EssentialsReference", []),
+        ("reference_plain", reference.parent, "PlainReference", []),
+        ("reference_dynamic", dynamic, "IdleReference", ["foundation"]),
+        ("reference_dynamic_essentials", dynamic, "EssentialsReference", []),
+        ("reference_dynamic_plain", dynamic, "PlainReference", []),
+    ):
+        program = folder / name
         if program.is_file():
-            measured = reference_reading(program)
+            measured = reference_reading(program, arguments)
             if measured:
                 report[key] = measured
     return report

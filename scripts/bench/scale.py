@@ -45,6 +45,8 @@ from benchlib import (
     die_with_parent,
     faketime_just_before_a_minute,
     faketime_offset_environment,
+    proc_kb,
+    proc_status,
     progress,
     readline_with_timeout,
     resolve_binaries,
@@ -109,7 +111,12 @@ def timed_start(world, hooray, hoorayd, name, timeout, expect_next_due=True):
             if found:
                 phases[label] = (found[0] - spawned) * 1000
         left_out = daemon.first_line("failed to start and is left out")
+        # At rest: 2 s after status showed the next due instant.
+        time.sleep(2)
+        resting = proc_status(daemon.pid)
         return {
+            "rss_kb": proc_kb(resting, "VmRSS"),
+            "hwm_kb": proc_kb(resting, "VmHWM"),
             "running_ms": (running - spawned) * 1000,
             "status_ms": status_ms if (next_due or not expect_next_due) else None,
             "next_due": next_due,
