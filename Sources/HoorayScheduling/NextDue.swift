@@ -53,9 +53,19 @@ public enum NextDue {
         var instant: Date
     }
 
+    /// The wall-clock time of a repeating schedule; `nil` for a one-off. (`Schedule.timeOfDay` says
+    /// the same, but it is HoorayKit's `package` API, which the benchmarks' copy of this module,
+    /// compiled in another package, cannot see.)
+    static func wallTime(of schedule: Schedule) -> TimeOfDay? {
+        switch schedule {
+        case .daily(let time, _), .weekly(_, let time, _), .everyNDays(_, _, let time, _): time
+        case .once: nil
+        }
+    }
+
     /// The first occurrence of a repeating schedule strictly after `instant`; `nil` for a one-off.
     static func nextOccurrence(after instant: Date, of schedule: Schedule) -> Occurrence? {
-        guard let zone = schedule.zone, let time = schedule.timeOfDay else { return nil }
+        guard let zone = schedule.zone, let time = wallTime(of: schedule) else { return nil }
         let seconds = time.secondsSinceMidnight
         // Starting a day early catches a time that a gap across midnight pushed onto today.
         let today = floorDivide(wallClockSeconds(of: instant, in: zone), secondsPerDay)
@@ -70,7 +80,7 @@ public enum NextDue {
 
     /// The last occurrence of a repeating schedule at or before `instant`; `nil` for a one-off.
     static func lastOccurrence(atOrBefore instant: Date, of schedule: Schedule) -> Occurrence? {
-        guard let zone = schedule.zone, let time = schedule.timeOfDay else { return nil }
+        guard let zone = schedule.zone, let time = wallTime(of: schedule) else { return nil }
         var candidate = schedule.lastDueDate(onOrBefore: localDate(of: instant, in: zone).adding(days: 1))
         while let date = candidate {
             let due = self.instant(of: date, at: time, in: zone)
