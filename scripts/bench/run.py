@@ -24,6 +24,7 @@ the driver itself breaks. Standard library only; run with /usr/bin/python3.
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 import traceback
@@ -1579,8 +1580,8 @@ def main():
         if kept:
             progress(f"Kept the figures of {', '.join(kept)} from {options.json} (not run this time).")
     rows = build_rows(results, options)
-    # Read before this run rewrites it: for a full run, the figures of the committed file.
-    baseline = load_baseline(REPO_ROOT / "BENCHMARKS.json")
+    # The committed figures for a full run; the last full run's (the file as it is) for a quick one.
+    baseline = load_baseline(REPO_ROOT / "BENCHMARKS.json", committed=not options.quick)
     text = document(rows, results, options, machine, elapsed, finished)
     if baseline is not None and not options.quick and not options.render:
         text += "\n## Against the previous figures\n" + compare(rows, baseline, "BENCHMARKS.json") + "\n"
@@ -1633,10 +1634,17 @@ def keep_earlier_parts(results, options):
     return kept
 
 
-def load_baseline(baseline_file):
-    """The rows of an earlier full run, by key; None when the file is missing or unreadable."""
+def load_baseline(baseline_file, committed=True):
+    """The rows of an earlier full run, by key: the committed file's (`git show HEAD:…`) when the
+    checkout has one, else the file as it is; None when neither can be read."""
+    text = None
+    if committed:
+        shown = subprocess.run(["git", "-C", str(REPO_ROOT), "show", f"HEAD:{Path(baseline_file).name}"],
+                               capture_output=True, text=True)
+        text = shown.stdout if shown.returncode == 0 else None
     try:
-        rows = json.loads(Path(baseline_file).read_text(encoding="utf-8")).get("rows", [])
+        text = text or Path(baseline_file).read_text(encoding="utf-8")
+        rows = json.loads(text).get("rows", [])
     except (OSError, ValueError):
         return None
     return {row["key"]: row for row in rows if "key" in row}
