@@ -788,13 +788,13 @@ def details(results, options):
             out.append("| where | resident |")
             out.append("|---|---:|")
             for name, size in sorted(profile["sections"].items(), key=lambda item: -item[1])[:8]:
-                out.append(f"| the executable's `{name}` | {size / 1e6:.1f} MB |")
+                out.append(f"| the executable's `{name}` | {mb(size / 1024)} |")
             libraries = sorted(profile.get("libraries", {}).items(), key=lambda item: -item[1])
             for path, size in libraries[:8]:
-                out.append(f"| {Path(path).name} | {size / 1e6:.1f} MB |")
+                out.append(f"| {Path(path).name} | {mb(size / 1024)} |")
             rest = sum(size for _, size in libraries[8:])
-            out.append(f"| {len(libraries) - 8} other libraries | {rest / 1e6:.1f} MB |")
-            out.append(f"| anonymous (heap, stacks, relocated data) | {profile.get('anonymous', 0) / 1e6:.1f} MB |")
+            out.append(f"| {len(libraries) - 8} other libraries | {mb(rest / 1024)} |")
+            out.append(f"| anonymous (heap, stacks, relocated data) | {mb(profile.get('anonymous', 0) / 1024)} |")
         out.append(
             f"\n`hooray habit done` took {run['habit_done_ms']:.0f} ms and `hooray habit list` {run['habit_list_ms']:.0f} ms; "
             f"the CLI's own peak RSS for `habit list` (ru_maxrss): {mb(run['cli_habit_list_peak_kb'])}.\n"
@@ -1122,7 +1122,7 @@ def findings(results, options):
                 "the scheduler's noise twice; on a calm machine it met the target in 9 of 10 runs when it was built."
             )
         if alone["p50_ms"] > 2.5 * base["p50_ms"] or alone["p95_ms"] > 2.5 * base["p95_ms"]:
-            own = starts.get("hooray --version")
+            own = starts.get("hooray help")
             text = (
                 f"- **Feedback latency, no hoorayd** ({ms(alone['p50_ms'])} · {ms(alone['p95_ms'])}, "
                 f"{alone['p50_ms'] / base['p50_ms']:.1f}× notify-send at p50; best reached): the front door finds no "
@@ -1130,7 +1130,7 @@ def findings(results, options):
                 "opens the database and delivers through libnotify"
             )
             if own:
-                text += f"; its start alone (`hooray --version`) takes {ms(own['p50_ms'])} from spawn to exit"
+                text += f"; its start alone (`hooray help`, which the full program answers) takes {ms(own['p50_ms'])} from spawn to exit"
             if "hooray-cli" in counts:
                 text += f", mapping {counts['hooray-cli']} shared libraries"
             text += (
@@ -1189,6 +1189,39 @@ def findings(results, options):
                     "thread: with more worker threads registered the monitor has more to poll."
                 )
             out.append(text)
+
+    part = results.get("feedback")
+    if part and part["ok"]:
+        starts = part["report"].get("process_start", {})
+        floor, version, help_start = (starts.get(name) for name in (START_REFERENCE, "hooray --version", "hooray help"))
+        if floor and version and help_start and max(version["p50_ms"], help_start["p50_ms"]) > 2 * floor["p50_ms"]:
+            out.append(
+                f"- **Start alone** (`hooray --version` {ms(version['p50_ms'])}, `hooray help` {ms(help_start['p50_ms'])}, "
+                f"against {ms(floor['p50_ms'])} for a static C program that execs a static hello): `--version` is "
+                "answered by the front door, a static Swift program with FoundationEssentials (its JSON coder is the "
+                "wire's): the Swift runtime's start and the binary's relocations are what it adds to the C floor. "
+                "`help` is the full program's: its start (the static binary with Foundation, GLib, GIO and SQLite "
+                "mapped and bound) and ArgumentParser building every command's help, plugins' included; a help text "
+                "kept by the front door would have to follow installed plugins and the configuration, not done."
+            )
+
+    part = results.get("start")
+    if part and part["ok"]:
+        runs = {int(count): entry for count, entry in part["report"]["runs"].items()}
+        million = runs.get(1_000_000, {}).get("again", {})
+        if million.get("rss_kb") and million["rss_kb"] > 100 * 1024:
+            base = part["report"]["reference"]["again"].get("rss_kb") or 0
+            per_rule = (million["rss_kb"] - base) * 1024 / 1_000_000
+            out.append(
+                f"- **RSS with 1,000,000 rules** ({mb(million['rss_kb'])} at rest after a restart, "
+                f"{mb(runs[1_000_000]['first'].get('hwm_kb'))} at the first start's peak; best reached): about "
+                f"{per_rule:.0f} bytes per rule stay on the heap (measured with 100,000 rules during this change: "
+                "RssAnon 29.7 MB at rest against 3.7 MB with none, the mapped files the same): the scheduler's "
+                "state (each rule's id, next-due instant and plugin, and the heap of next-due instants) and SQLite's "
+                "page caches. The first start's peak is the building, encoding and writing of every rule (its heap "
+                "then held 99 MB at rest with 100,000 rules, freed memory glibc keeps). Instants as integers, rule "
+                "ids interned and planning in batches that free as they go are the levers, not done in this change."
+            )
 
     part = results.get("memory")
     if part and part["ok"]:
@@ -1420,7 +1453,7 @@ def memory_finding(report):
         biggest = sorted(libraries.items(), key=lambda item: -item[1])[:5]
         if biggest:
             text += (
-                ". The libraries: " + ", ".join(f"{Path(path).name} {size / 1e6:.1f} MB" for path, size in biggest)
+                ". The libraries: " + ", ".join(f"{Path(path).name} {mb(size / 1024)}" for path, size in biggest)
                 + f" of {len(libraries)} (libnotify's GLib and GIO, SQLite, the C and C++ runtimes; libcurl and the 28 "
                 "libraries it pulled in are loaded only when an AI request is made)"
             )
@@ -1478,7 +1511,7 @@ def document(rows, results, options, machine, elapsed, finished):
         f"{'%.0f GiB' % memory_gib if memory_gib else '? GiB'} RAM; {machine['os']}; kernel {machine['kernel']}",
         f"- **Swift**: {swift_version(options.swift)}",
         f"- **Binaries**: `hoorayd {program_version([str(hoorayd), '--version'])}`, built with "
-        f"`{options.build_description}`",
+        f"`{options.build_description.replace(str(REPO_ROOT) + '/', '')}`",
         "- **Parts**: " + ", ".join(f"{name} {results[name]['seconds']:.0f} s" for name in PARTS if name in results),
     ]
     kept = [name for name in PARTS if name in results and name not in options.only]
