@@ -75,7 +75,7 @@ let package = Package(
             providers: [.apt(["libnotify-dev"])]
         ),
         // libcurl, loaded with dlopen at the first AI request (its header is libcurl4-openssl-dev's).
-        .target(name: "CCurl"),
+        .target(name: "CCurl", cSettings: [.define("_FORTIFY_SOURCE", to: "2", .when(configuration: .release))]),
 
         .systemLibrary(
             name: "CLibSecret",

@@ -17,47 +17,62 @@ static struct {
     void (*slist_free_all)(struct curl_slist *list);
 } functions;
 
-static char failure[512];
+// Set once libcurl is loaded and set up; read and written under `lock` only.
 static int ready;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int find(void *library, void **slot, const char *name) {
-    *slot = dlsym(library, name);
-    if (*slot != NULL) return 1;
-    snprintf(failure, sizeof failure, "%s has no %s (it is too old)", HOORAY_CURL_LIBRARY, name);
-    return 0;
+// Looks up every function, writing why not into `why` when one is missing.
+static int find_all(void *library, char *why, size_t size) {
+    // dlsym hands back object pointers; POSIX guarantees they convert to function pointers.
+#define HOORAY_FIND(field, name)                                                                  \
+    functions.field = (__typeof__(functions.field))dlsym(library, name);                          \
+    if (functions.field == NULL) {                                                                \
+        snprintf(why, size, "%s has no %s (it is too old)", HOORAY_CURL_LIBRARY, name);           \
+        return 0;                                                                                 \
+    }
+    HOORAY_FIND(global_init, "curl_global_init")
+    HOORAY_FIND(easy_init, "curl_easy_init")
+    HOORAY_FIND(easy_cleanup, "curl_easy_cleanup")
+    HOORAY_FIND(easy_setopt, "curl_easy_setopt")
+    HOORAY_FIND(easy_getinfo, "curl_easy_getinfo")
+    HOORAY_FIND(easy_perform, "curl_easy_perform")
+    HOORAY_FIND(easy_strerror, "curl_easy_strerror")
+    HOORAY_FIND(slist_append, "curl_slist_append")
+    HOORAY_FIND(slist_free_all, "curl_slist_free_all")
+#undef HOORAY_FIND
+    return 1;
 }
 
-static void load(void) {
+// One attempt; called under `lock` until one succeeds, so that libcurl installed while hoorayd
+// runs is found at the next request.
+static int load(char *why, size_t size) {
     void *library = dlopen(HOORAY_CURL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s", reason != NULL ? reason : HOORAY_CURL_LIBRARY " could not be loaded");
-        return;
+        snprintf(why, size, "%s", reason != NULL ? reason : HOORAY_CURL_LIBRARY " could not be loaded");
+        return 0;
     }
-    // dlsym hands back object pointers; POSIX guarantees they convert to function pointers.
-    if (!find(library, (void **)&functions.global_init, "curl_global_init")
-        || !find(library, (void **)&functions.easy_init, "curl_easy_init")
-        || !find(library, (void **)&functions.easy_cleanup, "curl_easy_cleanup")
-        || !find(library, (void **)&functions.easy_setopt, "curl_easy_setopt")
-        || !find(library, (void **)&functions.easy_getinfo, "curl_easy_getinfo")
-        || !find(library, (void **)&functions.easy_perform, "curl_easy_perform")
-        || !find(library, (void **)&functions.easy_strerror, "curl_easy_strerror")
-        || !find(library, (void **)&functions.slist_append, "curl_slist_append")
-        || !find(library, (void **)&functions.slist_free_all, "curl_slist_free_all"))
-        return;
+    if (!find_all(library, why, size)) {
+        dlclose(library);
+        return 0;
+    }
     // libcurl's process-wide setup, before the first transfer; it is not thread-safe itself.
     CURLcode code = functions.global_init(CURL_GLOBAL_DEFAULT);
     if (code != CURLE_OK) {
-        snprintf(failure, sizeof failure, "curl_global_init failed with code %d", (int)code);
-        return;
+        snprintf(why, size, "curl_global_init failed with code %d", (int)code);
+        dlclose(library);
+        return 0;
     }
-    ready = 1;
+    // Kept loaded for the life of the process.
+    return 1;
 }
 
-const char *hooray_curl_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : failure;
+int hooray_curl_load(char *why, size_t size) {
+    pthread_mutex_lock(&lock);
+    if (!ready) ready = load(why, size);
+    int loaded = ready;
+    pthread_mutex_unlock(&lock);
+    return loaded;
 }
 
 CURL *hooray_curl_easy_init(void) { return functions.easy_init(); }

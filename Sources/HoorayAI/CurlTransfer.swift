@@ -88,8 +88,10 @@ final class CurlTransfer: @unchecked Sendable {
     func perform() -> Result<HTTPResponse, any Error> {
         guard !isCancelled else { return .failure(CancellationError()) }
         // libcurl is loaded (and set up) with the first request: see hooray_curl.h.
-        if let failure = hooray_curl_load() {
-            return .failure(AIRequestError(.networkLibraryMissing(reason: String(cString: failure))))
+        var why = [CChar](repeating: 0, count: 512)
+        if hooray_curl_load(&why, why.count) == 0 {
+            let reason = why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            return .failure(AIRequestError(.networkLibraryMissing(reason: reason)))
         }
         guard let handle = hooray_curl_easy_init() else {
             return .failure(AIRequestError.unreachable(reason: "the network library (libcurl) could not start"))

@@ -24,7 +24,11 @@ struct OptionalLibraryTests {
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: library)).map {
             $0.hasPrefix("/") ? $0 : (library as NSString).deletingLastPathComponent + "/" + $0
         }
-        return ["--dev-bind", "/", "/", "--ro-bind", "/dev/null", target ?? library, "--", program] + arguments
+        // --die-with-parent: bubblewrap passes no SIGTERM on, so stopping it must stop the program too.
+        return [
+            "--die-with-parent", "--dev-bind", "/", "/", "--ro-bind", "/dev/null", target ?? library, "--", program,
+        ]
+            + arguments
     }
 
     @Test("Without libcurl, hooray ai test names the package, hoorayd runs and a win gets offline praise")

@@ -70,11 +70,13 @@ def callgrind(command, world, output, wait_for=None, then=None, timeout=600):
                 break
         # The rest of its standard error is read away, so that it never blocks on a full pipe.
         drain = subprocess.Popen(["cat"], stdin=process.stderr, stdout=subprocess.DEVNULL)
-        then()
-        time.sleep(5)
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=timeout)
-        drain.wait(timeout=10)
+        try:
+            then()
+            time.sleep(5)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=timeout)
+            drain.wait(timeout=10)
     else:
         process.communicate(timeout=timeout)
     names = []

@@ -105,6 +105,7 @@ def profile(pid, top_symbols=0):
     """A report of the resident set of PID, as text lines, and the figures in a dict."""
     executable = os.path.realpath(f"/proc/{pid}/exe")
     by_mapping = {}
+    other_files = {}
     executable_pages = []
     anonymous = 0
     for start, end, offset, path, _permissions in mappings(pid):
@@ -113,8 +114,12 @@ def profile(pid, top_symbols=0):
             continue
         if path == executable:
             executable_pages += [(address - start + offset, address) for address in pages]
-        elif path.startswith("/"):
+        elif path.startswith("/") and ".so" in os.path.basename(path):
             by_mapping[path] = by_mapping.get(path, 0) + len(pages) * PAGE
+        elif path.startswith("/"):
+            # A database's shared memory and the like: by name only (their folders are temporary).
+            name = os.path.basename(path)
+            other_files[name] = other_files.get(name, 0) + len(pages) * PAGE
         else:
             anonymous += len(pages) * PAGE
     table = sections(executable)
@@ -132,6 +137,7 @@ def profile(pid, top_symbols=0):
         "executable": len(executable_pages) * PAGE,
         "sections": by_section,
         "libraries": by_mapping,
+        "other_files": other_files,
         "anonymous": anonymous,
     }
     lines = [f"{executable}: {len(executable_pages) * PAGE / 1e6:.1f} MB resident"]
@@ -169,6 +175,8 @@ def profile(pid, top_symbols=0):
     lines.append(f"shared libraries: {total_libraries / 1e6:.1f} MB resident in {len(by_mapping)} files")
     for path, size in sorted(by_mapping.items(), key=lambda item: -item[1])[:25]:
         lines.append(f"  {os.path.basename(path):<40} {size / 1e6:7.2f} MB")
+    for name, size in sorted(other_files.items(), key=lambda item: -item[1]):
+        lines.append(f"other mapped file {name}: {size / 1e6:.2f} MB")
     lines.append(f"anonymous (heap, stacks, relocated data): {anonymous / 1e6:.1f} MB")
     return lines, figures
 

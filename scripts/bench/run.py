@@ -1672,9 +1672,12 @@ def load_baseline(baseline_file, committed=True):
     checkout has one, else the file as it is; None when neither can be read."""
     text = None
     if committed:
-        shown = subprocess.run(["git", "-C", str(REPO_ROOT), "show", f"HEAD:{Path(baseline_file).name}"],
-                               capture_output=True, text=True)
-        text = shown.stdout if shown.returncode == 0 else None
+        try:
+            shown = subprocess.run(["git", "-C", str(REPO_ROOT), "show", f"HEAD:{Path(baseline_file).name}"],
+                                   capture_output=True, text=True)
+            text = shown.stdout if shown.returncode == 0 else None
+        except OSError:
+            text = None
     try:
         text = text or Path(baseline_file).read_text(encoding="utf-8")
         rows = json.loads(text).get("rows", [])

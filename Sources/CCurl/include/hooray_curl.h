@@ -11,12 +11,15 @@
 // The file name of Debian's libcurl4 package (the OpenSSL flavour Hooray is built against).
 #define HOORAY_CURL_LIBRARY "libcurl.so.4"
 
-// Loads libcurl and runs curl_global_init, once per process (thread-safe). Returns NULL when
-// libcurl is ready, otherwise why it is not, such as the loader's "libcurl.so.4: cannot open
-// shared object file: No such file or directory".
-const char *hooray_curl_load(void);
+#include <stddef.h>
 
-// libcurl's functions, each valid once hooray_curl_load returned NULL.
+// Loads libcurl and runs curl_global_init, once it succeeds (thread-safe; a failure is tried
+// again at the next call, so libcurl installed meanwhile is found). Returns 1 when libcurl is
+// ready; otherwise 0, with why not in `why` (at most `size` bytes, terminated), such as the
+// loader's "libcurl.so.4: cannot open shared object file: No such file or directory".
+int hooray_curl_load(char *why, size_t size);
+
+// libcurl's functions, each valid once hooray_curl_load returned 1.
 CURL *hooray_curl_easy_init(void);
 void hooray_curl_easy_cleanup(CURL *curl);
 CURLcode hooray_curl_easy_perform(CURL *curl);
