@@ -5,7 +5,8 @@ import Testing
 /// Log a moment's details (a note, a time back, photos), what the window does with values hoorayd
 /// cannot keep, Journey and the search of Moments: driven through the accessibility tree as in
 /// DesktopAppTests, against a real hoorayd.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+// The limit guards against a hang; the windows are slow to start on a loaded machine.
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct DesktopAppLogTests {
     /// A moment as `hooray moments --json` lists it, with its details.
     struct Listed: Decodable {
