@@ -77,10 +77,21 @@ let package = Package(
         // libcurl, loaded with dlopen at the first AI request (its header is libcurl4-openssl-dev's).
         .target(name: "CCurl", cSettings: [.define("_FORTIFY_SOURCE", to: "2", .when(configuration: .release))]),
 
+        // GLib, GObject and GIO, which the keyring's C calls (libnotify's pull them in as well).
         .systemLibrary(
+            name: "CGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        // libsecret, loaded with dlopen at the first keyring operation: compiled against its header
+        // (libsecret-1-dev's, where Debian puts it), never linked, so nothing asks pkg-config to link it.
+        .target(
             name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
+            dependencies: ["CGio"],
+            cSettings: [
+                .unsafeFlags(["-I/usr/include/libsecret-1"]),
+                .define("_FORTIFY_SOURCE", to: "2", .when(configuration: .release)),
+            ]
         ),
 
         // GTK 4 and libadwaita, for the desktop app.
@@ -301,7 +312,7 @@ let package = Package(
         ),
 
         // Secrets in the desktop's keyring (Secret Service, libsecret), off the caller's thread.
-        .target(name: "HoorayKeyring", dependencies: ["HoorayKit", "CLibSecret"]),
+        .target(name: "HoorayKeyring", dependencies: ["HoorayKit", "CLibSecret", "CGio"]),
 
         // The desktop app's Swift layer over GTK 4: objects, signals as closures, GTK's main loop
         // serving the main actor.
@@ -447,7 +458,7 @@ let package = Package(
                 "HoorayAI", "HoorayKit", "HoorayConfig", "HoorayKeyring", "HooraySystemTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "CLibSecret", "HooraySystemTesting"]),
+        .testTarget(name: "HoorayKeyringTests", dependencies: ["HoorayKeyring", "CGio", "HooraySystemTesting"]),
         // The GTK layer's checks, each run in a process of its own by HoorayGtkTests under Xvfb.
         .executableTarget(name: "hooray-gtk-check", dependencies: ["HoorayGtk", "CGtk"], path: "Tests/GtkCheck"),
         .testTarget(name: "HoorayGtkTests", dependencies: ["HooraySystemTesting"]),

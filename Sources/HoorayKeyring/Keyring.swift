@@ -41,6 +41,17 @@ public struct Keyring: Sendable {
         self.busAddress = busAddress
     }
 
+    /// Why the keyring cannot be used on this computer at all, or `nil`: libsecret, which Hooray loads
+    /// at the first keyring operation, is not installed (``KeyringError/Code/libraryMissing``).
+    public static func libraryError() -> KeyringError? {
+        do throws(KeyringFailure) {
+            try SecretServiceSession.loadLibrary()
+            return nil
+        } catch {
+            return error.error
+        }
+    }
+
     /// Whether a Secret Service answers, which one, and whether its default collection is locked.
     ///
     /// Never prompts.
@@ -51,8 +62,9 @@ public struct Keyring: Sendable {
         let result = call(openSession: false) { session throws(KeyringFailure) in
             let name = session.serviceName()
             guard let collection = try session.defaultCollection() else { return KeyringState.available(service: name) }
-            defer { g_object_unref(collection) }
-            return secret_collection_get_locked(collection) != 0 ? .locked(service: name) : .available(service: name)
+            defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
+            return hooray_secret_collection_is_locked(collection) != 0
+                ? .locked(service: name) : .available(service: name)
         }
         switch result {
         case .success(let state): return state
@@ -68,7 +80,7 @@ public struct Keyring: Sendable {
     public func hasDefaultCollection() -> Bool? {
         let result = call(openSession: false) { session throws(KeyringFailure) in
             guard let collection = try session.defaultCollection() else { return false }
-            g_object_unref(collection)
+            g_object_unref(UnsafeMutableRawPointer(collection))
             return true
         }
         return try? result.get()
@@ -86,14 +98,14 @@ public struct Keyring: Sendable {
         let result = call(openSession: true) { session throws(KeyringFailure) in
             let items = try session.items(of: kind, loadingSecrets: true)
             defer { SecretServiceSession.release(items) }
-            if items.contains(where: { secret_item_get_locked($0) != 0 }) { return KeyringLookup.locked }
+            if items.contains(where: { hooray_secret_item_is_locked($0) != 0 }) { return KeyringLookup.locked }
             if items.count > 1 { return .ambiguous(count: items.count) }
             guard let item = items.first else { return .notFound }
-            guard let secret = secret_item_get_secret(item) else {
+            guard let secret = hooray_secret_item_get_secret(item) else {
                 throw .refused("the keyring did not hand over the secret of \"\(kind.label)\"")
             }
-            defer { secret_value_unref(UnsafeMutableRawPointer(secret)) }
-            guard let text = secret_value_get_text(secret) else {
+            defer { hooray_secret_value_unref(secret) }
+            guard let text = hooray_secret_value_get_text(secret) else {
                 throw .refused("the secret of \"\(kind.label)\" is not text")
             }
             return .found(String(cString: text))
@@ -119,15 +131,16 @@ public struct Keyring: Sendable {
     public func store(_ kind: SecretKind, value: String) throws(KeyringError) {
         let result = call(openSession: true) { session throws(KeyringFailure) in
             guard let collection = try session.defaultCollection() else { throw .noDefaultCollection }
-            defer { g_object_unref(collection) }
-            if secret_collection_get_locked(collection) != 0 { throw .locked(service: session.serviceName()) }
+            defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
+            if hooray_secret_collection_is_locked(collection) != 0 { throw .locked(service: session.serviceName()) }
             let existing = try session.items(of: kind, loadingSecrets: false)
             defer { SecretServiceSession.release(existing) }
-            if existing.contains(where: { secret_item_get_locked($0) != 0 }) {
+            if existing.contains(where: { hooray_secret_item_is_locked($0) != 0 }) {
                 throw .locked(service: session.serviceName())
             }
             let created = try session.create(kind, value: value, in: collection)
-            for item in existing where String(cString: hooray_proxy_object_path(item)) != created {
+            for item in existing
+            where String(cString: hooray_proxy_object_path(UnsafeMutableRawPointer(item))) != created {
                 try session.delete(item)
             }
         }
@@ -146,7 +159,7 @@ public struct Keyring: Sendable {
         let result = call(openSession: false) { session throws(KeyringFailure) in
             let items = try session.items(of: kind, loadingSecrets: false)
             defer { SecretServiceSession.release(items) }
-            if items.contains(where: { secret_item_get_locked($0) != 0 }) {
+            if items.contains(where: { hooray_secret_item_is_locked($0) != 0 }) {
                 throw .locked(service: session.serviceName())
             }
             for item in items { try session.delete(item) }
@@ -169,8 +182,8 @@ public struct Keyring: Sendable {
     public func unlock(promptTimeout: Duration = .seconds(120)) -> Bool {
         let result = call(openSession: false, timeout: max(timeout, promptTimeout)) { session throws(KeyringFailure) in
             guard let collection = try session.defaultCollection() else { return false }
-            defer { g_object_unref(collection) }
-            if secret_collection_get_locked(collection) == 0 { return true }
+            defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
+            if hooray_secret_collection_is_locked(collection) == 0 { return true }
             session.allowPrompts()
             return try session.unlock(collection)
         }

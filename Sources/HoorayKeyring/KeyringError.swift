@@ -5,6 +5,8 @@
 public struct KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kinds of failure, for code that reacts differently to each.
     public enum Code: Sendable, Hashable {
+        /// libsecret, which Hooray loads at the first keyring operation, is not installed.
+        case libraryMissing
         /// There is no session bus to reach a Secret Service on.
         case noSessionBus
         /// Nothing owns `org.freedesktop.secrets` on the session bus.

@@ -179,6 +179,10 @@ enum KeyringAccess {
     ///
     /// - Returns: The keyring's name for people, such as "GNOME Keyring".
     static func ready(_ keyring: Keyring, toStore: Bool) throws -> String {
+        if let missing = Keyring.libraryError() {
+            warn("Nothing was \(toStore ? "stored" : "removed"): \(missing.description)")
+            throw unavailable
+        }
         switch keyring.state() {
         case .available(let service):
             return service
@@ -201,6 +205,9 @@ enum KeyringAccess {
     static func failure(_ error: KeyringError, storing: Bool) -> ExitCode {
         let verb = storing ? "stored" : "removed"
         switch error.code {
+        case .libraryMissing:
+            warn("Nothing was \(verb): \(error.description)")
+            return unavailable
         case .noSessionBus, .noSecretService:
             warn(noKeyring(error.problem, storing: storing))
             return unavailable

@@ -1,4 +1,4 @@
-import CLibSecret
+import CGio
 import Foundation
 import HooraySystemTesting
 import Synchronization
@@ -20,7 +20,7 @@ import Testing
                     let session = try SecretServiceSession(
                         address: address, openSession: false, cancellable: cancellable)
                     guard let collection = try session.defaultCollection() else { return false }
-                    defer { g_object_unref(collection) }
+                    defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
                     return try session.unlock(collection)
                 }
             }

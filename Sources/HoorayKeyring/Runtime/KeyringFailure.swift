@@ -1,6 +1,7 @@
 /// Why a keyring operation failed, as the worker thread sees it; ``Keyring`` turns it into the
 /// public ``KeyringLookup``, ``KeyringState`` or ``KeyringError``.
 enum KeyringFailure: Error, Sendable, Equatable {
+    case libraryMissing(String)
     case noSessionBus(String)
     case noSecretService
     case locked(service: String)
@@ -11,6 +12,7 @@ enum KeyringFailure: Error, Sendable, Equatable {
     /// A short reason for ``KeyringLookup/unavailable(reason:)`` and ``KeyringState/unavailable(reason:)``.
     var reason: String {
         switch self {
+        case .libraryMissing: "libsecret is not installed (package libsecret-1-0)"
         case .noSessionBus(let detail): "no session bus (\(detail))"
         case .noSecretService: "no Secret Service on the session bus"
         case .locked(let service): "the \(service) collection is locked"
@@ -22,6 +24,12 @@ enum KeyringFailure: Error, Sendable, Equatable {
 
     var error: KeyringError {
         switch self {
+        case .libraryMissing(let detail):
+            KeyringError(
+                code: .libraryMissing,
+                problem: "Hooray cannot use the keyring: libsecret is not installed (\(detail)).",
+                fix: "Install it with `sudo apt install libsecret-1-0`."
+            )
         case .noSessionBus(let detail):
             KeyringError(
                 code: .noSessionBus,

@@ -9,7 +9,7 @@ import Foundation
 final class SecretServiceSession {
     private static let busName = "org.freedesktop.secrets"
 
-    private let service: UnsafeMutablePointer<SecretService>
+    private let service: OpaquePointer
     private let connection: OpaquePointer
     private let cancellable: UnsafeMutablePointer<GCancellable>
 
@@ -24,10 +24,11 @@ final class SecretServiceSession {
             // GIO would look for a bus elsewhere, and with DISPLAY set even autolaunch one.
             throw .noSessionBus("DBUS_SESSION_BUS_ADDRESS is not set")
         }
+        try Self.loadLibrary()
         self.cancellable = cancellable.pointer
         var connection: OpaquePointer?
         var error: UnsafeMutablePointer<GError>?
-        let service = hooray_secret_service_open(address, SECRET_SERVICE_NONE, cancellable.pointer, &connection, &error)
+        let service = hooray_secret_service_open(address, cancellable.pointer, &connection, &error)
         guard let service, let connection else {
             defer { hooray_connection_close(connection) }
             throw Self.failure(error, whileConnecting: connection == nil)
@@ -36,14 +37,14 @@ final class SecretServiceSession {
         self.connection = connection
         guard hooray_secret_service_has_owner(service) != 0 else { throw .noSecretService }
         if openSession {
-            guard secret_service_ensure_session_sync(service, cancellable.pointer, &error) != 0 else {
+            guard hooray_secret_service_ensure_session(service, cancellable.pointer, &error) != 0 else {
                 throw failure(error)
             }
         }
     }
 
     deinit {
-        g_object_unref(service)
+        g_object_unref(UnsafeMutableRawPointer(service))
         hooray_connection_close(connection)
     }
 
@@ -68,10 +69,9 @@ final class SecretServiceSession {
     }
 
     /// The collection behind the `default` alias, or `nil` when there is none. Release with `g_object_unref`.
-    func defaultCollection() throws(KeyringFailure) -> UnsafeMutablePointer<SecretCollection>? {
+    func defaultCollection() throws(KeyringFailure) -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?
-        let collection = secret_collection_for_alias_sync(
-            service, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, cancellable, &error)
+        let collection = hooray_secret_default_collection(service, cancellable, &error)
         if let error { throw failure(error) }
         return collection
     }
@@ -79,23 +79,19 @@ final class SecretServiceSession {
     /// Every item of this kind, locked or not, with the secrets of the unlocked ones when `loadingSecrets`.
     ///
     /// Never unlocks, so never prompts. Release the items with ``release(_:)``.
-    func items(of kind: SecretKind, loadingSecrets: Bool) throws(KeyringFailure) -> [UnsafeMutablePointer<SecretItem>] {
-        let attributes = Self.attributes(of: kind)
-        defer { g_hash_table_unref(attributes) }
-        var flags = SECRET_SEARCH_ALL.rawValue
-        if loadingSecrets { flags |= SECRET_SEARCH_LOAD_SECRETS.rawValue }
+    func items(of kind: SecretKind, loadingSecrets: Bool) throws(KeyringFailure) -> [OpaquePointer] {
         var error: UnsafeMutablePointer<GError>?
-        let list = secret_service_search_sync(
-            service, hooray_secret_schema_pointer(), attributes, SecretSearchFlags(flags), cancellable, &error)
+        let list = hooray_secret_search(
+            service, kind.attributes["kind"], kind.attributes["provider"], loadingSecrets ? 1 : 0, cancellable, &error)
         if let error {
             hooray_object_list_free(list)
             throw failure(error)
         }
-        var items: [UnsafeMutablePointer<SecretItem>] = []
+        var items: [OpaquePointer] = []
         var node = list
         while let current = node {
             if let data = current.pointee.data {
-                items.append(data.assumingMemoryBound(to: SecretItem.self))
+                items.append(OpaquePointer(data))
                 g_object_ref(data)
             }
             node = current.pointee.next
@@ -110,53 +106,49 @@ final class SecretServiceSession {
     func create(
         _ kind: SecretKind,
         value: String,
-        in collection: UnsafeMutablePointer<SecretCollection>
+        in collection: OpaquePointer
     ) throws(KeyringFailure) -> String {
-        let attributes = Self.attributes(of: kind)
-        defer { g_hash_table_unref(attributes) }
-        let secret = secret_value_new(value, -1, "text/plain")
-        defer { secret_value_unref(UnsafeMutableRawPointer(secret)) }
         var error: UnsafeMutablePointer<GError>?
         guard
-            let item = secret_item_create_sync(
-                collection, hooray_secret_schema_pointer(), attributes, kind.label, secret,
-                SECRET_ITEM_CREATE_REPLACE, cancellable, &error)
+            let item = hooray_secret_item_create(
+                collection, kind.attributes["kind"], kind.attributes["provider"], kind.label, value, cancellable, &error
+            )
         else { throw failure(error) }
-        defer { g_object_unref(item) }
-        return String(cString: hooray_proxy_object_path(item))
+        defer { g_object_unref(UnsafeMutableRawPointer(item)) }
+        return String(cString: hooray_proxy_object_path(UnsafeMutableRawPointer(item)))
     }
 
     /// Deletes an item.
-    func delete(_ item: UnsafeMutablePointer<SecretItem>) throws(KeyringFailure) {
+    func delete(_ item: OpaquePointer) throws(KeyringFailure) {
         var error: UnsafeMutablePointer<GError>?
-        guard secret_item_delete_sync(item, cancellable, &error) != 0 else { throw failure(error) }
+        guard hooray_secret_item_delete(item, cancellable, &error) != 0 else { throw failure(error) }
     }
 
     /// Unlocks a collection, which may show the desktop's prompt if ``allowPrompts()`` was called.
     ///
     /// - Returns: Whether the collection is unlocked afterwards.
-    func unlock(_ collection: UnsafeMutablePointer<SecretCollection>) throws(KeyringFailure) -> Bool {
-        let objects = hooray_list_of(collection)
+    func unlock(_ collection: OpaquePointer) throws(KeyringFailure) -> Bool {
+        let objects = hooray_list_of(UnsafeMutableRawPointer(collection))
         defer { hooray_list_free(objects) }
         var unlocked: UnsafeMutablePointer<GList>?
         var error: UnsafeMutablePointer<GError>?
-        let count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, &error)
+        let count = hooray_secret_service_unlock(service, objects, cancellable, &unlocked, &error)
         hooray_object_list_free(unlocked)
         if let error { throw failure(error) }
         return count > 0
     }
 
     /// Releases items returned by ``items(of:loadingSecrets:)``.
-    static func release(_ items: [UnsafeMutablePointer<SecretItem>]) {
-        for item in items { g_object_unref(item) }
+    static func release(_ items: [OpaquePointer]) {
+        for item in items { g_object_unref(UnsafeMutableRawPointer(item)) }
     }
 
-    private static func attributes(of kind: SecretKind) -> OpaquePointer {
-        switch kind {
-        case .identity: hooray_secret_attributes("identity", nil)
-        case .aiKey(let provider): hooray_secret_attributes("ai-key", provider)
-        case .syncKey: hooray_secret_attributes("sync-key", nil)
-        }
+    /// Loads libsecret at the first operation of the process (see `hooray_secret_load`).
+    static func loadLibrary() throws(KeyringFailure) {
+        var why = [CChar](repeating: 0, count: 512)
+        guard hooray_secret_load(&why, why.count) == 0 else { return }
+        let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw .libraryMissing(reason)
     }
 
     /// Turns a GError (freed here) into a failure; "locked" names the service.
