@@ -101,6 +101,9 @@ let package = Package(
             providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]
         ),
 
+        // zlib, which deflates the configuration files hoorayd keeps as loaded (ZIPFoundation links it too).
+        .systemLibrary(name: "CDeflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
         // Linux interfaces Glibc's module leaves out (timerfd, eventfd).
         .systemLibrary(name: "CLinux"),
 
@@ -159,7 +162,7 @@ let package = Package(
         ),
         .target(
             name: "HoorayConfig",
-            dependencies: ["HoorayCalendar", "HoorayText", "HoorayKit", "HoorayTOML"]
+            dependencies: ["HoorayCalendar", "HoorayText", "HoorayKit", "HoorayTOML", "CDeflate"]
         ),
         // Hooray's own TOML reader: a lossless syntax tree, every mistake with its place, edits that
         // keep the file. Needs nothing but the standard library.

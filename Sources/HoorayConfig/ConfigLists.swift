@@ -18,8 +18,8 @@ public struct ConfigLists: Sendable {
     var loader: ConfigLoader?
     /// Every file's bytes as read, while a list continues in files left unread: what
     /// ``LoadedConfiguration/readingEverything()`` reads, so that it gives this configuration whole
-    /// and never one with edits made since (a half-typed file, say, not yet reloaded).
-    var bytes: [String: [UInt8]] = [:]
+    /// and never one with edits made since (a half-typed file, say, not yet reloaded). Kept deflated.
+    var kept: KeptFiles?
 
     /// Writes the list cache when it changed, so that the next start can leave the files it names
     /// unread; nothing when the loader has no cache file.
@@ -56,8 +56,8 @@ extension LoadedConfiguration {
     public func readingEverything() throws(ConfigDiagnostics) -> LoadedConfiguration {
         guard !lists.unreadPlugins.isEmpty, var loader = lists.loader else { return self }
         loader.listCacheFile = nil
-        for (path, bytes) in lists.bytes {
-            loader.replacedTexts[path] = String(decoding: bytes, as: UTF8.self)
+        for (path, text) in lists.kept?.texts() ?? [:] {
+            loader.replacedTexts[path] = text
         }
         return try loader.load()
     }
@@ -138,7 +138,7 @@ extension ConfigLoader {
         lists.cache = cache
         lists.cacheIsCurrent = known == cache
         lists.loader = self
-        if !lists.unreadPlugins.isEmpty { lists.bytes = evaluation.bytes }
+        if !lists.unreadPlugins.isEmpty { lists.kept = KeptFiles(evaluation.bytes) }
         return lists
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-import HoorayConfig
 import HoorayKit
 import RemindersPlugin
 import Testing
+
+@testable import HoorayConfig
 
 /// hoorayd leaves a known, unchanged file of nothing but reminders unread at a start; everything
 /// else reads every file.
@@ -141,5 +142,46 @@ import Testing
         let loaded = try daemonLoader(directory).load()
         #expect(!loaded.listContinuesUnread(plugin: "reminders"))
         #expect(try titles(loaded).isEmpty, "the empty list replaces the earlier one")
+    }
+
+    @Test("The files kept as loaded are held deflated, and read back whole")
+    func theKeptFilesAreHeldDeflated() async throws {
+        let directory = try TemporaryDirectory()
+        let titles = (0..<2_000).map { "Reminder \($0)" }
+        let list = titles.map { "[[plugins.reminders.reminder]]\ntitle = \"\($0)\"\nat = \"09:00\"\n" }
+            .joined(separator: "\n")
+        try directory.write("config/hooray/conf.d/50-list.toml", list)
+        try daemonLoader(directory).load().lists.writeCache()
+        let loaded = try daemonLoader(directory).load()
+        let kept = try #require(loaded.lists.kept)
+        // Deflated on a thread of its own: wait for it, then count.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !kept.isSettled, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(kept.isSettled)
+        #expect(kept.heldBytes * 5 < list.utf8.count, "\(kept.heldBytes) bytes held for \(list.utf8.count)")
+
+        try directory.write("config/hooray/conf.d/50-list.toml", reminders("Edited"))
+        #expect(try self.titles(loaded.readingEverything()) == titles)
+    }
+
+    @Test("Bytes zlib cannot make smaller are kept as they are, and any bytes read back whole")
+    func keptBytesRoundTrip() async throws {
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<4_096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        #expect(KeptFiles.deflate(noise) == nil)
+        #expect(KeptFiles.deflate([]) == nil)
+        let text = Array(String(repeating: "[[plugins.reminders.reminder]]\n", count: 500).utf8)
+        let deflated = try #require(KeptFiles.deflate(text))
+        #expect(KeptFiles.inflate(deflated, size: text.count) == text)
+        #expect(KeptFiles.inflate(deflated, size: text.count + 1) == nil, "a size that is not the original's")
+        #expect(KeptFiles.inflate(Array(deflated.dropLast(4)), size: text.count) == nil, "cut short")
+
+        let kept = KeptFiles(["/a.toml": noise, "/b.toml": text])
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !kept.isSettled, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(kept.heldBytes == noise.count + deflated.count)
+        let texts = kept.texts()
+        #expect(texts["/a.toml"] == String(decoding: noise, as: UTF8.self))
+        #expect(texts["/b.toml"] == String(decoding: text, as: UTF8.self))
     }
 }
