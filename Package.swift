@@ -59,6 +59,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The scheduler's rules at rest: each plugin's ids in an ordered set (its places are the rules' numbers).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Sync's encryption (ChaCha20-Poly1305, HKDF): only the user's computers can read the sync folder.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -141,7 +143,12 @@ let package = Package(
         .target(name: "HoorayThreads", dependencies: ["CHoorayThreads"]),
 
         // The engine, split by concern.
-        .target(name: "HoorayScheduling", dependencies: ["HoorayCalendar", "HoorayKit"]),
+        .target(
+            name: "HoorayScheduling",
+            dependencies: [
+                "HoorayCalendar", "HoorayKit", .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .target(
             name: "HoorayStorage",
             dependencies: [

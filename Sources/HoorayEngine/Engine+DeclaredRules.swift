@@ -14,12 +14,11 @@ extension Engine {
         let now = clock.now
         // The snoozes of reminders that stay are kept too (`times` has them); the plan is made again
         // at once rather than one rule at a time, while SQLite finishes the write.
-        let generation = state.reserveGeneration()
         let plan = try await database.replaceRules(
             plugin: plugin, declaring: declared, version: HoorayVersion.current, now: now, key: key,
             computeNextDue: { schedule in NextDue.next(after: now, for: schedule) },
             planning: { times in
-                PluginPlan(plugin: plugin, generation: generation, count: times.count) {
+                PluginPlan(count: times.count) {
                     (times[$0].reminderID, times[$0].nextDue)
                 }
             })

@@ -203,7 +203,7 @@ struct SchedulerStateTests {
             }
             declared += declared.prefix(300).map { (reminder: $0.reminder, nextDue: Optional(randomDue())) }
             inPlace.replaceRules(of: "reminders", with: declared)
-            let plan = PluginPlan(plugin: "reminders", generation: aside.reserveGeneration(), count: declared.count) {
+            let plan = PluginPlan(count: declared.count) {
                 declared[$0]
             }
             aside.replaceRules(of: "reminders", with: plan)
