@@ -76,7 +76,7 @@ enum PluginCommandLine {
             }
             return 0
         }
-        if let group = Hooray.hostCommands.first(where: { $0._commandName == first }),
+        if isHostWord(first), let group = Hooray.hostCommands.first(where: { $0._commandName == first }),
             case let names = group.configuration.subcommands.map({ $0._commandName }), !names.isEmpty,
             let word = arguments.dropFirst().first, !word.hasPrefix("-"), !names.contains(word), word != "help"
         {
@@ -118,12 +118,31 @@ enum PluginCommandLine {
         hostCommandNames.contains(word)
     }
 
-    /// The names of `hooray`'s own commands.
-    static let hostCommandNames: Set<String> =
+    /// The names of `hooray`'s own commands, as a table.
+    ///
+    /// Every command line asks for them, and ArgumentParser's names cost a third of the start of
+    /// `hooray win` without hoorayd: each `_commandName` builds the command's configuration (the
+    /// plugins' importers, for `import`) and, for a type that does not name itself, scans every
+    /// protocol conformance of the binary. The debug build checks the table against ArgumentParser's
+    /// names whenever it is first read, so any test that runs `hooray` catches a command added to
+    /// ``Hooray/hostCommands`` and not here.
+    static let hostCommandNames: Set<String> = {
+        let table: Set<String> = [
+            "next", "inbox", "missed", "act", "pause", "status", "bar", "menu", "plugins", "plugin", "config",
+            "reload", "delete-my-data", "export", "import", "identity", "ai", "sync", "doctor", "help",
+        ]
+        assert(
+            table == namesFromArgumentParser,
+            "PluginCommandLine.hostCommandNames is not hooray's own commands: \(namesFromArgumentParser.sorted())")
+        return table
+    }()
+
+    /// The names of `hooray`'s own commands as ArgumentParser gives them, with their aliases.
+    static var namesFromArgumentParser: Set<String> {
         Set(
-            Hooray.hostCommands.flatMap { command in
-                [command._commandName] + command.configuration.aliases
-            } + ["help"])
+            Hooray.hostCommands.flatMap { command in [command._commandName] + command.configuration.aliases } + ["help"]
+        )
+    }
 
     static func run(path: [String], arguments: [String]) async -> Int32 {
         switch commandTree.route(path + arguments) {
