@@ -18,7 +18,8 @@ enum CommandLineCheck {
 
     /// Whether this process only checks its command line.
     static var isRequested: Bool {
-        ProcessInfo.processInfo.environment[variable] == "1"
+        // One variable: getenv, rather than the whole environment made into a dictionary at every start.
+        getenv(variable).map { String(cString: $0) } == "1"
     }
 
     /// Checks the command line and exits.

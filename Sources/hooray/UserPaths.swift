@@ -15,8 +15,9 @@ enum UserPaths {
     /// Whether the help is being dumped for the man page and the completions.
     static let forEveryone = ProcessArguments.current().contains("--experimental-dump-help")
 
-    /// The process environment, with an absolute home folder.
-    static var environment: [String: String] { HoorayPaths.withAbsoluteHome(ProcessInfo.processInfo.environment) }
+    /// The process environment, with an absolute home folder: read once, as `ProcessInfo` builds the
+    /// dictionary anew at each call and `hooray` changes no variable of its own.
+    static let environment: [String: String] = HoorayPaths.withAbsoluteHome(ProcessInfo.processInfo.environment)
 
     /// Where the configuration files are.
     static var config: ConfigPaths {
