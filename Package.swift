@@ -169,7 +169,7 @@ let package = Package(
         ),
         .target(
             name: "HoorayConfig",
-            dependencies: ["HoorayCalendar", "HoorayText", "HoorayKit", "HoorayTOML", "CDeflate"]
+            dependencies: ["HoorayCalendar", "HoorayText", "HoorayKit", "HoorayTOML", "CDeflate", "CLinux"]
         ),
         // Hooray's own TOML reader: a lossless syntax tree, every mistake with its place, edits that
         // keep the file. Needs nothing but the standard library.

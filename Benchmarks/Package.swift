@@ -11,6 +11,7 @@ let package = Package(
         // The malloc interposer backs the malloc metrics on Swift 6.3 and needs no system library;
         // naming the trait leaves out the Swift 6.3 runtime interposer, which is not mirrored here.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // HoorayScheduling is not a product of the hooray package, so its sources (a symbolic link to
@@ -19,6 +20,7 @@ let package = Package(
             name: "SchedulingUnderTest",
             dependencies: [
                 .product(name: "HoorayCalendar", package: "hooray"), .product(name: "HoorayKit", package: "hooray"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Sources/SchedulingUnderTest"
         ),

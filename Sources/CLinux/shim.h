@@ -7,6 +7,7 @@
 #include <time.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sched.h>
 
 static const int hooray_TFD_TIMER_CANCEL_ON_SET = TFD_TIMER_CANCEL_ON_SET;
 
@@ -17,5 +18,18 @@ static inline int hooray_forbid_core_dumps(void) {
     int limited = setrlimit(RLIMIT_CORE, &none);
     int undumpable = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     return limited == 0 && undumpable == 0 ? 0 : -1;
+}
+
+// Lets the calling thread run only when no other thread wants the processor (SCHED_IDLE, Linux's:
+// the scheduling policy is per thread there; glibc names it under _GNU_SOURCE only). For work that
+// may wait, such as deflating kept files, so that it never slows a start. Returns 0 on success.
+static inline int hooray_run_this_thread_when_idle(void) {
+#ifdef SCHED_IDLE
+    int policy = SCHED_IDLE;
+#else
+    int policy = 5;
+#endif
+    struct sched_param param = {0};
+    return sched_setscheduler(0, policy, &param);
 }
 #endif

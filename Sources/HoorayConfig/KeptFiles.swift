@@ -1,4 +1,5 @@
 import CDeflate
+import CLinux
 import Foundation
 import Synchronization
 
@@ -9,8 +10,9 @@ import Synchronization
 /// ``LoadedConfiguration/readingEverything()``). Such files hold long lists of tables that say the
 /// same keys again and again: zlib's fastest level makes 100,000 reminders' 13.9 MB about 1 MB, so
 /// what the daemon holds at rest for them is some 10 bytes a reminder instead of 139. They are
-/// deflated on a thread of their own once loaded, so the start does not wait for it; until then,
-/// and for any file zlib cannot make smaller, the bytes are kept as they are.
+/// deflated on a thread of their own once loaded, which runs only when the processors are idle, so
+/// the start neither waits for it nor shares a processor with it; until then, and for any file zlib
+/// cannot make smaller, the bytes are kept as they are.
 final class KeptFiles: Sendable {
     private enum Kept {
         /// Not deflated yet.
@@ -27,7 +29,12 @@ final class KeptFiles: Sendable {
     init(_ files: [String: [UInt8]]) {
         self.files = Mutex(files.mapValues { .plain($0) })
         guard !files.isEmpty else { return }
-        Thread.detachNewThread { [self] in deflateAll() }
+        Thread.detachNewThread { [self] in
+            // Only while nothing else runs: at a restart with 1,000,000 reminders the plan and the
+            // database want both processors, and the files can wait.
+            _ = hooray_run_this_thread_when_idle()
+            deflateAll()
+        }
     }
 
     /// The number of bytes held for the files, deflated or not (for tests and measurements).
