@@ -85,13 +85,16 @@ let package = Package(
             pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
-        // libsecret, loaded with dlopen at the first keyring operation: compiled against its header
-        // (libsecret-1-dev's, where Debian puts it), never linked, so nothing asks pkg-config to link it.
+        // libsecret, loaded with dlopen at the first keyring operation: compiled against its header,
+        // never linked. A systemLibrary target would have pkg-config link it, and an -I flag is an unsafe
+        // flag, which no package depending on HoorayTesting by version could build; so Sources/CLibSecret/
+        // libsecret is a symbolic link to where libsecret-1-dev (a Build-Depends) puts the header on
+        // Debian, /usr/include/libsecret-1/libsecret, found through the target's own folder.
         .target(
             name: "CLibSecret",
             dependencies: ["CGio"],
             cSettings: [
-                .unsafeFlags(["-I/usr/include/libsecret-1"]),
+                .headerSearchPath("."),
                 .define("_FORTIFY_SOURCE", to: "2", .when(configuration: .release)),
             ]
         ),

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 // The functions Hooray calls, looked up once by hooray_curl_load.
-static struct {
+struct hooray_functions {
     CURLcode (*global_init)(long flags);
     CURL *(*easy_init)(void);
     void (*easy_cleanup)(CURL *curl);
@@ -15,18 +15,20 @@ static struct {
     const char *(*easy_strerror)(CURLcode code);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *text);
     void (*slist_free_all)(struct curl_slist *list);
-} functions;
+};
+static struct hooray_functions functions;
 
 // Set once libcurl is loaded and set up; read and written under `lock` only.
 static int ready;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-// Looks up every function, writing why not into `why` when one is missing.
-static int find_all(void *library, char *why, size_t size) {
+// Looks up every function into `found`, writing why not into `why` when one is missing; `functions`
+// is set only once all are found, so it never holds pointers into a library that was closed again.
+static int find_all(void *library, struct hooray_functions *found, char *why, size_t size) {
     // dlsym hands back object pointers; POSIX guarantees they convert to function pointers.
 #define HOORAY_FIND(field, name)                                                                  \
-    functions.field = (__typeof__(functions.field))dlsym(library, name);                          \
-    if (functions.field == NULL) {                                                                \
+    found->field = (__typeof__(found->field))dlsym(library, name);                                \
+    if (found->field == NULL) {                                                                \
         snprintf(why, size, "%s has no %s (it is too old)", HOORAY_CURL_LIBRARY, name);           \
         return 0;                                                                                 \
     }
@@ -52,18 +54,20 @@ static int load(char *why, size_t size) {
         snprintf(why, size, "%s", reason != NULL ? reason : HOORAY_CURL_LIBRARY " could not be loaded");
         return 0;
     }
-    if (!find_all(library, why, size)) {
+    struct hooray_functions found;
+    if (!find_all(library, &found, why, size)) {
         dlclose(library);
         return 0;
     }
     // libcurl's process-wide setup, before the first transfer; it is not thread-safe itself.
-    CURLcode code = functions.global_init(CURL_GLOBAL_DEFAULT);
+    CURLcode code = found.global_init(CURL_GLOBAL_DEFAULT);
     if (code != CURLE_OK) {
         snprintf(why, size, "curl_global_init failed with code %d", (int)code);
         dlclose(library);
         return 0;
     }
     // Kept loaded for the life of the process.
+    functions = found;
     return 1;
 }
 

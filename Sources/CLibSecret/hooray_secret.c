@@ -1,13 +1,14 @@
 #include "hooray_secret.h"
 
 #include <dlfcn.h>
+// libsecret-1-dev's header, through the symbolic link beside this file (Package.swift says why).
 #include <libsecret/secret.h>
 #include <pthread.h>
 #include <stdio.h>
 
 // The functions Hooray calls, looked up once by hooray_secret_load. libsecret's macros that call
 // its functions (SECRET_TYPE_SERVICE, SECRET_ERROR) are not used here: they would link it.
-static struct {
+struct hooray_functions {
     GType (*service_get_type)(void);
     GQuark (*error_get_quark)(void);
     gboolean (*service_ensure_session_sync)(SecretService *, GCancellable *, GError **);
@@ -26,18 +27,20 @@ static struct {
     SecretValue *(*value_new)(const gchar *, gssize, const gchar *);
     const gchar *(*value_get_text)(SecretValue *);
     void (*value_unref)(gpointer);
-} functions;
+};
+static struct hooray_functions functions;
 
 // Set once libsecret is loaded; read and written under `lock` only.
 static int ready;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-// Looks up every function, writing why not into `why` when one is missing.
-static int find_all(void *library, char *why, size_t size) {
+// Looks up every function into `found`, writing why not into `why` when one is missing; `functions`
+// is set only once all are found, so it never holds pointers into a library that was closed again.
+static int find_all(void *library, struct hooray_functions *found, char *why, size_t size) {
     // dlsym hands back object pointers; POSIX guarantees they convert to function pointers.
 #define HOORAY_FIND(field, name)                                                                  \
-    functions.field = (__typeof__(functions.field))dlsym(library, name);                          \
-    if (functions.field == NULL) {                                                                \
+    found->field = (__typeof__(found->field))dlsym(library, name);                                \
+    if (found->field == NULL) {                                                                \
         snprintf(why, size, "%s has no %s (it is too old)", HOORAY_SECRET_LIBRARY, name);         \
         return 0;                                                                                 \
     }
@@ -68,11 +71,13 @@ static int load(char *why, size_t size) {
         snprintf(why, size, "%s", reason != NULL ? reason : HOORAY_SECRET_LIBRARY " could not be loaded");
         return 0;
     }
-    if (!find_all(library, why, size)) {
+    struct hooray_functions found;
+    if (!find_all(library, &found, why, size)) {
         dlclose(library);
         return 0;
     }
     // Kept loaded for the life of the process: it registers GTypes, which cannot be unloaded.
+    functions = found;
     return 1;
 }
 

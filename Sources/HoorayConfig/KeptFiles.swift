@@ -86,8 +86,9 @@ final class KeptFiles: Sendable {
             count = status == Z_OK ? Int(length) : 0
         }
         guard status == Z_OK, output.count < bytes.count else { return nil }
-        // A copy of its own size: the bound's buffer is returned whole.
-        return Array(output[...])
+        // A copy of its own size, so the bound's buffer is freed (an array of a whole slice would be the
+        // same buffer).
+        return output.withUnsafeBufferPointer { Array($0) }
     }
 
     /// Deflated bytes inflated to their `size`, or `nil` when they do not inflate to exactly that.

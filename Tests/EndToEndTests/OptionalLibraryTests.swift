@@ -124,7 +124,7 @@ struct OptionalLibraryTests {
             let said = missing.standardOutput + missing.standardError
             #expect(!said.contains("error while loading shared libraries"), "\(said)")
             #expect(
-                said.contains("Nothing was stored: Hooray cannot use the keyring: libsecret is not installed"),
+                said.contains("Nothing was stored: Hooray cannot use the keyring: libsecret could not be loaded"),
                 "\(said)")
             #expect(said.contains("sudo apt install libsecret-1-0"), "\(said)")
             #expect(!said.contains(other))

@@ -12,7 +12,7 @@ enum KeyringFailure: Error, Sendable, Equatable {
     /// A short reason for ``KeyringLookup/unavailable(reason:)`` and ``KeyringState/unavailable(reason:)``.
     var reason: String {
         switch self {
-        case .libraryMissing: "libsecret is not installed (package libsecret-1-0)"
+        case .libraryMissing: "libsecret could not be loaded (package libsecret-1-0)"
         case .noSessionBus(let detail): "no session bus (\(detail))"
         case .noSecretService: "no Secret Service on the session bus"
         case .locked(let service): "the \(service) collection is locked"
@@ -27,7 +27,7 @@ enum KeyringFailure: Error, Sendable, Equatable {
         case .libraryMissing(let detail):
             KeyringError(
                 code: .libraryMissing,
-                problem: "Hooray cannot use the keyring: libsecret is not installed (\(detail)).",
+                problem: "Hooray cannot use the keyring: libsecret could not be loaded (\(detail)).",
                 fix: "Install it with `sudo apt install libsecret-1-0`."
             )
         case .noSessionBus(let detail):
