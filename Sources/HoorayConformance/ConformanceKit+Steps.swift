@@ -277,17 +277,20 @@ extension ConformanceRun {
     }
 
     /// Lets the plugin finish what it started before it is stopped — such as scheduling its
-    /// reminders, which on a busy machine takes a while: waits until it has made no call for a
-    /// second, at most 30 s.
+    /// reminders, which on a busy machine takes a while: waits until it has made no call for two
+    /// seconds, none of them waiting its turn, at most 30 s.
     func waitForCallsToSettle() async {
         var last = await supervisor.callsServed
         var quiet = 0
         for _ in 0..<150 {
             try? await TaskTimer.sleep(for: .milliseconds(200))
             let now = await supervisor.callsServed
-            quiet = now == last ? quiet + 1 : 0
+            // Calls waiting their turn (the host serves 500 a second) are not quiet; and a loaded
+            // computer may leave a busy plugin off the processor for a while, so quiet is 2 s.
+            let paused = await supervisor.callsPausedUntil.map { ContinuousClock.now < $0 } ?? false
+            quiet = now == last && !paused ? quiet + 1 : 0
             last = now
-            if quiet >= 5 { return }
+            if quiet >= 10 { return }
         }
     }
 

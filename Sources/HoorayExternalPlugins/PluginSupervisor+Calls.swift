@@ -249,6 +249,7 @@ extension PluginSupervisor {
         }
         callWindow.calls += 1
         guard callWindow.calls > Self.callsPerSecond else { return }
+        callsPausedUntil = callWindow.start + .seconds(1)
         try? await TaskTimer.sleep(for: ContinuousClock.now.duration(to: callWindow.start + .seconds(1)))
         callWindow = (ContinuousClock.now, 1)
     }

@@ -105,6 +105,8 @@ public actor PluginSupervisor {
     var nextWaiter = 0
     /// Calls served in the current second (see ``pace()``).
     var callWindow = (start: ContinuousClock.now, calls: 0)
+    /// Until when the plugin's calls wait their turn (``pace()``): it is not quiet meanwhile.
+    package var callsPausedUntil: ContinuousClock.Instant?
     /// Whether the plugin should run: `false` once it was turned off, removed, or the host stops.
     var wanted = true
     /// The configuration `initialize` carried, to tell the plugin of a change made while it started.
