@@ -289,6 +289,8 @@ let package = Package(
                 .embedInCode("pools/journey-summaries.txt"),
                 .embedInCode("pools/celebrations.txt"),
                 .embedInCode("pools/swaps-inspiration.txt"),
+                .embedInCode("pools/coach-replies.txt"),
+                .embedInCode("coach-prompt.txt"),
             ]
         ),
 
@@ -367,8 +369,9 @@ let package = Package(
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
                 "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity", "HoorayCLIHost",
-                "HoorayLauncher",
+                "HoorayLauncher", "HoorayMessages", "SwapsPlugin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             path: "Sources/hooray"

@@ -20,6 +20,21 @@ public enum MessagePools {
     /// The daily inspiration of the swaps plugin: one sentence a day (`swaps-inspiration.txt`).
     public static var swapsInspiration: [String] { lines(PackageResources.swaps_inspiration_txt) }
 
+    /// The built-in coach's answers, by intent: `craving`, `stress`, `boredom`, `tiredness` and
+    /// `general`; `{swap}` stands for one of the user's swaps (`coach-replies.txt`).
+    public static var coachReplies: [String: [String]] { sections(PackageResources.coach_replies_txt) }
+
+    /// The swap coach's instructions to an AI service (`Config/coach-prompt.txt`), without its
+    /// comment lines.
+    public static var coachPrompt: String { prompt(String(decoding: PackageResources.coach_prompt_txt, as: UTF8.self)) }
+
+    /// A prompt file's text without its comment lines (`#`) and with its ends trimmed.
+    public static func prompt(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+            .joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The messages of a pool file's text.
     public static func lines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)

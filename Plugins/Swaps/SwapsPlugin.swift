@@ -10,7 +10,9 @@ public struct SwapsPlugin: CommandPlugin, StatusBarPlugin {
 
     public var name: String { "swaps" }
     /// What `hooray import` checks imported records against.
-    public var recordTypes: [any PluginRecord.Type] { [Swap.self, Prep.self] }
+    public var recordTypes: [any PluginRecord.Type] { [Swap.self, Prep.self, CoachTurn.self] }
+    /// The records whose first one starts Night Prep and Morning Focus: a talk with the coach does not.
+    static let usageRecordTypes: [any PluginRecord.Type] = [Swap.self, Prep.self]
     public var summary: String { "Log a healthy swap (`hooray swap`), grow a streak, get daily inspiration" }
 
     /// Creates the plugin.

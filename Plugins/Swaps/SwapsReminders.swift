@@ -28,7 +28,7 @@ extension SwapsPlugin {
     // MARK: Reminders
 
     public func activate(context: PluginContext, configuration: SwapsConfiguration) async throws {
-        let started = try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes)
+        let started = try await RecurringNotices.haveStarted(context: context, recordTypes: Self.usageRecordTypes)
         try await scheduleNightPrep(context: context, configuration: configuration, started: started)
         try await scheduleMorningFocus(context: context, configuration: configuration, started: started)
     }

@@ -11,7 +11,9 @@ extension SwapsPlugin {
         // A swap or a prep saved is the first use that starts Night Prep and Morning Focus.
         let using = command.command == "log" || (command.command == "prep" && !command.values("items").isEmpty)
         let wasStarted =
-            using ? try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes) : true
+            using ? try await RecurringNotices.haveStarted(context: context, recordTypes: Self.usageRecordTypes) : true
+        // The coach's turns are kept quietly: no welcome, no inspiration, nothing started.
+        if let reply = try await runCoachCommand(command, context: context) { return reply }
         var reply: CommandReply
         switch command.command {
         case "log":

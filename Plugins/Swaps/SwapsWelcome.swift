@@ -101,6 +101,6 @@ extension SwapsPlugin {
     func remindersScheduled(context: PluginContext, configuration: SwapsConfiguration) async throws -> Bool {
         if configuration.morningFocus != nil && configuration.morningFocusStart == .now { return true }
         if configuration.nightPrep != nil && configuration.nightPrepStart == .now { return true }
-        return try await RecurringNotices.haveStarted(context: context, recordTypes: recordTypes)
+        return try await RecurringNotices.haveStarted(context: context, recordTypes: Self.usageRecordTypes)
     }
 }

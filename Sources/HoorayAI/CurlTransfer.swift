@@ -18,6 +18,12 @@ struct HTTPRequest: Sendable {
     var timeout: Duration
     /// The most response bytes accepted; more aborts the transfer.
     var maxResponseBytes: Int
+    /// Where a successful answer's bytes go as they arrive, instead of into ``HTTPResponse/body``;
+    /// `false` ends the transfer, which then counts as answered. `nil` keeps the whole body.
+    /// Called on the transfer's own thread.
+    var stream: (@Sendable (UnsafeRawBufferPointer) -> Bool)? = nil
+    /// For a stream: the transfer ends as timed out when no byte arrives for this many seconds.
+    var stallSeconds: Int? = nil
 }
 
 /// A complete answer with a success status.
@@ -72,6 +78,14 @@ final class CurlTransfer: @unchecked Sendable {
     private let cancelled = Atomic<Bool>(false)
     private var received = Data()
     private var exceeded = false
+    /// The handle of the running transfer; the write callback reads the status from it.
+    private var handle: UnsafeMutableRawPointer?
+    /// The answer's status, read with its first byte, for a stream.
+    private var status: Int?
+    /// How many bytes went to the stream.
+    private var streamed = 0
+    /// Whether the stream's sink asked to stop.
+    private var sinkStopped = false
 
     init(_ request: HTTPRequest) {
         self.request = request
@@ -97,6 +111,8 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(AIRequestError.unreachable(reason: "the network library (libcurl) could not start"))
         }
         defer { hooray_curl_easy_cleanup(handle) }
+        self.handle = handle
+        defer { self.handle = nil }
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         for line in request.headers { headerList = hooray_curl_slist_append(headerList, line) }
         defer {
@@ -148,6 +164,11 @@ final class CurlTransfer: @unchecked Sendable {
         try check(hooray_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0), "FOLLOWLOCATION")
         try check(hooray_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1), "SSL_VERIFYPEER")
         try check(hooray_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2), "SSL_VERIFYHOST")
+        if let stall = request.stallSeconds {
+            // A stream may last long, as long as bytes keep coming: under 1 byte a second for this long ends it.
+            try check(hooray_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1), "LOW_SPEED_LIMIT")
+            try check(hooray_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, stall), "LOW_SPEED_TIME")
+        }
         if target.isLoopback {
             // A proxy from http_proxy would carry a loopback request, unencrypted, off this computer.
             try check(hooray_curl_setopt_string(handle, CURLOPT_NOPROXY, "*"), "NOPROXY")
@@ -180,6 +201,10 @@ final class CurlTransfer: @unchecked Sendable {
         of code: CURLcode, handle: UnsafeMutableRawPointer, errorBuffer: UnsafeMutablePointer<CChar>
     ) -> Result<HTTPResponse, any Error> {
         if isCancelled { return .failure(CancellationError()) }
+        if sinkStopped, let status {
+            // The stream had what it needed (or found the answer broken, which it says itself).
+            return .success(HTTPResponse(status: status, body: Data()))
+        }
         if exceeded || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(AIRequestError.responseTooLarge(limit: request.maxResponseBytes))
         }
@@ -207,6 +232,25 @@ final class CurlTransfer: @unchecked Sendable {
     /// Keeps a chunk of the answer, or refuses it (ending the transfer) past the cap or after cancellation.
     fileprivate func receive(_ bytes: UnsafeMutablePointer<CChar>?, count: Int) -> Int {
         guard !isCancelled else { return 0 }
+        if let sink = request.stream {
+            if status == nil, let handle {
+                var code = 0
+                _ = hooray_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+                status = code
+            }
+            if let status, (200..<300).contains(status) {
+                streamed += count
+                guard streamed <= request.maxResponseBytes else {
+                    exceeded = true
+                    return 0
+                }
+                guard sink(UnsafeRawBufferPointer(start: bytes, count: count)) else {
+                    sinkStopped = true
+                    return 0
+                }
+                return count
+            }
+        }
         guard received.count + count <= request.maxResponseBytes else {
             exceeded = true
             return 0

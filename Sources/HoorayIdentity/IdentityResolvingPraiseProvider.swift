@@ -66,6 +66,28 @@ package final class IdentityResolvingPraiseProvider: PraiseProvider, @unchecked 
         }
     }
 
+    /// Streams an AI service's answer to a conversation (``CurlChatProvider``), with the anonymous
+    /// identity read first as for praise.
+    ///
+    /// - Parameter messages: The conversation, the system message first.
+    /// - Returns: The answer's pieces as they arrive; the stream throws as
+    ///   ``CurlChatProvider/stream(_:)``'s does, or ``AIRequestError`` when the identity cannot be read.
+    package func chat(_ messages: [ChatMessage]) -> AsyncThrowingStream<String, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let task = Task {
+            do {
+                let userID = try await currentIdentity().userID
+                let chat = CurlChatProvider(configuration: configuration, userID: userID, logger: logger)
+                for try await piece in chat.stream(messages) { continuation.yield(piece) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
     /// Whether this is the first request to ask for the unlock prompt; the next ones are not.
     private func isFirstToAskForUnlock() -> Bool {
         lock.withLock {

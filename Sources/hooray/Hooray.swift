@@ -101,7 +101,7 @@ struct Hooray: AsyncParsableCommand {
         ConfigCommand.self,
         Reload.self,
         DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self, SyncGroup.self,
-        Doctor.self,
+        Doctor.self, Coach.self,
     ]
 
     static var configuration: CommandConfiguration {

@@ -129,7 +129,7 @@ enum PluginCommandLine {
     static let hostCommandNames: Set<String> = {
         let table: Set<String> = [
             "next", "inbox", "missed", "act", "pause", "status", "bar", "menu", "plugins", "plugin", "config",
-            "reload", "delete-my-data", "export", "import", "identity", "ai", "sync", "doctor", "help",
+            "reload", "delete-my-data", "export", "import", "identity", "ai", "sync", "doctor", "help", "coach",
         ]
         assert(
             table == namesFromArgumentParser,

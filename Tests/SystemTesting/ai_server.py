@@ -9,6 +9,10 @@ The first path segment chooses the behaviour, the rest says which protocol is sp
     POST /MODE/...                       MODE is one of the names in MODES below
     POST /scripted/...                   the mode named in the file given by --script (default "good"),
                                          read on every request, so a test can change it between requests
+    POST /good/v1/chat/completions       with "stream": true in the request, a streamed answer (server-sent
+                                         events, STREAM_PIECES, then [DONE]); the stream-* modes misbehave
+                                         (see stream()); /stream-gated/ sends half, waits for the gate file,
+                                         then the rest
     POST /gated/...                      waits until the file given by --gate exists (up to a minute), then
                                          answers as /good/ does: a test opens the gate once it has seen
                                          what shows before the answer
@@ -42,7 +46,13 @@ MODES = {
     "good", "markup", "notjson", "wrongtypes", "missing", "emptypraise", "wrongclient", "nullcontent",
     "nochoices", "array", "oversized", "oversized-chunked", "drip", "hang", "redirect", "redirected",
     "status-500", "status-404", "status-429", "status-401", "status-503", "gated",
+    "stream-gated", "stream-garbage", "stream-cut", "stream-huge", "stream-nodone", "stream-markup",
+    "stream-error", "stream-html",
 }
+
+# A streamed chat answer (`"stream": true`), one piece per server-sent event.
+STREAM_PIECES = ["You ", "don't ", "have ", "to ", "eat ", "perfectly. ", "A ", "glass ", "of ", "sparkling ",
+                 "water ", "first, ", "then ", "see ", "how ", "you ", "feel."]
 
 record_lock = threading.Lock()
 last_activity = time.monotonic()
@@ -112,6 +122,9 @@ class Handler(BaseHTTPRequestHandler):
 
         if mode not in MODES:
             return self.send_body(404, b"unknown mode", "text/plain")
+        if openai and isinstance(request, dict) and request.get("stream") is True and (
+                mode == "good" or mode.startswith("stream-")):
+            return self.stream(mode)
         if mode == "gated":
             deadline = time.monotonic() + 60
             gate = getattr(self.server, "gate_file", None)
@@ -171,6 +184,77 @@ class Handler(BaseHTTPRequestHandler):
         elif mode == "wrongclient":
             answer["clientId"] = "00000000-0000-4000-8000-000000000000"
         return self.send_json(answer)
+
+    def stream(self, mode):
+        """A streamed chat answer, or one that misbehaves as its mode says:
+        stream-garbage    events that are not JSON
+        stream-cut        three pieces, then the connection closes without [DONE]
+        stream-huge       one event of 1 MiB
+        stream-nodone     every piece, then silence with the connection open (up to two minutes)
+        stream-markup     a piece with a <b> tag in the middle of the answer
+        stream-error      an error object in the stream after two pieces
+        stream-html       an HTML page with status 200 instead of events
+        stream-gated      half the pieces, then waits for the gate file, then the rest
+        """
+        if mode == "stream-html":
+            return self.send_body(200, b"<html><body><b>Hello</b> there</body></html>\n", "text/html")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        pieces = STREAM_PIECES
+        try:
+            self.sse_event({"role": "assistant"})
+            if mode == "stream-garbage":
+                self.sse_raw("data: {this is not json\n\n")
+                self.sse_raw("data: [DONE]\n\n")
+                return self.sse_close()
+            if mode == "stream-huge":
+                self.sse_raw("data: " + json.dumps({"choices": [{"delta": {"content": "x" * (1 << 20)}}]}) + "\n\n")
+                self.sse_raw("data: [DONE]\n\n")
+                return self.sse_close()
+            if mode == "stream-markup":
+                pieces = ["Try ", "this: ", "<b>sparkling ", "water</b>", " now."]
+            for index, piece in enumerate(pieces):
+                if mode == "stream-cut" and index == 3:
+                    # Ends without [DONE] and without the last chunk of the chunked encoding.
+                    self.close_connection = True
+                    return
+                if mode == "stream-error" and index == 2:
+                    self.sse_raw("data: " + json.dumps({"error": {"message": "the model is overloaded"}}) + "\n\n")
+                    return self.sse_close()
+                if mode == "stream-gated" and index == len(pieces) // 2:
+                    deadline = time.monotonic() + 60
+                    gate = getattr(self.server, "gate_file", None)
+                    while gate and not os.path.exists(gate) and time.monotonic() < deadline:
+                        if self.client_closed(0.1):
+                            self.close_connection = True
+                            return
+                self.sse_event({"content": piece})
+                time.sleep(0.02)
+            if mode == "stream-nodone":
+                self.hang()
+                return
+            self.sse_event({}, finish="stop")
+            self.sse_raw("data: [DONE]\n\n")
+            self.sse_close()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def sse_event(self, delta, finish=None):
+        chunk = {"id": "chatcmpl-1", "object": "chat.completion.chunk",
+                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        self.sse_raw("data: " + json.dumps(chunk) + "\n\n")
+
+    def sse_raw(self, text):
+        data = text.encode("utf-8")
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def sse_close(self):
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
 
     def send_json(self, value):
         self.send_body(200, json.dumps(value).encode("utf-8"))

@@ -1,0 +1,225 @@
+import Foundation
+
+/// Why a streamed answer ended before the service said it was done.
+///
+/// What arrived before is kept and shown; ``description`` is the line that follows it, for a
+/// person: what happened, never the bytes received.
+public struct ChatStreamBroken: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Sendable, Hashable {
+        /// The service closed the connection without its closing `[DONE]`.
+        case cutOff
+        /// Nothing arrived for this many seconds.
+        case stalled(seconds: Int)
+        /// A chunk was not what the protocol promises; `what` says how.
+        case malformed(what: String)
+        /// One chunk was larger than this many bytes.
+        case chunkTooLarge(limit: Int)
+        /// The answer grew past this many characters.
+        case tooLong(limit: Int)
+        /// The answer held markup (a tag or an entity), which Hooray does not show.
+        case markup
+        /// The service sent an error in the stream; `message` is its own words, made safe.
+        case serviceError(message: String)
+    }
+
+    /// What went wrong.
+    public let reason: Reason
+
+    /// Creates the error.
+    public init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .cutOff:
+            "the AI service stopped in the middle of its answer (the connection closed before it said it was done)"
+        case .stalled(let seconds):
+            "the AI service sent nothing more for \(seconds) s, so Hooray stopped waiting"
+        case .malformed(let what):
+            "the AI service's answer could not be read: \(what)"
+        case .chunkTooLarge(let limit):
+            "the AI service sent a piece of its answer larger than \(limit / 1024) KiB, which Hooray does not read"
+        case .tooLong(let limit):
+            "the answer grew past \(limit) characters, so Hooray stopped reading it"
+        case .markup:
+            "the answer held markup (such as <b>), and Hooray shows plain text only"
+        case .serviceError(let message):
+            "the AI service reported an error: \(message)"
+        }
+    }
+}
+
+/// Reads an OpenAI-compatible streamed chat answer (`stream: true`): server-sent events, each
+/// `data:` a JSON chunk whose `choices[0].delta.content` is the next piece of text, until
+/// `data: [DONE]`.
+///
+/// Decoding is strict: every event must be such a chunk; a line longer than ``maxLineBytes``, text
+/// past ``maxCharacters`` or markup ends the answer with ``ChatStreamBroken``. Text is handed out
+/// as soon as it cannot be the start of markup: a `<` or `&` waits until what follows shows it is
+/// plain text.
+struct ChatStreamDecoder {
+    /// The longest line read, in bytes: a chunk is a few hundred.
+    var maxLineBytes = 64 * 1024
+    /// The most characters of answer accepted.
+    var maxCharacters = 8000
+
+    /// Whether `[DONE]` arrived.
+    private(set) var isDone = false
+    /// Whether any event arrived.
+    private(set) var sawEvent = false
+    private var line = Data()
+    private var data: [String] = []
+    /// All the answer's text so far, and how much of it was handed out.
+    private var text = ""
+    private var handedOut = 0
+    /// The plain text before markup that ended the answer, for the caller to show before the error.
+    private(set) var pendingMarkup = ""
+
+    /// Reads the next bytes.
+    ///
+    /// - Returns: The text that may be shown now, possibly empty.
+    /// - Throws: ``ChatStreamBroken`` when the stream is broken; nothing more should be fed.
+    mutating func feed(_ bytes: some Collection<UInt8>) throws(ChatStreamBroken) -> String {
+        guard !isDone else { return "" }
+        var added = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                added = try endLine() || added
+                if isDone { break }
+            } else {
+                line.append(byte)
+                guard line.count <= maxLineBytes else { throw ChatStreamBroken(.chunkTooLarge(limit: maxLineBytes)) }
+            }
+        }
+        return added || isDone ? try release() : ""
+    }
+
+    /// Says the stream ended, and hands out what was held back; ``isDone`` then says whether the
+    /// service finished (`[DONE]`) or stopped in the middle.
+    ///
+    /// - Returns: The rest of the text.
+    /// - Throws: ``ChatStreamBroken`` when the last line was broken, or the rest is markup.
+    mutating func finish() throws(ChatStreamBroken) -> String {
+        if !isDone, !line.isEmpty { _ = try endLine() }
+        if !isDone, !data.isEmpty { _ = try dispatch() }
+        return try release(all: true)
+    }
+
+    /// The text that was not handed out yet (held back as a possible start of markup).
+    var heldBack: String { String(text.dropFirst(handedOut)) }
+
+    /// Ends one line; returns whether text was added.
+    private mutating func endLine() throws(ChatStreamBroken) -> Bool {
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        defer { line.removeAll(keepingCapacity: true) }
+        guard !line.isEmpty else { return try dispatch() }
+        guard let field = String(data: line, encoding: .utf8) else {
+            throw ChatStreamBroken(.malformed(what: "a line is not UTF-8 text"))
+        }
+        if field.hasPrefix(":") { return false }  // A comment, such as a keep-alive.
+        let (name, value): (Substring, Substring)
+        if let colon = field.firstIndex(of: ":") {
+            name = field[..<colon]
+            let after = field[field.index(after: colon)...]
+            value = after.hasPrefix(" ") ? after.dropFirst() : after
+        } else {
+            (name, value) = (field[...], "")
+        }
+        switch name {
+        case "data": data.append(String(value))
+        case "event", "id", "retry": break
+        default: throw ChatStreamBroken(.malformed(what: "a line is not a server-sent event (text/event-stream)"))
+        }
+        return false
+    }
+
+    /// Handles the event the lines so far make; returns whether text was added.
+    private mutating func dispatch() throws(ChatStreamBroken) -> Bool {
+        guard !data.isEmpty else { return false }
+        let payload = data.joined(separator: "\n")
+        data.removeAll()
+        sawEvent = true
+        if payload == "[DONE]" {
+            isDone = true
+            return true
+        }
+        let piece = try Self.content(of: payload)
+        guard !piece.isEmpty else { return false }
+        text += piece
+        guard text.count <= maxCharacters else { throw ChatStreamBroken(.tooLong(limit: maxCharacters)) }
+        return true
+    }
+
+    /// The text of one chunk: `choices[0].delta.content`, empty for a chunk without content (the
+    /// first, with the role; the last, with `finish_reason`).
+    static func content(of payload: String) throws(ChatStreamBroken) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
+            throw ChatStreamBroken(.malformed(what: "a chunk is not a JSON object"))
+        }
+        if let error = object["error"] {
+            let message = (error as? [String: Any])?["message"] as? String ?? (error as? String) ?? "no message"
+            throw ChatStreamBroken(.serviceError(message: PraiseText.sanitized(message, limit: 200)))
+        }
+        guard let choices = object["choices"] as? [Any] else {
+            throw ChatStreamBroken(.malformed(what: "a chunk has no choices list"))
+        }
+        guard let first = choices.first else { return "" }
+        guard let choice = first as? [String: Any], let delta = choice["delta"] as? [String: Any] else {
+            throw ChatStreamBroken(.malformed(what: "a chunk's choices[0].delta is not an object"))
+        }
+        switch delta["content"] {
+        case nil, is NSNull: return ""
+        case let content as String: return content
+        default: throw ChatStreamBroken(.malformed(what: "a chunk's choices[0].delta.content is not text"))
+        }
+    }
+
+    /// Hands out the text that cannot start markup any more; all of it when `all`.
+    private mutating func release(all: Bool = false) throws(ChatStreamBroken) -> String {
+        let characters = Array(text)
+        if let start = Self.markupStart(in: characters) {
+            // What came before the markup is kept; the rest is not shown.
+            pendingMarkup = start > handedOut ? String(characters[handedOut..<start]) : ""
+            handedOut = max(handedOut, start)
+            throw ChatStreamBroken(.markup)
+        }
+        var end = characters.count
+        if !all, let open = Self.openStart(in: characters, from: handedOut) { end = open }
+        guard end > handedOut else { return "" }
+        let released = String(characters[handedOut..<end])
+        handedOut = end
+        return released
+    }
+
+    /// Where the first markup starts, as ``PraiseText/containsMarkup(_:)`` defines it.
+    static func markupStart(in characters: [Character]) -> Int? {
+        for index in characters.indices where characters[index] == "<" || characters[index] == "&" {
+            let end = min(characters.count, index + 200)
+            if PraiseText.containsMarkup(String(characters[index..<end])) { return index }
+        }
+        return nil
+    }
+
+    /// Where text that may still become markup starts (a `<` before a letter with no `>` yet, or an
+    /// `&` with no `;` yet within an entity's length), from `start` on.
+    static func openStart(in characters: [Character], from start: Int) -> Int? {
+        var index = start
+        while index < characters.count {
+            let character = characters[index]
+            if character == "<" {
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if next == nil || next!.isLetter || next == "/" || next == "!" {
+                    if !characters[(index + 1)...].contains(">") { return index }
+                }
+            } else if character == "&" {
+                let after = characters[(index + 1)...].prefix(13)
+                let name = after.prefix { $0.isLetter || $0.isNumber || $0 == "#" }
+                if name.count == after.count, after.count < 13 { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+}
