@@ -77,12 +77,14 @@ extension HabitsPlugin {
                 name: "delete", summary: "Delete a habit and its history (asks first on a terminal).",
                 arguments: [name], aliases: ["habit delete"],
                 confirmation: "Delete “{name}” and all its history? This cannot be undone."),
+            WeekReview.commandSpec,
         ]
     }
 
     public func run(_ command: CommandInvocation, context: PluginContext, configuration: HabitsConfiguration)
         async throws -> CommandReply
     {
+        if command.command == WeekReview.commandName { return try await reviewCommand(command, context: context) }
         let name = command.value("name") ?? ""
         let request: HabitRequest
         switch command.command {

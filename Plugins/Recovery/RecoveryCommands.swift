@@ -12,7 +12,7 @@ extension RecoveryPlugin {
     static let typeChoices = RejectionType.allCases.map(\.rawValue)
 
     public var commands: [CommandSpec] {
-        [
+        [WeekReview.commandSpec] + [
             CommandSpec(
                 name: "log", summary: "Log a rejection, and get a plan that fits.",
                 discussion: """
@@ -203,6 +203,8 @@ extension RecoveryPlugin {
         async throws -> CommandReply
     {
         switch command.command {
+        case WeekReview.commandName:
+            return try await reviewCommand(command, context: context)
         case "log":
             let words = command.values("words").joined(separator: " ")
             let notes = [words, command.value("note") ?? ""].filter { !$0.isEmpty }

@@ -99,6 +99,6 @@ extension SwapsPlugin {
                 options: [.init(name: "days", valueName: "n", help: "How many days back (default 28).")],
                 examples: ["hooray swap history", "hooray swap history --days 60 --json"],
                 aliases: ["swap history"], offersJSON: true, writes: false),
-        ] + Self.coachCommands
+        ] + Self.coachCommands + [WeekReview.commandSpec]
     }
 }

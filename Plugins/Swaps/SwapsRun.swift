@@ -14,6 +14,7 @@ extension SwapsPlugin {
             using ? try await RecurringNotices.haveStarted(context: context, recordTypes: Self.usageRecordTypes) : true
         // The coach's turns are kept quietly: no welcome, no inspiration, nothing started.
         if let reply = try await runCoachCommand(command, context: context) { return reply }
+        if command.command == WeekReview.commandName { return try await reviewCommand(command, context: context) }
         var reply: CommandReply
         switch command.command {
         case "log":

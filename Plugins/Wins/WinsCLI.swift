@@ -115,6 +115,7 @@ extension WinsPlugin {
                 name: "about", summary: "Version, privacy, and where to get help.",
                 examples: ["hooray about", "hooray about --json"], aliases: ["about"], offersJSON: true,
                 writes: false),
+            WeekReview.commandSpec,
         ]
     }
 
@@ -198,6 +199,8 @@ extension WinsPlugin {
             lines.append("Your moments: hooray moments · Your journey: hooray journey · Your habits: hooray habit")
             lines.append("More: hooray --help")
             return .text(lines.joined(separator: "\n"))
+        case WeekReview.commandName:
+            return try await reviewCommand(command, context: context)
         case "about":
             return CommandReply(
                 text: Self.about(configuration: configuration, environment: command.environment),

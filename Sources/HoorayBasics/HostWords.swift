@@ -4,7 +4,7 @@ public enum HostWords {
     /// The words.
     public static let all = [
         "next", "inbox", "act", "status", "plugins", "plugin", "config", "reload", "delete-my-data", "identity", "ai",
-        "help", "version", "missed", "bar", "menu", "pause", "sync", "doctor", "export", "import", "coach",
+        "help", "version", "missed", "bar", "menu", "pause", "sync", "doctor", "export", "import", "coach", "review",
         // The name under which hoorayd posts its own notices (digests, "While you were away").
         "hooray",
     ]

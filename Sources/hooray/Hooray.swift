@@ -101,7 +101,7 @@ struct Hooray: AsyncParsableCommand {
         ConfigCommand.self,
         Reload.self,
         DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self, SyncGroup.self,
-        Doctor.self, Coach.self,
+        Doctor.self, Coach.self, Review.self,
     ]
 
     static var configuration: CommandConfiguration {

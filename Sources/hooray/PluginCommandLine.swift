@@ -130,6 +130,7 @@ enum PluginCommandLine {
         let table: Set<String> = [
             "next", "inbox", "missed", "act", "pause", "status", "bar", "menu", "plugins", "plugin", "config",
             "reload", "delete-my-data", "export", "import", "identity", "ai", "sync", "doctor", "help", "coach",
+            "review",
         ]
         assert(
             table == namesFromArgumentParser,

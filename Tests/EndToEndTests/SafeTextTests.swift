@@ -193,7 +193,7 @@ struct SafeTextTests {
                     "checkIn", "prep", "swap", "swapHistory", "swapsToday", "inspiration", "plugin", "pluginDetail",
                     "pluginTest", "missed", "reminderEntry", "importSummary", "importPart", "bar", "doctorCheck",
                     "recoveryDashboard", "recoveryPlan", "challenge", "templates", "swapEntry", "about", "configCheck",
-                    "configProblem", "configFile", "configValue", "aiTest",
+                    "configProblem", "configFile", "configValue", "aiTest", "coachMessage", "weekReview",
                 ])
         try await HoorayFixture.with { fixture in
             try fixture.writeConfig("[plugins.water]\nenabled = true\n")
@@ -251,6 +251,9 @@ struct SafeTextTests {
             try await record("swapHistory", ["swap", "history", "--json"])
             try await record("inspiration", ["swap", "inspire", "--json"])
             try await record("swapsToday", ["swap", "today", "--json"])
+            try await run(fixture, ["coach", "I really want chocolate right now"])
+            try await record("coachMessage", ["coach", "--history", "--json"])
+            try await record("weekReview", ["review", "--json"])
             try fixture.writeConfig(
                 "[plugins.water]\nenabled = true\n\n" + reminderTOML(title: "Stretch", body: "", at: "15:00"))
             try await record("reminderEntry", ["remind", "Call mom", "--at", "18:00", "--json"])

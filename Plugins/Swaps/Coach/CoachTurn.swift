@@ -51,6 +51,23 @@ public struct CoachTurn: PluginRecord, Identifiable, Hashable {
 
     /// Filed under when it was said.
     public var recordDate: RecordDate { .instant(at) }
+
+    enum CodingKeys: String, CodingKey {
+        case id, conversation, at, said, answer, voice, intent, stoppedEarly
+    }
+
+    /// Ids in lowercase, as every id Hooray prints (docs/json.md).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(conversation.uuidString.lowercased(), forKey: .conversation)
+        try container.encode(at, forKey: .at)
+        try container.encode(said, forKey: .said)
+        try container.encode(answer, forKey: .answer)
+        try container.encode(voice, forKey: .voice)
+        try container.encode(intent, forKey: .intent)
+        try container.encode(stoppedEarly, forKey: .stoppedEarly)
+    }
 }
 
 /// What the swap coach knows when it answers: the seed's context and nothing more — the time of

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import HoorayCLIHost
+import HoorayCalendar
+import HoorayClient
+import HoorayCommandLine
+import HoorayCommands
+import HoorayEngine
+import HoorayKit
+import HoorayText
+
+/// `hooray review`: one calm look back at a week across everything — wins, habits, rejections and
+/// recoveries, swaps, challenges — beside the week before, from each plugin's own figures.
+struct Review: AsyncParsableCommand, OffersJSON {
+    static let configuration = CommandConfiguration(
+        abstract: "One calm look back at your week: wins, habits, recoveries, swaps and challenges.",
+        discussion: """
+            Shows the week beside the week before, in a few warm lines and a small table: the wins you \
+            logged (and the three you starred, or the most recent), the habit days done of those due, the \
+            streaks still running and the habits paused, the rejections you logged and felt okay again \
+            about with your resilience score, your swaps and the swap streak, the challenges you did. Each \
+            figure is the plugin's own, as its commands count it. The week runs Monday to Sunday; this \
+            week by default, so far.
+
+            --html FILE writes the same as a one-page reflection with a chart, to keep or print.
+
+            Exits 0 (also for a week with nothing in it); 64 for a week that cannot be read or has not \
+            begun; 1 when the file cannot be written.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The week, such as 2026-W48; this week when left out.", valueName: "YYYY-Www"))
+    var week: String?
+
+    @Option(help: ArgumentHelp("Write the week as a one-page web page to this file.", valueName: "file"))
+    var html: String?
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        let session = try CLISession(configFile: GlobalArguments.current.config)
+        let environment = PluginCommandLine.environment(session: session)
+        let today = LocalDate(instant: Date(), in: environment.timeZone)
+        let chosen = try Self.week(week, today: today)
+        let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: installedPlugins)
+        for line in ignored { warn(TerminalText.safe(line, multiline: true)) }
+        var areas: [WeekReview] = []
+        for plugin in installedPlugins
+        where loaded.enabledPlugins.contains(plugin.name)
+            && plugin.offeredCommands.contains(where: { $0.name == WeekReview.commandName })
+        {
+            let invocation = CommandInvocation(
+                command: WeekReview.commandName, values: ["week": [chosen.description]], json: true,
+                environment: environment)
+            // A runner hosts one plugin when no hoorayd runs: one each.
+            let runner = PluginCommandRunner(session: session, plugins: installedPlugins)
+            do {
+                let (reply, _) = try await runner.run(invocation, plugin: plugin.name, writes: false)
+                guard let json = reply.json else { continue }
+                areas += try json.decode([WeekReview].self)
+            } catch let failure as PluginCommandFailed {
+                warn(
+                    "hooray review: the \(plugin.name) plugin's part is left out: \(TerminalText.safe(failure.message))"
+                )
+            } catch {
+                warn(
+                    "hooray review: the \(plugin.name) plugin's part is left out: its figures could not be read (\(error))"
+                )
+            }
+            await runner.stopHostedPlugins()
+        }
+        let report = WeekReport(week: chosen, today: today, areas: Self.ordered(areas))
+        if let html {
+            let path = html.hasPrefix("/") ? html : FileManager.default.currentDirectoryPath + "/" + html
+            if let problem = Self.write(report.html, to: path) {
+                warn(
+                    "hooray review: cannot write \(UserPaths.shown(path)): \(problem). Nothing was written; choose a "
+                        + "file in a folder you can write to, such as --html ~/week.html.")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            print("Wrote your week \(chosen) to \(UserPaths.shown(path)).")
+            return
+        }
+        if json {
+            print(try Output.json(report))
+        } else {
+            print(report.text)
+        }
+    }
+
+    /// The areas in the order of a week lived: wins, habits, swaps, recovery, challenges, then
+    /// any other plugin's.
+    static func ordered(_ areas: [WeekReview]) -> [WeekReview] {
+        let order = ["Wins", "Habits", "Swaps", "Rejection recovery", "Challenges"]
+        return areas.enumerated().sorted { lhs, rhs in
+            let left = order.firstIndex(of: lhs.element.area) ?? order.count
+            let right = order.firstIndex(of: rhs.element.area) ?? order.count
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// The week asked for: `--week`, or the one `today` is in.
+    ///
+    /// - Throws: `ValidationError` (exit 64) for a week that cannot be read or has not begun.
+    static func week(_ text: String?, today: LocalDate) throws -> ISOWeek {
+        let current = ISOWeek(containing: today)
+        guard let text else { return current }
+        let week: ISOWeek
+        do {
+            week = try ISOWeek.parse(text)
+        } catch {
+            throw ValidationError("--week: \(error).")
+        }
+        guard week <= current else {
+            throw ValidationError(
+                "--week \(week) has not begun yet (it starts on \(week.monday.written(today: today))); this week is "
+                    + "\(current). Leave --week out for this week so far.")
+        }
+        return week
+    }
+
+    /// Writes a file whole or not at all: into a new file beside it, then renamed over it.
+    ///
+    /// - Returns: Why it could not be written, in a few words, or `nil`.
+    static func write(_ text: String, to path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = (folder.isEmpty ? "." : folder) + "/.hooray-review-\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)).lowercased() }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let problem = String(cString: strerror(errno)).lowercased()
+                close(descriptor)
+                unlink(temporary)
+                return problem
+            }
+            offset += count
+        }
+        guard fsync(descriptor) == 0, close(descriptor) == 0, rename(temporary, path) == 0 else {
+            let problem = String(cString: strerror(errno)).lowercased()
+            unlink(temporary)
+            return problem
+        }
+        return nil
+    }
+}
