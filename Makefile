@@ -14,7 +14,7 @@ RUNTIME_PKGS := pkg-config libnotify-dev libsqlite3-dev libcurl4-openssl-dev lib
                 libgtk-4-dev libadwaita-1-dev
 TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bin gnome-keyring libsecret-tools dunst xvfb \
                 libglib2.0-bin python3-dogtail at-spi2-core x11-utils gettext xclip \
-                rofi xdotool syncthing
+                rofi xdotool syncthing poppler-utils
 
 # At most this many tests run at once. Every end-to-end test starts its own dbus-daemon, and each
 # takes one of the user's inotify instances (128 by default, fs.inotify.max_user_instances): with

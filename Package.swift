@@ -78,6 +78,8 @@ let package = Package(
         ),
         // libcurl, loaded with dlopen at the first AI request (its header is libcurl4-openssl-dev's).
         .target(name: "CCurl", cSettings: [.define("_FORTIFY_SOURCE", to: "2", .when(configuration: .release))]),
+        // Cairo's PDF surface and Pango's text, loaded with dlopen when `hooray review --pdf` writes one.
+        .target(name: "CPDF", cSettings: [.define("_FORTIFY_SOURCE", to: "2", .when(configuration: .release))]),
 
         // GLib, GObject and GIO, which the keyring's C calls (libnotify's pull them in as well).
         .systemLibrary(
@@ -369,7 +371,7 @@ let package = Package(
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
                 "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity", "HoorayCLIHost",
-                "HoorayLauncher", "HoorayMessages", "SwapsPlugin",
+                "HoorayLauncher", "HoorayMessages", "SwapsPlugin", "CPDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

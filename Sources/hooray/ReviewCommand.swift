@@ -22,7 +22,8 @@ struct Review: AsyncParsableCommand, OffersJSON {
             figure is the plugin's own, as its commands count it. The week runs Monday to Sunday; this \
             week by default, so far.
 
-            --html FILE writes the same as a one-page reflection with a chart, to keep or print.
+            --pdf FILE (or --html FILE) writes the same as a one-page reflection with a chart, to keep or \
+            print.
 
             Exits 0 (also for a week with nothing in it); 64 for a week that cannot be read or has not \
             begun; 1 when the file cannot be written.
@@ -36,8 +37,17 @@ struct Review: AsyncParsableCommand, OffersJSON {
     @Option(help: ArgumentHelp("Write the week as a one-page web page to this file.", valueName: "file"))
     var html: String?
 
+    @Option(help: ArgumentHelp("Write the week as a one-page PDF to this file.", valueName: "file"))
+    var pdf: String?
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
+
+    func validate() throws {
+        if json && (pdf != nil || html != nil) {
+            throw ValidationError("--json prints the week; --pdf and --html write it to a file. Choose one.")
+        }
+    }
 
     func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
@@ -72,17 +82,19 @@ struct Review: AsyncParsableCommand, OffersJSON {
             await runner.stopHostedPlugins()
         }
         let report = WeekReport(week: chosen, today: today, areas: Self.ordered(areas))
-        if let html {
-            let path = html.hasPrefix("/") ? html : FileManager.default.currentDirectoryPath + "/" + html
-            if let problem = Self.write(report.html, to: path) {
+        for (file, write) in [(pdf, WeekPDF.write), (html, { Self.write($0.html, to: $1) })] {
+            guard let file else { continue }
+            let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+            if let problem = write(report, path) {
                 warn(
                     "hooray review: cannot write \(UserPaths.shown(path)): \(problem). Nothing was written; choose a "
-                        + "file in a folder you can write to, such as --html ~/week.html.")
+                        + "file in a folder you can write to, such as --\(file == pdf ? "pdf ~/week.pdf" : "html ~/week.html")."
+                )
                 throw ExitCode(ExitStatus.failed.rawValue)
             }
             print("Wrote your week \(chosen) to \(UserPaths.shown(path)).")
-            return
         }
+        if pdf != nil || html != nil { return }
         if json {
             print(try Output.json(report))
         } else {

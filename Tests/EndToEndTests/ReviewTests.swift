@@ -130,6 +130,23 @@ struct ReviewTests {
             #expect(written.contains("<svg"))
             #expect(written.contains("Took a long walk"))
             #expect(written.contains("<td>4 of 7</td>"))
+
+            // The PDF: one page that pdftotext (poppler, nobody's code here) reads the figures from.
+            let pdf = fixture.home.appending("week.pdf")
+            #expect(
+                try await run(fixture, at: sunday, "review", "--week", "2026-W48", "--pdf", pdf).standardOutput
+                    .contains("Wrote your week 2026-W48"))
+            let info = try await ProcessRunner.run("/usr/bin/pdfinfo", arguments: [pdf])
+            #expect(info.standardOutput.contains("Pages:           1"), "\(info.standardOutput)")
+            #expect(info.standardOutput.contains("Title:           Your week 2026-W48"))
+            let read = try await ProcessRunner.run("/usr/bin/pdftotext", arguments: ["-layout", pdf, "-"])
+            #expect(read.status == .exited(0), "\(read.standardError)")
+            for words in [
+                "Your week", "Took a long walk", "Habit days done", "4 of 7", "Resilience score at the week's end",
+                "Swap streak at the week's end",
+            ] {
+                #expect(read.standardOutput.contains(words), "\(words): \(read.standardOutput)")
+            }
         }
     }
 
@@ -155,6 +172,12 @@ struct ReviewTests {
             #expect(unwritable.status == .exited(1))
             #expect(unwritable.standardError.contains("cannot write"))
             #expect(unwritable.standardError.contains("no such file or directory"))
+            let unwritablePDF = try await fixture.hooray(
+                arguments: ["review", "--pdf", "/proc/week.pdf"], fakeTime: now)
+            #expect(unwritablePDF.status == .exited(1))
+            #expect(
+                unwritablePDF.standardError.contains("cannot write /proc/week.pdf"), "\(unwritablePDF.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: "/proc/week.pdf"))
             #expect(try await run(fixture, at: now, "moments", "--json").standardOutput.contains("Something small"))
         }
     }
