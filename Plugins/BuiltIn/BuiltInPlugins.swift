@@ -2,6 +2,7 @@ import HabitsPlugin
 import HoorayKit
 import RecoveryPlugin
 import RemindersPlugin
+import ReviewPlugin
 import SwapsPlugin
 import WaterPlugin
 import WinsPlugin
@@ -10,6 +11,9 @@ import WinsPlugin
 public enum BuiltInPlugins {
     /// A fresh instance of every built-in plugin, in the order `hooray plugins` lists them.
     public static var all: [any HoorayPlugin] {
-        [RemindersPlugin(), WinsPlugin(), RecoveryPlugin(), SwapsPlugin(), HabitsPlugin(), WaterPlugin()]
+        [
+            RemindersPlugin(), WinsPlugin(), RecoveryPlugin(), SwapsPlugin(), HabitsPlugin(), WaterPlugin(),
+            ReviewPlugin(),
+        ]
     }
 }

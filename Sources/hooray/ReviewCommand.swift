@@ -5,6 +5,7 @@ import HoorayCalendar
 import HoorayClient
 import HoorayCommandLine
 import HoorayCommands
+import HoorayConfig
 import HoorayEngine
 import HoorayKit
 import HoorayText
@@ -43,13 +44,29 @@ struct Review: AsyncParsableCommand, OffersJSON {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Turn the weekly notice on (Sundays at 18:00) or off; [plugins.review] at sets another time.",
+            valueName: "on|off"))
+    var weekly: String?
+
     func validate() throws {
+        if let weekly, !["on", "off"].contains(weekly.lowercased()) {
+            throw ValidationError("--weekly \"\(weekly)\" is neither on nor off; such as --weekly on")
+        }
+        if weekly != nil && (self.week != nil || json || pdf != nil || html != nil) {
+            throw ValidationError("--weekly goes alone: it turns the weekly notice on or off.")
+        }
         if json && (pdf != nil || html != nil) {
             throw ValidationError("--json prints the week; --pdf and --html write it to a file. Choose one.")
         }
     }
 
     func run() async throws {
+        if let weekly {
+            try Self.turnWeekly(on: weekly.lowercased() == "on", configFile: global.configFile)
+            return
+        }
         let session = try CLISession(configFile: GlobalArguments.current.config)
         let environment = PluginCommandLine.environment(session: session)
         let today = LocalDate(instant: Date(), in: environment.timeZone)
@@ -100,6 +117,35 @@ struct Review: AsyncParsableCommand, OffersJSON {
         } else {
             print(report.text)
         }
+    }
+
+    /// The weekly notice's time when `--weekly on` turns it on.
+    static let weeklyDefault = "sun 18:00"
+
+    /// `--weekly on|off`: writes `[plugins.review] at` in the user's file, as `hooray config set`
+    /// does (comments kept, checked first), and has a running hoorayd reload.
+    static func turnWeekly(on: Bool, configFile: String?) throws {
+        let label = "hooray review --weekly"
+        let (outcome, _) = try ConfigEditing.run(label) { () throws(ConfigEditRefusal) in
+            let editor = try ConfigEditing.editor(configFile: configFile)
+            return try editor.set(["plugins", "review", "at"], typed: on ? "\"\(weeklyDefault)\"" : "\"off\"")
+        }
+        let file = UserPaths.shown(outcome.file)
+        if on {
+            print(
+                "The weekly review notice is on: Sundays at 18:00, a calm note that `hooray review` has your week. "
+                    + "`hooray review --weekly off` turns it off; [plugins.review] at in \(file) sets another day "
+                    + "or time, such as \"fri 17:30\".")
+        } else {
+            print("The weekly review notice is off. `hooray review` still shows your week whenever you like.")
+        }
+        if let later = outcome.overriddenBy {
+            warn(
+                "Note: \(UserPaths.shown(later)) sets plugins.review.at too, and is read later, so its value is the one used."
+            )
+        }
+        guard outcome.changed else { return }
+        try ConfigEditing.reloadDaemon(label: label, configFile: configFile)
     }
 
     /// The areas in the order of a week lived: wins, habits, swaps, recovery, challenges, then

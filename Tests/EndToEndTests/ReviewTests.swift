@@ -181,4 +181,48 @@ struct ReviewTests {
             #expect(try await run(fixture, at: now, "moments", "--json").standardOutput.contains("Something small"))
         }
     }
+
+    @Test func theWeeklyNoticeComesOnceAtItsTimeOnAFakedClock() async throws {
+        try await HoorayFixture.with { fixture in
+            let clock = fixture.home.appending("fake-time")
+            let time = HoorayFixture.fakeTimeVariables(file: clock)
+            let title = "Your week in review"
+            // Sunday 29 November 2026, twenty seconds before 18:00.
+            try HoorayFixture.setFakeTime("2026-11-29 17:59:40", in: clock)
+            let on = try await fixture.hooray(arguments: ["review", "--weekly", "on"], environment: time)
+            #expect(on.status == .exited(0), "\(on.standardError)")
+            #expect(on.standardOutput.contains("The weekly review notice is on: Sundays at 18:00"))
+            let server = try await fixture.startServer()
+            let daemon = try await fixture.startDaemon(environment: time)
+            let shown = await pollUntil(timeout: .seconds(60)) { () -> RecordedNotification? in
+                try? server.notifications().first { $0.summary == title }
+            }
+            let notice = try #require(shown, "\(daemon.standardError)")
+            #expect(notice.body.contains("A calm look back at Mon 23 Nov – Sun 29 Nov"), "\(notice.body)")
+            #expect(notice.body.contains("hooray review"))
+            // Once: the next one is planned a week on, and no second one came meanwhile.
+            let planned = await pollUntil(timeout: .seconds(20)) { () -> Bool? in
+                guard let next = try? await fixture.hooray(arguments: ["next", "--json"], environment: time),
+                    next.standardOutput.contains("\"weekly-review\""),
+                    next.standardOutput.contains("2026-12-06T18:00:00Z")
+                else { return nil }
+                return true
+            }
+            #expect(planned == true)
+            #expect(try server.notifications().filter { $0.summary == title }.count == 1)
+
+            // Off: hoorayd reloads and plans it no more.
+            let off = try await fixture.hooray(arguments: ["review", "--weekly", "off"], environment: time)
+            #expect(off.status == .exited(0), "\(off.standardError)")
+            let gone = await pollUntil(timeout: .seconds(20)) { () -> Bool? in
+                guard let next = try? await fixture.hooray(arguments: ["next", "--json"], environment: time),
+                    next.status == .exited(0), !next.standardOutput.contains("weekly-review")
+                else { return nil }
+                return true
+            }
+            #expect(gone == true)
+            #expect(daemon.isRunning)
+            await daemon.stop()
+        }
+    }
 }
