@@ -371,7 +371,7 @@ let package = Package(
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
                 "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity", "HoorayCLIHost",
-                "HoorayLauncher", "HoorayMessages", "SwapsPlugin", "CPDF",
+                "HoorayLauncher", "HoorayMessages", "SwapsPlugin", "ReviewPlugin", "CPDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -23,6 +23,10 @@ struct Review: AsyncParsableCommand, OffersJSON {
             figure is the plugin's own, as its commands count it. The week runs Monday to Sunday; this \
             week by default, so far.
 
+            With an OpenAI-compatible service in the [ai] section, one paragraph of reflection comes with \
+            it, written from these figures only: the words of your wins go with them only when \
+            [plugins.review] share_notes = true. --offline leaves it out.
+
             --pdf FILE (or --html FILE) writes the same as a one-page reflection with a chart, to keep or \
             print.
 
@@ -43,6 +47,9 @@ struct Review: AsyncParsableCommand, OffersJSON {
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
+
+    @Flag(help: "Leave out the AI service's reflection, even when one is set up.")
+    var offline = false
 
     @Option(
         help: ArgumentHelp(
@@ -98,7 +105,8 @@ struct Review: AsyncParsableCommand, OffersJSON {
             }
             await runner.stopHostedPlugins()
         }
-        let report = WeekReport(week: chosen, today: today, areas: Self.ordered(areas))
+        var report = WeekReport(week: chosen, today: today, areas: Self.ordered(areas))
+        if !offline { report.reflection = await WeekReflection.ask(report, loaded: loaded, paths: session.paths) }
         for (file, write) in [(pdf, WeekPDF.write), (html, { Self.write($0.html, to: $1) })] {
             guard let file else { continue }
             let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file

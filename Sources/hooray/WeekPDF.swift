@@ -80,6 +80,9 @@ enum WeekPDF {
                 "\(report.dates) \(report.week.monday.year) · \(report.week)\(report.isComplete ? "" : " · so far")",
                 "Sans 11", muted)
             + 14
+        if let reflection = report.reflection {
+            y += text(reflection, "Sans Italic 10.5") + 12
+        }
         if report.shownAreas.isEmpty {
             y += text("A quiet week: nothing logged in it, and that's okay. Rest is part of it too.", "Sans 11") + 10
         }

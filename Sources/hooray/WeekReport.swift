@@ -10,6 +10,8 @@ struct WeekReport: Encodable {
     let week: ISOWeek
     let today: LocalDate
     let areas: [WeekReview]
+    /// The AI service's paragraph about the week, when there is one.
+    var reflection: String? = nil
 
     /// Whether the week is over.
     var isComplete: Bool { week.sunday < today }
@@ -31,6 +33,9 @@ struct WeekReport: Encodable {
                 "A quiet week: nothing logged in it, and that's okay. Rest is part of it too. "
                     + "When you're ready: hooray win \"…\", hooray swap \"…\" or hooray habit done NAME.")
             return lines.joined(separator: "\n")
+        }
+        if let reflection {
+            lines += ["✨ " + TerminalText.safe(reflection), "   (written by your AI service from these figures)", ""]
         }
         for area in shownAreas {
             lines.append("• \(area.area): \(TerminalText.safe(area.line))")
@@ -74,7 +79,7 @@ struct WeekReport: Encodable {
     // MARK: JSON
 
     enum CodingKeys: String, CodingKey {
-        case week, from, through, complete, areas
+        case week, from, through, complete, areas, reflection
     }
 
     enum AreaKeys: String, CodingKey {
@@ -92,6 +97,7 @@ struct WeekReport: Encodable {
         try container.encode(week.monday, forKey: .from)
         try container.encode(week.sunday, forKey: .through)
         try container.encode(isComplete, forKey: .complete)
+        try container.encode(reflection, forKey: .reflection)
         var list = container.nestedUnkeyedContainer(forKey: .areas)
         for area in areas {
             var item = list.nestedContainer(keyedBy: AreaKeys.self)
@@ -169,6 +175,7 @@ struct WeekReport: Encodable {
             h2 { font-size: 1.05em; margin: 0.9em 0 0.2em; }
             .dates, .label, footer { color: #5b6b78; }
             .line { margin: 0.2em 0; }
+            .reflection { font-style: italic; margin: 0.8em 0; }
             ul { margin: 0.2em 0 0.4em 1.2em; padding: 0; }
             table { border-collapse: collapse; margin-top: 1em; width: 100%; }
             th, td { padding: 0.25em 0.5em; border-bottom: 1px solid #dde4ea; text-align: right; }

@@ -225,4 +225,55 @@ struct ReviewTests {
             await daemon.stop()
         }
     }
+
+    @Test func withAIAParagraphOfReflectionIsWrittenFromTheFiguresAloneUnlessWordsAreShared() async throws {
+        try await HoorayFixture.with { fixture in
+            try await withAIServer { ai in
+                func config(_ mode: String, share: Bool) -> String {
+                    """
+                    [ai]
+                    provider = "openai"
+                    endpoint = "\(ai.endpoint(mode).absoluteString)"
+                    model = "test-model"
+                    timeout = "3s"
+
+                    [plugins.review]
+                    share_notes = \(share)
+                    """
+                }
+                let now = "2026-12-01 10:00:00"
+                try fixture.writeConfig(config("good", share: false))
+                try await run(fixture, at: now, "win", "Told my manager about the secret plan")
+                try await run(fixture, at: now, "swap", "Sparkling water instead of soda")
+                let asked = try ai.requests().count
+                let output = try await run(fixture, at: now, "review", "--json")
+                let review = try #require(try json(output) as? [String: Any])
+                let reflection = review["reflection"] as? String
+                #expect(
+                    reflection?.hasPrefix("You don't have to eat perfectly.") == true,
+                    "\(String(describing: reflection))")
+                let request = try #require(try ai.requests().last)
+                #expect(try ai.requests().count == asked + 1)
+                #expect(request.body.contains("Wins logged: 1, last week 0"), "\(request.body)")
+                #expect(request.body.contains("Swaps: 1, last week 0"))
+                #expect(!request.body.contains("secret plan"), "the words of a win stay here")
+                #expect(!request.body.contains("Sparkling water"), "the words of a swap stay here")
+
+                try fixture.writeConfig(config("good", share: true))
+                let shared = try await run(fixture, at: now, "review")
+                #expect(shared.standardOutput.contains("✨ You don't have to eat perfectly."))
+                #expect(try ai.requests().last?.body.contains("Told my manager about the secret plan") == true)
+
+                try fixture.writeConfig(config("status-500", share: false))
+                let failed = try await run(fixture, at: now, "review")
+                #expect(failed.standardError.contains("no reflection from the AI service"))
+                #expect(!failed.standardOutput.contains("✨"))
+                #expect(failed.standardOutput.contains("Wins logged"))
+                let count = try ai.requests().count
+                let offline = try await run(fixture, at: now, "review", "--offline")
+                #expect(!offline.standardOutput.contains("✨"))
+                #expect(try ai.requests().count == count, "--offline asks nothing")
+            }
+        }
+    }
 }
