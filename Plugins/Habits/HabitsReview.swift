@@ -26,7 +26,7 @@ extension HabitsPlugin {
                 let due = days.filter { habit.isDue(on: $0) }
                 figures.due += due.count
                 figures.done += due.filter { habit.isDone(on: $0) }.count
-                if habit.streak(today: last).days > 0 { figures.running += 1 }
+                if Self.streak(of: habit, endOf: last, today: today) > 0 { figures.running += 1 }
                 if days.contains(where: { habit.isPaused(on: $0) }) { figures.paused += 1 }
             }
             return figures
@@ -58,5 +58,14 @@ extension HabitsPlugin {
                         lastWeek: Double(before.paused)),
                 ], line: line, isEmpty: habits.isEmpty)
         ])
+    }
+
+    /// The streak at the end of `last`: while the week runs, as `hooray habit list` shows it today;
+    /// for a week that is over, as it stood when its Sunday ended — a due Sunday not done ends it.
+    static func streak(of habit: Habit, endOf last: LocalDate, today: LocalDate) -> Int {
+        guard last < today else { return habit.streak(today: today).days }
+        var then = habit
+        then.completions = DaySet(habit.completions.filter { $0 <= last })
+        return then.streak(today: last.adding(days: 1)).days
     }
 }

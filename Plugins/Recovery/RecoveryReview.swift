@@ -23,12 +23,17 @@ extension RecoveryPlugin {
         func figures(of week: ISOWeek) -> Figures {
             let last = WeekReview.lastDay(of: week, today: today)
             guard last >= week.monday else { return Figures() }
-            let reality = WeekReality(
-                week: DashboardWeek(endingOn: week.sunday), rejections: rejections, timeZone: zone)
-            // The score as it stood at the end of the week's last day, or now while the week runs.
+            // As it stood at the end of the week's last day, or now while the week runs: a rejection
+            // marked okay only later was not recovered then.
             let end = last == today ? context.now : Self.endOfDay(last, in: zone)
+            let seen = rejections.map { rejection in
+                var then = rejection
+                if let at = then.recoveredAt, at > end { then.recoveredAt = nil }
+                return then
+            }
+            let reality = WeekReality(week: DashboardWeek(endingOn: week.sunday), rejections: seen, timeZone: zone)
             let score = ResilienceScore(
-                rejections: rejections, checkIns: checkIns, challenges: challenges, now: end, timeZone: zone)
+                rejections: seen, checkIns: checkIns, challenges: challenges, now: end, timeZone: zone)
             let done = challenges.filter { $0.outcome == .done && week.contains($0.day) && $0.day <= last }
             // A score only once something was logged by then, as `hooray recovery` shows none before.
             let anything =

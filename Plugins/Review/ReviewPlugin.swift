@@ -43,12 +43,13 @@ public struct ReviewPlugin: HoorayPlugin {
         // A review missed by more than a day waits for next week's: the week has moved on.
         if due.isCatchUp && context.now.timeIntervalSince(due.dueAt) > 24 * 3600 { return nil }
         let day = LocalDate(instant: due.dueAt, in: context.timeZone)
-        let week = ISOWeek(containing: day)
+        // From Friday on, the week that ends; earlier in the week, the last one, which is whole.
+        let week = day.weekday >= .friday ? ISOWeek(containing: day) : ISOWeek(containing: day).previous
         var notice = due.reminder.notice
         notice.body =
             "A calm look back at \(week.monday.written(today: day)) – \(week.sunday.written(today: day)): "
-            + "`hooray review` shows your wins, habits, swaps and recoveries beside last week "
-            + "(`hooray review --pdf ~/week.pdf` to keep it)."
+            + "`hooray review\(week == ISOWeek(containing: day) ? "" : " --week \(week)")` shows your wins, habits, "
+            + "swaps and recoveries beside the week before (add `--pdf ~/week.pdf` to keep it)."
         return notice
     }
 }

@@ -13,7 +13,13 @@ extension SwapsPlugin {
         func history(of week: ISOWeek) -> SwapHistory? {
             let last = WeekReview.lastDay(of: week, today: today)
             guard last >= week.monday else { return nil }
-            return SwapHistory(swaps: swaps, through: last, days: week.monday.days(until: last) + 1)
+            var history = SwapHistory(swaps: swaps, through: last, days: week.monday.days(until: last) + 1)
+            if last < today {
+                // A week that is over: the streak as it stood when its Sunday ended, a Sunday without one ending it.
+                let then = swaps.filter { $0.day <= last }
+                history.currentStreak = SwapHistory(swaps: then, through: last.adding(days: 1), days: 1).currentStreak
+            }
+            return history
         }
         let this = history(of: week)
         let before = history(of: week.previous)

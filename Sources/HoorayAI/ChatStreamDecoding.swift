@@ -17,6 +17,10 @@ public struct ChatStreamBroken: Error, Sendable, Hashable, CustomStringConvertib
         case chunkTooLarge(limit: Int)
         /// The answer grew past this many characters.
         case tooLong(limit: Int)
+        /// The stream brought more than this many bytes.
+        case tooManyBytes(limit: Int)
+        /// The answer took longer than this many seconds in all.
+        case tookTooLong(seconds: Int)
         /// The answer held markup (a tag or an entity), which Hooray does not show.
         case markup
         /// The service sent an error in the stream; `message` is its own words, made safe.
@@ -43,6 +47,10 @@ public struct ChatStreamBroken: Error, Sendable, Hashable, CustomStringConvertib
             "the AI service sent a piece of its answer larger than \(limit / 1024) KiB, which Hooray does not read"
         case .tooLong(let limit):
             "the answer grew past \(limit) characters, so Hooray stopped reading it"
+        case .tooManyBytes(let limit):
+            "the AI service sent more than \(limit / 1024) KiB for one answer, so Hooray stopped reading it"
+        case .tookTooLong(let seconds):
+            "the answer took longer than \(seconds / 60) minutes in all, so Hooray stopped reading it"
         case .markup:
             "the answer held markup (such as <b>), and Hooray shows plain text only"
         case .serviceError(let message):
@@ -71,8 +79,11 @@ struct ChatStreamDecoder {
     private(set) var sawEvent = false
     private var line = Data()
     private var data: [String] = []
-    /// All the answer's text so far, and how much of it was handed out.
-    private var text = ""
+    /// All the answer's text so far, as Unicode scalars, and how many were handed out: a character
+    /// that arrives in two pieces (a skin tone after its emoji, an accent after its letter) is
+    /// handed out piece by piece, never lost.
+    private var text: [Unicode.Scalar] = []
+    private var characters = 0
     private var handedOut = 0
     /// The plain text before markup that ended the answer, for the caller to show before the error.
     private(set) var pendingMarkup = ""
@@ -108,7 +119,7 @@ struct ChatStreamDecoder {
     }
 
     /// The text that was not handed out yet (held back as a possible start of markup).
-    var heldBack: String { String(text.dropFirst(handedOut)) }
+    var heldBack: String { Self.string(text[handedOut...]) }
 
     /// Ends one line; returns whether text was added.
     private mutating func endLine() throws(ChatStreamBroken) -> Bool {
@@ -147,8 +158,9 @@ struct ChatStreamDecoder {
         }
         let piece = try Self.content(of: payload)
         guard !piece.isEmpty else { return false }
-        text += piece
-        guard text.count <= maxCharacters else { throw ChatStreamBroken(.tooLong(limit: maxCharacters)) }
+        text += piece.unicodeScalars
+        characters += piece.count
+        guard characters <= maxCharacters else { throw ChatStreamBroken(.tooLong(limit: maxCharacters)) }
         return true
     }
 
@@ -178,44 +190,53 @@ struct ChatStreamDecoder {
 
     /// Hands out the text that cannot start markup any more; all of it when `all`.
     private mutating func release(all: Bool = false) throws(ChatStreamBroken) -> String {
-        let characters = Array(text)
-        if let start = Self.markupStart(in: characters) {
+        if let start = Self.markupStart(in: text) {
             // What came before the markup is kept; the rest is not shown.
-            pendingMarkup = start > handedOut ? String(characters[handedOut..<start]) : ""
+            pendingMarkup = start > handedOut ? Self.string(text[handedOut..<start]) : ""
             handedOut = max(handedOut, start)
             throw ChatStreamBroken(.markup)
         }
-        var end = characters.count
-        if !all, let open = Self.openStart(in: characters, from: handedOut) { end = open }
+        var end = text.count
+        if !all, let open = Self.openStart(in: text, from: handedOut) { end = open }
         guard end > handedOut else { return "" }
-        let released = String(characters[handedOut..<end])
+        let released = Self.string(text[handedOut..<end])
         handedOut = end
         return released
     }
 
+    static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
+    }
+
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
     /// Where the first markup starts, as ``PraiseText/containsMarkup(_:)`` defines it.
-    static func markupStart(in characters: [Character]) -> Int? {
-        for index in characters.indices where characters[index] == "<" || characters[index] == "&" {
-            let end = min(characters.count, index + 200)
-            if PraiseText.containsMarkup(String(characters[index..<end])) { return index }
+    static func markupStart(in scalars: [Unicode.Scalar]) -> Int? {
+        for index in scalars.indices where scalars[index] == "<" || scalars[index] == "&" {
+            let end = min(scalars.count, index + 200)
+            if PraiseText.containsMarkup(string(scalars[index..<end])) { return index }
         }
         return nil
     }
 
     /// Where text that may still become markup starts (a `<` before a letter with no `>` yet, or an
     /// `&` with no `;` yet within an entity's length), from `start` on.
-    static func openStart(in characters: [Character], from start: Int) -> Int? {
+    static func openStart(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
         var index = start
-        while index < characters.count {
-            let character = characters[index]
-            if character == "<" {
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                if next == nil || next!.isLetter || next == "/" || next == "!" {
-                    if !characters[(index + 1)...].contains(">") { return index }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "<" {
+                let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+                if next.map({ isWordScalar($0) || $0 == "/" || $0 == "!" }) ?? true {
+                    if !scalars[(index + 1)...].contains(">") { return index }
                 }
-            } else if character == "&" {
-                let after = characters[(index + 1)...].prefix(13)
-                let name = after.prefix { $0.isLetter || $0.isNumber || $0 == "#" }
+            } else if scalar == "&" {
+                let after = scalars[(index + 1)...].prefix(13)
+                let name = after.prefix { isWordScalar($0) || $0 == "#" }
                 if name.count == after.count, after.count < 13 { return index }
             }
             index += 1

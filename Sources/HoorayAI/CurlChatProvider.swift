@@ -130,6 +130,7 @@ public final class CurlChatProvider: Sendable {
         let stall = max(1, Int(configuration.timeout.components.seconds))
         logger.debug("Asking the AI service for a streamed answer")
         let response: HTTPResponse
+        let started = ContinuousClock.now
         do {
             response = try await CurlHTTP.post(
                 HTTPRequest(
@@ -141,8 +142,10 @@ public final class CurlChatProvider: Sendable {
             // The answer began: say how it broke, after what arrived.
             reader.flush()
             switch error.reason {
+            case .timedOut where ContinuousClock.now - started >= Self.longestAnswer - .seconds(1):
+                throw ChatStreamBroken(.tookTooLong(seconds: Int(Self.longestAnswer.components.seconds)))
             case .timedOut: throw ChatStreamBroken(.stalled(seconds: stall))
-            case .responseTooLarge: throw ChatStreamBroken(.tooLong(limit: reader.maxCharacters))
+            case .responseTooLarge(let limit): throw ChatStreamBroken(.tooManyBytes(limit: limit))
             default: throw ChatStreamBroken(.cutOff)
             }
         } catch let error as AIRequestError {
@@ -187,7 +190,7 @@ private final class StreamReader: @unchecked Sendable {
     /// Hands out what was held back, when the transfer broke.
     func flush() {
         let rest = decoder.heldBack
-        if failure == nil, !rest.isEmpty, ChatStreamDecoder.markupStart(in: Array(rest)) == nil {
+        if failure == nil, !rest.isEmpty, ChatStreamDecoder.markupStart(in: Array(rest.unicodeScalars)) == nil {
             continuation.yield(rest)
         }
     }

@@ -51,9 +51,23 @@ public struct WeekReview: Sendable, Hashable, Codable {
         /// `5`, `12 of 14`, `72.5`: as the table shows it.
         public static func shown(_ value: Double?, of total: Double?) -> String {
             guard let value else { return "—" }
-            let number = value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
-            guard let total else { return number }
-            return "\(number) of \(total.rounded() == total ? String(Int(total)) : String(format: "%.1f", total))"
+            guard let total else { return number(value) }
+            return "\(number(value)) of \(number(total))"
+        }
+
+        /// The most a figure may be: more (or less than 0, or not a number) is a plugin's mistake.
+        public static let largest = 1e12
+
+        /// Whether every value is a count or a score Hooray can show: 0 to ``largest``.
+        public var isSound: Bool {
+            [thisWeek, lastWeek, outOf, lastOutOf].allSatisfy { value in
+                value.map { $0.isFinite && $0 >= 0 && $0 <= Self.largest } ?? true
+            }
+        }
+
+        private static func number(_ value: Double) -> String {
+            guard value.isFinite, abs(value) <= largest else { return "?" }
+            return value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
         }
     }
 

@@ -37,8 +37,9 @@ struct Coach: AsyncParsableCommand, OffersJSON {
 
             Exits 0 when the coach answered; 1 when the AI service's answer could not be read or it \
             refused the request; 64 for what it cannot read (such as a message over 2,000 characters); 69 \
-            or 75 when the service could not be reached or stopped in the middle (the built-in coach answers \
-            then); 130 when Ctrl-C stopped an answer.
+            when the service cannot be reached; 75 when it is busy or stopped in the middle; 78 when the \
+            [ai] section must change (the built-in coach answers in each case); 130 when Ctrl-C stopped an \
+            answer.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -34,7 +34,7 @@ final class CoachTalk {
     private var context = CoachContext(
         today: LocalDate(year: 2000, month: 1, day: 1)!, time: "00:00", partOfDay: "night")
     private var conversation = UUID()
-    /// Whether Ctrl-C stopped the last answer.
+    /// Whether Ctrl-C stopped the answer of the last message.
     private(set) var wasInterrupted = false
 
     init(
@@ -150,6 +150,7 @@ final class CoachTalk {
         if CoachIntent.suggestsHarm(said) {
             print(CoachCopy.crisisLead + "\n" + CoachCopy.crisis + "\n")
         }
+        wasInterrupted = false
         let intent = CoachIntent.detect(in: said)
         let label = interactive ? "Coach: " : ""
         var answer = ""
@@ -194,7 +195,12 @@ final class CoachTalk {
         let turn = CoachTurn(
             conversation: conversation, at: Date(), said: said, answer: Self.kept(answer), voice: usedVoice,
             intent: intent, stoppedEarly: stoppedEarly)
+        // A Ctrl-C while the turn is saved (a second press after "(stopped)") waits for the save.
+        let interrupt = CoachInterrupt.shared
+        let previous = interrupt.onInterrupt
+        interrupt.onInterrupt = {}
         await keep(turn)
+        interrupt.onInterrupt = previous
         context.turns.append(turn)
         if context.turns.count > CoachContext.turnsKept { context.turns.removeFirst() }
         return status
@@ -280,8 +286,8 @@ final class CoachTalk {
     /// cannot be read.
     static func exitStatus(for broken: ChatStreamBroken) -> ExitStatus {
         switch broken.reason {
-        case .cutOff, .stalled: .busy
-        case .malformed, .chunkTooLarge, .tooLong, .markup, .serviceError: .failed
+        case .cutOff, .stalled, .tookTooLong: .busy
+        case .malformed, .chunkTooLarge, .tooLong, .tooManyBytes, .markup, .serviceError: .failed
         }
     }
 }

@@ -92,8 +92,14 @@ struct Review: AsyncParsableCommand, OffersJSON {
             let runner = PluginCommandRunner(session: session, plugins: installedPlugins)
             do {
                 let (reply, _) = try await runner.run(invocation, plugin: plugin.name, writes: false)
-                guard let json = reply.json else { continue }
-                areas += try json.decode([WeekReview].self)
+                let parts = try reply.json?.decode([WeekReview].self) ?? []
+                if parts.allSatisfy({ $0.figures.allSatisfy(\.isSound) }) {
+                    areas += parts
+                } else {
+                    warn(
+                        "hooray review: the \(plugin.name) plugin's part is left out: it gave a figure that is not a "
+                            + "count (below 0, not a number, or over a trillion)")
+                }
             } catch let failure as PluginCommandFailed {
                 warn(
                     "hooray review: the \(plugin.name) plugin's part is left out: \(TerminalText.safe(failure.message))"
@@ -208,8 +214,11 @@ struct Review: AsyncParsableCommand, OffersJSON {
             }
             offset += count
         }
-        guard fsync(descriptor) == 0, close(descriptor) == 0, rename(temporary, path) == 0 else {
-            let problem = String(cString: strerror(errno)).lowercased()
+        let synced = fsync(descriptor) == 0
+        let syncError = errno
+        let closed = close(descriptor) == 0
+        guard synced, closed, rename(temporary, path) == 0 else {
+            let problem = String(cString: strerror(synced ? errno : syncError)).lowercased()
             unlink(temporary)
             return problem
         }

@@ -46,6 +46,12 @@ enum WeekPDF {
             unlink(temporary)
             return text(of: why)
         }
+        // On disk before it takes the name: whole or not at all, past a crash too.
+        let written = open(temporary, O_RDONLY | O_CLOEXEC)
+        if written >= 0 {
+            _ = fsync(written)
+            close(written)
+        }
         guard rename(temporary, path) == 0 else {
             let problem = String(cString: strerror(errno)).lowercased()
             unlink(temporary)
@@ -136,6 +142,11 @@ enum WeekPDF {
                     y += 1.5
                 }
             }
+        }
+        let quiet = report.areas.filter(\.isEmpty).map(\.area)
+        if !quiet.isEmpty {
+            y += 6
+            y += text("Nothing this week or the last in: \(quiet.joined(separator: ", ")).", "Sans 9", muted)
         }
         y = max(y + 20, height - margin - 14)
         _ = text(

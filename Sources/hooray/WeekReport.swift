@@ -28,20 +28,20 @@ struct WeekReport: Encodable {
 
     var text: String {
         var lines = ["Your week, \(dates) (\(week))" + (isComplete ? "" : ", so far"), ""]
+        if let reflection {
+            lines += ["✨ " + TerminalText.safe(reflection), "   (written by your AI service from these figures)", ""]
+        }
         guard !shownAreas.isEmpty else {
             lines.append(
                 "A quiet week: nothing logged in it, and that's okay. Rest is part of it too. "
                     + "When you're ready: hooray win \"…\", hooray swap \"…\" or hooray habit done NAME.")
             return lines.joined(separator: "\n")
         }
-        if let reflection {
-            lines += ["✨ " + TerminalText.safe(reflection), "   (written by your AI service from these figures)", ""]
-        }
         for area in shownAreas {
-            lines.append("• \(area.area): \(TerminalText.safe(area.line))")
+            lines.append("• \(TerminalText.safe(area.area)): \(TerminalText.safe(area.line))")
             if !area.highlights.isEmpty {
                 let quoted = area.highlights.map { "“\(TerminalText.safe($0))”" }.joined(separator: " · ")
-                lines.append("  \(area.highlightsLabel ?? "Highlights"): \(quoted)")
+                lines.append("  \(TerminalText.safe(area.highlightsLabel ?? "Highlights")): \(quoted)")
             }
         }
         lines.append("")
@@ -71,7 +71,7 @@ struct WeekReport: Encodable {
         }
         let quiet = areas.filter(\.isEmpty).map(\.area)
         if !quiet.isEmpty {
-            lines += ["", "Nothing this week or the last in: \(quiet.joined(separator: ", "))."]
+            lines += ["", "Nothing this week or the last in: \(TerminalText.safe(quiet.joined(separator: ", ")))."]
         }
         return lines.joined(separator: "\n")
     }
@@ -131,6 +131,7 @@ struct WeekReport: Encodable {
             "<h1>Your week</h1>",
             "<p class=\"dates\">\(escaped(dates)) \(week.monday.year) · \(week)\(isComplete ? "" : " · so far")</p>",
         ]
+        if let reflection { body.append("<p class=\"reflection\">\(escaped(reflection))</p>") }
         if shownAreas.isEmpty {
             body.append(
                 "<p class=\"line\">A quiet week: nothing logged in it, and that's okay. Rest is part of it too.</p>")
@@ -158,6 +159,11 @@ struct WeekReport: Encodable {
             }
             table.append("</tbody></table>")
             body.append(table.joined())
+        }
+        let quiet = areas.filter(\.isEmpty).map(\.area)
+        if !quiet.isEmpty {
+            body.append(
+                "<p class=\"label\">Nothing this week or the last in: \(escaped(quiet.joined(separator: ", "))).</p>")
         }
         body.append("<footer>Kept with Hooray on \(escaped(today.written(today: today))) \(today.year).</footer>")
         return """

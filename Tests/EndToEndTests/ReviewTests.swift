@@ -44,6 +44,9 @@ struct ReviewTests {
             try await run(fixture, at: "2026-11-26 21:00:00", "habit", "done", "Read 10 pages")
             try await run(fixture, at: "2026-11-27 19:00:00", "challenge", "done")
             try await run(fixture, at: "2026-11-27 20:00:00", "swap", "Sparkling water instead of soda")
+            try await run(
+                fixture, at: "2026-11-28 10:00:00", "reject", "Not picked for the team", "--type", "social", "--impact",
+                "5")
             try await run(fixture, at: "2026-11-28 20:00:00", "swap", "Fruit for dessert")
             try await run(fixture, at: "2026-11-28 21:00:00", "habit", "done", "Read 10 pages")
             let lastWin = try await run(fixture, at: "2026-11-29 11:00:00", "win", "Took a long walk", "--json")
@@ -100,6 +103,7 @@ struct ReviewTests {
                 figure(review, "Rejection recovery", "score").0 == (dashboard["score"] as? [String: Any])?["total"]
                     as? Double)
             #expect(figure(review, "Challenges", "done").0 == 1)
+            #expect(thisWeek["total"] as? Double == 2 && thisWeek["recovered"] as? Double == 1)
 
             // Swaps: `hooray swap history` of the seven days.
             let history = try #require(
@@ -116,11 +120,22 @@ struct ReviewTests {
             #expect(text.standardOutput.contains("Habit days done"))
             #expect(text.standardOutput.contains("4 of 7"))
             // The same week asked for by name a week later is the same review, and complete.
+            // The second rejection is marked okay only on Wednesday of the next week.
+            try await run(fixture, at: "2026-12-02 10:00:00", "recovery", "okay")
             let later = try await run(fixture, at: "2026-12-06 10:00:00", "review", "--week", "2026-W48", "--json")
             let again = try #require(try json(later) as? [String: Any])
             #expect(again["complete"] as? Bool == true)
             #expect(figure(again, "Swaps", "swaps") == figure(review, "Swaps", "swaps"))
             #expect(figure(again, "Wins", "logged") == figure(review, "Wins", "logged"))
+            // As it stood when the week ended: the later okay does not count, and the score is Sunday's.
+            #expect(figure(again, "Rejection recovery", "logged").0 == 2)
+            #expect(figure(again, "Rejection recovery", "recovered").0 == 1)
+            #expect(figure(again, "Rejection recovery", "score").0 == figure(review, "Rejection recovery", "score").0)
+            // Sunday was due and not done: when the week is over, the habit's streak did not outlast it;
+            // the swaps, made every day to Sunday, keep theirs.
+            #expect(figure(review, "Habits", "streaks").0 == 1)
+            #expect(figure(again, "Habits", "streaks").0 == 0)
+            #expect(figure(again, "Swaps", "streak").0 == 3)
 
             // A web page to keep, with the figures and a chart.
             let page = fixture.home.appending("week.html")

@@ -57,6 +57,20 @@ struct ChatStreamTests {
         #expect(!decoder.isDone)
     }
 
+    @Test func aCharacterThatArrivesInTwoPiecesIsHandedOutWhole() throws {
+        // A skin tone after its emoji, an accent after its letter, a flag's second half.
+        let stream =
+            Self.event("👍") + Self.event("🏽 e") + Self.event("\u{301}t\u{E9} 🇫") + Self.event("🇷") + "data: [DONE]\n\n"
+        for size in [1, 2, 5, 4096] {
+            let (text, done) = try Self.decode(stream, size: size)
+            #expect(text == "👍🏽 e\u{301}t\u{E9} 🇫🇷", "\(size)")
+            #expect(done)
+        }
+        var decoder = ChatStreamDecoder()
+        #expect(try decoder.feed(Array(Self.event("👍").utf8)) == "👍")
+        #expect(try decoder.feed(Array(Self.event("🏽").utf8)) == "🏽", "the modifier is handed out, not lost")
+    }
+
     @Test func markupEndsTheAnswerAndKeepsWhatCameBefore() throws {
         var decoder = ChatStreamDecoder()
         #expect(try decoder.feed(Array(Self.event("Try this: ").utf8)) == "Try this: ")
