@@ -63,6 +63,7 @@ public struct ISOWeek: Sendable, Hashable, Comparable, Codable, CustomStringConv
         return "\(year)-W" + (digits.count == 1 ? "0" + digits : digits)
     }
 
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: ISOWeek, rhs: ISOWeek) -> Bool {
         (lhs.year, lhs.week) < (rhs.year, rhs.week)
     }
