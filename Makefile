@@ -21,13 +21,30 @@ TEST_PKGS    := dbus dbus-daemon python3 python3-dbus-next faketime libnotify-bi
 # no limit the whole suite at once used them up, and hoorayd could not watch the time zone.
 TEST_WIDTH   ?= 32
 
-# Tests of time limits, run after the rest, on their own: they judge a plugin or a follower by how
-# many seconds it took, and under the whole suite's load (32 at once on two cores, the desktop app's
-# windows among them) a 3-second limit was once passed by our own process being slow, not the plugin.
-# The coach's and the review's end-to-end suites join them: they judge a stream by the [ai] section's
-# seconds (a stall of 2 s, a service given 3 s) and run a faked clock in real time to a notice, and
-# their dozens of short processes, added to the rest, made the desktop app's 30-second waits run out.
+# The tests run in three phases, one after another, so that what is heavy or judged by the clock
+# does not share two cores with everything else:
+# 1. everything else, TEST_WIDTH at once;
+# 2. WINDOW_TESTS, the desktop app's real windows: each suite has its own X server, accessibility
+#    bus and dogtail, and beside the rest their 30-second waits for a window ran out, and the
+#    windows' load kept other suites' daemons from their deadlines (CI once failed 16 tests so);
+# 3. QUIET_TESTS, the tests of time limits: they judge a plugin or a follower by how many seconds
+#    it took, and under the whole suite's load a 3-second limit was once passed by our own process
+#    being slow, not the plugin. The coach's and the review's end-to-end suites join them: they judge
+#    a stream by the [ai] section's seconds (a stall of 2 s, a service given 3 s) and run a faked
+#    clock in real time to a notice.
+# Every phase runs even when one before it failed, so that one run names every failure.
+WINDOW_TESTS := EndToEndTests\.DesktopApp[A-Za-z]*Tests/|EndToEndTests\.QuickLogTests/
 QUIET_TESTS  := HoorayEngineTests\.ConformanceKitTests/|HoorayEngineTests\.StatusBarTests/aFollowerGetsEachChangedLine|EndToEndTests\.WinsTests/aWinWhileTheServiceIsDown|EndToEndTests\.CoachTests/|EndToEndTests\.ReviewTests/|HoorayAITests\.ChatStreamTests/
+
+# One phase of `make test`: $(1) names it, $(2) is its log under .build, $(3) selects its tests. A
+# phase that failed prints what failed and adds its name to .build/test-failed.
+define test_phase
+	@echo "== $(1) =="
+	set -o pipefail; HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
+		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) $(3) 2>&1 | tee .build/$(2) \
+		|| { echo; echo "== What failed in $(1) (the whole output is in .build/$(2)) =="; \
+		     grep -a -A4 -E '✘|recorded an issue|error:' .build/$(2) | head -150; echo "$(1)" >> .build/test-failed; }
+endef
 
 .PHONY: all build run test deps test-deps deb package-deps package-test format lint clean help docs doc-coverage \
         install install-files uninstall screenshots pot
@@ -68,15 +85,11 @@ test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS) 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	./scripts/check-doc-coverage --build-flags "$(BUILD_FLAGS)"
 	./scripts/check-targets --build-flags "$(BUILD_FLAGS)"
-	set -o pipefail; HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
-		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(QUIET_TESTS)' 2>&1 | tee .build/test.log \
-		|| { echo; echo "== What failed (the whole output is in .build/test.log) =="; \
-		     grep -a -A4 -E '✘|recorded an issue|error:' .build/test.log | head -150; exit 1; }
-	@echo "== The tests of time limits, on their own =="
-	set -o pipefail; HOORAY_BIN_DIR="$$(pwd)/$(BIN)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
-		dbus-run-session -- $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(QUIET_TESTS)' 2>&1 | tee .build/test-quiet.log \
-		|| { echo; echo "== What failed (the whole output is in .build/test-quiet.log) =="; \
-		     grep -a -A4 -E '✘|recorded an issue|error:' .build/test-quiet.log | head -150; exit 1; }
+	@rm -f .build/test-failed
+	$(call test_phase,Every test but the windows and the time limits,test.log,--skip '$(WINDOW_TESTS)|$(QUIET_TESTS)')
+	$(call test_phase,The desktop app's windows,test-windows.log,--filter '$(WINDOW_TESTS)')
+	$(call test_phase,The tests of time limits,test-quiet.log,--filter '$(QUIET_TESTS)')
+	@if [ -e .build/test-failed ]; then echo; echo "== Failed: $$(paste -sd ';' .build/test-failed | sed 's/;/; /g') =="; exit 1; fi
 
 # The template of the desktop app's translations, from the texts its sources pass to `localized`.
 pot: test-deps
