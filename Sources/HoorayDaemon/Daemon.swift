@@ -57,6 +57,9 @@ public enum Daemon {
     ///   - version: The version to report.
     /// - Returns: The process exit code.
     public static func run(options: DaemonOptions, plugins: [any HoorayPlugin], version: String) async -> DaemonExit {
+        // A reminder that comes due while hoorayd starts (seconds on a busy computer) is planned from
+        // here, and shown at once, rather than tomorrow.
+        let launched = Date()
         MemoryRelease.configureAllocator()
         // hoorayd holds the AI key and reads the keyring: no core dump of it, and no debugger of another
         // process of the user (a plugin's, say) may read its memory; /proc/PID files become root's.
@@ -167,7 +170,7 @@ public enum Daemon {
         await engine.setPraiseProvider(
             IdentityResolvingPraiseProvider.make(
                 loaded.ai, identity: loaded.identityStore, paths: paths, logger: logger))
-        await engine.apply(settings: loaded.settings, plugins: loaded.setups)
+        await engine.apply(settings: loaded.settings, plugins: loaded.setups, startedAt: launched)
         await announceUpcoming(database: database, logger: logger)
         await announceServer(channels: channels, logger: logger)
         // What planning every plugin's reminders took is given back before hoorayd settles.

@@ -12,11 +12,12 @@ extension Engine {
             throw SnoozeError.reservedID(reserved.id)
         }
         let now = clock.now
+        let from = planningStart(now: now)
         // The snoozes of reminders that stay are kept too (`times` has them); the plan is made again
         // at once rather than one rule at a time, while SQLite finishes the write.
         let plan = try await database.replaceRules(
             plugin: plugin, declaring: declared, version: HoorayVersion.current, now: now, key: key,
-            computeNextDue: { schedule in NextDue.next(after: now, for: schedule) },
+            computeNextDue: { schedule in NextDue.next(after: from, for: schedule) },
             planning: { times in
                 PluginPlan(count: times.count) {
                     (times[$0].reminderID, times[$0].nextDue)

@@ -152,6 +152,9 @@ public actor Engine {
     /// The plugins whose rules in `state` are those stored: all replaced at once since the plugins
     /// were last activated, and not dropped since. Their rules are not read again after activation.
     var plannedAsStored: Set<String> = []
+    /// While the first ``apply(settings:plugins:startedAt:)`` of a start runs, when the process
+    /// started: reminders planned then are planned from that moment, not from the clock's.
+    var planningFrom: Date?
     /// Whether ``startChannels()`` ran.
     var channelsStarted = false
     var server: ServerStatus = Engine.serverNotChecked
@@ -226,9 +229,19 @@ public actor Engine {
     /// Activates the enabled plugins with their configuration, and forgets disabled ones.
     ///
     /// A plugin that throws or takes too long is logged and left inactive; the others go on.
-    public func apply(settings: EngineSettings, plugins setups: [PluginSetup]) async {
+    ///
+    /// - Parameters:
+    ///   - settings: The engine's settings.
+    ///   - setups: Every plugin, with whether it is enabled and its configuration.
+    ///   - startedAt: At hoorayd's start, when its process started: a reminder first planned by this
+    ///     activation that came due since then (while hoorayd was starting, seconds on a busy
+    ///     computer) is shown at once, late by the start, rather than at its next time tomorrow.
+    ///     `nil` (a reload) plans from now.
+    public func apply(settings: EngineSettings, plugins setups: [PluginSetup], startedAt: Date? = nil) async {
         // Plugins turned on or off, settings changed: clients read again once this is done.
         defer { changes.publish() }
+        planningFrom = startedAt
+        defer { planningFrom = nil }
         self.settings = settings
         lastSetups = setups
         celebrationStyles = Dictionary(
@@ -352,6 +365,13 @@ public actor Engine {
 
     // MARK: Rules
 
+    /// The moment a reminder stored or changed now is planned from: when hoorayd's process started,
+    /// while its first activation runs (``planningFrom``), so that one that came due while it
+    /// started is due now; else `now`.
+    func planningStart(now: Date) -> Date {
+        planningFrom.map { min($0, now) } ?? now
+    }
+
     func schedule(_ reminder: Reminder, plugin: String) async throws -> ScheduledReminder {
         guard Snooze.reservedPrefix(of: reminder.id) == nil else { throw SnoozeError.reservedID(reminder.id) }
         return try await store(reminder, plugin: plugin)
@@ -362,10 +382,11 @@ public actor Engine {
     @discardableResult
     func store(_ reminder: Reminder, snoozedDueAt: Date? = nil, plugin: String) async throws -> ScheduledReminder {
         let now = clock.now
+        let from = planningStart(now: now)
         let stored = try await database.upsertRule(
             plugin: plugin, reminder: reminder, snoozedDueAt: snoozedDueAt, now: now
         ) { schedule in
-            NextDue.next(after: now, for: schedule)
+            NextDue.next(after: from, for: schedule)
         }
         state.upsert(RuleKey(plugin: plugin, reminder: reminder.id), nextDue: stored.nextDue)
         loopContinuation.yield(.changed)
@@ -378,8 +399,9 @@ public actor Engine {
             throw SnoozeError.reservedID(reserved.id)
         }
         let now = clock.now
+        let from = planningStart(now: now)
         let stored = try await database.replaceRules(plugin: plugin, with: reminders, now: now) { schedule in
-            NextDue.next(after: now, for: schedule)
+            NextDue.next(after: from, for: schedule)
         }
         // The snoozes of reminders that stay are kept too (`stored` has them).
         state.replaceRules(of: plugin, with: stored.lazy.map { (reminder: $0.reminder.id, nextDue: $0.nextDue) })

@@ -155,6 +155,32 @@ let stretch = Reminder(
         #expect(world.sink.shown.count == 1)
     }
 
+    @Test func aReminderDueWhileHoorayStartsIsShownAtOnceNotTomorrow() async throws {
+        // hoorayd started at 14:59:58 and planned its plugins at 15:00:05, on a busy computer.
+        let world = try World()
+        defer { world.cleanUp() }
+        world.clock.set(to: start.addingTimeInterval(65))
+        await world.engine.apply(
+            settings: EngineSettings(),
+            plugins: [
+                PluginSetup(plugin: ProbePlugin(reminders: [stretch]), enabled: true, configuration: NoConfiguration())
+            ],
+            startedAt: start.addingTimeInterval(58))
+        #expect(await world.engine.processDue() == .sleep(until: start.addingTimeInterval(60 + 86400)))
+        await world.engine.deliverPending()
+        #expect(world.sink.shown.map(\.notice.title) == ["Stretch"], "shown at once, 5 s late")
+
+        // A reload at 15:00:05 (no start) plans a new reminder of 15:00 for tomorrow: it was not due
+        // while anything started.
+        let other = try World()
+        defer { other.cleanUp() }
+        other.clock.set(to: start.addingTimeInterval(65))
+        await other.activate(ProbePlugin(reminders: [stretch]))
+        #expect(await other.engine.processDue() == .sleep(until: start.addingTimeInterval(60 + 86400)))
+        await other.engine.deliverPending()
+        #expect(other.sink.shown.isEmpty)
+    }
+
     @Test func aRestartedEngineOnTheSameDatabaseDoesNotRepeatAnOccurrence() async throws {
         let world = try World()
         defer { world.cleanUp() }
