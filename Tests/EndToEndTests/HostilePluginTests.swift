@@ -216,7 +216,7 @@ struct HostilePluginTests {
         #expect(run.daemon.standardError.contains("reminders/chaos-check is due; queued notice"))
 
         // It was due in the thick of it: the crash loop had not been given up yet.
-        let atDue = await run.board.snapshot(before: run.due)
+        let atDue = await run.board.firstReading(from: run.due)
         let looping = atDue?.first { $0.folderName == "crashes-in-a-loop" }
         #expect(looping != nil && looping?.state != "given up", "\(String(describing: looping))")
 
@@ -274,16 +274,35 @@ struct PluginLine: Decodable, Sendable, CustomStringConvertible {
 actor PluginBoard {
     /// The latest lines.
     private(set) var lines: [PluginLine] = []
-    private var history: [(at: Date, lines: [PluginLine])] = []
+    /// Each reading, with when it was asked for.
+    private var history: [(asked: Date, lines: [PluginLine])] = []
 
-    func record(_ lines: [PluginLine], at time: Date) {
+    /// Keeps one reading of `hooray plugins --json`, asked for at `asked`.
+    func record(_ lines: [PluginLine], asked: Date) {
         self.lines = lines
-        history.append((time, lines))
+        history.append((asked, lines))
     }
 
-    /// The last lines printed before `time`.
-    func snapshot(before time: Date) -> [PluginLine]? {
-        history.last { $0.at < time }?.lines
+    /// The first reading asked for at `time` or later: what it shows was so at some moment after `time`.
+    ///
+    /// A plugin given up stays given up, so a plugin not given up in this reading was not given up
+    /// at `time` either. (The last reading before `time` could say so only when one had come back
+    /// before it: on a loaded machine none may have.)
+    func firstReading(from time: Date) -> [PluginLine]? {
+        history.first { $0.asked >= time }?.lines
+    }
+
+    /// Runs `hooray plugins --json` every 300 ms in `read`'s world, keeping each reading, until cancelled.
+    func follow(_ read: @escaping @Sendable () async throws -> ProcessOutput) async {
+        while !Task.isCancelled {
+            let asked = Date()
+            if let output = try? await read(), output.status == .exited(0),
+                let lines = try? JSONDecoder().decode([PluginLine].self, from: Data(output.standardOutput.utf8))
+            {
+                record(lines, asked: asked)
+            }
+            try? await Task.sleep(for: .milliseconds(300))
+        }
     }
 }
 
@@ -368,14 +387,7 @@ final class HostileRun: Sendable {
         #expect(log.contains("hoorayd is running") && !log.contains("did not answer initialize"), "\(log)")
 
         poller = Task { [fixture, board] in
-            while !Task.isCancelled {
-                if let output = try? await fixture.hooray("plugins", "--json"), output.status == .exited(0),
-                    let lines = try? JSONDecoder().decode([PluginLine].self, from: Data(output.standardOutput.utf8))
-                {
-                    await board.record(lines, at: Date())
-                }
-                try? await Task.sleep(for: .milliseconds(300))
-            }
+            await board.follow { try await fixture.hooray("plugins", "--json") }
         }
     }
 

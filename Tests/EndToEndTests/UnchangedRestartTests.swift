@@ -106,7 +106,13 @@ struct UnchangedRestartTests {
             let again = try await Self.start(fixture, fakeTime: "2026-11-24 09:00:50")
             #expect(again.kept, "\(again.daemon.standardError)")
             #expect(again.scheduled == 301)
-            #expect(try await Self.dues(fixture) == planned)
+            // (All but the one due at 09:01, which a loaded machine may have shown by the time
+            // `hooray next` answers, and which is then due again tomorrow: the notice is checked below.)
+            let kept = try await Self.dues(fixture)
+            #expect(kept.filter { $0.key != soon.id } == planned.filter { $0.key != soon.id })
+            #expect(
+                kept[soon.id].map { [planned[soon.id], planned[soon.id]?.addingTimeInterval(86_400)].contains($0) }
+                    == true)
             #expect(try await Self.titles(fixture)["r123"] == "Reminder 123")
             // and the one due a few seconds later comes.
             let shown = try await server.waitForNotifications(count: 1, timeout: .seconds(30))

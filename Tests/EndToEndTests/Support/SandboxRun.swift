@@ -111,14 +111,7 @@ final class SandboxRun: Sendable {
 
         daemon = try await world.startDaemon(environment: ["OPENAI_API_KEY": environmentSecret])
         poller = Task { [world, board] in
-            while !Task.isCancelled {
-                if let output = try? await world.hooray(["plugins", "--json"]), output.status == .exited(0),
-                    let lines = try? JSONDecoder().decode([PluginLine].self, from: Data(output.standardOutput.utf8))
-                {
-                    await board.record(lines, at: Date())
-                }
-                try? await Task.sleep(for: .milliseconds(300))
-            }
+            await board.follow { try await world.hooray(["plugins", "--json"]) }
         }
     }
 
