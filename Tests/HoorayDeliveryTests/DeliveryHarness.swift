@@ -54,14 +54,14 @@ final class EventRecorder: Sendable {
     /// Waits for an event that matches, among those after `mark`.
     func waitFor(
         after mark: Int = 0,
-        timeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(30),
         _ matches: @escaping (DeliveryEvent) -> Bool
     ) async -> DeliveryEvent? {
         await pollUntil(timeout: timeout) { self.state.all.dropFirst(mark).first(where: matches) }
     }
 
     /// Waits for `event` after `mark`.
-    func waitFor(_ event: DeliveryEvent, after mark: Int = 0, timeout: Duration = .seconds(10)) async -> Bool {
+    func waitFor(_ event: DeliveryEvent, after mark: Int = 0, timeout: Duration = .seconds(30)) async -> Bool {
         await waitFor(after: mark, timeout: timeout) { $0 == event } != nil
     }
 }
