@@ -155,6 +155,8 @@ public actor Engine {
     /// While the first ``apply(settings:plugins:startedAt:)`` of a start runs, when the process
     /// started: reminders planned then are planned from that moment, not from the clock's.
     var planningFrom: Date?
+    /// Why each enabled plugin the last activation left out failed to start, by name.
+    var startFailures: [String: String] = [:]
     /// Whether ``startChannels()`` ran.
     var channelsStarted = false
     var server: ServerStatus = Engine.serverNotChecked
@@ -259,6 +261,7 @@ public actor Engine {
         }
         plugins = [:]
         plannedAsStored = []
+        startFailures = [:]
         for setup in setups where setup.enabled {
             let name = setup.plugin.name
             if let reason = setup.heldReason {
@@ -277,6 +280,7 @@ public actor Engine {
                 plugins[name] = setup.plugin
             } catch {
                 logger.error("plugin \(name) failed to start and is left out: \(error)")
+                startFailures[name] = "\(error)"
             }
         }
         await reloadRulesAfterActivation()
@@ -340,6 +344,10 @@ public actor Engine {
         guard let plugin = plugins[name], let setup = lastSetups.first(where: { $0.plugin.name == name }) else {
             if let reason = lastSetups.first(where: { $0.plugin.name == name && $0.enabled })?.heldReason {
                 throw PluginCommandError("the \(name) plugin is not running: it is \(reason)")
+            }
+            // Enabled, but its start failed: why, which names the fix (a database that cannot be written).
+            if let failure = startFailures[name] {
+                throw PluginCommandError("the \(name) plugin could not start: \(failure)")
             }
             throw PluginCommandError(
                 "the \(name) plugin is not enabled; enable it with `[plugins.\(name)] enabled = true` in "

@@ -107,3 +107,48 @@ private struct ReadingPlugin: CommandPlugin {
         #expect(world.engine.changes.publishedCount == before + 1, "a read is not")
     }
 }
+
+/// A plugin whose start fails, as one does on a database it cannot write.
+private struct FailingStartPlugin: CommandPlugin {
+    struct CannotWrite: Error, CustomStringConvertible {
+        var description: String { "the database is read-only: permission denied; run `chmod u+w` on it" }
+    }
+    var name: String { "failing" }
+    var summary: String { "Fails to start." }
+    var commands: [CommandSpec] { [CommandSpec(name: "add", summary: "Adds.")] }
+
+    func activate(context: PluginContext, configuration: NoConfiguration) async throws { throw CannotWrite() }
+
+    func run(_ command: CommandInvocation, context: PluginContext, configuration: NoConfiguration) async throws
+        -> CommandReply
+    {
+        .text("ran")
+    }
+}
+
+@Suite struct FailedStartTests {
+    /// A plugin that is enabled but could not start is not "not enabled": its command says why it
+    /// could not start, with the fix that error names; one turned off still says how to enable it.
+    @Test func aCommandOfAPluginThatCouldNotStartSaysWhy() async throws {
+        let world = try World()
+        defer { world.cleanUp() }
+        await world.engine.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: FailingStartPlugin(), enabled: true, configuration: NoConfiguration())])
+        let failure = await #expect(throws: PluginCommandError.self) {
+            try await world.engine.run(CommandInvocation(command: "add"), plugin: "failing")
+        }
+        #expect(
+            failure?.message.contains("the failing plugin could not start") == true, "\(String(describing: failure))")
+        #expect(failure?.message.contains("permission denied; run `chmod u+w`") == true)
+        #expect(failure?.message.contains("not enabled") == false)
+
+        await world.engine.apply(
+            settings: EngineSettings(),
+            plugins: [PluginSetup(plugin: FailingStartPlugin(), enabled: false, configuration: NoConfiguration())])
+        let off = await #expect(throws: PluginCommandError.self) {
+            try await world.engine.run(CommandInvocation(command: "add"), plugin: "failing")
+        }
+        #expect(off?.message.contains("the failing plugin is not enabled") == true, "\(String(describing: off))")
+    }
+}
