@@ -278,20 +278,45 @@ extension ConformanceRun {
 
     /// Lets the plugin finish what it started before it is stopped — such as scheduling its
     /// reminders, which on a busy machine takes a while: waits until it has made no call for two
-    /// seconds, none of them waiting its turn, at most 30 s.
+    /// seconds while it waited for input, none of them waiting its turn, at most 30 s.
     func waitForCallsToSettle() async {
         var last = await supervisor.callsServed
         var quiet = 0
         for _ in 0..<150 {
             try? await TaskTimer.sleep(for: .milliseconds(200))
             let now = await supervisor.callsServed
-            // Calls waiting their turn (the host serves 500 a second) are not quiet; and a loaded
-            // computer may leave a busy plugin off the processor for a while, so quiet is 2 s.
+            // Calls waiting their turn (the host serves 500 a second) or read and not yet answered
+            // are not quiet; nor is a plugin that is running or waiting for the processor, which a
+            // loaded computer may keep off it for seconds.
             let paused = await supervisor.callsPausedUntil.map { ContinuousClock.now < $0 } ?? false
-            quiet = now == last && !paused ? quiet + 1 : 0
+            let inHand = await supervisor.messagesInHand > 0
+            let busy = await supervisor.status().pid.map(Self.isRunnable) ?? false
+            quiet = now == last && !paused && !inHand && !busy ? quiet + 1 : 0
             last = now
             if quiet >= 10 { return }
         }
+    }
+
+    /// Whether a process, or one it started (bubblewrap starts the plugin), is running or waiting
+    /// for the processor (state `R` in `/proc/PID/stat`).
+    static func isRunnable(_ pid: Int32) -> Bool {
+        var seen: Set<Int32> = []
+        var left = [pid]
+        while let next = left.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            let stat = String(
+                decoding: FileManager.default.contents(atPath: "/proc/\(next)/stat") ?? Data(), as: UTF8.self)
+            // The state follows the command's name, in parentheses that the name itself may hold.
+            if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst().trimmingPrefix(" ").first == "R" {
+                return true
+            }
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(next)/task")) ?? []
+            for task in tasks {
+                let children = FileManager.default.contents(atPath: "/proc/\(next)/task/\(task)/children") ?? Data()
+                left += String(decoding: children, as: UTF8.self).split(separator: " ").compactMap { Int32($0) }
+            }
+        }
+        return false
     }
 
     /// Whether the host refused any of the plugin's calls as its own fault, over the whole run.

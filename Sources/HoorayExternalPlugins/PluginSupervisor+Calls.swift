@@ -181,6 +181,9 @@ extension PluginSupervisor {
 
     // MARK: Calls from the plugin
 
+    /// The plugin's messages read and not yet answered: queued, or being served.
+    package var messagesInHand: Int { incomingCount + callsBeingServed }
+
     func serve(_ message: RPCMessage, run: Int) async {
         // Calls queued by a run that ended (killed, turned off, removed) are not performed.
         guard run == generation, hasProcess, !deliberateStop else { return }

@@ -1,8 +1,9 @@
 import Foundation
-import HoorayConformance
 import HoorayEngine
 import HooraySystemTesting
 import Testing
+
+@testable import HoorayConformance
 
 /// A plugin in a temporary folder: a `plugin.toml` and a Python program speaking the protocol with
 /// raw framing, whose behaviour each test picks.
@@ -357,5 +358,36 @@ struct ScriptedPlugin {
             step.detail
                 == "the answer has no `json`, though plugin.toml says json = true; answer {\"text\": \"\", \"json\": …, \"exit_code\": 0}"
         )
+    }
+}
+
+/// The kit waits for a plugin to be quiet before it stops it: a plugin that is running or waiting
+/// for the processor (as on a loaded computer) is not quiet, whether it runs itself or in a
+/// program started by the one the host started (bubblewrap).
+@Suite struct PluginRunStateTests {
+    @Test func aSpinningProgramIsRunnableAndOneWaitingForInputIsNot() async throws {
+        let waiting = try ChildProcess(
+            "/bin/sh", arguments: ["-c", "echo ready; read line"], keepsStandardInputOpen: true)
+        let spinning = try ChildProcess("/bin/sh", arguments: ["-c", "echo ready; while :; do :; done"])
+        // The spinning program is started by another, which waits for it, as bubblewrap does.
+        let parent = try ChildProcess(
+            "/bin/sh", arguments: ["-c", "echo ready; sh -c 'while :; do :; done'; exit 0"])
+        defer {
+            for child in [waiting, spinning, parent] { child.send(SIGKILL, toProcessGroup: true) }
+        }
+        for child in [waiting, spinning, parent] {
+            #expect(await child.waitForOutput(containing: "ready", timeout: .seconds(30)))
+        }
+        // The one that waits for input is asleep once it reads: asked until it is, for up to 30 s.
+        let asleep = await pollUntil(timeout: .seconds(30), interval: .milliseconds(50)) { () -> Bool? in
+            ConformanceRun.isRunnable(waiting.pid) ? nil : true
+        }
+        #expect(asleep == true)
+        #expect(ConformanceRun.isRunnable(spinning.pid))
+        let childRuns = await pollUntil(timeout: .seconds(30), interval: .milliseconds(50)) { () -> Bool? in
+            ConformanceRun.isRunnable(parent.pid) ? true : nil
+        }
+        #expect(childRuns == true)
+        #expect(!ConformanceRun.isRunnable(Int32.max - 1), "a process that is not there does not run")
     }
 }
