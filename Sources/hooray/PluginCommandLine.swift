@@ -493,7 +493,8 @@ enum PluginCompletion {
     }
 
     /// The lines `hooray WORDS…` prints that start with `prefix`; none when it fails or takes
-    /// longer than two seconds.
+    /// longer than five seconds. It takes a tenth of a second on an idle computer; a busy one can
+    /// take seconds, and a slow offer is better than none, but the shell is never kept waiting long.
     static func lines(of command: [String], matching prefix: String) -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
@@ -503,7 +504,7 @@ enum PluginCompletion {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return [] }
-        let deadline = Date().addingTimeInterval(2)
+        let deadline = Date().addingTimeInterval(5)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
             process.terminate()

@@ -251,8 +251,8 @@ struct UniformCLITests {
             #expect(try await complete(fixture, ["next", "--config", "ext"]) == ["extra.toml"])
             #expect(try await complete(fixture, ["--config", "ext"]) == ["extra.toml"])
             // bash inserts what it is offered as it is: spaces come escaped.
-            // Habit names come from `hooray habit list --names`, given 2 s: a busy computer can take
-            // longer, once (and the shell is offered nothing rather than kept waiting).
+            // Habit names come from `hooray habit list --names`, given 5 s: a busy computer can take
+            // longer, now and then (and the shell is offered nothing rather than kept waiting).
             #expect(await completeAsked(fixture, ["habit", "done", "R"]) == ["Read\\ books", "Run"])
             #expect(try await complete(fixture, ["win", "--photo", "pictures/r"]) == ["pictures/rainy\\ day.jpg"])
             #expect(await completeAsked(fixture, ["habit", "show", "Ru"]) == ["Run"])
@@ -267,9 +267,9 @@ struct UniformCLITests {
     }
 
     /// What bash offers for a word completed by asking `hooray` (a habit's name): asked again, for up
-    /// to 30 s, while nothing is offered.
+    /// to 90 s, while nothing is offered.
     func completeAsked(_ fixture: HoorayFixture, _ words: [String]) async -> [String]? {
-        await pollUntil(timeout: .seconds(30), interval: .milliseconds(200)) { () -> [String]? in
+        await pollUntil(timeout: .seconds(90), interval: .milliseconds(200)) { () -> [String]? in
             let offered = try? await complete(fixture, words)
             return offered?.isEmpty == false ? offered : nil
         }
