@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import HoorayKit
 
 /// Hooray's SQLite database: reminder rules, fired occurrences, notices and plugin storage (key-value
@@ -53,8 +54,15 @@ public final class HoorayDatabase: Sendable {
         let previousMask = umask(0o077)
         defer { umask(previousMask) }
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            let opened = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(opened)
+            // SQLite opens a file this user may not write for reading without a word, and neither
+            // GRDB nor an up-to-date schema writes anything when the -wal holds changes (left by a
+            // program that did not close the database): only a write would fail. Said here instead.
+            if opened.writeWithoutTransaction({ db in sqlite3_db_readonly(db.sqliteConnection, "main") }) == 1 {
+                throw DatabaseError(resultCode: .SQLITE_READONLY, message: "the database was opened for reading only")
+            }
+            pool = opened
         } catch let error as DatabaseError {
             throw StorageError(path: path, databaseError: error)
         } catch {

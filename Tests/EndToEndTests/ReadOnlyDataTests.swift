@@ -73,15 +73,38 @@ struct ReadOnlyDataTests {
         }
     }
 
+    /// With `walLeftBehind`, a program that did not close the database (killed, say) left changes in
+    /// its `-wal` file: SQLite then opens the file it may not write without a word, and only a write
+    /// would fail.
     @Test(
-        "Item 2: a folder and database this user may not write still list and export; a write says permission denied"
+        "Item 2: a folder and database this user may not write still list and export; a write says permission denied",
+        arguments: [false, true]
     )
-    func aFolderThatCannotBeWrittenReadsAndExports() async throws {
+    func aFolderThatCannotBeWrittenReadsAndExports(walLeftBehind: Bool) async throws {
         try await HoorayFixture.with { fixture in
             try await fixture.handOverHome()
             let logged = try await fixture.hoorayAsUser("win", "Watered the plants")
             #expect(logged.status == .exited(0), "\(logged.standardError)")
             let folder = fixture.awkwardDataFolder
+            if walLeftBehind {
+                let left = try await fixture.runAsUser(
+                    "/usr/bin/python3",
+                    [
+                        "-c",
+                        """
+                        import os, sqlite3, sys
+                        db = sqlite3.connect(sys.argv[1], isolation_level=None)
+                        db.execute("CREATE TABLE scratch (x)")
+                        db.execute("DROP TABLE scratch")
+                        os._exit(0)
+                        """,
+                        folder + "/hooray.sqlite",
+                    ])
+                #expect(left.status == .exited(0), "\(left.standardError)")
+                var wal = stat()
+                #expect(
+                    stat(folder + "/hooray.sqlite-wal", &wal) == 0 && wal.st_size > 0, "a -wal with changes is left")
+            }
             for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
                 chmod(folder + "/" + name, 0o400)
             }
@@ -106,6 +129,8 @@ struct ReadOnlyDataTests {
             #expect(refused.status == .exited(1))
             #expect(refused.standardError.contains("permission denied"), "\(refused.standardError)")
             #expect(printedFix(in: refused)?.contains("chmod") == true, "\(refused.standardError)")
+            // Said when the database is opened, before any plugin starts on it.
+            #expect(!refused.standardError.contains("could not start"), "\(refused.standardError)")
             expectNoBareErrorPrefix(refused)
             await fixture.restoreAccess()
         }
