@@ -268,10 +268,12 @@ public final class ChildProcess: Sendable {
 
     /// Ends the program: `SIGTERM`, then `SIGKILL` if it is still running after the grace period.
     ///
-    /// - Parameter gracePeriod: How long it may take to exit after `SIGTERM`.
+    /// - Parameter gracePeriod: How long it may take to exit after `SIGTERM`: 30 s by default, since
+    ///   a loaded computer can keep a program that stops cleanly off the processor for seconds (CI
+    ///   once saw hoorayd with 300 reminders take longer than 5 s).
     /// - Returns: How it ended.
     @discardableResult
-    public func stop(gracePeriod: Duration = .seconds(5)) async -> ExitStatus {
+    public func stop(gracePeriod: Duration = .seconds(30)) async -> ExitStatus {
         if let status = exitStatus { return status }
         send(SIGTERM)
         if let status = await waitForExit(timeout: gracePeriod) { return status }
