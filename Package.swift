@@ -5,7 +5,8 @@ import PackageDescription
 /// The built-in plugins: every folder under `Plugins/` (but `BuiltIn`, the registration list) is a
 /// target named after it, `Plugins/Water` → `WaterPlugin`, which may use HoorayKit and the message
 /// pools. Its tests, if any, are `Tests/WaterPluginTests`. Adding a plugin is adding its folder and
-/// its line in `Plugins/BuiltIn/BuiltInPlugins.swift`.
+/// its line in `Plugins/BuiltIn/BuiltInPlugins.swift` (and, for commands `hooray` runs on the
+/// terminal, its `Terminal` folder and its line in `Plugins/BuiltIn/Terminal/BuiltInTerminal.swift`).
 let pluginFolders =
     ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Plugins")) ?? [])
     .filter { name in
@@ -16,11 +17,32 @@ let pluginFolders =
             && isFolder.boolValue
     }
     .sorted()
+/// The plugins with commands that `hooray` runs itself on the terminal (a conversation streamed as it
+/// comes, a page drawn from every plugin's figures): `Plugins/Swaps/Terminal` is the `SwapsTerminal`
+/// target, which only `hooray` links, listed in `Plugins/BuiltIn/Terminal/BuiltInTerminal.swift`.
+let terminalFolders = pluginFolders.filter { folder in
+    FileManager.default.fileExists(atPath: Context.packageDirectory + "/Plugins/\(folder)/Terminal")
+}
 let pluginTargets: [Target] = pluginFolders.map { folder in
     .target(
         name: folder + "Plugin",
         dependencies: ["HoorayCalendar", "HoorayCommandLine", "HoorayKit", "HoorayText", "HoorayMessages"],
-        path: "Plugins/" + folder)
+        path: "Plugins/" + folder,
+        exclude: terminalFolders.contains(folder) ? ["Terminal"] : [])
+}
+/// What a plugin's terminal commands may use: what `hooray`'s own commands do, and Cairo and Pango
+/// (CPDF) for a page to keep.
+let terminalTargets: [Target] = terminalFolders.map { folder in
+    .target(
+        name: folder + "Terminal",
+        dependencies: [
+            .target(name: folder + "Plugin"), "HoorayTerminal", "HoorayCalendar", "HoorayCommandLine", "HoorayKit",
+            "HoorayText", "HoorayMessages", "HoorayClient", "HoorayCLIHost", "HoorayCommands", "HoorayConfig",
+            "HoorayEngine", "HoorayAI", "HoorayIdentity", "CPDF",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Plugins/\(folder)/Terminal")
 }
 let pluginTestTargets: [Target] = pluginFolders.filter { folder in
     FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(folder)PluginTests")
@@ -317,7 +339,23 @@ let package = Package(
         .target(
             name: "BuiltInPlugins",
             dependencies: ["HoorayKit"] + pluginFolders.map { .target(name: $0 + "Plugin") },
-            path: "Plugins/BuiltIn"),
+            path: "Plugins/BuiltIn",
+            exclude: ["Terminal"]),
+        // The list of built-in plugins' commands that `hooray` runs on the terminal.
+        .target(
+            name: "BuiltInTerminal",
+            dependencies: terminalFolders.map { .target(name: $0 + "Terminal") }
+                + [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Plugins/BuiltIn/Terminal"),
+        // What `hooray`'s commands share with the plugins' terminal commands: the global options,
+        // warnings, the user's paths, the plugin catalog, the guides' player, configuration edits.
+        .target(
+            name: "HoorayTerminal",
+            dependencies: [
+                "BuiltInPlugins", "HoorayAI", "HoorayBasics", "HoorayCLIHost", "HoorayClient", "HoorayCommandLine",
+                "HoorayCommands", "HoorayConfig", "HoorayEngine", "HoorayExternalPlugins", "HoorayKit", "HoorayText",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // AI praise over libcurl: providers, configuration, retry timing.
         .target(
@@ -371,7 +409,7 @@ let package = Package(
                 "HoorayEngine", "HoorayKit", "HoorayStorage", "HoorayDelivery", "BuiltInPlugins", "HoorayConfig",
                 "HoorayTOML", "HoorayAI", "HoorayKeyring", "HooraySDK", "CLinux", "HoorayCommands", "HoorayTransfer",
                 "HoorayClient", "HoorayExternalPlugins", "HoorayConformance", "HoorayIdentity", "HoorayCLIHost",
-                "HoorayLauncher", "HoorayMessages", "SwapsPlugin", "ReviewPlugin", "CPDF",
+                "HoorayLauncher", "HoorayMessages", "HoorayTerminal", "BuiltInTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -482,5 +520,5 @@ let package = Package(
         .testTarget(name: "HoorayGtkTests", dependencies: ["HooraySystemTesting"]),
         // Every link in the Markdown files resolves, and every `hooray` command they show parses.
         .testTarget(name: "DocsTests", dependencies: ["HooraySystemTesting"]),
-    ] + pluginTargets + pluginTestTargets
+    ] + pluginTargets + terminalTargets + pluginTestTargets
 )

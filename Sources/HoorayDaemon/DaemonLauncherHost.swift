@@ -14,12 +14,12 @@ struct DaemonLauncherHost: TrayHost {
     /// Where the commands are given: the user's time zone and data folder.
     let environment: @Sendable () -> CommandEnvironment
 
-    func checklist() async -> [LauncherHabit]? {
-        let list = Launcher.habitList
+    func checklist() async -> [ChecklistItem]? {
+        let list = Launcher.checklistCommand
         let invocation = CommandInvocation(command: list.name, json: true, environment: environment())
         let response = await handle(.command(plugin: list.plugin, invocation: invocation))
         guard response.ok, let json = response.reply?.json else { return nil }
-        return try? json.decode([LauncherHabit].self)
+        return try? json.decode([ChecklistItem].self)
     }
 
     func bar() async -> BarSnapshot? {

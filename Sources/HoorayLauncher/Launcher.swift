@@ -73,7 +73,7 @@ public enum Launcher {
     ///   - habits: The habits, as `hooray habit list --json` lists them; only those due today are offered.
     ///   - bar: The status bar's snapshot, for "hooray" alone; `nil` when `hoorayd` could not be asked.
     /// - Returns: The offers; none when nothing fits.
-    public static func results(for query: String, habits: [LauncherHabit] = [], bar: BarSnapshot? = nil)
+    public static func results(for query: String, habits: [ChecklistItem] = [], bar: BarSnapshot? = nil)
         -> [LauncherResult]
     {
         switch intent(of: query) {
@@ -158,7 +158,7 @@ public enum Launcher {
 }
 
 /// A habit as a launcher needs it: an element of `hooray habit list --json` (docs/json.md, `habit`).
-public struct LauncherHabit: Sendable, Equatable, Decodable {
+public struct ChecklistItem: Sendable, Equatable, Decodable {
     /// Its name, which `hooray habit done` takes.
     public var name: String
     /// The current streak, in days.

@@ -4,8 +4,8 @@ import HoorayClient
 /// Where a launcher's offers are read from and carried out: `hoorayd` itself for GNOME Shell and
 /// KRunner, the `hooray` program for `hooray menu`.
 public protocol LauncherHost: Sendable {
-    /// The checklist of things done daily, as ``Launcher/habitList`` lists it; `nil` when it cannot be had.
-    func checklist() async -> [LauncherHabit]?
+    /// The checklist of things done daily, as ``Launcher/checklistCommand`` lists it; `nil` when it cannot be had.
+    func checklist() async -> [ChecklistItem]?
     /// What the status bar shows; `nil` when `hoorayd` cannot be asked.
     func bar() async -> BarSnapshot?
     /// Runs the command of `action` (``LauncherAction/command``) as `hooray` would.

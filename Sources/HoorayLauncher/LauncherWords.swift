@@ -2,13 +2,13 @@
 /// habits, and the hints a menu shows. The menu and hoorayd name no plugin themselves.
 extension Launcher {
     /// The query that lists the habits due today.
-    public static let dueHabitsQuery = "habits"
+    public static let checklistQuery = "habits"
     /// The query that tells how today goes.
     public static let todayQuery = nameWord
 
     /// The command that lists the habits (`hooray habit list --json`), as a control request names it and
     /// as the command line is typed.
-    public static let habitList = (plugin: "habits", name: "list", arguments: ["habit", "list", "--json"])
+    public static let checklistCommand = (plugin: "habits", name: "list", arguments: ["habit", "list", "--json"])
 
     /// `hooray menu`'s one-line summary.
     public static let menuSummary = "Log a win or tick a habit from rofi, wofi, fuzzel, bemenu or dmenu."

@@ -47,7 +47,7 @@ public struct TrayMenu: Sendable, Equatable {
     ///   - bar: The status bar's snapshot; `nil` when it could not be made.
     ///   - habits: The habits (`hooray habit list --json`); only those due and not done are listed.
     ///   - appInstalled: Whether the desktop app can be opened.
-    public init(bar: BarSnapshot?, habits: [LauncherHabit], appInstalled: Bool) {
+    public init(bar: BarSnapshot?, habits: [ChecklistItem], appInstalled: Bool) {
         title = "Hooray"
         var entries: [Entry] = []
         if appInstalled { entries.append(.item("Log a win…", .open(.logMoment))) }

@@ -6,6 +6,7 @@ import HoorayCLIHost
 import HoorayEngine
 import HoorayKeyring
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import HoorayCLIHost
 import HoorayClient
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 
 /// `hooray bar`: one line for a status bar (waybar, i3blocks, polybar), once or on every change.

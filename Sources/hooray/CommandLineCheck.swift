@@ -3,6 +3,7 @@ import Foundation
 import HoorayCommands
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 
 /// Parses a command line as `hooray` would and runs nothing: the hidden check behind the test that
 /// every `hooray …` command shown in the documentation parses (`Tests/DocsTests`).

@@ -8,6 +8,7 @@ import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 
 struct Inbox: AsyncParsableCommand, OffersJSON {
@@ -325,11 +326,6 @@ struct Act: AsyncParsableCommand {
         }
         return stored?.notice.actions.first { $0.id == action }?.prompt
     }
-}
-
-extension String {
-    /// The string with its first letter in upper case, for a message that starts a sentence.
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
 struct Reload: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import HoorayConfig
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 import Synchronization
 

@@ -5,6 +5,7 @@ import HoorayConfig
 import HoorayEngine
 import HoorayKit
 import HoorayTOML
+import HoorayTerminal
 
 /// Writes the table a plugin's reply asks for (``CommandReply/configurationEntry``) into the user's
 /// own configuration file: here, never in the plugin, since `hoorayd` may have run the command.

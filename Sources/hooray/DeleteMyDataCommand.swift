@@ -5,6 +5,7 @@ import HoorayClient
 import HoorayCommands
 import HoorayEngine
 import HoorayStorage
+import HoorayTerminal
 
 struct DeleteMyData: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -9,6 +9,7 @@ import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 
 /// `hooray doctor`: checks everything between a reminder and the screen, one line each, with the fix.

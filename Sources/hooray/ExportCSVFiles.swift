@@ -3,6 +3,7 @@ import Foundation
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 import HoorayTransfer
 import ZIPFoundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BuiltInPlugins
+import BuiltInTerminal
 import Foundation
 import HoorayCLIHost
 import HoorayClient
@@ -8,6 +9,7 @@ import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 
 @main
 struct Hooray: AsyncParsableCommand {
@@ -94,15 +96,18 @@ struct Hooray: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    /// `hooray`'s own commands; the plugins' follow them.
-    static let hostCommands: [any ParsableCommand.Type] = [
-        Next.self, Inbox.self, Missed.self, Act.self, Pause.self, Status.self, Bar.self, Menu.self, Plugins.self,
-        PluginAuthoring.self,
-        ConfigCommand.self,
-        Reload.self,
-        DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self, SyncGroup.self,
-        Doctor.self, Coach.self, Review.self,
-    ]
+    /// `hooray`'s own commands, then the built-in plugins' commands that run on the terminal
+    /// (`BuiltInTerminal`); the plugins' other commands follow them.
+    static let hostCommands: [any ParsableCommand.Type] =
+        [
+            Next.self, Inbox.self, Missed.self, Act.self, Pause.self, Status.self, Bar.self, Menu.self, Plugins.self,
+            PluginAuthoring.self,
+            ConfigCommand.self,
+            Reload.self,
+            DeleteMyData.self, ExportCommand.self, ImportCommand.self, IdentityCommand.self, AIGroup.self,
+            SyncGroup.self,
+            Doctor.self,
+        ] + BuiltInTerminal.commands
 
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -133,24 +138,4 @@ struct Hooray: AsyncParsableCommand {
             } + hostCommands
         )
     }
-}
-
-/// The built-in plugins, registered explicitly, and the plugins in other languages found in the
-/// plugin folders (their commands come from their plugin.toml; they start only to run one).
-let pluginCatalog = PluginCatalog(
-    builtIns: BuiltInPlugins.all, environment: HoorayPaths.withAbsoluteHome(ProcessInfo.processInfo.environment),
-    hostVersion: HoorayVersion.current)
-
-/// Every plugin `hooray` knows.
-let installedPlugins = pluginCatalog.plugins
-
-/// Prints a line to standard error.
-func warn(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
-/// Fails the command with a message and exit code 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
 }

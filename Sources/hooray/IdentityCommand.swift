@@ -7,6 +7,7 @@ import HoorayEngine
 import HoorayIdentity
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 
 struct IdentityCommand: AsyncParsableCommand, OffersJSON {

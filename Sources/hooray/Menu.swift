@@ -3,6 +3,7 @@ import Foundation
 import HoorayCLIHost
 import HoorayClient
 import HoorayLauncher
+import HoorayTerminal
 import HoorayText
 
 /// `hooray menu`: Hooray in rofi, wofi, fuzzel, bemenu or dmenu. The words typed are read as GNOME
@@ -93,7 +94,7 @@ struct Menu: AsyncParsableCommand {
         if let offered {
             choices = offered
         } else {
-            choices = await Launcher.offers(for: Launcher.dueHabitsQuery, from: host)
+            choices = await Launcher.offers(for: Launcher.checklistQuery, from: host)
         }
         rows += choices.map { "\(Self.row($0.title))\0info\u{1F}\(Self.field($0.id))" }
         if offered == nil {
@@ -113,7 +114,7 @@ struct Menu: AsyncParsableCommand {
                     "hooray menu: no dmenu-style menu found; install rofi, wofi, fuzzel, bemenu or dmenu, or name one: hooray menu --dmenu --launcher \"fuzzel --dmenu\""
             )
         }
-        let choices = await Launcher.offers(for: Launcher.dueHabitsQuery, from: host)
+        let choices = await Launcher.offers(for: Launcher.checklistQuery, from: host)
         let today = await Launcher.offers(for: Launcher.todayQuery, from: host)
         let lines = choices.map { Self.row($0.title) } + today.map { Self.row(Self.line($0)) }
         let chosen: String
@@ -187,7 +188,7 @@ struct Menu: AsyncParsableCommand {
         guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
             // What a launcher would list, one line each.
             let rows =
-                await Launcher.offers(for: Launcher.dueHabitsQuery, from: host)
+                await Launcher.offers(for: Launcher.checklistQuery, from: host)
                 + Launcher.offers(for: Launcher.todayQuery, from: host)
             for row in rows { Swift.print(Self.row(Self.line(row))) }
             return
@@ -241,10 +242,10 @@ struct Menu: AsyncParsableCommand {
 struct MenuHost: LauncherHost {
     let configFile: String?
 
-    func checklist() async -> [LauncherHabit]? {
-        let ran = hooray(Launcher.habitList.arguments)
+    func checklist() async -> [ChecklistItem]? {
+        let ran = hooray(Launcher.checklistCommand.arguments)
         guard ran.status == 0 else { return nil }
-        return try? JSONDecoder().decode([LauncherHabit].self, from: Data(ran.output.utf8))
+        return try? JSONDecoder().decode([ChecklistItem].self, from: Data(ran.output.utf8))
     }
 
     func bar() async -> BarSnapshot? {

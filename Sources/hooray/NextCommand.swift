@@ -7,6 +7,7 @@ import HoorayDelivery
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 
 struct Next: AsyncParsableCommand, OffersJSON {

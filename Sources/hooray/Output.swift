@@ -2,6 +2,7 @@ import Foundation
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 
 /// Formatting of the CLI's text output.
@@ -73,10 +74,7 @@ enum Output {
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        try TerminalJSON.text(value)
     }
 
     /// One line per reason notices wait for, as the last delivery attempts gave them; the notices'

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 
 /// What swift-argument-parser refuses in one of `hooray`'s own command lines, said the way every

@@ -6,6 +6,7 @@ import HoorayCommandLine
 import HoorayCommands
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 
 /// `hooray pause`: the notifications of reminders wait for a while, as in quiet hours.
 struct Pause: AsyncParsableCommand, OffersJSON {

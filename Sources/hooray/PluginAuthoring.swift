@@ -1,4 +1,5 @@
 import ArgumentParser
+import HoorayTerminal
 
 /// `hooray plugin`: tools for people who write plugins in other languages.
 struct PluginAuthoring: AsyncParsableCommand {

@@ -7,6 +7,7 @@ import HoorayConfig
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 
 /// Every plugin command, from the registered plugins.
@@ -406,13 +407,7 @@ enum PluginCommandLine {
     }
 
     static func environment(session: CLISession) -> CommandEnvironment {
-        let variables = session.environment
-        let color =
-            isatty(STDOUT_FILENO) == 1 && (variables["NO_COLOR"] ?? "").isEmpty && variables["TERM"] != "dumb"
-            && !GlobalArguments.current.noColor
-        return CommandEnvironment(
-            timeZoneIdentifier: SystemTimeZone(environment: variables).current().identifier, color: color,
-            dataDirectory: session.paths.dataDirectory, hostVersion: HoorayVersion.current)
+        CommandEnvironment.terminal(session: session)
     }
 }
 

@@ -4,6 +4,7 @@ import HoorayCommandLine
 import HoorayCommands
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 
 extension PluginCommandLine {

@@ -3,6 +3,7 @@ import Foundation
 import HoorayEngine
 import HoorayExternalPlugins
 import HooraySDK
+import HoorayTerminal
 
 /// `hooray plugin new NAME --lang python|sh`: a working scaffold.
 struct PluginNew: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import HoorayConformance
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 
 /// `hooray plugin test PATH`: the conformance kit.

@@ -8,6 +8,7 @@ import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 
 struct Plugins: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import HoorayClient
 import HoorayEngine
 import HoorayExternalPlugins
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 
 /// The plugins as `hooray plugins` lists them: from the running hoorayd, or else from the

@@ -5,6 +5,7 @@ import HoorayClient
 import HoorayCommands
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 
 /// `hooray sync`: your data on every computer you use, through a folder something else keeps in
 /// step (docs/sync.md).

@@ -3,6 +3,7 @@ import HoorayCLIHost
 import HoorayCommandLine
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 
 #if canImport(Glibc)
     import Glibc

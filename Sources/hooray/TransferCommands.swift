@@ -6,6 +6,7 @@ import HoorayCommands
 import HoorayEngine
 import HoorayKit
 import HoorayStorage
+import HoorayTerminal
 import HoorayText
 import HoorayTransfer
 

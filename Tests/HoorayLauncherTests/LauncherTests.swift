@@ -6,10 +6,10 @@ import Testing
 
 @Suite struct LauncherTests {
     static let habits = [
-        LauncherHabit(name: "Read 10 pages", streak: 3, today: "due"),
-        LauncherHabit(name: "Run", streak: 0, today: "due"),
-        LauncherHabit(name: "Read the news", streak: 5, today: "done"),
-        LauncherHabit(name: "Reading aloud", streak: 1, today: "paused"),
+        ChecklistItem(name: "Read 10 pages", streak: 3, today: "due"),
+        ChecklistItem(name: "Run", streak: 0, today: "due"),
+        ChecklistItem(name: "Read the news", streak: 5, today: "done"),
+        ChecklistItem(name: "Reading aloud", streak: 1, today: "paused"),
     ]
 
     @Test func winAndItsWordsOfferToLogThem() {
@@ -100,7 +100,7 @@ import Testing
 
         init(answer: LauncherOutcome = .done) { self.answer = answer }
 
-        func checklist() async -> [LauncherHabit]? {
+        func checklist() async -> [ChecklistItem]? {
             lock.withLock { habitsRead += 1 }
             return LauncherTests.habits
         }

@@ -56,8 +56,8 @@ import Testing
     @Test func longNamesAreCutAndManyHabitsStopAtTen() {
         let long = String(repeating: "a", count: 200)
         let habits =
-            [LauncherHabit(name: long, streak: 0, today: "due")]
-            + (1...20).map { LauncherHabit(name: "Habit \($0)", streak: 0, today: "due") }
+            [ChecklistItem(name: long, streak: 0, today: "due")]
+            + (1...20).map { ChecklistItem(name: "Habit \($0)", streak: 0, today: "due") }
         let menu = TrayMenu(bar: nil, habits: habits, appInstalled: false)
         let ticks = menu.entries.filter { if case .tickHabit = $0.action { true } else { false } }
         #expect(ticks.count == TrayMenu.maxHabits)

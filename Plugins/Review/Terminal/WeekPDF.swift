@@ -1,6 +1,7 @@
 import CPDF
 import Foundation
 import HoorayCommandLine
+import HoorayTerminal
 
 /// The weekly review as a one-page PDF (`hooray review --pdf FILE`), the seed's "PDF export of
 /// weekly reflections": the warm lines, a chart of this week beside last week, and the table.

@@ -1,6 +1,7 @@
 import Foundation
 import HoorayCalendar
 import HoorayCommandLine
+import HoorayTerminal
 import HoorayText
 
 /// The weekly review as `hooray review` shows it: warm lines, then a small table of this week

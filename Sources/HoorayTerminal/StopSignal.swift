@@ -3,7 +3,7 @@ import Glibc
 /// Stops the process from inside a SIGTSTP handler, as Ctrl-Z would have without one, and returns
 /// once it is continued (`fg`). The caller has put the terminal back first; afterwards it takes the
 /// handler (and its terminal state) again. Async-signal-safe calls only.
-func stopFromHandler() {
+public func stopFromHandler() {
     _ = signal(SIGTSTP, SIG_DFL)
     var stop = sigset_t()
     sigemptyset(&stop)
@@ -16,7 +16,7 @@ func stopFromHandler() {
 }
 
 /// Installs `handler` for SIGTSTP again, after ``stopFromHandler()``.
-func handleStopAgain(with handler: @convention(c) (Int32) -> Void, flags: Int32) {
+public func handleStopAgain(with handler: @convention(c) (Int32) -> Void, flags: Int32) {
     var action = sigaction()
     action.__sigaction_handler.sa_handler = handler
     sigemptyset(&action.sa_mask)

@@ -8,12 +8,13 @@ import HoorayCommands
 import HoorayConfig
 import HoorayEngine
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 
 /// `hooray review`: one calm look back at a week across everything — wins, habits, rejections and
 /// recoveries, swaps, challenges — beside the week before, from each plugin's own figures.
-struct Review: AsyncParsableCommand, OffersJSON {
-    static let configuration = CommandConfiguration(
+public struct Review: AsyncParsableCommand, OffersJSON {
+    public static let configuration = CommandConfiguration(
         abstract: "One calm look back at your week: wins, habits, recoveries, swaps and challenges.",
         discussion: """
             Shows the week beside the week before, in a few warm lines and a small table: the wins you \
@@ -36,6 +37,9 @@ struct Review: AsyncParsableCommand, OffersJSON {
 
     @OptionGroup var global: GlobalOptions
 
+    /// The command as parsed from no arguments.
+    public init() {}
+
     @Option(help: ArgumentHelp("The week, such as 2026-W48; this week when left out.", valueName: "YYYY-Www"))
     var week: String?
 
@@ -46,7 +50,7 @@ struct Review: AsyncParsableCommand, OffersJSON {
     var pdf: String?
 
     @Flag(help: "Print JSON instead of text.")
-    var json = false
+    public var json = false
 
     @Flag(help: "Leave out the AI service's reflection, even when one is set up.")
     var offline = false
@@ -57,7 +61,7 @@ struct Review: AsyncParsableCommand, OffersJSON {
             valueName: "on|off"))
     var weekly: String?
 
-    func validate() throws {
+    public func validate() throws {
         if let weekly, !["on", "off"].contains(weekly.lowercased()) {
             throw ValidationError("--weekly \"\(weekly)\" is neither on nor off; such as --weekly on")
         }
@@ -69,13 +73,13 @@ struct Review: AsyncParsableCommand, OffersJSON {
         }
     }
 
-    func run() async throws {
+    public func run() async throws {
         if let weekly {
             try Self.turnWeekly(on: weekly.lowercased() == "on", configFile: global.configFile)
             return
         }
         let session = try CLISession(configFile: GlobalArguments.current.config)
-        let environment = PluginCommandLine.environment(session: session)
+        let environment = CommandEnvironment.terminal(session: session)
         let today = LocalDate(instant: Date(), in: environment.timeZone)
         let chosen = try Self.week(week, today: today)
         let (loaded, ignored) = try session.loadConfigurationLeniently(plugins: installedPlugins)
@@ -127,7 +131,7 @@ struct Review: AsyncParsableCommand, OffersJSON {
         }
         if pdf != nil || html != nil { return }
         if json {
-            print(try Output.json(report))
+            print(try TerminalJSON.text(report))
         } else {
             print(report.text)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HoorayCLIHost
+import HoorayClient
 import HoorayCommandLine
 import HoorayEngine
 import HoorayKit
@@ -23,9 +24,9 @@ import HoorayText
 /// the command did what was asked. Ctrl-Z shows the cursor before the process stops, and the guide
 /// goes on where it was after `fg`. Standard input is never read, and the terminal's modes are left
 /// as they are.
-enum GuidePlayer {
+public enum GuidePlayer {
     /// How a guide is shown.
-    enum Mode: Equatable {
+    public enum Mode: Equatable {
         /// The cue and a bar, redrawn in place; the bar coloured when `color`.
         case animated(color: Bool)
         /// One line per step as it begins, for a terminal that cannot redraw.
@@ -35,7 +36,7 @@ enum GuidePlayer {
     }
 
     /// How a guide ended.
-    enum Outcome: Equatable {
+    public enum Outcome: Equatable {
         /// All its steps were played, or listed.
         case finished
         /// The user (or a signal) ended it early.
@@ -43,21 +44,21 @@ enum GuidePlayer {
     }
 
     /// The line printed when a guide is stopped early.
-    static let stoppedLine = "Stopped. Come back any time."
+    public static let stoppedLine = "Stopped. Come back any time."
     /// The hint shown under the title while a guide plays.
-    static let hint = "Ctrl-C ends it whenever you like."
+    public static let hint = "Ctrl-C ends it whenever you like."
     /// How often the bar is redrawn, and how long a step line waits at most before it looks for a
     /// signal or a continue.
-    static let frameMilliseconds: Int32 = 100
+    public static let frameMilliseconds: Int32 = 100
     /// The widest the bar gets, in cells.
-    static let barCells = 30
+    public static let barCells = 30
     /// The most a guide moves on between two frames, in seconds: more passed only while the process
     /// was stopped (Ctrl-Z, then `fg`) or the computer slept, and the guide goes on where it was.
-    static let longestFrame = 0.5
+    public static let longestFrame = 0.5
 
     /// How to show a guide, from the reply's `--json`, whether standard output is a terminal, `TERM`
     /// and whether colour is wanted.
-    static func mode(json: Bool, environment: [String: String], color: Bool) -> Mode {
+    public static func mode(json: Bool, environment: [String: String], color: Bool) -> Mode {
         if json { return .listing(toStandardError: true) }
         guard isatty(STDOUT_FILENO) == 1 else { return .listing(toStandardError: false) }
         let term = environment["TERM"] ?? ""
@@ -66,7 +67,7 @@ enum GuidePlayer {
 
     /// Plays the guide and returns when it has ended.
     @discardableResult
-    static func play(_ guide: TerminalGuide, mode: Mode) -> Outcome {
+    public static func play(_ guide: TerminalGuide, mode: Mode) -> Outcome {
         let guide = safe(guide)
         switch mode {
         case .listing(let toStandardError):
@@ -80,7 +81,7 @@ enum GuidePlayer {
 
     /// The guide with text fit for a terminal, whoever wrote it, and every step 1 to 600 seconds
     /// long, as ``HoorayKit/TerminalGuide/Step/seconds`` promises, so no guide runs for hours.
-    static func safe(_ guide: TerminalGuide) -> TerminalGuide {
+    public static func safe(_ guide: TerminalGuide) -> TerminalGuide {
         TerminalGuide(
             title: TerminalText.safe(guide.title),
             steps: guide.steps.map { .init(cue: TerminalText.safe($0.cue), seconds: min(max($0.seconds, 1), 600)) },
@@ -91,7 +92,7 @@ enum GuidePlayer {
 
     /// Where a guide is after `elapsed` seconds: the step, and how far into it (0 to 1); `nil` once
     /// it is over.
-    static func position(in steps: [TerminalGuide.Step], at elapsed: Double) -> (step: Int, fraction: Double)? {
+    public static func position(in steps: [TerminalGuide.Step], at elapsed: Double) -> (step: Int, fraction: Double)? {
         var start = 0.0
         for (index, step) in steps.enumerated() {
             let end = start + Double(step.seconds)
@@ -102,7 +103,7 @@ enum GuidePlayer {
     }
 
     /// `1:26 left`: whole seconds, rounded up, so the last second reads `0:01`.
-    static func timeLeft(_ seconds: Double) -> String {
+    public static func timeLeft(_ seconds: Double) -> String {
         let whole = Int(max(0, seconds).rounded(.up))
         return "\(whole / 60):" + String(format: "%02d", whole % 60) + " left"
     }
@@ -117,7 +118,7 @@ enum GuidePlayer {
     ///   - secondsLeft: The time left in the whole guide.
     ///   - columns: The terminal's width.
     ///   - color: Whether the bar is coloured.
-    static func frame(
+    public static func frame(
         cue: String, cueWidth: Int, fraction: Double, secondsLeft: Double, columns: Int, color: Bool
     ) -> String {
         let left = timeLeft(secondsLeft)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HoorayBasics
 import HoorayCLIHost
 import HoorayClient
 import HoorayEngine
@@ -8,7 +9,7 @@ extension CLISession {
     /// exits: 75 when hoorayd did not answer (the request may still run), 69 when it is not running.
     ///
     /// - Parameter notRunning: What the command says when hoorayd is not running, after its name.
-    func answer(_ request: ControlRequest, for command: String, notRunning: String) throws -> ControlResponse {
+    public func answer(_ request: ControlRequest, for command: String, notRunning: String) throws -> ControlResponse {
         let answer: ControlResponse?
         do {
             answer = try send(request)

@@ -9,6 +9,7 @@ import HoorayCommands
 import HoorayEngine
 import HoorayIdentity
 import HoorayKit
+import HoorayTerminal
 import HoorayText
 import SwapsPlugin
 

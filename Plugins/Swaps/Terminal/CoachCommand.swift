@@ -10,14 +10,15 @@ import HoorayEngine
 import HoorayIdentity
 import HoorayKit
 import HoorayMessages
+import HoorayTerminal
 import HoorayText
 import Logging
 import SwapsPlugin
 
 /// `hooray coach`: a conversation with the swap coach for the moment a craving hits (seed 004's
 /// Coach tab), streamed from the AI service of the `[ai]` section, or answered by the built-in coach.
-struct Coach: AsyncParsableCommand, OffersJSON {
-    static let configuration = CommandConfiguration(
+public struct Coach: AsyncParsableCommand, OffersJSON {
+    public static let configuration = CommandConfiguration(
         abstract: "Talk with the swap coach when a craving hits.",
         discussion: """
             Say what is going on, and the coach answers in a few kind sentences, with one of your own swaps \
@@ -44,6 +45,9 @@ struct Coach: AsyncParsableCommand, OffersJSON {
 
     @OptionGroup var global: GlobalOptions
 
+    /// The command as parsed from no arguments.
+    public init() {}
+
     @Argument(help: "What is going on, in your words, such as \"I really want chocolate right now\".")
     var words: [String] = []
 
@@ -63,12 +67,12 @@ struct Coach: AsyncParsableCommand, OffersJSON {
     var yes = false
 
     @Flag(help: "With --history or --delete: print JSON instead of text.")
-    var json = false
+    public var json = false
 
     /// How long a conversation goes on by itself: a later message starts a new one.
     static let conversationGap: TimeInterval = 12 * 3600
 
-    func validate() throws {
+    public func validate() throws {
         if history && delete { throw ValidationError("--history and --delete go alone; choose one.") }
         if (history || delete) && (!words.isEmpty || new || offline) {
             throw ValidationError("--\(history ? "history" : "delete") takes no words, --new or --offline.")
@@ -78,7 +82,7 @@ struct Coach: AsyncParsableCommand, OffersJSON {
         }
     }
 
-    func run() async throws {
+    public func run() async throws {
         let session = try CLISession(configFile: GlobalArguments.current.config)
         let runner = PluginCommandRunner(session: session, plugins: installedPlugins)
         do {
@@ -90,7 +94,7 @@ struct Coach: AsyncParsableCommand, OffersJSON {
     }
 
     private func talk(session: CLISession, runner: PluginCommandRunner) async throws {
-        let environment = PluginCommandLine.environment(session: session)
+        let environment = CommandEnvironment.terminal(session: session)
         if history || delete {
             try await records(runner: runner, environment: environment)
             await runner.stopHostedPlugins()

@@ -5,6 +5,7 @@ import HoorayCommandLine
 import HoorayEngine
 import HoorayIdentity
 import HoorayKit
+import HoorayTerminal
 import Logging
 import ReviewPlugin
 
