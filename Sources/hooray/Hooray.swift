@@ -77,6 +77,14 @@ struct Hooray: AsyncParsableCommand {
                     Foundation.exit(ExitStatus.usage.rawValue)
                 }
                 printsJSON.json = true
+                // `--json` is taken out of the arguments before they are parsed, so the command's own
+                // checks (such as --json beside --pdf) run again now that it is set, and a refusal is
+                // said as the parser's are.
+                do {
+                    try printsJSON.validate()
+                } catch {
+                    ParserErrorReport.exit(error, arguments: arguments)
+                }
                 command = printsJSON
             }
             if var asyncCommand = command as? any AsyncParsableCommand {

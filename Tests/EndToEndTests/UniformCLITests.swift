@@ -85,6 +85,25 @@ struct UniformCLITests {
                 #expect(refused.status == .exited(64), "\(words)")
                 #expect(refused.standardError.contains("no JSON output; leave out --json"), "\(words)")
             }
+            // A command's own checks hold for --json wherever it is typed: refused with the command's
+            // usage, and nothing written.
+            let page = fixture.home.appending("week.pdf")
+            for (words, problem) in [
+                (["review", "--json", "--pdf", page], "hooray review: --json prints the week; --pdf and --html"),
+                (["--json", "review", "--html", page], "hooray review: --json prints the week; --pdf and --html"),
+                (["coach", "--json", "I want chocolate"], "hooray coach: --json goes with --history or --delete"),
+                (
+                    ["export", "--format", "csv", "-o", page, "--json"],
+                    "hooray export: --json and --format csv disagree"
+                ),
+            ] {
+                let refused = try await fixture.hooray(arguments: words)
+                #expect(refused.status == .exited(64), "\(words)")
+                #expect(refused.standardError.hasPrefix(problem), "\(words): \(refused.standardError)")
+                let command = words.first { !$0.hasPrefix("-") } ?? ""
+                #expect(refused.standardError.contains("\nUsage: hooray \(command) ["), "\(words)")
+                #expect(!FileManager.default.fileExists(atPath: page), "\(words)")
+            }
             // --no-color is taken everywhere.
             for words in [["--no-color", "plugins"], ["next", "--no-color"], ["habit", "list", "--no-color"]] {
                 let plain = try await fixture.hooray(arguments: words)
